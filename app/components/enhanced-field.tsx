@@ -1,0 +1,10 @@
+import { useHydrated } from "./use-hydrated";
+
+/**
+ * Marks a form post as coming from the hydrated app: the action then answers with data for the
+ * page to act on (SPEC's timed redirects, alerts) instead of the plain-HTML redirect.
+ */
+export function EnhancedField() {
+  const hydrated = useHydrated();
+  return hydrated ? <input type="hidden" name="enhanced" value="1" /> : null;
+}

@@ -1,0 +1,35 @@
+import { useFetcher, useFetchers, useLocation, useRouteLoaderData } from "react-router";
+import type { Theme } from "~/lib/tools";
+import { EnhancedField } from "./enhanced-field";
+
+/** The theme as the person last chose it, counting a toggle still on its way to the server. */
+export function useTheme(): Theme {
+  const rootData = useRouteLoaderData("root") as { theme?: Theme } | undefined;
+  const pending = useFetchers().find((fetcher) => fetcher.formData?.get("intent") === "theme");
+  const pendingTheme = pending?.formData?.get("theme");
+  return pendingTheme === "light" || pendingTheme === "dark" ? pendingTheme : (rootData?.theme ?? "dark");
+}
+
+/** Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. */
+export function ThemeToggle({ className = "" }: { className?: string }) {
+  const fetcher = useFetcher({ key: "theme" });
+  const theme = useTheme();
+  const location = useLocation();
+  const next: Theme = theme === "dark" ? "light" : "dark";
+  return (
+    <fetcher.Form method="post" action="/preferences" className="inline-form">
+      <EnhancedField />
+      <input type="hidden" name="intent" value="theme" />
+      <input type="hidden" name="theme" value={next} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <button
+        type="submit"
+        className={`button button-ghost ${className}`}
+        aria-pressed={theme === "dark"}
+        title={`Switch to ${next} mode`}
+      >
+        {theme === "dark" ? "🌙 Dark mode: on" : "☀️ Dark mode: off"}
+      </button>
+    </fetcher.Form>
+  );
+}

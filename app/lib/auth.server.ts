@@ -1,0 +1,73 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { loginSchema } from "~/models/credentials";
+import { verifyAccessToken } from "~/models/token.server";
+import { getUserById, type User } from "~/models/user.server";
+import { apiError, clientAddress, firstIssue } from "./http.server";
+import { requestSessionContext } from "./session.server";
+
+export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
+
+/** What the login form shows when authentication fails, with the status to answer. */
+export class LoginError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The login screen's form strategy (remix-auth v4: it returns the user; we commit the session ourselves). */
+export const authenticator = new Authenticator<User>();
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => {
+    const parsed = loginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
+    if (!parsed.success) throw new LoginError(firstIssue(parsed.error), 400);
+    const result = await loginWithPassword(parsed.data.email, parsed.data.password, clientAddress(request));
+    if (result.ok) return result.user;
+    if (result.reason === "throttled") throw new LoginError(throttledMessage(result.retryAfterSeconds), 429);
+    throw new LoginError(LOGIN_FAILED_MESSAGE, 401);
+  }),
+  "form",
+);
+
+type Context = Readonly<RouterContextProvider>;
+
+export function currentUser(context: Context): User | null {
+  return context.get(requestSessionContext).user;
+}
+
+/** Screens: no session -> /login, remembering where the person was going. */
+export function requireUser(context: Context, request: Request): User {
+  const user = currentUser(context);
+  if (user) return user;
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  throw redirect(`/login?${new URLSearchParams({ redirectTo })}`);
+}
+
+/** The API: `Authorization: Bearer <access token>` or the session cookie; otherwise 401. */
+export async function requireApiUser(context: Context, request: Request): Promise<User> {
+  const authorization = request.headers.get("Authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+    const userId = match ? await verifyAccessToken(match[1]) : null;
+    const user = userId ? await getUserById(userId) : undefined;
+    if (!user) throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
+    return user;
+  }
+  const user = currentUser(context);
+  if (!user) throw apiError(401, "Not authenticated", { "WWW-Authenticate": "Bearer" });
+  return user;
+}
+
+/** Only same-site relative paths are followed after login (no open redirects). */
+export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
+  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+    return fallback;
+  }
+  return target;
+}

@@ -1,0 +1,86 @@
+import { createContext, createCookieSessionStorage } from "react-router";
+import { getUserById, type User } from "~/models/user.server";
+import { revokeRefreshToken, rotateRefreshTokenShared, verifyAccessToken, type TokenPair } from "~/models/token.server";
+import { env, sessionSecret } from "./env.server";
+
+/**
+ * The browser's session cookie carries the API token pair (HttpOnly, so page scripts never see a
+ * token). The server maps it to the user on every request and refreshes the pair transparently
+ * when the access token has expired (see sessionMiddleware in root.tsx).
+ */
+interface SessionData {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export const SESSION_COOKIE = "__session";
+
+export const sessionStorage = createCookieSessionStorage<SessionData>({
+  cookie: {
+    name: SESSION_COOKIE,
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: env.cookieSecure,
+    secrets: [sessionSecret()],
+    maxAge: env.refreshTokenDays * 86_400,
+  },
+});
+
+export interface RequestSession {
+  user: User | null;
+  refreshToken: string | null;
+}
+
+/** Set by the root middleware for every request: who is signed in through the cookie. */
+export const requestSessionContext = createContext<RequestSession>({ user: null, refreshToken: null });
+
+/** Resolves the cookie to a user; returns the Set-Cookie header to send when the cookie changed. */
+export async function resolveSession(request: Request): Promise<{ session: RequestSession; setCookie: string | null }> {
+  const cookie = request.headers.get("Cookie");
+  if (!cookie?.includes(`${SESSION_COOKIE}=`)) return { session: { user: null, refreshToken: null }, setCookie: null };
+  const session = await sessionStorage.getSession(cookie);
+  const accessToken = session.get("accessToken");
+  const refreshToken = session.get("refreshToken");
+  if (!accessToken && !refreshToken) return { session: { user: null, refreshToken: null }, setCookie: null };
+
+  let userId = accessToken ? await verifyAccessToken(accessToken) : null;
+  let setCookie: string | null = null;
+  let currentRefresh = refreshToken ?? null;
+  if (!userId && refreshToken) {
+    const rotation = await rotateRefreshTokenShared(refreshToken);
+    if (rotation.ok) {
+      userId = rotation.userId;
+      currentRefresh = rotation.pair.refresh_token;
+      session.set("accessToken", rotation.pair.access_token);
+      session.set("refreshToken", rotation.pair.refresh_token);
+      setCookie = await sessionStorage.commitSession(session);
+    }
+  }
+  const user = userId ? ((await getUserById(userId)) ?? null) : null;
+  if (!user) {
+    return { session: { user: null, refreshToken: null }, setCookie: await sessionStorage.destroySession(session) };
+  }
+  return { session: { user, refreshToken: currentRefresh }, setCookie };
+}
+
+/** Set-Cookie for a freshly issued pair (login, API refresh through the cookie). */
+export async function commitTokenPair(request: Request, pair: TokenPair): Promise<string> {
+  const session = await sessionStorage.getSession(request.headers.get("Cookie"));
+  session.set("accessToken", pair.access_token);
+  session.set("refreshToken", pair.refresh_token);
+  return sessionStorage.commitSession(session);
+}
+
+/** Logout: revoke the pair's family and clear the cookie. */
+export async function endSession(request: Request): Promise<string> {
+  const session = await sessionStorage.getSession(request.headers.get("Cookie"));
+  const refreshToken = session.get("refreshToken");
+  if (refreshToken) await revokeRefreshToken(refreshToken);
+  return sessionStorage.destroySession(session);
+}
+
+export async function refreshTokenFromCookie(request: Request): Promise<string | null> {
+  const session = await sessionStorage.getSession(request.headers.get("Cookie"));
+  return session.get("refreshToken") ?? null;
+}

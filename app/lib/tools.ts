@@ -1,0 +1,60 @@
+/** The dashboard's tool buttons in SPEC §2's default order (ids are stable; order is a user preference). */
+export const DASHBOARD_TOOLS = [
+  { id: "create", label: "Create", path: "/create" },
+  { id: "assistant", label: "AI Assistant", path: "/assistant" },
+  { id: "drawing", label: "Drawing Pad", path: "/drawing" },
+  { id: "music", label: "Music", path: "/music" },
+  { id: "aivideo", label: "AI Video", path: "/aivideo" },
+  { id: "videos", label: "Video Hub", path: "/videos" },
+  { id: "image", label: "Image Generator", path: "/image" },
+  { id: "voices", label: "Voices", path: "/voices" },
+  { id: "voicememo", label: "Voice Memo", path: "/voicememo" },
+  { id: "projects", label: "Projects", path: "/projects" },
+  { id: "camera", label: "Camera", path: "/camera" },
+  { id: "capcut", label: "AI x AI", path: "/capcut" },
+] as const;
+
+export type ToolId = (typeof DASHBOARD_TOOLS)[number]["id"];
+export const DEFAULT_TOOL_ORDER: ToolId[] = DASHBOARD_TOOLS.map((tool) => tool.id);
+
+/** Keeps a stored order honest: unknown ids dropped, missing tools appended in default order. */
+export function normaliseToolOrder(order: readonly string[]): ToolId[] {
+  const known = new Set<string>(DEFAULT_TOOL_ORDER);
+  const seen = new Set<string>();
+  const result: ToolId[] = [];
+  for (const id of order) {
+    if (known.has(id) && !seen.has(id)) {
+      seen.add(id);
+      result.push(id as ToolId);
+    }
+  }
+  for (const id of DEFAULT_TOOL_ORDER) if (!seen.has(id)) result.push(id);
+  return result;
+}
+
+/** Moves one tool to a new index (used by drag, touch and the move buttons). */
+export function moveTool(order: readonly ToolId[], id: ToolId, toIndex: number): ToolId[] {
+  const from = order.indexOf(id);
+  if (from === -1) return [...order];
+  const next = order.filter((tool) => tool !== id);
+  next.splice(Math.max(0, Math.min(toIndex, next.length)), 0, id);
+  return next;
+}
+
+export const PLANS = ["Free", "Pro", "Ultimate"] as const;
+export type Plan = (typeof PLANS)[number];
+export type Theme = "dark" | "light";
+
+export interface Preferences {
+  theme: Theme;
+  plan: Plan;
+  toolsOpen: boolean;
+  toolOrder: ToolId[];
+}
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  theme: "dark",
+  plan: "Free",
+  toolsOpen: true,
+  toolOrder: DEFAULT_TOOL_ORDER,
+};

@@ -1,0 +1,85 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import toastifyStylesheet from "react-toastify/ReactToastify.css?url";
+import type { Route } from "./+types/root";
+import { useNonce } from "./components/nonce";
+import { useTheme } from "./components/theme-toggle";
+import { Toasts } from "./components/toasts";
+import { currentUser } from "./lib/auth.server";
+import { securityMiddleware, sessionMiddleware } from "./lib/middleware.server";
+import { readPreferences } from "./lib/preferences.server";
+import { getToast } from "./lib/toast.server";
+import appStylesheet from "./styles/app.css?url";
+
+export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, sessionMiddleware];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.ico", sizes: "any" },
+  { rel: "stylesheet", href: toastifyStylesheet },
+  { rel: "stylesheet", href: appStylesheet },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [{ toast, headers }, preferences] = await Promise.all([getToast(request), readPreferences(request)]);
+  const user = currentUser(context);
+  return data(
+    { toast: toast ?? null, theme: preferences.theme, user: user ? { email: user.email } : null },
+    { headers },
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const theme = useTheme();
+  return (
+    <html lang="en" data-theme={theme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="dark light" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <Toasts flash={rootData?.toast} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = "Something went wrong";
+  let detail = "An unexpected error occurred. Please try again.";
+  if (isRouteErrorResponse(error)) {
+    title = error.status === 404 ? "Page not found" : `${error.status} ${error.statusText || "Error"}`;
+    detail = typeof error.data === "string" && error.data ? error.data : detail;
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    detail = error.message;
+  }
+  return (
+    <main className="page page-narrow error-page">
+      <h1>{title}</h1>
+      <p>{detail}</p>
+      <Link className="button" to="/">
+        Return Home
+      </Link>
+    </main>
+  );
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
+import { commitTokenPair, refreshTokenFromCookie, sessionStorage } from "~/lib/session.server";
+import { rotateRefreshToken, rotateRefreshTokenShared } from "~/models/token.server";
+import type { Route } from "./+types/auth.refresh";
+import { env } from "~/lib/env.server";
+
+const refreshSchema = z.object({ refresh_token: z.string().max(512).optional() });
+
+const REFUSED: Record<string, string> = {
+  unknown: "Invalid refresh token",
+  expired: "Refresh token expired",
+  revoked: "Refresh token revoked",
+  reused: "Refresh token already used; please log in again",
+};
+
+/**
+ * POST /api/auth/refresh {refresh_token} -> a new pair in the body (API clients).
+ * With no token in the body the session cookie's pair is rotated instead and the new pair goes
+ * back into the HttpOnly cookie only: page scripts never see tokens (DESIGN.md).
+ */
+export async function action({ request }: Route.ActionArgs) {
+  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  const { refresh_token } = parseApiInput(refreshSchema, await readJsonBody(request));
+  const noStore = { "Cache-Control": "no-store" };
+
+  if (refresh_token) {
+    const rotation = await rotateRefreshToken(refresh_token);
+    if (!rotation.ok) return apiError(401, REFUSED[rotation.reason]);
+    return Response.json(rotation.pair, { headers: noStore });
+  }
+
+  const cookieToken = await refreshTokenFromCookie(request);
+  if (!cookieToken) return apiError(401, "Missing refresh token");
+  // Shared with the root middleware, which may already have rotated this very cookie for this request.
+  const rotation = await rotateRefreshTokenShared(cookieToken);
+  if (!rotation.ok) {
+    const cleared = await sessionStorage.destroySession(await sessionStorage.getSession(request.headers.get("Cookie")));
+    return apiError(401, REFUSED[rotation.reason], { "Set-Cookie": cleared });
+  }
+  return Response.json(
+    { token_type: "bearer", expires_in: env.accessTokenMinutes * 60, session: "refreshed" },
+    { headers: { ...noStore, "Set-Cookie": await commitTokenPair(request, rotation.pair) } },
+  );
+}

@@ -1,0 +1,158 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useFetcher, useFetchers, useLocation } from "react-router";
+import { EnhancedField } from "~/components/enhanced-field";
+import { ThemeToggle } from "~/components/theme-toggle";
+import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
+import { ToolGrid } from "~/components/tool-grid";
+import { requireUser } from "~/lib/auth.server";
+import { readPreferences } from "~/lib/preferences.server";
+import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/lib/tools";
+import type { Route } from "./+types/dashboard";
+
+export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Creative AI Studio" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const preferences = await readPreferences(request);
+  const editing = new URL(request.url).searchParams.get("edit") === "1";
+  return { email: user.email, preferences, editing };
+}
+
+/** Hidden fields every preference form carries. */
+function PreferenceFields({ intent }: { intent: string }) {
+  const location = useLocation();
+  return (
+    <>
+      <EnhancedField />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+    </>
+  );
+}
+
+/** The value a pending preference fetcher is sending, so the screen updates before the server answers. */
+function usePendingPreference(intent: string, field: string): string | null {
+  const pending = useFetchers().findLast((fetcher) => fetcher.formData?.get("intent") === intent);
+  const value = pending?.formData?.get(field);
+  return typeof value === "string" ? value : null;
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { preferences, editing, email } = loaderData;
+  const planFetcher = useFetcher({ key: "plan" });
+  const toolsFetcher = useFetcher({ key: "tools" });
+  const orderFetcher = useFetcher({ key: "order" });
+  const pendingOrder = usePendingPreference("order", "toolOrder");
+  const pendingMove = usePendingPreference("move", "tool");
+
+  const plan = (usePendingPreference("plan", "plan") ?? preferences.plan) as Plan;
+  const toolsOpen = (usePendingPreference("tools", "toolsOpen") ?? String(preferences.toolsOpen)) === "true";
+  const order: ToolId[] = pendingOrder ? normaliseToolOrder(pendingOrder.split(",")) : preferences.toolOrder;
+
+  // SPEC §2: a welcome toast on arrival (dashboard toasts close after 3 s).
+  const welcomed = useRef(false);
+  useEffect(() => {
+    if (welcomed.current) return;
+    welcomed.current = true;
+    toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
+  }, [preferences.plan]);
+
+  // SPEC §6: choosing a plan only sets the label and says so.
+  const announcedPlan = useRef<string | null>(null);
+  useEffect(() => {
+    const data = planFetcher.data as { preferences?: { plan: Plan } } | undefined;
+    if (planFetcher.state !== "idle" || !data?.preferences || announcedPlan.current === data.preferences.plan + String(data)) return;
+    announcedPlan.current = data.preferences.plan + String(data);
+    toast.success(`${data.preferences.plan} Plan Activated!`, { autoClose: DASHBOARD_TOAST_MS });
+  }, [planFetcher.state, planFetcher.data]);
+
+  const saveOrder = (next: ToolId[]) => {
+    orderFetcher.submit(
+      { enhanced: "1", intent: "order", toolOrder: next.join(","), redirectTo: "/dashboard" },
+      { method: "post", action: "/preferences" },
+    );
+  };
+
+  return (
+    <div className="page dashboard">
+      <header className="dashboard-header">
+        <Link className="button button-ghost" to="/" aria-label="Home">
+          🏠 Home
+        </Link>
+        <h1>Dashboard</h1>
+        <div className="dashboard-controls">
+          <ThemeToggle />
+          <Link
+            className="button button-ghost"
+            to={editing ? "/dashboard" : "/dashboard?edit=1"}
+            aria-pressed={editing}
+            preventScrollReset
+          >
+            {editing ? "✅ Done editing" : "✏️ Edit mode"}
+          </Link>
+          <Form method="post" action="/logout" className="inline-form">
+            <button type="submit" className="button button-ghost">
+              Logout
+            </button>
+          </Form>
+        </div>
+      </header>
+      <p className="muted">Signed in as {email}</p>
+
+      <section className="card plan" aria-label="Plan">
+        <p>
+          Current plan: <strong data-testid="current-plan">{plan}</strong>
+        </p>
+        <div className="plan-buttons">
+          {PLANS.map((name) => (
+            <planFetcher.Form method="post" action="/preferences" key={name} className="inline-form">
+              <PreferenceFields intent="plan" />
+              <input type="hidden" name="plan" value={name} />
+              <button type="submit" className={`button ${plan === name ? "button-primary" : ""}`} aria-pressed={plan === name}>
+                {name}
+              </button>
+            </planFetcher.Form>
+          ))}
+        </div>
+      </section>
+
+      <section className="tools" aria-label="Tools section">
+        <toolsFetcher.Form method="post" action="/preferences" className="inline-form">
+          <PreferenceFields intent="tools" />
+          <input type="hidden" name="toolsOpen" value={String(!toolsOpen)} />
+          <button type="submit" className="button" aria-expanded={toolsOpen}>
+            {toolsOpen ? "Close Tools" : "Open Tools"}
+          </button>
+        </toolsFetcher.Form>
+        {editing ? <p className="muted">Drag the tools (or use the arrows) to reorder them. The order is kept.</p> : null}
+        {toolsOpen ? (
+          <ToolGrid
+            order={order}
+            editing={editing}
+            onReorder={saveOrder}
+            renderMoveControls={(id, index) => (
+              <span className="tool-move">
+                <MoveButton id={id} direction="up" disabled={index === 0 || pendingMove !== null} />
+                <MoveButton id={id} direction="down" disabled={index === order.length - 1 || pendingMove !== null} />
+              </span>
+            )}
+          />
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" | "down"; disabled: boolean }) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action="/preferences" className="inline-form">
+      <PreferenceFields intent="move" />
+      <input type="hidden" name="tool" value={id} />
+      <input type="hidden" name="direction" value={direction} />
+      <button type="submit" className="icon-button" disabled={disabled} aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}>
+        {direction === "up" ? "↑" : "↓"}
+      </button>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Link, Form, useActionData } from "react-router";
+import { playSound } from "~/browser/sounds";
+import { currentUser } from "~/lib/auth.server";
+import { saveFeedback, feedbackSchema } from "~/models/feedback.server";
+import type { Route } from "./+types/feedback";
+
+export const meta: Route.MetaFunction = () => [{ title: "Feedback · Creative AI Studio" }];
+
+const SUCCESS = "✅ Feedback sent successfully!";
+const FAILURE = "⚠️ Something went wrong. Please try again.";
+
+type FieldErrors = Partial<Record<"name" | "email" | "message", string>>;
+
+/** Without JavaScript the form posts here; with it, the page calls POST /api/feedback (SPEC §7). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = feedbackSchema.safeParse({ name: form.get("name"), email: form.get("email"), message: form.get("message") });
+  if (!parsed.success) {
+    const fieldErrors: FieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as keyof FieldErrors;
+      fieldErrors[field] ??= issue.message;
+    }
+    return data({ ok: false as const, fieldErrors }, { status: 400 });
+  }
+  await saveFeedback(parsed.data, currentUser(context)?.id ?? null);
+  return { ok: true as const, fieldErrors: {} as FieldErrors };
+}
+
+type Outcome = { ok: boolean; fieldErrors: FieldErrors };
+
+export default function Feedback() {
+  const actionData = useActionData<typeof action>();
+  const [clientOutcome, setClientOutcome] = useState<Outcome | null>(null);
+  const [sending, setSending] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const outcome: Outcome | null = clientOutcome ?? actionData ?? null;
+
+  useEffect(() => {
+    // A plain-form result also gets its sound once the page is interactive.
+    if (actionData) playSound(actionData.ok ? "success" : "fail");
+  }, [actionData]);
+
+  const submit = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setSending(true);
+    try {
+      const response = await fetch("/api/feedback", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(Object.fromEntries(form)),
+      });
+      if (response.status !== 200) throw new Error(`Feedback failed with ${response.status}`);
+      setClientOutcome({ ok: true, fieldErrors: {} });
+      formRef.current?.reset();
+      playSound("success");
+    } catch {
+      setClientOutcome({ ok: false, fieldErrors: {} });
+      playSound("fail");
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const errors = outcome?.fieldErrors ?? {};
+  return (
+    <main className="page page-narrow">
+      <h1>Feedback</h1>
+      <p className="muted">Tell us what works, what doesn't, and what you'd love to see.</p>
+      <Form method="post" className="card form" aria-label="Feedback" onSubmit={submit} ref={formRef}>
+        <label>
+          Name
+          <input name="name" required maxLength={100} autoComplete="name" aria-invalid={!!errors.name} />
+          {errors.name ? <span className="field-error">{errors.name}</span> : null}
+        </label>
+        <label>
+          Email
+          <input name="email" type="email" required maxLength={254} autoComplete="email" aria-invalid={!!errors.email} />
+          {errors.email ? <span className="field-error">{errors.email}</span> : null}
+        </label>
+        <label>
+          Message
+          <textarea name="message" required maxLength={5000} rows={6} aria-invalid={!!errors.message} />
+          {errors.message ? <span className="field-error">{errors.message}</span> : null}
+        </label>
+        {outcome ? (
+          <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"}>
+            {outcome.ok ? SUCCESS : FAILURE}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={sending}>
+          {sending ? "Sending..." : "Submit"}
+        </button>
+      </Form>
+      <p>
+        <Link to="/">← Home</Link>
+      </p>
+    </main>
+  );
+}

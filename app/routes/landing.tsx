@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { ThemeToggle, useTheme } from "~/components/theme-toggle";
+import { startBackground } from "~/browser/backgrounds";
+import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/lib/launch";
+import type { Route } from "./+types/landing";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Creative AI Studio" },
+  { name: "description", content: "Write, draw, speak, film and generate: your self-hosted creative AI workspace." },
+];
+
+/** The server's clock seeds the first render so the page hydrates without a mismatch. */
+export function loader() {
+  return { now: Date.now() };
+}
+
+const AMBIENT_VOLUME = 0.5;
+
+function useTicker(start: number) {
+  const [now, setNow] = useState(start);
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export default function Landing({ loaderData }: Route.ComponentProps) {
+  const now = useTicker(loaderData.now);
+  const theme = useTheme();
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [soundOn, setSoundOn] = useState(false);
+
+  useEffect(() => {
+    if (!canvasRef.current) return;
+    return startBackground(canvasRef.current, theme === "dark" ? "matrix" : "starfield");
+  }, [theme]);
+
+  const toggleSound = async () => {
+    const audio = audioRef.current;
+    if (!audio) return;
+    if (soundOn) {
+      audio.pause();
+      setSoundOn(false);
+      return;
+    }
+    audio.volume = AMBIENT_VOLUME;
+    try {
+      await audio.play();
+      setSoundOn(true);
+    } catch {
+      setSoundOn(false);
+    }
+  };
+
+  const percent = launchProgressPercent(now);
+  return (
+    <div className={`landing landing-${theme}`}>
+      <canvas ref={canvasRef} className="landing-canvas" data-mode={theme === "dark" ? "matrix" : "starfield"} aria-hidden="true" />
+      <main className="landing-content">
+        <h1 className={theme === "dark" ? "glitch" : "landing-title"} data-text="Creative AI Studio">
+          Creative AI Studio
+        </h1>
+        <p className="landing-tagline">Write, draw, speak, film and generate — all in one studio.</p>
+        <p className="landing-clock" aria-label="New York time">
+          <span className="muted">New York</span> <time data-testid="clock">{newYorkTime(now)}</time>
+        </p>
+        <div className="launch">
+          <div
+            className="launch-bar"
+            role="progressbar"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Number(percent.toFixed(1))}
+            aria-label="100-Day Launch progress"
+          >
+            <div className="launch-fill" style={{ width: `${percent}%` }} />
+          </div>
+          <p data-testid="launch-progress">{launchProgressLabel(now)}</p>
+        </div>
+        <nav className="landing-actions" aria-label="Get started">
+          <Link className="button button-primary" to="/register">
+            Register
+          </Link>
+          <Link className="button" to="/login">
+            Login
+          </Link>
+          <Link className="button button-ghost" to="/feedback">
+            Give Feedback
+          </Link>
+        </nav>
+        <div className="landing-toggles">
+          <button type="button" className="button button-ghost" aria-pressed={soundOn} onClick={toggleSound}>
+            {soundOn ? "🔊 Sound: on" : "🔇 Sound: off"}
+          </button>
+          <ThemeToggle />
+        </div>
+        <audio ref={audioRef} src="/static/ambient.wav" loop preload="none" data-testid="ambient" />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { useEffect, useRef } from "react";
+import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate } from "react-router";
+import { EnhancedField } from "~/components/enhanced-field";
+import { authenticator, currentUser, LoginError, safeRedirectPath } from "~/lib/auth.server";
+import { commitTokenPair } from "~/lib/session.server";
+import { issueTokenPair } from "~/models/token.server";
+import type { Route } from "./+types/login";
+
+export const meta: Route.MetaFunction = () => [{ title: "Login · Creative AI Studio" }];
+
+/** SPEC §4: after a successful login wait about 300 ms, then go to the dashboard. */
+const LOGIN_REDIRECT_MS = 300;
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  const user = currentUser(context);
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  return { signedInAs: user?.email ?? null, redirectTo };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.clone().formData();
+  const redirectTo = safeRedirectPath(form.get("redirectTo"));
+  let user;
+  try {
+    user = await authenticator.authenticate("form", request);
+  } catch (error) {
+    if (error instanceof LoginError) return data({ ok: false as const, error: error.message }, { status: error.status });
+    throw error;
+  }
+  const setCookie = await commitTokenPair(request, await issueTokenPair(user.id));
+  if (form.get("enhanced") === "1") {
+    return data({ ok: true as const, redirectTo }, { headers: { "Set-Cookie": setCookie } });
+  }
+  throw redirect(redirectTo, { headers: { "Set-Cookie": setCookie } });
+}
+
+export default function Login({ loaderData }: Route.ComponentProps) {
+  const fetcher = useFetcher<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const result = fetcher.data ?? actionData;
+  const navigate = useNavigate();
+  const alerted = useRef<unknown>(null);
+
+  useEffect(() => {
+    if (!fetcher.data || alerted.current === fetcher.data) return;
+    alerted.current = fetcher.data;
+    if (fetcher.data.ok) {
+      const timer = setTimeout(() => navigate(fetcher.data?.ok ? fetcher.data.redirectTo : "/dashboard"), LOGIN_REDIRECT_MS);
+      return () => clearTimeout(timer);
+    }
+    window.alert(fetcher.data.error);
+  }, [fetcher.data, navigate]);
+
+  if (loaderData.signedInAs) {
+    return (
+      <main className="page page-narrow auth-page">
+        <h1>You are logged in</h1>
+        <p className="muted">Signed in as {loaderData.signedInAs}.</p>
+        <div className="stack">
+          <Form method="post" action="/logout">
+            <button type="submit" className="button button-danger">
+              Logout
+            </button>
+          </Form>
+          <Link className="button" to="/dashboard">
+            Return to Dashboard
+          </Link>
+          <Link className="button button-ghost" to="/">
+            Go Home
+          </Link>
+        </div>
+      </main>
+    );
+  }
+
+  const busy = fetcher.state !== "idle";
+  return (
+    <main className="page page-narrow auth-page">
+      <h1>Login</h1>
+      <fetcher.Form method="post" className="card form" aria-label="Login">
+        <EnhancedField />
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="email" required maxLength={254} />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="current-password" required maxLength={256} />
+        </label>
+        {result && !result.ok ? (
+          <p className="message message-error" role="alert">
+            {result.error}
+          </p>
+        ) : null}
+        {result?.ok ? (
+          <p className="message message-success" role="status">
+            ✅ Logged in. Opening your dashboard...
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={busy || !!result?.ok}>
+          {busy ? "Logging in..." : "Login"}
+        </button>
+      </fetcher.Form>
+      <p className="muted">
+        No account yet? <Link to="/register">Create one</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,12 @@
+import { redirect } from "react-router";
+import { endSession } from "~/lib/session.server";
+import type { Route } from "./+types/logout";
+
+/** SPEC §2: Logout clears both tokens (the cookie's pair, revoked server-side) and goes to /login. */
+export async function action({ request }: Route.ActionArgs) {
+  throw redirect("/login", { headers: { "Set-Cookie": await endSession(request) } });
+}
+
+export function loader() {
+  throw redirect("/login");
+}

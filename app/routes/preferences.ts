@@ -1,0 +1,56 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { safeRedirectPath } from "~/lib/auth.server";
+import { readPreferences, serializePreferences } from "~/lib/preferences.server";
+import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/lib/tools";
+import type { Route } from "./+types/preferences";
+
+const changeSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("theme"), theme: z.enum(["dark", "light"]) }),
+  z.object({ intent: z.literal("plan"), plan: z.enum(PLANS) }),
+  z.object({ intent: z.literal("tools"), toolsOpen: z.enum(["true", "false"]) }),
+  z.object({ intent: z.literal("order"), toolOrder: z.string().max(1000) }),
+  z.object({ intent: z.literal("move"), tool: z.enum(DEFAULT_TOOL_ORDER), direction: z.enum(["up", "down"]) }),
+  z.object({ intent: z.literal("reset-order") }),
+]);
+
+/**
+ * POST /preferences: theme, plan, tools open and tool order, kept in the preferences cookie.
+ * Plain forms are redirected back; fetchers get the new preferences.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = changeSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return data({ error: "Invalid preference" }, { status: 400 });
+  const preferences = await readPreferences(request);
+  const change = parsed.data;
+  switch (change.intent) {
+    case "theme":
+      preferences.theme = change.theme;
+      break;
+    case "plan":
+      preferences.plan = change.plan;
+      break;
+    case "tools":
+      preferences.toolsOpen = change.toolsOpen === "true";
+      break;
+    case "order":
+      preferences.toolOrder = normaliseToolOrder(change.toolOrder.split(","));
+      break;
+    case "move": {
+      const index = preferences.toolOrder.indexOf(change.tool as ToolId);
+      preferences.toolOrder = moveTool(preferences.toolOrder, change.tool, index + (change.direction === "up" ? -1 : 1));
+      break;
+    }
+    case "reset-order":
+      preferences.toolOrder = DEFAULT_TOOL_ORDER;
+      break;
+  }
+  const headers = { "Set-Cookie": await serializePreferences(preferences) };
+  if (form.get("enhanced") === "1") return data({ preferences }, { headers });
+  throw redirect(safeRedirectPath(form.get("redirectTo"), "/"), { headers });
+}
+
+export function loader() {
+  throw redirect("/dashboard");
+}

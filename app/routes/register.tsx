@@ -1,0 +1,85 @@
+import { useEffect, useRef } from "react";
+import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
+import { EnhancedField } from "~/components/enhanced-field";
+import { firstIssue } from "~/lib/http.server";
+import { credentialsSchema } from "~/models/credentials";
+import { createUser, EmailTakenError } from "~/models/user.server";
+import type { Route } from "./+types/register";
+
+export const meta: Route.MetaFunction = () => [{ title: "Register · Creative AI Studio" }];
+
+/** SPEC §4: after registering, show success and go to /login after 1.5 s. */
+const REGISTER_REDIRECT_MS = 1500;
+const SUCCESS_MESSAGE = "✅ Account created! Redirecting to login...";
+
+function failure(message: string, status: number) {
+  return data({ ok: false as const, message }, { status });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const email = String(form.get("email") ?? "");
+  const password = String(form.get("password") ?? "");
+  const confirm = String(form.get("confirmPassword") ?? "");
+  if (!email.trim() || !password || !confirm) return failure("⚠️ Please fill in all fields.", 400);
+  if (password !== confirm) return failure("❌ Passwords do not match.", 400);
+  const parsed = credentialsSchema.safeParse({ email, password });
+  if (!parsed.success) return failure(`❌ Registration failed: ${firstIssue(parsed.error)}`, 400);
+  try {
+    await createUser(parsed.data.email, parsed.data.password);
+  } catch (error) {
+    if (error instanceof EmailTakenError) return failure("⚠️ That email is already registered.", 409);
+    throw error;
+  }
+  return { ok: true as const, message: SUCCESS_MESSAGE, enhanced: form.get("enhanced") === "1" };
+}
+
+export default function Register() {
+  const fetcher = useFetcher<typeof action>();
+  const actionData = useActionData<typeof action>();
+  const result = fetcher.data ?? actionData;
+  const navigate = useNavigate();
+  const handled = useRef<unknown>(null);
+
+  useEffect(() => {
+    if (!fetcher.data?.ok || handled.current === fetcher.data) return;
+    handled.current = fetcher.data;
+    const timer = setTimeout(() => navigate("/login"), REGISTER_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [fetcher.data, navigate]);
+
+  const busy = fetcher.state !== "idle";
+  return (
+    <main className="page page-narrow auth-page">
+      {/* Without JavaScript the browser follows this after 1.5 s (React hoists it into <head>). */}
+      {result?.ok && !fetcher.data ? <meta httpEquiv="refresh" content="1.5;url=/login" /> : null}
+      <h1>Create Account</h1>
+      <fetcher.Form method="post" className="card form" aria-label="Register" noValidate>
+        <EnhancedField />
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="email" maxLength={254} />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="new-password" maxLength={256} />
+        </label>
+        <label>
+          Confirm Password
+          <input type="password" name="confirmPassword" autoComplete="new-password" maxLength={256} />
+        </label>
+        {result ? (
+          <p className={`message ${result.ok ? "message-success" : "message-error"}`} role={result.ok ? "status" : "alert"}>
+            {result.message}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={busy || !!result?.ok}>
+          {busy ? "Creating..." : "Create Account"}
+        </button>
+      </fetcher.Form>
+      <p className="muted">
+        Already have an account? <Link to="/login">Log in</Link>
+      </p>
+    </main>
+  );
+}

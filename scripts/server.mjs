@@ -1,0 +1,57 @@
+// The production HTTP server: static files, then React Router for everything else.
+// Express (rather than react-router-serve) lets us pass the client's address to the app
+// (login rate limits) and, later, stream large uploads.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
+
+function trustProxySetting(value) {
+  if (value === undefined || value === "" || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value; // an address list or a preset such as "loopback"
+}
+
+export async function createServer() {
+  const build = await import(path.join(root, "build/server/index.js"));
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxySetting(process.env.TRUST_PROXY));
+  app.use(compression());
+
+  app.use((req, _res, next) => {
+    // Only this server decides who the client is: a header sent by the client is replaced.
+    req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    next();
+  });
+
+  // Static files get the headers the app's middleware gives every other response.
+  const setHeaders = (res) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  };
+  const client = path.join(root, "build/client");
+  app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false, setHeaders }));
+  app.use(express.static(client, { maxAge: "1h", index: false, setHeaders }));
+  app.all("*", createRequestHandler({ build, mode: "production" }));
+  return app;
+}
+
+export async function startServer() {
+  const app = await createServer();
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? "0.0.0.0";
+  const server = app.listen(port, host, () => {
+    const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+    console.log(`[studio] Creative AI Studio is running at http://${shown}:${server.address().port}`);
+  });
+  const stop = () => server.close(() => process.exit(0));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  return server;
+}
