@@ -1,0 +1,72 @@
+/**
+ * The one browser client for /api (SPEC §4). The session cookie carries the tokens; on a 401 the
+ * client asks POST /api/auth/refresh (cookie only) once, and every call that failed meanwhile waits
+ * for that same refresh and is replayed once. If the refresh fails the person goes to /login.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+let refreshInFlight: Promise<boolean> | null = null;
+
+function refreshSession(): Promise<boolean> {
+  refreshInFlight ??= fetch("/api/auth/refresh", {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+  })
+    .then((response) => response.ok)
+    .catch(() => false)
+    .finally(() => {
+      // Later 401s (after this refresh settled) start a fresh refresh.
+      queueMicrotask(() => (refreshInFlight = null));
+    });
+  return refreshInFlight;
+}
+
+function sendToLogin() {
+  const here = window.location.pathname + window.location.search;
+  window.location.assign(`/login?${new URLSearchParams({ redirectTo: here })}`);
+}
+
+/** fetch() for /api with the refresh-and-replay rule. The body must be replayable (string, FormData, Blob). */
+export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const request = () => fetch(path, { ...init, credentials: "same-origin" });
+  const response = await request();
+  if (response.status !== 401) return response;
+  if (!(await refreshSession())) {
+    console.warn("[api] session refresh failed; sending you to the login page");
+    sendToLogin();
+    throw new ApiError(401, "Session expired");
+  }
+  return request();
+}
+
+async function detailOf(response: Response): Promise<string> {
+  try {
+    const body = await response.json();
+    if (typeof body?.detail === "string") return body.detail;
+  } catch {
+    // not JSON
+  }
+  return `Request failed (${response.status})`;
+}
+
+/** JSON in, JSON out; a non-2xx answer throws ApiError with the server's detail. */
+export async function apiJson<T>(path: string, options: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const response = await apiFetch(path, {
+    method: options.method ?? (options.body === undefined ? "GET" : "POST"),
+    headers: options.body === undefined ? undefined : { "Content-Type": "application/json" },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+  });
+  if (!response.ok) throw new ApiError(response.status, await detailOf(response));
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}

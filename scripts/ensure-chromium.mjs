@@ -1,0 +1,35 @@
+// Finds Debian's Chromium for the browser tests, installing the `chromium` package when we can.
+// Nothing here downloads a browser from anywhere else.
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+export function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
+  return candidates.find((candidate) => fs.existsSync(candidate));
+}
+
+export function ensureChromium() {
+  const found = findChromium();
+  if (found) return found;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
+  if (!isRoot || !hasApt) {
+    console.error(
+      "[e2e] Chromium not found. Install Debian's `chromium` package (apt-get install chromium) " +
+        "or set CHROMIUM_PATH to a Chromium binary.",
+    );
+    process.exit(1);
+  }
+  console.log("[e2e] installing Debian's chromium package...");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+  execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env });
+  const installed = findChromium();
+  if (!installed) {
+    console.error("[e2e] apt-get finished but no Chromium binary was found.");
+    process.exit(1);
+  }
+  return installed;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(ensureChromium());

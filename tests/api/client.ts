@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
+
+export const baseUrl = () => inject("apiBaseUrl");
+
+export interface ApiResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the running server's API with JSON; `token` adds a bearer header, `raw` sends a body as is. */
+export async function api<T = any>(
+  path: string,
+  options: { method?: string; json?: unknown; raw?: BodyInit; token?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.json !== undefined) headers["Content-Type"] = "application/json";
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  const response = await fetch(baseUrl() + path, {
+    method: options.method ?? (options.json !== undefined || options.raw !== undefined ? "POST" : "GET"),
+    headers,
+    body: options.json !== undefined ? JSON.stringify(options.json) : options.raw,
+    redirect: "manual",
+  });
+  const text = await response.text();
+  let body: any = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, body, headers: response.headers };
+}
+
+export const uniqueEmail = (prefix = "user") => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+export const PASSWORD = "correct horse battery";
+
+/** A fresh account and its token pair. */
+export async function newUser(prefix = "user") {
+  const email = uniqueEmail(prefix);
+  const registered = await api("/api/auth/register", { json: { email, password: PASSWORD } });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
+  const login = await api("/api/auth/login", { json: { email, password: PASSWORD } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  return { id: registered.body.id as string, email, token: login.body.access_token as string, refreshToken: login.body.refresh_token as string };
+}
