@@ -17,6 +17,29 @@ function trustProxySetting(value) {
   return value; // an address list or a preset such as "loopback"
 }
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+
+/**
+ * Cross-site writes are refused with 403 before React Router sees them (its own guard answers 400
+ * for pages; app/lib/security.server.ts applies the same rule under `react-router dev`).
+ */
+function refuseCrossOriginWrites(req, res, next) {
+  const origin = req.get("origin");
+  if (SAFE_METHODS.has(req.method) || !origin) return next();
+  let originHost = null;
+  try {
+    originHost = origin === "null" ? null : new URL(origin).host;
+  } catch {
+    originHost = null;
+  }
+  const host = req.get("x-forwarded-host") ?? req.get("host");
+  if (originHost && (originHost === host || allowedOrigins.some((a) => a === origin || a === originHost))) return next();
+  res.status(403);
+  if (req.path.startsWith("/api/")) res.json({ detail: "Cross-origin request refused" });
+  else res.type("text/plain").send("Cross-origin request refused");
+}
+
 export async function createServer() {
   const build = await import(path.join(root, "build/server/index.js"));
   const app = express();
@@ -38,6 +61,7 @@ export async function createServer() {
   const client = path.join(root, "build/client");
   app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false, setHeaders }));
   app.use(express.static(client, { maxAge: "1h", index: false, setHeaders }));
+  app.use(refuseCrossOriginWrites);
   app.all("*", createRequestHandler({ build, mode: "production" }));
   return app;
 }

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
+
+describe("POST /api/auth/register", () => {
+  it("creates an account: 201 {id, email} with the email normalised", async () => {
+    const email = uniqueEmail("Reg");
+    const { status, body } = await api("/api/auth/register", { json: { email: `  ${email.toUpperCase()} `, password: PASSWORD } });
+    expect(status).toBe(201);
+    expect(body).toEqual({ id: expect.any(String), email: email.toLowerCase() });
+    expect(body).not.toHaveProperty("password_hash");
+  });
+
+  it("a taken email -> 409 Email already exists", async () => {
+    const email = uniqueEmail();
+    await api("/api/auth/register", { json: { email, password: PASSWORD } });
+    expect(await api("/api/auth/register", { json: { email, password: PASSWORD } })).toMatchObject({
+      status: 409,
+      body: { detail: "Email already exists" },
+    });
+  });
+
+  it.each([
+    [{ email: "not-an-email", password: PASSWORD }, "Enter a valid email address"],
+    [{ email: uniqueEmail(), password: "short" }, "Password must be at least 8 characters"],
+    [{ email: uniqueEmail(), password: "x".repeat(300) }, "Password must be at most 256 characters"],
+    [{ password: PASSWORD }, "Email is required"],
+    [{ email: uniqueEmail() }, "Password is required"],
+    [[1, 2], expect.any(String)],
+  ])("invalid input %j -> 422 with detail", async (json, detail) => {
+    const { status, body } = await api("/api/auth/register", { json });
+    expect(status).toBe(422);
+    expect(body).toEqual({ detail });
+  });
+
+  it("a body that is not JSON -> 400, never 500", async () => {
+    const { status, body } = await api("/api/auth/register", { raw: "{email:", headers: { "Content-Type": "application/json" } });
+    expect(status).toBe(400);
+    expect(body.detail).toBe("Request body must be valid JSON");
+  });
+});
+
+describe("POST /api/auth/login", () => {
+  it("answers a bearer token pair", async () => {
+    const { email } = await newUser();
+    const { status, body, headers } = await api("/api/auth/login", { json: { email, password: PASSWORD } });
+    expect(status).toBe(200);
+    expect(body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: "bearer" });
+    expect(headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("accepts an OAuth2 password form with username", async () => {
+    const { email } = await newUser();
+    const { status, body } = await api("/api/auth/login", {
+      raw: new URLSearchParams({ username: email, password: PASSWORD }),
+    });
+    expect(status).toBe(200);
+    expect(body.token_type).toBe("bearer");
+  });
+
+  it("bad credentials -> 401, unknown email too", async () => {
+    const { email } = await newUser();
+    expect((await api("/api/auth/login", { json: { email, password: "wrong password" } })).status).toBe(401);
+    expect((await api("/api/auth/login", { json: { email: uniqueEmail(), password: PASSWORD } })).status).toBe(401);
+    expect((await api("/api/auth/login", { json: { email } })).status).toBe(422);
+  });
+
+  it("10 failures in 15 minutes -> 429 for that account, even with the right password", async () => {
+    const { email } = await newUser("limit");
+    for (let i = 0; i < 10; i++) {
+      const failed = await api("/api/auth/login", { json: { email, password: "wrong password" }, headers: { "X-Forwarded-For": `203.0.113.${i}` } });
+      expect(failed.status).toBe(401);
+    }
+    const blocked = await api("/api/auth/login", { json: { email, password: PASSWORD }, headers: { "X-Forwarded-For": "203.0.113.200" } });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.detail).toMatch(/^Too many failed login attempts\. Try again in \d+ minutes?\.$/);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("50 failures from one address -> 429 for any account from it", async () => {
+    const address = "198.51.100.7";
+    for (let i = 0; i < 50; i++) {
+      await api("/api/auth/login", { json: { email: uniqueEmail("spray"), password: "guess-guess" }, headers: { "X-Forwarded-For": address } });
+    }
+    const { email } = await newUser();
+    const fromSprayer = await api("/api/auth/login", { json: { email, password: PASSWORD }, headers: { "X-Forwarded-For": address } });
+    expect(fromSprayer.status).toBe(429);
+    const fromElsewhere = await api("/api/auth/login", { json: { email, password: PASSWORD }, headers: { "X-Forwarded-For": "198.51.100.8" } });
+    expect(fromElsewhere.status).toBe(200);
+  });
+});
+
+describe("POST /api/auth/refresh", () => {
+  it("rotates: a new pair, and the spent token is refused and revokes its family", async () => {
+    const { refreshToken } = await newUser();
+    const first = await api("/api/auth/refresh", { json: { refresh_token: refreshToken } });
+    expect(first.status).toBe(200);
+    expect(first.body.refresh_token).not.toBe(refreshToken);
+    expect(first.body.token_type).toBe("bearer");
+
+    const replay = await api("/api/auth/refresh", { json: { refresh_token: refreshToken } });
+    expect(replay.status).toBe(401);
+    expect(replay.body.detail).toBe("Refresh token already used; please log in again");
+    const descendant = await api("/api/auth/refresh", { json: { refresh_token: first.body.refresh_token } });
+    expect(descendant.status).toBe(401);
+  });
+
+  it("no token at all -> 401 Missing refresh token", async () => {
+    expect(await api("/api/auth/refresh", { json: {} })).toMatchObject({ status: 401, body: { detail: "Missing refresh token" } });
+    expect(await api("/api/auth/refresh", { method: "POST" })).toMatchObject({ status: 401, body: { detail: "Missing refresh token" } });
+  });
+
+  it("an unknown token -> 401", async () => {
+    expect((await api("/api/auth/refresh", { json: { refresh_token: "nope" } })).status).toBe(401);
+  });
+
+  it("with no body token, rotates the session cookie's pair and sets the new cookie", async () => {
+    const { email } = await newUser();
+    const login = await fetch(`${baseUrl()}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email, password: PASSWORD }),
+      redirect: "manual",
+    });
+    expect(login.status).toBe(302);
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+    const refreshed = await api("/api/auth/refresh", { json: {}, headers: { Cookie: cookie } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).not.toHaveProperty("refresh_token");
+    const newCookie = refreshed.headers.getSetCookie().find((c) => c.startsWith("__session="))!;
+    expect(newCookie).toContain("HttpOnly");
+    expect(newCookie).toContain("SameSite=Lax");
+    expect(newCookie.split(";")[0]).not.toBe(cookie);
+  });
+});
+
+describe("protected API and logout", () => {
+  it("a bearer token is required; a bad one is refused", async () => {
+    const { token, id, email } = await newUser();
+    expect(await api("/api/auth/me", { token })).toMatchObject({ status: 200, body: { id, email } });
+    expect(await api("/api/auth/me", { token: "garbage" })).toMatchObject({ status: 401, body: { detail: "Invalid or expired access token" } });
+    expect(await api("/api/auth/me")).toMatchObject({ status: 401, body: { detail: "Not authenticated" } });
+  });
+
+  it("logout revokes the refresh token", async () => {
+    const { refreshToken } = await newUser();
+    expect((await api("/api/auth/logout", { json: { refresh_token: refreshToken } })).status).toBe(200);
+    expect((await api("/api/auth/refresh", { json: { refresh_token: refreshToken } })).status).toBe(401);
+  });
+});

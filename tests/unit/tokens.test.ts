@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/lib/db.server";
+import { sha256 } from "~/lib/ids.server";
+import {
+  issueTokenPair,
+  revokeRefreshToken,
+  rotateRefreshToken,
+  rotateRefreshTokenShared,
+  verifyAccessToken,
+} from "~/models/token.server";
+import { createUser } from "~/models/user.server";
+
+const user = () => createUser(`tokens-${crypto.randomUUID()}@example.com`, "password123");
+
+describe("access tokens", () => {
+  it("carry the user id and expire after 15 minutes", async () => {
+    const { id } = await user();
+    const issuedAt = new Date();
+    const pair = await issueTokenPair(id, issuedAt);
+    expect(pair.token_type).toBe("bearer");
+    expect(await verifyAccessToken(pair.access_token, issuedAt)).toBe(id);
+    expect(await verifyAccessToken(pair.access_token, new Date(issuedAt.getTime() + 14 * 60_000))).toBe(id);
+    expect(await verifyAccessToken(pair.access_token, new Date(issuedAt.getTime() + 16 * 60_000))).toBeNull();
+  });
+
+  it("refuse tampered tokens", async () => {
+    const { id } = await user();
+    const { access_token } = await issueTokenPair(id);
+    const [header, payload, signature] = access_token.split(".");
+    const forged = Buffer.from(JSON.stringify({ sub: "someone-else", iss: "creative-ai-studio", exp: 9e9 })).toString("base64url");
+    expect(await verifyAccessToken(`${header}.${forged}.${signature}`)).toBeNull();
+    expect(await verifyAccessToken(`${header}.${payload}.${signature.slice(0, -2)}xx`)).toBeNull();
+    expect(await verifyAccessToken("not-a-token")).toBeNull();
+  });
+});
+
+describe("refresh tokens", () => {
+  it("are stored only as a hash, for 30 days", async () => {
+    const { id } = await user();
+    const now = new Date();
+    const { refresh_token } = await issueTokenPair(id, now);
+    const stored = await db.selectFrom("refresh_tokens").selectAll().where("user_id", "=", id).executeTakeFirstOrThrow();
+    expect(stored.token_hash).toBe(sha256(refresh_token));
+    expect(JSON.stringify(stored)).not.toContain(refresh_token);
+    expect(new Date(stored.expires_at).getTime() - now.getTime()).toBe(30 * 86_400_000);
+  });
+
+  it("rotate: each use gives a new pair and spends the old token", async () => {
+    const { id } = await user();
+    const first = await issueTokenPair(id);
+    const second = await rotateRefreshToken(first.refresh_token);
+    expect(second.ok).toBe(true);
+    if (!second.ok) return;
+    expect(second.userId).toBe(id);
+    expect(second.pair.refresh_token).not.toBe(first.refresh_token);
+    expect(await verifyAccessToken(second.pair.access_token)).toBe(id);
+    const third = await rotateRefreshToken(second.pair.refresh_token);
+    expect(third.ok).toBe(true);
+  });
+
+  it("reuse of a spent token is refused and revokes the whole family", async () => {
+    const { id } = await user();
+    const first = await issueTokenPair(id);
+    const second = await rotateRefreshToken(first.refresh_token);
+    if (!second.ok) throw new Error("rotation failed");
+    expect(await rotateRefreshToken(first.refresh_token)).toEqual({ ok: false, reason: "reused" });
+    // The thief's replay also killed the legitimate descendant.
+    expect(await rotateRefreshToken(second.pair.refresh_token)).toEqual({ ok: false, reason: "revoked" });
+  });
+
+  it("other login families are untouched by one family's revocation", async () => {
+    const { id } = await user();
+    const phone = await issueTokenPair(id);
+    const laptop = await issueTokenPair(id);
+    await revokeRefreshToken(phone.refresh_token);
+    expect((await rotateRefreshToken(phone.refresh_token)).ok).toBe(false);
+    expect((await rotateRefreshToken(laptop.refresh_token)).ok).toBe(true);
+  });
+
+  it("expire after 30 days and unknown tokens are refused", async () => {
+    const { id } = await user();
+    const issued = new Date("2026-01-01T00:00:00Z");
+    const pair = await issueTokenPair(id, issued);
+    expect(await rotateRefreshToken(pair.refresh_token, new Date("2026-02-01T00:00:00Z"))).toEqual({ ok: false, reason: "expired" });
+    expect(await rotateRefreshToken("made-up")).toEqual({ ok: false, reason: "unknown" });
+  });
+
+  it("concurrent server-side refreshes of one cookie share a single rotation", async () => {
+    const { id } = await user();
+    const pair = await issueTokenPair(id);
+    const [a, b, c] = await Promise.all([
+      rotateRefreshTokenShared(pair.refresh_token),
+      rotateRefreshTokenShared(pair.refresh_token),
+      rotateRefreshTokenShared(pair.refresh_token),
+    ]);
+    expect(a.ok && b.ok && c.ok).toBe(true);
+    if (a.ok && b.ok) expect(a.pair.refresh_token).toBe(b.pair.refresh_token);
+    const family = await db.selectFrom("refresh_tokens").select("revoked_at").where("user_id", "=", id).execute();
+    expect(family).toHaveLength(2);
+    expect(family.every((row) => row.revoked_at === null)).toBe(true);
+  });
+});
