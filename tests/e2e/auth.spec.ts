@@ -1,0 +1,92 @@
+import { expect, test } from "@playwright/test";
+import { PASSWORD, signUpAndLogIn, uniqueEmail } from "./helpers";
+
+test.describe("register", () => {
+  test("shows the three messages, then succeeds and goes to /login after 1.5 s", async ({ page }) => {
+    await page.goto("/register");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("⚠️ Please fill in all fields.");
+
+    const email = uniqueEmail("reg");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill("something else");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("❌ Passwords do not match.");
+
+    await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("status")).toContainText("Account created");
+    const shownAt = Date.now();
+    await page.waitForURL("**/login");
+    expect(Date.now() - shownAt).toBeGreaterThan(1000);
+
+    // The same email again.
+    await page.goto("/register");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("⚠️ That email is already registered.");
+  });
+
+  test("server-side rules show as Registration failed", async ({ page }) => {
+    await page.goto("/register");
+    await page.getByLabel("Email").fill(uniqueEmail());
+    await page.getByLabel("Password", { exact: true }).fill("short");
+    await page.getByLabel("Confirm Password").fill("short");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("❌ Registration failed: Password must be at least 8 characters");
+  });
+});
+
+test.describe("login", () => {
+  test("a failure alerts; success goes to the dashboard", async ({ page }) => {
+    const email = uniqueEmail("login");
+    await page.request.post("/api/auth/register", { data: { email, password: PASSWORD } });
+    await page.goto("/login");
+
+    const dialog = page.waitForEvent("dialog");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("wrong password");
+    await page.getByRole("button", { name: "Login" }).click();
+    const alert = await dialog;
+    expect(alert.message()).toBe("Login failed. Please check your credentials.");
+    await alert.accept();
+    await expect(page).toHaveURL(/\/login$/);
+
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL("**/dashboard");
+    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    // The session cookie is HttpOnly: page scripts cannot read the tokens.
+    expect(await page.evaluate(() => document.cookie)).not.toContain("__session");
+  });
+
+  test("signed in, /login offers Logout, Return to Dashboard and Go Home; Logout ends the session", async ({ page }) => {
+    await signUpAndLogIn(page);
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Go Home" })).toHaveAttribute("href", "/");
+    await page.getByRole("link", { name: "Return to Dashboard" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard$/);
+  });
+
+  test("a protected page without a session goes to /login and back after logging in", async ({ page }) => {
+    const email = uniqueEmail("back");
+    await page.request.post("/api/auth/register", { data: { email, password: PASSWORD } });
+    await page.goto("/dashboard?edit=1");
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL("**/dashboard?edit=1");
+  });
+});

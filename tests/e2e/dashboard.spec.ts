@@ -1,0 +1,74 @@
+import { expect, test } from "@playwright/test";
+import { signUpAndLogIn } from "./helpers";
+
+const TOOLS = [
+  "Create", "AI Assistant", "Drawing Pad", "Music", "AI Video", "Video Hub",
+  "Image Generator", "Voices", "Voice Memo", "Projects", "Camera", "AI x AI",
+];
+
+const toolLabels = (page: import("@playwright/test").Page) =>
+  page.getByRole("list", { name: "Tools" }).locator(".tool-label").allTextContents();
+
+test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across reloads", async ({ page }) => {
+  await signUpAndLogIn(page);
+  await page.goto("/dashboard");
+  await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
+  expect(await toolLabels(page)).toEqual(TOOLS);
+  await expect(page.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+
+  // Plan: a local label only.
+  await page.getByRole("button", { name: "Pro", exact: true }).click();
+  await expect(page.getByText("Pro Plan Activated!")).toBeVisible();
+  await expect(page.getByTestId("current-plan")).toHaveText("Pro");
+
+  // Open/Close Tools.
+  await page.getByRole("button", { name: "Close Tools" }).click();
+  await expect(page.getByRole("list", { name: "Tools" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Open Tools" }).click();
+  await expect(page.getByRole("list", { name: "Tools" })).toBeVisible();
+
+  // Edit mode: drag "Camera" onto "Create".
+  await page.getByRole("link", { name: "✏️ Edit mode" }).click();
+  await expect(page).toHaveURL(/edit=1/);
+  const camera = page.locator('[data-tool-id="camera"]');
+  const create = page.locator('[data-tool-id="create"]');
+  const from = (await camera.boundingBox())!;
+  const to = (await create.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + 12);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + 12, { steps: 12 });
+  await page.mouse.up();
+  await expect.poll(() => toolLabels(page)).toEqual(["Camera", ...TOOLS.filter((t) => t !== "Camera")]);
+
+  // The arrows move a tool too.
+  await page.getByRole("button", { name: "Move Create up" }).click();
+  await expect.poll(() => toolLabels(page)).toEqual(["Create", "Camera", ...TOOLS.slice(1).filter((t) => t !== "Camera")]);
+
+  await page.reload();
+  expect(await toolLabels(page)).toEqual(["Create", "Camera", ...TOOLS.slice(1).filter((t) => t !== "Camera")]);
+  await expect(page.getByTestId("current-plan")).toHaveText("Pro");
+  await expect(page.getByText("Welcome back, Pro user!")).toBeVisible();
+});
+
+test("reorder by touch", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 412, height: 900 }, baseURL });
+  const page = await context.newPage();
+  await signUpAndLogIn(page);
+  await page.goto("/dashboard?edit=1");
+  const music = (await page.locator('[data-tool-id="music"]').boundingBox())!;
+  const create = (await page.locator('[data-tool-id="create"]').boundingBox())!;
+  // Drive a real touch sequence through the DevTools protocol.
+  const cdp = await context.newCDPSession(page);
+  const point = (box: typeof music) => ({ x: box.x + box.width / 2, y: box.y + 10 });
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point(music)] });
+  for (let i = 1; i <= 10; i++) {
+    const x = point(music).x + ((point(create).x - point(music).x) * i) / 10;
+    const y = point(music).y + ((point(create).y - point(music).y) * i) / 10;
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y }] });
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await expect.poll(() => toolLabels(page)).toEqual(["Music", ...TOOLS.filter((t) => t !== "Music")]);
+  await page.reload();
+  expect((await toolLabels(page))[0]).toBe("Music");
+  await context.close();
+});

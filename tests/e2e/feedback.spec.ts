@@ -1,0 +1,41 @@
+import { expect, test } from "@playwright/test";
+
+test("feedback without signing in: success message and sound", async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as any).__sounds = [];
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function () {
+      (window as any).__sounds.push(this.currentSrc || (this as HTMLMediaElement).src);
+      return play.call(this);
+    };
+  });
+  await page.goto("/feedback");
+  await page.getByLabel("Name").fill("Ada");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Message").fill("The matrix mode is great.");
+  const posted = page.waitForRequest((request) => request.url().endsWith("/api/feedback") && request.method() === "POST");
+  await page.getByRole("button", { name: "Submit" }).click();
+  expect((await posted).postDataJSON()).toEqual({ name: "Ada", email: "ada@example.com", message: "The matrix mode is great." });
+  await expect(page.getByRole("status")).toHaveText("✅ Feedback sent successfully!");
+  await expect(page.getByLabel("Message")).toHaveValue("");
+  expect(await page.evaluate(() => (window as any).__sounds)).toEqual([expect.stringContaining("/static/sounds/success.wav")]);
+});
+
+test("feedback failure shows the SPEC text and plays the fail sound", async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as any).__sounds = [];
+    HTMLMediaElement.prototype.play = function () {
+      (window as any).__sounds.push((this as HTMLMediaElement).src);
+      return Promise.resolve();
+    };
+  });
+  await page.route("**/api/feedback", (route) => route.fulfill({ status: 500, body: "{}" }));
+  await page.goto("/feedback");
+  await page.getByLabel("Name").fill("Ada");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Message").fill("Hello");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("alert")).toHaveText("⚠️ Something went wrong. Please try again.");
+  await expect(page.getByLabel("Message")).toHaveValue("Hello");
+  expect(await page.evaluate(() => (window as any).__sounds)).toEqual([expect.stringContaining("/static/sounds/fail.wav")]);
+});

@@ -1,0 +1,67 @@
+import { expect, test } from "@playwright/test";
+
+test("landing: clock ticks, launch progress, buttons, sound and theme toggles", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Creative AI Studio" })).toBeVisible();
+
+  const clock = page.getByTestId("clock");
+  await expect(clock).toHaveText(/^\d{2}:\d{2}:\d{2} (AM|PM)$/);
+  const first = await clock.textContent();
+  await expect(clock).not.toHaveText(first!, { timeout: 2500 });
+
+  // Today is past 2025-12-01, so the bar is full; the format is SPEC's.
+  await expect(page.getByTestId("launch-progress")).toHaveText(/^\d{1,3}\.\d% to 100-Day Launch$/);
+
+  await expect(page.getByRole("link", { name: "Register" })).toHaveAttribute("href", "/register");
+  await expect(page.getByRole("link", { name: "Login" })).toHaveAttribute("href", "/login");
+  await expect(page.getByRole("link", { name: "Give Feedback" })).toHaveAttribute("href", "/feedback");
+
+  // Sound: off by default, then looping ambient audio at volume 0.5.
+  const audio = page.getByTestId("ambient");
+  expect(await audio.evaluate((el: HTMLAudioElement) => el.paused)).toBe(true);
+  await page.getByRole("button", { name: "🔇 Sound: off" }).click();
+  await expect(page.getByRole("button", { name: "🔊 Sound: on" })).toBeVisible();
+  expect(await audio.evaluate((el: HTMLAudioElement) => ({ paused: el.paused, loop: el.loop, volume: el.volume }))).toEqual({
+    paused: false,
+    loop: true,
+    volume: 0.5,
+  });
+  await page.getByRole("button", { name: "🔊 Sound: on" }).click();
+  expect(await audio.evaluate((el: HTMLAudioElement) => el.paused)).toBe(true);
+
+  // Dark mode (matrix + glitch title) by default; light mode shows the starfield; the choice is kept.
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.locator("canvas")).toHaveAttribute("data-mode", "matrix");
+  await expect(page.locator("h1.glitch")).toBeVisible();
+  await page.getByRole("button", { name: /Dark mode: on/ }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await expect(page.locator("canvas")).toHaveAttribute("data-mode", "starfield");
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await expect(page.locator("h1.glitch")).toHaveCount(0);
+  // The canvas is really drawn on.
+  const painted = await page.locator("canvas").evaluate((canvas: HTMLCanvasElement) => {
+    const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let colours = new Set<number>();
+    for (let i = 0; i < data.length; i += 4 * 97) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return colours.size;
+  });
+  expect(painted).toBeGreaterThan(1);
+  expect(errors).toEqual([]);
+});
+
+test("404 page with Return Home", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await page.getByRole("link", { name: "Return Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("the AI x AI promo page leads back to the dashboard", async ({ page }) => {
+  await page.goto("/capcut");
+  await expect(page.getByRole("heading", { name: "AI x AI" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
+});

@@ -1,0 +1,64 @@
+import { expect, test } from "@playwright/test";
+import { PASSWORD, signUpAndLogIn, uniqueEmail } from "./helpers";
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("register shows messages and then goes to /login", async ({ page }) => {
+    await page.goto("/register");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("⚠️ Please fill in all fields.");
+    const email = uniqueEmail("nojs");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill("different!");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("alert")).toHaveText("❌ Passwords do not match.");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.getByRole("status")).toContainText("Account created");
+    await page.waitForURL("**/login", { timeout: 5000 });
+  });
+
+  test("login: failure message, then success to the dashboard, then logout", async ({ page }) => {
+    const email = uniqueEmail("nojs-login");
+    await page.request.post("/api/auth/register", { data: { email, password: PASSWORD } });
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("wrong password");
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Login failed. Please check your credentials.");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("feedback posts as a plain form", async ({ page }) => {
+    await page.goto("/feedback");
+    await page.getByLabel("Name").fill("Grace");
+    await page.getByLabel("Email").fill("grace@example.com");
+    await page.getByLabel("Message").fill("Works without scripts too.");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByRole("status")).toHaveText("✅ Feedback sent successfully!");
+  });
+
+  test("dashboard preferences work as plain forms", async ({ page }) => {
+    await signUpAndLogIn(page);
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "Ultimate" }).click();
+    await expect(page.getByTestId("current-plan")).toHaveText("Ultimate");
+    await page.getByRole("button", { name: /Dark mode: on/ }).click();
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+    await page.getByRole("link", { name: "✏️ Edit mode" }).click();
+    await page.getByRole("button", { name: "Move AI Assistant up" }).click();
+    await expect(page.locator(".tool-label").first()).toHaveText("AI Assistant");
+    await page.getByRole("button", { name: "Close Tools" }).click();
+    await expect(page.getByRole("button", { name: "Open Tools" })).toBeVisible();
+  });
+});
