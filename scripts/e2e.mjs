@@ -10,7 +10,7 @@ import { ensureChromium } from "./ensure-chromium.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 process.env.CHROMIUM_PATH = ensureChromium();
 
-if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+if (!fs.existsSync(path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js"))) {
   console.error("[e2e] no production build: run `npm run build` first (npm test does).");
   process.exit(1);
 }

@@ -8,6 +8,7 @@ import compression from "compression";
 import express from "express";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
 const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
 
 function trustProxySetting(value) {
@@ -41,7 +42,7 @@ function refuseCrossOriginWrites(req, res, next) {
 }
 
 export async function createServer() {
-  const build = await import(path.join(root, "build/server/index.js"));
+  const build = await import(path.join(buildDir, "server/index.js"));
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(process.env.TRUST_PROXY));
@@ -58,7 +59,7 @@ export async function createServer() {
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   };
-  const client = path.join(root, "build/client");
+  const client = path.join(buildDir, "client");
   app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false, setHeaders }));
   app.use(express.static(client, { maxAge: "1h", index: false, setHeaders }));
   app.use(refuseCrossOriginWrites);

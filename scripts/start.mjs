@@ -17,7 +17,7 @@ function newestMtime(entry) {
   return newest;
 }
 
-const serverBuild = path.join(root, "build/server/index.js");
+const serverBuild = path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js");
 const builtAt = fs.existsSync(serverBuild) ? fs.statSync(serverBuild).mtimeMs : 0;
 const sourcesAt = Math.max(
   ...["app", "db", "public", "package.json", "vite.config.ts", "react-router.config.ts"].map(newestMtime),

@@ -13,7 +13,7 @@ export interface RunningServer {
 
 /** Starts the production build on a free port with a temporary DATA_DIR (used by API and browser tests). */
 export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+  if (!fs.existsSync(path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js"))) {
     throw new Error("No production build: run `npm run build` first (npm test does).");
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-test-"));
