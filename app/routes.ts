@@ -18,6 +18,7 @@ export default [
   route("api/auth/login", "routes/api/auth.login.ts"),
   route("api/auth/refresh", "routes/api/auth.refresh.ts"),
   route("api/auth/logout", "routes/api/auth.logout.ts"),
+  route("api/auth/me", "routes/api/auth.me.ts"),
   route("api/feedback", "routes/api/feedback.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
