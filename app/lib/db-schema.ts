@@ -36,9 +36,66 @@ export interface FeedbackTable {
   created_at: string;
 }
 
+export interface ContentItemsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  /** Empty string when the item has no body. */
+  body: string;
+  /** 0 or 1 (portable); the model turns it into a boolean. */
+  pinned: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaFilesTable {
+  /** Random id; also the file's storage key (the bytes live under it, never under the name). */
+  id: string;
+  user_id: string;
+  /** "voice" | "video" (later "speech", "image", "aivideo"). */
+  kind: string;
+  /** Display name, unique per user and kind. */
+  name: string;
+  /** Judged from the file's first bytes when it was stored. */
+  content_type: string;
+  /** Bytes (bigint column: Postgres answers it as a string, the model turns it into a number). */
+  size: number | string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An AI video job (SPEC §3, §4); worked by the job runner, see db/migrations/0004_ai.ts. */
+export interface VideoJobsTable {
+  id: string;
+  user_id: string;
+  prompt: string;
+  /** starting | queued | processing | finishing | completed | error | timeout */
+  status: string;
+  /** 0..1 */
+  progress: number;
+  /** The provider that works the job, e.g. "local-renderer" or "replicate:owner/model". */
+  provider: string;
+  /** The remote provider's own job id, kept so a restarted server resumes following it. */
+  external_id: string | null;
+  /** The finished clip in media_files. */
+  media_id: string | null;
+  /** Why the job ended in error or timeout (no provider text). */
+  error: string | null;
+  /** How many times a runner has started the job (a restart counts one more). */
+  attempts: number;
+  runner_id: string | null;
+  heartbeat_at: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   login_attempts: LoginAttemptsTable;
   feedback: FeedbackTable;
+  content_items: ContentItemsTable;
+  media_files: MediaFilesTable;
+  video_jobs: VideoJobsTable;
 }

@@ -1,11 +1,13 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useFetcher, useFetchers, useLocation } from "react-router";
+import { Form, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
+import { ContentList } from "~/components/content-list";
 import { EnhancedField } from "~/components/enhanced-field";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
 import { requireUser } from "~/lib/auth.server";
 import { readPreferences } from "~/lib/preferences.server";
+import { CONTENT_PAGE_SIZE, countContent, listContentSummaries } from "~/models/content.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/lib/tools";
 import type { Route } from "./+types/dashboard";
 
@@ -15,7 +17,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const preferences = await readPreferences(request);
   const editing = new URL(request.url).searchParams.get("edit") === "1";
-  return { email: user.email, preferences, editing };
+  const content = await loadContentPage(user.id, request);
+  return { email: user.email, preferences, editing, content };
+}
+
+/** One page of the content list (?page=N, 100 items a page); SPEC §6: a load failure sends the person to /login. */
+async function loadContentPage(userId: string, request: Request) {
+  const requested = Number(new URL(request.url).searchParams.get("page"));
+  try {
+    const total = await countContent(userId);
+    const lastPage = Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE));
+    const page = Number.isInteger(requested) && requested > 1 ? Math.min(requested, lastPage) : 1;
+    const items = await listContentSummaries(userId, { limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE });
+    return { items, total, page, pageSize: CONTENT_PAGE_SIZE };
+  } catch (error) {
+    console.error("[dashboard] loading content failed", error);
+    throw redirect("/login");
+  }
 }
 
 /** Hidden fields every preference form carries. */
@@ -38,7 +56,7 @@ function usePendingPreference(intent: string, field: string): string | null {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { preferences, editing, email } = loaderData;
+  const { preferences, editing, email, content } = loaderData;
   const planFetcher = useFetcher({ key: "plan" });
   const toolsFetcher = useFetcher({ key: "tools" });
   const orderFetcher = useFetcher({ key: "order" });
@@ -139,6 +157,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           />
         ) : null}
       </section>
+
+      <ContentList items={content.items} total={content.total} page={content.page} pageSize={content.pageSize} />
     </div>
   );
 }

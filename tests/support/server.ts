@@ -11,12 +11,15 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the production build on a free port with a temporary DATA_DIR (used by API and browser tests). */
+/**
+ * Starts the production build on a free port with a temporary DATA_DIR (used by API and browser tests).
+ * `env.DATA_DIR` reuses a given data directory, e.g. to start a server again on the same data (restarts).
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!fs.existsSync(path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js"))) {
     throw new Error("No production build: run `npm run build` first (npm test does).");
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-test-"));
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "studio-test-"));
   const child: ChildProcess = spawn(process.execPath, ["-e", "import('./scripts/server.mjs').then((m) => m.startServer())"], {
     cwd: root,
     env: {

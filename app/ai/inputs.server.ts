@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { apiError, readJsonBody } from "~/lib/http.server";
+import { MESSAGE_MAX } from "./chat.server";
+import { PROMPT_MAX } from "./image.server";
+import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES } from "./sketch.server";
+import { SPEECH_TEXT_MAX } from "./speech.server";
+
+/** The AI calls' inputs (SPEC §3 payloads), validated with zod; the routes answer 422 with the first problem. */
+const requiredText = (field: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be text`) })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters`);
+
+export const assistantMessageSchema = z.object({ message: requiredText("message", MESSAGE_MAX) });
+
+export const promptSchema = z.object({ prompt: requiredText("prompt", PROMPT_MAX) });
+
+/** voice_id may be left out (or empty): the provider's first voice speaks. */
+export const voiceGenerateSchema = z.object({
+  text: requiredText("text", SPEECH_TEXT_MAX),
+  voice_id: z.string({ error: "voice_id must be text" }).trim().max(200, "Unknown voice").optional(),
+});
+
+export const creativeVoiceSchema = z.object({ text: requiredText("text", SPEECH_TEXT_MAX) });
+
+export const sketchSchema = z.object({
+  image_data: z.string({ error: (issue) => (issue.input === undefined ? "image_data is required" : "image_data must be a PNG data URL") }),
+  style: z
+    .enum(SKETCH_STYLES, { error: `style must be one of: ${SKETCH_STYLES.join(", ")}` })
+    .optional()
+    .transform((style) => style ?? DEFAULT_SKETCH_STYLE),
+});
+
+/**
+ * A JSON body of at most `maxBytes`: a larger one is refused with 413 before it is all in memory
+ * (by Content-Length, and by counting when the length is not declared).
+ */
+export async function readLimitedJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers.get("Content-Length"));
+  const tooLarge = () => apiError(413, `Request body must be at most ${Math.floor(maxBytes / (1024 * 1024))} MiB`);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!request.body) return readJsonBody(request);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return readJsonBody(new Request("http://body.invalid/", { method: "POST", body: Buffer.concat(chunks) }));
+}

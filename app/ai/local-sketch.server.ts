@@ -1,0 +1,255 @@
+import sharp from "sharp";
+import { ProviderError } from "./errors.server";
+import type { GeneratedImage } from "./image.server";
+import type { SketchProvider, SketchStyle } from "./sketch.server";
+
+/**
+ * Offline sketch-to-image: the drawing itself, restyled with sharp (libvips). It is not a generative
+ * model and the screens say so; what it does is real image processing, different per style:
+ * - realistic: softened strokes, a warm key light from the top left, vignette and film grain;
+ * - cartoon: strokes thickened into flat posterised colours with dark ink outlines on halftone paper;
+ * - futuristic: colours shifted to neon cyan and magenta, glow, a grid and scanlines;
+ * - painting: strokes spread like wet paint, richer colour, a brushed canvas texture;
+ * - concept: a warm monochrome grade with stronger contrast, vignette and cinema letterbox bars.
+ */
+export const LOCAL_SKETCH_PROVIDER_ID = "local-stylise";
+
+/** Sketches are scaled to fit this box (the drawing pad sends about 800x500). */
+const MAX_SIDE = 1024;
+/** Refuses decompression bombs: a 10 MiB PNG can claim gigapixels. */
+const MAX_INPUT_PIXELS = 4096 * 4096;
+
+const svg = (width: number, height: number, inner: string) =>
+  Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${inner}</svg>`);
+
+interface Canvas {
+  rgb: Buffer;
+  width: number;
+  height: number;
+}
+
+const fromRaw = ({ rgb, width, height }: Canvas) => sharp(rgb, { raw: { width, height, channels: 3 } });
+
+/** A repeatable noise texture (grain, canvas): a seeded generator, so the same sketch gives the same image. */
+function noise(width: number, height: number, seed: number, amplitude: number): Buffer {
+  const out = Buffer.alloc(width * height * 3);
+  let state = seed >>> 0 || 1;
+  for (let i = 0; i < width * height; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    const value = 128 + (((state >>> 0) % 1000) / 1000 - 0.5) * 2 * amplitude;
+    out[i * 3] = out[i * 3 + 1] = out[i * 3 + 2] = value;
+  }
+  return out;
+}
+
+async function realistic(canvas: Canvas): Promise<Buffer> {
+  const { width, height } = canvas;
+  const light = svg(
+    width,
+    height,
+    `<defs><radialGradient id="l" cx="28%" cy="22%" r="90%"><stop offset="0" stop-color="#fff3da"/><stop offset="0.55" stop-color="#8a8070"/><stop offset="1" stop-color="#151515"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#l)"/>`,
+  );
+  const grain = await sharp(noise(width, height, width * 31 + height, 18), { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return fromRaw(canvas)
+    .blur(1.6)
+    .modulate({ saturation: 0.85, brightness: 1.08 })
+    .composite([
+      { input: light, blend: "soft-light" },
+      { input: grain, blend: "soft-light" },
+    ])
+    .sharpen({ sigma: 1.2 })
+    .png()
+    .toBuffer();
+}
+
+/** The colour the sketch is drawn on: the mean of its four corners. */
+function backgroundColour({ rgb, width, height }: Canvas): [number, number, number] {
+  const sum = [0, 0, 0];
+  let count = 0;
+  const block = Math.max(1, Math.min(8, width, height));
+  for (const [cornerX, cornerY] of [
+    [0, 0],
+    [width - block, 0],
+    [0, height - block],
+    [width - block, height - block],
+  ]) {
+    for (let y = cornerY; y < cornerY + block; y++) {
+      for (let x = cornerX; x < cornerX + block; x++) {
+        const i = (y * width + x) * 3;
+        sum[0] += rgb[i];
+        sum[1] += rgb[i + 1];
+        sum[2] += rgb[i + 2];
+        count++;
+      }
+    }
+  }
+  return [sum[0] / count, sum[1] / count, sum[2] / count];
+}
+
+/** Grows each stroke by `radius` pixels (a square structuring element), remembering which stroke pixel each grown pixel came from. */
+function dilate(source: Int32Array, width: number, height: number, radius: number): Int32Array {
+  const rows = new Int32Array(width * height).fill(-1);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let found = -1;
+      for (let k = -radius; k <= radius && found < 0; k++) {
+        const xx = x + k;
+        if (xx >= 0 && xx < width) found = source[y * width + xx];
+      }
+      rows[y * width + x] = found;
+    }
+  }
+  const result = new Int32Array(width * height).fill(-1);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let found = -1;
+      for (let k = -radius; k <= radius && found < 0; k++) {
+        const yy = y + k;
+        if (yy >= 0 && yy < height) found = rows[yy * width + x];
+      }
+      result[y * width + x] = found;
+    }
+  }
+  return result;
+}
+
+async function cartoon(canvas: Canvas): Promise<Buffer> {
+  const { rgb, width, height } = canvas;
+  const [bgR, bgG, bgB] = backgroundColour(canvas);
+  const strokes = new Int32Array(width * height).fill(-1);
+  for (let i = 0; i < width * height; i++) {
+    const distance = Math.abs(rgb[i * 3] - bgR) + Math.abs(rgb[i * 3 + 1] - bgG) + Math.abs(rgb[i * 3 + 2] - bgB);
+    if (distance > 60) strokes[i] = i;
+  }
+  const fill = dilate(strokes, width, height, 2);
+  const outline = dilate(fill, width, height, 3);
+  const posterise = (value: number) => (value < 64 ? 0 : value < 170 ? 140 : 255);
+  const out = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) {
+    let colour: [number, number, number];
+    if (fill[i] >= 0) {
+      const j = fill[i];
+      const brightest = Math.max(rgb[j * 3], rgb[j * 3 + 1], rgb[j * 3 + 2]) || 1;
+      colour = [posterise((rgb[j * 3] * 255) / brightest), posterise((rgb[j * 3 + 1] * 255) / brightest), posterise((rgb[j * 3 + 2] * 255) / brightest)];
+    } else if (outline[i] >= 0) {
+      colour = [27, 27, 35];
+    } else {
+      const x = i % width;
+      const y = Math.floor(i / width);
+      const dot = ((x % 12) - 6) ** 2 + ((y % 12) - 6) ** 2 < 5;
+      colour = dot ? [240, 228, 200] : [253, 246, 227];
+    }
+    out[i * 3] = colour[0];
+    out[i * 3 + 1] = colour[1];
+    out[i * 3 + 2] = colour[2];
+  }
+  return sharp(out, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+async function futuristic(canvas: Canvas): Promise<Buffer> {
+  const { width, height } = canvas;
+  const neon = await fromRaw(canvas)
+    .recomb([
+      [0.3, 0.2, 0.9],
+      [0.2, 0.9, 0.7],
+      [0.9, 0.1, 1.0],
+    ])
+    .modulate({ saturation: 2 })
+    .linear(1.4, -20)
+    .png()
+    .toBuffer();
+  const glow = await sharp(neon).blur(10).png().toBuffer();
+  let grid = "";
+  for (let x = 0; x < width; x += 64) grid += `<line x1="${x}" y1="0" x2="${x}" y2="${height}" stroke="#00e5ff" stroke-opacity="0.22"/>`;
+  for (let y = 0; y < height; y += 64) grid += `<line x1="0" y1="${y}" x2="${width}" y2="${y}" stroke="#ff00e5" stroke-opacity="0.22"/>`;
+  let scanlines = "";
+  for (let y = 0; y < height; y += 4) scanlines += `<rect y="${y}" width="${width}" height="1" fill="#000" fill-opacity="0.35"/>`;
+  return sharp(neon)
+    .composite([
+      { input: glow, blend: "screen" },
+      { input: svg(width, height, grid), blend: "screen" },
+      { input: svg(width, height, scanlines), blend: "over" },
+    ])
+    .png()
+    .toBuffer();
+}
+
+async function painting(canvas: Canvas): Promise<Buffer> {
+  const { width, height } = canvas;
+  // Brushed canvas: noise smeared along one direction.
+  const texture = await sharp(noise(width, height, width * 17 + height * 3, 70), { raw: { width, height, channels: 3 } })
+    // A horizontal smear (libvips wants a kernel at least 3 high: the outer rows are zero).
+    .convolve({ width: 9, height: 3, kernel: [...Array(9).fill(0), ...Array(9).fill(1), ...Array(9).fill(0)] })
+    .png()
+    .toBuffer();
+  const warmth = svg(width, height, `<rect width="100%" height="100%" fill="#c8894a"/>`);
+  return fromRaw(canvas)
+    .median(5)
+    .blur(2.5)
+    .modulate({ saturation: 1.8, brightness: 1.1 })
+    .linear(1.05, 28)
+    .composite([
+      { input: warmth, blend: "soft-light" },
+      { input: texture, blend: "overlay" },
+    ])
+    .sharpen({ sigma: 2 })
+    .png()
+    .toBuffer();
+}
+
+async function concept(canvas: Canvas): Promise<Buffer> {
+  const { width, height } = canvas;
+  const bar = Math.round(height * 0.1);
+  const frame = svg(
+    width,
+    height,
+    `<defs><radialGradient id="v" cx="50%" cy="50%" r="75%"><stop offset="0.55" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.75"/></radialGradient></defs>` +
+      `<rect width="100%" height="100%" fill="url(#v)"/><rect width="${width}" height="${bar}" fill="#000"/><rect y="${height - bar}" width="${width}" height="${bar}" fill="#000"/>`,
+  );
+  return fromRaw(canvas).greyscale().linear(1.35, -25).tint({ r: 255, g: 170, b: 90 }).composite([{ input: frame, blend: "over" }]).png().toBuffer();
+}
+
+const STYLISTS: Record<SketchStyle, (canvas: Canvas) => Promise<Buffer>> = { realistic, cartoon, futuristic, painting, concept };
+
+/** The sketch as opaque RGB (transparent areas on white), scaled to fit MAX_SIDE. */
+async function loadSketch(png: Buffer): Promise<Canvas> {
+  const { data, info } = await sharp(png, { limitInputPixels: MAX_INPUT_PIXELS })
+    .flatten({ background: "#ffffff" })
+    .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace("srgb")
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { rgb: data, width: info.width, height: info.height };
+}
+
+/** True when sharp can decode the PNG within the pixel limit (the API answers 422 otherwise). */
+export async function isDecodablePng(png: Buffer): Promise<boolean> {
+  try {
+    const metadata = await sharp(png, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    if (metadata.format !== "png" || !metadata.width || !metadata.height) return false;
+    if (metadata.width * metadata.height > MAX_INPUT_PIXELS) return false;
+    // metadata() reads the header only; decoding proves the data is whole.
+    await sharp(png, { limitInputPixels: MAX_INPUT_PIXELS }).resize(8, 8).raw().toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class LocalSketchStylist implements SketchProvider {
+  readonly id = LOCAL_SKETCH_PROVIDER_ID;
+  readonly offline = true;
+
+  async stylise(png: Buffer, style: SketchStyle): Promise<GeneratedImage> {
+    try {
+      const canvas = await loadSketch(png);
+      const bytes = await STYLISTS[style](canvas);
+      return { bytes, contentType: "image/png", extension: "png" };
+    } catch (error) {
+      throw new ProviderError("sketch", this.id, "bad_response", (error as Error).message);
+    }
+  }
+}

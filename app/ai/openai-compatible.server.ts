@@ -1,0 +1,172 @@
+import sharp from "sharp";
+import type { OpenAiCompatibleConfig, RemoteCallConfig } from "./config.server";
+import { STUDIO_SYSTEM_PROMPT, type ChatProvider, type ChatReply } from "./chat.server";
+import { ProviderError, type Capability } from "./errors.server";
+import type { GeneratedImage, ImageProvider } from "./image.server";
+import { checkDownloadUrl, remoteBytes, remoteJson } from "./remote-http.server";
+import { SKETCH_STYLE_PROMPTS, type SketchProvider, type SketchStyle } from "./sketch.server";
+import type { SpeechAudio, SpeechProvider, Voice } from "./speech.server";
+import { isRecord } from "~/lib/http.server";
+import { imageTypeOf } from "./image-bytes.server";
+import { isWav } from "./wav";
+
+/**
+ * One OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LocalAI, ...) serves chat
+ * (/chat/completions), speech (/audio/speech) and images (/images/generations, /images/edits),
+ * each only when its model is configured.
+ */
+export const OPENAI_PROVIDER_ID = "openai-compatible";
+
+function headers(config: OpenAiCompatibleConfig, json: boolean): Record<string, string> {
+  const result: Record<string, string> = {};
+  if (json) result["Content-Type"] = "application/json";
+  if (config.apiKey) result.Authorization = `Bearer ${config.apiKey}`;
+  return result;
+}
+
+export class OpenAiChat implements ChatProvider {
+  readonly id: string;
+  readonly offline = false;
+  constructor(
+    private readonly config: OpenAiCompatibleConfig & { chatModel: string },
+    private readonly call: RemoteCallConfig,
+  ) {
+    this.id = `${OPENAI_PROVIDER_ID}:${config.chatModel}`;
+  }
+
+  async reply(_userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
+    const answer = await remoteJson({
+      capability: "chat",
+      provider: this.id,
+      url: `${this.config.baseUrl}/chat/completions`,
+      headers: headers(this.config, true),
+      body: JSON.stringify({
+        model: this.config.chatModel,
+        messages: [
+          { role: "system", content: STUDIO_SYSTEM_PROMPT },
+          { role: "user", content: message },
+        ],
+      }),
+      call: this.call,
+      signal,
+    });
+    const choices = isRecord(answer) && Array.isArray(answer.choices) ? answer.choices : [];
+    const first = choices[0];
+    const content = isRecord(first) && isRecord(first.message) ? first.message.content : undefined;
+    if (typeof content !== "string" || content.trim() === "") {
+      throw new ProviderError("chat", this.id, "bad_response", "no message content");
+    }
+    return { reply: content.trim(), provider: this.id };
+  }
+}
+
+export class OpenAiSpeech implements SpeechProvider {
+  readonly id: string;
+  readonly offline = false;
+  constructor(
+    private readonly config: OpenAiCompatibleConfig & { speechModel: string },
+    private readonly call: RemoteCallConfig,
+    private readonly maxBytes: number,
+  ) {
+    this.id = `${OPENAI_PROVIDER_ID}:${config.speechModel}`;
+  }
+
+  /** The API has no voice list: the configured names (AI_SPEECH_VOICES) are the list. */
+  async listVoices(): Promise<Voice[]> {
+    return this.config.speechVoices.map((voice) => ({ voice_id: voice, name: voice.charAt(0).toUpperCase() + voice.slice(1) }));
+  }
+
+  async synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechAudio> {
+    const { bytes } = await remoteBytes(
+      {
+        capability: "speech",
+        provider: this.id,
+        url: `${this.config.baseUrl}/audio/speech`,
+        headers: headers(this.config, true),
+        // WAV like the offline voice: every stored speech file is one kind of file.
+        body: JSON.stringify({ model: this.config.speechModel, input: text, voice: voiceId, response_format: "wav" }),
+        call: this.call,
+        signal,
+      },
+      this.maxBytes,
+    );
+    if (!isWav(bytes)) throw new ProviderError("speech", this.id, "bad_response", "the answer is not WAV audio");
+    return { bytes, contentType: "audio/wav", extension: "wav" };
+  }
+}
+
+/** The image in an /images answer: `b64_json` (gpt-image-1, most servers) or a `url` to fetch. */
+async function imageFromAnswer(
+  answer: unknown,
+  capability: Capability,
+  provider: string,
+  call: RemoteCallConfig,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<GeneratedImage> {
+  const data = isRecord(answer) && Array.isArray(answer.data) ? answer.data : [];
+  const first = data[0];
+  let bytes: Buffer | null = null;
+  if (isRecord(first) && typeof first.b64_json === "string" && first.b64_json) {
+    bytes = Buffer.from(first.b64_json, "base64");
+  } else if (isRecord(first) && first.url !== undefined) {
+    const url = checkDownloadUrl(first.url, capability, provider);
+    bytes = (await remoteBytes({ capability, provider, url, call, signal }, maxBytes)).bytes;
+  }
+  if (!bytes || bytes.length === 0 || bytes.length > maxBytes) throw new ProviderError(capability, provider, "bad_response", "no image in the answer");
+  const type = imageTypeOf(bytes);
+  if (!type) throw new ProviderError(capability, provider, "bad_response", "the answer is not a PNG, JPEG or WebP image");
+  if (type.contentType === "image/png") return { bytes, contentType: "image/png", extension: "png" };
+  // Stored images are PNG, whatever the provider sent.
+  try {
+    const png = await sharp(bytes, { limitInputPixels: 8192 * 8192 }).png().toBuffer();
+    return { bytes: png, contentType: "image/png", extension: "png" };
+  } catch {
+    throw new ProviderError(capability, provider, "bad_response", "the image could not be decoded");
+  }
+}
+
+export class OpenAiImages implements ImageProvider, SketchProvider {
+  readonly id: string;
+  readonly offline = false;
+  constructor(
+    private readonly config: OpenAiCompatibleConfig & { imageModel: string },
+    private readonly call: RemoteCallConfig,
+    private readonly maxBytes: number,
+  ) {
+    this.id = `${OPENAI_PROVIDER_ID}:${config.imageModel}`;
+  }
+
+  async generate(prompt: string, signal?: AbortSignal): Promise<GeneratedImage> {
+    const answer = await remoteJson({
+      capability: "image",
+      provider: this.id,
+      url: `${this.config.baseUrl}/images/generations`,
+      headers: headers(this.config, true),
+      body: JSON.stringify({ model: this.config.imageModel, prompt, n: 1, size: this.config.imageSize }),
+      call: this.call,
+      signal,
+    });
+    return imageFromAnswer(answer, "image", this.id, this.call, this.maxBytes, signal);
+  }
+
+  /** The sketch goes to /images/edits with a prompt that names the style. */
+  async stylise(png: Buffer, style: SketchStyle, signal?: AbortSignal): Promise<GeneratedImage> {
+    const form = new FormData();
+    form.set("model", this.config.imageModel);
+    form.set("prompt", SKETCH_STYLE_PROMPTS[style]);
+    form.set("n", "1");
+    form.set("size", this.config.imageSize);
+    form.set("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "sketch.png");
+    const answer = await remoteJson({
+      capability: "sketch",
+      provider: this.id,
+      url: `${this.config.baseUrl}/images/edits`,
+      headers: headers(this.config, false),
+      body: form,
+      call: this.call,
+      signal,
+    });
+    return imageFromAnswer(answer, "sketch", this.id, this.call, this.maxBytes, signal);
+  }
+}

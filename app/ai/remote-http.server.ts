@@ -1,0 +1,135 @@
+import type { RemoteCallConfig } from "./config.server";
+import { ProviderError, type Capability } from "./errors.server";
+
+/**
+ * One HTTP call to a remote AI provider: a timeout per attempt, a bounded retry on 429, 5xx and
+ * network failures (with backoff; Retry-After is honoured up to 10 s), and failures turned into
+ * ProviderError. Provider bodies are never logged or passed on: they can echo keys or prompts.
+ */
+export interface RemoteRequest {
+  capability: Capability;
+  /** The provider's id, for the log. */
+  provider: string;
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  /** Must be replayable (a string, FormData or bytes): it is sent again on a retry. */
+  body?: string | FormData | Uint8Array;
+  call: RemoteCallConfig;
+  signal?: AbortSignal;
+}
+
+const RETRY_AFTER_CAP_MS = 10_000;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+function retryDelay(response: Response | null, attempt: number, baseMs: number): number {
+  const header = response?.headers.get("retry-after");
+  if (header) {
+    const seconds = Number(header);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, RETRY_AFTER_CAP_MS);
+    const date = Date.parse(header);
+    if (!Number.isNaN(date)) return Math.min(Math.max(0, date - Date.now()), RETRY_AFTER_CAP_MS);
+  }
+  return baseMs * 2 ** attempt;
+}
+
+const isRetryable = (status: number) => status === 429 || status >= 500;
+
+/** Sends the request; resolves with the first 2xx response (its body unread) or throws ProviderError. */
+async function send(request: RemoteRequest): Promise<{ response: Response; attemptSignal: AbortSignal }> {
+  const { capability, provider, call } = request;
+  let lastFailure: ProviderError | null = null;
+  for (let attempt = 0; attempt <= call.maxRetries; attempt++) {
+    const timeout = AbortSignal.timeout(call.timeoutMs);
+    const attemptSignal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
+    let response: Response | null = null;
+    try {
+      response = await fetch(request.url, {
+        method: request.method ?? (request.body === undefined ? "GET" : "POST"),
+        headers: request.headers,
+        body: request.body as BodyInit | undefined,
+        signal: attemptSignal,
+        redirect: "follow",
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      const timedOut = timeout.aborted;
+      lastFailure = new ProviderError(capability, provider, timedOut ? "timeout" : "unavailable", timedOut ? "no answer in time" : "network error");
+    }
+    if (response?.ok) return { response, attemptSignal };
+    if (response) {
+      // Drain and drop the body: it may echo what we sent.
+      await response.body?.cancel().catch(() => {});
+      if (!isRetryable(response.status)) {
+        throw new ProviderError(capability, provider, "rejected", `HTTP ${response.status}`);
+      }
+      lastFailure = new ProviderError(capability, provider, "unavailable", `HTTP ${response.status}`);
+    }
+    if (attempt < call.maxRetries) await sleep(retryDelay(response, attempt, call.retryBaseMs), request.signal);
+  }
+  throw lastFailure!;
+}
+
+async function readLimited(response: Response, maxBytes: number, request: RemoteRequest, signal: AbortSignal): Promise<Buffer> {
+  const declared = Number(response.headers.get("content-length"));
+  const tooLarge = () => new ProviderError(request.capability, request.provider, "bad_response", `answer larger than ${maxBytes} bytes`);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        await response.body?.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    if (request.signal?.aborted) throw request.signal.reason;
+    throw new ProviderError(request.capability, request.provider, signal.aborted ? "timeout" : "unavailable", "answer interrupted");
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A JSON answer (at most 20 MiB: image answers carry base64). */
+export async function remoteJson(request: RemoteRequest): Promise<unknown> {
+  const { response, attemptSignal } = await send(request);
+  const bytes = await readLimited(response, 20 * 1024 * 1024, request, attemptSignal);
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new ProviderError(request.capability, request.provider, "bad_response", "answer is not JSON");
+  }
+}
+
+/** A binary answer (audio, image, video) of at most `maxBytes`, with its Content-Type. */
+export async function remoteBytes(request: RemoteRequest, maxBytes: number): Promise<{ bytes: Buffer; contentType: string | null }> {
+  const { response, attemptSignal } = await send(request);
+  const bytes = await readLimited(response, maxBytes, request, attemptSignal);
+  if (bytes.length === 0) throw new ProviderError(request.capability, request.provider, "bad_response", "empty answer");
+  return { bytes, contentType: response.headers.get("content-type") };
+}
+
+/** A provider-given download link must be plain http(s) (never file:, data: or anything else). */
+export function checkDownloadUrl(value: unknown, capability: Capability, provider: string): string {
+  if (typeof value === "string") {
+    try {
+      const url = new URL(value);
+      if (url.protocol === "https:" || url.protocol === "http:") return url.toString();
+    } catch {
+      // falls through
+    }
+  }
+  throw new ProviderError(capability, provider, "bad_response", "answer has no usable file link");
+}

@@ -1,0 +1,68 @@
+import { slugOf, storeGenerated } from "~/models/ai-media.server";
+import type { ChatReply } from "./chat.server";
+import { ProviderError } from "./errors.server";
+import { aiProviders } from "./providers.server";
+import type { SketchStyle } from "./sketch.server";
+import type { Voice } from "./speech.server";
+
+/**
+ * The AI capabilities as the screens and the API use them: provider call, then the result stored as
+ * the person's file. Both doors (screens' actions and /api routes) call these; neither holds the rules.
+ */
+export class UnknownVoiceError extends Error {
+  constructor() {
+    super("Unknown voice");
+  }
+}
+
+export function askAssistant(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
+  return aiProviders().chat.reply(userId, message, signal);
+}
+
+/** Whether the assistant is the offline one (the screens label it). */
+export function assistantIsOffline(): boolean {
+  return aiProviders().chat.offline;
+}
+
+export function listVoices(signal?: AbortSignal): Promise<Voice[]> {
+  return aiProviders().speech.listVoices(signal);
+}
+
+/** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */
+export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal) {
+  const provider = aiProviders().speech;
+  const voices = await provider.listVoices(signal);
+  const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
+  if (!voice) {
+    if (voiceId) throw new UnknownVoiceError();
+    throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
+  }
+  const audio = await provider.synthesize(text, voice.voice_id, signal);
+  const stored = await storeGenerated(userId, "speech", audio.bytes, `speech-${slugOf(text, 30)}`);
+  return { url: stored.url, voice_id: voice.voice_id, provider: provider.id };
+}
+
+/** The sketch restyled (offline) or redrawn by the image model, stored as the person's image. */
+export async function sketchToImage(userId: string, png: Buffer, style: SketchStyle, signal?: AbortSignal) {
+  const provider = aiProviders().sketch;
+  const image = await provider.stylise(png, style, signal);
+  const stored = await storeGenerated(userId, "image", image.bytes, `sketch-${style}`);
+  return { url: stored.url, provider: provider.id, offline: provider.offline };
+}
+
+/** Whether a real image model is configured (the image screen shows SPEC's stock-photo link otherwise). */
+export function imageProviderConfigured(): boolean {
+  return aiProviders().image !== null;
+}
+
+export const NO_IMAGE_PROVIDER =
+  "No image model is configured: set AI_BASE_URL, AI_IMAGE_MODEL and, when the server needs one, AI_API_KEY to generate images.";
+
+/** A generated image from the prompt, stored as the person's image; 503 (not_configured) without an image model. */
+export async function generateImage(userId: string, prompt: string, signal?: AbortSignal) {
+  const provider = aiProviders().image;
+  if (!provider) throw new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER);
+  const image = await provider.generate(prompt, signal);
+  const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`);
+  return { url: stored.url, provider: provider.id };
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from "node:crypto";
+import { storeGenerated, slugOf } from "~/models/ai-media.server";
+import { deleteMedia } from "~/models/media.server";
+import {
+  claimJob,
+  createVideoJob,
+  findClaimableJobs,
+  finishJob,
+  getVideoJob,
+  heartbeat,
+  markWaiting,
+  recordProgress,
+  type RunnerJob,
+  type VideoJobView,
+} from "~/models/video-job.server";
+import { aiConfig } from "./config.server";
+import { ProviderError, type ProviderFailure } from "./errors.server";
+import { aiProviders } from "./providers.server";
+import type { VideoProvider } from "./video.server";
+
+/**
+ * Works AI video jobs inside the server process. Jobs are rows (app/models/video-job.server.ts), so
+ * they outlive the process: every tick (1 s) the runner heartbeats the jobs it works and claims
+ * unfinished jobs nobody works (new ones, or ones whose runner's heartbeat went stale because its
+ * process stopped). A claimed job resumes: the local renderer re-renders what was done without
+ * pausing, a remote job goes on polling the provider's job id it recorded. A job interrupted too
+ * often ends in error, one running longer than the job timeout ends in timeout; none hangs.
+ *
+ * One runner per process, started by the first request that touches video jobs (or health).
+ */
+export interface RunnerOptions {
+  runnerId?: string;
+  tickMs?: number;
+  /** A job whose heartbeat is older than this is taken over. */
+  staleMs?: number;
+  /** Jobs worked at once by this process. */
+  maxActive?: number;
+  /** Starts of one job (the first run and the resumes after interruptions). */
+  maxAttempts?: number;
+  jobTimeoutMs?: number;
+}
+
+/** Why a job's work was stopped from the outside. */
+class JobTimedOut extends Error {}
+class ClaimLost extends Error {}
+
+/** Safe texts for a failed job: what went wrong, never the provider's own words. */
+const FAILURE_REASONS: Record<ProviderFailure, string> = {
+  timeout: "The video provider did not answer in time",
+  unavailable: "The video provider is unavailable",
+  rejected: "The video provider refused the job",
+  bad_response: "The video provider returned an unusable result",
+  not_configured: "No video provider is configured",
+};
+
+export class VideoJobRunner {
+  readonly runnerId: string;
+  private readonly tickMs: number;
+  private readonly staleMs: number;
+  private readonly maxActive: number;
+  private readonly maxAttempts: number;
+  private readonly jobTimeoutMs: number;
+  private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private interval: ReturnType<typeof setInterval> | null = null;
+  private started: Promise<void> | null = null;
+  private ticking: Promise<void> | null = null;
+
+  constructor(
+    private readonly provider: VideoProvider,
+    options: RunnerOptions = {},
+  ) {
+    this.runnerId = options.runnerId ?? randomUUID();
+    this.tickMs = options.tickMs ?? 1000;
+    this.staleMs = options.staleMs ?? 8000;
+    this.maxActive = options.maxActive ?? 2;
+    this.maxAttempts = options.maxAttempts ?? 3;
+    this.jobTimeoutMs = options.jobTimeoutMs ?? 600_000;
+  }
+
+  /** Starts ticking; resolves after the first tick, so interrupted jobs are already taken over. */
+  start(): Promise<void> {
+    if (!this.started) {
+      this.interval = setInterval(() => void this.tick(), this.tickMs);
+      this.interval.unref();
+      this.started = this.tick();
+    }
+    return this.started;
+  }
+
+  /** Stops ticking and the work in hand (tests; a stopped job is taken over like after a crash). */
+  async stop(): Promise<void> {
+    if (this.interval) clearInterval(this.interval);
+    this.interval = null;
+    const running = [...this.active.values()];
+    for (const { controller } of running) controller.abort(new ClaimLost("runner stopped"));
+    await Promise.allSettled(running.map(({ done }) => done));
+  }
+
+  /** One pass: heartbeat, take over what nobody works, say "queued" for what must wait. Passes never overlap. */
+  tick(): Promise<void> {
+    this.ticking ??= this.pass()
+      .catch((error) => console.error("[video-jobs] runner pass failed", error))
+      .finally(() => (this.ticking = null));
+    return this.ticking;
+  }
+
+  private async pass(): Promise<void> {
+    await heartbeat(this.runnerId, [...this.active.keys()]);
+    const staleBefore = new Date(Date.now() - this.staleMs).toISOString();
+    const candidates = await findClaimableJobs(staleBefore, this.maxActive + 20);
+    let free = this.maxActive - this.active.size;
+    const waiting: string[] = [];
+    for (const job of candidates) {
+      if (this.active.has(job.id)) continue;
+      if (free <= 0) {
+        if (job.status === "starting") waiting.push(job.id);
+        continue;
+      }
+      if (!(await claimJob(job, this.runnerId))) continue;
+      free--;
+      this.launch({ ...job, attempts: job.attempts + 1, runner_id: this.runnerId });
+    }
+    await markWaiting(waiting);
+  }
+
+  private launch(job: RunnerJob) {
+    const controller = new AbortController();
+    const done = this.work(job, controller).finally(() => this.active.delete(job.id));
+    this.active.set(job.id, { controller, done });
+  }
+
+  private async work(job: RunnerJob, controller: AbortController): Promise<void> {
+    const { signal } = controller;
+    const end = async (outcome: Parameters<typeof finishJob>[2]) => {
+      await finishJob(job.id, this.runnerId, outcome).catch((error) => console.error(`[video-jobs] could not end job ${job.id}`, error));
+    };
+    if (job.attempts > this.maxAttempts) {
+      return end({ status: "error", error: "The job was interrupted too many times" });
+    }
+    const remaining = this.jobTimeoutMs - (Date.now() - Date.parse(job.created_at));
+    if (remaining <= 0) return end({ status: "timeout", error: "The video took too long to generate" });
+    const timer = setTimeout(() => controller.abort(new JobTimedOut()), remaining);
+    timer.unref();
+
+    // A job begun by another provider (the configuration changed) starts afresh with this one.
+    const sameProvider = job.provider === this.provider.id;
+    try {
+      const video = await this.provider.run({
+        prompt: job.prompt,
+        resume: sameProvider ? { progress: job.progress, externalId: job.external_id } : { progress: 0, externalId: null },
+        signal,
+        report: async (update) => {
+          if (signal.aborted) throw signal.reason;
+          if (!(await recordProgress(job.id, this.runnerId, update))) controller.abort(new ClaimLost("job taken over or deleted"));
+          if (signal.aborted) throw signal.reason;
+        },
+      });
+      if (signal.aborted) throw signal.reason;
+      const stored = await storeGenerated(job.user_id, "aivideo", video.bytes, `ai-video-${slugOf(job.prompt)}`);
+      if (!(await finishJob(job.id, this.runnerId, { status: "completed", mediaId: stored.file.id }))) {
+        // The job was taken over or deleted meanwhile: the clip has no job to belong to.
+        await deleteMedia(job.user_id, "aivideo", stored.file.name).catch(() => {});
+      }
+    } catch (error) {
+      const reason = signal.aborted ? signal.reason : error;
+      if (reason instanceof ClaimLost) return;
+      if (reason instanceof JobTimedOut) return end({ status: "timeout", error: "The video took too long to generate" });
+      if (reason instanceof ProviderError) {
+        console.error(`[video-jobs] job ${job.id}: ${reason.message}`);
+        return end({ status: reason.failure === "timeout" ? "timeout" : "error", error: FAILURE_REASONS[reason.failure] });
+      }
+      console.error(`[video-jobs] job ${job.id} failed`, error);
+      return end({ status: "error", error: "The video could not be generated" });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+let processRunner: VideoJobRunner | null = null;
+
+/** The process's runner, started on first use; resolves once interrupted jobs have been taken over. */
+export function ensureVideoJobRunner(): Promise<void> {
+  processRunner ??= new VideoJobRunner(aiProviders().video, { jobTimeoutMs: aiConfig().videoJobTimeoutMs });
+  return processRunner.start();
+}
+
+/** POST /api/aivideo: a new job for the person, picked up at once. */
+export async function submitVideoJob(userId: string, prompt: string): Promise<VideoJobView> {
+  await ensureVideoJobRunner();
+  const job = await createVideoJob(userId, prompt, aiProviders().video.id);
+  void processRunner!.tick();
+  return job;
+}
+
+/** GET /api/aivideo/status/{id}: the person's job (undefined when unknown or another user's). */
+export async function readVideoJob(userId: string, id: string): Promise<VideoJobView | undefined> {
+  await ensureVideoJobRunner();
+  return getVideoJob(userId, id);
+}
+
+// The production server loads every module at start: the runner starts with it, so interrupted jobs
+// are taken over without waiting for a request. (Elsewhere, e.g. unit tests, it starts on first use.)
+if (process.env.NODE_ENV === "production") void ensureVideoJobRunner();

@@ -1,0 +1,92 @@
+import { apiJson } from "./api-client";
+
+/** The AI calls of SPEC §7, typed, through the one browser API client (refresh-and-replay on 401). */
+export interface VoiceOption {
+  voice_id: string;
+  name: string;
+}
+
+/** SPEC §8: when the voice list fails, one default voice; an empty id lets the server pick its first voice. */
+export const FALLBACK_VOICE: VoiceOption = { voice_id: "", name: "Creative Voice" };
+
+/** The speech endpoint takes at most this many characters (longer replies are spoken up to there). */
+export const SPEECH_TEXT_MAX = 2000;
+
+export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> {
+  const answer = await apiJson<{ voices?: unknown }>("/api/voice/voices", { signal });
+  const voices = Array.isArray(answer?.voices) ? answer.voices : [];
+  return voices.filter(
+    (voice): voice is VoiceOption => typeof voice?.voice_id === "string" && typeof voice?.name === "string",
+  );
+}
+
+export async function askAssistant(message: string): Promise<{ reply: string; provider: string }> {
+  const answer = await apiJson<{ reply?: unknown; provider?: unknown }>("/api/assistant/message", { body: { message } });
+  if (typeof answer?.reply !== "string") throw new Error("The assistant answered without a reply");
+  return { reply: answer.reply, provider: typeof answer.provider === "string" ? answer.provider : "" };
+}
+
+/** Cuts long text at the last sentence (or word) end within the limit. */
+export function speakableText(text: string, max = SPEECH_TEXT_MAX): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= max) return trimmed;
+  const head = trimmed.slice(0, max);
+  const sentenceEnd = Math.max(head.lastIndexOf(". "), head.lastIndexOf("! "), head.lastIndexOf("? "), head.lastIndexOf("\n"));
+  if (sentenceEnd > max / 2) return head.slice(0, sentenceEnd + 1).trim();
+  const wordEnd = head.lastIndexOf(" ");
+  return (wordEnd > max / 2 ? head.slice(0, wordEnd) : head).trim();
+}
+
+/** SPEC §7: POST /voice/generate {text, voice_id} -> url or audio_url of a playable file. */
+export async function generateSpeech(text: string, voiceId: string): Promise<string> {
+  const answer = await apiJson<{ url?: unknown; audio_url?: unknown }>("/api/voice/generate", {
+    body: { text: speakableText(text), voice_id: voiceId },
+  });
+  const url = typeof answer?.url === "string" ? answer.url : typeof answer?.audio_url === "string" ? answer.audio_url : null;
+  if (!url) throw new Error("No audio came back");
+  return url;
+}
+
+export async function sketchToImage(imageData: string, style: string): Promise<string> {
+  const answer = await apiJson<{ image?: unknown }>("/api/ai/sketch2image", { body: { image_data: imageData, style } });
+  if (typeof answer?.image !== "string" || answer.image === "") throw new Error("No image came back");
+  return answer.image;
+}
+
+export async function generateImage(prompt: string): Promise<string> {
+  const answer = await apiJson<{ image_url?: unknown; url?: unknown }>("/api/creative-tools/image/generate", { body: { prompt } });
+  const url = typeof answer?.image_url === "string" ? answer.image_url : typeof answer?.url === "string" ? answer.url : null;
+  if (!url) throw new Error("No image came back");
+  return url;
+}
+
+export interface VideoJobStatus {
+  id: string;
+  status: string;
+  progress: number;
+  url: string | null;
+}
+
+/** SPEC §7: POST /aivideo/ {prompt} -> id (possibly nested under data). */
+export async function startVideo(prompt: string): Promise<string> {
+  const answer = await apiJson<{ id?: unknown; data?: { id?: unknown } }>("/api/aivideo/", { body: { prompt } });
+  const id = typeof answer?.id === "string" ? answer.id : typeof answer?.data?.id === "string" ? answer.data.id : null;
+  if (!id) throw new Error("No job id came back");
+  return id;
+}
+
+export async function videoStatus(id: string, signal?: AbortSignal): Promise<VideoJobStatus> {
+  const answer = await apiJson<Partial<VideoJobStatus>>(`/api/aivideo/status/${encodeURIComponent(id)}`, { signal });
+  return {
+    id,
+    status: typeof answer?.status === "string" ? answer.status : "",
+    progress: typeof answer?.progress === "number" ? Math.max(0, Math.min(1, answer.progress)) : 0,
+    url: typeof answer?.url === "string" ? answer.url : null,
+  };
+}
+
+/** GET /health -> test_mode (the AI video screen's Test Mode badge). */
+export async function fetchTestMode(signal?: AbortSignal): Promise<boolean> {
+  const answer = await apiJson<{ test_mode?: unknown }>("/api/health", { signal });
+  return answer?.test_mode === true;
+}

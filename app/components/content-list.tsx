@@ -1,0 +1,190 @@
+import { useEffect, useRef } from "react";
+import { Link, useFetcher, useFetchers, useLocation, useRouteLoaderData, type FetcherWithComponents } from "react-router";
+import { DASHBOARD_TOAST_MS, toast, type FlashToast } from "./toasts";
+import { useHydrated } from "./use-hydrated";
+
+/** SPEC §2 and §8 texts of the dashboard list. */
+export const EMPTY_CONTENT_TEXT = "No content yet. Click Create to get started!";
+export const PIN_FAILED_TEXT = "Could not update pin";
+export const DELETE_FAILED_TEXT = "Failed to delete content";
+export const DELETE_CONFIRM_TEXT = "Delete this content?";
+
+export interface ContentListItem {
+  id: string;
+  title: string;
+  pinned: boolean;
+  updated_at: string;
+}
+
+/** What the content screen's action answers to a fetcher (pin, delete). */
+export interface ContentActionResult {
+  ok: boolean;
+  intent?: string | null;
+  message?: string;
+}
+
+interface ContentListProps {
+  items: ContentListItem[];
+  total: number;
+  /** 1-based page of `pageSize` items (the dashboard renders one page, never the whole list). */
+  page: number;
+  pageSize: number;
+}
+
+/** SPEC §4: pinned first, then most recently updated first (the same order as the server's query). */
+function compareItems(a: ContentListItem, b: ContentListItem) {
+  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
+  if (a.updated_at !== b.updated_at) return a.updated_at < b.updated_at ? 1 : -1;
+  return a.id < b.id ? 1 : -1;
+}
+
+/**
+ * Pins and deletes the person asked for that the server has not confirmed yet: the list shows them
+ * at once and falls back to the server's data when a request fails (optimistic UI).
+ */
+function usePendingChanges() {
+  const pins = new Map<string, boolean>();
+  const deletes = new Set<string>();
+  for (const fetcher of useFetchers()) {
+    const form = fetcher.formData;
+    const id = form?.get("id");
+    if (!form || typeof id !== "string") continue;
+    const intent = form.get("intent");
+    if (intent === "pin") pins.set(id, form.get("pinned") === "true");
+    if (intent === "delete") deletes.add(id);
+  }
+  return { pins, deletes };
+}
+
+/** The user's content items below the dashboard tools: pin star, title link, Delete; one page at a time. */
+export function ContentList({ items, total, page, pageSize }: ContentListProps) {
+  const location = useLocation();
+  const redirectTo = location.pathname + location.search;
+  const { pins, deletes } = usePendingChanges();
+  const shown = items.map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item)).sort(compareItems);
+  const visibleCount = shown.filter((item) => !deletes.has(item.id)).length;
+
+  const first = (page - 1) * pageSize + 1;
+  const last = first + items.length - 1;
+  const hasPrevious = page > 1;
+  const hasNext = page * pageSize < total;
+  const pageLink = (target: number) => {
+    const params = new URLSearchParams(location.search);
+    if (target <= 1) params.delete("page");
+    else params.set("page", String(target));
+    const search = params.toString();
+    return `/dashboard${search ? `?${search}` : ""}#content`;
+  };
+
+  return (
+    <section className="content-section" aria-labelledby="content-heading" id="content">
+      <div className="content-section-header">
+        <h2 id="content-heading">Your content</h2>
+      </div>
+      <FlashFallback />
+      {visibleCount === 0 && !hasPrevious ? <p className="muted content-empty">{EMPTY_CONTENT_TEXT}</p> : null}
+      {/* Rows stay mounted while a delete is pending, even the last one, so a failure can roll back. */}
+      {shown.length > 0 ? (
+        <ul className="content-list" aria-label="Content items" hidden={visibleCount === 0}>
+          {shown.map((item) => (
+            <ContentRow key={item.id} item={item} deleting={deletes.has(item.id)} redirectTo={redirectTo} />
+          ))}
+        </ul>
+      ) : null}
+      {total > pageSize ? (
+        <nav className="content-pages" aria-label="Content pages">
+          <span className="muted">
+            {`Showing ${first.toLocaleString("en-US")}–${Math.max(first, last).toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`}
+          </span>
+          {hasPrevious ? (
+            <Link className="button button-ghost" to={pageLink(page - 1)}>
+              ← Previous page
+            </Link>
+          ) : null}
+          {hasNext ? (
+            <Link className="button" to={pageLink(page + 1)}>
+              Next page →
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+/** A toast for the fetcher's failed answer, once per answer (the optimistic change has already rolled back). */
+function useFailureToast(fetcher: FetcherWithComponents<ContentActionResult | undefined>, message: string) {
+  const shown = useRef<unknown>(null);
+  useEffect(() => {
+    const result = fetcher.data;
+    if (fetcher.state !== "idle" || !result || shown.current === result) return;
+    shown.current = result;
+    if (!result.ok) toast.error(message, { autoClose: DASHBOARD_TOAST_MS });
+  }, [fetcher.state, fetcher.data, message]);
+}
+
+function ContentRow({ item, deleting, redirectTo }: { item: ContentListItem; deleting: boolean; redirectTo: string }) {
+  // One fetcher per item and intent (keyed): the list reads their pending submissions for its optimistic order.
+  const pinFetcher = useFetcher<ContentActionResult>({ key: `content-pin-${item.id}` });
+  const deleteFetcher = useFetcher<ContentActionResult>({ key: `content-delete-${item.id}` });
+  useFailureToast(pinFetcher, PIN_FAILED_TEXT);
+  useFailureToast(deleteFetcher, DELETE_FAILED_TEXT);
+  const action = `/content/${encodeURIComponent(item.id)}`;
+
+  // A plain form (cheap to render for a page of 100 rows): without JavaScript the pressed button's
+  // intent is posted and the action redirects back; with it, the matching fetcher sends the same fields.
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const form = new FormData(event.currentTarget, submitter);
+    const intent = form.get("intent");
+    // SPEC §8: delete asks first (without JavaScript the plain form simply deletes).
+    if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
+    form.set("enhanced", "1");
+    form.set("id", item.id);
+    (intent === "delete" ? deleteFetcher : pinFetcher).submit(form, { method: "post", action });
+  };
+
+  // A row being deleted stays mounted (hidden) so that a failure can bring it back and say so.
+  return (
+    <li className={item.pinned ? "content-row content-row-pinned" : "content-row"} hidden={deleting}>
+      <form method="post" action={action} className="content-row-form" onSubmit={onSubmit}>
+        {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
+        <input type="hidden" name="pinned" value={String(!item.pinned)} />
+        <button
+          type="submit"
+          name="intent"
+          value="pin"
+          className="pin-button"
+          aria-pressed={item.pinned}
+          aria-label={item.pinned ? `Unpin ${item.title}` : `Pin ${item.title}`}
+          title={item.pinned ? "Unpin" : "Pin"}
+        >
+          {item.pinned ? "★" : "☆"}
+        </button>
+        <Link className="content-title" to={action}>
+          {item.title}
+        </Link>
+        <button type="submit" name="intent" value="delete" className="button button-ghost button-small" aria-label={`Delete ${item.title}`}>
+          Delete
+        </button>
+      </form>
+    </li>
+  );
+}
+
+/**
+ * Toasts need JavaScript. Until the page is hydrated (and always without JavaScript) the flash
+ * message of a plain-form redirect is also shown in the page; once hydrated the toast shows it.
+ */
+export function FlashFallback() {
+  const hydrated = useHydrated();
+  const rootData = useRouteLoaderData("root") as { toast?: FlashToast | null } | undefined;
+  const flash = rootData?.toast;
+  if (hydrated || !flash) return null;
+  return (
+    <p className={`message ${flash.type === "error" ? "message-error" : "message-success"}`} role={flash.type === "error" ? "alert" : "status"}>
+      {flash.message}
+    </p>
+  );
+}

@@ -1,0 +1,177 @@
+import { PassThrough, Readable } from "node:stream";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { fileStore, FileTooLargeError, UnsupportedContentError, type FileStore, type StagedFile, type StageOptions } from "./storage.server";
+
+/**
+ * Streaming multipart uploads (DESIGN.md: form parsers that buffer a whole file in memory are fine
+ * for small forms, not for video). The request body flows through busboy straight into the file
+ * store's staging file, with backpressure all the way, so memory stays flat whatever the file size.
+ */
+export class UploadError extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ReceivedUpload {
+  /** The staged file: commit it into the store, or discard it. */
+  staged: StagedFile;
+  /** The file name the client sent (may be empty or a path; never used as one). */
+  filename: string;
+  /** Text fields of the form (the screens send `intent`). */
+  fields: Record<string, string>;
+}
+
+export interface UploadOptions extends StageOptions {
+  /** The multipart field holding the file (SPEC §7: `file`). */
+  field?: string;
+  /** Said when the file is refused for its content (415). */
+  unsupportedMessage: string;
+  store?: FileStore;
+}
+
+/** Room for the multipart boundaries, part headers and a few small fields around the file. */
+const MULTIPART_OVERHEAD = 1024 * 1024;
+/**
+ * After a refusal the rest of the body is read and dropped (up to this much), so the client can read
+ * our answer; closing a socket with unread data makes the kernel reset it, and browsers then report a
+ * network error instead of the 413/415. Past this the connection is closed.
+ */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+/** A client that sends nothing for this long has stalled: the upload is dropped (and its temporary file). */
+const IDLE_LIMIT_MS = 60_000;
+
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+export const tooLargeMessage = (maxBytes: number) => `File is too large (the limit is ${formatBytes(maxBytes)})`;
+export const missingFileMessage = (field = "file") => `A file is required (multipart field "${field}")`;
+
+export function isMultipart(request: Request): boolean {
+  return /^multipart\/form-data\s*;/i.test(request.headers.get("Content-Type") ?? "");
+}
+
+/** Reads and drops what is left of a refused body, up to DRAIN_LIMIT, then lets go of the connection. */
+function drain(source: Readable) {
+  let dropped = 0;
+  source.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_LIMIT) source.destroy();
+  });
+  source.on("error", () => {});
+  source.resume();
+}
+
+function toUploadError(error: unknown, options: UploadOptions): UploadError {
+  if (error instanceof UploadError) return error;
+  if (error instanceof FileTooLargeError) return new UploadError(413, tooLargeMessage(error.maxBytes));
+  if (error instanceof UnsupportedContentError) {
+    return error.empty ? new UploadError(422, "The file is empty") : new UploadError(415, options.unsupportedMessage);
+  }
+  return new UploadError(400, "The upload was interrupted or is not valid multipart/form-data");
+}
+
+/**
+ * Receives one file from a multipart/form-data request into the store's staging area. Refusals are
+ * UploadError (413 too large, 415 wrong content or encoding, 422 no file, 400 malformed or cut off);
+ * whenever it throws, nothing of the file is left on disk.
+ */
+export function receiveMultipartUpload(request: Request, options: UploadOptions): Promise<ReceivedUpload> {
+  const field = options.field ?? "file";
+  const store = options.store ?? fileStore;
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!isMultipart(request) || !request.body) {
+    return Promise.reject(new UploadError(415, `Send the file as multipart/form-data in the field "${field}"`));
+  }
+  // 1 MiB buffers: fewer, larger hops through the parser (about 30% faster; memory stays bounded).
+  const source = Readable.fromWeb(request.body as NodeWebReadableStream<Uint8Array>, { highWaterMark: 1024 * 1024 });
+  const declaredLength = Number(request.headers.get("Content-Length") ?? NaN);
+  if (declaredLength > options.maxBytes + MULTIPART_OVERHEAD) {
+    // Refused before a byte is stored: the declared size alone is too much.
+    drain(source);
+    return Promise.reject(new UploadError(413, tooLargeMessage(options.maxBytes)));
+  }
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      // One byte over the limit reaches the store, which then refuses the file.
+      limits: { files: 1, fileSize: options.maxBytes + 1, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
+    });
+  } catch {
+    drain(source);
+    return Promise.reject(new UploadError(400, "Malformed multipart/form-data request (no boundary)"));
+  }
+
+  return new Promise<ReceivedUpload>((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    let filename = "";
+    let staging: Promise<StagedFile> | null = null;
+    let settled = false;
+
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(toUploadError(error, options));
+      // Stop parsing; keep reading (and dropping) the rest so the answer reaches the client.
+      source.unpipe(parser);
+      drain(source);
+      void staging?.then((staged) => store.discard(staged)).catch(() => {});
+    };
+
+    parser.on("file", (name, stream, info) => {
+      // A form whose file input was left empty sends a part with an empty file name: no file.
+      if (name !== field || staging || settled || !info.filename) {
+        stream.resume();
+        return;
+      }
+      filename = info.filename ?? "";
+      // The store may stop reading early (refusal); busboy must still be able to finish the part,
+      // so the store reads a pass-through and busboy's own stream is drained when it lets go.
+      const body = new PassThrough();
+      stream.on("error", (error) => body.destroy(error));
+      stream.pipe(body);
+      staging = store.stage(body, options);
+      staging.catch((error) => {
+        stream.unpipe(body);
+        stream.resume();
+        fail(error);
+      });
+    });
+    parser.on("field", (name, value, info) => {
+      if (!info.valueTruncated) fields[name] = value;
+    });
+    parser.on("close", () => {
+      if (!staging) return fail(new UploadError(422, missingFileMessage(field)));
+      staging.then(
+        (staged) => {
+          if (settled) return void store.discard(staged);
+          settled = true;
+          resolve({ staged, filename, fields });
+        },
+        (error) => fail(error),
+      );
+    });
+    parser.on("error", (error) => fail(error));
+    // A client that disconnects ends or errors the body: busboy then reports an unexpected end.
+    source.on("error", (error) => parser.destroy(error instanceof Error ? error : new Error(String(error))));
+    const idle = setTimeout(() => source.destroy(new Error("Upload stalled")), IDLE_LIMIT_MS);
+    source.on("data", () => idle.refresh());
+    source.on("close", () => clearTimeout(idle));
+    source.pipe(parser);
+  });
+}

@@ -1,0 +1,227 @@
+import { z } from "zod";
+import type { ContentItemsTable } from "~/lib/db-schema";
+import { db } from "~/lib/db.server";
+import { newId } from "~/lib/ids.server";
+
+/**
+ * Text content items (SPEC §3): every function takes the signed-in user's id and every query is
+ * scoped by it, so another user's item is indistinguishable from one that does not exist.
+ */
+export const TITLE_MAX = 200;
+export const BODY_MAX = 100_000;
+/** The dashboard shows this many items per page; the API list has no default limit (SPEC: a bare list). */
+export const CONTENT_PAGE_SIZE = 100;
+export const LIST_LIMIT_MAX = 1000;
+
+export const CONTENT_NOT_FOUND = "Content not found";
+export const CONTENT_CONFLICT = "This content was changed since you loaded it; your save was refused so the newer version is kept";
+
+export interface ContentItem {
+  id: string;
+  title: string;
+  body: string;
+  pinned: boolean;
+  updated_at: string;
+}
+
+/** What the dashboard list needs (no body: it can be 100,000 characters). */
+export type ContentSummary = Omit<ContentItem, "body">;
+
+const titleSchema = z
+  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "Title is required" : "Title must be text") })
+  .trim()
+  .min(1, "Title is required")
+  .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
+
+/** Optional; null means empty. Line breaks are stored as \n (plain forms post \r\n). */
+const bodySchema = z
+  .string({ error: "Body must be text" })
+  .transform((body) => body.replace(/\r\n?/g, "\n"))
+  .pipe(z.string().max(BODY_MAX, `Body must be at most ${BODY_MAX.toLocaleString("en-US")} characters`))
+  .nullish()
+  .transform((body) => (body === null ? "" : body));
+
+/** The version of the item the editor last saw; any ISO-8601 timestamp, normalised to ours. */
+const updatedAtSchema = z
+  .string({ error: "updated_at must be an ISO-8601 timestamp" })
+  .max(64, "updated_at must be an ISO-8601 timestamp")
+  .refine((value) => !Number.isNaN(Date.parse(value)), "updated_at must be an ISO-8601 timestamp")
+  .transform((value) => new Date(value).toISOString());
+
+export const contentInputSchema = z.object({ title: titleSchema, body: bodySchema });
+/** PUT and autosave: a missing body leaves the stored body as it is; updated_at is optional. */
+export const contentUpdateSchema = contentInputSchema.extend({ updated_at: updatedAtSchema.optional() });
+export const pinSchema = z.object({
+  pinned: z.boolean({
+    error: (issue) => (issue.input === undefined ? "pinned is required" : "pinned must be true or false"),
+  }),
+});
+export const listQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: "limit must be a whole number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(LIST_LIMIT_MAX, `limit must be at most ${LIST_LIMIT_MAX}`)
+    .optional(),
+  offset: z.coerce
+    .number({ error: "offset must be a whole number" })
+    .int("offset must be a whole number")
+    .min(0, "offset must be at least 0")
+    .optional(),
+});
+
+export type ContentInput = z.infer<typeof contentInputSchema>;
+/** A new title, and a new body unless it is left out. */
+export interface ContentUpdate {
+  title: string;
+  body?: string;
+}
+
+/**
+ * Timestamps strictly increase within this process and always move past the version they replace,
+ * so two writes in the same millisecond still order (newest first) and a stale editor is detected.
+ */
+let lastStamp = 0;
+function nextTimestamp(after?: string): string {
+  let stamp = Math.max(Date.now(), lastStamp + 1);
+  if (after) stamp = Math.max(stamp, Date.parse(after) + 1);
+  lastStamp = stamp;
+  return new Date(stamp).toISOString();
+}
+
+function toItem(row: Pick<ContentItemsTable, "id" | "title" | "body" | "pinned" | "updated_at">): ContentItem {
+  return { id: row.id, title: row.title, body: row.body, pinned: Boolean(row.pinned), updated_at: row.updated_at };
+}
+
+interface ListOptions {
+  limit?: number;
+  offset?: number;
+}
+
+/** Pinned first, then most recently updated first (SPEC §4); the index content_items_user_list serves it. */
+function listQuery(userId: string, { limit, offset }: ListOptions) {
+  let query = db
+    .selectFrom("content_items")
+    .where("user_id", "=", userId)
+    .orderBy("pinned", "desc")
+    .orderBy("updated_at", "desc")
+    .orderBy("id", "desc");
+  if (limit !== undefined) query = query.limit(limit);
+  // SQL wants a LIMIT before an OFFSET; a huge one is portable where LIMIT -1 / ALL are not.
+  if (offset) query = (limit === undefined ? query.limit(Number.MAX_SAFE_INTEGER) : query).offset(offset);
+  return query;
+}
+
+export async function listContent(userId: string, options: ListOptions = {}): Promise<ContentItem[]> {
+  const rows = await listQuery(userId, options).select(["id", "title", "body", "pinned", "updated_at"]).execute();
+  return rows.map(toItem);
+}
+
+export async function listContentSummaries(userId: string, options: ListOptions = {}): Promise<ContentSummary[]> {
+  const rows = await listQuery(userId, options).select(["id", "title", "pinned", "updated_at"]).execute();
+  return rows.map((row) => ({ id: row.id, title: row.title, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+}
+
+export async function countContent(userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("content_items")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function getContent(userId: string, id: string): Promise<ContentItem | undefined> {
+  const row = await db
+    .selectFrom("content_items")
+    .select(["id", "title", "body", "pinned", "updated_at"])
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? toItem(row) : undefined;
+}
+
+export async function createContent(userId: string, input: { title: string; body?: string }): Promise<ContentItem> {
+  const now = nextTimestamp();
+  const row = {
+    id: newId(),
+    user_id: userId,
+    title: input.title,
+    body: input.body ?? "",
+    pinned: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto("content_items").values(row).execute();
+  return toItem(row);
+}
+
+export type UpdateResult =
+  | { ok: true; item: ContentItem }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "conflict"; current: ContentItem };
+
+/**
+ * Saves a new title (and body, when given). With `expectedUpdatedAt` (the version the editor last saw)
+ * a write based on an older version than the stored one is refused as a conflict: an older autosave
+ * never overwrites a newer save. The write itself is conditional on the version read, so two
+ * concurrent writers cannot both win.
+ */
+export async function updateContent(
+  userId: string,
+  id: string,
+  input: ContentUpdate,
+  options: { expectedUpdatedAt?: string } = {},
+): Promise<UpdateResult> {
+  return db.transaction().execute(async (trx): Promise<UpdateResult> => {
+    const current = await trx
+      .selectFrom("content_items")
+      .select(["id", "title", "body", "pinned", "updated_at"])
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (!current) return { ok: false, reason: "not_found" };
+    if (options.expectedUpdatedAt !== undefined && Date.parse(options.expectedUpdatedAt) < Date.parse(current.updated_at)) {
+      return { ok: false, reason: "conflict", current: toItem(current) };
+    }
+    const body = input.body ?? current.body;
+    // Nothing changed: keep the version (and the item's place in the list).
+    if (input.title === current.title && body === current.body) return { ok: true, item: toItem(current) };
+
+    const changes = { title: input.title, body, updated_at: nextTimestamp(current.updated_at) };
+    const result = await trx
+      .updateTable("content_items")
+      .set(changes)
+      .where("id", "=", id)
+      .where("user_id", "=", userId)
+      .where("updated_at", "=", current.updated_at)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) {
+      const latest = await trx
+        .selectFrom("content_items")
+        .select(["id", "title", "body", "pinned", "updated_at"])
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      return latest ? { ok: false, reason: "conflict", current: toItem(latest) } : { ok: false, reason: "not_found" };
+    }
+    return { ok: true, item: toItem({ ...current, ...changes }) };
+  });
+}
+
+/** Pinning is not an edit: it keeps updated_at (and so the item's place among the pinned or unpinned). */
+export async function setPinned(userId: string, id: string, pinned: boolean): Promise<ContentItem | undefined> {
+  const result = await db
+    .updateTable("content_items")
+    .set({ pinned: pinned ? 1 : 0 })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return getContent(userId, id);
+}
+
+export async function deleteContent(userId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("content_items").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

@@ -1,0 +1,300 @@
+import type { Readable } from "node:stream";
+import { sql } from "kysely";
+import type { MediaFilesTable } from "~/lib/db-schema";
+import { db } from "~/lib/db.server";
+import type { ServedFile } from "~/lib/file-response.server";
+import { apiError } from "~/lib/http.server";
+import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
+import { newId } from "~/lib/ids.server";
+import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
+import { formatBytes, receiveMultipartUpload, tooLargeMessage, UploadError } from "~/lib/upload.server";
+import { checkMediaName, nameFromUpload, numberedName, type MediaKind } from "./media-names";
+import { sniffPng } from "~/ai/image-bytes.server";
+import { sniffWav } from "~/ai/wav";
+
+/**
+ * The user's stored files (SPEC §2 Voices and Video hub, §3 Voice file and Video file). Every
+ * function takes the user's id and every query is scoped by it: another user's file is
+ * indistinguishable from one that does not exist. The bytes live in the file store under the row's
+ * id; the display name is only a column, so a rename is a row update.
+ *
+ * Order of writes, so that neither a row nor a file can be left alone: a new file is complete on disk
+ * before its row is inserted (a crash in between leaves a file without a row), and a deleted file's
+ * row goes first (a crash leaves the same). The store's sweep removes such files: at start and hourly.
+ */
+export type { MediaKind } from "./media-names";
+
+export interface MediaFile {
+  id: string;
+  kind: MediaKind;
+  name: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A refusal with the HTTP status that names it (the API answers it as `{"detail"}`). */
+export class MediaError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409 | 413 | 415 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function byteSetting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number of bytes, got "${raw}"`);
+  return value;
+}
+
+const MiB = 1024 * 1024;
+
+interface KindRules {
+  maxBytes: number;
+  /** The Content-Type the first bytes show, or null when they are not this kind of file. */
+  sniff: (head: Uint8Array) => string | null;
+  unsupportedMessage: string;
+}
+
+/** Per kind: size limit (env: VOICE_MAX_BYTES, VIDEO_MAX_BYTES) and what the content must be. */
+export const MEDIA_RULES: Record<MediaKind, KindRules> = {
+  voice: {
+    maxBytes: byteSetting("VOICE_MAX_BYTES", 25 * MiB),
+    sniff: sniffMp3,
+    unsupportedMessage: "Only MP3 files allowed",
+  },
+  video: {
+    maxBytes: byteSetting("VIDEO_MAX_BYTES", 2048 * MiB),
+    sniff: sniffVideo,
+    unsupportedMessage: "Unsupported video format: upload an MP4, MOV, WebM, MKV, AVI or another video file",
+  },
+  // Files the AI tools generate (app/ai): never uploaded, stored through storeMedia.
+  speech: { maxBytes: 200 * MiB, sniff: sniffWav, unsupportedMessage: "Generated speech must be WAV audio" },
+  image: { maxBytes: 200 * MiB, sniff: sniffPng, unsupportedMessage: "Generated images must be PNG" },
+  aivideo: { maxBytes: 200 * MiB, sniff: sniffVideo, unsupportedMessage: "Generated video must be a video file" },
+};
+
+export const mediaNotFound = (kind: MediaKind) => (kind === "voice" ? "Voice file not found" : "Video not found");
+const NAME_TAKEN = "A file with that name already exists";
+
+export function maxBytesLabel(kind: MediaKind) {
+  return formatBytes(MEDIA_RULES[kind].maxBytes);
+}
+
+type Row = Pick<MediaFilesTable, "id" | "kind" | "name" | "content_type" | "size" | "created_at" | "updated_at">;
+const COLUMNS = ["id", "kind", "name", "content_type", "size", "created_at", "updated_at"] as const;
+
+function toFile(row: Row): MediaFile {
+  return {
+    id: row.id,
+    kind: row.kind as MediaKind,
+    name: row.name,
+    contentType: row.content_type,
+    size: Number(row.size),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Timestamps strictly increase within the process, so newest-first lists keep upload order. */
+let lastStamp = 0;
+function timestamp(): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp).toISOString();
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505" || /unique/i.test(message ?? "");
+}
+
+/** Newest first. */
+export async function listMedia(userId: string, kind: MediaKind): Promise<MediaFile[]> {
+  const rows = await db
+    .selectFrom("media_files")
+    .select(COLUMNS)
+    .where("user_id", "=", userId)
+    .where("kind", "=", kind)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return rows.map(toFile);
+}
+
+export async function getMediaByName(userId: string, kind: MediaKind, name: string): Promise<MediaFile | undefined> {
+  const row = await db
+    .selectFrom("media_files")
+    .select(COLUMNS)
+    .where("user_id", "=", userId)
+    .where("kind", "=", kind)
+    .where("name", "=", name)
+    .executeTakeFirst();
+  return row ? toFile(row) : undefined;
+}
+
+export async function getMediaById(userId: string, id: string): Promise<MediaFile | undefined> {
+  const row = await db.selectFrom("media_files").select(COLUMNS).where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+  return row ? toFile(row) : undefined;
+}
+
+/** `desired` if free, else "desired (2)", "(3)", ...: the first name no file of this user and kind has. */
+async function freeName(userId: string, kind: MediaKind, desired: string, alsoTaken: Set<string>): Promise<string> {
+  const extensionLength = desired.length - desired.lastIndexOf(".");
+  const base = desired.slice(0, desired.length - extensionLength);
+  const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await db
+    .selectFrom("media_files")
+    .select("name")
+    .where("user_id", "=", userId)
+    .where("kind", "=", kind)
+    .where((eb) => eb.or([eb("name", "=", desired), sql<boolean>`${eb.ref("name")} like ${`${escaped} (%`} escape '\\'`]))
+    .execute();
+  const taken = new Set([...rows.map((row) => row.name), ...alsoTaken]);
+  if (!taken.has(desired)) return desired;
+  for (let n = 2; ; n++) {
+    const candidate = numberedName(desired, n, kind);
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** Commits a staged file under a new row named `desired` (numbered when taken). The file is discarded on failure. */
+async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile, desired: string): Promise<MediaFile> {
+  const id = newId();
+  try {
+    await fileStore.commit(staged, id);
+  } catch (error) {
+    await fileStore.discard(staged);
+    throw error;
+  }
+  const tried = new Set<string>();
+  try {
+    // Two uploads racing for one name: the unique index decides, the loser takes the next number.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const name = await freeName(userId, kind, desired, tried);
+      const now = timestamp();
+      const row = { id, user_id: userId, kind, name, content_type: staged.contentType, size: staged.size, created_at: now, updated_at: now };
+      try {
+        await db.insertInto("media_files").values(row).execute();
+        return toFile(row);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        tried.add(name);
+      }
+    }
+    throw new MediaError(409, NAME_TAKEN);
+  } catch (error) {
+    await fileStore.remove(id);
+    throw error;
+  }
+}
+
+/**
+ * Receives an upload (multipart field `file`) for the API and the screens alike: streamed to disk
+ * under the kind's size limit, refused by content (415), named after the uploaded file's name with
+ * the kind's extension, numbered "name (2).mp3" when that name is taken.
+ */
+export async function receiveMediaUpload(userId: string, kind: MediaKind, request: Request) {
+  const rules = MEDIA_RULES[kind];
+  let upload;
+  try {
+    upload = await receiveMultipartUpload(request, { maxBytes: rules.maxBytes, inspect: rules.sniff, unsupportedMessage: rules.unsupportedMessage });
+  } catch (error) {
+    if (error instanceof UploadError) throw new MediaError(error.status, error.message);
+    throw error;
+  }
+  const file = await commitStaged(userId, kind, upload.staged, nameFromUpload(upload.filename, kind));
+  return { file, fields: upload.fields };
+}
+
+/**
+ * Stores bytes the app made itself (generated speech, images, video) as the user's file: the same
+ * limits, content check and naming as uploads. `name` is a wished-for name; a taken one is numbered.
+ */
+export async function storeMedia(userId: string, kind: MediaKind, source: Readable, name: string): Promise<MediaFile> {
+  const rules = MEDIA_RULES[kind];
+  let staged: StagedFile;
+  try {
+    staged = await fileStore.stage(source, { maxBytes: rules.maxBytes, inspect: rules.sniff });
+  } catch (error) {
+    if (error instanceof FileTooLargeError) throw new MediaError(413, tooLargeMessage(error.maxBytes));
+    if (error instanceof UnsupportedContentError) throw new MediaError(415, rules.unsupportedMessage);
+    throw error;
+  }
+  return commitStaged(userId, kind, staged, nameFromUpload(name, kind));
+}
+
+/** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as MediaError. */
+export async function renameMedia(userId: string, kind: MediaKind, oldName: string, newName: unknown): Promise<MediaFile> {
+  const checked = checkMediaName(newName, kind);
+  if (!checked.ok) throw new MediaError(422, checked.message);
+  const current = await getMediaByName(userId, kind, oldName);
+  if (!current) throw new MediaError(404, mediaNotFound(kind));
+  if (checked.name === current.name) return current;
+  const updatedAt = timestamp();
+  try {
+    const result = await db
+      .updateTable("media_files")
+      .set({ name: checked.name, updated_at: updatedAt })
+      .where("user_id", "=", userId)
+      .where("id", "=", current.id)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new MediaError(404, mediaNotFound(kind));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new MediaError(409, NAME_TAKEN);
+    throw error;
+  }
+  return { ...current, name: checked.name, updatedAt };
+}
+
+/** Deletes the row, then the file (a crash in between leaves an orphan file for the sweep, never a row without bytes). */
+export async function deleteMedia(userId: string, kind: MediaKind, name: string): Promise<boolean> {
+  const current = await getMediaByName(userId, kind, name);
+  if (!current) return false;
+  const result = await db.deleteFrom("media_files").where("user_id", "=", userId).where("id", "=", current.id).executeTakeFirst();
+  if (Number(result.numDeletedRows) !== 1) return false;
+  await fileStore.remove(current.id);
+  return true;
+}
+
+/** Removes stored files that have no row and stale temporary files (older than `graceMs`). */
+export function sweepOrphanMedia(options?: { graceMs?: number; now?: number }) {
+  return fileStore.sweep(async (keys) => {
+    if (keys.length === 0) return new Set();
+    const rows = await db.selectFrom("media_files").select("id").where("id", "in", keys).execute();
+    return new Set(rows.map((row) => row.id));
+  }, options);
+}
+
+/**
+ * The sweep runs once when the server loads this module (the production build loads every route
+ * module at start) and hourly after that. The grace period keeps uploads in flight on another
+ * instance sharing DATA_DIR safe.
+ */
+const SWEEP_INTERVAL_MS = 60 * 60_000;
+function sweepQuietly() {
+  sweepOrphanMedia()
+    .then(({ removedFiles, removedTemporary }) => {
+      if (removedFiles || removedTemporary) {
+        console.log(`[storage] swept ${removedFiles} orphaned file(s) and ${removedTemporary} stale temporary file(s)`);
+      }
+    })
+    .catch((error) => console.error("[storage] sweep failed", error));
+}
+sweepQuietly();
+setInterval(sweepQuietly, SWEEP_INTERVAL_MS).unref();
+
+/** What the file responder needs to serve a stored file. */
+export function servedFile(file: MediaFile): ServedFile {
+  return { key: file.id, name: file.name, contentType: file.contentType, size: file.size, updatedAt: file.updatedAt };
+}
+
+/** The API's answer to a MediaError (`{"detail"}` with its status); anything else is rethrown. */
+export function mediaErrorResponse(error: unknown): Response {
+  if (error instanceof MediaError) return apiError(error.status, error.message);
+  throw error;
+}

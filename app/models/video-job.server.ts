@@ -1,0 +1,206 @@
+import { z } from "zod";
+import type { VideoJobsTable } from "~/lib/db-schema";
+import { db } from "~/lib/db.server";
+import { newId, nowIso } from "~/lib/ids.server";
+import { mediaUrl } from "./ai-media.server";
+
+/**
+ * AI video jobs (SPEC §3 Video generation job, §4 statuses). What a person sees is scoped by their
+ * id: another user's job is indistinguishable from one that does not exist. The runner's functions
+ * (below the line) work on any user's job, but only on a job the calling runner has claimed.
+ */
+export const VIDEO_STATUSES = ["starting", "queued", "processing", "finishing", "completed", "error", "timeout"] as const;
+export type VideoStatus = (typeof VIDEO_STATUSES)[number];
+export const UNFINISHED_STATUSES: VideoStatus[] = ["starting", "queued", "processing", "finishing"];
+export const FINISHED_STATUSES: VideoStatus[] = ["completed", "error", "timeout"];
+
+export const VIDEO_PROMPT_MAX = 1000;
+export const VIDEO_JOB_NOT_FOUND = "Video job not found";
+
+export const videoPromptSchema = z.object({
+  prompt: z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "prompt is required" : "prompt must be text") })
+    .trim()
+    .min(1, "prompt is required")
+    .max(VIDEO_PROMPT_MAX, `prompt must be at most ${VIDEO_PROMPT_MAX} characters`),
+});
+
+/** What the API answers for a job (SPEC §3: id, status, progress, url). */
+export interface VideoJobView {
+  id: string;
+  status: VideoStatus;
+  progress: number;
+  /** The finished clip, served to its owner by /media/{id}; null until completed. */
+  url: string | null;
+  prompt: string;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type ViewRow = Pick<VideoJobsTable, "id" | "status" | "progress" | "media_id" | "prompt" | "error" | "created_at" | "updated_at">;
+const VIEW_COLUMNS = ["id", "status", "progress", "media_id", "prompt", "error", "created_at", "updated_at"] as const;
+
+function toView(row: ViewRow): VideoJobView {
+  return {
+    id: row.id,
+    status: row.status as VideoStatus,
+    progress: Math.max(0, Math.min(1, Number(row.progress))),
+    url: row.status === "completed" && row.media_id ? mediaUrl(row.media_id) : null,
+    prompt: row.prompt,
+    error: row.error,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export async function createVideoJob(userId: string, prompt: string, provider: string): Promise<VideoJobView> {
+  const now = nowIso();
+  const row = {
+    id: newId(),
+    user_id: userId,
+    prompt,
+    status: "starting" as const,
+    progress: 0,
+    provider,
+    external_id: null,
+    media_id: null,
+    error: null,
+    attempts: 0,
+    runner_id: null,
+    heartbeat_at: null,
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+  };
+  await db.insertInto("video_jobs").values(row).execute();
+  return toView(row);
+}
+
+export async function getVideoJob(userId: string, id: string): Promise<VideoJobView | undefined> {
+  const row = await db.selectFrom("video_jobs").select(VIEW_COLUMNS).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return row ? toView(row) : undefined;
+}
+
+/** The person's most recent jobs, newest first. */
+export async function listVideoJobs(userId: string, limit = 10): Promise<VideoJobView[]> {
+  const rows = await db
+    .selectFrom("video_jobs")
+    .select(VIEW_COLUMNS)
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toView);
+}
+
+// ---- The job runner's side -------------------------------------------------------------------
+
+export type RunnerJob = Pick<
+  VideoJobsTable,
+  "id" | "user_id" | "prompt" | "status" | "progress" | "provider" | "external_id" | "attempts" | "runner_id" | "heartbeat_at" | "created_at"
+>;
+const RUNNER_COLUMNS = ["id", "user_id", "prompt", "status", "progress", "provider", "external_id", "attempts", "runner_id", "heartbeat_at", "created_at"] as const;
+
+/** Unfinished jobs no live runner works: never claimed, or their runner's heartbeat is older than `staleBefore`. Oldest first. */
+export async function findClaimableJobs(staleBefore: string, limit: number): Promise<RunnerJob[]> {
+  if (limit <= 0) return [];
+  const rows = await db
+    .selectFrom("video_jobs")
+    .select(RUNNER_COLUMNS)
+    .where("status", "in", UNFINISHED_STATUSES)
+    .where((eb) => eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
+    .orderBy("created_at", "asc")
+    .orderBy("id", "asc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ ...row, progress: Number(row.progress) }));
+}
+
+/**
+ * Takes the job for `runnerId`, only if nobody took it since it was read (compare-and-set on the
+ * runner and heartbeat seen), so two server instances never work one job. Counts the attempt.
+ */
+export async function claimJob(job: RunnerJob, runnerId: string): Promise<boolean> {
+  const now = nowIso();
+  const result = await db
+    .updateTable("video_jobs")
+    .set({ runner_id: runnerId, heartbeat_at: now, attempts: job.attempts + 1, updated_at: now })
+    .where("id", "=", job.id)
+    .where("attempts", "=", job.attempts)
+    .where("status", "in", UNFINISHED_STATUSES)
+    .where((eb) => (job.runner_id === null ? eb("runner_id", "is", null) : eb("runner_id", "=", job.runner_id)))
+    .where((eb) => (job.heartbeat_at === null ? eb("heartbeat_at", "is", null) : eb("heartbeat_at", "=", job.heartbeat_at)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Jobs waiting for a free slot say so (SPEC §4 "queued"). */
+export async function markWaiting(ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("video_jobs")
+    .set({ status: "queued", updated_at: nowIso() })
+    .where("id", "in", ids)
+    .where("status", "=", "starting")
+    .execute();
+}
+
+/** The runner is alive and still working these jobs. */
+export async function heartbeat(runnerId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("video_jobs").set({ heartbeat_at: nowIso() }).where("runner_id", "=", runnerId).where("id", "in", ids).execute();
+}
+
+/**
+ * Records progress of a claimed job; progress never goes back. False when the runner no longer holds
+ * the job (taken over, or the job or its owner was deleted): the runner then stops working it.
+ */
+export async function recordProgress(
+  id: string,
+  runnerId: string,
+  update: { status: VideoStatus; progress: number; externalId?: string },
+): Promise<boolean> {
+  const now = nowIso();
+  const progress = Math.max(0, Math.min(1, update.progress));
+  const result = await db
+    .updateTable("video_jobs")
+    .set((eb) => ({
+      status: update.status,
+      // CASE rather than max()/greatest(): the same SQL on SQLite and Postgres.
+      progress: eb.case().when("progress", ">", progress).then(eb.ref("progress")).else(progress).end(),
+      ...(update.externalId !== undefined ? { external_id: update.externalId } : {}),
+      heartbeat_at: now,
+      updated_at: now,
+    }))
+    .where("id", "=", id)
+    .where("runner_id", "=", runnerId)
+    .where("status", "in", UNFINISHED_STATUSES)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends a claimed job: completed (with its clip), error or timeout (with a reason). */
+export async function finishJob(
+  id: string,
+  runnerId: string | null,
+  outcome: { status: "completed"; mediaId: string } | { status: "error" | "timeout"; error: string },
+): Promise<boolean> {
+  const now = nowIso();
+  const result = await db
+    .updateTable("video_jobs")
+    .set({
+      status: outcome.status,
+      ...(outcome.status === "completed" ? { progress: 1, media_id: outcome.mediaId, error: null } : { error: outcome.error }),
+      runner_id: null,
+      heartbeat_at: null,
+      updated_at: now,
+      completed_at: now,
+    })
+    .where("id", "=", id)
+    .where((eb) => (runnerId === null ? eb("runner_id", "is", null) : eb("runner_id", "=", runnerId)))
+    .where("status", "in", UNFINISHED_STATUSES)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

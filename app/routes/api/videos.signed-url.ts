@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { requireApiUser } from "~/lib/auth.server";
+import { apiError, parseApiInput } from "~/lib/http.server";
+import { signMediaAccess } from "~/lib/signed-url.server";
+import { getMediaByName, mediaNotFound } from "~/models/media.server";
+import type { Route } from "./+types/videos.signed-url";
+
+const signedUrlQuery = z.object({ filename: z.string({ error: "filename is required" }).min(1, "filename is required") });
+
+/**
+ * GET /api/videos/signed_url?filename= -> {url, expires_at}: a link that plays the video without a
+ * session for one hour (byte ranges included), bound to this user, this file and its expiry.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireApiUser(context, request);
+  const { filename } = parseApiInput(signedUrlQuery, Object.fromEntries(new URL(request.url).searchParams));
+  const file = await getMediaByName(user.id, "video", filename);
+  if (!file) return apiError(404, mediaNotFound("video"));
+  const { expiresAt, ...query } = signMediaAccess(user.id, file.id);
+  const url = new URL(`/api/videos/play/${file.id}?${new URLSearchParams(query)}`, request.url);
+  return Response.json({ url: url.href, expires_at: expiresAt.toISOString() }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export const action = () => apiError(405, "Method not allowed", { Allow: "GET" });

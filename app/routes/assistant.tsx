@@ -1,0 +1,250 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Form } from "react-router";
+import { askAssistant, FALLBACK_VOICE, fetchVoices, generateSpeech, speakableText, type VoiceOption } from "~/browser/ai-client";
+import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
+import { useHydrated } from "~/components/use-hydrated";
+import { MESSAGE_MAX } from "~/ai/chat.server";
+import { ProviderError } from "~/ai/errors.server";
+import { assistantMessageSchema } from "~/ai/inputs.server";
+import { OFFLINE_ASSISTANT_ID } from "~/ai/assistant-labels";
+import { askAssistant as askOnServer, assistantIsOffline, speak, UnknownVoiceError } from "~/ai/studio.server";
+import { requireUser } from "~/lib/auth.server";
+import type { Route } from "./+types/assistant";
+
+export const meta: Route.MetaFunction = () => [{ title: "AI Assistant · Creative AI Studio" }];
+
+/** SPEC §2 and §8 texts of the assistant. */
+const SOMETHING_WENT_WRONG = "Something went wrong.";
+const LOADING_VOICES = "Loading voices...";
+const NO_OPTIONS = "No Options";
+const OFFLINE_LABEL = "Offline assistant";
+const OFFLINE_EXPLAINED =
+  "No AI model is configured: the offline assistant answers from your own content and explains the studio's tools.";
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return { offline: assistantIsOffline(), messageMax: MESSAGE_MAX };
+}
+
+type AskResult =
+  | { ok: true; question: string; reply: string; provider: string; audioUrl: string | null; speechFailed: boolean }
+  | { ok: false; question: string; error: string };
+
+const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
+
+/**
+ * Asking without JavaScript: a plain form post; the reply renders in the page, and with Auto-Speak
+ * on it is spoken (an audio player with the generated file). With JavaScript the screen calls the
+ * API instead (SPEC §7).
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return data<AskResult>({ ok: false, question: "", error: SOMETHING_WENT_WRONG }, { status: 400 });
+  }
+  const question = text(form.get("message"));
+  // SPEC §5: an empty or whitespace question is ignored.
+  if (question.trim() === "") return null;
+  const parsed = assistantMessageSchema.safeParse({ message: question });
+  if (!parsed.success) return data<AskResult>({ ok: false, question, error: parsed.error.issues[0].message }, { status: 422 });
+  let answer;
+  try {
+    answer = await askOnServer(user.id, parsed.data.message, request.signal);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    console.error(`[ai] ${error.message}`);
+    return data<AskResult>({ ok: false, question, error: SOMETHING_WENT_WRONG }, { status: error.httpStatus });
+  }
+  let audioUrl: string | null = null;
+  let speechFailed = false;
+  if (form.get("auto_speak") === "on") {
+    try {
+      const voiceId = text(form.get("voice_id")).trim();
+      audioUrl = (await speak(user.id, speakableText(answer.reply), voiceId || undefined, request.signal)).url;
+    } catch (error) {
+      if (!(error instanceof ProviderError) && !(error instanceof UnknownVoiceError)) throw error;
+      speechFailed = true;
+    }
+  }
+  return data<AskResult>({ ok: true, question, reply: answer.reply, provider: answer.provider, audioUrl, speechFailed });
+}
+
+type VoicesState = { state: "loading" } | { state: "ready"; voices: VoiceOption[] };
+
+function useVoices(): VoicesState {
+  const hydrated = useHydrated();
+  const [voices, setVoices] = useState<VoicesState>({ state: "loading" });
+  useEffect(() => {
+    if (!hydrated) return;
+    const controller = new AbortController();
+    fetchVoices(controller.signal)
+      .then((list) => setVoices({ state: "ready", voices: list }))
+      .catch(() => {
+        // SPEC §8: a voice list failure falls back to one default voice.
+        if (!controller.signal.aborted) setVoices({ state: "ready", voices: [FALLBACK_VOICE] });
+      });
+    return () => controller.abort();
+  }, [hydrated]);
+  return voices;
+}
+
+export default function Assistant({ loaderData, actionData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
+  const voices = useVoices();
+  const [voiceId, setVoiceId] = useState("");
+  const [question, setQuestion] = useState(actionData?.question ?? "");
+  const [autoSpeak, setAutoSpeak] = useState(true);
+  const [asking, setAsking] = useState(false);
+  const [speaking, setSpeaking] = useState(false);
+  const [answer, setAnswer] = useState<{ reply: string; provider: string } | null>(
+    actionData?.ok ? { reply: actionData.reply, provider: actionData.provider } : null,
+  );
+  const [error, setError] = useState<string | null>(actionData && !actionData.ok ? actionData.error : null);
+  const [speechError, setSpeechError] = useState<string | null>(actionData?.ok && actionData.speechFailed ? SOMETHING_WENT_WRONG : null);
+  const [audioUrl, setAudioUrl] = useState<string | null>(actionData?.ok ? actionData.audioUrl : null);
+  const audioRef = useRef<HTMLAudioElement>(null);
+
+  // The first voice is chosen once the list is in.
+  useEffect(() => {
+    if (voices.state === "ready" && voices.voices.length > 0 && !voices.voices.some((voice) => voice.voice_id === voiceId)) {
+      setVoiceId(voices.voices[0].voice_id);
+    }
+  }, [voices, voiceId]);
+
+  const speakReply = async (reply: string) => {
+    if (!reply.trim()) return;
+    setSpeaking(true);
+    setSpeechError(null);
+    try {
+      const url = await generateSpeech(reply, voiceId);
+      setAudioUrl(url);
+      const audio = audioRef.current;
+      if (audio) {
+        audio.src = url;
+        await audio.play().catch(() => {
+          // Autoplay may be refused; the player is there to press play.
+        });
+      }
+    } catch {
+      setSpeechError(SOMETHING_WENT_WRONG);
+    } finally {
+      setSpeaking(false);
+    }
+  };
+
+  const ask = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const message = question.trim();
+    // SPEC §5: an empty or whitespace question is ignored.
+    if (!message || asking) return;
+    setAsking(true);
+    setError(null);
+    try {
+      const result = await askAssistant(message);
+      setAnswer(result);
+      if (autoSpeak) void speakReply(result.reply);
+    } catch {
+      setAnswer(null);
+      setError(SOMETHING_WENT_WRONG);
+    } finally {
+      setAsking(false);
+    }
+  };
+
+  const offlineAnswer = answer?.provider === OFFLINE_ASSISTANT_ID;
+  const voiceOptions =
+    voices.state === "loading" ? (
+      <option value="">{LOADING_VOICES}</option>
+    ) : voices.voices.length === 0 ? (
+      <option value="">{NO_OPTIONS}</option>
+    ) : (
+      voices.voices.map((voice) => (
+        <option key={voice.voice_id || "fallback"} value={voice.voice_id}>
+          {voice.name}
+        </option>
+      ))
+    );
+
+  return (
+    <main className="page page-narrow ai-page assistant-page">
+      <AiPageHeader title="🤖 AI Assistant">
+        {loaderData.offline ? <OfflineBadge label={OFFLINE_LABEL} title={OFFLINE_EXPLAINED} /> : null}
+      </AiPageHeader>
+      {loaderData.offline ? <p className="muted ai-note">{OFFLINE_EXPLAINED}</p> : null}
+
+      <Form method="post" className="card form" aria-label="Ask the assistant" onSubmit={hydrated ? ask : undefined}>
+        <label>
+          Your question
+          <textarea
+            name="message"
+            rows={4}
+            maxLength={loaderData.messageMax}
+            value={question}
+            onChange={(event) => setQuestion(event.target.value)}
+            placeholder="Ask about your content or how a tool works..."
+          />
+        </label>
+        <div className="ai-row">
+          <label className="ai-inline-label">
+            Voice
+            <select
+              name="voice_id"
+              value={voiceId}
+              onChange={(event) => setVoiceId(event.target.value)}
+              disabled={voices.state === "loading" || (voices.state === "ready" && voices.voices.length === 0)}
+              aria-busy={voices.state === "loading"}
+            >
+              {voiceOptions}
+            </select>
+          </label>
+          <label className="ai-checkbox">
+            <input type="checkbox" name="auto_speak" checked={autoSpeak} onChange={(event) => setAutoSpeak(event.target.checked)} />
+            Auto-Speak
+          </label>
+        </div>
+        <noscript>
+          <p className="muted">Without JavaScript the reply is spoken in the default voice.</p>
+        </noscript>
+        <div className="ai-actions">
+          <button type="submit" className="button button-primary" disabled={asking}>
+            {asking ? "Asking..." : "Ask"}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => answer && void speakReply(answer.reply)}
+            disabled={!hydrated || !answer || speaking}
+          >
+            {speaking ? "Speaking..." : "Speak Reply"}
+          </button>
+        </div>
+      </Form>
+
+      <section className="card ai-reply" aria-label="Reply" aria-live="polite">
+        {error ? (
+          <p className="message message-error" role="alert">
+            {error}
+          </p>
+        ) : answer ? (
+          <>
+            <p className="ai-reply-text" data-testid="assistant-reply">
+              {answer.reply}
+            </p>
+            <p className="muted ai-reply-meta">{offlineAnswer ? `Answered by the ${OFFLINE_LABEL.toLowerCase()}` : `Answered by ${answer.provider}`}</p>
+          </>
+        ) : (
+          <p className="muted">The reply appears here.</p>
+        )}
+        {speechError ? (
+          <p className="message message-error" role="alert">
+            {speechError}
+          </p>
+        ) : null}
+        <audio ref={audioRef} controls src={audioUrl ?? undefined} hidden={!audioUrl} data-testid="reply-audio" />
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { CAMERA_V2_DEFAULT_FILTER, CAMERA_V2_FILTERS, FILTER_LABELS, type CameraV2Filter } from "~/browser/camera-filters";
+import { CameraStudio } from "~/components/camera-studio";
+import { RequiresJavaScript } from "~/components/requires-javascript";
+import { useCameraGallery, type GalleryEntry } from "~/components/use-camera-gallery";
+import { useFilteredCamera } from "~/components/use-filtered-camera";
+import { useHydrated } from "~/components/use-hydrated";
+import { requireUser } from "~/lib/auth.server";
+import type { Route } from "./+types/camera-v2";
+
+export const meta: Route.MetaFunction = () => [{ title: "Camera V2.90 · Creative AI Studio" }];
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  // The gallery lives in this browser; the user id keeps each person's captures apart.
+  return { owner: user.id };
+}
+
+/** SPEC §9: Camera V2 works at 1280x720. */
+const OUTPUT_SIZE = { width: 1280, height: 720 };
+
+export default function CameraV2({ loaderData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
+  return (
+    <div className="capture-page-v2">
+      <header className="capture-header capture-header-sticky">
+        <Link className="button button-ghost" to="/camera" aria-label="Back to Camera">
+          ← Back
+        </Link>
+        <h1>Camera V2.90</h1>
+        <Link className="button button-ghost" to="/" aria-label="Home">
+          🏠 Home
+        </Link>
+      </header>
+      <main className="page capture-page">
+        <RequiresJavaScript feature="Camera V2" />
+        {hydrated ? <CameraV2Screen owner={loaderData.owner} /> : null}
+      </main>
+    </div>
+  );
+}
+
+function CameraV2Screen({ owner }: { owner: string }) {
+  const [filter, setFilter] = useState<CameraV2Filter>(CAMERA_V2_DEFAULT_FILTER);
+  const camera = useFilteredCamera({ filter, output: OUTPUT_SIZE });
+  const gallery = useCameraGallery(owner);
+
+  return (
+    <>
+      <CameraStudio
+        camera={camera}
+        filters={CAMERA_V2_FILTERS}
+        filter={filter}
+        onFilterChange={setFilter}
+        onPhoto={(photo) => void gallery.add("photo", filter, photo)}
+        onVideo={(video) => void gallery.add("video", filter, video.blob)}
+        placeholderSize={OUTPUT_SIZE}
+      />
+      <CameraGallery gallery={gallery} />
+    </>
+  );
+}
+
+function CameraGallery({ gallery }: { gallery: ReturnType<typeof useCameraGallery> }) {
+  const { entries, loading, problem } = gallery;
+  return (
+    <section className="camera-gallery" aria-labelledby="camera-gallery-heading">
+      <div className="camera-gallery-header">
+        <h2 id="camera-gallery-heading">
+          Gallery <span className="muted">({entries.length})</span>
+        </h2>
+        <button type="button" className="button button-ghost" onClick={() => void gallery.clear()} disabled={entries.length === 0}>
+          Clear All
+        </button>
+      </div>
+      {problem ? (
+        <p className="message message-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {loading ? (
+        <p className="muted">Loading your captures…</p>
+      ) : entries.length === 0 ? (
+        <p className="muted">No captures yet. Tap the capture button for a photo, hold it for a video.</p>
+      ) : (
+        <ul className="camera-gallery-grid" aria-label="Captures">
+          {entries.map((entry) => (
+            <GalleryCard key={entry.id} entry={entry} onDelete={() => void gallery.remove(entry.id)} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: () => void }) {
+  const kind = entry.type === "photo" ? "Photo" : "Video";
+  const description = `${kind}, ${FILTER_LABELS[entry.filter]} filter, ${new Date(entry.id).toLocaleString()}`;
+  return (
+    <li className="camera-gallery-item" data-testid="gallery-item" data-type={entry.type} data-filter={entry.filter}>
+      {entry.type === "photo" ? (
+        <img src={entry.src} alt={description} />
+      ) : (
+        <video src={entry.src} controls playsInline preload="metadata" aria-label={description} />
+      )}
+      <p className="muted camera-gallery-caption">
+        {entry.type === "photo" ? "📸" : "🎬"} {FILTER_LABELS[entry.filter]} · {new Date(entry.id).toLocaleTimeString()}
+      </p>
+      <div className="camera-gallery-actions">
+        <a className="button button-small" href={entry.src} download={entry.filename} aria-label={`Save ${description}`}>
+          💾 Save
+        </a>
+        <button type="button" className="button button-ghost button-small" onClick={onDelete} aria-label={`Delete ${description}`}>
+          🗑️ Delete
+        </button>
+      </div>
+    </li>
+  );
+}

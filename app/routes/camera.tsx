@@ -1,0 +1,70 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { CAMERA_DEFAULT_FILTER, CAMERA_FILTERS, type CameraFilter } from "~/browser/camera-filters";
+import { captureFilename, downloadBlob } from "~/browser/download";
+import { CameraStudio } from "~/components/camera-studio";
+import { RequiresJavaScript } from "~/components/requires-javascript";
+import { useFilteredCamera } from "~/components/use-filtered-camera";
+import { useHydrated } from "~/components/use-hydrated";
+import { requireUser } from "~/lib/auth.server";
+import type { Route } from "./+types/camera";
+
+export const meta: Route.MetaFunction = () => [{ title: "Camera · Creative AI Studio" }];
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return null;
+}
+
+/** The camera's own size (the fake and most webcams give 640x480 unless asked for more). */
+const PLACEHOLDER_SIZE = { width: 640, height: 480 };
+
+export default function Camera() {
+  const hydrated = useHydrated();
+  return (
+    <main className="page capture-page">
+      <header className="capture-header">
+        <Link className="button button-ghost" to="/dashboard">
+          ← Back to Dashboard
+        </Link>
+        <h1>📷 Camera</h1>
+        <Link className="button" to="/camera-v2">
+          Try Camera V2 →
+        </Link>
+      </header>
+      <RequiresJavaScript feature="The camera" />
+      {hydrated ? <CameraScreen /> : null}
+    </main>
+  );
+}
+
+/** SPEC §2 Camera: live filtered preview; photos (PNG) and videos (WebM) download straight away. */
+function CameraScreen() {
+  const [filter, setFilter] = useState<CameraFilter>(CAMERA_DEFAULT_FILTER);
+  const camera = useFilteredCamera({ filter, output: null });
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const save = (blob: Blob, kind: "photo" | "video", extension: string) => {
+    const filename = captureFilename(`camera-${filter}`, new Date(), extension);
+    downloadBlob(blob, filename);
+    setSaved(`${kind === "photo" ? "📸 Photo" : "🎬 Video"} downloaded: ${filename}`);
+  };
+
+  return (
+    <CameraStudio
+      camera={camera}
+      filters={CAMERA_FILTERS}
+      filter={filter}
+      onFilterChange={setFilter}
+      onPhoto={(photo) => save(photo, "photo", "png")}
+      onVideo={(video) => save(video.blob, "video", video.format.extension)}
+      placeholderSize={PLACEHOLDER_SIZE}
+    >
+      {saved ? (
+        <p className="message message-success capture-saved" role="status">
+          {saved}
+        </p>
+      ) : null}
+    </CameraStudio>
+  );
+}

@@ -1,0 +1,126 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { requireUser } from "~/lib/auth.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
+import { BODY_MAX, contentInputSchema, createContent, TITLE_MAX } from "~/models/content.server";
+import type { Route } from "./+types/create";
+
+export const meta: Route.MetaFunction = () => [{ title: "Create · Creative AI Studio" }];
+
+/** SPEC §8. */
+const CREATE_FAILED = "⚠️ Error creating content. Please try again.";
+
+type FieldErrors = Partial<Record<"title" | "body", string>>;
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return { limits: { title: TITLE_MAX, body: BODY_MAX } };
+}
+
+const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
+
+/** A plain form post (with or without JavaScript): valid -> the dashboard with a toast; invalid -> 400 with field errors. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values: { title: "", body: "" } }, { status: 400 });
+  }
+  const values = { title: text(form.get("title")), body: text(form.get("body")) };
+  const parsed = contentInputSchema.safeParse(values);
+  if (!parsed.success) {
+    const fieldErrors: FieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as keyof FieldErrors;
+      fieldErrors[field] ??= issue.message;
+    }
+    return data({ error: CREATE_FAILED, fieldErrors, values }, { status: 400 });
+  }
+  try {
+    await createContent(user.id, parsed.data);
+  } catch (error) {
+    console.error("[content] create failed", error);
+    return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });
+  }
+  return redirectWithSuccess("/dashboard", "✅ Content created");
+}
+
+export default function Create({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction === "/create";
+  const errors = actionData?.fieldErrors ?? {};
+  return (
+    <main className="page page-narrow create-page">
+      <h1>Create Content</h1>
+      <Form method="post" className="card form" aria-label="Create content">
+        <label>
+          Title
+          <input
+            name="title"
+            required
+            maxLength={loaderData.limits.title}
+            defaultValue={actionData?.values.title}
+            aria-invalid={!!errors.title}
+            aria-describedby={errors.title ? "title-error" : undefined}
+            autoFocus
+          />
+          {errors.title ? (
+            <span className="field-error" id="title-error">
+              {errors.title}
+            </span>
+          ) : null}
+        </label>
+        <label>
+          Body (optional)
+          <textarea
+            name="body"
+            rows={10}
+            maxLength={loaderData.limits.body}
+            defaultValue={actionData?.values.body}
+            aria-invalid={!!errors.body}
+            aria-describedby={errors.body ? "body-error" : undefined}
+          />
+          {errors.body ? (
+            <span className="field-error" id="body-error">
+              {errors.body}
+            </span>
+          ) : null}
+        </label>
+        {actionData?.error ? (
+          <p className="message message-error" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? "Creating..." : "Create"}
+        </button>
+      </Form>
+      <p>
+        <Link className="button button-ghost" to="/dashboard">
+          Back to Dashboard
+        </Link>
+      </p>
+    </main>
+  );
+}
+
+/** A failed submission that never reached the action (network) still gets SPEC's message. */
+export function ErrorBoundary() {
+  return (
+    <main className="page page-narrow create-page">
+      <h1>Create Content</h1>
+      <p className="message message-error" role="alert">
+        {CREATE_FAILED}
+      </p>
+      <p>
+        <a className="button" href="/create">
+          Try again
+        </a>{" "}
+        <Link className="button button-ghost" to="/dashboard">
+          Back to Dashboard
+        </Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,157 @@
+import { useRef, useState } from "react";
+import { Link } from "react-router";
+import { sketchToImage } from "~/browser/ai-client";
+import { captureFilename, downloadBlob } from "~/browser/download";
+import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
+import { RequiresJavaScript } from "~/components/requires-javascript";
+import { SketchCanvas, type SketchCanvasHandle, type SketchMode } from "~/components/sketch-canvas";
+import { useHydrated } from "~/components/use-hydrated";
+import { aiProviders } from "~/ai/providers.server";
+import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/ai/sketch-styles";
+import { requireUser } from "~/lib/auth.server";
+import type { Route } from "./+types/drawing";
+
+export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative AI Studio" }];
+
+/** SPEC §8 and §9 texts and constants of the drawing pad. */
+const GENERATION_FAILED = "AI generation failed. Please try again.";
+const DEFAULT_COLOUR = "#ffff00";
+const BRUSH = { min: 1, max: 30, initial: 5 };
+const STYLE_LABELS: Record<SketchStyle, string> = {
+  realistic: "Realistic",
+  cartoon: "Cartoon",
+  futuristic: "Futuristic",
+  painting: "Painting",
+  concept: "Concept",
+};
+const OFFLINE_EXPLAINED =
+  "No image model is configured: Generate AI Image restyles your sketch on the server (offline image processing, not a generative model).";
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return { offline: aiProviders().sketch.offline };
+}
+
+export default function Drawing({ loaderData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
+  return (
+    <main className="page ai-page drawing-page">
+      <AiPageHeader title="🎨 Drawing Pad">
+        {loaderData.offline ? <OfflineBadge label="Offline stylise" title={OFFLINE_EXPLAINED} /> : null}
+      </AiPageHeader>
+      <RequiresJavaScript feature="The drawing pad" />
+      {hydrated ? <DrawingPad offline={loaderData.offline} /> : null}
+    </main>
+  );
+}
+
+function DrawingPad({ offline }: { offline: boolean }) {
+  const canvas = useRef<SketchCanvasHandle>(null);
+  const [colour, setColour] = useState(DEFAULT_COLOUR);
+  const [brushSize, setBrushSize] = useState(BRUSH.initial);
+  const [mode, setMode] = useState<SketchMode>("draw");
+  const [style, setStyle] = useState<SketchStyle>(DEFAULT_SKETCH_STYLE);
+  const [generating, setGenerating] = useState(false);
+  const [result, setResult] = useState<{ url: string; style: SketchStyle } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const saveSketch = async () => {
+    const blob = await canvas.current?.toBlob().catch(() => null);
+    if (blob) downloadBlob(blob, captureFilename("sketch", new Date(), "png"));
+  };
+
+  const generate = async () => {
+    const imageData = canvas.current?.toDataUrl();
+    if (!imageData || generating) return;
+    setGenerating(true);
+    setError(null);
+    try {
+      setResult({ url: await sketchToImage(imageData, style), style });
+    } catch {
+      // SPEC §8: also when no image comes back.
+      setError(GENERATION_FAILED);
+    } finally {
+      setGenerating(false);
+    }
+  };
+
+  return (
+    <>
+      {offline ? <p className="muted ai-note">{OFFLINE_EXPLAINED}</p> : null}
+      <div className="card drawing-toolbar" role="toolbar" aria-label="Drawing tools">
+        <label className="ai-inline-label">
+          Colour
+          <input type="color" value={colour} onChange={(event) => setColour(event.target.value)} aria-label="Colour" />
+        </label>
+        <label className="ai-inline-label">
+          Brush size <output>{brushSize}</output>
+          <input
+            type="range"
+            min={BRUSH.min}
+            max={BRUSH.max}
+            value={brushSize}
+            onChange={(event) => setBrushSize(Number(event.target.value))}
+            aria-label="Brush size"
+          />
+        </label>
+        <div className="segmented" role="group" aria-label="Mode">
+          <button type="button" className={`button button-small ${mode === "draw" ? "button-primary" : ""}`} aria-pressed={mode === "draw"} onClick={() => setMode("draw")}>
+            ✏️ Draw
+          </button>
+          <button type="button" className={`button button-small ${mode === "erase" ? "button-primary" : ""}`} aria-pressed={mode === "erase"} onClick={() => setMode("erase")}>
+            🧽 Erase
+          </button>
+        </div>
+        <label className="ai-inline-label">
+          Style
+          <select value={style} onChange={(event) => setStyle(event.target.value as SketchStyle)} aria-label="Style">
+            {SKETCH_STYLES.map((name) => (
+              <option key={name} value={name}>
+                {STYLE_LABELS[name]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      <div className="sketch-frame">
+        <SketchCanvas ref={canvas} colour={colour} brushSize={brushSize} mode={mode} />
+      </div>
+
+      <div className="ai-actions">
+        <button type="button" className="button" onClick={() => canvas.current?.clear()}>
+          Clear
+        </button>
+        <Link className="button button-ghost" to="/dashboard">
+          Back
+        </Link>
+        <button type="button" className="button" onClick={() => void saveSketch()}>
+          Save Sketch
+        </button>
+        <button type="button" className="button button-primary" onClick={() => void generate()} disabled={generating}>
+          {generating ? "Generating..." : "Generate AI Image"}
+        </button>
+      </div>
+
+      <section className="card ai-result" aria-label="AI result" aria-live="polite">
+        {error ? (
+          <p className="message message-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {result ? (
+          <figure className="ai-figure">
+            <img src={result.url} alt={`Your sketch in the ${result.style} style`} className="ai-image" data-testid="sketch-result" />
+            <figcaption>
+              <a className="button" href={result.url} download={`sketch-${result.style}.png`}>
+                Download Image
+              </a>
+            </figcaption>
+          </figure>
+        ) : !error ? (
+          <p className="muted">{generating ? "Generating..." : "Draw something, pick a style and press Generate AI Image."}</p>
+        ) : null}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,145 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Form } from "react-router";
+import { generateImage } from "~/browser/ai-client";
+import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
+import { useHydrated } from "~/components/use-hydrated";
+import { ProviderError } from "~/ai/errors.server";
+import { PROMPT_MAX } from "~/ai/image.server";
+import { promptSchema } from "~/ai/inputs.server";
+import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/ai/stock-photo";
+import { generateImage as generateOnServer, imageProviderConfigured } from "~/ai/studio.server";
+import { requireUser } from "~/lib/auth.server";
+import type { Route } from "./+types/image";
+
+export const meta: Route.MetaFunction = () => [{ title: "Image Generator · Creative AI Studio" }];
+
+/** SPEC §5 and §8 texts of the image generator. */
+const ENTER_PROMPT = "Please enter a prompt.";
+const GENERATION_FAILED = "Image generation failed. Try again.";
+const PLACEHOLDER_EXPLAINED =
+  "No image model is configured, so this builds a stock-photo search link (800x600) from your prompt. Set AI_BASE_URL and AI_IMAGE_MODEL to generate real images.";
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return { configured: imageProviderConfigured(), promptMax: PROMPT_MAX };
+}
+
+type Result = { kind: "image"; url: string } | { kind: "link"; url: string };
+type Outcome = { prompt: string; result: Result | null; error: string | null };
+
+/** Without JavaScript: the same rules as the screen, answered in the page (no 2 s wait). */
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const form = await request.formData().catch(() => null);
+  const prompt = typeof form?.get("prompt") === "string" ? (form!.get("prompt") as string) : "";
+  const parsed = promptSchema.safeParse({ prompt });
+  if (!parsed.success) {
+    const error = prompt.trim() === "" ? ENTER_PROMPT : parsed.error.issues[0].message;
+    return data<Outcome>({ prompt, result: null, error }, { status: 422 });
+  }
+  if (!imageProviderConfigured()) {
+    return data<Outcome>({ prompt, result: { kind: "link", url: stockPhotoSearchUrl(parsed.data.prompt) }, error: null });
+  }
+  try {
+    const image = await generateOnServer(user.id, parsed.data.prompt, request.signal);
+    return data<Outcome>({ prompt, result: { kind: "image", url: image.url }, error: null });
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    console.error(`[ai] ${error.message}`);
+    return data<Outcome>({ prompt, result: null, error: GENERATION_FAILED }, { status: error.httpStatus });
+  }
+}
+
+export default function ImageGenerator({ loaderData, actionData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
+  const [prompt, setPrompt] = useState(actionData?.prompt ?? "");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result | null>(actionData?.result ?? null);
+  const [error, setError] = useState<string | null>(actionData?.error ?? null);
+  const placeholderTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => () => void (placeholderTimer.current && clearTimeout(placeholderTimer.current)), []);
+
+  const generate = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const text = prompt.trim();
+    if (!text) {
+      setResult(null);
+      setError(ENTER_PROMPT);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    if (!loaderData.configured) {
+      // SPEC §7: no call; after 2 s the stock-photo link built from the prompt.
+      placeholderTimer.current = setTimeout(() => {
+        setResult({ kind: "link", url: stockPhotoSearchUrl(text) });
+        setBusy(false);
+      }, PLACEHOLDER_DELAY_MS);
+      return;
+    }
+    try {
+      setResult({ kind: "image", url: await generateImage(text) });
+    } catch {
+      setError(GENERATION_FAILED);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="page page-narrow ai-page image-page">
+      <AiPageHeader title="🖼️ Image Generator">
+        {loaderData.configured ? null : <OfflineBadge label="Placeholder" title={PLACEHOLDER_EXPLAINED} />}
+      </AiPageHeader>
+      {loaderData.configured ? null : <p className="muted ai-note">{PLACEHOLDER_EXPLAINED}</p>}
+      <Form method="post" className="card form" aria-label="Generate an image" onSubmit={hydrated ? generate : undefined}>
+        <label>
+          Prompt
+          <textarea
+            name="prompt"
+            rows={3}
+            maxLength={loaderData.promptMax}
+            value={prompt}
+            onChange={(event) => setPrompt(event.target.value)}
+            placeholder="A lighthouse on a cliff at sunset"
+          />
+        </label>
+        <div className="ai-actions">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {busy ? "Generating..." : "Generate Image"}
+          </button>
+        </div>
+      </Form>
+      <section className="card ai-result" aria-label="Result" aria-live="polite">
+        {error ? (
+          <p className="message message-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {busy ? <p className="muted">Generating...</p> : null}
+        {result?.kind === "link" ? (
+          <p className="ai-stock-link">
+            Stock photo ({STOCK_PHOTO_SIZE.width}x{STOCK_PHOTO_SIZE.height}) for your prompt:{" "}
+            <a href={result.url} target="_blank" rel="noopener noreferrer" data-testid="stock-photo-link">
+              {result.url}
+            </a>
+          </p>
+        ) : null}
+        {result?.kind === "image" ? (
+          <figure className="ai-figure">
+            <img src={result.url} alt={`Generated from: ${prompt}`} className="ai-image" />
+            <figcaption>
+              <a className="button" href={result.url} download>
+                Download Image
+              </a>
+            </figcaption>
+          </figure>
+        ) : null}
+        {!error && !busy && !result ? <p className="muted">Your image appears here.</p> : null}
+      </section>
+    </main>
+  );
+}

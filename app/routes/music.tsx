@@ -1,0 +1,85 @@
+import { useRef, useState } from "react";
+import { MediaHeader } from "~/components/media-ui";
+import { useHydrated } from "~/components/use-hydrated";
+import { requireUser } from "~/lib/auth.server";
+import { MUSIC_DEMOS } from "~/lib/music-demos";
+import type { Route } from "./+types/music";
+
+export const meta: Route.MetaFunction = () => [{ title: "Music · Creative AI Studio" }];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return null;
+}
+
+/**
+ * SPEC §2 Music: the three bundled tracks with play/pause, a Now Playing line and Download. One
+ * track plays at a time. Each track is a native <audio> element, so it also plays without JavaScript.
+ */
+export default function Music() {
+  const hydrated = useHydrated();
+  const players = useRef(new Map<string, HTMLAudioElement>());
+  /** The track last started, and whether it is playing or paused (SPEC §4 Playback). */
+  const [track, setTrack] = useState<{ id: string; paused: boolean } | null>(null);
+  const playing = track && !track.paused ? track.id : null;
+
+  const toggle = (id: string) => {
+    const audio = players.current.get(id);
+    if (!audio) return;
+    if (audio.paused) void audio.play().catch(() => {});
+    else audio.pause();
+  };
+
+  const current = MUSIC_DEMOS.find((demo) => demo.id === track?.id);
+  return (
+    <main className="page media-page">
+      <MediaHeader title="🎵 Music" />
+      <p className="now-playing" role="status" aria-live="polite" data-testid="now-playing">
+        Now Playing: {current ? `${current.title}${track?.paused ? " (paused)" : ""}` : "None"}
+      </p>
+      <ul className="media-list music-list" aria-label="Tracks">
+        {MUSIC_DEMOS.map((demo) => (
+          <li key={demo.id} className={`media-item ${playing === demo.id ? "media-item-active" : ""}`} data-testid="music-track">
+            <div className="media-item-head">
+              <span className="media-name">{demo.title}</span>
+              <span className="muted">{demo.note}</span>
+            </div>
+            <audio
+              ref={(element) => {
+                if (element) players.current.set(demo.id, element);
+                else players.current.delete(demo.id);
+              }}
+              src={demo.src}
+              preload="none"
+              controls={!hydrated}
+              aria-label={demo.title}
+              onPlay={(event) => {
+                // One track at a time.
+                for (const [id, audio] of players.current) if (id !== demo.id) audio.pause();
+                setTrack({ id: demo.id, paused: false });
+                event.currentTarget.dataset.state = "playing";
+              }}
+              onPause={(event) => {
+                event.currentTarget.dataset.state = "paused";
+                setTrack((now) => (now?.id === demo.id ? { id: demo.id, paused: true } : now));
+              }}
+              onEnded={() => setTrack((now) => (now?.id === demo.id ? null : now))}
+            />
+            <div className="media-actions">
+              {hydrated ? (
+                <button type="button" className="button button-primary button-small" onClick={() => toggle(demo.id)} aria-pressed={playing === demo.id}>
+                  {playing === demo.id ? "⏸ Pause" : "▶ Play"}
+                  <span className="visually-hidden"> {demo.title}</span>
+                </button>
+              ) : null}
+              <a className="button button-small" href={demo.src} download={`${demo.title}.mp3`}>
+                ⬇ Download
+                <span className="visually-hidden"> {demo.title}</span>
+              </a>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from "react";
+import { data, Link } from "react-router";
+import { useHydrated } from "~/components/use-hydrated";
+import { requireUser } from "~/lib/auth.server";
+import { getMediaByName } from "~/models/media.server";
+import type { Route } from "./+types/video";
+
+export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.filename} · Video Hub · Creative AI Studio` }];
+
+const LOADING_TEXT = "Loading video...";
+const PLAYBACK_FAILED = "Playback failed. Please try again.";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const file = await getMediaByName(user.id, "video", params.filename);
+  if (!file) return data({ name: params.filename, src: null }, { status: 404 });
+  // The player streams from the API with the session cookie; byte ranges let it start at once and seek.
+  return { name: file.name, src: `/api/videos/${encodeURIComponent(file.name)}` };
+}
+
+/** SPEC §2 Video page: the video for a filename, Back to /videos, "Loading video..." while loading. */
+export default function VideoPage({ loaderData }: Route.ComponentProps) {
+  const { name, src } = loaderData;
+  const hydrated = useHydrated();
+  const video = useRef<HTMLVideoElement>(null);
+  const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
+
+  // The video may have loaded (or failed) before React hydrated and attached its handlers.
+  useEffect(() => {
+    const element = video.current;
+    if (!element) return;
+    if (element.error) setState("failed");
+    else if (element.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) setState("ready");
+  }, [src]);
+
+  return (
+    <main className="page media-page video-page">
+      <header className="media-header">
+        <Link className="button button-ghost" to="/videos">
+          ← Back
+        </Link>
+        <h1 className="video-title">{name}</h1>
+      </header>
+      {src === null ? (
+        <p className="message message-error" role="alert">
+          Video not found.
+        </p>
+      ) : (
+        <div className="video-stage">
+          {/* Without JavaScript nothing would ever hide the loading line, so it shows once hydrated. */}
+          {hydrated && state === "loading" ? (
+            <p className="video-loading" role="status">
+              {LOADING_TEXT}
+            </p>
+          ) : null}
+          {state === "failed" ? (
+            <p className="message message-error" role="alert">
+              {PLAYBACK_FAILED}
+            </p>
+          ) : null}
+          <video
+            ref={video}
+            src={src}
+            controls
+            playsInline
+            preload="auto"
+            className="video-player"
+            data-testid="page-video"
+            onLoadedData={() => setState("ready")}
+            onError={() => setState("failed")}
+          />
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,197 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { captureFilename } from "~/browser/download";
+import {
+  browserRecordingFormat,
+  formatElapsed,
+  startRecording,
+  stopStream,
+  VOICE_MEMO_FORMATS,
+  type ActiveRecording,
+  type RecordingFormat,
+} from "~/browser/recorder";
+import { RequiresJavaScript } from "~/components/requires-javascript";
+import { useHydrated } from "~/components/use-hydrated";
+import { requireUser } from "~/lib/auth.server";
+import type { Route } from "./+types/voicememo";
+
+export const meta: Route.MetaFunction = () => [{ title: "Voice Memo · Creative AI Studio" }];
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  return null;
+}
+
+/** SPEC §8. */
+export const MICROPHONE_DENIED_TEXT = "🎙️ Microphone access denied or unsupported browser.";
+const NOTHING_RECORDED_TEXT = "Nothing was recorded. Please try again.";
+const RECORDING_FAILED_TEXT = "The recording failed. Please try again.";
+
+export default function VoiceMemo() {
+  const hydrated = useHydrated();
+  return (
+    <main className="page page-narrow capture-page">
+      <header className="capture-header">
+        <Link className="button button-ghost" to="/dashboard">
+          ← Back to Dashboard
+        </Link>
+        <h1>🎙️ Voice Memo</h1>
+      </header>
+      <RequiresJavaScript feature="Voice memo recording" />
+      {hydrated ? <VoiceMemoRecorder /> : null}
+    </main>
+  );
+}
+
+interface Memo {
+  url: string;
+  filename: string;
+  durationMs: number;
+  format: RecordingFormat;
+}
+
+/**
+ * SPEC §2 Voice memo: Start/Stop Recording with the elapsed time, playback, Delete Memo and
+ * Download Memo. One memo at a time, kept only in this page (SPEC §7: local only); the microphone
+ * is released as soon as recording stops or the page is left.
+ */
+function VoiceMemoRecorder() {
+  const [phase, setPhase] = useState<"idle" | "starting" | "recording">("idle");
+  const [memo, setMemo] = useState<Memo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [startedAt, setStartedAt] = useState(0);
+  const [now, setNow] = useState(0);
+  const active = useRef<{ recording: ActiveRecording; stream: MediaStream } | null>(null);
+  const memoUrl = useRef<string | null>(null);
+  const mounted = useRef(true);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      active.current?.recording.cancel();
+      stopStream(active.current?.stream);
+      active.current = null;
+      if (memoUrl.current) URL.revokeObjectURL(memoUrl.current);
+      memoUrl.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (phase !== "recording") return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [phase]);
+
+  const refuse = () => {
+    setError(MICROPHONE_DENIED_TEXT);
+    window.alert(MICROPHONE_DENIED_TEXT);
+  };
+
+  const start = async () => {
+    if (phase !== "idle") return;
+    const format = browserRecordingFormat(VOICE_MEMO_FORMATS);
+    if (!format || typeof navigator.mediaDevices?.getUserMedia !== "function") return refuse();
+    setError(null);
+    setPhase("starting");
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      setPhase("idle");
+      return refuse();
+    }
+    if (!mounted.current) return stopStream(stream);
+    try {
+      const recording = startRecording(stream, format);
+      active.current = { recording, stream };
+      setStartedAt(recording.startedAt);
+      setNow(recording.startedAt);
+      setPhase("recording");
+    } catch {
+      stopStream(stream);
+      setPhase("idle");
+      refuse();
+    }
+  };
+
+  const stop = async () => {
+    const current = active.current;
+    if (!current) return;
+    active.current = null;
+    setPhase("idle");
+    const durationMs = Date.now() - current.recording.startedAt;
+    let blob: Blob;
+    try {
+      blob = await current.recording.stop();
+    } catch {
+      setError(RECORDING_FAILED_TEXT);
+      return;
+    } finally {
+      stopStream(current.stream);
+    }
+    if (!mounted.current) return;
+    if (blob.size === 0) {
+      setError(NOTHING_RECORDED_TEXT);
+      return;
+    }
+    if (memoUrl.current) URL.revokeObjectURL(memoUrl.current);
+    const url = URL.createObjectURL(blob);
+    memoUrl.current = url;
+    const format = current.recording.format;
+    setMemo({ url, durationMs, format, filename: captureFilename("voice-memo", new Date(), format.extension) });
+  };
+
+  const deleteMemo = () => {
+    if (memoUrl.current) URL.revokeObjectURL(memoUrl.current);
+    memoUrl.current = null;
+    setMemo(null);
+  };
+
+  const recording = phase === "recording";
+  return (
+    <section className="card memo" aria-label="Voice memo recorder">
+      <div className="memo-controls">
+        <button
+          type="button"
+          className={`button ${recording ? "button-danger" : "button-primary"}`}
+          onClick={recording ? stop : start}
+          disabled={phase === "starting"}
+        >
+          <span aria-hidden="true">{recording ? "⏹️" : "⏺️"}</span> {recording ? "Stop Recording" : "Start Recording"}
+        </button>
+        {recording ? (
+          <p className="memo-timer" role="timer" aria-label="Recording time">
+            <span className="camera-rec-dot" aria-hidden="true" /> {formatElapsed(now - startedAt)}
+          </p>
+        ) : null}
+      </div>
+      {phase === "starting" ? <p className="muted">Waiting for the microphone…</p> : null}
+      {error ? (
+        <p className="message message-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+
+      {memo ? (
+        <div className="memo-result">
+          <p className="muted">
+            Memo · {formatElapsed(memo.durationMs)} · {memo.format.extension.toUpperCase()}
+            {recording ? " · a new recording will replace it" : ""}
+          </p>
+          <audio className="memo-audio" src={memo.url} controls preload="metadata" aria-label="Voice memo playback" />
+          <div className="memo-actions">
+            <button type="button" className="button button-ghost" onClick={deleteMemo} disabled={recording}>
+              🗑️ Delete Memo
+            </button>
+            <a className="button" href={memo.url} download={memo.filename}>
+              ⬇️ Download Memo
+            </a>
+          </div>
+        </div>
+      ) : recording ? null : (
+        <p className="muted">Press Start Recording and speak; your memo appears here to play back and download.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+// `npm run bench`: how the dashboard holds up for a user with 10,000 content items.
+// Starts the production build (building it first if there is none) on a free port with a temporary
+// DATA_DIR, seeds the items straight into its SQLite file, then measures:
+//   1. the list query (and the count) the dashboard runs, median and p95;
+//   2. the full server render of /dashboard (one request at a time), median and p95;
+//   3. requests per second of /dashboard under 20 concurrent connections (autocannon), with the same
+//      server's static /favicon.ico as the ceiling and an empty dashboard as the baseline, in the same run.
+// Options (environment): BENCH_ITEMS (10000), BENCH_SECONDS (10 per autocannon run), BENCH_CONNECTIONS (20).
+import { spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const PAGE_SIZE = 100; // CONTENT_PAGE_SIZE in app/models/content.server.ts
+const PASSWORD = "bench password 1234";
+
+function log(message) {
+  process.stdout.write(`[bench] ${message}\n`);
+}
+
+function ensureBuild() {
+  if (fs.existsSync(path.join(root, "build/server/index.js"))) return;
+  log("no production build: running `react-router build`");
+  const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+async function startServer(dataDir) {
+  const child = spawn(process.execPath, ["-e", "import('./scripts/server.mjs').then((m) => m.startServer())"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return { url, stop, pid: child.pid };
+}
+
+/**
+ * CPU time the server process has used so far, in ms (Linux /proc; null elsewhere). Unlike req/s it
+ * barely moves when other work shares the machine, so it is the steadier figure for comparisons.
+ */
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1000;
+  } catch {
+    return null;
+  }
+}
+
+async function signUp(url) {
+  const email = `bench-${randomUUID().slice(0, 8)}@example.com`;
+  const registered = await fetch(`${url}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
+  const { id } = await registered.json();
+  const login = await fetch(`${url}/login`, { method: "POST", body: new URLSearchParams({ email, password: PASSWORD }), redirect: "manual" });
+  if (login.status !== 302) throw new Error(`login failed: ${login.status}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  return { id, cookie };
+}
+
+/** Seeds the items in one transaction, as the model would store them (some pinned, bodies of varied length). */
+function seed(sqlite, userId, count) {
+  const insert = sqlite.prepare(
+    "INSERT INTO content_items (id, user_id, title, body, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split(" ");
+  const start = Date.now() - count * 60_000;
+  sqlite.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const stamp = new Date(start + i * 60_000).toISOString();
+      const length = 20 + ((i * 37) % 400);
+      const body = Array.from({ length }, (_, j) => words[(i + j) % words.length]).join(" ");
+      insert.run(randomUUID(), userId, `Note ${i + 1}: ${words[i % words.length]} ${words[(i * 7) % words.length]}`, body, i % 500 === 0 ? 1 : 0, stamp, stamp);
+    }
+  })();
+}
+
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { median: at(0.5), p95: at(0.95), n: sorted.length };
+}
+
+function timeSync(runs, fn) {
+  for (let i = 0; i < Math.min(20, runs); i++) fn();
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const started = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return stats(samples);
+}
+
+async function timeRequests(runs, url, cookie, check) {
+  const once = async () => {
+    const started = process.hrtime.bigint();
+    const response = await fetch(url, { headers: { Cookie: cookie } });
+    const body = await response.text();
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+    check(response, body);
+    return elapsed;
+  };
+  for (let i = 0; i < 10; i++) await once();
+  const samples = [];
+  for (let i = 0; i < runs; i++) samples.push(await once());
+  return stats(samples);
+}
+
+async function load(url, headers, pid) {
+  const cpuBefore = cpuMs(pid);
+  const result = await new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (error, answer) => (error ? reject(error) : resolve(answer)));
+  });
+  const cpuAfter = cpuMs(pid);
+  result.cpuPerRequest = cpuBefore === null || cpuAfter === null || !result.requests.total ? null : (cpuAfter - cpuBefore) / result.requests.total;
+  return result;
+}
+
+function table(title, columns, rows) {
+  const widths = columns.map((column, i) => Math.max(column.length, ...rows.map((row) => String(row[i]).length)));
+  const line = (cells) => "| " + cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join(" | ") + " |";
+  process.stdout.write(`\n${title}\n`);
+  process.stdout.write(line(columns) + "\n");
+  process.stdout.write("|" + widths.map((width, i) => (i === 0 ? "-".repeat(width + 1) + "-" : "-".repeat(width + 1) + ":")).join("|") + "|\n");
+  for (const row of rows) process.stdout.write(line(row) + "\n");
+}
+
+const ms = (value) => `${value.toFixed(2)} ms`;
+
+async function main() {
+  ensureBuild();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-"));
+  const server = await startServer(dataDir);
+  let sqlite;
+  try {
+    log(`server at ${server.url}, DATA_DIR ${dataDir}`);
+    const user = await signUp(server.url);
+    sqlite = new Database(path.join(dataDir, "studio.sqlite"));
+    sqlite.pragma("busy_timeout = 5000");
+    let started = Date.now();
+    seed(sqlite, user.id, ITEMS);
+    // A second user with as many items, so the query has to pick one user's rows out of a bigger table.
+    const other = await signUp(server.url);
+    seed(sqlite, other.id, ITEMS);
+    // And one with no items: the dashboard shell without the list, for comparison.
+    const empty = await signUp(server.url);
+    sqlite.exec("ANALYZE");
+    log(`seeded ${ITEMS.toLocaleString("en-US")} items for the measured user (+${ITEMS.toLocaleString("en-US")} for another) in ${Date.now() - started} ms`);
+
+    // 1. The queries of the dashboard loader, exactly as Kysely compiles them (app/models/content.server.ts).
+    const listSql =
+      'select "id", "title", "pinned", "updated_at" from "content_items" where "user_id" = ? order by "pinned" desc, "updated_at" desc, "id" desc limit ? offset ?';
+    const countSql = 'select count(*) as "count" from "content_items" where "user_id" = ?';
+    const list = sqlite.prepare(listSql);
+    const countQuery = sqlite.prepare(countSql);
+    const plan = sqlite
+      .prepare(`EXPLAIN QUERY PLAN ${listSql}`)
+      .all(user.id, PAGE_SIZE, 0)
+      .map((row) => row.detail)
+      .join("; ");
+    const firstPage = timeSync(500, () => list.all(user.id, PAGE_SIZE, 0));
+    const lastPage = timeSync(200, () => list.all(user.id, PAGE_SIZE, ITEMS - PAGE_SIZE));
+    const count = timeSync(500, () => countQuery.get(user.id));
+    const rows = list.all(user.id, PAGE_SIZE, 0);
+    if (rows.length !== PAGE_SIZE || !rows[0].pinned) throw new Error("unexpected list result");
+
+    // 2. Full server render of the dashboard, sequential.
+    const dashboardUrl = `${server.url}/dashboard`;
+    const expectPage = (response, body) => {
+      if (response.status !== 200) throw new Error(`/dashboard answered ${response.status}`);
+      const rendered = body.split('<li class="content-row').length - 1;
+      if (rendered !== PAGE_SIZE) throw new Error(`/dashboard rendered ${rendered} items, expected ${PAGE_SIZE}`);
+    };
+    const renderFirst = await timeRequests(100, dashboardUrl, user.cookie, expectPage);
+    const renderLast = await timeRequests(50, `${dashboardUrl}?page=${Math.ceil(ITEMS / PAGE_SIZE)}`, user.cookie, expectPage);
+    const sampleHtml = await (await fetch(dashboardUrl, { headers: { Cookie: user.cookie } })).text();
+
+    // 3. Throughput under load, the static file first as the ceiling of this machine and server.
+    log(`autocannon: ${CONNECTIONS} connections, ${SECONDS} s per URL...`);
+    const favicon = await load(`${server.url}/favicon.ico`, {}, server.pid);
+    const dashboard = await load(dashboardUrl, { cookie: user.cookie }, server.pid);
+    const emptyDashboard = await load(dashboardUrl, { cookie: empty.cookie }, server.pid);
+
+    table(`List query (SQLite, ${ITEMS.toLocaleString("en-US")} items for the user, ${(2 * ITEMS).toLocaleString("en-US")} in the table)`, ["query", "median", "p95", "runs"], [
+      [`first page (limit ${PAGE_SIZE})`, ms(firstPage.median), ms(firstPage.p95), firstPage.n],
+      [`last page (offset ${ITEMS - PAGE_SIZE})`, ms(lastPage.median), ms(lastPage.p95), lastPage.n],
+      ["count", ms(count.median), ms(count.p95), count.n],
+    ]);
+    process.stdout.write(`query plan: ${plan}\n`);
+    table("Server render of /dashboard (one request at a time, full HTML body)", ["page", "median", "p95", "runs", "HTML size"], [
+      [`/dashboard (${PAGE_SIZE} of ${ITEMS.toLocaleString("en-US")} items)`, ms(renderFirst.median), ms(renderFirst.p95), renderFirst.n, `${(sampleHtml.length / 1024).toFixed(0)} KiB`],
+      [`/dashboard?page=${Math.ceil(ITEMS / PAGE_SIZE)} (last page)`, ms(renderLast.median), ms(renderLast.p95), renderLast.n, ""],
+    ]);
+    const loadRow = (name, result) => [
+      name,
+      result.requests.average.toFixed(0),
+      `${result.latency.p50} ms`,
+      `${result.latency.p97_5} ms`,
+      `${result.latency.p99} ms`,
+      result.cpuPerRequest === null ? "n/a" : ms(result.cpuPerRequest),
+      result.non2xx + result.errors,
+    ];
+    table(`Throughput (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each)`, ["URL", "req/s", "p50", "p97.5", "p99", "server CPU/req", "errors/non-2xx"], [
+      loadRow("/favicon.ico (static ceiling)", favicon),
+      loadRow(`/dashboard, ${ITEMS.toLocaleString("en-US")} items (${PAGE_SIZE} shown)`, dashboard),
+      loadRow("/dashboard, no items (the shell alone)", emptyDashboard),
+    ]);
+    if (dashboard.cpuPerRequest !== null && emptyDashboard.cpuPerRequest !== null) {
+      process.stdout.write(
+        `\nThe list of ${PAGE_SIZE} items adds ${ms(dashboard.cpuPerRequest - emptyDashboard.cpuPerRequest)} of server CPU per /dashboard request ` +
+          `(req/s and latency move with whatever else runs on the machine; CPU per request barely does).`,
+      );
+    }
+    process.stdout.write(
+      `\n/dashboard serves ${((dashboard.requests.average / favicon.requests.average) * 100).toFixed(1)}% of the static ceiling; ` +
+        `list query median ${ms(firstPage.median)} (target < 10 ms): ${firstPage.median < 10 && lastPage.p95 < 10 ? "OK" : "SLOW"}\n`,
+    );
+    if (dashboard.non2xx + dashboard.errors + emptyDashboard.non2xx + emptyDashboard.errors > 0) process.exitCode = 1;
+  } finally {
+    sqlite?.close();
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

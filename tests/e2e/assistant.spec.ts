@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+import { signUpAndLogIn } from "./helpers";
+
+test("assistant: voices load, blank questions are ignored, a reply comes and is spoken", async ({ page }) => {
+  await signUpAndLogIn(page, "assistant");
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/assistant/message")) asked.push(request.postData() ?? "");
+  });
+  // Slow the voice list a little so its loading state is seen.
+  await page.route("**/api/voice/voices", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await route.continue();
+  });
+
+  await page.goto("/assistant");
+  await expect(page.getByRole("heading", { name: /AI Assistant/ })).toBeVisible();
+  await expect(page.getByTestId("offline-badge")).toHaveText("Offline assistant");
+  const voice = page.getByLabel("Voice");
+  await expect(voice.locator("option")).toHaveText(["Loading voices..."]);
+  await expect(voice.locator("option").first()).toHaveText("English (America)");
+  await expect(page.getByLabel("Auto-Speak")).toBeChecked();
+  await voice.selectOption({ label: "English (Received Pronunciation)" });
+
+  // SPEC §5: an empty or whitespace question is ignored.
+  await page.getByLabel("Your question").fill("   ");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await page.waitForTimeout(300);
+  expect(asked).toHaveLength(0);
+
+  const speech = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
+  const audioFile = page.waitForResponse((response) => /\/media\/[\w-]+$/.test(new URL(response.url()).pathname) && response.request().method() === "GET");
+  await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
+  await expect(page.getByText("Answered by the offline assistant")).toBeVisible();
+  expect(asked).toHaveLength(1);
+
+  // Auto-Speak: speech is generated in the chosen voice, and the audio file is requested and served.
+  const generated = await speech;
+  expect(generated.status()).toBe(201);
+  expect(JSON.parse(generated.request().postData()!).voice_id).toBe("gmw/en-GB-x-rp");
+  const audio = await audioFile;
+  expect([200, 206]).toContain(audio.status());
+  expect(audio.headers()["content-type"]).toBe("audio/wav");
+  const player = page.getByTestId("reply-audio");
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((element: HTMLAudioElement) => element.duration), { timeout: 10_000 }).toBeGreaterThan(1);
+
+  // Speak Reply asks again.
+  const again = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
+  await page.getByRole("button", { name: "Speak Reply" }).click();
+  expect((await again).status()).toBe(201);
+});
+
+test("assistant: fallback voice, no options, and failures say 'Something went wrong.'", async ({ page }) => {
+  await signUpAndLogIn(page, "assistant-fail");
+  await page.route("**/api/voice/voices", (route) => route.fulfill({ status: 500, json: { detail: "down" } }));
+  await page.goto("/assistant");
+  await expect(page.getByLabel("Voice").locator("option")).toHaveText(["Creative Voice"]);
+
+  await page.route("**/api/assistant/message", (route) => route.fulfill({ status: 502, json: { detail: "Something went wrong." } }));
+  await page.getByLabel("Your question").fill("Anything?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Something went wrong.");
+
+  await page.unroute("**/api/voice/voices");
+  await page.route("**/api/voice/voices", (route) => route.fulfill({ json: { voices: [] } }));
+  await page.reload();
+  await expect(page.getByLabel("Voice").locator("option")).toHaveText(["No Options"]);
+});
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("assistant: a plain form post renders the reply and its spoken audio in the page", async ({ page }) => {
+    await signUpAndLogIn(page, "assistant-nojs");
+    await page.request.post("/api/content", { data: { title: "Lighthouse notes", body: "The lamp turns every twelve seconds." } });
+    await page.goto("/assistant");
+    await page.getByLabel("Your question").fill("What did I write about the lighthouse?");
+    await page.getByRole("button", { name: "Ask" }).click();
+    await expect(page.getByTestId("assistant-reply")).toContainText("Lighthouse notes");
+    await expect(page.getByTestId("assistant-reply")).toContainText("twelve seconds");
+    const src = await page.getByTestId("reply-audio").getAttribute("src");
+    expect(src).toMatch(/^\/media\/[\w-]+$/);
+    const audio = await page.request.get(src!);
+    expect(audio.status()).toBe(200);
+    expect(audio.headers()["content-type"]).toBe("audio/wav");
+  });
+});

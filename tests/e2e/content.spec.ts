@@ -1,0 +1,186 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signUpAndLogIn } from "./helpers";
+
+const contentList = (page: Page) => page.getByRole("list", { name: "Content items" });
+/** The optimistic UI changes before the server answers: wait for the fetcher's post before reloading. */
+const formPost = (page: Page) => page.waitForResponse((response) => response.request().method() === "POST" && /\/content\/[^/]+\.data/.test(response.url()));
+const titles = (page: Page) => contentList(page).locator(".content-row:not([hidden]) .content-title").allTextContents();
+
+async function createItem(page: Page, title: string, body: string) {
+  await page.goto("/create");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Body").fill(body);
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  await page.waitForURL("**/dashboard");
+  await expect(contentList(page).getByRole("link", { name: title })).toBeVisible();
+}
+
+test("content: create, list order, pin, view, autosave, save, conflict, delete", async ({ page }) => {
+  await signUpAndLogIn(page, "content");
+  await page.goto("/dashboard");
+  await expect(page.getByText("No content yet. Click Create to get started!")).toBeVisible();
+
+  // Create from the dashboard's Create tool; the newest comes first.
+  await page.getByRole("link", { name: "Create", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Create Content" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to Dashboard" })).toBeVisible();
+  await createItem(page, "First note", "The first body");
+  await createItem(page, "Second note", "");
+  expect(await titles(page)).toEqual(["Second note", "First note"]);
+
+  // Pin reorders at once (optimistic) and is kept.
+  const pinned = formPost(page);
+  await page.getByRole("button", { name: "Pin First note" }).click();
+  await expect.poll(() => titles(page)).toEqual(["First note", "Second note"]);
+  expect((await pinned).status()).toBe(200);
+  await expect(page.getByRole("button", { name: "Unpin First note" })).toHaveAttribute("aria-pressed", "true");
+  await page.reload();
+  expect(await titles(page)).toEqual(["First note", "Second note"]);
+
+  // Open an item on a client navigation: "Loading..." first, then the item.
+  // (The content route's own data request is slowed down; the page itself appears at once.)
+  await page.route(
+    (url) => url.pathname.startsWith("/content/") && url.pathname.endsWith(".data") && (url.searchParams.get("_routes") ?? "").includes("routes/content"),
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    },
+  );
+  await contentList(page).getByRole("link", { name: "Second note" }).click();
+  await expect(page.getByText("Loading...")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Second note" })).toBeVisible();
+  await expect(page.getByText("No content yet.", { exact: true })).toBeVisible();
+  await page.unrouteAll();
+  await page.getByRole("link", { name: "Back" }).click();
+  await page.waitForURL("**/dashboard");
+
+  await contentList(page).getByRole("link", { name: "First note" }).click();
+  await expect(page.getByRole("heading", { name: "First note" })).toBeVisible();
+  await expect(page.getByText("The first body")).toBeVisible();
+
+  // Edit: autosave 3 s after the last change.
+  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByLabel("Body").fill("Written by autosave");
+  await expect(page.getByText("💾 Saved")).toBeVisible({ timeout: 8000 });
+  await page.reload();
+  await expect(page.getByLabel("Body")).toHaveValue("Written by autosave");
+
+  // Save by hand.
+  await page.getByLabel("Title").fill("First note, renamed");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("✅ Saved manually")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "First note, renamed" })).toBeVisible();
+  await expect(page.getByText("Written by autosave")).toBeVisible();
+
+  // A failing save says so and keeps the text.
+  await page.getByRole("link", { name: "Edit" }).click();
+  await page.route("**/api/content/*", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"detail":"boom"}' }));
+  await page.getByLabel("Body").fill("Not saved yet");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("❌ Save failed")).toBeVisible();
+  await expect(page.getByLabel("Body")).toHaveValue("Not saved yet");
+  // Cancel drops the unsaved text (and its pending autosave); the view shows the last saved version.
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByText("Written by autosave")).toBeVisible();
+  await page.unrouteAll();
+
+  // Someone else saves a newer version (another tab): this editor's next save is refused, its text kept.
+  await page.getByRole("link", { name: "Edit" }).click();
+  const id = page.url().split("/content/")[1].split("?")[0];
+  const current = await page.request.get(`/api/content/${id}`);
+  const newer = await page.request.put(`/api/content/${id}`, {
+    data: { title: "First note, renamed", body: "From another tab", updated_at: (await current.json()).updated_at },
+  });
+  expect(newer.status()).toBe(200);
+  await page.getByLabel("Body").fill("My text in this tab");
+  await expect(page.getByText(/changed somewhere else/)).toBeVisible({ timeout: 8000 });
+  await expect(page.getByLabel("Body")).toHaveValue("My text in this tab");
+  expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("From another tab");
+  await page.getByRole("button", { name: "Save my version anyway" }).click();
+  await expect(page.getByText("✅ Saved manually")).toBeVisible();
+  expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("My text in this tab");
+
+  // Leaving the editor with unsaved changes (the browser's Back, well before the autosave) saves them.
+  await page.getByLabel("Body").fill("Saved on the way out");
+  await page.goBack();
+  await expect(page.getByText("Saved on the way out")).toBeVisible();
+  await expect(page.getByLabel("Body")).toHaveCount(0);
+  expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Saved on the way out");
+
+  // Delete asks first: dismissing keeps the item, accepting removes it.
+  await page.goto("/dashboard");
+  const dialogs: string[] = [];
+  page.once("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByRole("button", { name: "Delete Second note" }).click();
+  await expect.poll(() => dialogs).toEqual(["Delete this content?"]);
+  expect(await titles(page)).toEqual(["First note, renamed", "Second note"]);
+  page.once("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.accept();
+  });
+  const deleted = formPost(page);
+  await page.getByRole("button", { name: "Delete Second note" }).click();
+  await expect.poll(() => titles(page)).toEqual(["First note, renamed"]);
+  expect((await deleted).status()).toBe(200);
+  await expect.poll(() => dialogs).toEqual(["Delete this content?", "Delete this content?"]);
+  await page.reload();
+  expect(await titles(page)).toEqual(["First note, renamed"]);
+
+  // The item was deleted elsewhere: pin and delete fail, say so, and roll back.
+  expect((await page.request.delete(`/api/content/${id}`)).status()).toBe(200);
+  await page.getByRole("button", { name: "Unpin First note, renamed" }).click();
+  await expect(page.getByText("Could not update pin")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Unpin First note, renamed" })).toBeVisible();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Delete First note, renamed" }).click();
+  await expect(page.getByText("Failed to delete content")).toBeVisible();
+  expect(await titles(page)).toEqual(["First note, renamed"]);
+});
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("content: create, pin, edit and save, delete as plain forms", async ({ page }) => {
+    await signUpAndLogIn(page, "content-nojs");
+    await page.goto("/create");
+    // The server checks the title too (the browser's `required` is bypassed here).
+    await page.getByLabel("Title").evaluate((input: HTMLInputElement) => (input.required = false));
+    await page.getByLabel("Title").fill("   ");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await expect(page.getByText("⚠️ Error creating content. Please try again.")).toBeVisible();
+    await expect(page.getByText("Title is required")).toBeVisible();
+
+    await createItem(page, "Plain one", "Body one");
+    await expect(page.getByText("✅ Content created")).toBeVisible();
+    await createItem(page, "Plain two", "Body two");
+    expect(await titles(page)).toEqual(["Plain two", "Plain one"]);
+
+    await page.getByRole("button", { name: "Pin Plain one" }).click();
+    await page.waitForURL("**/dashboard");
+    expect(await titles(page)).toEqual(["Plain one", "Plain two"]);
+
+    await contentList(page).getByRole("link", { name: "Plain one" }).click();
+    await expect(page.getByRole("heading", { name: "Plain one" })).toBeVisible();
+    await page.getByRole("link", { name: "Edit" }).click();
+    await expect(page).toHaveURL(/\?edit=1$/);
+    await page.getByLabel("Title").fill("Plain one, edited");
+    await page.getByLabel("Body").fill("Line 1\nLine 2");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("✅ Saved manually")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Plain one, edited" })).toBeVisible();
+    await expect(page.locator(".content-body")).toHaveText("Line 1\nLine 2");
+
+    // Cancel is a link back to the view.
+    await page.getByRole("link", { name: "Edit" }).click();
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByRole("heading", { name: "Plain one, edited" })).toBeVisible();
+
+    await page.getByRole("link", { name: "Back" }).click();
+    await page.getByRole("button", { name: "Delete Plain two" }).click();
+    await page.waitForURL("**/dashboard");
+    expect(await titles(page)).toEqual(["Plain one, edited"]);
+  });
+});

@@ -1,0 +1,96 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signUpAndLogIn } from "./helpers";
+
+/** The canvas pixel at (x, y) in canvas coordinates. */
+const pixel = (page: Page, x: number, y: number) =>
+  page.getByLabel("Drawing canvas").evaluate((canvas: HTMLCanvasElement, [px, py]) => [...canvas.getContext("2d")!.getImageData(px, py, 1, 1).data], [x, y]);
+
+async function stroke(page: Page, points: [number, number][]) {
+  const box = (await page.getByLabel("Drawing canvas").boundingBox())!;
+  const scale = box.width / 800;
+  const [first, ...rest] = points;
+  await page.mouse.move(box.x + first[0] * scale, box.y + first[1] * scale);
+  await page.mouse.down();
+  for (const [x, y] of rest) await page.mouse.move(box.x + x * scale, box.y + y * scale, { steps: 8 });
+  await page.mouse.up();
+}
+
+test("drawing pad: draw, erase, save, and generate in two styles that differ", async ({ page }) => {
+  await signUpAndLogIn(page, "drawing");
+  await page.goto("/drawing");
+  await expect(page.getByRole("heading", { name: /Drawing Pad/ })).toBeVisible();
+  await expect(page.getByLabel("Colour")).toHaveValue("#ffff00");
+  await expect(page.getByRole("slider", { name: "Brush size" })).toHaveValue("5");
+  await expect(page.getByLabel("Style")).toHaveValue("realistic");
+  await expect(page.getByLabel("Style").locator("option")).toHaveText(["Realistic", "Cartoon", "Futuristic", "Painting", "Concept"]);
+  await expect(page.getByLabel("Drawing canvas")).toHaveCSS("touch-action", "none");
+  await expect(page.getByRole("link", { name: "Back" })).toHaveAttribute("href", "/dashboard");
+
+  // Mouse strokes in the default yellow.
+  await page.getByRole("slider", { name: "Brush size" }).fill("12");
+  await stroke(page, [[100, 100], [400, 250], [700, 120]]);
+  await stroke(page, [[150, 400], [650, 420]]);
+  expect(await pixel(page, 400, 250)).toEqual([255, 255, 0, 255]);
+
+  // Pen and touch through Pointer Events.
+  await page.getByLabel("Colour").fill("#00ffff");
+  const canvas = page.getByLabel("Drawing canvas");
+  const box = (await canvas.boundingBox())!;
+  const at = (x: number, y: number) => ({ clientX: box.x + (x * box.width) / 800, clientY: box.y + (y * box.height) / 500 });
+  for (const [pointerType, y] of [["pen", 300], ["touch", 330]] as const) {
+    await canvas.dispatchEvent("pointerdown", { pointerId: 7, pointerType, isPrimary: true, button: 0, buttons: 1, ...at(200, y) });
+    await canvas.dispatchEvent("pointermove", { pointerId: 7, pointerType, isPrimary: true, buttons: 1, ...at(600, y) });
+    await canvas.dispatchEvent("pointerup", { pointerId: 7, pointerType, isPrimary: true, button: 0, ...at(600, y) });
+    expect(await pixel(page, 400, y)).toEqual([0, 255, 255, 255]);
+  }
+
+  // Erase: 1.5 times the brush, in the paper colour.
+  await page.getByRole("button", { name: "🧽 Erase" }).click();
+  await expect(page.getByRole("button", { name: "🧽 Erase" })).toHaveAttribute("aria-pressed", "true");
+  await stroke(page, [[150, 400], [300, 400]]);
+  expect(await pixel(page, 200, 408)).toEqual([16, 20, 28, 255]);
+  await page.getByRole("button", { name: "✏️ Draw" }).click();
+
+  // Save Sketch downloads a PNG.
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Save Sketch" }).click();
+  expect((await download).suggestedFilename()).toMatch(/^sketch-.*\.png$/);
+
+  // Generate in two styles.
+  const results: Buffer[] = [];
+  for (const style of ["cartoon", "futuristic"]) {
+    await page.getByLabel("Style").selectOption(style);
+    const answer = page.waitForResponse((response) => response.url().includes("/api/ai/sketch2image"));
+    await page.getByRole("button", { name: "Generate AI Image" }).click();
+    const response = await answer;
+    expect(response.status()).toBe(201);
+    expect(JSON.parse(response.request().postData()!)).toMatchObject({ style, image_data: expect.stringMatching(/^data:image\/png;base64,/) });
+    const image = page.getByTestId("sketch-result");
+    await expect(image).toHaveAttribute("alt", `Your sketch in the ${style} style`);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(800);
+    const src = (await image.getAttribute("src"))!;
+    await expect(page.getByRole("link", { name: "Download Image" })).toHaveAttribute("download", `sketch-${style}.png`);
+    const file = await page.request.get(src);
+    expect(file.headers()["content-type"]).toBe("image/png");
+    results.push(await file.body());
+  }
+  expect(results[0].equals(results[1])).toBe(false);
+
+  // Clear paints the paper again.
+  await page.getByRole("button", { name: "Clear" }).click();
+  expect(await pixel(page, 400, 250)).toEqual([16, 20, 28, 255]);
+});
+
+test("drawing pad: 'AI generation failed. Please try again.' on failure and when no image comes back", async ({ page }) => {
+  await signUpAndLogIn(page, "drawing-fail");
+  await page.goto("/drawing");
+  await stroke(page, [[100, 100], [300, 300]]);
+  await page.route("**/api/ai/sketch2image", (route) => route.fulfill({ status: 502, json: { detail: "AI generation failed. Please try again." } }));
+  await page.getByRole("button", { name: "Generate AI Image" }).click();
+  await expect(page.getByRole("alert")).toHaveText("AI generation failed. Please try again.");
+  await page.unroute("**/api/ai/sketch2image");
+  await page.route("**/api/ai/sketch2image", (route) => route.fulfill({ status: 200, json: {} }));
+  await page.getByRole("button", { name: "Generate AI Image" }).click();
+  await expect(page.getByRole("alert")).toHaveText("AI generation failed. Please try again.");
+  await expect(page.getByTestId("sketch-result")).toHaveCount(0);
+});

@@ -1,0 +1,157 @@
+import { expect, test, type Page } from "@playwright/test";
+import { mp3WithId3, webmBytes } from "../support/media";
+import { signUpAndLogIn } from "./helpers";
+
+const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
+
+/** A real, playable one-second WebM, recorded in the browser from a canvas (MediaRecorder, VP8). */
+async function recordWebm(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(async () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 160;
+    canvas.height = 120;
+    const context = canvas.getContext("2d")!;
+    const stream = canvas.captureStream(25);
+    const recorder = new MediaRecorder(stream, { mimeType: "video/webm" });
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (event) => chunks.push(event.data);
+    let frame = 0;
+    const timer = setInterval(() => {
+      context.fillStyle = `hsl(${(frame++ * 15) % 360} 80% 50%)`;
+      context.fillRect(0, 0, 160, 120);
+    }, 40);
+    recorder.start(100);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await new Promise((resolve) => {
+      recorder.onstop = resolve;
+      recorder.stop();
+    });
+    clearInterval(timer);
+    const bytes = new Uint8Array(await new Blob(chunks, { type: "video/webm" }).arrayBuffer());
+    let binary = "";
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    return btoa(binary);
+  });
+  return Buffer.from(base64, "base64");
+}
+
+test("video hub: upload, play in the modal, rename with Enter, open the video page, delete", async ({ page }) => {
+  await signUpAndLogIn(page, "videos");
+  await page.goto("/videos");
+  await expect(page.getByRole("heading", { name: "📼 Video Hub" })).toBeVisible();
+  await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
+  await expect(page.getByLabel("Choose a video")).toHaveAttribute("accept", "video/*");
+
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(toast(page, "Please select a video first.")).toBeVisible();
+
+  // Content that is not a video: refused by the server.
+  await page.getByLabel("Choose a video").setInputFiles({ name: "song.mp4", mimeType: "video/mp4", buffer: mp3WithId3() });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(toast(page, "Failed to upload video.")).toBeVisible();
+
+  const webm = await recordWebm(page);
+  expect(webm.subarray(0, 4).toString("hex")).toBe("1a45dfa3");
+  await page.getByLabel("Choose a video").setInputFiles({ name: "Beach day.webm", mimeType: "video/webm", buffer: webm });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  const item = page.getByTestId("video-item");
+  await expect(item).toHaveCount(1);
+  await expect(item.locator(".media-name")).toHaveText("Beach day.mov");
+
+  // Play: the modal plays through a signed URL.
+  await page.getByRole("link", { name: "Play Beach day.mov" }).click();
+  const modalVideo = page.getByTestId("modal-video");
+  await expect(modalVideo).toBeVisible();
+  await expect(modalVideo).toHaveAttribute("src", /\/api\/videos\/play\/[0-9a-f-]+\?user=.+&expires=\d+&signature=/);
+  await expect.poll(() => modalVideo.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await page.getByRole("button", { name: "Close player" }).click();
+  await expect(modalVideo).toHaveCount(0);
+
+  // Rename: Enter saves, .mov appended; a blank name is ignored.
+  await page.getByRole("link", { name: "Rename Beach day.mov" }).click();
+  await page.getByLabel("New name for Beach day.mov").fill("Sunset");
+  await page.getByLabel("New name for Beach day.mov").press("Enter");
+  await expect(item.locator(".media-name")).toHaveText("Sunset.mov");
+  await page.getByRole("link", { name: "Rename Sunset.mov" }).click();
+  await page.getByLabel("New name for Sunset.mov").fill("   ");
+  await page.getByLabel("New name for Sunset.mov").press("Enter");
+  await expect(item.locator(".media-name")).toHaveText("Sunset.mov");
+
+  // The video page: the video with Back to /videos.
+  await item.locator(".media-name").click();
+  await expect(page).toHaveURL(/\/videos\/Sunset\.mov$/);
+  const pageVideo = page.getByTestId("page-video");
+  await expect.poll(() => pageVideo.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await expect(page.getByText("Loading video...")).toHaveCount(0);
+  await page.getByRole("link", { name: "← Back" }).click();
+  await expect(page).toHaveURL(/\/videos$/);
+
+  await page.getByRole("button", { name: "Delete Sunset.mov" }).click();
+  await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
+});
+
+test("video hub: playback, rename and delete failures say so", async ({ page }) => {
+  await signUpAndLogIn(page, "videos-fail");
+  await page.request.post("/api/videos/upload", { multipart: { file: { name: "clip.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+  await page.goto("/videos");
+  await page.route("**/api/videos/signed_url?**", (route) => route.fulfill({ status: 500, json: { detail: "boom" } }));
+  await page.route("**/api/videos/rename", (route) => route.fulfill({ status: 500, json: { detail: "boom" } }));
+  await page.route("**/api/videos/clip.mov", (route) =>
+    route.request().method() === "DELETE" ? route.fulfill({ status: 500, json: { detail: "boom" } }) : route.continue(),
+  );
+  await page.getByRole("link", { name: "Play clip.mov" }).click();
+  await expect(toast(page, "Playback failed. Please try again.")).toBeVisible();
+  await page.getByRole("link", { name: "Rename clip.mov" }).click();
+  await page.getByLabel("New name for clip.mov").fill("other");
+  await page.getByLabel("New name for clip.mov").press("Enter");
+  await expect(toast(page, "Rename failed.")).toBeVisible();
+  await page.getByRole("button", { name: "Delete clip.mov" }).click();
+  await expect(toast(page, "Failed to delete video.")).toBeVisible();
+  await expect(page.getByTestId("video-item")).toHaveCount(1);
+});
+
+test("video page: loading text, then the video; an unknown file says so", async ({ page }) => {
+  await signUpAndLogIn(page, "video-page");
+  await page.request.post("/api/videos/upload", { multipart: { file: { name: "slow.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+  // Hold the bytes back so the loading state is visible.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/videos/slow.mov", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/videos");
+  await page.getByRole("link", { name: "slow.mov" }).first().click();
+  await expect(page.getByText("Loading video...")).toBeVisible();
+  release();
+  await page.goto("/videos/missing.mov");
+  await expect(page.getByText("Video not found.")).toBeVisible();
+  await page.getByRole("link", { name: "← Back" }).click();
+  await expect(page).toHaveURL(/\/videos$/);
+});
+
+test.describe("video hub with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("upload, rename and delete work as plain forms", async ({ page }) => {
+    await signUpAndLogIn(page, "videos-nojs");
+    await page.goto("/videos");
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Please select a video first." })).toBeVisible();
+
+    await page.getByLabel("Choose a video").setInputFiles({ name: "plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page).toHaveURL(/\/videos$/);
+    await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("plain.mov");
+    // Without JavaScript, Play opens the video page.
+    await expect(page.getByRole("link", { name: "Play plain.mov" })).toHaveAttribute("href", "/videos/plain.mov");
+
+    await page.getByRole("link", { name: "Rename plain.mov" }).click();
+    await page.getByLabel("New name for plain.mov").fill("renamed");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("renamed.mov");
+
+    await page.getByRole("button", { name: "Delete renamed.mov" }).click();
+    await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
+  });
+});

@@ -1,0 +1,124 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { PNG_BYTES } from "../support/media";
+import { signUpAndLogIn } from "./helpers";
+
+// A real MP3 to play: one of the bundled demos (made by scripts/compose-music.mjs).
+const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
+const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
+
+test("voices: upload with a percent, play at a chosen speed with loop and restart, rename, delete", async ({ page }) => {
+  await signUpAndLogIn(page, "voices");
+  await page.goto("/voices");
+  await expect(page.getByRole("heading", { name: "🎙️ Voices" })).toBeVisible();
+  await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
+  const fileInput = page.getByLabel("Upload MP3");
+
+  // Only names ending in .mp3 are sent (SPEC §5).
+  await fileInput.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(toast(page, "Only MP3 files allowed")).toBeVisible();
+
+  // A name ending in .mp3 whose content is not MP3: the server refuses it.
+  await fileInput.setInputFiles({ name: "fake.mp3", mimeType: "audio/mpeg", buffer: PNG_BYTES });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(toast(page, "❌ Upload failed")).toBeVisible();
+  await expect(page.getByTestId("media-outcome")).toContainText("Only MP3 files allowed");
+
+  // The real upload, watching for the percent while it runs.
+  await page.evaluate(() => {
+    const seen: string[] = ((window as unknown as { seenProgress: string[] }).seenProgress = []);
+    new MutationObserver(() => {
+      const text = document.querySelector(".upload-progress")?.textContent;
+      if (text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await fileInput.setInputFiles({ name: "First take.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(toast(page, "✅ Upload successful!")).toBeVisible();
+  const seen = await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress);
+  expect(seen.some((text) => /Uploading\.\.\. \d+%/.test(text))).toBe(true);
+  const item = page.getByTestId("voice-item");
+  await expect(item).toHaveCount(1);
+  await expect(item.locator(".media-name")).toHaveText("First take.mp3");
+
+  // Playback: speed, loop and restart apply to the players.
+  await page.getByLabel("Playback speed").selectOption("1.5");
+  await page.getByRole("button", { name: /Loop: off/ }).click();
+  await expect(page.getByRole("button", { name: /Loop: on/ })).toHaveAttribute("aria-pressed", "true");
+  const audio = item.locator("audio");
+  await audio.evaluate((element: HTMLAudioElement) => element.play());
+  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.5);
+  expect(await audio.evaluate((element: HTMLAudioElement) => [element.playbackRate, element.loop, element.duration > 30])).toEqual([1.5, true, true]);
+  await page.getByRole("button", { name: "⏮ Restart" }).click();
+  expect(await audio.evaluate((element: HTMLAudioElement) => element.currentTime)).toBeLessThan(0.5);
+  await audio.evaluate((element: HTMLAudioElement) => element.pause());
+
+  // Rename: blank is refused; .mp3 is appended.
+  await page.getByRole("link", { name: "Rename First take.mp3" }).click();
+  const nameField = page.getByLabel("New name for First take.mp3");
+  await nameField.fill("   ");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "Enter a name before saving")).toBeVisible();
+  await nameField.fill("Better take");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "✨ Renamed successfully")).toBeVisible();
+  await expect(item.locator(".media-name")).toHaveText("Better take.mp3");
+  await expect(item.locator("audio")).toHaveAttribute("src", "/static/voices/Better%20take.mp3");
+
+  // Delete.
+  await page.getByRole("button", { name: "Delete Better take.mp3" }).click();
+  await expect(toast(page, "🗑️ File deleted")).toBeVisible();
+  await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
+});
+
+test("voices: a failed delete and rename say so", async ({ page }) => {
+  await signUpAndLogIn(page, "voices-fail");
+  await page.request.post("/api/voice/upload", { multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } } });
+  await page.goto("/voices");
+  await page.route("**/api/voice/file/**", (route) => route.fulfill({ status: 500, json: { detail: "boom" } }));
+  await page.route("**/api/voice/rename?**", (route) => route.fulfill({ status: 500, json: { detail: "boom" } }));
+  await page.getByRole("button", { name: "Delete keep.mp3" }).click();
+  await expect(toast(page, "Delete failed")).toBeVisible();
+  await page.getByRole("link", { name: "Rename keep.mp3" }).click();
+  await page.getByLabel("New name for keep.mp3").fill("other");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page, "Rename failed")).toBeVisible();
+  await expect(page.getByTestId("voice-item")).toHaveCount(1);
+});
+
+test.describe("voices with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("upload, rename and delete work as plain forms", async ({ page }) => {
+    await signUpAndLogIn(page, "voices-nojs");
+    await page.goto("/voices");
+    await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
+
+    await page.getByLabel("Upload MP3").setInputFiles({ name: "nojs.mp3", mimeType: "audio/mpeg", buffer: PNG_BYTES });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByTestId("media-outcome")).toContainText("Upload failed");
+    await expect(page.getByTestId("media-outcome")).toContainText("Only MP3 files allowed");
+
+    await page.getByLabel("Upload MP3").setInputFiles({ name: "nojs.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page).toHaveURL(/\/voices$/);
+    await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" })).toBeVisible();
+    await expect(page.getByTestId("voice-item").locator(".media-name")).toHaveText("nojs.mp3");
+
+    await page.getByRole("link", { name: "Rename nojs.mp3" }).click();
+    await expect(page).toHaveURL(/rename=nojs\.mp3/);
+    await page.getByLabel("New name for nojs.mp3").fill("");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Enter a name before saving" })).toBeVisible();
+    await page.getByLabel("New name for nojs.mp3").fill("plain form");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "✨ Renamed successfully" })).toBeVisible();
+    await expect(page.getByTestId("voice-item").locator(".media-name")).toHaveText("plain form.mp3");
+
+    await page.getByRole("button", { name: "Delete plain form.mp3" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "🗑️ File deleted" })).toBeVisible();
+    await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
+  });
+});

@@ -1,0 +1,176 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProviderError } from "~/ai/errors.server";
+import { LocalVideoRenderer } from "~/ai/local-video.server";
+import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video.server";
+import { VideoJobRunner } from "~/ai/video-job-runner.server";
+import { db } from "~/lib/db.server";
+import { newId, nowIso } from "~/lib/ids.server";
+import { fileStore } from "~/lib/storage.server";
+import { getMediaById } from "~/models/media.server";
+import { createVideoJob, getVideoJob, listVideoJobs, videoPromptSchema } from "~/models/video-job.server";
+
+const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);
+
+async function newUserId() {
+  const id = newId();
+  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
+  return id;
+}
+
+/** A provider whose runs the test drives. */
+class ScriptedProvider implements VideoProvider {
+  readonly offline = true;
+  readonly runs: VideoJobRun[] = [];
+  constructor(
+    readonly id: string,
+    private readonly script: (job: VideoJobRun) => Promise<RenderedVideo>,
+  ) {}
+  run(job: VideoJobRun) {
+    this.runs.push(job);
+    return this.script(job);
+  }
+}
+
+const untilAborted = (signal: AbortSignal) => new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const runners: VideoJobRunner[] = [];
+function runner(provider: VideoProvider, options: ConstructorParameters<typeof VideoJobRunner>[1] = {}) {
+  const created = new VideoJobRunner(provider, { tickMs: 50, staleMs: 300, ...options });
+  runners.push(created);
+  return created;
+}
+
+let user: string;
+beforeEach(async () => {
+  await db.deleteFrom("video_jobs").execute();
+  user = await newUserId();
+});
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.stop()));
+});
+
+describe("video job model", () => {
+  it("validates prompts; a job is visible to its owner only", async () => {
+    expect(videoPromptSchema.safeParse({ prompt: "   " }).error?.issues[0].message).toBe("prompt is required");
+    expect(videoPromptSchema.safeParse({}).error?.issues[0].message).toBe("prompt is required");
+    expect(videoPromptSchema.safeParse({ prompt: "x".repeat(1001) }).success).toBe(false);
+    const job = await createVideoJob(user, "a cat", "local-renderer");
+    expect(job).toMatchObject({ status: "starting", progress: 0, url: null, prompt: "a cat" });
+    expect(await getVideoJob(user, job.id)).toEqual(job);
+    const other = await newUserId();
+    expect(await getVideoJob(other, job.id)).toBeUndefined();
+    expect(await listVideoJobs(other)).toEqual([]);
+    expect((await listVideoJobs(user)).map((j) => j.id)).toEqual([job.id]);
+  });
+});
+
+describe("video job runner", () => {
+  it("works a job to completed with the local renderer and stores the clip as the owner's file", async () => {
+    const job = await createVideoJob(user, "sunrise over mountains", "local-renderer");
+    const seen = new Set<string>();
+    await runner(new LocalVideoRenderer(false)).start();
+    const done = await waitFor(
+      async () => {
+        const current = (await getVideoJob(user, job.id))!;
+        seen.add(current.status);
+        return current;
+      },
+      (current) => current.status === "completed",
+    );
+    expect(done.progress).toBe(1);
+    expect(done.url).toMatch(/^\/media\/[\w-]+$/);
+    const mediaId = decodeURIComponent(done.url!.slice("/media/".length));
+    const file = (await getMediaById(user, mediaId))!;
+    expect(file).toMatchObject({ kind: "aivideo", contentType: "video/webm" });
+    expect(file.name).toMatch(/^ai-video-sunrise-over-mountains-.*\.webm$/);
+    expect((await fileStore.stat(mediaId))!.size).toBe(file.size);
+    expect(await getMediaById(await newUserId(), mediaId)).toBeUndefined();
+    expect(seen.has("processing") || seen.has("finishing")).toBe(true);
+  });
+
+  it("takes over a job whose runner stopped (stale heartbeat) and resumes from what was recorded", async () => {
+    const job = await createVideoJob(user, "resume me", "scripted");
+    const first = new ScriptedProvider("scripted", async (run) => {
+      await run.report({ status: "processing", progress: 0.4, externalId: "remote-7" });
+      return untilAborted(run.signal);
+    });
+    const a = runner(first);
+    await a.start();
+    await waitFor(() => getVideoJob(user, job.id), (current) => current!.progress === 0.4);
+    await a.stop(); // the process "dies": its claim stays in the row until the heartbeat goes stale
+
+    const second = new ScriptedProvider("scripted", async (run) => {
+      await run.report({ status: "finishing", progress: 0.95 });
+      return { bytes: WEBM, contentType: "video/webm", extension: "webm" };
+    });
+    await runner(second).start();
+    const done = await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    expect(done!.url).not.toBeNull();
+    expect(second.runs).toHaveLength(1);
+    expect(second.runs[0].resume).toEqual({ progress: 0.4, externalId: "remote-7" });
+    const row = await db.selectFrom("video_jobs").select(["attempts", "runner_id"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ attempts: 2, runner_id: null });
+  });
+
+  it("never lets two runners work one job", async () => {
+    const job = await createVideoJob(user, "only once", "scripted");
+    let runs = 0;
+    const provider = new ScriptedProvider("scripted", async (run) => {
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await run.report({ status: "processing", progress: 0.5 });
+      return { bytes: WEBM, contentType: "video/webm", extension: "webm" };
+    });
+    await Promise.all([runner(provider, { staleMs: 60_000 }).start(), runner(provider, { staleMs: 60_000 }).start()]);
+    await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    expect(runs).toBe(1);
+  });
+
+  it("ends a job interrupted too often in error", async () => {
+    const job = await createVideoJob(user, "crashy", "scripted");
+    await db.updateTable("video_jobs").set({ attempts: 3, status: "processing", runner_id: "dead", heartbeat_at: "2000-01-01T00:00:00.000Z" }).where("id", "=", job.id).execute();
+    const provider = new ScriptedProvider("scripted", async () => ({ bytes: WEBM, contentType: "video/webm", extension: "webm" }));
+    await runner(provider, { maxAttempts: 3 }).start();
+    const done = await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "error");
+    expect(done!.error).toBe("The job was interrupted too many times");
+    expect(provider.runs).toHaveLength(0);
+  });
+
+  it("times a job out, and turns a provider failure into error with a safe reason", async () => {
+    const slow = await createVideoJob(user, "slow", "scripted");
+    const provider = new ScriptedProvider("scripted", (run) => untilAborted(run.signal));
+    await runner(provider, { jobTimeoutMs: 300 }).start();
+    const timedOut = await waitFor(() => getVideoJob(user, slow.id), (current) => current!.status === "timeout");
+    expect(timedOut!.error).toBe("The video took too long to generate");
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+
+    const failing = await createVideoJob(user, "fails", "scripted");
+    const broken = new ScriptedProvider("scripted", async () => {
+      throw new ProviderError("video", "scripted", "rejected", "HTTP 400 secret provider text");
+    });
+    await runner(broken).start();
+    const failed = await waitFor(() => getVideoJob(user, failing.id), (current) => current!.status === "error");
+    expect(failed!.error).toBe("The video provider refused the job");
+    expect(failed!.url).toBeNull();
+  });
+
+  it("says queued for jobs waiting for a free slot", async () => {
+    const provider = new ScriptedProvider("scripted", (run) => untilAborted(run.signal));
+    const first = await createVideoJob(user, "first", "scripted");
+    const second = await createVideoJob(user, "second", "scripted");
+    await runner(provider, { maxActive: 1 }).start();
+    await waitFor(() => getVideoJob(user, second.id), (current) => current!.status === "queued");
+    expect(provider.runs.map((run) => run.prompt)).toEqual(["first"]);
+    expect((await getVideoJob(user, first.id))!.status).toBe("starting");
+  });
+});

@@ -1,0 +1,169 @@
+import { sql } from "kysely";
+import { beforeEach, describe, expect, it } from "vitest";
+import { db } from "~/lib/db.server";
+import { newId, nowIso } from "~/lib/ids.server";
+import {
+  BODY_MAX,
+  contentInputSchema,
+  contentUpdateSchema,
+  countContent,
+  createContent,
+  deleteContent,
+  getContent,
+  listContent,
+  listContentSummaries,
+  pinSchema,
+  setPinned,
+  TITLE_MAX,
+  updateContent,
+} from "~/models/content.server";
+
+/** Users are inserted directly: password hashing is not what these tests are about. */
+async function newUserId() {
+  const id = newId();
+  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
+  return id;
+}
+
+let alice: string;
+let bob: string;
+beforeEach(async () => {
+  alice = await newUserId();
+  bob = await newUserId();
+});
+
+describe("content validation", () => {
+  it("requires a trimmed title of at most 200 characters; the body is optional", () => {
+    expect(contentInputSchema.parse({ title: "  Hello  " })).toEqual({ title: "Hello", body: undefined });
+    expect(contentInputSchema.parse({ title: "Hi", body: null }).body).toBe("");
+    expect(contentInputSchema.safeParse({ title: "   " }).error?.issues[0].message).toBe("Title is required");
+    expect(contentInputSchema.safeParse({}).error?.issues[0].message).toBe("Title is required");
+    expect(contentInputSchema.safeParse({ title: 42 }).error?.issues[0].message).toBe("Title must be text");
+    expect(contentInputSchema.safeParse({ title: "x".repeat(TITLE_MAX) }).success).toBe(true);
+    expect(contentInputSchema.safeParse({ title: "x".repeat(TITLE_MAX + 1) }).error?.issues[0].message).toBe(
+      "Title must be at most 200 characters",
+    );
+  });
+
+  it("bounds the body at 100,000 characters, counting a line break as one", () => {
+    expect(contentInputSchema.safeParse({ title: "t", body: "x".repeat(BODY_MAX) }).success).toBe(true);
+    expect(contentInputSchema.safeParse({ title: "t", body: "x".repeat(BODY_MAX + 1) }).error?.issues[0].message).toBe(
+      "Body must be at most 100,000 characters",
+    );
+    expect(contentInputSchema.parse({ title: "t", body: "a\r\nb\rc" }).body).toBe("a\nb\nc");
+    expect(contentInputSchema.safeParse({ title: "t", body: 5 }).error?.issues[0].message).toBe("Body must be text");
+  });
+
+  it("accepts an ISO timestamp as the version an update is based on, and a boolean pin", () => {
+    expect(contentUpdateSchema.parse({ title: "t", updated_at: "2025-01-02T03:04:05Z" }).updated_at).toBe("2025-01-02T03:04:05.000Z");
+    expect(contentUpdateSchema.safeParse({ title: "t", updated_at: "yesterday" }).success).toBe(false);
+    expect(pinSchema.safeParse({ pinned: "true" }).error?.issues[0].message).toBe("pinned must be true or false");
+    expect(pinSchema.safeParse({}).error?.issues[0].message).toBe("pinned is required");
+  });
+});
+
+describe("content items", () => {
+  it("are created with an empty body by default and read back by their owner only", async () => {
+    const item = await createContent(alice, { title: "First" });
+    expect(item).toEqual({ id: expect.any(String), title: "First", body: "", pinned: false, updated_at: expect.any(String) });
+    expect(await getContent(alice, item.id)).toEqual(item);
+    expect(await getContent(bob, item.id)).toBeUndefined();
+    expect(await getContent(alice, "no-such-id")).toBeUndefined();
+  });
+
+  it("list pinned first, then most recently updated first, scoped to the user, paged", async () => {
+    const a = await createContent(alice, { title: "a" });
+    const b = await createContent(alice, { title: "b" });
+    const c = await createContent(alice, { title: "c" });
+    await createContent(bob, { title: "bob's" });
+    expect((await listContent(alice)).map((item) => item.title)).toEqual(["c", "b", "a"]);
+
+    await setPinned(alice, a.id, true);
+    expect((await listContent(alice)).map((item) => item.title)).toEqual(["a", "c", "b"]);
+
+    const updated = await updateContent(alice, b.id, { title: "b2" });
+    expect(updated.ok).toBe(true);
+    expect((await listContent(alice)).map((item) => item.title)).toEqual(["a", "b2", "c"]);
+
+    expect((await listContent(alice, { limit: 2 })).map((item) => item.title)).toEqual(["a", "b2"]);
+    expect((await listContent(alice, { limit: 2, offset: 2 })).map((item) => item.title)).toEqual(["c"]);
+    expect((await listContent(alice, { offset: 1 })).map((item) => item.title)).toEqual(["b2", "c"]);
+    expect(await listContentSummaries(alice, { limit: 1 })).toEqual([{ id: a.id, title: "a", pinned: true, updated_at: a.updated_at }]);
+    expect(await countContent(alice)).toBe(3);
+    expect(await countContent(bob)).toBe(1);
+    expect(c.updated_at > b.updated_at).toBe(true);
+  });
+
+  it("pinning keeps updated_at and is refused for another user's item", async () => {
+    const item = await createContent(alice, { title: "pin me" });
+    const pinned = await setPinned(alice, item.id, true);
+    expect(pinned).toEqual({ ...item, pinned: true });
+    expect(await setPinned(bob, item.id, false)).toBeUndefined();
+    expect((await getContent(alice, item.id))?.pinned).toBe(true);
+  });
+
+  it("update changes title and body, keeps the body when none is given, and bumps updated_at", async () => {
+    const item = await createContent(alice, { title: "t", body: "one" });
+    const first = await updateContent(alice, item.id, { title: "t2" });
+    if (!first.ok) throw new Error("update failed");
+    expect(first.item).toMatchObject({ title: "t2", body: "one" });
+    expect(first.item.updated_at > item.updated_at).toBe(true);
+    const second = await updateContent(alice, item.id, { title: "t2", body: "" });
+    if (!second.ok) throw new Error("update failed");
+    expect(second.item.body).toBe("");
+    // Nothing changed: same version.
+    const same = await updateContent(alice, item.id, { title: "t2", body: "" });
+    expect(same.ok && same.item.updated_at).toBe(second.item.updated_at);
+  });
+
+  it("an update based on an older version is refused: an old autosave never overwrites a newer save", async () => {
+    const item = await createContent(alice, { title: "draft", body: "v1" });
+    const manual = await updateContent(alice, item.id, { title: "draft", body: "v2 (saved by hand)" }, { expectedUpdatedAt: item.updated_at });
+    expect(manual.ok).toBe(true);
+    // The autosave that was based on the first version arrives late.
+    const stale = await updateContent(alice, item.id, { title: "draft", body: "v1.5" }, { expectedUpdatedAt: item.updated_at });
+    expect(stale).toEqual({ ok: false, reason: "conflict", current: expect.objectContaining({ body: "v2 (saved by hand)" }) });
+    expect((await getContent(alice, item.id))?.body).toBe("v2 (saved by hand)");
+    // Based on the current version it goes through; without a version it always does.
+    if (!manual.ok) throw new Error("unreachable");
+    expect((await updateContent(alice, item.id, { title: "draft", body: "v3" }, { expectedUpdatedAt: manual.item.updated_at })).ok).toBe(true);
+    expect((await updateContent(alice, item.id, { title: "draft", body: "v4" })).ok).toBe(true);
+  });
+
+  it("writes in the same millisecond still get distinct, increasing versions", async () => {
+    const item = await createContent(alice, { title: "fast" });
+    const versions = [item.updated_at];
+    for (let i = 0; i < 5; i++) {
+      const result = await updateContent(alice, item.id, { title: `fast ${i}` });
+      if (!result.ok) throw new Error("update failed");
+      versions.push(result.item.updated_at);
+    }
+    expect([...versions].sort()).toEqual(versions);
+    expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it("another user's item or an unknown id is not found for update and delete", async () => {
+    const item = await createContent(alice, { title: "mine" });
+    expect(await updateContent(bob, item.id, { title: "theirs" })).toEqual({ ok: false, reason: "not_found" });
+    expect(await updateContent(alice, "missing", { title: "x" })).toEqual({ ok: false, reason: "not_found" });
+    expect(await deleteContent(bob, item.id)).toBe(false);
+    expect(await deleteContent(alice, item.id)).toBe(true);
+    expect(await deleteContent(alice, item.id)).toBe(false);
+    expect(await getContent(alice, item.id)).toBeUndefined();
+  });
+
+  it("the list query is served by the index, without a sort step", async () => {
+    const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN
+      SELECT id, title, pinned, updated_at FROM content_items WHERE user_id = ${alice}
+      ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT 100`.execute(db);
+    const details = plan.rows.map((row) => row.detail).join("\n");
+    expect(details).toContain("content_items_user_list");
+    expect(details).not.toContain("TEMP B-TREE");
+  });
+
+  it("go away with their user", async () => {
+    await createContent(bob, { title: "gone soon" });
+    await db.deleteFrom("users").where("id", "=", bob).execute();
+    expect(await countContent(bob)).toBe(0);
+  });
+});
