@@ -24,6 +24,8 @@ export default [
   route("image", "routes/image.tsx"),
   route("drawing", "routes/drawing.tsx"),
   route("aivideo", "routes/aivideo.tsx"),
+  route("projects", "routes/projects.tsx"),
+  route("project/:id", "routes/project.tsx"),
 
   // JSON API
   route("api/health", "routes/api/health.ts"),
@@ -54,6 +56,9 @@ export default [
   route("api/aivideo", "routes/api/aivideo.ts"),
   route("api/aivideo/status/:id", "routes/api/aivideo.status.ts"),
   route("api/creative-tools/:tool/generate", "routes/api/creative-tools.generate.ts"),
+  route("api/project", "routes/api/project.ts"),
+  route("api/project/create", "routes/api/project.create.ts"),
+  route("api/project/:id", "routes/api/project.item.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // User files (SPEC §7 Voice): owner only; public/static is served before this by the front door.

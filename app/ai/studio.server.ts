@@ -39,7 +39,7 @@ export async function speak(userId: string, text: string, voiceId: string | unde
   }
   const audio = await provider.synthesize(text, voice.voice_id, signal);
   const stored = await storeGenerated(userId, "speech", audio.bytes, `speech-${slugOf(text, 30)}`);
-  return { url: stored.url, voice_id: voice.voice_id, provider: provider.id };
+  return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, voice_id: voice.voice_id, provider: provider.id };
 }
 
 /** The sketch restyled (offline) or redrawn by the image model, stored as the person's image. */
@@ -47,7 +47,7 @@ export async function sketchToImage(userId: string, png: Buffer, style: SketchSt
   const provider = aiProviders().sketch;
   const image = await provider.stylise(png, style, signal);
   const stored = await storeGenerated(userId, "image", image.bytes, `sketch-${style}`);
-  return { url: stored.url, provider: provider.id, offline: provider.offline };
+  return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id, offline: provider.offline };
 }
 
 /** Whether a real image model is configured (the image screen shows SPEC's stock-photo link otherwise). */
@@ -64,5 +64,5 @@ export async function generateImage(userId: string, prompt: string, signal?: Abo
   if (!provider) throw new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER);
   const image = await provider.generate(prompt, signal);
   const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`);
-  return { url: stored.url, provider: provider.id };
+  return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id };
 }

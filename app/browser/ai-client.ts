@@ -65,6 +65,8 @@ export interface VideoJobStatus {
   status: string;
   progress: number;
   url: string | null;
+  /** The finished clip's file id (null until completed). */
+  media_id: string | null;
 }
 
 /** SPEC §7: POST /aivideo/ {prompt} -> id (possibly nested under data). */
@@ -82,6 +84,7 @@ export async function videoStatus(id: string, signal?: AbortSignal): Promise<Vid
     status: typeof answer?.status === "string" ? answer.status : "",
     progress: typeof answer?.progress === "number" ? Math.max(0, Math.min(1, answer.progress)) : 0,
     url: typeof answer?.url === "string" ? answer.url : null,
+    media_id: typeof answer?.media_id === "string" ? answer.media_id : null,
   };
 }
 
@@ -89,4 +92,38 @@ export async function videoStatus(id: string, signal?: AbortSignal): Promise<Vid
 export async function fetchTestMode(signal?: AbortSignal): Promise<boolean> {
   const answer = await apiJson<{ test_mode?: unknown }>("/api/health", { signal });
   return answer?.test_mode === true;
+}
+
+/** A file a generator made and stored as the person's own (a project can attach it by media_id). */
+export interface GeneratedFile {
+  url: string;
+  media_id: string;
+  filename: string;
+}
+
+function generatedFile(answer: { url?: unknown; media_id?: unknown; filename?: unknown } | undefined, what: string): GeneratedFile {
+  if (typeof answer?.url !== "string" || typeof answer.media_id !== "string") throw new Error(`No ${what} came back`);
+  return { url: answer.url, media_id: answer.media_id, filename: typeof answer.filename === "string" ? answer.filename : answer.media_id };
+}
+
+/** SPEC §7 creative tools (the project editor's generators): POST /creative-tools/{tool}/generate. */
+export async function generateScript(prompt: string): Promise<string> {
+  const answer = await apiJson<{ text?: unknown }>("/api/creative-tools/assistant/generate", { body: { prompt } });
+  if (typeof answer?.text !== "string" || answer.text.trim() === "") throw new Error("No text came back");
+  return answer.text;
+}
+
+export async function generateVoiceFile(text: string): Promise<GeneratedFile> {
+  return generatedFile(await apiJson("/api/creative-tools/voice/generate", { body: { text: speakableText(text) } }), "audio");
+}
+
+export async function generateImageFile(prompt: string): Promise<GeneratedFile> {
+  return generatedFile(await apiJson("/api/creative-tools/image/generate", { body: { prompt } }), "image");
+}
+
+/** Starts a video job through the creative-tools door; follow it with videoStatus. */
+export async function startVideoGeneration(prompt: string): Promise<string> {
+  const answer = await apiJson<{ id?: unknown }>("/api/creative-tools/aivideo/generate", { body: { prompt } });
+  if (typeof answer?.id !== "string") throw new Error("No job id came back");
+  return answer.id;
 }

@@ -6,6 +6,7 @@ import { loginSchema } from "~/models/credentials";
 import { verifyAccessToken } from "~/models/token.server";
 import { getUserById, type User } from "~/models/user.server";
 import { apiError, clientAddress, firstIssue } from "./http.server";
+import { redirectWithError } from "./toast.server";
 import { requestSessionContext } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
@@ -40,13 +41,24 @@ export function currentUser(context: Context): User | null {
   return context.get(requestSessionContext).user;
 }
 
+function loginUrl(request: Request): string {
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  return `/login?${new URLSearchParams({ redirectTo })}`;
+}
+
 /** Screens: no session -> /login, remembering where the person was going. */
 export function requireUser(context: Context, request: Request): User {
   const user = currentUser(context);
   if (user) return user;
-  const url = new URL(request.url);
-  const redirectTo = `${url.pathname}${url.search}`;
-  throw redirect(`/login?${new URLSearchParams({ redirectTo })}`);
+  throw redirect(loginUrl(request));
+}
+
+/** As requireUser, and the login screen tells the person why they are there (e.g. SPEC §6 "Please log in again."). */
+export async function requireUserOrExplain(context: Context, request: Request, message: string): Promise<User> {
+  const user = currentUser(context);
+  if (user) return user;
+  throw await redirectWithError(loginUrl(request), message);
 }
 
 /** The API: `Authorization: Bearer <access token>` or the session cookie; otherwise 401. */

@@ -90,6 +90,25 @@ export interface VideoJobsTable {
   completed_at: string | null;
 }
 
+/** A project (SPEC §3); see db/migrations/0005_projects.ts. */
+export interface ProjectsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  /** Empty string when the project has no description. */
+  description: string;
+  /** The attached voice clip or generated speech (media_files.id), null when none. */
+  voice_media_id: string | null;
+  /** The attached uploaded video or AI video (media_files.id). */
+  video_media_id: string | null;
+  /** The attached image (media_files.id): a drawing-pad result or a generated image. */
+  image_media_id: string | null;
+  /** A bundled music track id (demo1..demo3), null when none. */
+  music_track: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -98,4 +117,5 @@ export interface Database {
   content_items: ContentItemsTable;
   media_files: MediaFilesTable;
   video_jobs: VideoJobsTable;
+  projects: ProjectsTable;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ContentItemsTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
-import { newId } from "~/lib/ids.server";
+import { monotonicIso, newId } from "~/lib/ids.server";
 
 /**
  * Text content items (SPEC §3): every function takes the signed-in user's id and every query is
@@ -77,17 +77,6 @@ export interface ContentUpdate {
   body?: string;
 }
 
-/**
- * Timestamps strictly increase within this process and always move past the version they replace,
- * so two writes in the same millisecond still order (newest first) and a stale editor is detected.
- */
-let lastStamp = 0;
-function nextTimestamp(after?: string): string {
-  let stamp = Math.max(Date.now(), lastStamp + 1);
-  if (after) stamp = Math.max(stamp, Date.parse(after) + 1);
-  lastStamp = stamp;
-  return new Date(stamp).toISOString();
-}
 
 function toItem(row: Pick<ContentItemsTable, "id" | "title" | "body" | "pinned" | "updated_at">): ContentItem {
   return { id: row.id, title: row.title, body: row.body, pinned: Boolean(row.pinned), updated_at: row.updated_at };
@@ -142,7 +131,7 @@ export async function getContent(userId: string, id: string): Promise<ContentIte
 }
 
 export async function createContent(userId: string, input: { title: string; body?: string }): Promise<ContentItem> {
-  const now = nextTimestamp();
+  const now = monotonicIso();
   const row = {
     id: newId(),
     user_id: userId,
@@ -188,7 +177,7 @@ export async function updateContent(
     // Nothing changed: keep the version (and the item's place in the list).
     if (input.title === current.title && body === current.body) return { ok: true, item: toItem(current) };
 
-    const changes = { title: input.title, body, updated_at: nextTimestamp(current.updated_at) };
+    const changes = { title: input.title, body, updated_at: monotonicIso(current.updated_at) /* always past the version it replaces */ };
     const result = await trx
       .updateTable("content_items")
       .set(changes)

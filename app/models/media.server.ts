@@ -5,7 +5,7 @@ import { db } from "~/lib/db.server";
 import type { ServedFile } from "~/lib/file-response.server";
 import { apiError } from "~/lib/http.server";
 import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
-import { newId } from "~/lib/ids.server";
+import { monotonicIso, newId } from "~/lib/ids.server";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
 import { formatBytes, receiveMultipartUpload, tooLargeMessage, UploadError } from "~/lib/upload.server";
 import { checkMediaName, nameFromUpload, numberedName, type MediaKind } from "./media-names";
@@ -101,12 +101,6 @@ function toFile(row: Row): MediaFile {
   };
 }
 
-/** Timestamps strictly increase within the process, so newest-first lists keep upload order. */
-let lastStamp = 0;
-function timestamp(): string {
-  lastStamp = Math.max(Date.now(), lastStamp + 1);
-  return new Date(lastStamp).toISOString();
-}
 
 function isUniqueViolation(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
@@ -176,7 +170,7 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
     // Two uploads racing for one name: the unique index decides, the loser takes the next number.
     for (let attempt = 0; attempt < 5; attempt++) {
       const name = await freeName(userId, kind, desired, tried);
-      const now = timestamp();
+      const now = monotonicIso();
       const row = { id, user_id: userId, kind, name, content_type: staged.contentType, size: staged.size, created_at: now, updated_at: now };
       try {
         await db.insertInto("media_files").values(row).execute();
@@ -235,7 +229,7 @@ export async function renameMedia(userId: string, kind: MediaKind, oldName: stri
   const current = await getMediaByName(userId, kind, oldName);
   if (!current) throw new MediaError(404, mediaNotFound(kind));
   if (checked.name === current.name) return current;
-  const updatedAt = timestamp();
+  const updatedAt = monotonicIso();
   try {
     const result = await db
       .updateTable("media_files")

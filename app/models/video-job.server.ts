@@ -32,6 +32,8 @@ export interface VideoJobView {
   progress: number;
   /** The finished clip, served to its owner by /media/{id}; null until completed. */
   url: string | null;
+  /** The finished clip's file id (a project can attach it); null until completed. */
+  media_id: string | null;
   prompt: string;
   error: string | null;
   created_at: string;
@@ -47,6 +49,7 @@ function toView(row: ViewRow): VideoJobView {
     status: row.status as VideoStatus,
     progress: Math.max(0, Math.min(1, Number(row.progress))),
     url: row.status === "completed" && row.media_id ? mediaUrl(row.media_id) : null,
+    media_id: row.status === "completed" ? row.media_id : null,
     prompt: row.prompt,
     error: row.error,
     created_at: row.created_at,

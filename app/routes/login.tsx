@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
+import { FlashMessage } from "~/components/media-ui";
 import { authenticator, currentUser, LoginError, safeRedirectPath } from "~/lib/auth.server";
 import { commitTokenPair } from "~/lib/session.server";
 import { issueTokenPair } from "~/models/token.server";
@@ -77,6 +78,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   return (
     <main className="page page-narrow auth-page">
       <h1>Login</h1>
+      <FlashMessage />
       <fetcher.Form method="post" className="card form" aria-label="Login">
         <EnhancedField />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />

@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!(await isDecodablePng(png.bytes))) return apiError(422, "image_data must be a whole PNG image of at most 4096x4096 pixels");
   try {
     const result = await sketchToImage(user.id, png.bytes, style, request.signal);
-    return Response.json({ image: result.url, style, provider: result.provider }, { status: 201 });
+    return Response.json({ image: result.url, media_id: result.media_id, style, provider: result.provider }, { status: 201 });
   } catch (error) {
     return providerErrorResponse(error, "sketch");
   }

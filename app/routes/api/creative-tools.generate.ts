@@ -10,8 +10,8 @@ import type { Route } from "./+types/creative-tools.generate";
 /**
  * POST /api/creative-tools/{tool}/generate (SPEC §7), one door to each generator:
  * - assistant {prompt} -> {text, provider}
- * - voice {text} -> {audio_url, url} (the first voice)
- * - image {prompt} -> {image_url, url}; 503 when no image model is configured
+ * - voice {text} -> {audio_url, url, media_id, filename} (the first voice)
+ * - image {prompt} -> {image_url, url, media_id, filename}; 503 when no image model is configured
  * - aivideo {prompt} -> 202 {id, status, status_url, video_url: null, url: null}: a job to follow
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -34,7 +34,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { text } = parseApiInput(creativeVoiceSchema, body);
     try {
       const spoken = await speak(user.id, text, undefined, request.signal);
-      return Response.json({ audio_url: spoken.url, url: spoken.url, voice_id: spoken.voice_id }, { status: 201 });
+      return Response.json(
+        { audio_url: spoken.url, url: spoken.url, media_id: spoken.media_id, filename: spoken.filename, voice_id: spoken.voice_id },
+        { status: 201 },
+      );
     } catch (error) {
       return providerErrorResponse(error, "speech");
     }
@@ -43,7 +46,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const { prompt } = parseApiInput(promptSchema, body);
     try {
       const image = await generateImage(user.id, prompt, request.signal);
-      return Response.json({ image_url: image.url, url: image.url, provider: image.provider }, { status: 201 });
+      return Response.json(
+        { image_url: image.url, url: image.url, media_id: image.media_id, filename: image.filename, provider: image.provider },
+        { status: 201 },
+      );
     } catch (error) {
       return providerErrorResponse(error, "image");
     }

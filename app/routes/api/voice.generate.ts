@@ -15,7 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { text, voice_id } = parseApiInput(voiceGenerateSchema, await readJsonBody(request));
   try {
     const spoken = await speak(user.id, text, voice_id || undefined, request.signal);
-    return Response.json({ url: spoken.url, audio_url: spoken.url, voice_id: spoken.voice_id }, { status: 201 });
+    return Response.json({ url: spoken.url, audio_url: spoken.url, media_id: spoken.media_id, voice_id: spoken.voice_id }, { status: 201 });
   } catch (error) {
     if (error instanceof UnknownVoiceError) return apiError(422, "Unknown voice");
     return providerErrorResponse(error, "speech");

@@ -1,0 +1,329 @@
+import { useEffect, useRef, useState } from "react";
+import {
+  generateImageFile,
+  generateScript,
+  generateVoiceFile,
+  startVideoGeneration,
+  videoStatus,
+  type GeneratedFile,
+} from "~/browser/ai-client";
+import { ApiError } from "~/browser/api-client";
+import { isFinished, VIDEO_POLL_MS, videoStatusText } from "~/browser/video-status";
+import { MUSIC_DEMOS } from "~/lib/music-demos";
+import type { ProjectSlot } from "~/models/project-rules";
+
+/** A file a generator made (or a bundled track), as the editor's media choices list it. */
+export interface GeneratedChoice {
+  id: string;
+  name: string;
+  kind: string;
+}
+
+interface GeneratorsProps {
+  hydrated: boolean;
+  imageConfigured: boolean;
+  assistantOffline: boolean;
+  selectedMusic: string;
+  onScript: (script: string) => void;
+  onAttach: (slot: ProjectSlot, choice: GeneratedChoice) => void;
+}
+
+/**
+ * SPEC §2 Project editor: collapsible generators Script, Voice, Music (coming soon: the three demo
+ * tracks), Image and Video. They call the creative-tools API through the browser API client, so they
+ * need JavaScript; each ignores empty input and says "{kind} generated successfully!" or
+ * "Failed to generate {kind}" (SPEC §8), and its result can be attached to the project.
+ */
+export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline, selectedMusic, onScript, onAttach }: GeneratorsProps) {
+  return (
+    <section className="project-generators" aria-labelledby="generators-heading">
+      <h2 id="generators-heading">Generators</h2>
+      <noscript>
+        <p className="message message-error requires-javascript">
+          The generators run in your browser and need JavaScript. Title, description and media above work without it.
+        </p>
+      </noscript>
+      {hydrated ? (
+        <>
+          <ScriptGenerator offline={assistantOffline} onScript={onScript} />
+          <VoiceGenerator onAttach={onAttach} />
+          <MusicPicker selected={selectedMusic} onAttach={onAttach} />
+          <ImageGenerator configured={imageConfigured} onAttach={onAttach} />
+          <VideoGenerator onAttach={onAttach} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+type Outcome = { ok: boolean; text: string; detail?: string } | null;
+
+/** One generator run at a time: busy flag, result and SPEC's outcome texts. */
+function useGenerator<T>(kind: string) {
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<T | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const alive = useRef(true);
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+
+  const run = async (input: string, task: (input: string) => Promise<T>) => {
+    const trimmed = input.trim();
+    if (!trimmed || busy) return; // SPEC §5: each generator ignores empty input.
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const value = await task(trimmed);
+      if (!alive.current) return;
+      setResult(value);
+      setOutcome({ ok: true, text: `${kind} generated successfully!` });
+    } catch (error) {
+      if (!alive.current) return;
+      const detail = error instanceof ApiError && error.status !== 401 ? error.detail : undefined;
+      setOutcome({ ok: false, text: `Failed to generate ${kind}`, detail });
+    } finally {
+      if (alive.current) setBusy(false);
+    }
+  };
+  return { busy, result, outcome, run, alive };
+}
+
+function GeneratorOutcome({ outcome }: { outcome: Outcome }) {
+  if (!outcome) return null;
+  return (
+    <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"}>
+      {outcome.text}
+      {outcome.detail ? <span className="message-detail">{outcome.detail}</span> : null}
+    </p>
+  );
+}
+
+function Generator({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) {
+  return (
+    <details className="card generator" data-testid={testId}>
+      <summary>{title}</summary>
+      <div className="generator-body">{children}</div>
+    </details>
+  );
+}
+
+function PromptForm({
+  label,
+  value,
+  onChange,
+  busy,
+  action,
+  busyLabel,
+  rows = 3,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  busy: boolean;
+  action: { label: string; run: () => void };
+  busyLabel: string;
+  rows?: number;
+}) {
+  return (
+    <form
+      className="form generator-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        action.run();
+      }}
+    >
+      <label>
+        {label}
+        <textarea rows={rows} value={value} onChange={(event) => onChange(event.target.value)} maxLength={2000} />
+      </label>
+      <button type="submit" className="button button-primary" disabled={busy}>
+        {busy ? busyLabel : action.label}
+      </button>
+    </form>
+  );
+}
+
+function ScriptGenerator({ offline, onScript }: { offline: boolean; onScript: (script: string) => void }) {
+  const [prompt, setPrompt] = useState("");
+  const { busy, result, outcome, run } = useGenerator<string>("Script");
+  return (
+    <Generator title="📝 Script" testId="generator-script">
+      {offline ? (
+        <p className="muted">
+          The offline assistant writes from your own content and the studio's guide; configure an AI model (AI_CHAT_MODEL) for free-form scripts.
+        </p>
+      ) : null}
+      <PromptForm
+        label="What is the script about?"
+        value={prompt}
+        onChange={setPrompt}
+        busy={busy}
+        busyLabel="Generating..."
+        action={{ label: "Generate Script", run: () => void run(prompt, generateScript) }}
+      />
+      <GeneratorOutcome outcome={outcome} />
+      {result ? (
+        <div className="generator-result">
+          <div className="generator-text" data-testid="script-result">
+            {result}
+          </div>
+          <button type="button" className="button" onClick={() => onScript(result)}>
+            Add to description
+          </button>
+        </div>
+      ) : null}
+    </Generator>
+  );
+}
+
+function AttachButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="button" onClick={onClick}>
+      📎 Attach {label} to project
+    </button>
+  );
+}
+
+const choiceOf = (file: GeneratedFile, kind: string): GeneratedChoice => ({ id: file.media_id, name: file.filename, kind });
+
+function VoiceGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] }) {
+  const [text, setText] = useState("");
+  const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Voice");
+  return (
+    <Generator title="🎙️ Voice" testId="generator-voice">
+      <PromptForm
+        label="Text to speak"
+        value={text}
+        onChange={setText}
+        busy={busy}
+        busyLabel="Generating..."
+        action={{ label: "Generate Voice", run: () => void run(text, generateVoiceFile) }}
+      />
+      <GeneratorOutcome outcome={outcome} />
+      {result ? (
+        <div className="generator-result">
+          <audio src={result.url} controls preload="metadata" aria-label="Generated voice" />
+          <AttachButton label="voice" onClick={() => onAttach("voice", choiceOf(result, "speech"))} />
+        </div>
+      ) : null}
+    </Generator>
+  );
+}
+
+/** SPEC §2: Music is marked coming soon; the three demo tracks can be played and attached meanwhile. */
+function MusicPicker({ selected, onAttach }: { selected: string; onAttach: GeneratorsProps["onAttach"] }) {
+  return (
+    <Generator title="🎵 Music (coming soon)" testId="generator-music">
+      <p className="muted">Music generation is coming soon. Meanwhile, attach one of the bundled tracks:</p>
+      <ul className="generator-tracks">
+        {MUSIC_DEMOS.map((track) => (
+          <li key={track.id}>
+            <span>{track.title}</span>
+            <audio src={track.src} controls preload="none" aria-label={track.title} />
+            {selected === track.id ? (
+              <span className="muted">✓ Attached</span>
+            ) : (
+              <button type="button" className="button button-small" onClick={() => onAttach("music", { id: track.id, name: track.title, kind: "music" })}>
+                Use this track<span className="visually-hidden"> {track.title}</span>
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Generator>
+  );
+}
+
+function ImageGenerator({ configured, onAttach }: { configured: boolean; onAttach: GeneratorsProps["onAttach"] }) {
+  const [prompt, setPrompt] = useState("");
+  const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Image");
+  return (
+    <Generator title="🖼️ Image" testId="generator-image">
+      {configured ? null : (
+        <p className="muted">
+          No image model is configured (AI_BASE_URL and AI_IMAGE_MODEL), so prompts cannot become images here yet. The Drawing Pad turns your
+          sketches into images offline, and they can be attached above.
+        </p>
+      )}
+      <PromptForm
+        label="Describe the image"
+        value={prompt}
+        onChange={setPrompt}
+        busy={busy}
+        busyLabel="Generating..."
+        action={{ label: "Generate Image", run: () => void run(prompt, generateImageFile) }}
+      />
+      <GeneratorOutcome outcome={outcome} />
+      {result ? (
+        <div className="generator-result">
+          <img className="generator-image" src={result.url} alt={`Generated: ${prompt}`} />
+          <AttachButton label="image" onClick={() => onAttach("image", choiceOf(result, "image"))} />
+        </div>
+      ) : null}
+    </Generator>
+  );
+}
+
+/** A video job is followed every second until it ends (the server ends jobs that run too long). */
+const VIDEO_FOLLOW_MAX_MS = 20 * 60_000;
+
+function VideoGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] }) {
+  const [prompt, setPrompt] = useState("");
+  const [progress, setProgress] = useState<{ status: string; progress: number } | null>(null);
+  const { busy, result, outcome, run, alive } = useGenerator<GeneratedFile>("Video");
+
+  const generate = async (text: string): Promise<GeneratedFile> => {
+    const id = await startVideoGeneration(text);
+    const started = Date.now();
+    setProgress({ status: "starting", progress: 0 });
+    try {
+      while (alive.current && Date.now() - started < VIDEO_FOLLOW_MAX_MS) {
+        const job = await videoStatus(id);
+        setProgress({ status: job.status, progress: job.progress });
+        if (isFinished(job.status)) {
+          if (job.status === "completed" && job.url && job.media_id) {
+            return { url: job.url, media_id: job.media_id, filename: `AI video: ${text.slice(0, 60)}` };
+          }
+          throw new Error(videoStatusText(job.status));
+        }
+        await new Promise((resolve) => setTimeout(resolve, VIDEO_POLL_MS));
+      }
+      throw new Error("The video took too long");
+    } finally {
+      if (alive.current) setProgress(null);
+    }
+  };
+
+  return (
+    <Generator title="🎬 Video" testId="generator-video">
+      <PromptForm
+        label="Describe the video"
+        value={prompt}
+        onChange={setPrompt}
+        busy={busy}
+        busyLabel="Generating..."
+        rows={2}
+        action={{ label: "Generate Video", run: () => void run(prompt, generate) }}
+      />
+      {progress ? (
+        <div className="upload-progress" role="status" aria-live="polite">
+          <progress max={100} value={Math.round(progress.progress * 100)} aria-label="Video progress" />
+          <span>
+            {videoStatusText(progress.status)} {Math.round(progress.progress * 100)}%
+          </span>
+        </div>
+      ) : null}
+      <GeneratorOutcome outcome={outcome} />
+      {result ? (
+        <div className="generator-result">
+          <video className="generator-video" src={result.url} controls preload="metadata" aria-label="Generated video" />
+          <AttachButton label="video" onClick={() => onAttach("video", choiceOf(result, "aivideo"))} />
+        </div>
+      ) : null}
+    </Generator>
+  );
+}

@@ -1,0 +1,36 @@
+import { PROJECT_SLOTS, type ProjectSlot } from "~/models/project-rules";
+
+/** SPEC §2 Projects: four media icons (voices, music, videos, images), dimmed when the project has no such file. */
+const SLOT_ICONS: Record<ProjectSlot, { icon: string; label: string }> = {
+  voice: { icon: "🎙️", label: "Voice" },
+  music: { icon: "🎵", label: "Music" },
+  video: { icon: "🎬", label: "Video" },
+  image: { icon: "🖼️", label: "Image" },
+};
+
+export const slotLabel = (slot: ProjectSlot) => SLOT_ICONS[slot].label;
+
+/** `names` gives each slot's attached file name, or null when the slot is empty. */
+export function ProjectMediaIcons({ names }: { names: Record<ProjectSlot, string | null> }) {
+  return (
+    <ul className="project-media-icons" aria-label="Attached media">
+      {PROJECT_SLOTS.map((slot) => {
+        const name = names[slot];
+        const { icon, label } = SLOT_ICONS[slot];
+        const description = name ? `${label}: ${name}` : `No ${label.toLowerCase()}`;
+        return (
+          <li
+            key={slot}
+            className={name ? "project-media-icon" : "project-media-icon project-media-icon-absent"}
+            data-slot={slot}
+            data-present={name ? "true" : "false"}
+            title={description}
+          >
+            <span aria-hidden="true">{icon}</span>
+            <span className="visually-hidden">{description}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

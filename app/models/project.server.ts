@@ -1,0 +1,273 @@
+import { z } from "zod";
+import { db } from "~/lib/db.server";
+import { monotonicIso, newId } from "~/lib/ids.server";
+import { MUSIC_DEMOS } from "~/lib/music-demos";
+import { mediaUrl } from "./ai-media.server";
+import { listMedia, type MediaFile, type MediaKind } from "./media.server";
+import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "./project-rules";
+
+/**
+ * Projects (SPEC §2 Projects and Project editor, §3 Project). Every function takes the signed-in
+ * user's id and every query is scoped by it: another user's project is indistinguishable from one
+ * that does not exist. A project holds at most one file per slot: a voice (a voice clip or generated
+ * speech), a video (an upload or an AI video), an image (a drawing-pad result or a generated image)
+ * and one of the bundled music tracks. The file slots reference media_files with ON DELETE SET NULL,
+ * so deleting a library file detaches it from every project in the same statement.
+ */
+export { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "./project-rules";
+
+export const PROJECT_NOT_FOUND = "Project not found";
+
+/** Which stored kinds each file slot accepts. */
+export const SLOT_KINDS: Record<Exclude<ProjectSlot, "music">, readonly MediaKind[]> = {
+  voice: ["voice", "speech"],
+  video: ["video", "aivideo"],
+  image: ["image"],
+};
+const SLOT_LABELS: Record<ProjectSlot, string> = { voice: "voice", music: "music track", video: "video", image: "image" };
+
+const MUSIC_TRACK_IDS: readonly string[] = MUSIC_DEMOS.map((track) => track.id);
+const MUSIC_FILE_NAMES = MUSIC_TRACK_IDS.map((id) => `${id}.mp3`);
+
+export interface Project {
+  id: string;
+  title: string;
+  description: string;
+  /** SPEC §3: the four media fields signal presence: the attached file's name, or null. */
+  voice_file: string | null;
+  music_file: string | null;
+  video_file: string | null;
+  image_file: string | null;
+  media: Record<ProjectSlot, AttachedMedia | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Thrown for input that names a file the person does not have (the routes answer 422). */
+export class ProjectMediaError extends Error {}
+
+const titleSchema = z
+  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "Title required" : "Title must be text") })
+  .trim()
+  .min(1, "Title required")
+  .max(PROJECT_TITLE_MAX, `Title must be at most ${PROJECT_TITLE_MAX} characters`);
+
+/** Line breaks stored as \n (plain forms post \r\n); null means empty. */
+const descriptionSchema = z
+  .string({ error: "Description must be text" })
+  .transform((text) => text.replace(/\r\n?/g, "\n"))
+  .pipe(z.string().max(PROJECT_DESCRIPTION_MAX, `Description must be at most ${PROJECT_DESCRIPTION_MAX.toLocaleString("en-US")} characters`))
+  .nullable()
+  .transform((text) => text ?? "");
+
+/**
+ * A file to attach: its name (as the libraries list it, e.g. "take.mp3") or its id (as the generators
+ * answer it); null or "" detaches. Names always carry an extension and ids never do, so the two cannot
+ * be confused.
+ */
+const fileRefSchema = (field: string) =>
+  z
+    .string({ error: `${field} must be a file name, a file id or null` })
+    .trim()
+    .max(300, `${field} must be a file name, a file id or null`)
+    .nullable()
+    .transform((value) => (value ? value : null));
+
+/** A bundled track: "demo2.mp3" (as answered) or "demo2"; normalised to the track id. */
+const musicFileSchema = z
+  .string({ error: `music_file must be one of: ${MUSIC_FILE_NAMES.join(", ")}, or null` })
+  .trim()
+  .nullable()
+  .transform((value) => (value ? value.replace(/\.mp3$/i, "") : null))
+  .refine((value) => value === null || MUSIC_TRACK_IDS.includes(value), `music_file must be one of: ${MUSIC_FILE_NAMES.join(", ")}, or null`);
+
+/** The attachment fields are the same four the API answers with (SPEC §3), so a read project can be written back. */
+const attachmentFields = {
+  voice_file: fileRefSchema("voice_file").optional(),
+  music_file: musicFileSchema.optional(),
+  video_file: fileRefSchema("video_file").optional(),
+  image_file: fileRefSchema("image_file").optional(),
+};
+
+/** Create: title required, description optional; attachments optional. */
+export const projectCreateSchema = z.object({ title: titleSchema, description: descriptionSchema.optional(), ...attachmentFields });
+/** Update (PUT): title required as on create; a left-out description or attachment keeps its value. */
+export const projectUpdateSchema = projectCreateSchema;
+/** One slot changed on its own (the editor's Attach and Detach buttons). */
+export const projectAttachSchema = z.object({
+  slot: z.enum(PROJECT_SLOTS, { error: `slot must be one of: ${PROJECT_SLOTS.join(", ")}` }),
+  value: z
+    .string({ error: "value must be text" })
+    .trim()
+    .max(100, "Unknown file")
+    .transform((value) => (value ? value : null)),
+});
+
+export type ProjectInput = z.infer<typeof projectCreateSchema>;
+type Attachments = Pick<ProjectInput, "voice_file" | "music_file" | "video_file" | "image_file">;
+
+const SLOT_COLUMNS = { voice: "voice_media_id", video: "video_media_id", image: "image_media_id" } as const;
+const SLOT_FIELDS = { voice: "voice_file", video: "video_file", image: "image_file" } as const;
+
+/** The project rows with their attached files' names and kinds (joined on the owner too, by construction). */
+function projectQuery(userId: string) {
+  return db
+    .selectFrom("projects")
+    .leftJoin("media_files as voice", (join) => join.onRef("voice.id", "=", "projects.voice_media_id").onRef("voice.user_id", "=", "projects.user_id"))
+    .leftJoin("media_files as video", (join) => join.onRef("video.id", "=", "projects.video_media_id").onRef("video.user_id", "=", "projects.user_id"))
+    .leftJoin("media_files as image", (join) => join.onRef("image.id", "=", "projects.image_media_id").onRef("image.user_id", "=", "projects.user_id"))
+    .select([
+      "projects.id",
+      "projects.title",
+      "projects.description",
+      "projects.music_track",
+      "projects.created_at",
+      "projects.updated_at",
+      "voice.id as voice_id",
+      "voice.name as voice_name",
+      "voice.kind as voice_kind",
+      "video.id as video_id",
+      "video.name as video_name",
+      "video.kind as video_kind",
+      "image.id as image_id",
+      "image.name as image_name",
+      "image.kind as image_kind",
+    ])
+    .where("projects.user_id", "=", userId);
+}
+
+type ProjectRow = Awaited<ReturnType<ReturnType<typeof projectQuery>["executeTakeFirstOrThrow"]>>;
+
+function attached(id: string | null, name: string | null, kind: string | null): AttachedMedia | null {
+  return id && name && kind ? { id, name, kind, url: mediaUrl(id) } : null;
+}
+
+function toProject(row: ProjectRow): Project {
+  const media = {
+    voice: attached(row.voice_id, row.voice_name, row.voice_kind),
+    music: musicTrack(row.music_track),
+    video: attached(row.video_id, row.video_name, row.video_kind),
+    image: attached(row.image_id, row.image_name, row.image_kind),
+  };
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    voice_file: media.voice?.name ?? null,
+    music_file: media.music ? `${media.music.id}.mp3` : null,
+    video_file: media.video?.name ?? null,
+    image_file: media.image?.name ?? null,
+    media,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Most recently changed first. */
+export async function listProjects(userId: string): Promise<Project[]> {
+  const rows = await projectQuery(userId).orderBy("projects.updated_at", "desc").orderBy("projects.id", "desc").execute();
+  return rows.map(toProject);
+}
+
+export async function getProject(userId: string, id: string): Promise<Project | undefined> {
+  const row = await projectQuery(userId).where("projects.id", "=", id).executeTakeFirst();
+  return row ? toProject(row) : undefined;
+}
+
+/** The person's file of a kind the slot takes, by id or by name; undefined when there is none. */
+async function findSlotFile(userId: string, slot: keyof typeof SLOT_COLUMNS, reference: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("media_files")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("kind", "in", [...SLOT_KINDS[slot]])
+    .where((eb) => eb.or([eb("id", "=", reference), eb("name", "=", reference)]))
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Checks that every named file is the person's own and of a kind its slot takes; the columns to set. */
+async function attachmentColumns(userId: string, input: Attachments) {
+  const columns: Partial<Record<"voice_media_id" | "video_media_id" | "image_media_id" | "music_track", string | null>> = {};
+  for (const slot of ["voice", "video", "image"] as const) {
+    const reference = input[SLOT_FIELDS[slot]];
+    if (reference === undefined) continue;
+    let id: string | null = null;
+    if (reference !== null) {
+      id = (await findSlotFile(userId, slot, reference)) ?? null;
+      if (!id) throw new ProjectMediaError(`No such ${SLOT_LABELS[slot]} in your library`);
+    }
+    columns[SLOT_COLUMNS[slot]] = id;
+  }
+  if (input.music_file !== undefined) columns.music_track = input.music_file;
+  return columns;
+}
+
+export async function createProject(userId: string, input: ProjectInput): Promise<Project> {
+  const now = monotonicIso();
+  const id = newId();
+  await db
+    .insertInto("projects")
+    .values({
+      id,
+      user_id: userId,
+      title: input.title,
+      description: input.description ?? "",
+      voice_media_id: null,
+      video_media_id: null,
+      image_media_id: null,
+      music_track: null,
+      ...(await attachmentColumns(userId, input)),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return (await getProject(userId, id))!;
+}
+
+/** Saves the given fields (a left-out description or attachment keeps its value); undefined when not found. */
+export async function updateProject(userId: string, id: string, input: Partial<ProjectInput>): Promise<Project | undefined> {
+  const changes = {
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(await attachmentColumns(userId, input)),
+  };
+  const result = await db
+    .updateTable("projects")
+    .set({ ...changes, updated_at: monotonicIso() })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return getProject(userId, id);
+}
+
+/** Attaches `value` (a file id or name, or a track id for music) to one slot, or detaches it when null. */
+export async function setProjectSlot(userId: string, id: string, slot: ProjectSlot, value: string | null) {
+  if (slot === "music") {
+    if (value !== null && !MUSIC_TRACK_IDS.includes(value)) throw new ProjectMediaError(`No such ${SLOT_LABELS.music}`);
+    return updateProject(userId, id, { music_file: value });
+  }
+  return updateProject(userId, id, { [SLOT_FIELDS[slot]]: value });
+}
+
+export async function deleteProject(userId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("projects").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export interface MediaChoice {
+  id: string;
+  name: string;
+  kind: string;
+}
+
+/** What the editor offers to attach in each slot: the person's own files of the kinds it takes, and the tracks. */
+export async function projectMediaChoices(userId: string): Promise<Record<ProjectSlot, MediaChoice[]>> {
+  const choices = async (kinds: readonly MediaKind[]) => {
+    const lists = await Promise.all(kinds.map((kind) => listMedia(userId, kind)));
+    return lists.flat().map((file: MediaFile) => ({ id: file.id, name: file.name, kind: file.kind }));
+  };
+  const [voice, video, image] = await Promise.all([choices(SLOT_KINDS.voice), choices(SLOT_KINDS.video), choices(SLOT_KINDS.image)]);
+  return { voice, music: MUSIC_DEMOS.map((track) => ({ id: track.id, name: track.title, kind: "music" })), video, image };
+}
