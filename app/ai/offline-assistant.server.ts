@@ -1,11 +1,12 @@
 import { CONTENT_PAGE_SIZE, listContent, type ContentItem } from "~/models/content.server";
+import { listProjects, type Project } from "~/models/project.server";
 import { OFFLINE_ASSISTANT_ID } from "./assistant-labels";
 import type { ChatProvider, ChatReply } from "./chat.server";
 import { TOOL_GUIDE, type ToolGuideEntry } from "./tool-guide";
 
 /**
  * The assistant that works with no model at all. It does two honest things: it searches the
- * person's own content items for the words of the question, and it explains the studio's tools from
+ * person's own content items and projects for the words of the question, and it explains the studio's tools from
  * a built-in guide. For anything else it says plainly that no model provider is configured and how
  * to configure one. It never pretends to be a language model.
  */
@@ -35,7 +36,7 @@ const STOP_WORDS = new Set(
 const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|yo)\b/i;
 const HELP = /\b(help|what can you do|who are you|what are you|which tools|what tools|list (the )?tools)\b/i;
 const HOW_TO = /\b(how|where|what does|what is|can i|use|open|start|find the)\b/i;
-const ABOUT_CONTENT = /\b(my (notes?|content|items?|writing|texts?|posts?)|did i write|i wrote|search|find)\b/i;
+const ABOUT_CONTENT = /\b(my (notes?|content|items?|writing|texts?|posts?|projects?)|did i write|i wrote|search|find)\b/i;
 
 export function words(text: string): string[] {
   return (text.toLowerCase().normalize("NFKD").match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => word.replace(/\p{M}/gu, ""));
@@ -50,13 +51,31 @@ function stem(word: string): string {
   return word.length > 4 ? word.replace(/(ing|ed|es|s)$/, "") : word;
 }
 
-export interface ContentMatch {
-  item: ContentItem;
+/** What the search reads of a content item or a project. */
+interface Searchable {
+  title: string;
+  body: string;
+  updated_at: string;
+}
+
+export interface SearchMatch<T extends Searchable> {
+  item: T;
   score: number;
   snippet: string;
 }
+export type ContentMatch = SearchMatch<ContentItem>;
 
-function snippetOf(item: ContentItem, terms: string[]): string {
+/** A project as the search reads it: its description and the names of its attached media. */
+export interface SearchableProject extends Searchable {
+  id: string;
+}
+export function searchableProject(project: Project): SearchableProject {
+  const media = [project.voice_file, project.media.music?.name, project.video_file, project.image_file].filter(Boolean);
+  const body = [project.description, media.length ? `Media: ${media.join(", ")}` : ""].filter(Boolean).join(" ");
+  return { id: project.id, title: project.title, body, updated_at: project.updated_at };
+}
+
+function snippetOf(item: Searchable, terms: string[]): string {
   const body = item.body.replace(/\s+/g, " ").trim();
   if (!body) return "";
   const lower = body.toLowerCase();
@@ -68,9 +87,9 @@ function snippetOf(item: ContentItem, terms: string[]): string {
 }
 
 /** Scores items by the question's terms: a title hit counts three times a body hit. */
-export function rankContent(items: ContentItem[], terms: string[]): ContentMatch[] {
+export function rankContent<T extends Searchable>(items: T[], terms: string[]): SearchMatch<T>[] {
   if (terms.length === 0) return [];
-  const matches: ContentMatch[] = [];
+  const matches: SearchMatch<T>[] = [];
   for (const item of items) {
     const title = item.title.toLowerCase();
     const body = item.body.toLowerCase();
@@ -116,7 +135,7 @@ function describeTool(tool: ToolGuideEntry): string {
   return `${tool.label} (${tool.path}): ${tool.summary}`;
 }
 
-export function composeOfflineReply(message: string, items: ContentItem[]): string {
+export function composeOfflineReply(message: string, items: ContentItem[], projects: SearchableProject[] = []): string {
   const parts: string[] = [];
   const trimmed = message.trim();
 
@@ -130,6 +149,7 @@ export function composeOfflineReply(message: string, items: ContentItem[]): stri
 
   const terms = searchTerms(trimmed);
   const matches = rankContent(items, terms).slice(0, SHOWN_MATCHES);
+  const projectMatches = rankContent(projects, terms).slice(0, SHOWN_MATCHES);
   const tools = matchTools(trimmed);
   const aboutContent = ABOUT_CONTENT.test(trimmed);
   const howTo = HOW_TO.test(trimmed);
@@ -137,12 +157,18 @@ export function composeOfflineReply(message: string, items: ContentItem[]): stri
   if (matches.length > 0) {
     const lines = matches.map(({ item, snippet }) => `• "${item.title}"${snippet ? `: ${snippet}` : ""}`);
     parts.push(`From your content:\n${lines.join("\n")}`);
-  } else if (aboutContent && terms.length > 0) {
-    parts.push(`I found nothing in your content about ${terms.map((term) => `"${term}"`).join(", ")}.`);
+  }
+  if (projectMatches.length > 0) {
+    const lines = projectMatches.map(({ item, snippet }) => `• "${item.title}" (/project/${item.id})${snippet ? `: ${snippet}` : ""}`);
+    parts.push(`From your projects:\n${lines.join("\n")}`);
+  }
+  const found = matches.length + projectMatches.length > 0;
+  if (!found && aboutContent && terms.length > 0) {
+    parts.push(`I found nothing in your content or projects about ${terms.map((term) => `"${term}"`).join(", ")}.`);
   }
 
-  // A tool explanation when the question is about one (and not already answered from the content alone).
-  if (tools.length > 0 && (howTo || matches.length === 0)) {
+  // A tool explanation when the question is about one (and not already answered from the person's own work alone).
+  if (tools.length > 0 && (howTo || !found)) {
     parts.push(tools.map(describeTool).join("\n"));
   }
 
@@ -155,7 +181,7 @@ export class OfflineAssistant implements ChatProvider {
   readonly offline = true;
 
   async reply(userId: string, message: string): Promise<ChatReply> {
-    const items = await searchableItems(userId);
-    return { reply: composeOfflineReply(message, items), provider: this.id };
+    const [items, projects] = await Promise.all([searchableItems(userId), listProjects(userId)]);
+    return { reply: composeOfflineReply(message, items, projects.map(searchableProject)), provider: this.id };
   }
 }

@@ -14,6 +14,7 @@ import { db } from "~/lib/db.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import { DASHBOARD_TOOLS } from "~/lib/tools";
 import { createContent, type ContentItem } from "~/models/content.server";
+import { createProject } from "~/models/project.server";
 
 async function newUserId() {
   const id = newId();
@@ -47,7 +48,7 @@ describe("offline assistant", () => {
     expect(reply).toMatch(/^From your content:/);
     expect(reply).toContain('"Bread recipe"');
     expect(reply).toContain("eggs, milk and bread");
-    expect(composeOfflineReply("Find my notes about volcanoes", items)).toContain('I found nothing in your content about "volcanoes"');
+    expect(composeOfflineReply("Find my notes about volcanoes", items)).toContain('I found nothing in your content or projects about "volcanoes"');
   });
 
   it("says plainly that no model is configured, and how to configure one, for anything else", () => {
@@ -69,6 +70,19 @@ describe("offline assistant", () => {
     expect(forAlice.reply).toContain("Alice's secret plan");
     const forBob = await assistant.reply(bob, "what did I write about the zeppelin?");
     expect(forBob.reply).not.toContain("Alice");
+  });
+
+  it("searches the asking user's projects too: title, description and attached media", async () => {
+    const [alice, bob] = [await newUserId(), await newUserId()];
+    const project = await createProject(alice, { title: "Zeppelin documentary", description: "Archive footage and a narrated intro", music_file: "demo2" });
+    await createProject(bob, { title: "Bob's zeppelin idea" });
+    const assistant = new OfflineAssistant();
+    const reply = (await assistant.reply(alice, "Which of my projects is about the zeppelin?")).reply;
+    expect(reply).toContain("From your projects:");
+    expect(reply).toContain(`"Zeppelin documentary" (/project/${project.id})`);
+    expect(reply).not.toContain("Bob");
+    expect((await assistant.reply(alice, "find my project with Deep Abstract Ambient")).reply).toContain("Zeppelin documentary");
+    expect((await assistant.reply(bob, "what about the archive footage?")).reply).not.toContain("documentary");
   });
 });
 
