@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { apiError, readJsonBody } from "~/lib/http.server";
 import { MESSAGE_MAX } from "./chat.server";
 import { PROMPT_MAX } from "./image.server";
 import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES } from "./sketch.server";
@@ -32,28 +31,3 @@ export const sketchSchema = z.object({
     .optional()
     .transform((style) => style ?? DEFAULT_SKETCH_STYLE),
 });
-
-/**
- * A JSON body of at most `maxBytes`: a larger one is refused with 413 before it is all in memory
- * (by Content-Length, and by counting when the length is not declared).
- */
-export async function readLimitedJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  const declared = Number(request.headers.get("Content-Length"));
-  const tooLarge = () => apiError(413, `Request body must be at most ${Math.floor(maxBytes / (1024 * 1024))} MiB`);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!request.body) return readJsonBody(request);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return readJsonBody(new Request("http://body.invalid/", { method: "POST", body: Buffer.concat(chunks) }));
-}

@@ -1,6 +1,6 @@
 import path from "node:path";
 import Database from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import { Kysely, Migrator, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
 import type { Database as Schema } from "./db-schema";
 import { env } from "./env.server";
 
@@ -46,3 +46,13 @@ function createDatabase() {
 export const db = createDatabase();
 // Top-level await: the server does not answer before the schema is current.
 await migrateToLatest(db);
+
+/** Whether the database answers a trivial query (GET /api/health). */
+export async function databaseIsReachable(): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

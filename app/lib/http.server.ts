@@ -5,9 +5,71 @@ export function apiError(status: number, detail: string, headers?: HeadersInit):
   return Response.json({ detail }, { status, headers });
 }
 
-/** Parses a JSON request body; a body that is not JSON is the client's mistake (400), never a 500. */
-export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
+const MiB = 1024 * 1024;
+/** JSON bodies of the API (a 100,000-character content body is at most ~400 KB of JSON). */
+export const JSON_BODY_MAX = 2 * MiB;
+/** Form posts of the screens (urlencoded text triples in size when percent-encoded). */
+export const FORM_BODY_MAX = 4 * MiB;
+
+/** A request body that could not be read as asked: 413 when too large, 400 when malformed. */
+export class BodyError extends Error {
+  constructor(
+    readonly status: 400 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads at most `maxBytes` of the body into memory: a larger body is refused (413) by its declared
+ * length before reading, or as soon as the count passes the limit, so no request can fill the memory.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => new BodyError(413, `Request body must be at most ${formatLimit(maxBytes)}`);
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Stop reading without destroying the connection: the 413 still reaches the client, and Node
+      // discards whatever else it sends.
+      reader.releaseLock();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A body left unread makes the connection unusable for the next request: close it after the answer. */
+function bodyErrorHeaders(error: BodyError): Record<string, string> {
+  return error.status === 413 ? { Connection: "close" } : {};
+}
+
+function formatLimit(bytes: number): string {
+  return bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+/**
+ * Parses a JSON request body of at most `maxBytes` (413 beyond); a body that is not JSON is the
+ * client's mistake (400), never a 500. An empty body reads as {}.
+ */
+export async function readJsonBody(request: Request, maxBytes = JSON_BODY_MAX): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await readBodyBytes(request, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyError) throw apiError(error.status, error.message, bodyErrorHeaders(error));
+    throw error;
+  }
+  const text = bytes.toString("utf8");
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
@@ -16,6 +78,28 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
+/**
+ * A screen's form post (urlencoded or multipart) of at most `maxBytes`. Throws a Response: 413 when
+ * too large, 400 when it is not a readable form (e.g. multipart without a boundary), never a 500; a
+ * screen that catches it shows its own message, else its error boundary shows the status.
+ */
+export async function readFormData(request: Request, maxBytes = FORM_BODY_MAX): Promise<FormData> {
+  let bytes: Buffer;
+  try {
+    bytes = await readBodyBytes(request, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyError) {
+      throw new Response(error.message, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8", ...bodyErrorHeaders(error) } });
+    }
+    throw error;
+  }
+  const contentType = request.headers.get("Content-Type") ?? "";
+  try {
+    return await new Request("http://form.invalid/", { method: "POST", headers: { "Content-Type": contentType }, body: new Uint8Array(bytes) }).formData();
+  } catch {
+    throw new Response("The form could not be read", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+}
 /** The first problem zod found, as one readable sentence. */
 export function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];

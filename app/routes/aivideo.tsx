@@ -13,6 +13,7 @@ import { AiPageHeader } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { readVideoJob, submitVideoJob } from "~/ai/video-job-runner.server";
 import { requireUser } from "~/lib/auth.server";
+import { readFormData } from "~/lib/http.server";
 import { VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
 import type { Route } from "./+types/aivideo";
 
@@ -39,7 +40,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 /** Without JavaScript: a plain form post starts the job and shows it (the page refreshes itself each second). */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const form = await request.formData().catch(() => null);
+  const form = await readFormData(request).catch(() => null);
   const parsed = videoPromptSchema.safeParse({ prompt: form?.get("prompt") ?? "" });
   // SPEC §5: an empty prompt is ignored.
   if (!parsed.success) return redirect("/aivideo");

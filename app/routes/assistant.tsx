@@ -9,6 +9,7 @@ import { assistantMessageSchema } from "~/ai/inputs.server";
 import { OFFLINE_ASSISTANT_ID } from "~/ai/assistant-labels";
 import { askAssistant as askOnServer, assistantIsOffline, speak, UnknownVoiceError } from "~/ai/studio.server";
 import { requireUser } from "~/lib/auth.server";
+import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/assistant";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Assistant · Creative AI Studio" }];
@@ -41,7 +42,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await readFormData(request);
   } catch {
     return data<AskResult>({ ok: false, question: "", error: SOMETHING_WENT_WRONG }, { status: 400 });
   }

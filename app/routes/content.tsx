@@ -15,6 +15,7 @@ import { ApiError, apiFetch } from "~/browser/api-client";
 import { FlashFallback } from "~/components/content-list";
 import { requireUser, safeRedirectPath } from "~/lib/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { readFormData } from "~/lib/http.server";
 import {
   BODY_MAX,
   contentUpdateSchema,
@@ -100,7 +101,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await readFormData(request);
   } catch {
     return data({ ok: false as const, intent: null, message: "Invalid form" }, { status: 400 });
   }

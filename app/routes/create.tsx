@@ -1,6 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
+import { readFormData } from "~/lib/http.server";
 import { BODY_MAX, contentInputSchema, createContent, TITLE_MAX } from "~/models/content.server";
 import type { Route } from "./+types/create";
 
@@ -23,7 +24,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await readFormData(request);
   } catch {
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values: { title: "", body: "" } }, { status: 400 });
   }

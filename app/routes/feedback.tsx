@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Link, Form, useActionData } from "react-router";
 import { playSound } from "~/browser/sounds";
 import { currentUser } from "~/lib/auth.server";
+import { readFormData } from "~/lib/http.server";
 import { saveFeedback, feedbackSchema } from "~/models/feedback.server";
 import type { Route } from "./+types/feedback";
 
@@ -14,7 +15,7 @@ type FieldErrors = Partial<Record<"name" | "email" | "message", string>>;
 
 /** Without JavaScript the form posts here; with it, the page calls POST /api/feedback (SPEC §7). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const parsed = feedbackSchema.safeParse({ name: form.get("name"), email: form.get("email"), message: form.get("message") });
   if (!parsed.success) {
     const fieldErrors: FieldErrors = {};

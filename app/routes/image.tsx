@@ -9,6 +9,7 @@ import { promptSchema } from "~/ai/inputs.server";
 import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/ai/stock-photo";
 import { generateImage as generateOnServer, imageProviderConfigured } from "~/ai/studio.server";
 import { requireUser } from "~/lib/auth.server";
+import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/image";
 
 export const meta: Route.MetaFunction = () => [{ title: "Image Generator · Creative AI Studio" }];
@@ -30,7 +31,7 @@ type Outcome = { prompt: string; result: Result | null; error: string | null };
 /** Without JavaScript: the same rules as the screen, answered in the page (no 2 s wait). */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const form = await request.formData().catch(() => null);
+  const form = await readFormData(request).catch(() => null);
   const prompt = typeof form?.get("prompt") === "string" ? (form!.get("prompt") as string) : "";
   const parsed = promptSchema.safeParse({ prompt });
   if (!parsed.success) {

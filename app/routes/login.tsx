@@ -4,6 +4,7 @@ import { EnhancedField } from "~/components/enhanced-field";
 import { FlashMessage } from "~/components/media-ui";
 import { authenticator, currentUser, LoginError, safeRedirectPath } from "~/lib/auth.server";
 import { commitTokenPair } from "~/lib/session.server";
+import { readFormData } from "~/lib/http.server";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/login";
 
@@ -19,7 +20,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.clone().formData();
+  const form = await readFormData(request.clone());
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   let user;
   try {

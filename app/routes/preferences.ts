@@ -3,6 +3,7 @@ import { z } from "zod";
 import { safeRedirectPath } from "~/lib/auth.server";
 import { readPreferences, serializePreferences } from "~/lib/preferences.server";
 import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/lib/tools";
+import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/preferences";
 
 const changeSchema = z.discriminatedUnion("intent", [
@@ -19,7 +20,7 @@ const changeSchema = z.discriminatedUnion("intent", [
  * Plain forms are redirected back; fetchers get the new preferences.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const parsed = changeSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "Invalid preference" }, { status: 400 });
   const preferences = await readPreferences(request);

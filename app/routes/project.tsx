@@ -8,6 +8,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { assistantIsOffline, imageProviderConfigured } from "~/ai/studio.server";
 import { requireUserOrExplain } from "~/lib/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { readFormData } from "~/lib/http.server";
 import {
   createProject,
   getProject,
@@ -98,7 +99,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const isNew = params.id === "new";
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await readFormData(request);
   } catch {
     return data<SaveAnswer>({ ok: false, intent: "save", message: SAVE_FAILED }, { status: 400 });
   }

@@ -5,6 +5,7 @@ import { ProjectMediaIcons } from "~/components/project-media-icons";
 import { toast } from "~/components/toasts";
 import { requireUserOrExplain } from "~/lib/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { readFormData } from "~/lib/http.server";
 import { deleteProject, listProjects, type Project } from "~/models/project.server";
 import type { Route } from "./+types/projects";
 
@@ -44,7 +45,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await readFormData(request);
   } catch {
     return data({ ok: false, message: DELETE_FAILED }, { status: 400 });
   }

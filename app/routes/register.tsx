@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
-import { firstIssue } from "~/lib/http.server";
+import { firstIssue, readFormData } from "~/lib/http.server";
 import { credentialsSchema } from "~/models/credentials";
 import { createUser, EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/register";
@@ -17,7 +17,7 @@ function failure(message: string, status: number) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   const confirm = String(form.get("confirmPassword") ?? "");

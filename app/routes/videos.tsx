@@ -7,6 +7,7 @@ import { toast } from "~/components/toasts";
 import { VideoModal } from "~/components/video-modal";
 import { requireUser } from "~/lib/auth.server";
 import { formatBytes, isMultipart, missingFileMessage } from "~/lib/upload.server";
+import { readFormData } from "~/lib/http.server";
 import { deleteMedia, listMedia, MEDIA_RULES, MediaError, receiveMediaUpload, renameMedia } from "~/models/media.server";
 import type { Route } from "./+types/videos";
 
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await readFormData(request);
   } catch {
     return failure({ intent: null, ok: false, message: "Invalid form" }, 400);
   }

@@ -8,6 +8,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { isMultipart, formatBytes } from "~/lib/upload.server";
+import { readFormData } from "~/lib/http.server";
 import { deleteMedia, listMedia, MEDIA_RULES, MediaError, receiveMediaUpload, renameMedia } from "~/models/media.server";
 import { hasExtension } from "~/models/media-names";
 import type { Route } from "./+types/voices";
@@ -64,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await readFormData(request);
   } catch {
     return failure({ intent: null, ok: false, message: "Invalid form" }, 400);
   }

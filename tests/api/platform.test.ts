@@ -1,3 +1,4 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { api, baseUrl, newUser } from "./client";
 
@@ -5,7 +6,7 @@ describe("GET /api/health", () => {
   it("reports status and test mode", async () => {
     const { status, body } = await api("/api/health");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: "ok", test_mode: true, database: "ok" });
+    expect(body).toMatchObject({ status: "ok", test_mode: true, database: "ok", job_runner: "ok" });
   });
 });
 
@@ -27,7 +28,7 @@ describe("POST /api/feedback", () => {
     [{ name: "A", email: "nope", message: "x" }, "Enter a valid email address"],
     [{ name: "A", email: "a@example.com", message: "" }, "Message is required"],
     [{ name: "A", email: "a@example.com", message: "x".repeat(5001) }, "Message must be at most 5000 characters"],
-  ])("invalid %j -> 422", async (json, detail) => {
+  ])("invalid feedback #%# -> 422 with its detail", async (json, detail) => {
     expect(await api("/api/feedback", { json })).toMatchObject({ status: 422, body: { detail } });
   });
 
@@ -88,3 +89,51 @@ describe("security", () => {
     expect(await page.text()).toContain("Return Home");
   });
 });
+
+describe("request bodies", () => {
+  it("a JSON body over 2 MiB is refused with 413 before it is read, declared or streamed", async () => {
+    const big = JSON.stringify({ name: "A", email: "a@example.com", message: "x".repeat(3 * 1024 * 1024) });
+    const declared = await api("/api/feedback", { raw: big, headers: { "Content-Type": "application/json" } });
+    expect(declared).toMatchObject({ status: 413, body: { detail: "Request body must be at most 2 MiB" } });
+    // Without a Content-Length (chunked), the count stops it.
+    expect(await postChunked("/api/feedback", 3 * 1024 * 1024)).toBe(413);
+  });
+
+  it("a form that cannot be read is 400 and a huge one 413, on screens and the API, never 500", async () => {
+    const noBoundary = { "Content-Type": "multipart/form-data" };
+    for (const path of ["/login", "/register", "/feedback", "/preferences", "/create"]) {
+      const response = await fetch(baseUrl() + path, { method: "POST", headers: noBoundary, body: "garbage", redirect: "manual" });
+      expect([400, 302], path).toContain(response.status);
+    }
+    expect((await api("/api/auth/login", { raw: "garbage", headers: noBoundary })).status).toBe(400);
+    expect(await postChunked("/feedback", 5 * 1024 * 1024, "application/x-www-form-urlencoded")).toBe(413);
+  });
+
+  it("calls with the wrong method answer 405 with a detail", async () => {
+    for (const path of ["/api/auth/login", "/api/auth/register", "/api/auth/refresh", "/api/auth/logout", "/api/feedback"]) {
+      expect(await api(path), path).toMatchObject({ status: 405, body: { detail: "Method not allowed" } });
+    }
+    expect((await api("/api/health", { method: "POST" })).status).toBe(405);
+  });
+});
+
+/** Posts `bytes` of "x" with chunked transfer (no Content-Length); resolves with the status. */
+function postChunked(path: string, bytes: number, contentType = "application/json"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(baseUrl() + path, { method: "POST", headers: { "Content-Type": contentType } }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", reject);
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    let sent = 0;
+    const write = () => {
+      while (sent < bytes) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return void request.once("drain", write);
+      }
+      request.end();
+    };
+    write();
+  });
+}

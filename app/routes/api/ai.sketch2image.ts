@@ -1,10 +1,10 @@
 import { providerErrorResponse } from "~/ai/errors.server";
 import { decodePngDataUrl } from "~/ai/image-bytes.server";
-import { readLimitedJsonBody, sketchSchema } from "~/ai/inputs.server";
+import { sketchSchema } from "~/ai/inputs.server";
 import { isDecodablePng } from "~/ai/local-sketch.server";
 import { sketchToImage } from "~/ai/studio.server";
 import { requireApiUser } from "~/lib/auth.server";
-import { apiError, parseApiInput } from "~/lib/http.server";
+import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import type { Route } from "./+types/ai.sketch2image";
 
 /** A 10 MiB PNG is about 14 MiB as base64 in JSON; a body beyond this is refused (413) unread. */
@@ -17,7 +17,7 @@ const BODY_MAX_BYTES = 14 * 1024 * 1024 + 64 * 1024;
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed", { Allow: "POST" });
   const user = await requireApiUser(context, request);
-  const { image_data, style } = parseApiInput(sketchSchema, await readLimitedJsonBody(request, BODY_MAX_BYTES));
+  const { image_data, style } = parseApiInput(sketchSchema, await readJsonBody(request, BODY_MAX_BYTES));
   const png = decodePngDataUrl(image_data);
   if (!png.ok) return apiError(422, png.message);
   if (!(await isDecodablePng(png.bytes))) return apiError(422, "image_data must be a whole PNG image of at most 4096x4096 pixels");

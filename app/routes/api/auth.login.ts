@@ -1,4 +1,4 @@
-import { apiError, clientAddress, isRecord, parseApiInput, readJsonBody } from "~/lib/http.server";
+import { apiError, clientAddress, isRecord, parseApiInput, readFormData, readJsonBody } from "~/lib/http.server";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/models/credentials";
 import { issueTokenPair } from "~/models/token.server";
@@ -8,7 +8,14 @@ import type { Route } from "./+types/auth.login";
 async function readCredentials(request: Request): Promise<unknown> {
   const type = request.headers.get("Content-Type") ?? "";
   if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
-    const form = await request.formData();
+    let form: FormData;
+    try {
+      form = await readFormData(request);
+    } catch (error) {
+      // The screens' form reader answers text; the API answers {"detail"} with the same status.
+      if (error instanceof Response) throw apiError(error.status, await error.text());
+      throw error;
+    }
     return { email: form.get("email") ?? form.get("username") ?? "", password: form.get("password") ?? "" };
   }
   const body = await readJsonBody(request);
@@ -26,3 +33,5 @@ export async function action({ request }: Route.ActionArgs) {
   if (!result.ok) return apiError(401, "Incorrect email or password", { "WWW-Authenticate": "Bearer" });
   return Response.json(await issueTokenPair(result.user.id), { headers: { "Cache-Control": "no-store" } });
 }
+
+export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });

@@ -13,3 +13,5 @@ export async function action({ request }: Route.ActionArgs) {
   if (refresh_token) await revokeRefreshToken(refresh_token);
   return Response.json({ ok: true }, { headers: { "Set-Cookie": await endSession(request) } });
 }
+
+export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });

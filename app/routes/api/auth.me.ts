@@ -1,3 +1,4 @@
+import { apiError } from "~/lib/http.server";
 import { requireApiUser } from "~/lib/auth.server";
 import type { Route } from "./+types/auth.me";
 
@@ -6,3 +7,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireApiUser(context, request);
   return Response.json({ id: user.id, email: user.email });
 }
+
+export const action = () => apiError(405, "Method not allowed", { Allow: "GET" });

@@ -43,3 +43,5 @@ export async function action({ request }: Route.ActionArgs) {
     { headers: { ...noStore, "Set-Cookie": await commitTokenPair(request, rotation.pair) } },
   );
 }
+
+export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });

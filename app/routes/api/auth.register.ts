@@ -15,3 +15,5 @@ export async function action({ request }: Route.ActionArgs) {
     throw error;
   }
 }
+
+export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });

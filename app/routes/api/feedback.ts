@@ -10,3 +10,5 @@ export async function action({ request, context }: Route.ActionArgs) {
   const saved = await saveFeedback(input, currentUser(context)?.id ?? null);
   return Response.json({ ok: true, id: saved.id, message: "Feedback received" });
 }
+
+export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });

@@ -1,32 +1,37 @@
-import { sql } from "kysely";
 import { providerSummary } from "~/ai/providers.server";
 import { ensureVideoJobRunner } from "~/ai/video-job-runner.server";
-import { db } from "~/lib/db.server";
+import { databaseIsReachable } from "~/lib/db.server";
+import { apiError } from "~/lib/http.server";
 import packageJson from "../../../package.json";
 
 /**
- * GET /api/health: liveness, database reachability, and the AI providers: test_mode is true while
- * video runs on the offline renderer (the AI video screen's Test Mode badge); `providers` names the
- * provider of each capability. It also starts the video job runner, so interrupted jobs are taken
- * over as soon as anything checks on the server.
+ * GET /api/health: liveness, database reachability, the video job runner, and the AI providers:
+ * test_mode is true while video runs on the offline renderer (the AI video screen's Test Mode badge);
+ * `providers` names the provider of each capability. It also starts the job runner, so interrupted
+ * jobs are taken over as soon as anything checks on the server.
  */
 export async function loader() {
-  let database = "ok";
+  const database = (await databaseIsReachable()) ? "ok" : "unavailable";
+  let jobRunner = "ok";
   try {
-    await sql`select 1`.execute(db);
     await ensureVideoJobRunner();
-  } catch {
-    database = "unavailable";
+  } catch (error) {
+    console.error("[health] the video job runner did not start", error);
+    jobRunner = "unavailable";
   }
+  const healthy = database === "ok" && jobRunner === "ok";
   const ai = providerSummary();
   return Response.json(
     {
-      status: database === "ok" ? "ok" : "degraded",
+      status: healthy ? "ok" : "degraded",
       test_mode: ai.test_mode,
       providers: ai.providers,
       database,
+      job_runner: jobRunner,
       version: packageJson.version,
     },
-    { status: database === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } },
+    { status: healthy ? 200 : 503, headers: { "Cache-Control": "no-store" } },
   );
 }
+
+export const action = () => apiError(405, "Method not allowed", { Allow: "GET" });
