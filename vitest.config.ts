@@ -1,15 +1,17 @@
 import { defineConfig } from "vitest/config";
 
-// Vitest runs without the React Router plugin: unit tests import app modules directly and
-// API tests talk HTTP to the production build started in tests/api/global-setup.ts.
+// Vitest runs without the React Router plugin. Two projects: `unit` imports app modules directly
+// (no build needed), `api` talks HTTP to the production build that tests/api/global-setup.ts starts.
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
     setupFiles: ["tests/unit/setup.ts"],
-    globalSetup: ["tests/api/global-setup.ts"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"], globalSetup: ["tests/api/global-setup.ts"] } },
+    ],
   },
 });

@@ -11,7 +11,8 @@ import {
   useSearchParams,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { ApiError, apiFetch } from "~/browser/api-client";
+import { ApiError, apiFetch, apiJson } from "~/browser/api-client";
+import { withFailureFallback } from "~/browser/network-safe";
 import { FlashFallback } from "~/components/content-list";
 import { requireUser, safeRedirectPath } from "~/lib/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
@@ -109,6 +110,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const enhanced = form.get("enhanced") === "1";
   const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
 
+  // SPEC §8: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
+  if (intent === "delete" && !enhanced && form.get("confirmed") !== "1") {
+    const query = new URLSearchParams({ confirm: "delete" });
+    if (back !== "/dashboard") query.set("redirectTo", back);
+    return redirect(`/content/${encodeURIComponent(params.id)}?${query}`);
+  }
   if (intent === "pin" || intent === "delete") {
     const failed = intent === "pin" ? PIN_FAILED : DELETE_FAILED;
     let done = false;
@@ -157,6 +164,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     }
   }
   return data({ ok: false as const, intent: null, message: "Unknown action" }, { status: 400 });
+}
+
+/** With JavaScript: a pin or delete whose request fails still answers with SPEC's text (and the list rolls back). */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const intent = (await request.clone().formData()).get("intent");
+  return withFailureFallback(serverAction, () => ({
+    ok: false as const,
+    intent: intent === "pin" || intent === "delete" ? intent : null,
+    message: intent === "pin" ? PIN_FAILED : DELETE_FAILED,
+  }));
 }
 
 export default function ContentScreen({ loaderData, actionData }: Route.ComponentProps) {
@@ -227,8 +244,8 @@ async function sendSave(id: string, kind: SaveKind, payload: Record<string, unkn
     method: manual ? "PUT" : "POST",
     headers: { "Content-Type": "application/json" },
     body,
-    // A save started while the page is being left must outlive the page.
-    keepalive: kind === "leave" && body.length < KEEPALIVE_MAX_BYTES,
+    // A save started while the page is being left must outlive the page (the limit is in bytes, not characters).
+    keepalive: kind === "leave" && new TextEncoder().encode(body).length < KEEPALIVE_MAX_BYTES,
   });
   if (!response.ok) {
     let detail = `Request failed (${response.status})`;
@@ -270,6 +287,9 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
   const editingRef = useRef(editing);
   editingRef.current = editing;
   const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const savesInFlight = useRef(0);
+  /** After a conflict: the version saved elsewhere, which Cancel switches to. */
+  const newerVersion = useRef<ContentItem | null>(null);
   const setSaved = (next: ContentItem) => {
     savedRef.current = next;
     setSavedState(next);
@@ -291,9 +311,12 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
           return "invalid";
         }
         if (kind === "manual" || kind === "force") setSaving(true);
+        savesInFlight.current++;
         try {
           const payload: Record<string, unknown> = { title: current.title, body: current.body };
-          if (kind !== "force") payload.updated_at = base.updated_at;
+          // A leave save racing our own save in flight would be refused as stale by that save's new version.
+          const racingOwnSave = kind === "leave" && savesInFlight.current > 1;
+          if (kind !== "force" && !racingOwnSave) payload.updated_at = base.updated_at;
           const next = await sendSave(item.id, kind, payload);
           savedRef.current = next;
           setSavedState(next);
@@ -304,14 +327,20 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
           if (error instanceof ApiError && error.status === 409) {
             setConflict(true);
             setStatus({ tone: "error", text: CONFLICT_TEXT });
+            void apiJson<ContentItem>(`/api/content/${encodeURIComponent(item.id)}`)
+              .then((latest) => (newerVersion.current = latest))
+              .catch(() => {});
             return "conflict";
           }
           setStatus({ tone: "error", text: SAVE_FAILED });
           return "failed";
         } finally {
+          savesInFlight.current--;
           setSaving(false);
         }
       };
+      // Saves run one after another, except the one sent while the page is being left: it cannot wait.
+      if (kind === "leave") return run();
       const next = queue.current.then(run, run);
       queue.current = next.catch(() => undefined);
       return next;
@@ -371,6 +400,11 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
     setConflict(false);
   };
   const cancelEditing = () => {
+    // After a conflict, Cancel drops this draft for the version saved elsewhere, not the stale one.
+    if (newerVersion.current) {
+      setSaved(newerVersion.current);
+      newerVersion.current = null;
+    }
     setDraft({ title: savedRef.current.title, body: savedRef.current.body });
     setConflict(false);
   };
@@ -394,6 +428,7 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
     return (
       <article className="content-view">
         <FlashFallback />
+        {searchParams.get("confirm") === "delete" ? <DeleteConfirmation id={item.id} redirectTo={searchParams.get("redirectTo")} /> : null}
         <h1 className="content-view-title">{saved.title}</h1>
         {saved.body ? <div className="card content-body">{saved.body}</div> : <p className="muted content-body-empty">No content yet.</p>}
         {statusLine}
@@ -458,5 +493,28 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
         </div>
       </Form>
     </article>
+  );
+}
+
+/** Without JavaScript, the dashboard's Delete lands here first: SPEC §8 "Delete this content?". */
+function DeleteConfirmation({ id, redirectTo }: { id: string; redirectTo: string | null }) {
+  const back = redirectTo && redirectTo.startsWith("/") && !redirectTo.startsWith("//") ? redirectTo : "/dashboard";
+  return (
+    <Form method="post" action={`/content/${encodeURIComponent(id)}`} className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">
+      <p id="confirm-delete" className="confirm-question">
+        Delete this content?
+      </p>
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="confirmed" value="1" />
+      {back !== "/dashboard" ? <input type="hidden" name="redirectTo" value={back} /> : null}
+      <div className="content-actions">
+        <button type="submit" className="button button-danger">
+          Delete
+        </button>
+        <Link className="button button-ghost" to={back}>
+          Cancel
+        </Link>
+      </div>
+    </Form>
   );
 }

@@ -1,4 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { withFailureFallback } from "~/browser/network-safe";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http.server";
@@ -45,6 +46,16 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });
   }
   return redirectWithSuccess("/dashboard", "✅ Content created");
+}
+
+/** With JavaScript: a post that never reaches the server keeps what was typed and says SPEC's text. */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const form = await request.clone().formData();
+  return withFailureFallback(serverAction, () => ({
+    error: CREATE_FAILED,
+    fieldErrors: {} as FieldErrors,
+    values: { title: text(form.get("title")), body: text(form.get("body")) },
+  }));
 }
 
 export default function Create({ loaderData, actionData }: Route.ComponentProps) {

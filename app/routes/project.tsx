@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
+import { withFailureFallback } from "~/browser/network-safe";
 import { ProjectGenerators, type GeneratedChoice } from "~/components/project-generators";
 import { ProjectMediaIcons, slotLabel } from "~/components/project-media-icons";
 import { FlashMessage } from "~/components/media-ui";
@@ -176,6 +177,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     console.error("[project] save failed", error);
     return data<SaveAnswer>({ ok: false, intent: "save", message: SAVE_FAILED, values }, { status: 500 });
   }
+}
+
+/** With JavaScript: a save or attach whose request fails says SPEC's text and keeps the editor as it is. */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const intent = (await request.clone().formData()).get("intent");
+  return withFailureFallback(serverAction, (): SaveAnswer | AttachAnswer =>
+    intent === "attach" ? { ok: false, intent: "attach", message: SAVE_FAILED } : { ok: false, intent: "save", message: SAVE_FAILED },
+  );
 }
 
 export default function ProjectEditorScreen({ loaderData, actionData }: Route.ComponentProps) {

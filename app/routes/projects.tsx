@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { data, Link, useFetcher, useFetchers } from "react-router";
+import { data, Link, redirect, useFetcher, useFetchers } from "react-router";
+import { withFailureFallback } from "~/browser/network-safe";
 import { FlashMessage } from "~/components/media-ui";
 import { ProjectMediaIcons } from "~/components/project-media-icons";
 import { toast } from "~/components/toasts";
@@ -33,10 +34,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       video_file,
       image_file,
     }));
-    return { projects: cards, error: null };
+    // Without JavaScript, Delete asks first on this page (?confirm={id}).
+    const confirmId = new URL(request.url).searchParams.get("confirm");
+    const confirming = cards.find((card) => card.id === confirmId) ?? null;
+    return { projects: cards, confirming, error: null };
   } catch (error) {
     console.error("[projects] load failed", error);
-    return data({ projects: [] as ProjectCard[], error: LOAD_FAILED }, { status: 500 });
+    return data({ projects: [] as ProjectCard[], confirming: null, error: LOAD_FAILED }, { status: 500 });
   }
 }
 
@@ -54,6 +58,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (form.get("intent") !== "delete" || typeof id !== "string" || !id) {
     return data({ ok: false, message: "Unknown action" }, { status: 400 });
   }
+  if (!enhanced && form.get("confirmed") !== "1") return redirect(`/projects?${new URLSearchParams({ confirm: id })}`);
   let deleted = false;
   try {
     deleted = await deleteProject(user.id, id);
@@ -64,9 +69,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   return deleted ? redirectWithSuccess("/projects", "🗑️ Project deleted") : redirectWithError("/projects", DELETE_FAILED);
 }
 
+/** With JavaScript: a delete whose request fails brings the card back and says SPEC's text. */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return withFailureFallback(serverAction, () => ({ ok: false, message: DELETE_FAILED }));
+}
+
 /** SPEC §2 Projects: a grid of cards with title, description, four media icons, Edit and Delete; Create New Project. */
 export default function Projects({ loaderData }: Route.ComponentProps) {
-  const { projects, error } = loaderData;
+  const { projects, confirming, error } = loaderData;
   // Optimistic delete: a card whose delete is in flight is hidden; it comes back if the delete fails.
   const deleting = new Set(
     useFetchers()
@@ -86,6 +96,24 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
         </Link>
       </header>
       <FlashMessage />
+      {confirming ? (
+        <form method="post" action="/projects" className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">
+          <p id="confirm-delete" className="confirm-question">
+            {DELETE_CONFIRM} <span className="muted">({confirming.title})</span>
+          </p>
+          <input type="hidden" name="intent" value="delete" />
+          <input type="hidden" name="confirmed" value="1" />
+          <input type="hidden" name="id" value={confirming.id} />
+          <div className="project-card-actions">
+            <button type="submit" className="button button-danger">
+              Delete
+            </button>
+            <Link className="button button-ghost" to="/projects">
+              Cancel
+            </Link>
+          </div>
+        </form>
+      ) : null}
       {error ? (
         <p className="message message-error" role="alert">
           {error}

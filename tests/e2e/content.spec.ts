@@ -140,6 +140,33 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   expect(await titles(page)).toEqual(["First note, renamed"]);
 });
 
+test("content: Cancel after a conflict shows the newer version; a pin or delete that never reaches the server rolls back", async ({ page }) => {
+  await signUpAndLogIn(page, "content-conflict");
+  await createItem(page, "Shared note", "Original");
+  await contentList(page).getByRole("link", { name: "Shared note" }).click();
+  await page.getByRole("link", { name: "Edit" }).click();
+  const id = page.url().split("/content/")[1].split("?")[0];
+  const current = await (await page.request.get(`/api/content/${id}`)).json();
+  expect((await page.request.put(`/api/content/${id}`, { data: { title: "Shared note", body: "From elsewhere", updated_at: current.updated_at } })).status()).toBe(200);
+  await page.getByLabel("Body").fill("Mine");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(/changed somewhere else/)).toBeVisible();
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.locator(".content-body")).toHaveText("From elsewhere");
+
+  await page.getByRole("link", { name: "Back" }).click();
+  await page.waitForURL("**/dashboard");
+  await page.route(/\/content\/[^/]+\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
+  await page.getByRole("button", { name: "Pin Shared note" }).click();
+  await expect(page.getByText("Could not update pin")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pin Shared note" })).toHaveAttribute("aria-pressed", "false");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Delete Shared note" }).click();
+  await expect(page.getByText("Failed to delete content")).toBeVisible();
+  expect(await titles(page)).toEqual(["Shared note"]);
+  await expect(page.getByRole("heading", { name: "Something went wrong" })).toHaveCount(0);
+});
+
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -178,8 +205,15 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("link", { name: "Cancel" }).click();
     await expect(page.getByRole("heading", { name: "Plain one, edited" })).toBeVisible();
 
+    // Delete asks first (SPEC §8), also without JavaScript: Cancel keeps the item, Delete removes it.
     await page.getByRole("link", { name: "Back" }).click();
     await page.getByRole("button", { name: "Delete Plain two" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("Delete this content?");
+    await page.getByRole("alertdialog").getByRole("link", { name: "Cancel" }).click();
+    await page.waitForURL("**/dashboard");
+    expect(await titles(page)).toEqual(["Plain one, edited", "Plain two"]);
+    await page.getByRole("button", { name: "Delete Plain two" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await page.waitForURL("**/dashboard");
     expect(await titles(page)).toEqual(["Plain one, edited"]);
   });

@@ -220,7 +220,13 @@ test.describe("with JavaScript off", () => {
     await page.waitForURL("**/projects");
     expect(await icons(card(page, "Plain project, edited"))).toEqual({ voice: true, music: true, video: false, image: false });
 
+    // Delete asks first, also without JavaScript.
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("Delete this project? (Plain project, edited)");
+    await page.getByRole("alertdialog").getByRole("link", { name: "Cancel" }).click();
+    await expect(card(page, "Plain project, edited")).toBeVisible();
+    await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await page.waitForURL("**/projects");
     await expect(page.getByText("🗑️ Project deleted")).toBeVisible();
     await expect(card(page, "Plain project, edited")).toHaveCount(0);
