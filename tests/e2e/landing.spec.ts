@@ -12,7 +12,7 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   const first = await clock.textContent();
   await expect(clock).not.toHaveText(first!, { timeout: 2500 });
 
-  // Today is past 2025-12-01, so the bar is full; the format is SPEC's.
+  // The server renders today's value; past 2025-12-01 the bar is full (clamped).
   await expect(page.getByTestId("launch-progress")).toHaveText(/^\d{1,3}\.\d% to 100-Day Launch$/);
 
   await expect(page.getByRole("link", { name: "Register" })).toHaveAttribute("href", "/register");
@@ -64,4 +64,16 @@ test("the AI x AI promo page leads back to the dashboard", async ({ page }) => {
   await page.goto("/capcut");
   await expect(page.getByRole("heading", { name: "AI x AI" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
+});
+
+test("landing: launch progress follows the clock and is clamped to 0-100 %", async ({ page }) => {
+  // 2025-10-12 16:00 UTC is 1,212 of the window's 2,401 hours (Aug 23 00:00 EDT to Dec 1 00:00 EST).
+  await page.clock.setFixedTime(new Date("2025-10-12T16:00:00Z"));
+  await page.goto("/");
+  const progress = page.getByTestId("launch-progress");
+  await expect(progress).toHaveText("50.5% to 100-Day Launch");
+  await page.clock.setFixedTime(new Date("2025-08-01T12:00:00Z"));
+  await expect(progress).toHaveText("0.0% to 100-Day Launch");
+  await page.clock.setFixedTime(new Date("2026-03-01T12:00:00Z"));
+  await expect(progress).toHaveText("100.0% to 100-Day Launch");
 });
