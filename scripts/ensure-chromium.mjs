@@ -4,8 +4,16 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 export function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
-  return candidates.find((candidate) => fs.existsSync(candidate));
+  const chosen = process.env.CHROMIUM_PATH;
+  if (chosen) {
+    // An explicit choice that does not exist is a mistake to report, not a reason to test another browser.
+    if (!fs.existsSync(chosen) || !fs.statSync(chosen).isFile()) {
+      console.error(`[e2e] CHROMIUM_PATH is set to "${chosen}", but there is no such file. Fix it or unset CHROMIUM_PATH.`);
+      process.exit(1);
+    }
+    return chosen;
+  }
+  return ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((candidate) => fs.existsSync(candidate));
 }
 
 export function ensureChromium() {

@@ -27,6 +27,13 @@ export interface LoginAttemptsTable {
   attempted_at: string;
 }
 
+/** One registration by a client address (db/migrations/0006_registration_attempts.ts). */
+export interface RegistrationAttemptsTable {
+  id: string;
+  client_address: string;
+  attempted_at: string;
+}
+
 export interface FeedbackTable {
   id: string;
   user_id: string | null;
@@ -113,6 +120,7 @@ export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   login_attempts: LoginAttemptsTable;
+  registration_attempts: RegistrationAttemptsTable;
   feedback: FeedbackTable;
   content_items: ContentItemsTable;
   media_files: MediaFilesTable;

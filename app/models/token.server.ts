@@ -2,6 +2,7 @@ import { jwtVerify, SignJWT } from "jose";
 import { db } from "~/lib/db.server";
 import { env, sessionSecret } from "~/lib/env.server";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
+import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
 
 /**
  * Token pairs: a short-lived signed access token (JWT, HS256, sub = user id) and an opaque refresh
@@ -147,3 +148,27 @@ export async function revokeRefreshToken(refreshToken: string, now = new Date())
 export async function deleteExpiredRefreshTokens(now = new Date()) {
   await db.deleteFrom("refresh_tokens").where("expires_at", "<=", nowIso(now)).execute();
 }
+
+/** Housekeeping: rows that no longer count for anything (expired tokens, attempts older than their window). */
+export async function pruneStaleRecords(now = new Date()) {
+  await deleteExpiredRefreshTokens(now);
+  await pruneLoginAttempts(now);
+  await pruneRegistrationAttempts(now);
+}
+
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * Runs the housekeeping once now and then hourly, in every process that signs people in. The timer is
+ * unref'd so it never keeps a process (or a test run) alive; a failure is logged and retried next time.
+ * Kept on globalThis so a dev-server module reload does not start a second timer.
+ */
+function startHousekeeping() {
+  const holder = globalThis as { studioHousekeeping?: ReturnType<typeof setInterval> };
+  if (holder.studioHousekeeping) return;
+  const run = () => pruneStaleRecords().catch((error) => console.error("[studio] housekeeping failed", error));
+  void run();
+  holder.studioHousekeeping = setInterval(run, HOUSEKEEPING_INTERVAL_MS);
+  holder.studioHousekeeping.unref();
+}
+startHousekeeping();

@@ -76,11 +76,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   }, [preferences.plan]);
 
   // SPEC §6: choosing a plan only sets the label and says so.
-  const announcedPlan = useRef<string | null>(null);
+  // Each answer is a new object, so choosing the same plan twice announces it twice; a re-render does not.
+  const announcedPlan = useRef<unknown>(null);
   useEffect(() => {
     const data = planFetcher.data as { preferences?: { plan: Plan } } | undefined;
-    if (planFetcher.state !== "idle" || !data?.preferences || announcedPlan.current === data.preferences.plan + String(data)) return;
-    announcedPlan.current = data.preferences.plan + String(data);
+    if (planFetcher.state !== "idle" || !data?.preferences || announcedPlan.current === data) return;
+    announcedPlan.current = data;
     toast.success(`${data.preferences.plan} Plan Activated!`, { autoClose: DASHBOARD_TOAST_MS });
   }, [planFetcher.state, planFetcher.data]);
 

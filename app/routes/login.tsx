@@ -53,7 +53,9 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     window.alert(fetcher.data.error);
   }, [fetcher.data, navigate]);
 
-  if (loaderData.signedInAs) {
+  // After a successful fetcher login the loader revalidates and sees the new session: keep showing the
+  // success message until the redirect instead of flashing the signed-in variant.
+  if (loaderData.signedInAs && !fetcher.data?.ok) {
     return (
       <main className="page page-narrow auth-page">
         <h1>You are logged in</h1>

@@ -4,6 +4,7 @@ import { safeRedirectPath } from "~/lib/auth.server";
 import { readPreferences, serializePreferences } from "~/lib/preferences.server";
 import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/lib/tools";
 import { readFormData } from "~/lib/http.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/preferences";
 
 const changeSchema = z.discriminatedUnion("intent", [
@@ -49,7 +50,10 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const headers = { "Set-Cookie": await serializePreferences(preferences) };
   if (form.get("enhanced") === "1") return data({ preferences }, { headers });
-  throw redirect(safeRedirectPath(form.get("redirectTo"), "/"), { headers });
+  const back = safeRedirectPath(form.get("redirectTo"), "/");
+  // SPEC §6: a plan change says so; without JavaScript the flash message carries it (FlashFallback).
+  if (change.intent === "plan") throw await redirectWithSuccess(back, `${change.plan} Plan Activated!`, { headers });
+  throw redirect(back, { headers });
 }
 
 export function loader() {

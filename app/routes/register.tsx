@@ -1,9 +1,10 @@
 import { useEffect, useRef } from "react";
 import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
-import { firstIssue, readFormData } from "~/lib/http.server";
+import { clientAddress, firstIssue, readFormData } from "~/lib/http.server";
+import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/models/credentials";
-import { createUser, EmailTakenError } from "~/models/user.server";
+import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Register · Creative AI Studio" }];
@@ -12,8 +13,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Register · Creative AI
 const REGISTER_REDIRECT_MS = 1500;
 const SUCCESS_MESSAGE = "✅ Account created! Redirecting to login...";
 
-function failure(message: string, status: number) {
-  return data({ ok: false as const, message }, { status });
+function failure(message: string, status: number, headers?: HeadersInit) {
+  return data({ ok: false as const, message }, { status, headers });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -26,7 +27,11 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = credentialsSchema.safeParse({ email, password });
   if (!parsed.success) return failure(`❌ Registration failed: ${firstIssue(parsed.error)}`, 400);
   try {
-    await createUser(parsed.data.email, parsed.data.password);
+    const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(request));
+    if (!result.ok) {
+      const message = `❌ Registration failed: ${registrationThrottledMessage(result.retryAfterSeconds)}`;
+      return failure(message, 429, { "Retry-After": String(result.retryAfterSeconds) });
+    }
   } catch (error) {
     if (error instanceof EmailTakenError) return failure("⚠️ That email is already registered.", 409);
     throw error;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type RunningServer } from "../support/server";
 import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
 
 describe("POST /api/auth/register", () => {
@@ -76,6 +77,41 @@ describe("POST /api/auth/login", () => {
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("30 concurrent wrong passwords for one account: at most 10 are checked (401), the rest 429", async () => {
+    const { email } = await newUser("burst");
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        api("/api/auth/login", { json: { email, password: "wrong password" }, headers: { "X-Forwarded-For": `203.0.114.${i}` } }).then(
+          (r) => r.status,
+        ),
+      ),
+    );
+    const checked = statuses.filter((status) => status === 401).length;
+    expect(checked).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - checked);
+    // Whatever got through, the account is locked now: 10 more guesses cannot follow.
+    const more = await Promise.all(
+      Array.from({ length: 10 - checked + 1 }, () =>
+        api("/api/auth/login", { json: { email, password: "wrong password" }, headers: { "X-Forwarded-For": "203.0.114.200" } }).then((r) => r.status),
+      ),
+    );
+    expect(checked + more.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+    expect((await api("/api/auth/login", { json: { email, password: PASSWORD } })).status).toBe(429);
+  });
+
+  it("a login form post never redirects off-site, whatever redirectTo holds", async () => {
+    const { email } = await newUser();
+    for (const redirectTo of ["/\t/evil.example/", "/\n/evil.example/", "//evil.example/", "/\\evil.example/", "https://evil.example/"]) {
+      const response = await fetch(`${baseUrl()}/login`, {
+        method: "POST",
+        body: new URLSearchParams({ email, password: PASSWORD, redirectTo }),
+        redirect: "manual",
+      });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/dashboard");
+    }
+  });
+
   it("50 failures from one address -> 429 for any account from it", async () => {
     const address = "198.51.100.7";
     for (let i = 0; i < 50; i++) {
@@ -144,5 +180,64 @@ describe("protected API and logout", () => {
     const { refreshToken } = await newUser();
     expect((await api("/api/auth/logout", { json: { refresh_token: refreshToken } })).status).toBe(200);
     expect((await api("/api/auth/refresh", { json: { refresh_token: refreshToken } })).status).toBe(401);
+  });
+});
+
+describe("registration rate limit (own server with REGISTER_MAX_PER_ADDRESS=3)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startTestServer({ REGISTER_MAX_PER_ADDRESS: "3" });
+  });
+  afterAll(() => server?.stop());
+
+  const register = (address: string | null, email = uniqueEmail("throttle")) =>
+    fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(address ? { "X-Forwarded-For": address } : {}) },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+
+  it("the API answers 429 {detail} with Retry-After once an address has registered 3 times in an hour", async () => {
+    for (let i = 0; i < 3; i++) expect((await register("192.0.2.10")).status).toBe(201);
+    const refused = await register("192.0.2.10");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ detail: "Too many registrations from your address. Try again in 60 minutes." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3500);
+    // Other addresses are unaffected.
+    expect((await register("192.0.2.11")).status).toBe(201);
+  });
+
+  it("concurrent registrations from one address cannot get past the limit", async () => {
+    const statuses = await Promise.all(Array.from({ length: 8 }, () => register("192.0.2.20").then((r) => r.status)));
+    expect(statuses.filter((status) => status === 201).length).toBeLessThanOrEqual(3);
+    expect(statuses.filter((status) => status !== 201).every((status) => status === 429)).toBe(true);
+  });
+
+  it("the /register screen shares the allowance and says why", async () => {
+    for (let i = 0; i < 3; i++) expect((await register("192.0.2.30")).status).toBe(201);
+    const email = uniqueEmail("screen");
+    const response = await fetch(`${server.url}/register`, {
+      method: "POST",
+      headers: { "X-Forwarded-For": "192.0.2.30" },
+      body: new URLSearchParams({ email, password: PASSWORD, confirmPassword: PASSWORD }),
+    });
+    expect(response.status).toBe(429);
+    expect(await response.text()).toContain("❌ Registration failed: Too many registrations from your address.");
+  });
+
+  it("invalid input is refused before it counts", async () => {
+    for (let i = 0; i < 5; i++) {
+      const bad = await fetch(`${server.url}/api/auth/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Forwarded-For": "192.0.2.40" },
+        body: JSON.stringify({ email: "nope", password: PASSWORD }),
+      });
+      expect(bad.status).toBe(422);
+    }
+    expect((await register("192.0.2.40")).status).toBe(201);
+  });
+
+  it("this machine's own loopback address is not counted", async () => {
+    for (let i = 0; i < 5; i++) expect((await register(null)).status).toBe(201);
   });
 });

@@ -63,6 +63,27 @@ test.describe("login", () => {
     expect(await page.evaluate(() => document.cookie)).not.toContain("__session");
   });
 
+  test("after a successful login the page says so (never the signed-in variant) and opens the dashboard", async ({ page }) => {
+    const email = uniqueEmail("success");
+    await page.request.post("/api/auth/register", { data: { email, password: PASSWORD } });
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    // Record whether the "You are logged in" variant ever renders during the 300 ms before the redirect.
+    await page.evaluate(() => {
+      const seen = window as unknown as { sawSignedInVariant: boolean };
+      seen.sawSignedInVariant = false;
+      new MutationObserver(() => {
+        if (document.body.textContent?.includes("You are logged in")) seen.sawSignedInVariant = true;
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page.getByRole("status")).toHaveText("✅ Logged in. Opening your dashboard...");
+    await page.waitForURL(/\/dashboard$/);
+    await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { sawSignedInVariant: boolean }).sawSignedInVariant)).toBe(false);
+  });
+
   test("signed in, /login offers Logout, Return to Dashboard and Go Home; Logout ends the session", async ({ page }) => {
     await signUpAndLogIn(page);
     await page.goto("/login");

@@ -50,6 +50,22 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
   await expect(page.getByText("Welcome back, Pro user!")).toBeVisible();
 });
 
+test("choosing the same plan again announces it again", async ({ page }) => {
+  await signUpAndLogIn(page);
+  await page.goto("/dashboard");
+  // The welcome toast means the page is hydrated: the plan buttons submit through the fetcher.
+  await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
+  const pro = page.getByRole("button", { name: "Pro", exact: true });
+  const announced = page.getByText("Pro Plan Activated!");
+  await pro.click();
+  await expect(announced).toHaveCount(1);
+  await expect(page.getByTestId("current-plan")).toHaveText("Pro");
+  // Dashboard toasts close after 3 s (and may cover the buttons until then).
+  await expect(announced).toHaveCount(0);
+  await pro.click();
+  await expect(announced).toHaveCount(1);
+});
+
 test("reorder by touch", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 412, height: 900 }, baseURL });
   const page = await context.newPage();

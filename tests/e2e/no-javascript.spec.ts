@@ -48,11 +48,24 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("status")).toHaveText("✅ Feedback sent successfully!");
   });
 
+  test("choosing a plan says so in the page", async ({ page }) => {
+    await signUpAndLogIn(page);
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "Pro", exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId("current-plan")).toHaveText("Pro");
+    await expect(page.getByText("Pro Plan Activated!")).toBeVisible();
+    // A flash message is shown once: a reload does not repeat it.
+    await page.reload();
+    await expect(page.getByText("Pro Plan Activated!")).toHaveCount(0);
+  });
+
   test("dashboard preferences work as plain forms", async ({ page }) => {
     await signUpAndLogIn(page);
     await page.goto("/dashboard");
     await page.getByRole("button", { name: "Ultimate" }).click();
     await expect(page.getByTestId("current-plan")).toHaveText("Ultimate");
+    await expect(page.getByRole("status").filter({ hasText: "Ultimate Plan Activated!" })).toBeVisible();
     await page.getByRole("button", { name: /Dark mode: on/ }).click();
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
     await page.getByRole("link", { name: "✏️ Edit mode" }).click();

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/models/credentials";
-import { checkLoginThrottle, recordFailedLogin } from "~/models/login-attempt.server";
+import {
+  beginLoginAttempt,
+  beginRegistration,
+  checkLoginThrottle,
+  pruneLoginAttempts,
+  pruneRegistrationAttempts,
+} from "~/models/login-attempt.server";
 import { hashPassword, verifyPassword } from "~/models/password.server";
 import { createUser, EmailTakenError } from "~/models/user.server";
 
@@ -59,7 +65,9 @@ describe("login rate limit", () => {
 
   it("blocks a client address after 50 failures across accounts", async () => {
     const clientAddress = "10.2.0.1";
-    for (let i = 0; i < 50; i++) await recordFailedLogin(email("spray"), clientAddress);
+    // A started attempt that is never marked successful is a failure.
+    for (let i = 0; i < 50; i++) expect((await beginLoginAttempt(email("spray"), clientAddress)).allowed).toBe(true);
+    expect(await beginLoginAttempt(email("fresh"), clientAddress)).toMatchObject({ allowed: false });
     const throttle = await checkLoginThrottle(email("fresh"), clientAddress);
     expect(throttle.blocked).toBe(true);
     expect(throttle.retryAfterSeconds).toBeGreaterThan(800);
@@ -75,8 +83,76 @@ describe("login rate limit", () => {
     expect((await loginWithPassword(address, "right-password", "10.3.0.1")).ok).toBe(true);
   });
 
+  it("concurrent wrong passwords cannot get past the limit (the attempt is recorded before the check)", async () => {
+    const address = email("race");
+    await createUser(address, "right-password");
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => loginWithPassword(address, "wrong-password", `10.4.0.${i}`)),
+    );
+    const reasons = results.map((result) => (result.ok ? "ok" : result.reason));
+    const checked = reasons.filter((reason) => reason === "invalid").length;
+    // Attempts that overlap count against each other, so a burst may be refused earlier, never later.
+    expect(checked).toBeLessThanOrEqual(10);
+    expect(reasons.filter((reason) => reason === "throttled")).toHaveLength(30 - checked);
+    // Refused attempts are not failures: only the checked ones are on record.
+    const rows = await db.selectFrom("login_attempts").select("id").where("email", "=", address).execute();
+    expect(rows).toHaveLength(checked);
+  });
+
+  it("a successful login removes its own pending attempt", async () => {
+    const address = email("pending");
+    await createUser(address, "right-password");
+    expect((await loginWithPassword(address, "right-password", "10.5.0.1")).ok).toBe(true);
+    expect(await db.selectFrom("login_attempts").select("id").where("email", "=", address).execute()).toEqual([]);
+  });
+
   it("says when to try again", () => {
     expect(throttledMessage(61)).toBe("Too many failed login attempts. Try again in 2 minutes.");
     expect(throttledMessage(30)).toBe("Too many failed login attempts. Try again in 1 minute.");
+  });
+});
+
+describe("registration rate limit", () => {
+  it("allows 20 registrations per address per hour, then refuses with a retry time", async () => {
+    const clientAddress = "10.6.0.1";
+    const start = new Date();
+    for (let i = 0; i < 20; i++) expect(await beginRegistration(clientAddress, start)).toEqual({ allowed: true });
+    const refused = await beginRegistration(clientAddress, start);
+    expect(refused.allowed).toBe(false);
+    expect(!refused.allowed && refused.retryAfterSeconds).toBe(3600);
+    expect(await beginRegistration("10.6.0.2", start)).toEqual({ allowed: true });
+    expect(await beginRegistration(clientAddress, new Date(start.getTime() + 61 * 60_000))).toEqual({ allowed: true });
+  });
+
+  it("concurrent registrations from one address cannot exceed the limit", async () => {
+    const results = await Promise.all(Array.from({ length: 30 }, () => beginRegistration("10.7.0.1")));
+    expect(results.filter((result) => result.allowed).length).toBeLessThanOrEqual(20);
+  });
+
+  it("does not count this machine's own loopback addresses", async () => {
+    for (const address of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) {
+      for (let i = 0; i < 25; i++) expect((await beginRegistration(address)).allowed).toBe(true);
+    }
+  });
+});
+
+describe("housekeeping", () => {
+  it("prunes login and registration attempts older than their windows, keeps recent ones", async () => {
+    const now = new Date();
+    const old = new Date(now.getTime() - 2 * 3600_000);
+    const oldEmail = email("old");
+    const recentEmail = email("recent");
+    await beginLoginAttempt(oldEmail, "10.8.0.1", old);
+    await beginLoginAttempt(recentEmail, "10.8.0.1", now);
+    await beginRegistration("10.8.0.2", old);
+    await beginRegistration("10.8.0.3", new Date(now.getTime() - 30 * 60_000));
+    await pruneLoginAttempts(now);
+    await pruneRegistrationAttempts(now);
+    const emails = (await db.selectFrom("login_attempts").select("email").where("email", "in", [oldEmail, recentEmail]).execute()).map((r) => r.email);
+    expect(emails).toEqual([recentEmail]);
+    const addresses = (await db.selectFrom("registration_attempts").select("client_address").where("client_address", "like", "10.8.0.%").execute()).map(
+      (r) => r.client_address,
+    );
+    expect(addresses).toEqual(["10.8.0.3"]);
   });
 });

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { sha256 } from "~/lib/ids.server";
 import {
+  deleteExpiredRefreshTokens,
   issueTokenPair,
+  pruneStaleRecords,
   revokeRefreshToken,
   rotateRefreshToken,
   rotateRefreshTokenShared,
@@ -98,5 +100,36 @@ describe("refresh tokens", () => {
     const family = await db.selectFrom("refresh_tokens").select("revoked_at").where("user_id", "=", id).execute();
     expect(family).toHaveLength(2);
     expect(family.every((row) => row.revoked_at === null)).toBe(true);
+  });
+});
+
+describe("housekeeping", () => {
+  it("is scheduled when the module loads, on a timer that does not keep the process alive", () => {
+    const timer = (globalThis as { studioHousekeeping?: NodeJS.Timeout }).studioHousekeeping;
+    expect(timer).toBeDefined();
+    expect(timer!.hasRef()).toBe(false);
+  });
+
+  it("deletes expired refresh tokens and keeps live ones", async () => {
+    const { id } = await user();
+    const now = new Date();
+    await issueTokenPair(id, new Date(now.getTime() - 31 * 86_400_000));
+    const live = await issueTokenPair(id, now);
+    await deleteExpiredRefreshTokens(now);
+    const rows = await db.selectFrom("refresh_tokens").select("token_hash").where("user_id", "=", id).execute();
+    expect(rows).toEqual([{ token_hash: sha256(live.refresh_token) }]);
+  });
+
+  it("pruneStaleRecords (run at start and hourly) also drops old login and registration attempts", async () => {
+    const { id } = await user();
+    const now = new Date();
+    const longAgo = new Date(now.getTime() - 40 * 86_400_000).toISOString();
+    await issueTokenPair(id, new Date(now.getTime() - 31 * 86_400_000));
+    await db.insertInto("login_attempts").values({ email: "gone@example.com", client_address: "10.9.0.1", attempted_at: longAgo }).execute();
+    await db.insertInto("registration_attempts").values({ id: crypto.randomUUID(), client_address: "10.9.0.1", attempted_at: longAgo }).execute();
+    await pruneStaleRecords(now);
+    expect(await db.selectFrom("refresh_tokens").select("id").where("user_id", "=", id).execute()).toEqual([]);
+    expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.9.0.1").execute()).toEqual([]);
+    expect(await db.selectFrom("registration_attempts").select("id").where("client_address", "=", "10.9.0.1").execute()).toEqual([]);
   });
 });
