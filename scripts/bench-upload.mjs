@@ -84,10 +84,13 @@ async function json(url, body, token) {
   return response.json();
 }
 
-/** Streams the file as multipart/form-data (field `file`) with a Content-Length, like a browser. */
-function streamUpload(base, token, file) {
+/**
+ * Streams the file as multipart/form-data (field `file`) with a Content-Length, like a browser.
+ * Each upload needs its own `filename`: a name the user already has is refused (409).
+ */
+function streamUpload(base, token, file, filename) {
   const boundary = `----bench${randomBytes(8).toString("hex")}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: video/mp4\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = head.length + fs.statSync(file).size + tail.length;
   return new Promise((resolve, reject) => {
@@ -133,7 +136,13 @@ const bigFd = fs.openSync(bigFile, "r");
 fs.readSync(bigFd, warmBytes, 0, MIB, 0);
 fs.closeSync(bigFd);
 fs.writeFileSync(warmFile, warmBytes);
-for (let i = 0; i < 3; i++) await streamUpload(base, token, warmFile);
+for (let i = 0; i < 3; i++) {
+  const warm = await streamUpload(base, token, warmFile, `warm-${i}.mp4`);
+  if (warm.status !== 201) {
+    console.error(`[bench-upload] warm-up upload failed: ${warm.status} ${warm.body}`);
+    process.exit(1);
+  }
+}
 await sleep(1000);
 const idleSamples = [];
 for (let i = 0; i < 20; i++) {
@@ -151,7 +160,7 @@ const sampler = setInterval(() => {
   }
 }, 50);
 const uploadStarted = process.hrtime.bigint();
-const result = await streamUpload(base, token, bigFile);
+const result = await streamUpload(base, token, bigFile, "bench.mp4");
 const uploadSeconds = Number(process.hrtime.bigint() - uploadStarted) / 1e9;
 clearInterval(sampler);
 peak = Math.max(peak, rssMiB(server.pid));

@@ -1,11 +1,16 @@
-// `npm run bench`: how the dashboard holds up for a user with 10,000 content items.
+// `npm run bench`: how the dashboard holds up for a user with 10,000 content items, then how a 1 GiB
+// video upload does (scripts/bench-upload.mjs).
 // Starts the production build (building it first if there is none) on a free port with a temporary
 // DATA_DIR, seeds the items straight into its SQLite file, then measures:
 //   1. the list query (and the count) the dashboard runs, median and p95;
 //   2. the full server render of /dashboard (one request at a time), median and p95;
 //   3. requests per second of /dashboard under 20 concurrent connections (autocannon), with the same
-//      server's static /favicon.ico as the ceiling and an empty dashboard as the baseline, in the same run.
-// Options (environment): BENCH_ITEMS (10000), BENCH_SECONDS (10 per autocannon run), BENCH_CONNECTIONS (20).
+//      server's static /favicon.ico as the ceiling and an empty dashboard as the baseline, in the same run;
+//   4. the upload benchmark, in its own process with its own server: a 1 GiB multipart upload's peak
+//      server memory over idle and its throughput against a plain `cat` of the same bytes.
+// The run fails (exit code 1) when either part fails.
+// Options (environment): BENCH_ITEMS (10000), BENCH_SECONDS (10 per autocannon run), BENCH_CONNECTIONS (20),
+// BENCH_UPLOAD_MIB (1024: the upload's size), BENCH_SKIP_DASHBOARD=1 (parts 1-3 off), BENCH_SKIP_UPLOAD=1 (part 4 off).
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -174,8 +179,38 @@ function table(title, columns, rows) {
 
 const ms = (value) => `${value.toFixed(2)} ms`;
 
+/** Part 4: scripts/bench-upload.mjs as a child (its output passes straight through); resolves its exit code. */
+function benchUpload() {
+  const args = [path.join(root, "scripts/bench-upload.mjs")];
+  if (process.env.BENCH_UPLOAD_MIB) args.push("--mib", process.env.BENCH_UPLOAD_MIB);
+  log(`upload benchmark: node ${path.relative(root, args[0])}${args.length > 1 ? ` ${args.slice(1).join(" ")}` : ""}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit" });
+    child.on("error", (error) => {
+      console.error(error);
+      resolve(1);
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const skip = (name) => ["1", "true", "yes"].includes((process.env[name] ?? "").toLowerCase());
+
 async function main() {
   ensureBuild();
+  if (!skip("BENCH_SKIP_DASHBOARD")) await benchDashboard();
+  else log("dashboard part skipped (BENCH_SKIP_DASHBOARD)");
+  if (!skip("BENCH_SKIP_UPLOAD")) {
+    process.stdout.write("\n");
+    const code = await benchUpload();
+    if (code !== 0) {
+      console.error(`[bench] the upload benchmark failed (exit code ${code})`);
+      process.exitCode = 1;
+    }
+  } else log("upload part skipped (BENCH_SKIP_UPLOAD)");
+}
+
+async function benchDashboard() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-"));
   const server = await startServer(dataDir);
   let sqlite;

@@ -67,6 +67,18 @@ export async function createServer() {
   return app;
 }
 
+/**
+ * Node's default requestTimeout (300 s) cuts off any request whose body takes longer, so a 2 GiB
+ * video would need about 7 MB/s. Uploads are not bounded by duration but by a stall timer
+ * (app/lib/upload.server.ts drops one that sends nothing for 60 s) and by size limits; other
+ * bodies are small and size-capped. The headers still have to arrive within 60 s (slowloris).
+ */
+export function applyTimeouts(server) {
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  return server;
+}
+
 export async function startServer() {
   const app = await createServer();
   const port = Number(process.env.PORT ?? 3000);
@@ -75,6 +87,7 @@ export async function startServer() {
     const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
     console.log(`[studio] Creative AI Studio is running at http://${shown}:${server.address().port}`);
   });
+  applyTimeouts(server);
   const stop = () => server.close(() => process.exit(0));
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);

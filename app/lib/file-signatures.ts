@@ -3,10 +3,17 @@
  * Each sniffer gets up to SNIFF_BYTES from the start of the file and answers the Content-Type to
  * serve it with, or null when the bytes are not that kind of file.
  */
-export const SNIFF_BYTES = 4096;
+// 64 KiB: enough to see past most MP3s' ID3 tag (text frames and padding; not large cover art) to
+// the first audio frame. The store holds this much per upload in memory, no more.
+export const SNIFF_BYTES = 64 * 1024;
 
-const ascii = (bytes: Uint8Array, start: number, length: number) =>
-  String.fromCharCode(...bytes.subarray(start, start + length));
+/** Bytes as Latin-1 text, in slices: a spread of 64 KiB arguments can overflow the call stack. */
+function ascii(bytes: Uint8Array, start: number, length: number): string {
+  const end = Math.min(bytes.length, start + length);
+  let text = "";
+  for (let at = start; at < end; at += 8192) text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 8192)));
+  return text;
+}
 
 // MPEG audio bitrates (kbps) for Layer III: [MPEG-1, MPEG-2/2.5] by bitrate index.
 const LAYER3_KBPS = [
@@ -38,20 +45,47 @@ function mp3FrameLength(bytes: Uint8Array, at: number): number | null {
 }
 
 /**
- * MP3: an ID3v2 tag (then anything: tags may hold large cover art), or MPEG Layer III frames. When
- * the head holds the whole first frame, the next frame must start right after it, so that a stray
- * 0xFFFB at the start of some other file does not pass.
+ * Where the ID3v2 tag starting at `at` ends (its header holds the size as a syncsafe integer, plus a
+ * 10-byte footer when flagged), or null when the bytes at `at` are not a valid tag header.
+ */
+function id3End(bytes: Uint8Array, at: number): number | null {
+  if (at + 10 > bytes.length || ascii(bytes, at, 3) !== "ID3") return null;
+  const [major, revision, flags, ...size] = bytes.subarray(at + 3, at + 10);
+  if (major < 2 || major > 4 || revision === 0xff || size.some((b) => b >= 0x80)) return null;
+  const length = (size[0] << 21) | (size[1] << 14) | (size[2] << 7) | size[3];
+  const footer = major === 4 && flags & 0x10 ? 10 : 0;
+  return at + 10 + length + footer;
+}
+
+/**
+ * MPEG Layer III frames from `at`: a valid frame header, and when the head holds the whole frame, the
+ * next frame must start right after it, so that a stray 0xFFFB in some other file does not pass.
+ */
+function framesAt(bytes: Uint8Array, at: number): boolean {
+  const length = mp3FrameLength(bytes, at);
+  if (length === null) return false;
+  return at + length + 4 > bytes.length || mp3FrameLength(bytes, at + length) !== null;
+}
+
+/**
+ * MP3: MPEG Layer III frames, optionally after ID3v2 tags. A tag only counts when audio follows it:
+ * after the tag (and any further tags or zero padding) must come frames. A tag longer than the head
+ * (large cover art) cannot be looked past and is accepted on its valid header alone.
  */
 export function sniffMp3(bytes: Uint8Array): string | null {
-  if (bytes.length >= 10 && ascii(bytes, 0, 3) === "ID3") {
-    const [major, , , ...size] = bytes.subarray(3, 10);
-    if (major >= 2 && major <= 4 && size.every((b) => b < 0x80)) return "audio/mpeg";
-    return null;
+  let at = 0;
+  if (ascii(bytes, 0, 3) === "ID3") {
+    // Several tags in a row happen (an editor adding its own); a handful is plenty.
+    for (let tags = 0; tags < 8 && ascii(bytes, at, 3) === "ID3"; tags++) {
+      const end = id3End(bytes, at);
+      if (end === null) return null;
+      at = end;
+    }
+    while (at < bytes.length && bytes[at] === 0) at++;
+    // The audio starts beyond what we were given: the tag alone decides.
+    if (at + 4 > bytes.length) return "audio/mpeg";
   }
-  const length = mp3FrameLength(bytes, 0);
-  if (length === null) return null;
-  if (length + 4 <= bytes.length && mp3FrameLength(bytes, length) === null) return null;
-  return "audio/mpeg";
+  return framesAt(bytes, at) ? "audio/mpeg" : null;
 }
 
 // ISO-BMFF brands that are audio or still images, not video.

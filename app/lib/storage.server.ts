@@ -65,6 +65,9 @@ export class UnsupportedContentError extends Error {
   }
 }
 
+/** How old an unclaimed or temporary file must be before a sweep removes it (an upload may be in flight). */
+export const SWEEP_GRACE_MS = 15 * 60_000;
+
 // Keys are our own random ids; anything else is refused before it comes near a path.
 const KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 function checkKey(key: string): string {
@@ -159,7 +162,7 @@ export function createDiskStore(root: string): FileStore {
       await removeQuietly(objectPath(key));
     },
 
-    async sweep(known, { graceMs = 15 * 60_000, now = Date.now() } = {}) {
+    async sweep(known, { graceMs = SWEEP_GRACE_MS, now = Date.now() } = {}) {
       const result: SweepResult = { removedFiles: 0, removedTemporary: 0 };
       const isStale = async (file: string) => {
         try {

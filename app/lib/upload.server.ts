@@ -10,7 +10,7 @@ import { fileStore, FileTooLargeError, UnsupportedContentError, type FileStore, 
  */
 export class UploadError extends Error {
   constructor(
-    readonly status: 400 | 413 | 415 | 422,
+    readonly status: 400 | 409 | 413 | 415 | 422,
     message: string,
   ) {
     super(message);
@@ -31,6 +31,12 @@ export interface UploadOptions extends StageOptions {
   field?: string;
   /** Said when the file is refused for its content (415). */
   unsupportedMessage: string;
+  /**
+   * Called once the file part's name is known, before any of its bytes are stored: throwing (an
+   * UploadError, say 409 for a taken name) refuses the upload without receiving the whole file.
+   * The part waits (backpressure) until it settles.
+   */
+  checkFilename?: (filename: string) => void | Promise<void>;
   store?: FileStore;
 }
 
@@ -74,6 +80,13 @@ function drain(source: Readable) {
   source.resume();
 }
 
+/** The caller's filename check refused the file: its error goes back to the caller as it was thrown. */
+class CheckFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super("filename check failed");
+  }
+}
+
 function toUploadError(error: unknown, options: UploadOptions): UploadError {
   if (error instanceof UploadError) return error;
   if (error instanceof FileTooLargeError) return new UploadError(413, tooLargeMessage(error.maxBytes));
@@ -85,8 +98,8 @@ function toUploadError(error: unknown, options: UploadOptions): UploadError {
 
 /**
  * Receives one file from a multipart/form-data request into the store's staging area. Refusals are
- * UploadError (413 too large, 415 wrong content or encoding, 422 no file, 400 malformed or cut off);
- * whenever it throws, nothing of the file is left on disk.
+ * UploadError (413 too large, 415 wrong content or encoding, 422 no file, 400 malformed or cut off)
+ * or whatever `checkFilename` threw; whenever it throws, nothing of the file is left on disk.
  */
 export function receiveMultipartUpload(request: Request, options: UploadOptions): Promise<ReceivedUpload> {
   const field = options.field ?? "file";
@@ -126,7 +139,7 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      reject(toUploadError(error, options));
+      reject(error instanceof CheckFailed ? error.reason : toUploadError(error, options));
       // Stop parsing; keep reading (and dropping) the rest so the answer reaches the client.
       source.unpipe(parser);
       drain(source);
@@ -145,7 +158,15 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       const body = new PassThrough();
       stream.on("error", (error) => body.destroy(error));
       stream.pipe(body);
-      staging = store.stage(body, options);
+      const { checkFilename } = options;
+      staging = checkFilename
+        ? Promise.resolve(filename)
+            .then(checkFilename)
+            .then(
+              () => store.stage(body, options),
+              (error) => Promise.reject(new CheckFailed(error)),
+            )
+        : store.stage(body, options);
       staging.catch((error) => {
         stream.unpipe(body);
         stream.resume();

@@ -23,9 +23,21 @@ export function hasExtension(name: string, kind: MediaKind): boolean {
   return name.toLowerCase().endsWith(MEDIA_EXTENSIONS[kind]);
 }
 
-/** Appends the kind's extension when the name does not already end in it (SPEC §5). */
+/**
+ * Appends the kind's extension when the name does not already end in it (SPEC §5); one already
+ * there is lower-cased ("Clip.MP3" -> "Clip.mp3"), so names differ by what people chose, not by case.
+ */
 export function withExtension(name: string, kind: MediaKind): string {
-  return hasExtension(name, kind) ? name : name + MEDIA_EXTENSIONS[kind];
+  const extension = MEDIA_EXTENSIONS[kind];
+  return hasExtension(name, kind) ? name.slice(0, -extension.length) + extension : name + extension;
+}
+
+/**
+ * The form a stored name is compared in: new names are stored in Unicode NFC, so a name looked up
+ * (URL, rename's old name, delete) is normalised the same way; "é" sent decomposed still finds "é".
+ */
+export function lookupName(name: string): string {
+  return name.normalize("NFC");
 }
 
 /**

@@ -6,9 +6,9 @@ import type { ServedFile } from "~/lib/file-response.server";
 import { apiError } from "~/lib/http.server";
 import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
 import { monotonicIso, newId } from "~/lib/ids.server";
-import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
+import { fileStore, FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
 import { formatBytes, receiveMultipartUpload, tooLargeMessage, UploadError } from "~/lib/upload.server";
-import { checkMediaName, nameFromUpload, numberedName, type MediaKind } from "./media-names";
+import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "./media-names";
 import { sniffPng } from "~/ai/image-bytes.server";
 import { sniffWav } from "~/ai/wav";
 
@@ -20,7 +20,8 @@ import { sniffWav } from "~/ai/wav";
  *
  * Order of writes, so that neither a row nor a file can be left alone: a new file is complete on disk
  * before its row is inserted (a crash in between leaves a file without a row), and a deleted file's
- * row goes first (a crash leaves the same). The store's sweep removes such files: at start and hourly.
+ * row goes first (a crash leaves the same). The store's sweep removes such files: at start, once
+ * after the grace period, and hourly.
  */
 export type { MediaKind } from "./media-names";
 
@@ -126,7 +127,7 @@ export async function getMediaByName(userId: string, kind: MediaKind, name: stri
     .select(COLUMNS)
     .where("user_id", "=", userId)
     .where("kind", "=", kind)
-    .where("name", "=", name)
+    .where("name", "=", lookupName(name))
     .executeTakeFirst();
   return row ? toFile(row) : undefined;
 }
@@ -156,8 +157,11 @@ async function freeName(userId: string, kind: MediaKind, desired: string, alsoTa
   }
 }
 
-/** Commits a staged file under a new row named `desired` (numbered when taken). The file is discarded on failure. */
-async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile, desired: string): Promise<MediaFile> {
+/**
+ * Commits a staged file under a new row named `desired`. When the name is taken, `whenTaken` says
+ * what happens: "number" takes the next free "name (2)", "refuse" is a 409. The file is discarded on failure.
+ */
+async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile, desired: string, whenTaken: "number" | "refuse"): Promise<MediaFile> {
   const id = newId();
   try {
     await fileStore.commit(staged, id);
@@ -167,9 +171,9 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
   }
   const tried = new Set<string>();
   try {
-    // Two uploads racing for one name: the unique index decides, the loser takes the next number.
+    // Two files racing for one name: the unique index decides; the loser takes the next number or is refused.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const name = await freeName(userId, kind, desired, tried);
+      const name = whenTaken === "number" ? await freeName(userId, kind, desired, tried) : desired;
       const now = monotonicIso();
       const row = { id, user_id: userId, kind, name, content_type: staged.contentType, size: staged.size, created_at: now, updated_at: now };
       try {
@@ -177,6 +181,7 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
         return toFile(row);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
+        if (whenTaken === "refuse") throw new MediaError(409, NAME_TAKEN);
         tried.add(name);
       }
     }
@@ -190,24 +195,34 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
 /**
  * Receives an upload (multipart field `file`) for the API and the screens alike: streamed to disk
  * under the kind's size limit, refused by content (415), named after the uploaded file's name with
- * the kind's extension, numbered "name (2).mp3" when that name is taken.
+ * the kind's extension. A name the user already has is a 409 (the issue's rule for uploads), found
+ * as soon as the part's file name arrives so a large file is not received for nothing, and again
+ * by the unique index at insert for two uploads racing for one name.
  */
 export async function receiveMediaUpload(userId: string, kind: MediaKind, request: Request) {
   const rules = MEDIA_RULES[kind];
   let upload;
   try {
-    upload = await receiveMultipartUpload(request, { maxBytes: rules.maxBytes, inspect: rules.sniff, unsupportedMessage: rules.unsupportedMessage });
+    upload = await receiveMultipartUpload(request, {
+      maxBytes: rules.maxBytes,
+      inspect: rules.sniff,
+      unsupportedMessage: rules.unsupportedMessage,
+      checkFilename: async (filename) => {
+        if (await getMediaByName(userId, kind, nameFromUpload(filename, kind))) throw new UploadError(409, NAME_TAKEN);
+      },
+    });
   } catch (error) {
     if (error instanceof UploadError) throw new MediaError(error.status, error.message);
     throw error;
   }
-  const file = await commitStaged(userId, kind, upload.staged, nameFromUpload(upload.filename, kind));
+  const file = await commitStaged(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), "refuse");
   return { file, fields: upload.fields };
 }
 
 /**
  * Stores bytes the app made itself (generated speech, images, video) as the user's file: the same
- * limits, content check and naming as uploads. `name` is a wished-for name; a taken one is numbered.
+ * limits, content check and naming as uploads, except that a taken name is numbered ("name (2)"):
+ * nobody chose it, so refusing would only lose the generated file.
  */
 export async function storeMedia(userId: string, kind: MediaKind, source: Readable, name: string): Promise<MediaFile> {
   const rules = MEDIA_RULES[kind];
@@ -219,7 +234,7 @@ export async function storeMedia(userId: string, kind: MediaKind, source: Readab
     if (error instanceof UnsupportedContentError) throw new MediaError(415, rules.unsupportedMessage);
     throw error;
   }
-  return commitStaged(userId, kind, staged, nameFromUpload(name, kind));
+  return commitStaged(userId, kind, staged, nameFromUpload(name, kind), "number");
 }
 
 /** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as MediaError. */
@@ -266,10 +281,20 @@ export function sweepOrphanMedia(options?: { graceMs?: number; now?: number }) {
 
 /**
  * The sweep runs once when the server loads this module (the production build loads every route
- * module at start) and hourly after that. The grace period keeps uploads in flight on another
- * instance sharing DATA_DIR safe.
+ * module at start), once more just after the grace period (what a restart interrupted is too young
+ * for the first sweep; without this it would wait for the hourly one) and hourly after that. The
+ * grace period keeps uploads in flight on another instance sharing DATA_DIR safe.
  */
 const SWEEP_INTERVAL_MS = 60 * 60_000;
+export const SWEEP_AFTER_START_MS = SWEEP_GRACE_MS + 60_000;
+
+/** Runs `sweep` now, after the grace period and hourly; the timers never keep the process alive. */
+export function scheduleSweeps(sweep: () => void) {
+  sweep();
+  setTimeout(sweep, SWEEP_AFTER_START_MS).unref();
+  setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+}
+
 function sweepQuietly() {
   sweepOrphanMedia()
     .then(({ removedFiles, removedTemporary }) => {
@@ -279,8 +304,7 @@ function sweepQuietly() {
     })
     .catch((error) => console.error("[storage] sweep failed", error));
 }
-sweepQuietly();
-setInterval(sweepQuietly, SWEEP_INTERVAL_MS).unref();
+scheduleSweeps(sweepQuietly);
 
 /** What the file responder needs to serve a stored file. */
 export function servedFile(file: MediaFile): ServedFile {

@@ -22,14 +22,27 @@ describe("POST /api/videos/upload and GET /api/videos", () => {
     const uploaded = await upload(token, mp4, "Holiday.mp4");
     expect(uploaded).toMatchObject({ status: 201, body: { filename: "Holiday.mov", size: mp4.length } });
     expect((await upload(token, webmBytes(), "screen.webm")).body.filename).toBe("screen.mov");
-    expect((await upload(token, movBytes(), "Holiday.mov")).body.filename).toBe("Holiday (2).mov");
+    expect((await upload(token, movBytes(), "Trip.MOV")).body.filename).toBe("Trip.mov");
     expect((await upload(token, riffBytes("AVI "), "old.avi")).body.filename).toBe("old.mov");
 
     const { status, body, headers } = await api("/api/videos", { token });
     expect(status).toBe(200);
     expect(headers.get("cache-control")).toBe("no-store");
-    expect(body.map((video: { filename: string }) => video.filename)).toEqual(["old.mov", "Holiday (2).mov", "screen.mov", "Holiday.mov"]);
+    expect(body.map((video: { filename: string }) => video.filename)).toEqual(["old.mov", "Trip.mov", "screen.mov", "Holiday.mov"]);
     expect(body[3]).toEqual({ filename: "Holiday.mov", size: mp4.length, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
+  it("a name the user already has (after .mov is given) is 409 and nothing is kept", async () => {
+    const { token } = await newUser("video");
+    const first = mp4Bytes(1000);
+    expect((await upload(token, first, "Holiday.mp4")).status).toBe(201);
+    for (const name of ["Holiday.mov", "Holiday.webm", "Holiday", "Holiday.MOV"]) {
+      expect(await upload(token, webmBytes(), name)).toMatchObject({ status: 409, body: { detail: "A file with that name already exists" } });
+    }
+    const { body } = await api("/api/videos", { token });
+    expect(body).toEqual([{ filename: "Holiday.mov", size: first.length, updated_at: expect.any(String) }]);
+    const kept = await fetch(baseUrl() + videoPath("Holiday.mov"), { headers: { Authorization: `Bearer ${token}` } });
+    expect(Buffer.from(await kept.arrayBuffer()).equals(first)).toBe(true);
   });
 
   it("refuses what is not a video with 415 and keeps nothing", async () => {
@@ -59,9 +72,13 @@ describe("GET /api/videos/{name}", () => {
     expect(full.headers.get("accept-ranges")).toBe("bytes");
     expect(full.headers.get("content-disposition")).toBe("inline; filename*=UTF-8''seek.mov");
     expect(Buffer.from(await full.arrayBuffer()).equals(bytes)).toBe(true);
-    await upload(token, bytes, "seek.mp4");
+    await upload(token, bytes, "seek (2).mp4");
     const numbered = await fetch(baseUrl() + videoPath("seek (2).mov"), { method: "HEAD", headers: auth });
     expect(numbered.headers.get("content-disposition")).toBe("inline; filename*=UTF-8''seek%20%282%29.mov");
+    // A name sent decomposed (NFD) finds the file stored composed (NFC).
+    await upload(token, bytes, "Cr\u00e8me.mp4");
+    const decomposed = await fetch(baseUrl() + videoPath("Cre\u0300me.mov"), { headers: { ...auth, Range: "bytes=0-3" } });
+    expect(decomposed.status).toBe(206);
 
     const part = await fetch(baseUrl() + videoPath("seek.mov"), { headers: { ...auth, Range: "bytes=4-11" } });
     expect(part.status).toBe(206);
@@ -113,6 +130,18 @@ describe("PUT /api/videos/rename and DELETE /api/videos/{name}", () => {
     expect((await api(videoPath("raw.mov"), { token })).status).toBe(404);
   });
 
+  it("old names sent decomposed (NFD) are found; a capitalised .MOV is stored lower case", async () => {
+    const { token } = await newUser("video");
+    await upload(token, mp4Bytes(), "Ni\u00f1o.mp4");
+    const renamed = await api("/api/videos/rename", { method: "PUT", token, json: { old_name: "Nin\u0303o.mov", new_name: "Fiesta.MOV" } });
+    expect(renamed).toMatchObject({ status: 200, body: { filename: "Fiesta.mov" } });
+    await api("/api/videos/rename", { method: "PUT", token, json: { old_name: "Fiesta.mov", new_name: "A\u0301gua" } });
+    expect((await api("/api/videos", { token })).body.map((video: { filename: string }) => video.filename)).toEqual(["\u00c1gua.mov"]);
+    expect((await api(`/api/videos/signed_url?${new URLSearchParams({ filename: "A\u0301gua.mov" })}`, { token })).status).toBe(200);
+    expect((await api(videoPath("A\u0301gua.mov"), { method: "DELETE", token })).status).toBe(200);
+    expect((await api("/api/videos", { token })).body).toEqual([]);
+  });
+
   it("refuses blank, unsafe and taken names, unknown files and bad JSON", async () => {
     const { token } = await newUser("video");
     await upload(token, mp4Bytes(), "a.mp4");
@@ -141,10 +170,22 @@ describe("PUT /api/videos/rename and DELETE /api/videos/{name}", () => {
 });
 
 describe("GET /api/videos/signed_url", () => {
+  it("is root-relative even when the request came through a TLS proxy", async () => {
+    const { token } = await newUser("video");
+    await upload(token, mp4Bytes(), "proxied.mp4");
+    const { body } = await api("/api/videos/signed_url?filename=proxied.mov", {
+      token,
+      headers: { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "studio.example.com" },
+    });
+    expect(body.url.startsWith("/api/videos/play/")).toBe(true);
+  });
+
   async function signedUrl(token: string, filename: string) {
     const { status, body } = await api(`/api/videos/signed_url?${new URLSearchParams({ filename })}`, { token });
     expect(status).toBe(200);
-    return { url: new URL(body.url), expiresAt: body.expires_at as string };
+    // Root-relative: an absolute URL built from the request would say http:// behind a TLS proxy.
+    expect(body.url).toMatch(/^\/api\/videos\/play\/[0-9a-f-]+\?user=[^&]+&expires=\d+&signature=[\w-]+$/);
+    return { url: new URL(body.url, baseUrl()), expiresAt: body.expires_at as string };
   }
 
   it("gives a link that plays without a session for one hour, with byte ranges", async () => {

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,14 +39,65 @@ describe("POST /api/voice/upload", () => {
     expect((await api("/api/voice/list-files", { token })).body).toEqual({ files: ["Morning take.mp3"] });
   });
 
-  it("accepts bare MPEG frames, appends .mp3 to a name without it, and numbers a taken name", async () => {
+  it("accepts bare MPEG frames, appends .mp3 to a name without it (lower-cases one in capitals)", async () => {
     const { token } = await newUser("voice");
     expect((await upload(token, mp3Frames(), "take.mp3")).body.filename).toBe("take.mp3");
-    expect((await upload(token, mp3Frames(), "take.mp3")).body.filename).toBe("take (2).mp3");
-    expect((await upload(token, mp3Frames(), "take")).body.filename).toBe("take (3).mp3");
     expect((await upload(token, mp3Frames(), "raw")).body.filename).toBe("raw.mp3");
+    expect((await upload(token, mp3Frames(), "LOUD.MP3")).body.filename).toBe("LOUD.mp3");
     const { body } = await api("/api/voice/list-files", { token });
-    expect(body.files).toEqual(["raw.mp3", "take (3).mp3", "take (2).mp3", "take.mp3"]);
+    expect(body.files).toEqual(["LOUD.mp3", "raw.mp3", "take.mp3"]);
+  });
+
+  it("a name the user already has is 409 and nothing is kept (also written differently: no extension, capitals, NFD)", async () => {
+    const { token } = await newUser("voice");
+    const other = await newUser("voice-other");
+    expect((await upload(token, mp3Frames(), "take.mp3")).status).toBe(201);
+    expect((await upload(token, mp3Frames(), "Caf\u00e9.mp3")).status).toBe(201);
+    for (const name of ["take.mp3", "take", "take.MP3", "Cafe\u0301.mp3"]) {
+      expect(await upload(token, mp3WithId3(), name)).toMatchObject({ status: 409, body: { detail: "A file with that name already exists" } });
+    }
+    expect((await api("/api/voice/list-files", { token })).body.files).toEqual(["Caf\u00e9.mp3", "take.mp3"]);
+    // The first file is untouched.
+    const kept = await api(voiceUrl("take.mp3"), { token });
+    expect(kept.status).toBe(200);
+    expect(kept.headers.get("content-length")).toBe(String(mp3Frames().length));
+    // Names are per user.
+    expect((await upload(other.token, mp3Frames(), "take.mp3")).status).toBe(201);
+  });
+
+  it("a taken name is refused as soon as the part's file name arrives, not after the whole file", async () => {
+    const { token } = await newUser("voice");
+    await upload(token, mp3Frames(), "big take.mp3");
+    // Send the part's headers and a little of the file, then nothing more: only an early check can answer.
+    const boundary = "----early-409";
+    const url = new URL(baseUrl());
+    const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request({
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: "/api/voice/upload",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": 20 * 1024 * 1024 },
+      });
+      const timer = setTimeout(() => reject(new Error("no answer before the body was complete")), 10_000);
+      request.on("response", (res) => {
+        let body = "";
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode!, body });
+          request.destroy();
+        });
+      });
+      request.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      request.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big take.mp3"\r\n\r\n`);
+      request.write(mp3Frames(20));
+    });
+    expect(response.status).toBe(409);
+    expect(JSON.parse(response.body)).toEqual({ detail: "A file with that name already exists" });
   });
 
   it("never lets the sent file name act as a path; control characters are dropped", async () => {
@@ -68,7 +120,9 @@ describe("POST /api/voice/upload", () => {
 
   it("refuses content that is not MP3 with 415, whatever the name says", async () => {
     const { token } = await newUser("voice");
-    for (const bytes of [PNG_BYTES, mp4Bytes(), Buffer.from("#!/bin/sh\nrm -rf /\n")]) {
+    // The last: a valid ID3 tag header followed by a web page, not audio.
+    const id3Html = Buffer.concat([Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0]), Buffer.from("<html><script>alert(1)</script></html>")]);
+    for (const bytes of [PNG_BYTES, mp4Bytes(), Buffer.from("#!/bin/sh\nrm -rf /\n"), id3Html]) {
       expect(await upload(token, bytes, "song.mp3")).toMatchObject({ status: 415, body: { detail: "Only MP3 files allowed" } });
     }
     expect((await api("/api/voice/list-files", { token })).body).toEqual({ files: [] });
@@ -158,6 +212,18 @@ describe("GET /static/voices/{name}", () => {
 });
 
 describe("PUT /api/voice/rename and DELETE /api/voice/file/{name}", () => {
+  it("finds a name sent decomposed (NFD) for playback, rename and delete; a capitalised .MP3 is stored lower case", async () => {
+    const { token } = await newUser("voice");
+    expect((await upload(token, mp3WithId3(), "Cafe\u0301 take.mp3")).body.filename).toBe("Caf\u00e9 take.mp3");
+    expect((await api(`/static/voices/${encodeURIComponent("Cafe\u0301 take.mp3")}`, { token })).status).toBe(200);
+    const renamed = await api(`/api/voice/rename?${new URLSearchParams({ old_name: "Cafe\u0301 take.mp3", new_name: "Shout.MP3" })}`, { method: "PUT", token });
+    expect(renamed).toMatchObject({ status: 200, body: { filename: "Shout.mp3" } });
+    await api(`/api/voice/rename?${new URLSearchParams({ old_name: "Shout.mp3", new_name: "U\u0308ber" })}`, { method: "PUT", token });
+    expect((await api("/api/voice/list-files", { token })).body.files).toEqual(["\u00dcber.mp3"]);
+    expect((await api(`/api/voice/file/${encodeURIComponent("U\u0308ber.mp3")}`, { method: "DELETE", token })).status).toBe(200);
+    expect((await api("/api/voice/list-files", { token })).body.files).toEqual([]);
+  });
+
   it("renames (trimmed, .mp3 appended): the file moves to the new name", async () => {
     const { token } = await newUser("voice");
     await upload(token, mp3WithId3(), "old.mp3");
@@ -230,6 +296,15 @@ describe("voice limits on a server with VOICE_MAX_BYTES=4096", () => {
 
   const post = (body: BodyInit, headers: Record<string, string> = {}, signal?: AbortSignal) =>
     fetch(`${server.url}/api/voice/upload`, { method: "POST", body, signal, headers: { Authorization: `Bearer ${token}`, ...headers }, duplex: "half" } as RequestInit);
+
+  it("a duplicate name keeps nothing on disk", async () => {
+    expect((await post(fileForm(mp3Frames(), "once.mp3"))).status).toBe(201);
+    const before = storedFiles().length;
+    const again = await post(fileForm(mp3Frames(), "once.mp3"));
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ detail: "A file with that name already exists" });
+    expect(storedFiles().length).toBe(before);
+  });
 
   it("accepts a file of exactly the limit", async () => {
     const exact = Buffer.concat([mp3WithId3(), Buffer.alloc(4096 - mp3WithId3().length, 1)]);

@@ -90,6 +90,49 @@ test("video hub: upload, play in the modal, rename with Enter, open the video pa
   await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
 });
 
+test("video hub: an upload shows its percent; a name already taken fails with the reason", async ({ page }) => {
+  await signUpAndLogIn(page, "videos-progress");
+  await page.goto("/videos");
+  await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
+  // Every percent the screen shows while the upload runs.
+  await page.evaluate(() => {
+    const seen: string[] = ((window as unknown as { seenProgress: string[] }).seenProgress = []);
+    new MutationObserver(() => {
+      const text = document.querySelector(".upload-progress")?.textContent;
+      if (text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  // Chromium's own network throttling (upload at 1 MB/s): the bytes leave slowly enough for the
+  // percent to move while the test watches, as on a real connection.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 });
+  const big = webmBytes(2 * 1024 * 1024);
+  await page.getByLabel("Choose a video").setInputFiles({ name: "Big clip.webm", mimeType: "video/webm", buffer: big });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.locator(".upload-progress")).toHaveText(/^Uploading\.\.\. \d+%$/);
+  await expect(page.getByRole("progressbar", { name: "Upload progress" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Uploading..." })).toBeDisabled();
+  // Part-way: a percent above 0 and below 100.
+  await expect(page.locator(".upload-progress")).toHaveText(/^Uploading\.\.\. ([1-9]|[1-9]\d)%$/, { timeout: 10_000 });
+  const item = page.getByTestId("video-item");
+  await expect(item.locator(".media-name")).toHaveText("Big clip.mov", { timeout: 15_000 });
+  await expect(page.locator(".upload-progress")).toHaveCount(0);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  const seen = [...new Set(await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress))];
+  expect(seen.every((text) => /^Uploading\.\.\. \d+%$/.test(text))).toBe(true);
+  // The percent only goes up.
+  const percents = seen.map((text) => Number(/(\d+)%/.exec(text)![1]));
+  expect(percents).toEqual([...percents].sort((a, b) => a - b));
+
+  // The same name again: refused (409), the screen says so with the server's reason, nothing added.
+  await page.getByLabel("Choose a video").setInputFiles({ name: "Big clip.mp4", mimeType: "video/mp4", buffer: webmBytes() });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(toast(page, "Failed to upload video.")).toBeVisible();
+  await expect(page.getByTestId("media-outcome")).toContainText("A file with that name already exists");
+  await expect(item).toHaveCount(1);
+});
+
 test("video hub: playback, rename and delete failures say so", async ({ page }) => {
   await signUpAndLogIn(page, "videos-fail");
   await page.request.post("/api/videos/upload", { multipart: { file: { name: "clip.webm", mimeType: "video/webm", buffer: webmBytes() } } });
@@ -145,6 +188,13 @@ test.describe("video hub with JavaScript off", () => {
     await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("plain.mov");
     // Without JavaScript, Play opens the video page.
     await expect(page.getByRole("link", { name: "Play plain.mov" })).toHaveAttribute("href", "/videos/plain.mov");
+
+    // The same name again: the page says why the upload failed.
+    await page.getByLabel("Choose a video").setInputFiles({ name: "plain.mov", mimeType: "video/webm", buffer: webmBytes() });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByTestId("media-outcome")).toContainText("Failed to upload video.");
+    await expect(page.getByTestId("media-outcome")).toContainText("A file with that name already exists");
+    await expect(page.getByTestId("video-item")).toHaveCount(1);
 
     await page.getByRole("link", { name: "Rename plain.mov" }).click();
     await page.getByLabel("New name for plain.mov").fill("renamed");

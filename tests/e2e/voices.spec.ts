@@ -88,6 +88,17 @@ test("voices: a failed delete and rename say so", async ({ page }) => {
   await expect(page.getByTestId("voice-item")).toHaveCount(1);
 });
 
+test("voices: uploading a name already taken fails with the reason", async ({ page }) => {
+  await signUpAndLogIn(page, "voices-taken");
+  await page.request.post("/api/voice/upload", { multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } } });
+  await page.goto("/voices");
+  await page.getByLabel("Upload MP3").setInputFiles({ name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 });
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(toast(page, "❌ Upload failed")).toBeVisible();
+  await expect(page.getByTestId("media-outcome")).toContainText("A file with that name already exists");
+  await expect(page.getByTestId("voice-item")).toHaveCount(1);
+});
+
 test.describe("voices with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -106,6 +117,13 @@ test.describe("voices with JavaScript off", () => {
     await expect(page).toHaveURL(/\/voices$/);
     await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" })).toBeVisible();
     await expect(page.getByTestId("voice-item").locator(".media-name")).toHaveText("nojs.mp3");
+
+    // The same name again: the page says why the upload failed.
+    await page.getByLabel("Upload MP3").setInputFiles({ name: "nojs.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByTestId("media-outcome")).toContainText("Upload failed");
+    await expect(page.getByTestId("media-outcome")).toContainText("A file with that name already exists");
+    await expect(page.getByTestId("voice-item")).toHaveCount(1);
 
     await page.getByRole("link", { name: "Rename nojs.mp3" }).click();
     await expect(page).toHaveURL(/rename=nojs\.mp3/);

@@ -2,19 +2,30 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRange } from "~/lib/byte-range";
-import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
+import { SNIFF_BYTES, sniffMp3, sniffVideo } from "~/lib/file-signatures";
 import { signMediaAccess, verifyMediaAccess } from "~/lib/signed-url.server";
-import { checkMediaName, nameFromUpload, numberedName, withExtension } from "~/models/media-names";
+import { checkMediaName, lookupName, nameFromUpload, numberedName, withExtension } from "~/models/media-names";
 import { isoMedia, movBytes, mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES, riffBytes, webmBytes } from "../support/media";
 
 describe("media names (SPEC §5)", () => {
   it("trims and appends the kind's extension when missing", () => {
     expect(checkMediaName("  my take ", "voice")).toEqual({ ok: true, name: "my take.mp3" });
     expect(checkMediaName("my take.mp3", "voice")).toEqual({ ok: true, name: "my take.mp3" });
-    expect(checkMediaName("Shout.MP3", "voice")).toEqual({ ok: true, name: "Shout.MP3" });
+    // The extension is stored lower case, whatever case it was typed in.
+    expect(checkMediaName("Shout.MP3", "voice")).toEqual({ ok: true, name: "Shout.mp3" });
+    expect(checkMediaName("Trip.MoV", "video")).toEqual({ ok: true, name: "Trip.mov" });
+    expect(withExtension("clip.MP3", "voice")).toBe("clip.mp3");
     expect(checkMediaName("holiday", "video")).toEqual({ ok: true, name: "holiday.mov" });
     expect(checkMediaName("holiday.mp4", "video")).toEqual({ ok: true, name: "holiday.mp4.mov" });
     expect(withExtension("a.mov", "video")).toBe("a.mov");
+  });
+
+  it("stores and looks up names in Unicode NFC", () => {
+    const composed = "Caf\u00e9";
+    const decomposed = "Cafe\u0301";
+    expect(checkMediaName(decomposed, "voice")).toEqual({ ok: true, name: `${composed}.mp3` });
+    expect(nameFromUpload(`${decomposed}.MP3`, "voice")).toBe(`${composed}.mp3`);
+    expect(lookupName(`${decomposed}.mp3`)).toBe(`${composed}.mp3`);
   });
 
   it.each([
@@ -73,6 +84,51 @@ describe("content sniffing", () => {
     expect(sniffMp3(stray)).toBeNull();
     // Too short to see a second frame: the one header decides.
     expect(sniffMp3(mp3Frames(1).subarray(0, 100))).toBe("audio/mpeg");
+  });
+
+  /** An ID3v2 tag header declaring `size` bytes of tag body (syncsafe), with optional flags. */
+  const id3Header = (size: number, { major = 3, flags = 0 } = {}) =>
+    Buffer.from([0x49, 0x44, 0x33, major, 0, flags, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
+  /** A tag of `size` body bytes (a TIT2 text frame, then zero padding). */
+  const id3Tag = (size: number, options?: { major?: number; flags?: number }) => {
+    const body = Buffer.alloc(size);
+    Buffer.from("TIT2\0\0\0\x06\0\0\0Title", "latin1").copy(body);
+    return Buffer.concat([id3Header(size, options), body]);
+  };
+
+  it("looks past an ID3 tag for the audio frames its size points at", () => {
+    // A real tag with text and padding, then frames: MP3.
+    expect(sniffMp3(Buffer.concat([id3Tag(2000), mp3Frames(3)]))).toBe("audio/mpeg");
+    // Syncsafe: 0x01 0x00 = 128 bytes, not 256.
+    expect(sniffMp3(Buffer.concat([id3Tag(128), mp3Frames(2)]))).toBe("audio/mpeg");
+    // ID3v2.4 with a footer (flag 0x10): the audio starts 10 bytes later.
+    const footer = Buffer.from([0x33, 0x44, 0x49, 4, 0, 0x10, 0, 0, 0, 100]);
+    expect(sniffMp3(Buffer.concat([id3Tag(100, { major: 4, flags: 0x10 }), footer, mp3Frames(2)]))).toBe("audio/mpeg");
+    // Two tags in a row, and zero padding after the declared size, before the frames.
+    expect(sniffMp3(Buffer.concat([id3Tag(50), id3Tag(70, { major: 4 }), Buffer.alloc(300), mp3Frames(2)]))).toBe("audio/mpeg");
+  });
+
+  it("refuses an ID3 tag followed by something other than audio", () => {
+    // The issue's case: "ID3" and then a web page (was stored as audio/mpeg).
+    expect(sniffMp3(Buffer.concat([id3Header(0), Buffer.from("<html><script>alert(1)</script></html>")]))).toBeNull();
+    expect(sniffMp3(Buffer.concat([id3Tag(500), Buffer.from("<html><body>hello</body></html>")]))).toBeNull();
+    expect(sniffMp3(Buffer.concat([id3Tag(500), PNG_BYTES]))).toBeNull();
+    // A single stray frame header after the tag, the next frame missing.
+    const stray = Buffer.concat([id3Tag(40), mp3Frames(2)]);
+    stray[50 + 417] = 0x3c;
+    expect(sniffMp3(stray)).toBeNull();
+    // A size that does not match where the audio is (points into the tag's own text).
+    expect(sniffMp3(Buffer.concat([id3Header(5), Buffer.alloc(10, 0x41), mp3Frames(2)]))).toBeNull();
+  });
+
+  it("accepts a tag larger than the inspected head on its header alone (cover art)", () => {
+    // 1 MiB of tag: the store only shows the sniffer the first SNIFF_BYTES.
+    const big = Buffer.concat([id3Tag(1024 * 1024), mp3Frames(2)]);
+    expect(sniffMp3(big.subarray(0, SNIFF_BYTES))).toBe("audio/mpeg");
+    // Well inside the head a tag of a few KiB is looked past: the head is large enough for it.
+    expect(SNIFF_BYTES).toBeGreaterThanOrEqual(64 * 1024);
+    const padded = Buffer.concat([id3Tag(20_000), Buffer.from("<html>")]);
+    expect(sniffMp3(padded.subarray(0, SNIFF_BYTES))).toBeNull();
   });
 
   it("refuses what is not MP3", () => {

@@ -2,19 +2,57 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/lib/db.server";
 import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
-import { createDiskStore, FileTooLargeError, UnsupportedContentError } from "~/lib/storage.server";
-import { deleteMedia, getMediaById, getMediaByName, listMedia, MediaError, renameMedia, storeMedia, sweepOrphanMedia } from "~/models/media.server";
+import { createDiskStore, FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError } from "~/lib/storage.server";
+import { receiveMultipartUpload, UploadError } from "~/lib/upload.server";
+import {
+  deleteMedia,
+  getMediaById,
+  getMediaByName,
+  listMedia,
+  MediaError,
+  receiveMediaUpload,
+  renameMedia,
+  scheduleSweeps,
+  storeMedia,
+  sweepOrphanMedia,
+} from "~/models/media.server";
 import { createUser } from "~/models/user.server";
-import { mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
+import { mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
 
 const tempRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), "studio-store-"));
 const filesUnder = (dir: string): string[] =>
   fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)) : [];
 const mediaDir = () => path.join(process.env.DATA_DIR!, "media");
 const newUser = (prefix = "media") => createUser(`${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`, "password123");
+
+/**
+ * A multipart request with one file part in `file`. With `hold`, the body stops after the first
+ * `heldAfter` bytes of the file and never ends (a client still sending a large file).
+ */
+function multipartRequest(filename: string, bytes: Buffer, { hold = false, heldAfter = 1024 } = {}) {
+  const boundary = "----unit-boundary";
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(head));
+      controller.enqueue(new Uint8Array(hold ? bytes.subarray(0, heldAfter) : bytes));
+      if (!hold) {
+        controller.enqueue(new Uint8Array(tail));
+        controller.close();
+      }
+    },
+  });
+  return new Request("http://localhost/upload", {
+    method: "POST",
+    body,
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    duplex: "half",
+  } as RequestInit);
+}
 
 /** A stream that sends `chunks` and then fails, like a client that disconnects mid-upload. */
 function interrupted(chunks: Buffer[]) {
@@ -89,6 +127,41 @@ describe("disk file store", () => {
   });
 });
 
+describe("multipart uploads: the filename check", () => {
+  it("refuses as soon as the part's file name is known, before the file's bytes are stored", async () => {
+    const root = tempRoot();
+    const store = createDiskStore(root);
+    const stage = vi.spyOn(store, "stage");
+    const seen: string[] = [];
+    // The body never ends: only a check made on the part's headers can answer.
+    const request = multipartRequest("dup.mp3", mp3Frames(50), { hold: true });
+    const refused = receiveMultipartUpload(request, {
+      maxBytes: 1_000_000,
+      inspect: sniffMp3,
+      unsupportedMessage: "Only MP3 files allowed",
+      store,
+      checkFilename: (filename) => {
+        seen.push(filename);
+        throw new UploadError(409, "A file with that name already exists");
+      },
+    });
+    await expect(refused).rejects.toMatchObject({ status: 409, message: "A file with that name already exists" });
+    expect(seen).toEqual(["dup.mp3"]);
+    expect(stage).not.toHaveBeenCalled();
+    expect(filesUnder(root)).toEqual([]);
+  });
+
+  it("stores the file when the check passes, and hands other errors back as they were thrown", async () => {
+    const store = createDiskStore(tempRoot());
+    const options = { maxBytes: 1_000_000, inspect: sniffMp3, unsupportedMessage: "Only MP3 files allowed", store };
+    const passed = await receiveMultipartUpload(multipartRequest("ok.mp3", mp3Frames(3)), { ...options, checkFilename: async () => {} });
+    expect(passed).toMatchObject({ filename: "ok.mp3", staged: { size: 417 * 3, contentType: "audio/mpeg" } });
+    await store.discard(passed.staged);
+    const broken = new Error("database is down");
+    await expect(receiveMultipartUpload(multipartRequest("x.mp3", mp3Frames(3)), { ...options, checkFilename: () => Promise.reject(broken) })).rejects.toBe(broken);
+  });
+});
+
 describe("media model", () => {
   it("stores, lists, finds and scopes every file by its owner", async () => {
     const [alice, bob] = [await newUser("alice"), await newUser("bob")];
@@ -106,7 +179,7 @@ describe("media model", () => {
     expect((await storeMedia(alice.id, "video", Readable.from([mp4Bytes()]), "hello")).name).toBe("hello.mov");
   });
 
-  it("numbers taken names, also when uploads race", async () => {
+  it("numbers taken names of generated files, also when they race", async () => {
     const user = await newUser();
     const names = await Promise.all(
       Array.from({ length: 6 }, () => storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "take.mp3").then((f) => f.name)),
@@ -115,6 +188,52 @@ describe("media model", () => {
     // A name with LIKE wildcards is matched literally.
     await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "100%_done.mp3");
     expect((await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "100%_done.mp3")).name).toBe("100%_done (2).mp3");
+  });
+
+  it("uploads refuse a name the user already has (409) and keep nothing; generated files are numbered", async () => {
+    const user = await newUser();
+    const other = await newUser("other");
+    expect((await receiveMediaUpload(user.id, "voice", multipartRequest("take.mp3", mp3Frames(3)))).file.name).toBe("take.mp3");
+    const before = filesUnder(mediaDir()).length;
+    // The same name once normalised: a different case of the extension, or no extension at all.
+    for (const filename of ["take.mp3", "take.MP3", "take"]) {
+      await expect(receiveMediaUpload(user.id, "voice", multipartRequest(filename, mp3Frames(3)))).rejects.toMatchObject({
+        status: 409,
+        message: "A file with that name already exists",
+      });
+    }
+    expect(filesUnder(mediaDir()).length).toBe(before);
+    expect((await listMedia(user.id, "voice")).map((f) => f.name)).toEqual(["take.mp3"]);
+    // Another user's names are no obstacle; generated files still take the next number.
+    expect((await receiveMediaUpload(other.id, "voice", multipartRequest("take.mp3", mp3Frames(3)))).file.name).toBe("take.mp3");
+    expect((await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "take.mp3")).name).toBe("take (2).mp3");
+  });
+
+  it("two uploads racing for one name: one is stored, the other is a 409 and leaves no file", async () => {
+    const user = await newUser();
+    const before = filesUnder(mediaDir()).length;
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => receiveMediaUpload(user.id, "video", multipartRequest("race.mov", mp4Bytes(20_000)))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const result of results.filter((r) => r.status === "rejected")) {
+      expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 409 });
+    }
+    expect((await listMedia(user.id, "video")).map((f) => f.name)).toEqual(["race.mov"]);
+    expect(filesUnder(mediaDir()).length).toBe(before + 1);
+  });
+
+  it("finds a name sent in another Unicode normal form (NFD) for lookups, rename and delete", async () => {
+    const user = await newUser();
+    const composed = "Caf\u00e9 \u00fcber.mp3";
+    const decomposed = composed.normalize("NFD");
+    expect(decomposed).not.toBe(composed);
+    const file = await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), decomposed);
+    expect(file.name).toBe(composed);
+    expect((await getMediaByName(user.id, "voice", decomposed))?.id).toBe(file.id);
+    expect((await renameMedia(user.id, "voice", decomposed, "Na\u0308he")).name).toBe("N\u00e4he.mp3");
+    expect(await deleteMedia(user.id, "voice", "Na\u0308he.mp3")).toBe(true);
+    expect(await listMedia(user.id, "voice")).toEqual([]);
   });
 
   it("renames by updating the row only; refuses taken and invalid names", async () => {
@@ -161,5 +280,28 @@ describe("media model", () => {
     const remaining = filesUnder(mediaDir());
     expect(remaining.some((f) => f.endsWith(lost.id))).toBe(false);
     expect(remaining.some((f) => f.endsWith(kept.id))).toBe(true);
+  });
+});
+
+describe("sweep schedule", () => {
+  it("sweeps at start, once just after the grace period, then hourly", () => {
+    vi.useFakeTimers();
+    try {
+      const sweep = vi.fn();
+      scheduleSweeps(sweep);
+      expect(sweep).toHaveBeenCalledTimes(1);
+      // What a restart left behind is younger than the grace period at the first sweep...
+      vi.advanceTimersByTime(SWEEP_GRACE_MS);
+      expect(sweep).toHaveBeenCalledTimes(1);
+      // ...and old enough a minute after it: gone within about 16 minutes, not an hour.
+      vi.advanceTimersByTime(60_000);
+      expect(sweep).toHaveBeenCalledTimes(2);
+      vi.advanceTimersByTime(60 * 60_000 - SWEEP_GRACE_MS - 60_000);
+      expect(sweep).toHaveBeenCalledTimes(3);
+      vi.advanceTimersByTime(60 * 60_000);
+      expect(sweep).toHaveBeenCalledTimes(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -9,7 +9,9 @@ const signedUrlQuery = z.object({ filename: z.string({ error: "filename is requi
 
 /**
  * GET /api/videos/signed_url?filename= -> {url, expires_at}: a link that plays the video without a
- * session for one hour (byte ranges included), bound to this user, this file and its expiry.
+ * session for one hour (byte ranges included), bound to this user, this file and its expiry. The
+ * URL is root-relative: behind a TLS proxy the request's own URL may say http://, so the client
+ * resolves it against the page it is on.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireApiUser(context, request);
@@ -17,8 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const file = await getMediaByName(user.id, "video", filename);
   if (!file) return apiError(404, mediaNotFound("video"));
   const { expiresAt, ...query } = signMediaAccess(user.id, file.id);
-  const url = new URL(`/api/videos/play/${file.id}?${new URLSearchParams(query)}`, request.url);
-  return Response.json({ url: url.href, expires_at: expiresAt.toISOString() }, { headers: { "Cache-Control": "no-store" } });
+  const url = `/api/videos/play/${encodeURIComponent(file.id)}?${new URLSearchParams(query)}`;
+  return Response.json({ url, expires_at: expiresAt.toISOString() }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export const action = () => apiError(405, "Method not allowed", { Allow: "GET" });

@@ -8,7 +8,7 @@ export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" 
 /**
  * POST /api/videos/upload, multipart field `file` -> 201 {filename, size, updated_at}. Streamed to
  * disk; the content must be a video container (415), at most VIDEO_MAX_BYTES (413). The name keeps
- * the uploaded file's name with .mov (SPEC §3), numbered when taken: "clip (2).mov".
+ * the uploaded file's name with .mov (SPEC §3); a name the user already has -> 409, nothing kept.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed", { Allow: "POST" });

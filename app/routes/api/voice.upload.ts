@@ -7,7 +7,7 @@ export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" 
 
 /**
  * POST /api/voice/upload, multipart field `file` -> 201 {filename}. The content must be MP3 (415),
- * at most VOICE_MAX_BYTES (413); a taken name is numbered: "clip (2).mp3".
+ * at most VOICE_MAX_BYTES (413); a name the user already has -> 409, nothing kept.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed", { Allow: "POST" });
