@@ -14,18 +14,22 @@ export const FORM_BODY_MAX = 4 * MiB;
 /** A request body that could not be read as asked: 413 when too large, 400 when malformed. */
 export class BodyError extends Error {
   constructor(
-    readonly status: 400 | 413,
+    readonly status: 400 | 408 | 413,
     message: string,
   ) {
     super(message);
   }
 }
 
+/** A small body that has not arrived in this time is refused (408): the server has no overall request timeout (uploads may take hours). */
+export const BODY_DEADLINE_MS = 30_000;
+
 /**
  * Reads at most `maxBytes` of the body into memory: a larger body is refused (413) by its declared
- * length before reading, or as soon as the count passes the limit, so no request can fill the memory.
+ * length before reading, or as soon as the count passes the limit, so no request can fill the memory;
+ * one that trickles in slower than `deadlineMs` is refused (408), so none can hold a connection forever.
  */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
+export async function readBodyBytes(request: Request, maxBytes: number, deadlineMs = BODY_DEADLINE_MS): Promise<Buffer> {
   const tooLarge = () => new BodyError(413, `Request body must be at most ${formatLimit(maxBytes)}`);
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
@@ -33,24 +37,36 @@ export async function readBodyBytes(request: Request, maxBytes: number): Promise
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      // Stop reading without destroying the connection: the 413 still reaches the client, and Node
-      // discards whatever else it sends.
-      reader.releaseLock();
-      throw tooLarge();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyError(408, "The request body took too long to arrive")), deadlineMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) throw tooLarge();
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    // Stop reading without destroying the connection: the answer still reaches the client, and Node
+    // discards whatever else it sends.
+    try {
+      reader.releaseLock();
+    } catch {
+      // a read still pending on an old runtime: the stream is dropped with the request anyway
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks);
 }
 
 /** A body left unread makes the connection unusable for the next request: close it after the answer. */
 function bodyErrorHeaders(error: BodyError): Record<string, string> {
-  return error.status === 413 ? { Connection: "close" } : {};
+  return error.status === 400 ? {} : { Connection: "close" };
 }
 
 function formatLimit(bytes: number): string {

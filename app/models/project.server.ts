@@ -4,6 +4,7 @@ import { monotonicIso, newId } from "~/lib/ids.server";
 import { MUSIC_DEMOS } from "~/lib/music-demos";
 import { mediaUrl } from "./ai-media.server";
 import { listMedia, type MediaFile, type MediaKind } from "./media.server";
+import { lookupName } from "./media-names";
 import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "./project-rules";
 
 /**
@@ -181,7 +182,7 @@ async function findSlotFile(userId: string, slot: keyof typeof SLOT_COLUMNS, ref
     .select("id")
     .where("user_id", "=", userId)
     .where("kind", "in", [...SLOT_KINDS[slot]])
-    .where((eb) => eb.or([eb("id", "=", reference), eb("name", "=", reference)]))
+    .where((eb) => eb.or([eb("id", "=", reference), eb("name", "=", lookupName(reference))]))
     .executeTakeFirst();
   return row?.id;
 }

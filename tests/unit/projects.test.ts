@@ -105,6 +105,10 @@ describe("projects", () => {
     const one = await createProject(alice, { title: "One", voice_file: voice.id });
     const two = await createProject(alice, { title: "Two", voice_file: "narration.mp3", music_file: "demo1" });
     expect(two.voice_file).toBe("narration.mp3");
+    // A name sent in another Unicode form is the same name.
+    const café = await storeMedia(alice, "voice", Readable.from([mp3Frames()]), "café");
+    const three = await createProject(alice, { title: "Three", voice_file: "cafe\u0301.mp3" });
+    expect(three.media.voice?.id).toBe(café.id);
     expect(await deleteMedia(alice, "voice", "narration.mp3")).toBe(true);
     expect((await getProject(alice, one.id))?.voice_file).toBeNull();
     const after = await getProject(alice, two.id);

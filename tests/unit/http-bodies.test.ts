@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { BodyError, readBodyBytes, readFormData, readJsonBody } from "~/lib/http.server";
+
+const streamOf = (chunks: string[], keepOpen = false) =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+      if (!keepOpen) controller.close();
+    },
+  });
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://test.invalid/", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+
+describe("bounded request bodies", () => {
+  it("reads a body within the limit", async () => {
+    expect((await readBodyBytes(post(streamOf(["ab", "cd"])), 4)).toString()).toBe("abcd");
+  });
+
+  it("refuses a body over the limit, by its declared length or by counting (413)", async () => {
+    await expect(readBodyBytes(post("12345", { "Content-Length": "5" }), 4)).rejects.toMatchObject({ status: 413 });
+    await expect(readBodyBytes(post(streamOf(["abc", "de"])), 4)).rejects.toMatchObject({ status: 413 });
+  });
+
+  it("refuses a body that does not arrive in time (408)", async () => {
+    const error = await readBodyBytes(post(streamOf(["a"], true)), 100, 50).catch((caught) => caught);
+    expect(error).toBeInstanceOf(BodyError);
+    expect(error.status).toBe(408);
+  });
+
+  it("answers the API's JSON errors and the screens' form errors with the status", async () => {
+    const tooLarge = await readJsonBody(post(streamOf(["{\"a\":\"", "x".repeat(20), "\"}"])), 10).catch((caught) => caught);
+    expect(tooLarge).toBeInstanceOf(Response);
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toEqual({ detail: "Request body must be at most 1 KiB" });
+    const unreadable = await readFormData(post("garbage", { "Content-Type": "multipart/form-data" })).catch((caught) => caught);
+    expect(unreadable).toBeInstanceOf(Response);
+    expect(unreadable.status).toBe(400);
+    const form = await readFormData(post("a=1&b=two", { "Content-Type": "application/x-www-form-urlencoded" }));
+    expect(form.get("b")).toBe("two");
+  });
+});
