@@ -31,6 +31,8 @@ export interface ReplicateConfig {
 export interface RemoteCallConfig {
   /** Per attempt. */
   timeoutMs: number;
+  /** The whole call: every attempt, the pauses between them and reading the answer (a hung provider ends here). */
+  totalTimeoutMs: number;
   /** Extra attempts after a 429, a 5xx or a network failure. */
   maxRetries: number;
   /** The first pause between attempts; it doubles each time (a Retry-After header wins, up to 10 s). */
@@ -44,6 +46,8 @@ export interface AiConfig {
   remote: RemoteCallConfig;
   /** How long a remote video job may run before it ends as "timeout". */
   videoJobTimeoutMs: number;
+  /** Unfinished video jobs one person may have at once; another is refused (429). */
+  videoMaxActiveJobs: number;
   /** Largest generated file (image, video, speech) we accept from a provider. */
   maxGeneratedBytes: number;
 }
@@ -65,6 +69,14 @@ function positiveNumber(env: Env, name: string, fallback: number, { allowZero = 
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
     throw new Error(`${name} must be a positive number, got "${raw}"`);
   }
+  return value;
+}
+
+function positiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
   return value;
 }
 
@@ -120,10 +132,12 @@ export function readAiConfig(env: Env = process.env): AiConfig {
     replicate,
     remote: {
       timeoutMs: positiveNumber(env, "AI_TIMEOUT_SECONDS", 60) * 1000,
+      totalTimeoutMs: positiveNumber(env, "AI_TOTAL_TIMEOUT_SECONDS", 120) * 1000,
       maxRetries: Math.floor(positiveNumber(env, "AI_MAX_RETRIES", 2, { allowZero: true })),
       retryBaseMs: 500,
     },
     videoJobTimeoutMs: positiveNumber(env, "VIDEO_JOB_TIMEOUT_SECONDS", 600) * 1000,
+    videoMaxActiveJobs: positiveInteger(env, "VIDEO_MAX_ACTIVE_JOBS", 3),
     maxGeneratedBytes: 200 * 1024 * 1024,
   };
 }

@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { ProviderError } from "./errors.server";
 import type { GeneratedImage } from "./image.server";
 import type { SketchProvider, SketchStyle } from "./sketch.server";
+import { cartoonPixelsOffThread, noisePixelsOffThread } from "./sketch-pixels.server";
 
 /**
  * Offline sketch-to-image: the drawing itself, restyled with sharp (libvips). It is not a generative
@@ -28,20 +29,11 @@ interface Canvas {
   height: number;
 }
 
-const fromRaw = ({ rgb, width, height }: Canvas) => sharp(rgb, { raw: { width, height, channels: 3 } });
+const fromRaw = ({ rgb, width, height }: { rgb: Uint8Array; width: number; height: number }) => sharp(rgb, { raw: { width, height, channels: 3 } });
 
-/** A repeatable noise texture (grain, canvas): a seeded generator, so the same sketch gives the same image. */
-function noise(width: number, height: number, seed: number, amplitude: number): Buffer {
-  const out = Buffer.alloc(width * height * 3);
-  let state = seed >>> 0 || 1;
-  for (let i = 0; i < width * height; i++) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    const value = 128 + (((state >>> 0) % 1000) / 1000 - 0.5) * 2 * amplitude;
-    out[i * 3] = out[i * 3 + 1] = out[i * 3 + 2] = value;
-  }
-  return out;
+/** A grey noise texture (grain, canvas), made in the worker thread (see sketch-pixels.server.ts). */
+async function noise(width: number, height: number, seed: number, amplitude: number) {
+  return fromRaw({ rgb: await noisePixelsOffThread(width, height, seed, amplitude), width, height });
 }
 
 async function realistic(canvas: Canvas): Promise<Buffer> {
@@ -51,7 +43,7 @@ async function realistic(canvas: Canvas): Promise<Buffer> {
     height,
     `<defs><radialGradient id="l" cx="28%" cy="22%" r="90%"><stop offset="0" stop-color="#fff3da"/><stop offset="0.55" stop-color="#8a8070"/><stop offset="1" stop-color="#151515"/></radialGradient></defs><rect width="100%" height="100%" fill="url(#l)"/>`,
   );
-  const grain = await sharp(noise(width, height, width * 31 + height, 18), { raw: { width, height, channels: 3 } }).png().toBuffer();
+  const grain = await (await noise(width, height, width * 31 + height, 18)).png().toBuffer();
   return fromRaw(canvas)
     .blur(1.6)
     .modulate({ saturation: 0.85, brightness: 1.08 })
@@ -64,88 +56,9 @@ async function realistic(canvas: Canvas): Promise<Buffer> {
     .toBuffer();
 }
 
-/** The colour the sketch is drawn on: the mean of its four corners. */
-function backgroundColour({ rgb, width, height }: Canvas): [number, number, number] {
-  const sum = [0, 0, 0];
-  let count = 0;
-  const block = Math.max(1, Math.min(8, width, height));
-  for (const [cornerX, cornerY] of [
-    [0, 0],
-    [width - block, 0],
-    [0, height - block],
-    [width - block, height - block],
-  ]) {
-    for (let y = cornerY; y < cornerY + block; y++) {
-      for (let x = cornerX; x < cornerX + block; x++) {
-        const i = (y * width + x) * 3;
-        sum[0] += rgb[i];
-        sum[1] += rgb[i + 1];
-        sum[2] += rgb[i + 2];
-        count++;
-      }
-    }
-  }
-  return [sum[0] / count, sum[1] / count, sum[2] / count];
-}
-
-/** Grows each stroke by `radius` pixels (a square structuring element), remembering which stroke pixel each grown pixel came from. */
-function dilate(source: Int32Array, width: number, height: number, radius: number): Int32Array {
-  const rows = new Int32Array(width * height).fill(-1);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let found = -1;
-      for (let k = -radius; k <= radius && found < 0; k++) {
-        const xx = x + k;
-        if (xx >= 0 && xx < width) found = source[y * width + xx];
-      }
-      rows[y * width + x] = found;
-    }
-  }
-  const result = new Int32Array(width * height).fill(-1);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let found = -1;
-      for (let k = -radius; k <= radius && found < 0; k++) {
-        const yy = y + k;
-        if (yy >= 0 && yy < height) found = rows[yy * width + x];
-      }
-      result[y * width + x] = found;
-    }
-  }
-  return result;
-}
-
-async function cartoon(canvas: Canvas): Promise<Buffer> {
-  const { rgb, width, height } = canvas;
-  const [bgR, bgG, bgB] = backgroundColour(canvas);
-  const strokes = new Int32Array(width * height).fill(-1);
-  for (let i = 0; i < width * height; i++) {
-    const distance = Math.abs(rgb[i * 3] - bgR) + Math.abs(rgb[i * 3 + 1] - bgG) + Math.abs(rgb[i * 3 + 2] - bgB);
-    if (distance > 60) strokes[i] = i;
-  }
-  const fill = dilate(strokes, width, height, 2);
-  const outline = dilate(fill, width, height, 3);
-  const posterise = (value: number) => (value < 64 ? 0 : value < 170 ? 140 : 255);
-  const out = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < width * height; i++) {
-    let colour: [number, number, number];
-    if (fill[i] >= 0) {
-      const j = fill[i];
-      const brightest = Math.max(rgb[j * 3], rgb[j * 3 + 1], rgb[j * 3 + 2]) || 1;
-      colour = [posterise((rgb[j * 3] * 255) / brightest), posterise((rgb[j * 3 + 1] * 255) / brightest), posterise((rgb[j * 3 + 2] * 255) / brightest)];
-    } else if (outline[i] >= 0) {
-      colour = [27, 27, 35];
-    } else {
-      const x = i % width;
-      const y = Math.floor(i / width);
-      const dot = ((x % 12) - 6) ** 2 + ((y % 12) - 6) ** 2 < 5;
-      colour = dot ? [240, 228, 200] : [253, 246, 227];
-    }
-    out[i * 3] = colour[0];
-    out[i * 3 + 1] = colour[1];
-    out[i * 3 + 2] = colour[2];
-  }
-  return sharp(out, { raw: { width, height, channels: 3 } }).png().toBuffer();
+/** Per-pixel work (outlines carry each stroke's own colour): done in the worker thread, see sketch-pixels.server.ts. */
+async function cartoon({ rgb, width, height }: Canvas): Promise<Buffer> {
+  return fromRaw({ rgb: await cartoonPixelsOffThread(rgb, width, height), width, height }).png().toBuffer();
 }
 
 async function futuristic(canvas: Canvas): Promise<Buffer> {
@@ -179,7 +92,7 @@ async function futuristic(canvas: Canvas): Promise<Buffer> {
 async function painting(canvas: Canvas): Promise<Buffer> {
   const { width, height } = canvas;
   // Brushed canvas: noise smeared along one direction.
-  const texture = await sharp(noise(width, height, width * 17 + height * 3, 70), { raw: { width, height, channels: 3 } })
+  const texture = await (await noise(width, height, width * 17 + height * 3, 70))
     // A horizontal smear (libvips wants a kernel at least 3 high: the outer rows are zero).
     .convolve({ width: 9, height: 3, kernel: [...Array(9).fill(0), ...Array(9).fill(1), ...Array(9).fill(0)] })
     .png()

@@ -3,8 +3,9 @@ import { ProviderError, type Capability } from "./errors.server";
 
 /**
  * One HTTP call to a remote AI provider: a timeout per attempt, a bounded retry on 429, 5xx and
- * network failures (with backoff; Retry-After is honoured up to 10 s), and failures turned into
- * ProviderError. Provider bodies are never logged or passed on: they can echo keys or prompts.
+ * network failures (with backoff; Retry-After is honoured up to 10 s), an overall deadline for the
+ * whole call (attempts, pauses and reading the answer), and failures turned into ProviderError.
+ * Provider bodies are never logged or passed on: they can echo keys or prompts.
  */
 export interface RemoteRequest {
   capability: Capability;
@@ -44,9 +45,15 @@ const isRetryable = (status: number) => status === 429 || status >= 500;
 /** Sends the request; resolves with the first 2xx response (its body unread) or throws ProviderError. */
 async function send(request: RemoteRequest): Promise<{ response: Response; attemptSignal: AbortSignal }> {
   const { capability, provider, call } = request;
+  // Per attempt timeouts alone let retries and Retry-After pauses add up to minutes: the deadline caps the sum.
+  const deadline = Date.now() + call.totalTimeoutMs;
+  const pastDeadline = () => new ProviderError(capability, provider, "timeout", "no answer before the overall deadline");
   let lastFailure: ProviderError | null = null;
   for (let attempt = 0; attempt <= call.maxRetries; attempt++) {
-    const timeout = AbortSignal.timeout(call.timeoutMs);
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw pastDeadline();
+    // The attempt's signal also bounds reading the body, so the deadline covers the whole call.
+    const timeout = AbortSignal.timeout(Math.min(call.timeoutMs, remaining));
     const attemptSignal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
     let response: Response | null = null;
     try {
@@ -71,7 +78,12 @@ async function send(request: RemoteRequest): Promise<{ response: Response; attem
       }
       lastFailure = new ProviderError(capability, provider, "unavailable", `HTTP ${response.status}`);
     }
-    if (attempt < call.maxRetries) await sleep(retryDelay(response, attempt, call.retryBaseMs), request.signal);
+    if (attempt < call.maxRetries) {
+      const delay = retryDelay(response, attempt, call.retryBaseMs);
+      // A pause that would end past the deadline is not worth waiting out.
+      if (Date.now() + delay >= deadline) throw pastDeadline();
+      await sleep(delay, request.signal);
+    }
   }
   throw lastFailure!;
 }

@@ -4,6 +4,7 @@ import { ProviderError } from "./errors.server";
 import { aiProviders } from "./providers.server";
 import type { SketchStyle } from "./sketch.server";
 import type { Voice } from "./speech.server";
+import { voicesOrFallback } from "./voice-options";
 
 /**
  * The AI capabilities as the screens and the API use them: provider call, then the result stored as
@@ -26,6 +27,25 @@ export function assistantIsOffline(): boolean {
 
 export function listVoices(signal?: AbortSignal): Promise<Voice[]> {
   return aiProviders().speech.listVoices(signal);
+}
+
+/** How long a page waits for the voice list before it shows the fallback voice instead. */
+export const SCREEN_VOICES_WAIT_MS = 5000;
+
+/**
+ * The voices a screen renders on the server (so the choice works without JavaScript): the provider's
+ * list, or SPEC §8's fallback voice when listing fails or takes longer than `waitMs`.
+ */
+export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAIT_MS, list = listVoices): Promise<Voice[]> {
+  return voicesOrFallback(
+    () => {
+      const wait = AbortSignal.timeout(waitMs);
+      // Raced as well as signalled: a provider that ignores the signal must not hold the page either.
+      const overdue = new Promise<never>((_resolve, reject) => wait.addEventListener("abort", () => reject(wait.reason), { once: true }));
+      return Promise.race([list(signal ? AbortSignal.any([signal, wait]) : wait), overdue]);
+    },
+    (error) => console.error(`[ai] voice list for the page failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
 }
 
 /** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */

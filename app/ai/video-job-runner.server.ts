@@ -185,10 +185,13 @@ export function ensureVideoJobRunner(): Promise<void> {
   return processRunner.start();
 }
 
-/** POST /api/aivideo: a new job for the person, picked up at once. */
+/**
+ * A new job for the person, picked up at once (every door: /api/aivideo, the creative-tools door and
+ * the screen). Throws VideoJobLimitError when the person already has VIDEO_MAX_ACTIVE_JOBS unfinished.
+ */
 export async function submitVideoJob(userId: string, prompt: string): Promise<VideoJobView> {
   await ensureVideoJobRunner();
-  const job = await createVideoJob(userId, prompt, aiProviders().video.id);
+  const job = await createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs });
   void processRunner!.tick();
   return job;
 }

@@ -1,13 +1,8 @@
+import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/ai/voice-options";
 import { apiJson } from "./api-client";
 
 /** The AI calls of SPEC §7, typed, through the one browser API client (refresh-and-replay on 401). */
-export interface VoiceOption {
-  voice_id: string;
-  name: string;
-}
-
-/** SPEC §8: when the voice list fails, one default voice; an empty id lets the server pick its first voice. */
-export const FALLBACK_VOICE: VoiceOption = { voice_id: "", name: "Creative Voice" };
+export { FALLBACK_VOICE, type VoiceOption };
 
 /** The speech endpoint takes at most this many characters (longer replies are spoken up to there). */
 export const SPEECH_TEXT_MAX = 2000;
@@ -18,6 +13,11 @@ export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> 
   return voices.filter(
     (voice): voice is VoiceOption => typeof voice?.voice_id === "string" && typeof voice?.name === "string",
   );
+}
+
+/** The voice list for the assistant's dropdown; SPEC §8's fallback voice when the call fails. */
+export function loadVoiceOptions(signal?: AbortSignal): Promise<VoiceOption[]> {
+  return voicesOrFallback(() => fetchVoices(signal));
 }
 
 export async function askAssistant(message: string): Promise<{ reply: string; provider: string }> {

@@ -30,3 +30,40 @@ export function progressTone(progress: number): "low" | "mid" | "high" {
 export function isFinished(status: string): boolean {
   return status === "completed" || status === "error" || status === "timeout";
 }
+
+export type VideoPollEnd = "finished" | "error" | "timeout";
+
+/**
+ * SPEC §4's polling of one job: a poll every VIDEO_POLL_MS (the first one after a pause too); stops
+ * when the job is finished or a poll fails ("error"), and once VIDEO_MAX_POLLS polls have not seen
+ * it finish, the next tick ends it as "timeout" without polling again. Aborting `signal` stops it
+ * silently (and cancels a poll in flight).
+ */
+export function pollVideoJob<T extends { status: string }>(options: {
+  poll: (signal: AbortSignal) => Promise<T>;
+  onUpdate: (status: T) => void;
+  onEnd: (end: VideoPollEnd) => void;
+  signal: AbortSignal;
+}): void {
+  const { poll, onUpdate, onEnd, signal } = options;
+  let polls = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+  const tick = async () => {
+    if (signal.aborted) return;
+    if (polls >= VIDEO_MAX_POLLS) return onEnd("timeout");
+    polls++;
+    let status: T;
+    try {
+      status = await poll(signal);
+    } catch {
+      if (!signal.aborted) onEnd("error");
+      return;
+    }
+    if (signal.aborted) return;
+    onUpdate(status);
+    if (isFinished(status.status)) return onEnd("finished");
+    timer = setTimeout(tick, VIDEO_POLL_MS);
+  };
+  if (!signal.aborted) timer = setTimeout(tick, VIDEO_POLL_MS);
+}

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { z } from "zod";
 import type { VideoJobsTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
@@ -57,7 +58,24 @@ function toView(row: ViewRow): VideoJobView {
   };
 }
 
-export async function createVideoJob(userId: string, prompt: string, provider: string): Promise<VideoJobView> {
+/** Refused: the person already has as many unfinished jobs as allowed (the API answers 429). */
+export class VideoJobLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`You already have ${limit} ${limit === 1 ? "video" : "videos"} being generated. Wait for one to finish, then try again.`);
+  }
+}
+
+/**
+ * A new job for the person. With `maxUnfinished`, the job is only created while the person has fewer
+ * unfinished jobs than that; otherwise VideoJobLimitError. The count and the insert are one statement,
+ * so two requests at once cannot both slip under the limit.
+ */
+export async function createVideoJob(
+  userId: string,
+  prompt: string,
+  provider: string,
+  options: { maxUnfinished?: number } = {},
+): Promise<VideoJobView> {
   const now = nowIso();
   const row = {
     id: newId(),
@@ -76,7 +94,34 @@ export async function createVideoJob(userId: string, prompt: string, provider: s
     updated_at: now,
     completed_at: null,
   };
-  await db.insertInto("video_jobs").values(row).execute();
+  const { maxUnfinished } = options;
+  if (maxUnfinished === undefined) {
+    await db.insertInto("video_jobs").values(row).execute();
+    return toView(row);
+  }
+  // INSERT ... SELECT ... WHERE (count) < max. Only the text columns are given (the others take their
+  // defaults), cast so that Postgres types the parameters the way SQLite does.
+  const given = { id: row.id, user_id: userId, prompt, status: row.status, provider, created_at: now, updated_at: now };
+  const columns = Object.keys(given) as (keyof typeof given)[];
+  const result = await db
+    .insertInto("video_jobs")
+    .columns(columns)
+    .expression(
+      db
+        .selectNoFrom(columns.map((column) => sql<string>`cast(${given[column]} as text)`.as(column)))
+        .where(
+          (eb) =>
+            eb
+              .selectFrom("video_jobs")
+              .select((inner) => inner.fn.countAll<number>().as("unfinished"))
+              .where("user_id", "=", userId)
+              .where("status", "in", UNFINISHED_STATUSES),
+          "<",
+          maxUnfinished,
+        ),
+    )
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) throw new VideoJobLimitError(maxUnfinished);
   return toView(row);
 }
 

@@ -1,20 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Form, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { fetchTestMode, startVideo, videoStatus } from "~/browser/ai-client";
-import {
-  isFinished,
-  progressTone,
-  showsProgressBar,
-  VIDEO_MAX_POLLS,
-  VIDEO_POLL_MS,
-  videoStatusText,
-} from "~/browser/video-status";
+import { ApiError } from "~/browser/api-client";
+import { isFinished, pollVideoJob, progressTone, showsProgressBar, videoStatusText } from "~/browser/video-status";
 import { AiPageHeader } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { readVideoJob, submitVideoJob } from "~/ai/video-job-runner.server";
 import { requireUser } from "~/lib/auth.server";
 import { readFormData } from "~/lib/http.server";
-import { VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
+import { VIDEO_PROMPT_MAX, VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
 import type { Route } from "./+types/aivideo";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI Studio" }];
@@ -37,72 +31,74 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
-/** Without JavaScript: a plain form post starts the job and shows it (the page refreshes itself each second). */
+/**
+ * Without JavaScript: a plain form post starts the job and shows it (the page refreshes itself each
+ * second). A person already at VIDEO_MAX_ACTIVE_JOBS unfinished jobs gets the reason in the page (429).
+ */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await readFormData(request).catch(() => null);
   const parsed = videoPromptSchema.safeParse({ prompt: form?.get("prompt") ?? "" });
   // SPEC §5: an empty prompt is ignored.
   if (!parsed.success) return redirect("/aivideo");
-  const job = await submitVideoJob(user.id, parsed.data.prompt);
-  return redirect(`/aivideo?job=${encodeURIComponent(job.id)}`);
+  try {
+    const job = await submitVideoJob(user.id, parsed.data.prompt);
+    return redirect(`/aivideo?job=${encodeURIComponent(job.id)}`);
+  } catch (error) {
+    if (!(error instanceof VideoJobLimitError)) throw error;
+    return data({ refused: error.message, prompt: parsed.data.prompt }, { status: 429 });
+  }
 }
 
 /** SPEC §4: poll every 1 s; stop on completed or a poll error; time out after more than 15 polls. */
 function useVideoJob(initial: JobState | null) {
   const [job, setJob] = useState<JobState | null>(initial);
+  const [refused, setRefused] = useState<string | null>(null);
+  const jobRef = useRef(job);
+  jobRef.current = job;
   const run = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const controller = useRef<AbortController | null>(null);
 
   const stop = useCallback(() => {
     run.current++;
-    if (timer.current) clearTimeout(timer.current);
     controller.current?.abort();
   }, []);
 
-  const follow = useCallback(
-    (id: string) => {
-      const thisRun = run.current;
-      const abort = new AbortController();
-      controller.current = abort;
-      let polls = 0;
-      const poll = async () => {
-        if (run.current !== thisRun) return;
-        if (polls >= VIDEO_MAX_POLLS) {
-          setJob((current) => current && { ...current, status: "timeout" });
-          return;
-        }
-        polls++;
-        try {
-          const status = await videoStatus(id, abort.signal);
-          if (run.current !== thisRun) return;
-          setJob(status);
-          if (isFinished(status.status)) return;
-        } catch {
-          if (run.current !== thisRun) return;
-          setJob((current) => current && { ...current, status: "error" });
-          return;
-        }
-        timer.current = setTimeout(poll, VIDEO_POLL_MS);
-      };
-      timer.current = setTimeout(poll, VIDEO_POLL_MS);
-    },
-    [],
-  );
+  const follow = useCallback((id: string) => {
+    const abort = new AbortController();
+    controller.current = abort;
+    pollVideoJob({
+      poll: (signal) => videoStatus(id, signal),
+      onUpdate: (status) => setJob(status),
+      onEnd: (end) => {
+        if (end !== "finished") setJob((current) => current && { ...current, status: end });
+      },
+      signal: abort.signal,
+    });
+  }, []);
 
   const start = useCallback(
     async (prompt: string) => {
+      const previous = jobRef.current;
       stop();
       const thisRun = run.current;
+      setRefused(null);
       setJob({ id: null, status: "starting", progress: 0, url: null });
       try {
         const id = await startVideo(prompt);
         if (run.current !== thisRun) return;
         setJob({ id, status: "starting", progress: 0, url: null });
         follow(id);
-      } catch {
-        if (run.current === thisRun) setJob({ id: null, status: "error", progress: 0, url: null });
+      } catch (error) {
+        if (run.current !== thisRun) return;
+        if (error instanceof ApiError && error.status === 429) {
+          // Too many jobs in flight: say why, and go on showing the job that was on screen.
+          setRefused(error.detail);
+          setJob(previous);
+          if (previous?.id && !isFinished(previous.status)) follow(previous.id);
+          return;
+        }
+        setJob({ id: null, status: "error", progress: 0, url: null });
       }
     },
     [follow, stop],
@@ -114,7 +110,7 @@ function useVideoJob(initial: JobState | null) {
     return stop;
   }, [initial?.id, initial?.status, follow, stop]);
 
-  return { job, start };
+  return { job, start, refused };
 }
 
 function useTestMode(): boolean {
@@ -131,11 +127,12 @@ function useTestMode(): boolean {
   return testMode;
 }
 
-export default function AiVideo({ loaderData }: Route.ComponentProps) {
+export default function AiVideo({ loaderData, actionData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const testMode = useTestMode();
-  const { job, start } = useVideoJob(loaderData.job);
-  const [prompt, setPrompt] = useState(loaderData.job?.prompt ?? "");
+  const { job, start, refused: refusedNow } = useVideoJob(loaderData.job);
+  const [prompt, setPrompt] = useState(actionData?.prompt ?? loaderData.job?.prompt ?? "");
+  const refused = refusedNow ?? actionData?.refused ?? null;
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -149,7 +146,8 @@ export default function AiVideo({ loaderData }: Route.ComponentProps) {
   const percent = Math.round((job?.progress ?? 0) * 100);
   return (
     <main className="page page-narrow ai-page aivideo-page">
-      {!hydrated && loaderData.job && !isFinished(loaderData.job.status) ? (
+      {/* A refusal stays readable: no self-refresh over it. */}
+      {!hydrated && !actionData?.refused && loaderData.job && !isFinished(loaderData.job.status) ? (
         <noscript>
           <meta httpEquiv="refresh" content="1" />
         </noscript>
@@ -179,6 +177,12 @@ export default function AiVideo({ loaderData }: Route.ComponentProps) {
           </button>
         </div>
       </Form>
+
+      {refused ? (
+        <p className="message message-error" role="alert" data-testid="video-refused">
+          {refused}
+        </p>
+      ) : null}
 
       {job ? (
         <section className="card ai-result video-job" aria-label="Video generation">

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form } from "react-router";
-import { askAssistant, FALLBACK_VOICE, fetchVoices, generateSpeech, speakableText, type VoiceOption } from "~/browser/ai-client";
+import { askAssistant, generateSpeech, loadVoiceOptions, speakableText, type VoiceOption } from "~/browser/ai-client";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGE_MAX } from "~/ai/chat.server";
 import { ProviderError } from "~/ai/errors.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
 import { OFFLINE_ASSISTANT_ID } from "~/ai/assistant-labels";
-import { askAssistant as askOnServer, assistantIsOffline, speak, UnknownVoiceError } from "~/ai/studio.server";
+import { askAssistant as askOnServer, assistantIsOffline, speak, UnknownVoiceError, voicesForScreen } from "~/ai/studio.server";
 import { requireUser } from "~/lib/auth.server";
 import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/assistant";
@@ -22,14 +22,15 @@ const OFFLINE_LABEL = "Offline assistant";
 const OFFLINE_EXPLAINED =
   "No AI model is configured: the offline assistant answers from your own content and explains the studio's tools.";
 
-export function loader({ context, request }: Route.LoaderArgs) {
+/** The voices come with the page, so the choice works without JavaScript (the fallback voice if listing fails). */
+export async function loader({ context, request }: Route.LoaderArgs) {
   requireUser(context, request);
-  return { offline: assistantIsOffline(), messageMax: MESSAGE_MAX };
+  return { offline: assistantIsOffline(), messageMax: MESSAGE_MAX, voices: await voicesForScreen(request.signal) };
 }
 
 type AskResult =
-  | { ok: true; question: string; reply: string; provider: string; audioUrl: string | null; speechFailed: boolean }
-  | { ok: false; question: string; error: string };
+  | { ok: true; question: string; voiceId: string; reply: string; provider: string; audioUrl: string | null; speechFailed: boolean }
+  | { ok: false; question: string; voiceId?: string; error: string };
 
 const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
 
@@ -47,46 +48,49 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<AskResult>({ ok: false, question: "", error: SOMETHING_WENT_WRONG }, { status: 400 });
   }
   const question = text(form.get("message"));
+  const voiceId = text(form.get("voice_id")).trim();
   // SPEC §5: an empty or whitespace question is ignored.
   if (question.trim() === "") return null;
   const parsed = assistantMessageSchema.safeParse({ message: question });
-  if (!parsed.success) return data<AskResult>({ ok: false, question, error: parsed.error.issues[0].message }, { status: 422 });
+  if (!parsed.success) return data<AskResult>({ ok: false, question, voiceId, error: parsed.error.issues[0].message }, { status: 422 });
   let answer;
   try {
     answer = await askOnServer(user.id, parsed.data.message, request.signal);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     console.error(`[ai] ${error.message}`);
-    return data<AskResult>({ ok: false, question, error: SOMETHING_WENT_WRONG }, { status: error.httpStatus });
+    return data<AskResult>({ ok: false, question, voiceId, error: SOMETHING_WENT_WRONG }, { status: error.httpStatus });
   }
   let audioUrl: string | null = null;
   let speechFailed = false;
   if (form.get("auto_speak") === "on") {
     try {
-      const voiceId = text(form.get("voice_id")).trim();
       audioUrl = (await speak(user.id, speakableText(answer.reply), voiceId || undefined, request.signal)).url;
     } catch (error) {
       if (!(error instanceof ProviderError) && !(error instanceof UnknownVoiceError)) throw error;
       speechFailed = true;
     }
   }
-  return data<AskResult>({ ok: true, question, reply: answer.reply, provider: answer.provider, audioUrl, speechFailed });
+  return data<AskResult>({ ok: true, question, voiceId, reply: answer.reply, provider: answer.provider, audioUrl, speechFailed });
 }
 
 type VoicesState = { state: "loading" } | { state: "ready"; voices: VoiceOption[] };
 
-function useVoices(): VoicesState {
+/**
+ * The page arrives with the server's list (all there is without JavaScript). Once the screen runs in
+ * the browser it asks the API for the list (SPEC §7) and shows SPEC's "Loading voices..." while that
+ * call runs, then the answer: the voices, "No Options" for none, or the fallback voice on failure.
+ */
+function useVoices(serverVoices: VoiceOption[]): VoicesState {
   const hydrated = useHydrated();
-  const [voices, setVoices] = useState<VoicesState>({ state: "loading" });
+  const [voices, setVoices] = useState<VoicesState>({ state: "ready", voices: serverVoices });
   useEffect(() => {
     if (!hydrated) return;
     const controller = new AbortController();
-    fetchVoices(controller.signal)
-      .then((list) => setVoices({ state: "ready", voices: list }))
-      .catch(() => {
-        // SPEC §8: a voice list failure falls back to one default voice.
-        if (!controller.signal.aborted) setVoices({ state: "ready", voices: [FALLBACK_VOICE] });
-      });
+    setVoices({ state: "loading" });
+    void loadVoiceOptions(controller.signal).then((list) => {
+      if (!controller.signal.aborted) setVoices({ state: "ready", voices: list });
+    });
     return () => controller.abort();
   }, [hydrated]);
   return voices;
@@ -94,8 +98,9 @@ function useVoices(): VoicesState {
 
 export default function Assistant({ loaderData, actionData }: Route.ComponentProps) {
   const hydrated = useHydrated();
-  const voices = useVoices();
-  const [voiceId, setVoiceId] = useState("");
+  const voices = useVoices(loaderData.voices);
+  // The voice asked with last (after a plain form post), else the server's first voice.
+  const [voiceId, setVoiceId] = useState(actionData?.voiceId ?? loaderData.voices[0]?.voice_id ?? "");
   const [question, setQuestion] = useState(actionData?.question ?? "");
   const [autoSpeak, setAutoSpeak] = useState(true);
   const [asking, setAsking] = useState(false);
@@ -206,9 +211,6 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
             Auto-Speak
           </label>
         </div>
-        <noscript>
-          <p className="muted">Without JavaScript the reply is spoken in the default voice.</p>
-        </noscript>
         <div className="ai-actions">
           <button type="submit" className="button button-primary" disabled={asking}>
             {asking ? "Asking..." : "Ask"}

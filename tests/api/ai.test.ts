@@ -103,7 +103,14 @@ describe("voices and speech", () => {
   it("POST /api/voice/generate stores a playable WAV for its owner, served with ranges", async () => {
     const response = await api("/api/voice/generate", { token: alice.token, json: { text: "Welcome to the studio.", voice_id: "gmw/en-GB-x-rp" } });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ url: expect.stringMatching(/^\/media\/[\w-]+$/), audio_url: response.body.url, voice_id: "gmw/en-GB-x-rp" });
+    // media_id and filename: the project editor attaches the clip by them.
+    expect(response.body).toEqual({
+      url: `/media/${response.body.media_id}`,
+      audio_url: response.body.url,
+      media_id: expect.stringMatching(/^[\w-]+$/),
+      filename: expect.stringMatching(/^speech-welcome-to-the-studio.*\.wav$/),
+      voice_id: "gmw/en-GB-x-rp",
+    });
 
     const file = await download(alice, response.body.url);
     expect(file.status).toBe(200);
@@ -220,7 +227,14 @@ describe("AI video jobs", () => {
       progress.push(status.progress);
     } while (status.status !== "completed" && Date.now() - started < 15_000);
 
-    expect(status).toEqual({ id: created.body.id, status: "completed", progress: 1, url: expect.stringMatching(/^\/media\//), error: null });
+    expect(status).toEqual({
+      id: created.body.id,
+      status: "completed",
+      progress: 1,
+      url: `/media/${status.media_id}`,
+      media_id: expect.stringMatching(/^[\w-]+$/),
+      error: null,
+    });
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThan(3000);
     expect(elapsed).toBeLessThan(12_000);
@@ -256,6 +270,39 @@ describe("AI video jobs", () => {
   });
 });
 
+describe("unfinished AI video jobs per person (VIDEO_MAX_ACTIVE_JOBS, 3 by default)", () => {
+  it("refuses a fourth unfinished job with 429 through both doors; others are not held back; a finished job frees a place", async () => {
+    const carol = await newUser("ai-carol");
+    const accepted = [
+      await api("/api/aivideo/", { token: carol.token, json: { prompt: "first of three" } }),
+      await api("/api/creative-tools/aivideo/generate", { token: carol.token, json: { prompt: "second of three" } }),
+      await api("/api/aivideo", { token: carol.token, json: { prompt: "third of three" } }),
+    ];
+    expect(accepted.map((response) => response.status)).toEqual([202, 202, 202]);
+
+    const detail = "You already have 3 videos being generated. Wait for one to finish, then try again.";
+    const refused = await api("/api/aivideo/", { token: carol.token, json: { prompt: "one too many" } });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ detail });
+    const refusedToo = await api("/api/creative-tools/aivideo/generate", { token: carol.token, json: { prompt: "one too many" } });
+    expect(refusedToo.status).toBe(429);
+    expect(refusedToo.body).toEqual({ detail });
+
+    const dave = await newUser("ai-dave");
+    expect((await api("/api/aivideo/", { token: dave.token, json: { prompt: "mine" } })).status).toBe(202);
+
+    // Once one of carol's jobs has finished, she may start another.
+    const started = Date.now();
+    for (;;) {
+      const statuses = await Promise.all(accepted.map((response) => api(`/api/aivideo/status/${response.body.id}`, { token: carol.token })));
+      if (statuses.some((status) => status.body.status === "completed")) break;
+      if (Date.now() - started > 25_000) throw new Error("no job finished in time");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect((await api("/api/aivideo/", { token: carol.token, json: { prompt: "now there is room" } })).status).toBe(202);
+  }, 40_000);
+});
+
 describe("POST /api/creative-tools/{tool}/generate", () => {
   it("assistant -> text; voice -> audio_url and url; aivideo -> a job to follow", async () => {
     const assistant = await api("/api/creative-tools/assistant/generate", { token: alice.token, json: { prompt: "How do I record a voice memo?" } });
@@ -266,6 +313,13 @@ describe("POST /api/creative-tools/{tool}/generate", () => {
     expect(voice.status).toBe(201);
     expect(voice.body.audio_url).toMatch(/^\/media\//);
     expect(voice.body.url).toBe(voice.body.audio_url);
+    expect(voice.body).toEqual({
+      audio_url: `/media/${voice.body.media_id}`,
+      url: voice.body.audio_url,
+      media_id: expect.stringMatching(/^[\w-]+$/),
+      filename: expect.stringMatching(/^speech-hello-project.*\.wav$/),
+      voice_id: "gmw/en-US",
+    });
     expect((await download(alice, voice.body.url)).headers.get("content-type")).toBe("audio/wav");
 
     const video = await api("/api/creative-tools/aivideo/generate", { token: alice.token, json: { prompt: "Fireflies" } });

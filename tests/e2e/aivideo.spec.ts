@@ -1,7 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndLogIn } from "./helpers";
 
+// The server's one job runner works two jobs at a time for everyone: a job may wait behind other tests' jobs.
+const JOB_WAIT_MS = 30_000;
+
 test("AI video: a job runs to '✅ Completed!' with the progress bar, and the clip plays", async ({ page }) => {
+  test.setTimeout(60_000);
   await signUpAndLogIn(page, "aivideo");
   const created: string[] = [];
   page.on("request", (request) => {
@@ -25,15 +29,23 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   // Follow the screen: status texts, and the bar (only while queued/processing/finishing) with its tone.
   const texts = new Set<string>();
   const tones = new Set<string>();
-  const status = page.getByTestId("video-status");
   const bar = page.getByRole("progressbar", { name: "Video progress" });
+  // The text and the bar are read in one go inside the page: React cannot re-render between the two reads.
+  const snapshot = () =>
+    page.evaluate(() => {
+      const bar = document.querySelector('[role="progressbar"][aria-label="Video progress"]');
+      return {
+        text: document.querySelector('[data-testid="video-status"]')?.textContent ?? "",
+        tone: bar ? (bar.getAttribute("data-tone") ?? "") : null,
+      };
+    });
   const started = Date.now();
-  while (Date.now() - started < 20_000) {
-    const text = (await status.textContent()) ?? "";
+  while (Date.now() - started < JOB_WAIT_MS) {
+    const { text, tone } = await snapshot();
     texts.add(text);
-    if (await bar.count()) {
-      tones.add((await bar.getAttribute("data-tone")) ?? "");
-      expect(["Queued...", "Processing video...", "Finalizing..."]).toContain(text);
+    if (tone !== null) {
+      tones.add(tone);
+      expect(["Queued...", "Processing video...", "Finalizing..."], `the bar shows with "${text}"`).toContain(text);
     }
     if (text === "✅ Completed!") break;
     await page.waitForTimeout(150);
@@ -87,10 +99,38 @@ test("AI video: after more than 15 polls the job times out ('⚠️ Timed out.')
   expect(polls).toBe(15);
 });
 
+/** Starts `count` jobs for the signed-in person through the API (they run for a few seconds each). */
+async function startJobs(page: import("@playwright/test").Page, count: number) {
+  for (let i = 0; i < count; i++) {
+    const response = await page.request.post("/api/aivideo/", { data: { prompt: `Background job ${i + 1}` } });
+    expect(response.status()).toBe(202);
+  }
+}
+
+const LIMIT_TEXT = "You already have 3 videos being generated. Wait for one to finish, then try again.";
+
+test("AI video: a refused job (429, too many unfinished) shows the reason in the page", async ({ page }) => {
+  // The server's 429 itself is covered by the API tests and by the test without JavaScript below; here
+  // the answer is played, so this test does not occupy the shared job runner.
+  await signUpAndLogIn(page, "aivideo-limit");
+  await page.route("**/api/aivideo/", (route) =>
+    route.request().method() === "POST" ? route.fulfill({ status: 429, json: { detail: LIMIT_TEXT } }) : route.continue(),
+  );
+  await page.goto("/aivideo");
+  await expect(page.getByTestId("test-mode-badge")).toBeVisible();
+  await page.getByLabel("Prompt").fill("One too many");
+  await page.getByRole("button", { name: "Generate Video" }).click();
+  await expect(page.getByRole("alert")).toHaveText(LIMIT_TEXT);
+  // A refusal is not a failed video: no status, no bar, and the form is ready for a later try.
+  await expect(page.getByTestId("video-status")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Generate Video" })).toBeEnabled();
+});
+
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
   test("AI video: a plain form post starts the job; the page refreshes itself until it is done", async ({ page }) => {
+    test.setTimeout(60_000);
     await signUpAndLogIn(page, "aivideo-nojs");
     await page.goto("/aivideo");
     await page.getByRole("button", { name: "Generate Video" }).click();
@@ -99,8 +139,23 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("button", { name: "Generate Video" }).click();
     await expect(page).toHaveURL(/\/aivideo\?job=[0-9a-f-]{36}$/);
     await expect(page.getByTestId("video-status")).toHaveText(/Generating...|Queued...|Processing video...|Finalizing.../);
-    await expect(page.getByTestId("video-status")).toHaveText("✅ Completed!", { timeout: 20_000 });
+    await expect(page.getByTestId("video-status")).toHaveText("✅ Completed!", { timeout: JOB_WAIT_MS });
     const src = await page.getByTestId("video-preview").getAttribute("src");
     expect((await page.request.get(src!)).headers()["content-type"]).toBe("video/webm");
+  });
+
+  test("AI video: the plain form shows why a fourth unfinished job is refused", async ({ page }) => {
+    await signUpAndLogIn(page, "aivideo-nojs-limit");
+    await startJobs(page, 3);
+    await page.goto("/aivideo");
+    await page.getByLabel("Prompt").fill("One too many");
+    const answer = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/aivideo");
+    await page.getByRole("button", { name: "Generate Video" }).click();
+    expect((await answer).status()).toBe(429);
+    await expect(page).toHaveURL(/\/aivideo$/);
+    await expect(page.getByRole("alert")).toHaveText(LIMIT_TEXT);
+    // The prompt is kept for a later try, and no job was started.
+    await expect(page.getByLabel("Prompt")).toHaveValue("One too many");
+    await expect(page.getByTestId("video-status")).toHaveCount(0);
   });
 });

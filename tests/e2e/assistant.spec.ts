@@ -73,6 +73,27 @@ test("assistant: fallback voice, no options, and failures say 'Something went wr
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
+  test("assistant: the voices come with the page, and the chosen one is used", async ({ page }) => {
+    await signUpAndLogIn(page, "assistant-nojs-voices");
+    await page.goto("/assistant");
+    const voice = page.getByLabel("Voice");
+    await expect(voice).toBeEnabled();
+    await expect(voice.locator("option").first()).toHaveText("English (America)");
+    await expect(voice).toHaveValue("gmw/en-US");
+    const names = await voice.locator("option").allTextContents();
+    expect(names.length).toBeGreaterThan(2);
+    expect(names).not.toContain("Loading voices...");
+    expect(names).toContain("English (Received Pronunciation)");
+
+    await voice.selectOption({ label: "English (Received Pronunciation)" });
+    await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
+    await page.getByRole("button", { name: "Ask" }).click();
+    await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
+    // The post carried the choice: the page comes back with it selected and the reply spoken.
+    await expect(page.getByLabel("Voice")).toHaveValue("gmw/en-GB-x-rp");
+    expect(await page.getByTestId("reply-audio").getAttribute("src")).toMatch(/^\/media\/[\w-]+$/);
+  });
+
   test("assistant: a plain form post renders the reply and its spoken audio in the page", async ({ page }) => {
     await signUpAndLogIn(page, "assistant-nojs");
     await page.request.post("/api/content", { data: { title: "Lighthouse notes", body: "The lamp turns every twelve seconds." } });

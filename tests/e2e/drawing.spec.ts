@@ -5,6 +5,28 @@ import { signUpAndLogIn } from "./helpers";
 const pixel = (page: Page, x: number, y: number) =>
   page.getByLabel("Drawing canvas").evaluate((canvas: HTMLCanvasElement, [px, py]) => [...canvas.getContext("2d")!.getImageData(px, py, 1, 1).data], [x, y]);
 
+const PAPER = [16, 20, 28];
+
+/**
+ * How many pixels of column `x` around row `centre` (a run through it) are painted in `colour` on a
+ * `ground` colour, counting a blended edge pixel as `colour` when it is nearer it than the ground.
+ */
+const runAcross = (page: Page, x: number, centre: number, colour: number[], ground: number[]) =>
+  page.getByLabel("Drawing canvas").evaluate(
+    (canvas: HTMLCanvasElement, [px, py, inkColour, groundColour]) => {
+      const data = canvas.getContext("2d")!.getImageData(px, 0, 1, canvas.height).data;
+      const distance = (y: number, colour: number[]) => Math.hypot(...colour.map((value, i) => data[y * 4 + i] - value));
+      const isInk = (y: number) => y >= 0 && y < canvas.height && distance(y, inkColour) < distance(y, groundColour);
+      if (!isInk(py)) return 0;
+      let top = py;
+      let bottom = py;
+      while (isInk(top - 1)) top--;
+      while (isInk(bottom + 1)) bottom++;
+      return bottom - top + 1;
+    },
+    [x, centre, colour, ground] as const,
+  );
+
 async function stroke(page: Page, points: [number, number][]) {
   const box = (await page.getByLabel("Drawing canvas").boundingBox())!;
   const scale = box.width / 800;
@@ -44,11 +66,26 @@ test("drawing pad: draw, erase, save, and generate in two styles that differ", a
     expect(await pixel(page, 400, y)).toEqual([0, 255, 255, 255]);
   }
 
-  // Erase: 1.5 times the brush, in the paper colour.
+  // Erase: 1.5 times the brush, in the paper colour. Measured across the strokes in a clear strip at the
+  // top: a wide cyan band to erase through, and a line drawn with the same brush for comparison.
+  const brush = page.getByRole("slider", { name: "Brush size" });
+  await brush.fill("30");
+  for (const y of [20, 40, 60]) await stroke(page, [[450, y], [780, y]]);
+  await brush.fill("16");
+  await stroke(page, [[60, 30], [330, 30]]);
+  const cyan = [0, 255, 255];
+  const drawnWidth = await runAcross(page, 200, 30, cyan, PAPER);
+  expect(drawnWidth).toBeGreaterThanOrEqual(15);
+  expect(drawnWidth).toBeLessThanOrEqual(17);
+  expect(await runAcross(page, 600, 40, cyan, PAPER)).toBeGreaterThan(50);
+
   await page.getByRole("button", { name: "🧽 Erase" }).click();
   await expect(page.getByRole("button", { name: "🧽 Erase" })).toHaveAttribute("aria-pressed", "true");
-  await stroke(page, [[150, 400], [300, 400]]);
-  expect(await pixel(page, 200, 408)).toEqual([16, 20, 28, 255]);
+  await stroke(page, [[470, 40], [760, 40]]);
+  expect(await pixel(page, 600, 40)).toEqual([...PAPER, 255]);
+  const erasedWidth = await runAcross(page, 600, 40, PAPER, cyan);
+  // 1.5 x 16 = 24 (a plain brush-wide eraser would clear about 16).
+  expect(Math.abs(erasedWidth - drawnWidth * 1.5), `erased ${erasedWidth}px across, drawn ${drawnWidth}px`).toBeLessThanOrEqual(3);
   await page.getByRole("button", { name: "✏️ Draw" }).click();
 
   // Save Sketch downloads a PNG.

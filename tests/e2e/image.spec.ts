@@ -23,7 +23,9 @@ test("image generator: with no image model, a stock-photo link from the prompt a
   const waited = Date.now() - clicked;
   expect(waited).toBeGreaterThanOrEqual(1900);
   expect(waited).toBeLessThan(4500);
-  await expect(link).toHaveAttribute("href", "https://source.unsplash.com/800x600/?red%2Cfox%2Cin%2Csnow");
+  // A live keyword search at 800x600 made of the prompt's meaningful words.
+  await expect(link).toHaveAttribute("href", "https://loremflickr.com/800/600/red,fox,snow");
+  await expect(link).toHaveText("https://loremflickr.com/800/600/red,fox,snow");
   await expect(page.getByText("Stock photo (800x600) for your prompt:")).toBeVisible();
   // A link, not an image: nothing was fetched from another site.
   await expect(page.locator("img")).toHaveCount(0);
@@ -40,6 +42,6 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("alert")).toHaveText("Please enter a prompt.");
     await page.getByLabel("Prompt").fill("city at night");
     await page.getByRole("button", { name: "Generate Image" }).click();
-    await expect(page.getByTestId("stock-photo-link")).toHaveAttribute("href", "https://source.unsplash.com/800x600/?city%2Cat%2Cnight");
+    await expect(page.getByTestId("stock-photo-link")).toHaveAttribute("href", "https://loremflickr.com/800/600/city,night");
   });
 });

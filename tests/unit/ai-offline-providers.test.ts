@@ -6,7 +6,8 @@ import { isDecodablePng, LocalSketchStylist } from "~/ai/local-sketch.server";
 import { CLIP, LocalVideoRenderer, sceneFor, vp8KeyframeOf, wrapPrompt } from "~/ai/local-video.server";
 import { composeOfflineReply, matchTools, NOT_CONFIGURED_REPLY, OfflineAssistant, rankContent, searchTerms } from "~/ai/offline-assistant.server";
 import { SKETCH_STYLES } from "~/ai/sketch-styles";
-import { stockPhotoSearchUrl } from "~/ai/stock-photo";
+import { cartoonPixels, cartoonPixelsOffThread, noisePixels, noisePixelsOffThread } from "~/ai/sketch-pixels.server";
+import { stockPhotoKeywords, stockPhotoSearchUrl } from "~/ai/stock-photo";
 import { TOOL_GUIDE } from "~/ai/tool-guide";
 import type { VideoProgress } from "~/ai/video.server";
 import { encodeWav, readWavHeader } from "~/ai/wav";
@@ -196,6 +197,55 @@ describe("offline sketch stylise", () => {
   });
 });
 
+describe("offline sketch pixels off the main thread", () => {
+  /** A sketch-like RGB canvas: dark paper with a few coloured strokes. */
+  function canvas(width: number, height: number) {
+    const rgb = new Uint8Array(width * height * 3);
+    for (let i = 0; i < width * height; i++) rgb.set([16, 20, 28], i * 3);
+    for (let x = 10; x < width - 10; x++) {
+      for (const [y, colour] of [
+        [Math.floor(height / 3), [255, 255, 0]],
+        [Math.floor((2 * height) / 3), [0, 200, 255]],
+      ] as const) {
+        for (let dy = -3; dy <= 3; dy++) rgb.set(colour, ((y + dy) * width + x) * 3);
+      }
+    }
+    return rgb;
+  }
+
+  it("the worker gives exactly what the functions give in-process", async () => {
+    const rgb = canvas(120, 80);
+    expect(Buffer.from(await cartoonPixelsOffThread(rgb, 120, 80)).equals(Buffer.from(cartoonPixels(rgb, 120, 80)))).toBe(true);
+    expect(Buffer.from(await noisePixelsOffThread(64, 48, 77, 40)).equals(Buffer.from(noisePixels(64, 48, 77, 40)))).toBe(true);
+    // The caller's pixels are left as they were (the worker gets a copy).
+    expect(Buffer.from(rgb).equals(Buffer.from(canvas(120, 80)))).toBe(true);
+  });
+
+  it("a megapixel cartoon leaves the event loop free meanwhile", async () => {
+    const [width, height] = [1024, 1024];
+    const rgb = canvas(width, height);
+    await cartoonPixelsOffThread(rgb, 64, 64); // the worker is warm
+    const inProcessStarted = performance.now();
+    cartoonPixels(rgb, width, height);
+    const inProcessMs = performance.now() - inProcessStarted;
+
+    // The longest stretch the event loop could not run a timer while the worker does the same job.
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 1);
+    try {
+      await cartoonPixelsOffThread(rgb, width, height);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(longestGap).toBeLessThan(inProcessMs / 2);
+  });
+});
+
 describe("offline video renderer", () => {
   it("wraps the prompt into at most three lines", () => {
     expect(wrapPrompt("a short prompt")).toEqual(["a short prompt"]);
@@ -248,7 +298,27 @@ describe("offline video renderer", () => {
 });
 
 describe("image placeholder", () => {
-  it("builds an 800x600 stock-photo search link from the prompt", () => {
-    expect(stockPhotoSearchUrl("  red   fox & snow ")).toBe("https://source.unsplash.com/800x600/?red%2Cfox%2C%26%2Csnow");
+  it("builds an 800x600 keyword stock-photo link from the prompt's meaningful words", () => {
+    expect(stockPhotoSearchUrl("  red   fox & snow ")).toBe("https://loremflickr.com/800/600/red,fox,snow");
+    expect(stockPhotoSearchUrl("A photo of the Red Fox in the SNOW, red fox!")).toBe("https://loremflickr.com/800/600/red,fox,snow");
+    const url = new URL(stockPhotoSearchUrl("city at night"));
+    expect([url.protocol, url.host, url.search, url.hash]).toEqual(["https:", "loremflickr.com", "", ""]);
+    expect(url.pathname).toBe("/800/600/city,night");
+  });
+
+  it("keeps a handful of keywords at most, URL-encoded, with no path or query tricks", () => {
+    expect(stockPhotoKeywords("one two three four five six seven")).toEqual(["one", "two", "three", "four", "five"]);
+    expect(stockPhotoSearchUrl("Café über Straße")).toBe("https://loremflickr.com/800/600/caf%C3%A9,%C3%BCber,stra%C3%9Fe");
+    const tricky = new URL(stockPhotoSearchUrl("../../admin?x=1#frag %2F <script>"));
+    expect(tricky.host).toBe("loremflickr.com");
+    expect(tricky.pathname).toBe("/800/600/admin,frag,2f,script");
+    expect(tricky.search + tricky.hash).toBe("");
+    expect(stockPhotoKeywords("x".repeat(200) + " lighthouse")).toEqual(["lighthouse"]);
+  });
+
+  it("falls back to a default keyword when the prompt has no meaningful word", () => {
+    for (const prompt of ["", "   ", "the a of", "!!! ??? ..."]) {
+      expect(stockPhotoSearchUrl(prompt)).toBe("https://loremflickr.com/800/600/abstract");
+    }
   });
 });

@@ -10,7 +10,7 @@ import type { VideoProgress } from "~/ai/video.server";
 import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "./ai-stub-server";
 
 const KEY = "sk-test-secret-key-0123456789";
-const FAST: RemoteCallConfig = { timeoutMs: 2000, maxRetries: 2, retryBaseMs: 10 };
+const FAST: RemoteCallConfig = { timeoutMs: 2000, totalTimeoutMs: 10_000, maxRetries: 2, retryBaseMs: 10 };
 const MiB = 1024 * 1024;
 
 let stub: StubServer | null = null;
@@ -102,12 +102,66 @@ describe("OpenAI-compatible chat", () => {
       // never answers
     });
     const started = Date.now();
-    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 150, maxRetries: 1, retryBaseMs: 10 })
+    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 150, totalTimeoutMs: 10_000, maxRetries: 1, retryBaseMs: 10 })
       .reply("u", "hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
     expect(error.httpStatus).toBe(504);
     expect(stub.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("ends the whole call at the overall deadline, however many retries are left (504)", async () => {
+    stub = await startStubServer(() => {
+      // never answers
+    });
+    const started = Date.now();
+    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 5000, totalTimeoutMs: 300, maxRetries: 5, retryBaseMs: 10 })
+      .reply("u", "hi")
+      .catch((e) => e);
+    const elapsed = Date.now() - started;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.failure).toBe("timeout");
+    expect(error.httpStatus).toBe(504);
+    expect(stub.requests).toHaveLength(1);
+    expect(elapsed).toBeGreaterThanOrEqual(280);
+    expect(elapsed).toBeLessThan(2000);
+    expect(JSON.parse(await providerErrorResponse(error, "chat").text())).toEqual({ detail: FAILURE_TEXT.chat });
+  });
+
+  it("does not wait out a Retry-After pause that ends past the deadline: a timeout at once", async () => {
+    stub = await startStubServer((_request, response) => sendJson(response, 503, { error: "busy" }, { "Retry-After": "5" }));
+    const started = Date.now();
+    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 2000, totalTimeoutMs: 1000, maxRetries: 3, retryBaseMs: 10 })
+      .reply("u", "hi")
+      .catch((e) => e);
+    expect(error.failure).toBe("timeout");
+    expect(stub.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it("counts the pauses between retries against the deadline", async () => {
+    // Each 503 asks for a 0.2 s pause: four attempts would need 0.6 s of pauses, the deadline is 0.45 s.
+    stub = await startStubServer((_request, response) => sendJson(response, 503, { error: "busy" }, { "Retry-After": "0.2" }));
+    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 2000, totalTimeoutMs: 450, maxRetries: 3, retryBaseMs: 10 })
+      .reply("u", "hi")
+      .catch((e) => e);
+    expect(error.failure).toBe("timeout");
+    expect(stub.requests.length).toBeGreaterThanOrEqual(2);
+    expect(stub.requests.length).toBeLessThan(4);
+  });
+
+  it("bounds reading a slow answer by the deadline too", async () => {
+    stub = await startStubServer((_request, response) => {
+      // Headers at once, then the body trickles and never ends.
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.write('{"choices": [');
+    });
+    const started = Date.now();
+    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 5000, totalTimeoutMs: 300, maxRetries: 0, retryBaseMs: 10 })
+      .reply("u", "hi")
+      .catch((e) => e);
+    expect(error.failure).toBe("timeout");
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -279,7 +333,8 @@ describe("configuration", () => {
     expect(none.openai).toBeNull();
     expect(none.elevenlabs).toBeNull();
     expect(none.replicate).toBeNull();
-    expect(none.remote).toEqual({ timeoutMs: 60_000, maxRetries: 2, retryBaseMs: 500 });
+    expect(none.remote).toEqual({ timeoutMs: 60_000, totalTimeoutMs: 120_000, maxRetries: 2, retryBaseMs: 500 });
+    expect(none.videoMaxActiveJobs).toBe(3);
 
     const full = readAiConfig({
       AI_BASE_URL: "http://localhost:11434/v1/",
@@ -289,15 +344,20 @@ describe("configuration", () => {
       REPLICATE_API_TOKEN: "r8",
       REPLICATE_VIDEO_MODEL: "owner/model",
       AI_TIMEOUT_SECONDS: "5",
+      AI_TOTAL_TIMEOUT_SECONDS: "12.5",
       AI_MAX_RETRIES: "0",
+      VIDEO_MAX_ACTIVE_JOBS: "1",
     });
     expect(full.openai).toMatchObject({ baseUrl: "http://localhost:11434/v1", apiKey: null, chatModel: "llama3.2", speechModel: null, speechVoices: ["a", "b"] });
     expect(full.elevenlabs).toEqual({ baseUrl: "https://api.elevenlabs.io", apiKey: "el", model: "eleven_multilingual_v2" });
     expect(full.replicate).toEqual({ baseUrl: "https://api.replicate.com/v1", apiToken: "r8", model: "owner/model" });
-    expect(full.remote).toMatchObject({ timeoutMs: 5000, maxRetries: 0 });
+    expect(full.remote).toMatchObject({ timeoutMs: 5000, totalTimeoutMs: 12_500, maxRetries: 0 });
+    expect(full.videoMaxActiveJobs).toBe(1);
 
     expect(() => readAiConfig({ AI_BASE_URL: "ftp://x" })).toThrow(/AI_BASE_URL/);
     expect(() => readAiConfig({ AI_TIMEOUT_SECONDS: "soon" })).toThrow(/AI_TIMEOUT_SECONDS/);
+    expect(() => readAiConfig({ AI_TOTAL_TIMEOUT_SECONDS: "0" })).toThrow(/AI_TOTAL_TIMEOUT_SECONDS/);
+    for (const bad of ["0", "2.5", "many"]) expect(() => readAiConfig({ VIDEO_MAX_ACTIVE_JOBS: bad })).toThrow(/VIDEO_MAX_ACTIVE_JOBS/);
     expect(() => readAiConfig({ REPLICATE_API_TOKEN: "t", REPLICATE_VIDEO_MODEL: "no-slash" })).toThrow(/REPLICATE_VIDEO_MODEL/);
   });
 });

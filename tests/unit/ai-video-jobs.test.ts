@@ -7,7 +7,7 @@ import { db } from "~/lib/db.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import { fileStore } from "~/lib/storage.server";
 import { getMediaById } from "~/models/media.server";
-import { createVideoJob, getVideoJob, listVideoJobs, videoPromptSchema } from "~/models/video-job.server";
+import { createVideoJob, getVideoJob, listVideoJobs, VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);
 
@@ -71,6 +71,42 @@ describe("video job model", () => {
     expect(await getVideoJob(other, job.id)).toBeUndefined();
     expect(await listVideoJobs(other)).toEqual([]);
     expect((await listVideoJobs(user)).map((j) => j.id)).toEqual([job.id]);
+  });
+});
+
+describe("video job limit per person", () => {
+  it("refuses a new job while the person has the maximum unfinished, counting only their own unfinished jobs", async () => {
+    const limited = (prompt: string, owner = user) => createVideoJob(owner, prompt, "local-renderer", { maxUnfinished: 3 });
+    const jobs = [await limited("one"), await limited("two"), await limited("three")];
+    expect(jobs.map((job) => job.status)).toEqual(["starting", "starting", "starting"]);
+    const refused = await limited("four").catch((error) => error);
+    expect(refused).toBeInstanceOf(VideoJobLimitError);
+    expect(refused.message).toBe("You already have 3 videos being generated. Wait for one to finish, then try again.");
+    expect((await listVideoJobs(user)).map((job) => job.prompt).sort()).toEqual(["one", "three", "two"]);
+
+    // Someone else is not held back by this person's jobs.
+    expect((await limited("theirs", await newUserId())).status).toBe("starting");
+
+    // Queued, processing and finishing jobs count; finished ones (completed, error, timeout) do not.
+    await db.updateTable("video_jobs").set({ status: "processing" }).where("id", "=", jobs[0].id).execute();
+    await db.updateTable("video_jobs").set({ status: "finishing" }).where("id", "=", jobs[1].id).execute();
+    await db.updateTable("video_jobs").set({ status: "queued" }).where("id", "=", jobs[2].id).execute();
+    await expect(limited("five")).rejects.toBeInstanceOf(VideoJobLimitError);
+    await db.updateTable("video_jobs").set({ status: "error" }).where("id", "=", jobs[0].id).execute();
+    const accepted = await limited("six");
+    expect(accepted).toMatchObject({ status: "starting", progress: 0, prompt: "six", url: null });
+    expect(await getVideoJob(user, accepted.id)).toEqual(accepted);
+    await expect(limited("seven")).rejects.toBeInstanceOf(VideoJobLimitError);
+  });
+
+  it("lets no burst of requests slip past the limit", async () => {
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => createVideoJob(user, `burst ${i}`, "local-renderer", { maxUnfinished: 2 })));
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(2);
+    const rejected = results.filter((result) => result.status === "rejected");
+    expect(rejected).toHaveLength(4);
+    for (const result of rejected) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(VideoJobLimitError);
+    expect(await listVideoJobs(user)).toHaveLength(2);
+    expect((await createVideoJob(user, "one", "x", { maxUnfinished: 1 }).catch((error) => error)).message).toMatch(/^You already have 1 video being generated\./);
   });
 });
 
@@ -168,6 +204,9 @@ describe("video job runner", () => {
     const provider = new ScriptedProvider("scripted", (run) => untilAborted(run.signal));
     const first = await createVideoJob(user, "first", "scripted");
     const second = await createVideoJob(user, "second", "scripted");
+    // Both can share a millisecond (then the id decides the order): make "first" plainly the older.
+    const earlier = new Date(Date.parse(first.created_at) - 1000).toISOString();
+    await db.updateTable("video_jobs").set({ created_at: earlier }).where("id", "=", first.id).execute();
     await runner(provider, { maxActive: 1 }).start();
     await waitFor(() => getVideoJob(user, second.id), (current) => current!.status === "queued");
     expect(provider.runs.map((run) => run.prompt)).toEqual(["first"]);

@@ -4,7 +4,7 @@ import { askAssistant, generateImage, speak } from "~/ai/studio.server";
 import { submitVideoJob } from "~/ai/video-job-runner.server";
 import { requireApiUser } from "~/lib/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
-import { videoPromptSchema } from "~/models/video-job.server";
+import { VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
 import type { Route } from "./+types/creative-tools.generate";
 
 /**
@@ -12,7 +12,8 @@ import type { Route } from "./+types/creative-tools.generate";
  * - assistant {prompt} -> {text, provider}
  * - voice {text} -> {audio_url, url, media_id, filename} (the first voice)
  * - image {prompt} -> {image_url, url, media_id, filename}; 503 when no image model is configured
- * - aivideo {prompt} -> 202 {id, status, status_url, video_url: null, url: null}: a job to follow
+ * - aivideo {prompt} -> 202 {id, status, status_url, video_url: null, url: null}: a job to follow;
+ *   429 while the person already has VIDEO_MAX_ACTIVE_JOBS unfinished jobs
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed", { Allow: "POST" });
@@ -55,7 +56,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
   }
   const { prompt } = parseApiInput(videoPromptSchema, body);
-  const job = await submitVideoJob(user.id, prompt);
+  let job;
+  try {
+    job = await submitVideoJob(user.id, prompt);
+  } catch (error) {
+    if (error instanceof VideoJobLimitError) return apiError(429, error.message);
+    throw error;
+  }
   const statusUrl = `/api/aivideo/status/${encodeURIComponent(job.id)}`;
   return Response.json(
     { id: job.id, status: job.status, progress: job.progress, status_url: statusUrl, video_url: null, url: null },
