@@ -29,7 +29,7 @@ describe("bounded request bodies", () => {
   });
 
   it("answers the API's JSON errors and the screens' form errors with the status", async () => {
-    const tooLarge = await readJsonBody(post(streamOf(["{\"a\":\"", "x".repeat(20), "\"}"])), 10).catch((caught) => caught);
+    const tooLarge = (await readJsonBody(post(streamOf(["{\"a\":\"", "x".repeat(20), "\"}"])), 10).catch((caught) => caught)) as Response;
     expect(tooLarge).toBeInstanceOf(Response);
     expect(tooLarge.status).toBe(413);
     expect(await tooLarge.json()).toEqual({ detail: "Request body must be at most 1 KiB" });
