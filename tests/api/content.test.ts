@@ -273,7 +273,7 @@ describe("content screens over HTTP", () => {
     expect(pin.headers.get("location")).toBe("/dashboard");
     const save = await post(`/content/${item.id}?edit=1`, bob.cookie, { intent: "save", title: "Stolen", body: "" });
     expect(save.status).toBe(404);
-    const remove = await post(`/content/${item.id}`, bob.cookie, { intent: "delete" });
+    const remove = await post(`/content/${item.id}`, bob.cookie, { intent: "delete", confirmed: "1" });
     expect(remove.status).toBe(302);
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).body).toEqual(item);
 
@@ -289,7 +289,12 @@ describe("content screens over HTTP", () => {
     const saved = await post(`/content/${item.id}`, alice.cookie, { intent: "save", title: "Kept", body: "new", updated_at: item.updated_at });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe(`/content/${item.id}`);
-    const deleted = await post(`/content/${item.id}`, alice.cookie, { intent: "delete", redirectTo: "//evil.example/" });
+    // A plain-form delete asks first (SPEC §8): the question, then the confirmed delete.
+    const asked = await post(`/content/${item.id}`, alice.cookie, { intent: "delete" });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("location")).toBe(`/content/${item.id}?confirm=delete`);
+    expect((await api(`/api/content/${item.id}`, { token: alice.token })).status).toBe(200);
+    const deleted = await post(`/content/${item.id}`, alice.cookie, { intent: "delete", confirmed: "1", redirectTo: "//evil.example/" });
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe("/dashboard");
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).status).toBe(404);
