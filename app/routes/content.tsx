@@ -12,6 +12,7 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import { ApiError, apiFetch, apiJson } from "~/browser/api-client";
+import { clearStashedDraft, readStashedDraft, stashDraft } from "~/browser/draft-stash";
 import { withFailureFallback } from "~/browser/network-safe";
 import { FlashFallback } from "~/components/content-list";
 import { requireUser, safeRedirectPath } from "~/lib/auth.server";
@@ -41,6 +42,7 @@ const DELETE_FAILED = "Failed to delete content";
 const CONFLICT_TEXT =
   "⚠️ This content was changed somewhere else (another tab or device) since you opened it. Your text is kept here but was not saved.";
 const AUTOSAVE_MS = 3000;
+const DRAFT_RESTORED = "↩️ Your unsaved changes were restored.";
 /** Browsers refuse keepalive requests with bodies over 64 KiB. */
 const KEEPALIVE_MAX_BYTES = 60_000;
 
@@ -347,6 +349,30 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
     },
     [item.id],
   );
+
+  // Back in the editor with a kept draft: bring it back (read before the effect below clears a clean editor's stash). If the item changed since the draft began,
+  // saving it would overwrite that change unseen, so it comes back as a conflict for the person to decide.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current || !editing) return;
+    restored.current = true;
+    const stash = readStashedDraft(item.id);
+    if (!stash || sameAsSaved(stash, savedRef.current)) return;
+    setDraft({ title: stash.title, body: stash.body });
+    if (stash.base === savedRef.current.updated_at) {
+      setStatus({ tone: "info", text: DRAFT_RESTORED });
+    } else {
+      setConflict(true);
+      setStatus({ tone: "error", text: `${DRAFT_RESTORED} ${CONFLICT_TEXT}` });
+    }
+  }, [editing, item.id]);
+
+  // Unsaved text is also kept in this tab (sessionStorage) until it is saved or dropped, so a session
+  // that ends mid-edit (the trip to /login and back), a reload or a crashed page cannot lose it.
+  useEffect(() => {
+    if (dirty) stashDraft(item.id, { ...draft, base: saved.updated_at });
+    else clearStashedDraft(item.id);
+  }, [draft, dirty, saved.updated_at, item.id]);
 
   // Autosave 3 s after the last change while editing (paused after a conflict until the person decides).
   useEffect(() => {

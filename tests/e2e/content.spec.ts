@@ -167,6 +167,29 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
   await expect(page.getByRole("heading", { name: "Something went wrong" })).toHaveCount(0);
 });
 
+test("content: a session that ends mid-edit sends the person to log in, and the draft comes back", async ({ page, context }) => {
+  const { email, password } = await signUpAndLogIn(page, "content-session");
+  await createItem(page, "Long essay", "First draft");
+  await contentList(page).getByRole("link", { name: "Long essay" }).click();
+  await page.getByRole("link", { name: "Edit" }).click();
+  await context.clearCookies();
+  const warned = page.waitForEvent("console", (message) => message.type() === "warning");
+  await page.getByLabel("Body").fill("Second draft, not saved anywhere yet");
+  // The autosave finds no session, the refresh fails: SPEC §4 sends the person to /login.
+  await page.waitForURL(/\/login\?redirectTo=/, { timeout: 10_000 });
+  expect((await warned).text()).toContain("session refresh failed");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL(/\/content\/[^/]+\?edit=1$/);
+  await expect(page.getByText("↩️ Your unsaved changes were restored.")).toBeVisible();
+  await expect(page.getByLabel("Body")).toHaveValue("Second draft, not saved anywhere yet");
+  // And the autosave now saves it.
+  await expect(page.getByText("💾 Saved")).toBeVisible({ timeout: 8000 });
+  const id = page.url().split("/content/")[1].split("?")[0];
+  expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Second draft, not saved anywhere yet");
+});
+
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
