@@ -45,11 +45,20 @@ export function UploadProgress({ percent, label = "Uploading..." }: { percent: n
   );
 }
 
-export function MediaHeader({ title, children }: { title: string; children?: React.ReactNode }) {
+/** A screen's header: a way back (the dashboard unless said otherwise), the title, and optional actions. */
+export function MediaHeader({
+  title,
+  back = { to: "/dashboard", label: "Dashboard" },
+  children,
+}: {
+  title: string;
+  back?: { to: string; label: string };
+  children?: React.ReactNode;
+}) {
   return (
     <header className="media-header">
-      <Link className="button button-ghost" to="/dashboard">
-        ← Dashboard
+      <Link className="button button-ghost" to={back.to}>
+        ← {back.label}
       </Link>
       <h1>{title}</h1>
       {children}

@@ -3,7 +3,7 @@ import { data, Form, Link, useFetcher, useNavigate, type ShouldRevalidateFunctio
 import { withFailureFallback } from "~/browser/network-safe";
 import { ProjectGenerators, type GeneratedChoice } from "~/components/project-generators";
 import { ProjectMediaIcons, slotLabel } from "~/components/project-media-icons";
-import { FlashMessage } from "~/components/media-ui";
+import { FlashMessage, MediaHeader } from "~/components/media-ui";
 import { toast } from "~/components/toasts";
 import { useHydrated } from "~/components/use-hydrated";
 import { assistantIsOffline, imageProviderConfigured } from "~/ai/studio.server";
@@ -204,14 +204,7 @@ export default function ProjectEditorScreen({ loaderData, actionData }: Route.Co
 }
 
 function EditorHeader({ title }: { title: string }) {
-  return (
-    <header className="media-header">
-      <Link className="button button-ghost" to="/projects">
-        ← Projects
-      </Link>
-      <h1>{title}</h1>
-    </header>
-  );
+  return <MediaHeader title={title} back={{ to: "/projects", label: "Projects" }} />;
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];

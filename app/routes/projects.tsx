@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Link, redirect, useFetcher, useFetchers } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { FlashMessage } from "~/components/media-ui";
+import { FlashMessage, MediaHeader } from "~/components/media-ui";
 import { ProjectMediaIcons } from "~/components/project-media-icons";
 import { toast } from "~/components/toasts";
 import { requireUserOrExplain } from "~/lib/auth.server";
@@ -86,15 +86,11 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
   const visible = projects.filter((project) => !deleting.has(project.id));
   return (
     <main className="page projects-page">
-      <header className="media-header">
-        <Link className="button button-ghost" to="/dashboard">
-          ← Dashboard
-        </Link>
-        <h1>📁 Projects</h1>
+      <MediaHeader title="📁 Projects">
         <Link className="button button-primary" to="/project/new">
           ＋ Create New Project
         </Link>
-      </header>
+      </MediaHeader>
       <FlashMessage />
       {confirming ? (
         <form method="post" action="/projects" className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">

@@ -11,17 +11,11 @@ import { stockPhotoKeywords, stockPhotoSearchUrl } from "~/ai/stock-photo";
 import { TOOL_GUIDE } from "~/ai/tool-guide";
 import type { VideoProgress } from "~/ai/video.server";
 import { encodeWav, readWavHeader } from "~/ai/wav";
-import { db } from "~/lib/db.server";
-import { newId, nowIso } from "~/lib/ids.server";
+import { newId } from "~/lib/ids.server";
 import { DASHBOARD_TOOLS } from "~/lib/tools";
 import { createContent, type ContentItem } from "~/models/content.server";
 import { createProject } from "~/models/project.server";
-
-async function newUserId() {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
+import { newUserId } from "./users";
 
 const item = (title: string, body: string, updated_at = "2025-01-01T00:00:00.000Z"): ContentItem => ({ id: newId(), title, body, pinned: false, updated_at });
 

@@ -4,18 +4,12 @@ import { LocalVideoRenderer } from "~/ai/local-video.server";
 import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video.server";
 import { VideoJobRunner } from "~/ai/video-job-runner.server";
 import { db } from "~/lib/db.server";
-import { newId, nowIso } from "~/lib/ids.server";
 import { fileStore } from "~/lib/storage.server";
 import { getMediaById } from "~/models/media.server";
 import { createVideoJob, getVideoJob, listVideoJobs, VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
+import { newUserId } from "./users";
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);
-
-async function newUserId() {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
 
 /** A provider whose runs the test drives. */
 class ScriptedProvider implements VideoProvider {

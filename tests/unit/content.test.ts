@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
-import { newId, nowIso } from "~/lib/ids.server";
 import {
   BODY_MAX,
   contentInputSchema,
@@ -17,13 +16,7 @@ import {
   TITLE_MAX,
   updateContent,
 } from "~/models/content.server";
-
-/** Users are inserted directly: password hashing is not what these tests are about. */
-async function newUserId() {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
+import { newUserId } from "./users";
 
 let alice: string;
 let bob: string;

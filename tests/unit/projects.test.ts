@@ -1,7 +1,5 @@
 import { Readable } from "node:stream";
 import { beforeEach, describe, expect, it } from "vitest";
-import { db } from "~/lib/db.server";
-import { newId, nowIso } from "~/lib/ids.server";
 import { deleteMedia, storeMedia } from "~/models/media.server";
 import {
   createProject,
@@ -15,12 +13,7 @@ import {
   updateProject,
 } from "~/models/project.server";
 import { mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
-
-async function newUserId() {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
+import { newUserId } from "./users";
 
 let alice: string;
 let bob: string;
