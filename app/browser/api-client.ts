@@ -30,7 +30,14 @@ function refreshSession(): Promise<boolean> {
   return refreshInFlight;
 }
 
+let sentToLogin = false;
+/** Whether this page is on its way to /login because the session ended (pages skip their "leave?" prompt). */
+export function leavingForLogin(): boolean {
+  return sentToLogin;
+}
+
 function sendToLogin() {
+  sentToLogin = true;
   const here = window.location.pathname + window.location.search;
   window.location.assign(`/login?${new URLSearchParams({ redirectTo: here })}`);
 }

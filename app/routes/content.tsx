@@ -11,7 +11,7 @@ import {
   useSearchParams,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { ApiError, apiFetch, apiJson } from "~/browser/api-client";
+import { ApiError, apiFetch, apiJson, leavingForLogin } from "~/browser/api-client";
 import { clearStashedDraft, readStashedDraft, stashDraft } from "~/browser/draft-stash";
 import { withFailureFallback } from "~/browser/network-safe";
 import { FlashFallback } from "~/components/content-list";
@@ -385,7 +385,8 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
   useEffect(() => {
     const isDirty = () => editingRef.current && !sameAsSaved(draftRef.current, savedRef.current);
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (!isDirty()) return;
+      // On the way to /login (the session ended) the draft is kept in the tab and comes back: no prompt.
+      if (!isDirty() || leavingForLogin()) return;
       void save("leave");
       event.preventDefault();
     };
