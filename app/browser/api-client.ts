@@ -55,7 +55,8 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
   return request();
 }
 
-async function detailOf(response: Response): Promise<string> {
+/** The `{"detail"}` of a failed API answer, or a plain sentence with its status when it has none. */
+export async function errorDetail(response: Response): Promise<string> {
   try {
     const body = await response.json();
     if (typeof body?.detail === "string") return body.detail;
@@ -73,7 +74,7 @@ export async function apiJson<T>(path: string, options: { method?: string; body?
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
-  if (!response.ok) throw new ApiError(response.status, await detailOf(response));
+  if (!response.ok) throw new ApiError(response.status, await errorDetail(response));
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -11,7 +11,7 @@ import {
   useSearchParams,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { ApiError, apiFetch, apiJson, leavingForLogin } from "~/browser/api-client";
+import { ApiError, apiFetch, apiJson, errorDetail, leavingForLogin } from "~/browser/api-client";
 import { clearStashedDraft, readStashedDraft, stashDraft } from "~/browser/draft-stash";
 import { withFailureFallback } from "~/browser/network-safe";
 import { FlashFallback } from "~/components/content-list";
@@ -250,14 +250,7 @@ async function sendSave(id: string, kind: SaveKind, payload: Record<string, unkn
     keepalive: kind === "leave" && new TextEncoder().encode(body).length < KEEPALIVE_MAX_BYTES,
   });
   if (!response.ok) {
-    let detail = `Request failed (${response.status})`;
-    try {
-      const answer = await response.json();
-      if (typeof answer?.detail === "string") detail = answer.detail;
-    } catch {
-      // not JSON
-    }
-    throw new ApiError(response.status, detail);
+    throw new ApiError(response.status, await errorDetail(response));
   }
   return (await response.json()) as ContentItem;
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { data, Link, redirect, useRevalidator } from "react-router";
-import { apiFetch, apiJson } from "~/browser/api-client";
+import { apiFetch, apiJson, errorDetail } from "~/browser/api-client";
 import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "~/components/media-ui";
 import { toast } from "~/components/toasts";
@@ -82,15 +82,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return failure({ intent: null, ok: false, message: "Unknown action" }, 400);
 }
 
-async function detailOf(response: Response): Promise<string | null> {
-  try {
-    const body = await response.json();
-    return typeof body?.detail === "string" ? body.detail : null;
-  } catch {
-    return null;
-  }
-}
-
 const videoPage = (name: string) => `/videos/${encodeURIComponent(name)}`;
 
 export default function Videos({ loaderData, actionData }: Route.ComponentProps) {
@@ -156,7 +147,7 @@ export default function Videos({ loaderData, actionData }: Route.ComponentProps)
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ old_name: name, new_name: newName }),
       });
-      if (!response.ok) return fail(RENAME_FAILED, await detailOf(response));
+      if (!response.ok) return fail(RENAME_FAILED, await errorDetail(response));
       setOutcome(null);
       setEditing(null);
       revalidator.revalidate();
@@ -172,7 +163,7 @@ export default function Videos({ loaderData, actionData }: Route.ComponentProps)
     setBusy(name);
     try {
       const response = await apiFetch(`/api/videos/${encodeURIComponent(name)}`, { method: "DELETE" });
-      if (!response.ok) return fail(DELETE_FAILED, await detailOf(response));
+      if (!response.ok) return fail(DELETE_FAILED, await errorDetail(response));
       setOutcome(null);
       revalidator.revalidate();
     } catch {

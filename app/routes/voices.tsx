@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Link, useRevalidator } from "react-router";
-import { apiFetch } from "~/browser/api-client";
+import { apiFetch, errorDetail } from "~/browser/api-client";
 import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "~/components/media-ui";
 import { toast } from "~/components/toasts";
@@ -89,15 +89,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return failure({ intent: null, ok: false, message: "Unknown action" }, 400);
 }
 
-async function detailOf(response: Response): Promise<string | null> {
-  try {
-    const body = await response.json();
-    return typeof body?.detail === "string" ? body.detail : null;
-  } catch {
-    return null;
-  }
-}
-
 const voiceUrl = (name: string) => `/static/voices/${encodeURIComponent(name)}`;
 
 export default function Voices({ loaderData, actionData }: Route.ComponentProps) {
@@ -165,7 +156,7 @@ export default function Voices({ loaderData, actionData }: Route.ComponentProps)
     setBusy(name);
     try {
       const response = await apiFetch(`/api/voice/rename?${new URLSearchParams({ old_name: name, new_name: newName })}`, { method: "PUT" });
-      if (!response.ok) return say({ ok: false, message: RENAME_FAILED, detail: await detailOf(response) }, "error");
+      if (!response.ok) return say({ ok: false, message: RENAME_FAILED, detail: await errorDetail(response) }, "error");
       say({ ok: true, message: RENAMED }, "success");
       setEditing(null);
       revalidator.revalidate();
@@ -181,7 +172,7 @@ export default function Voices({ loaderData, actionData }: Route.ComponentProps)
     setBusy(name);
     try {
       const response = await apiFetch(`/api/voice/file/${encodeURIComponent(name)}`, { method: "DELETE" });
-      if (!response.ok) return say({ ok: false, message: DELETE_FAILED, detail: await detailOf(response) }, "error");
+      if (!response.ok) return say({ ok: false, message: DELETE_FAILED, detail: await errorDetail(response) }, "error");
       say({ ok: true, message: DELETED }, "success");
       revalidator.revalidate();
     } catch {
