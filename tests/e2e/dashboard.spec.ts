@@ -71,6 +71,8 @@ test("reorder by touch", async ({ browser, baseURL }) => {
   const page = await context.newPage();
   await signUpAndLogIn(page);
   await page.goto("/dashboard?edit=1");
+  // The welcome toast means the page is hydrated: the touch handlers are attached.
+  await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
   const music = (await page.locator('[data-tool-id="music"]').boundingBox())!;
   const create = (await page.locator('[data-tool-id="create"]').boundingBox())!;
   // Drive a real touch sequence through the DevTools protocol.
