@@ -15,7 +15,8 @@ import { ApiError, apiFetch, apiJson, errorDetail, leavingForLogin } from "~/bro
 import { clearStashedDraft, readStashedDraft, stashDraft } from "~/browser/draft-stash";
 import { withFailureFallback } from "~/browser/network-safe";
 import { FlashFallback } from "~/components/content-list";
-import { requireUser, safeRedirectPath } from "~/lib/auth.server";
+import { requireUser } from "~/lib/auth.server";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http.server";
 import {
@@ -518,7 +519,7 @@ function ContentEditor({ item, limits, saveFailure }: { item: ContentItem; limit
 
 /** Without JavaScript, the dashboard's Delete lands here first: SPEC §8 "Delete this content?". */
 function DeleteConfirmation({ id, redirectTo }: { id: string; redirectTo: string | null }) {
-  const back = redirectTo && redirectTo.startsWith("/") && !redirectTo.startsWith("//") ? redirectTo : "/dashboard";
+  const back = safeRedirectPath(redirectTo, "/dashboard");
   return (
     <Form method="post" action={`/content/${encodeURIComponent(id)}`} className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">
       <p id="confirm-delete" className="confirm-question">
