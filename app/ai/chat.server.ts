@@ -1,4 +1,4 @@
-/** The assistant capability: one question in, one reply out, for a signed-in person. */
+/** The assistant capability: one question in, one reply out. Providers know no users: the caller passes what they may read. */
 export interface ChatReply {
   reply: string;
   /** Which provider answered, e.g. "offline-assistant" or "openai-compatible:llama3.2". */
@@ -10,7 +10,9 @@ export interface ChatProvider {
   readonly id: string;
   /** True for the offline assistant: screens label its answers as such. */
   readonly offline: boolean;
-  reply(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply>;
+  /** True when the provider answers from the person's own content (the caller then fills ChatContext). */
+  readonly searchesPersonalContent: boolean;
+  reply(message: string, context?: ChatContext, signal?: AbortSignal): Promise<ChatReply>;
 }
 
 /** The longest question the assistant takes (and what the screens allow). */
@@ -21,3 +23,21 @@ export const STUDIO_SYSTEM_PROMPT =
   "You are the assistant of Creative AI Studio, a web app for creators with these tools: Create (text content), " +
   "AI Assistant, Drawing Pad (sketch to AI image), Music, AI Video, Video Hub, Image Generator, Voices (MP3 clips), " +
   "Voice Memo, Projects, Camera and AI x AI. Answer briefly and helpfully in plain text.";
+
+/** What a search reads of a content item or a project: plain text, no ids of people. */
+export interface Searchable {
+  title: string;
+  body: string;
+  updated_at: string;
+}
+
+/** A project as the search reads it: its description and the names of its attached media. */
+export interface SearchableProject extends Searchable {
+  id: string;
+}
+
+/** The person's own material, given to providers that answer from it (the offline assistant). */
+export interface ChatContext {
+  items?: Searchable[];
+  projects?: SearchableProject[];
+}

@@ -1,8 +1,6 @@
-import { CONTENT_PAGE_SIZE, listContent, type ContentItem } from "~/models/content.server";
-import { listProjects, type Project } from "~/models/project.server";
-import { OFFLINE_ASSISTANT_ID } from "./assistant-labels";
-import type { ChatProvider, ChatReply } from "./chat.server";
-import { TOOL_GUIDE, type ToolGuideEntry } from "./tool-guide";
+import { OFFLINE_ASSISTANT_ID } from "~/shared/assistant-labels";
+import type { ChatContext, ChatProvider, ChatReply, Searchable, SearchableProject } from "./chat.server";
+import { TOOL_GUIDE, type ToolGuideEntry } from "~/shared/tool-guide";
 
 /**
  * The assistant that works with no model at all. It does two honest things: it searches the
@@ -12,8 +10,6 @@ import { TOOL_GUIDE, type ToolGuideEntry } from "./tool-guide";
  */
 export { OFFLINE_ASSISTANT_ID };
 
-/** How many of the person's items are searched (newest and pinned first), in pages. */
-const SEARCHED_ITEMS = 500;
 const SHOWN_MATCHES = 3;
 const SNIPPET_RADIUS = 70;
 
@@ -51,28 +47,10 @@ function stem(word: string): string {
   return word.length > 4 ? word.replace(/(ing|ed|es|s)$/, "") : word;
 }
 
-/** What the search reads of a content item or a project. */
-interface Searchable {
-  title: string;
-  body: string;
-  updated_at: string;
-}
-
 export interface SearchMatch<T extends Searchable> {
   item: T;
   score: number;
   snippet: string;
-}
-export type ContentMatch = SearchMatch<ContentItem>;
-
-/** A project as the search reads it: its description and the names of its attached media. */
-export interface SearchableProject extends Searchable {
-  id: string;
-}
-export function searchableProject(project: Project): SearchableProject {
-  const media = [project.voice_file, project.media.music?.name, project.video_file, project.image_file].filter(Boolean);
-  const body = [project.description, media.length ? `Media: ${media.join(", ")}` : ""].filter(Boolean).join(" ");
-  return { id: project.id, title: project.title, body, updated_at: project.updated_at };
 }
 
 function snippetOf(item: Searchable, terms: string[]): string {
@@ -121,21 +99,11 @@ export function matchTools(message: string): ToolGuideEntry[] {
   return scored.filter(({ score }) => score >= scored[0].score - 1 && score > 0).slice(0, 2).map(({ tool }) => tool);
 }
 
-async function searchableItems(userId: string): Promise<ContentItem[]> {
-  const items: ContentItem[] = [];
-  for (let offset = 0; offset < SEARCHED_ITEMS; offset += CONTENT_PAGE_SIZE) {
-    const page = await listContent(userId, { limit: CONTENT_PAGE_SIZE, offset });
-    items.push(...page);
-    if (page.length < CONTENT_PAGE_SIZE) break;
-  }
-  return items;
-}
-
 function describeTool(tool: ToolGuideEntry): string {
   return `${tool.label} (${tool.path}): ${tool.summary}`;
 }
 
-export function composeOfflineReply(message: string, items: ContentItem[], projects: SearchableProject[] = []): string {
+export function composeOfflineReply(message: string, items: Searchable[], projects: SearchableProject[] = []): string {
   const parts: string[] = [];
   const trimmed = message.trim();
 
@@ -179,9 +147,10 @@ export function composeOfflineReply(message: string, items: ContentItem[], proje
 export class OfflineAssistant implements ChatProvider {
   readonly id = OFFLINE_ASSISTANT_ID;
   readonly offline = true;
+  /** It answers from the person's own content and projects: the caller passes them in. */
+  readonly searchesPersonalContent = true;
 
-  async reply(userId: string, message: string): Promise<ChatReply> {
-    const [items, projects] = await Promise.all([searchableItems(userId), listProjects(userId)]);
-    return { reply: composeOfflineReply(message, items, projects.map(searchableProject)), provider: this.id };
+  async reply(message: string, context: ChatContext = {}): Promise<ChatReply> {
+    return { reply: composeOfflineReply(message, context.items ?? [], context.projects ?? []), provider: this.id };
   }
 }

@@ -1,14 +1,13 @@
 import sharp from "sharp";
 import type { OpenAiCompatibleConfig, RemoteCallConfig } from "./config.server";
-import { STUDIO_SYSTEM_PROMPT, type ChatProvider, type ChatReply } from "./chat.server";
+import { STUDIO_SYSTEM_PROMPT, type ChatContext, type ChatProvider, type ChatReply } from "./chat.server";
 import { ProviderError, type Capability } from "./errors.server";
 import type { GeneratedImage, ImageProvider } from "./image.server";
 import { checkDownloadUrl, remoteBytes, remoteJson } from "./remote-http.server";
 import { SKETCH_STYLE_PROMPTS, type SketchProvider, type SketchStyle } from "./sketch.server";
 import type { SpeechAudio, SpeechProvider, Voice } from "./speech.server";
 import { isRecord } from "~/lib/http.server";
-import { imageTypeOf } from "./image-bytes.server";
-import { isWav } from "./wav";
+import { imageTypeOf, isWav } from "~/lib/file-signatures";
 
 /**
  * One OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LocalAI, ...) serves chat
@@ -27,6 +26,7 @@ function headers(config: OpenAiCompatibleConfig, json: boolean): Record<string, 
 export class OpenAiChat implements ChatProvider {
   readonly id: string;
   readonly offline = false;
+  readonly searchesPersonalContent = false;
   constructor(
     private readonly config: OpenAiCompatibleConfig & { chatModel: string },
     private readonly call: RemoteCallConfig,
@@ -34,7 +34,7 @@ export class OpenAiChat implements ChatProvider {
     this.id = `${OPENAI_PROVIDER_ID}:${config.chatModel}`;
   }
 
-  async reply(_userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
+  async reply(message: string, _context?: ChatContext, signal?: AbortSignal): Promise<ChatReply> {
     const answer = await remoteJson({
       capability: "chat",
       provider: this.id,

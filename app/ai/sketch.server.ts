@@ -1,8 +1,8 @@
 import type { GeneratedImage } from "./image.server";
-import type { SketchStyle } from "./sketch-styles";
+import type { SketchStyle } from "~/shared/sketch-styles";
 
 /** Sketch to image: a drawing (PNG) and a style in, an image out. */
-export { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "./sketch-styles";
+export { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/shared/sketch-styles";
 
 /** What a remote image model is asked to make of the sketch. */
 export const SKETCH_STYLE_PROMPTS: Record<SketchStyle, string> = {

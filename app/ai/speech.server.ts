@@ -20,5 +20,4 @@ export interface SpeechProvider {
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechAudio>;
 }
 
-/** SPEC §7 voice generate: the text is bounded. */
-export const SPEECH_TEXT_MAX = 2000;
+export { SPEECH_TEXT_MAX } from "~/shared/speech";

@@ -35,13 +35,3 @@ export function readWavHeader(wav: Uint8Array): { sampleRate: number; channels: 
     dataBytes: buffer.readUInt32LE(40),
   };
 }
-
-/** RIFF/WAVE by its first 12 bytes. */
-export function isWav(bytes: Uint8Array): boolean {
-  if (bytes.length < 12) return false;
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, 12);
-  return head.toString("ascii", 0, 4) === "RIFF" && head.toString("ascii", 8, 12) === "WAVE";
-}
-
-/** For the media store's content check: the Content-Type of a WAV file, or null. */
-export const sniffWav = (head: Uint8Array): string | null => (isWav(head) ? "audio/wav" : null);

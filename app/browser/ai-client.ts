@@ -1,11 +1,9 @@
-import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/ai/voice-options";
+import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/shared/voice-options";
+import { speakableText, SPEECH_TEXT_MAX } from "~/shared/speech";
 import { apiJson } from "./api-client";
 
 /** The AI calls of SPEC §7, typed, through the one browser API client (refresh-and-replay on 401). */
-export { FALLBACK_VOICE, type VoiceOption };
-
-/** The speech endpoint takes at most this many characters (longer replies are spoken up to there). */
-export const SPEECH_TEXT_MAX = 2000;
+export { FALLBACK_VOICE, speakableText, SPEECH_TEXT_MAX, type VoiceOption };
 
 export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> {
   const answer = await apiJson<{ voices?: unknown }>("/api/voice/voices", { signal });
@@ -24,17 +22,6 @@ export async function askAssistant(message: string): Promise<{ reply: string; pr
   const answer = await apiJson<{ reply?: unknown; provider?: unknown }>("/api/assistant/message", { body: { message } });
   if (typeof answer?.reply !== "string") throw new Error("The assistant answered without a reply");
   return { reply: answer.reply, provider: typeof answer.provider === "string" ? answer.provider : "" };
-}
-
-/** Cuts long text at the last sentence (or word) end within the limit. */
-export function speakableText(text: string, max = SPEECH_TEXT_MAX): string {
-  const trimmed = text.trim();
-  if (trimmed.length <= max) return trimmed;
-  const head = trimmed.slice(0, max);
-  const sentenceEnd = Math.max(head.lastIndexOf(". "), head.lastIndexOf("! "), head.lastIndexOf("? "), head.lastIndexOf("\n"));
-  if (sentenceEnd > max / 2) return head.slice(0, sentenceEnd + 1).trim();
-  const wordEnd = head.lastIndexOf(" ");
-  return (wordEnd > max / 2 ? head.slice(0, wordEnd) : head).trim();
 }
 
 /** SPEC §7: POST /voice/generate {text, voice_id} -> url or audio_url of a playable file. */

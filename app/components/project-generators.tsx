@@ -9,8 +9,8 @@ import {
 } from "~/browser/ai-client";
 import { ApiError } from "~/browser/api-client";
 import { isFinished, VIDEO_POLL_MS, videoStatusText } from "~/browser/video-status";
-import { MUSIC_DEMOS } from "~/lib/music-demos";
-import type { ProjectSlot } from "~/models/project-rules";
+import { MUSIC_DEMOS } from "~/shared/music-demos";
+import type { ProjectSlot } from "~/shared/project-rules";
 
 /** A file a generator made (or a bundled track), as the editor's media choices list it. */
 export interface GeneratedChoice {

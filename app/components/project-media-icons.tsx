@@ -1,4 +1,4 @@
-import { PROJECT_SLOTS, type ProjectSlot } from "~/models/project-rules";
+import { PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
 
 /** SPEC §2 Projects: four media icons (voices, music, videos, images), dimmed when the project has no such file. */
 const SLOT_ICONS: Record<ProjectSlot, { icon: string; label: string }> = {

@@ -1,5 +1,5 @@
 import { useFetcher, useFetchers, useLocation, useRouteLoaderData } from "react-router";
-import type { Theme } from "~/lib/tools";
+import type { Theme } from "~/shared/tools";
 import { EnhancedField } from "./enhanced-field";
 
 /** The theme as the person last chose it, counting a toggle still on its way to the server. */

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { Link } from "react-router";
-import { DASHBOARD_TOOLS, moveTool, type ToolId } from "~/lib/tools";
+import { DASHBOARD_TOOLS, moveTool, type ToolId } from "~/shared/tools";
 
 const TOOL_ICONS: Record<ToolId, string> = {
   create: "✍️",

@@ -1,9 +1,9 @@
 import type { MiddlewareFunction } from "react-router";
 import { apiError } from "./http.server";
 import { isCrossOriginMutation, SECURITY_HEADERS } from "./security.server";
-import { requestSessionContext, resolveSession, SESSION_COOKIE } from "./session.server";
 
-function withHeaders(response: Response, apply: (headers: Headers) => void): Response {
+/** Applies header changes to a response, copying it when its headers are immutable. */
+export function withHeaders(response: Response, apply: (headers: Headers) => void): Response {
   try {
     apply(response.headers);
     return response;
@@ -25,18 +25,4 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
   return withHeaders(response, (headers) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
   });
-};
-
-/**
- * Resolves the session cookie once per request (refreshing an expired access token) and writes
- * the refreshed cookie on the way out, unless the route set the session cookie itself (login, logout).
- */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const { session, setCookie } = await resolveSession(request);
-  context.set(requestSessionContext, session);
-  const response = await next();
-  if (!setCookie) return response;
-  const routeSetSession = response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
-  if (routeSetSession) return response;
-  return withHeaders(response, (headers) => headers.append("Set-Cookie", setCookie));
 };

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { z } from "zod";
-import { DEFAULT_PREFERENCES, normaliseToolOrder, PLANS, type Preferences } from "./tools";
+import { DEFAULT_PREFERENCES, normaliseToolOrder, PLANS, type Preferences } from "~/shared/tools";
 import { env, sessionSecret } from "./env.server";
 
 /**

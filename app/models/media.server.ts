@@ -4,13 +4,12 @@ import type { MediaFilesTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
 import type { ServedFile } from "~/lib/file-response.server";
 import { apiError } from "~/lib/http.server";
-import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
+import { sniffMp3, sniffPng, sniffVideo, sniffWav } from "~/lib/file-signatures";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { fileStore, FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
 import { formatBytes, receiveMultipartUpload, tooLargeMessage, UploadError } from "~/lib/upload.server";
-import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "./media-names";
-import { sniffPng } from "~/ai/image-bytes.server";
-import { sniffWav } from "~/ai/wav";
+import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "~/shared/media-names";
+
 
 /**
  * The user's stored files (SPEC §2 Voices and Video hub, §3 Voice file and Video file). Every
@@ -23,7 +22,7 @@ import { sniffWav } from "~/ai/wav";
  * row goes first (a crash leaves the same). The store's sweep removes such files: at start, once
  * after the grace period, and hourly.
  */
-export type { MediaKind } from "./media-names";
+export type { MediaKind } from "~/shared/media-names";
 
 export interface MediaFile {
   id: string;

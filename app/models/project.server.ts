@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { db } from "~/lib/db.server";
 import { monotonicIso, newId } from "~/lib/ids.server";
-import { MUSIC_DEMOS } from "~/lib/music-demos";
+import { MUSIC_DEMOS } from "~/shared/music-demos";
 import { mediaUrl } from "./ai-media.server";
 import { listMedia, type MediaFile, type MediaKind } from "./media.server";
-import { lookupName } from "./media-names";
-import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "./project-rules";
+import { lookupName } from "~/shared/media-names";
+import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
 /**
  * Projects (SPEC §2 Projects and Project editor, §3 Project). Every function takes the signed-in
@@ -15,7 +15,7 @@ import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, 
  * and one of the bundled music tracks. The file slots reference media_files with ON DELETE SET NULL,
  * so deleting a library file detaches it from every project in the same statement.
  */
-export { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "./project-rules";
+export { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
 export const PROJECT_NOT_FOUND = "Project not found";
 

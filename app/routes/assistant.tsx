@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form } from "react-router";
-import { askAssistant, generateSpeech, loadVoiceOptions, speakableText, type VoiceOption } from "~/browser/ai-client";
+import { askAssistant, generateSpeech, loadVoiceOptions, type VoiceOption } from "~/browser/ai-client";
+import { speakableText } from "~/shared/speech";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGE_MAX } from "~/ai/chat.server";
 import { ProviderError } from "~/ai/errors.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
-import { OFFLINE_ASSISTANT_ID } from "~/ai/assistant-labels";
-import { askAssistant as askOnServer, assistantIsOffline, speak, UnknownVoiceError, voicesForScreen } from "~/ai/studio.server";
-import { requireUser } from "~/lib/auth.server";
+import { OFFLINE_ASSISTANT_ID } from "~/shared/assistant-labels";
+import { askAssistant as askOnServer, assistantIsOffline } from "~/services/assistant.server";
+import { speak, UnknownVoiceError, voicesForScreen } from "~/services/generation.server";
+import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/assistant";
 

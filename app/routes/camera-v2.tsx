@@ -6,7 +6,7 @@ import { RequiresJavaScript } from "~/components/requires-javascript";
 import { useCameraGallery, type GalleryEntry } from "~/components/use-camera-gallery";
 import { useFilteredCamera } from "~/components/use-filtered-camera";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/camera-v2";
 
 export const meta: Route.MetaFunction = () => [{ title: "Camera V2.90 · Creative AI Studio" }];

@@ -6,7 +6,7 @@ import { CameraStudio } from "~/components/camera-studio";
 import { RequiresJavaScript } from "~/components/requires-javascript";
 import { useFilteredCamera } from "~/components/use-filtered-camera";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/camera";
 
 export const meta: Route.MetaFunction = () => [{ title: "Camera · Creative AI Studio" }];

@@ -15,8 +15,8 @@ import { ApiError, apiFetch, apiJson, errorDetail, leavingForLogin } from "~/bro
 import { clearStashedDraft, readStashedDraft, stashDraft } from "~/browser/draft-stash";
 import { withFailureFallback } from "~/browser/network-safe";
 import { FlashFallback } from "~/components/content-list";
-import { requireUser } from "~/lib/auth.server";
-import { safeRedirectPath } from "~/lib/safe-redirect";
+import { requireUser } from "~/auth/auth.server";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http.server";
 import {

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http.server";
 import { BODY_MAX, contentInputSchema, createContent, TITLE_MAX } from "~/models/content.server";

@@ -5,10 +5,10 @@ import { EnhancedField } from "~/components/enhanced-field";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import { readPreferences } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE, countContent, listContentSummaries } from "~/models/content.server";
-import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/lib/tools";
+import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Creative AI Studio" }];

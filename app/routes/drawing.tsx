@@ -7,8 +7,8 @@ import { RequiresJavaScript } from "~/components/requires-javascript";
 import { SketchCanvas, type SketchCanvasHandle, type SketchMode } from "~/components/sketch-canvas";
 import { useHydrated } from "~/components/use-hydrated";
 import { aiProviders } from "~/ai/providers.server";
-import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/ai/sketch-styles";
-import { requireUser } from "~/lib/auth.server";
+import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/shared/sketch-styles";
+import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/drawing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative AI Studio" }];

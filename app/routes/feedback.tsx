@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Link, Form, useActionData } from "react-router";
 import { playSound } from "~/browser/sounds";
-import { currentUser } from "~/lib/auth.server";
+import { currentUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http.server";
 import { saveFeedback, feedbackSchema } from "~/models/feedback.server";
 import type { Route } from "./+types/feedback";

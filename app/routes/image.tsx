@@ -6,9 +6,9 @@ import { useHydrated } from "~/components/use-hydrated";
 import { ProviderError } from "~/ai/errors.server";
 import { PROMPT_MAX } from "~/ai/image.server";
 import { promptSchema } from "~/ai/inputs.server";
-import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/ai/stock-photo";
-import { generateImage as generateOnServer, imageProviderConfigured } from "~/ai/studio.server";
-import { requireUser } from "~/lib/auth.server";
+import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/shared/stock-photo";
+import { generateImage as generateOnServer, imageProviderConfigured } from "~/services/generation.server";
+import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/image";
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ThemeToggle, useTheme } from "~/components/theme-toggle";
 import { startBackground } from "~/browser/backgrounds";
-import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/lib/launch";
+import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
 import type { Route } from "./+types/landing";
 
 export const meta: Route.MetaFunction = () => [

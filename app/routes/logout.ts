@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { endSession } from "~/lib/session.server";
+import { endSession } from "~/auth/session.server";
 import type { Route } from "./+types/logout";
 
 /** SPEC §2: Logout clears both tokens (the cookie's pair, revoked server-side) and goes to /login. */

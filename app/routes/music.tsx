@@ -1,8 +1,8 @@
 import { useRef, useState } from "react";
 import { MediaHeader } from "~/components/media-ui";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/lib/auth.server";
-import { MUSIC_DEMOS } from "~/lib/music-demos";
+import { requireUser } from "~/auth/auth.server";
+import { MUSIC_DEMOS } from "~/shared/music-demos";
 import type { Route } from "./+types/music";
 
 export const meta: Route.MetaFunction = () => [{ title: "Music · Creative AI Studio" }];

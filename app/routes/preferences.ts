@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { safeRedirectPath } from "~/lib/auth.server";
+import { safeRedirectPath } from "~/auth/auth.server";
 import { readPreferences, serializePreferences } from "~/lib/preferences.server";
-import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/lib/tools";
+import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/shared/tools";
 import { readFormData } from "~/lib/http.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/preferences";

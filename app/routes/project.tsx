@@ -6,8 +6,9 @@ import { ProjectMediaIcons, slotLabel } from "~/components/project-media-icons";
 import { FlashMessage, MediaHeader } from "~/components/media-ui";
 import { toast } from "~/components/toasts";
 import { useHydrated } from "~/components/use-hydrated";
-import { assistantIsOffline, imageProviderConfigured } from "~/ai/studio.server";
-import { requireUserOrExplain } from "~/lib/auth.server";
+import { assistantIsOffline } from "~/services/assistant.server";
+import { imageProviderConfigured } from "~/services/generation.server";
+import { requireUserOrExplain } from "~/auth/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http.server";
 import {
@@ -22,7 +23,7 @@ import {
   type MediaChoice,
   type Project,
 } from "~/models/project.server";
-import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type ProjectSlot } from "~/models/project-rules";
+import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type ProjectSlot } from "~/shared/project-rules";
 import type { Route } from "./+types/project";
 
 export const meta: Route.MetaFunction = ({ params }) => [

@@ -4,7 +4,7 @@ import { withFailureFallback } from "~/browser/network-safe";
 import { FlashMessage, MediaHeader } from "~/components/media-ui";
 import { ProjectMediaIcons } from "~/components/project-media-icons";
 import { toast } from "~/components/toasts";
-import { requireUserOrExplain } from "~/lib/auth.server";
+import { requireUserOrExplain } from "~/auth/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http.server";
 import { deleteProject, listProjects, type Project } from "~/models/project.server";

@@ -3,7 +3,7 @@ import { data, Link, useActionData, useFetcher, useNavigate } from "react-router
 import { EnhancedField } from "~/components/enhanced-field";
 import { clientAddress, firstIssue, readFormData } from "~/lib/http.server";
 import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
-import { credentialsSchema } from "~/models/credentials";
+import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/register";
 

@@ -1,4 +1,4 @@
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError } from "~/lib/http.server";
 import { fileResponse } from "~/lib/file-response.server";
 import { fileStore } from "~/lib/storage.server";

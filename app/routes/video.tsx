@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Link } from "react-router";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import { getMediaByName } from "~/models/media.server";
 import type { Route } from "./+types/video";
 

@@ -5,7 +5,7 @@ import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "~/components/media-ui";
 import { toast } from "~/components/toasts";
 import { VideoModal } from "~/components/video-modal";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import { formatBytes, isMultipart, missingFileMessage } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http.server";
 import { deleteMedia, listMedia, MEDIA_RULES, MediaError, receiveMediaUpload, renameMedia } from "~/models/media.server";

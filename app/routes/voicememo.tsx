@@ -12,7 +12,7 @@ import {
 } from "~/browser/recorder";
 import { RequiresJavaScript } from "~/components/requires-javascript";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/voicememo";
 
 export const meta: Route.MetaFunction = () => [{ title: "Voice Memo · Creative AI Studio" }];

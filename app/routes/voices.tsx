@@ -5,12 +5,12 @@ import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "~/components/media-ui";
 import { toast } from "~/components/toasts";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/auth/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { isMultipart, formatBytes } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http.server";
 import { deleteMedia, listMedia, MEDIA_RULES, MediaError, receiveMediaUpload, renameMedia } from "~/models/media.server";
-import { hasExtension } from "~/models/media-names";
+import { hasExtension } from "~/shared/media-names";
 import type { Route } from "./+types/voices";
 
 export const meta: Route.MetaFunction = () => [{ title: "Voices · Creative AI Studio" }];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
-import { credentialsSchema } from "~/models/credentials";
+import { credentialsSchema } from "~/shared/credentials";
 import {
   beginLoginAttempt,
   beginRegistration,

@@ -1,21 +1,25 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EspeakSpeech, escapeForEspeak } from "~/ai/espeak-speech.server";
-import { decodePngDataUrl, isPng, SKETCH_MAX_BYTES } from "~/ai/image-bytes.server";
+import { decodePngDataUrl, isPng, SKETCH_MAX_BYTES } from "~/lib/file-signatures";
 import { isDecodablePng, LocalSketchStylist } from "~/ai/local-sketch.server";
 import { CLIP, LocalVideoRenderer, sceneFor, vp8KeyframeOf, wrapPrompt } from "~/ai/local-video.server";
 import { composeOfflineReply, matchTools, NOT_CONFIGURED_REPLY, OfflineAssistant, rankContent, searchTerms } from "~/ai/offline-assistant.server";
-import { SKETCH_STYLES } from "~/ai/sketch-styles";
+import { personalContext } from "~/services/assistant.server";
+import { SKETCH_STYLES } from "~/shared/sketch-styles";
 import { cartoonPixels, cartoonPixelsOffThread, noisePixels, noisePixelsOffThread } from "~/ai/sketch-pixels.server";
-import { stockPhotoKeywords, stockPhotoSearchUrl } from "~/ai/stock-photo";
-import { TOOL_GUIDE } from "~/ai/tool-guide";
+import { stockPhotoKeywords, stockPhotoSearchUrl } from "~/shared/stock-photo";
+import { TOOL_GUIDE } from "~/shared/tool-guide";
 import type { VideoProgress } from "~/ai/video.server";
 import { encodeWav, readWavHeader } from "~/ai/wav";
 import { newId } from "~/lib/ids.server";
-import { DASHBOARD_TOOLS } from "~/lib/tools";
+import { DASHBOARD_TOOLS } from "~/shared/tools";
 import { createContent, type ContentItem } from "~/models/content.server";
 import { createProject } from "~/models/project.server";
 import { newUserId } from "./users";
+
+/** The offline assistant as the service calls it: with the asking person's own material. */
+const ask = async (userId: string, message: string) => new OfflineAssistant().reply(message, await personalContext(userId));
 
 const item = (title: string, body: string, updated_at = "2025-01-01T00:00:00.000Z"): ContentItem => ({ id: newId(), title, body, pinned: false, updated_at });
 
@@ -59,11 +63,10 @@ describe("offline assistant", () => {
     const [alice, bob] = [await newUserId(), await newUserId()];
     await createContent(alice, { title: "Alice's secret plan", body: "The zeppelin launches at dawn" });
     await createContent(bob, { title: "Bob's list", body: "nothing about airships" });
-    const assistant = new OfflineAssistant();
-    const forAlice = await assistant.reply(alice, "what did I write about the zeppelin?");
+    const forAlice = await ask(alice, "what did I write about the zeppelin?");
     expect(forAlice.provider).toBe("offline-assistant");
     expect(forAlice.reply).toContain("Alice's secret plan");
-    const forBob = await assistant.reply(bob, "what did I write about the zeppelin?");
+    const forBob = await ask(bob, "what did I write about the zeppelin?");
     expect(forBob.reply).not.toContain("Alice");
   });
 
@@ -71,13 +74,12 @@ describe("offline assistant", () => {
     const [alice, bob] = [await newUserId(), await newUserId()];
     const project = await createProject(alice, { title: "Zeppelin documentary", description: "Archive footage and a narrated intro", music_file: "demo2" });
     await createProject(bob, { title: "Bob's zeppelin idea" });
-    const assistant = new OfflineAssistant();
-    const reply = (await assistant.reply(alice, "Which of my projects is about the zeppelin?")).reply;
+    const reply = (await ask(alice, "Which of my projects is about the zeppelin?")).reply;
     expect(reply).toContain("From your projects:");
     expect(reply).toContain(`"Zeppelin documentary" (/project/${project.id})`);
     expect(reply).not.toContain("Bob");
-    expect((await assistant.reply(alice, "find my project with Deep Abstract Ambient")).reply).toContain("Zeppelin documentary");
-    expect((await assistant.reply(bob, "what about the archive footage?")).reply).not.toContain("documentary");
+    expect((await ask(alice, "find my project with Deep Abstract Ambient")).reply).toContain("Zeppelin documentary");
+    expect((await ask(bob, "what about the archive footage?")).reply).not.toContain("documentary");
   });
 });
 

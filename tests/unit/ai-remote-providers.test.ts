@@ -37,7 +37,7 @@ describe("OpenAI-compatible chat", () => {
       sendJson(response, 200, { choices: [{ message: { role: "assistant", content: "  Paris.  " } }] }),
     );
     const chat = new OpenAiChat(openaiConfig(stub.url), FAST);
-    const answer = await chat.reply("user-1", "Capital of France?");
+    const answer = await chat.reply("Capital of France?");
     expect(answer).toEqual({ reply: "Paris.", provider: "openai-compatible:llama3.2" });
     expect(stub.requests).toHaveLength(1);
     const [sent] = stub.requests;
@@ -56,7 +56,7 @@ describe("OpenAI-compatible chat", () => {
 
   it("sends no Authorization header when no key is configured (Ollama, llama.cpp)", async () => {
     stub = await startStubServer((_request, response) => sendJson(response, 200, { choices: [{ message: { content: "ok" } }] }));
-    await new OpenAiChat({ ...openaiConfig(stub.url), apiKey: null }, FAST).reply("u", "hi");
+    await new OpenAiChat({ ...openaiConfig(stub.url), apiKey: null }, FAST).reply("hi");
     expect(stub.requests[0].headers.authorization).toBeUndefined();
   });
 
@@ -68,14 +68,14 @@ describe("OpenAI-compatible chat", () => {
       if (calls === 2) return sendJson(response, 503, { error: "busy" });
       sendJson(response, 200, { choices: [{ message: { content: "third time lucky" } }] });
     });
-    const answer = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("u", "hi");
+    const answer = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("hi");
     expect(answer.reply).toBe("third time lucky");
     expect(stub.requests).toHaveLength(3);
   });
 
   it("gives up after the bounded retries: 1 + maxRetries attempts, then 'unavailable' (502)", async () => {
     stub = await startStubServer((_request, response) => sendJson(response, 500, { error: `internal: key ${KEY}` }));
-    const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("u", "hi").catch((e) => e);
+    const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("hi").catch((e) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.failure).toBe("unavailable");
     expect(error.httpStatus).toBe(502);
@@ -87,7 +87,7 @@ describe("OpenAI-compatible chat", () => {
 
   it("does not retry a 401/400 (rejected), and the API answer is SPEC's text without provider details", async () => {
     stub = await startStubServer((_request, response) => sendJson(response, 401, { error: { message: `Incorrect API key provided: ${KEY}` } }));
-    const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("u", "hi").catch((e) => e);
+    const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("hi").catch((e) => e);
     expect(error.failure).toBe("rejected");
     expect(stub.requests).toHaveLength(1);
     const response = providerErrorResponse(error, "chat");
@@ -103,7 +103,7 @@ describe("OpenAI-compatible chat", () => {
     });
     const started = Date.now();
     const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 150, totalTimeoutMs: 10_000, maxRetries: 1, retryBaseMs: 10 })
-      .reply("u", "hi")
+      .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
     expect(error.httpStatus).toBe(504);
@@ -117,7 +117,7 @@ describe("OpenAI-compatible chat", () => {
     });
     const started = Date.now();
     const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 5000, totalTimeoutMs: 300, maxRetries: 5, retryBaseMs: 10 })
-      .reply("u", "hi")
+      .reply("hi")
       .catch((e) => e);
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(ProviderError);
@@ -133,7 +133,7 @@ describe("OpenAI-compatible chat", () => {
     stub = await startStubServer((_request, response) => sendJson(response, 503, { error: "busy" }, { "Retry-After": "5" }));
     const started = Date.now();
     const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 2000, totalTimeoutMs: 1000, maxRetries: 3, retryBaseMs: 10 })
-      .reply("u", "hi")
+      .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
     expect(stub.requests).toHaveLength(1);
@@ -144,7 +144,7 @@ describe("OpenAI-compatible chat", () => {
     // Each 503 asks for a 0.2 s pause: four attempts would need 0.6 s of pauses, the deadline is 0.45 s.
     stub = await startStubServer((_request, response) => sendJson(response, 503, { error: "busy" }, { "Retry-After": "0.2" }));
     const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 2000, totalTimeoutMs: 450, maxRetries: 3, retryBaseMs: 10 })
-      .reply("u", "hi")
+      .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
     expect(stub.requests.length).toBeGreaterThanOrEqual(2);
@@ -159,7 +159,7 @@ describe("OpenAI-compatible chat", () => {
     });
     const started = Date.now();
     const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 5000, totalTimeoutMs: 300, maxRetries: 0, retryBaseMs: 10 })
-      .reply("u", "hi")
+      .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
     expect(Date.now() - started).toBeLessThan(2000);
@@ -167,7 +167,7 @@ describe("OpenAI-compatible chat", () => {
 
   it("a 200 without message content is a bad response", async () => {
     stub = await startStubServer((_request, response) => sendJson(response, 200, { choices: [] }));
-    const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("u", "hi").catch((e) => e);
+    const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("hi").catch((e) => e);
     expect(error.failure).toBe("bad_response");
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { voicesForScreen } from "~/ai/studio.server";
+import { voicesForScreen } from "~/services/generation.server";
 import { loadVoiceOptions, speakableText } from "~/browser/ai-client";
 import { isFinished, pollVideoJob, progressTone, showsProgressBar, type VideoPollEnd, videoStatusText } from "~/browser/video-status";
 

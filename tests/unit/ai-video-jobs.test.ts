@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError } from "~/ai/errors.server";
 import { LocalVideoRenderer } from "~/ai/local-video.server";
 import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video.server";
-import { VideoJobRunner } from "~/ai/video-job-runner.server";
+import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { db } from "~/lib/db.server";
 import { fileStore } from "~/lib/storage.server";
 import { getMediaById } from "~/models/media.server";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/lib/launch";
-import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder } from "~/lib/tools";
+import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
+import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder } from "~/shared/tools";
 import { isCrossOriginMutation } from "~/lib/security.server";
 
 describe("launch progress", () => {

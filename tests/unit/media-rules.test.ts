@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseRange } from "~/lib/byte-range";
 import { SNIFF_BYTES, sniffMp3, sniffVideo } from "~/lib/file-signatures";
 import { signMediaAccess, verifyMediaAccess } from "~/lib/signed-url.server";
-import { checkMediaName, lookupName, nameFromUpload, numberedName, withExtension } from "~/models/media-names";
+import { checkMediaName, lookupName, nameFromUpload, numberedName, withExtension } from "~/shared/media-names";
 import { isoMedia, movBytes, mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES, riffBytes, webmBytes } from "../support/media";
 
 describe("media names (SPEC §5)", () => {

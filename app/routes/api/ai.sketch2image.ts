@@ -1,9 +1,9 @@
 import { providerErrorResponse } from "~/ai/errors.server";
-import { decodePngDataUrl } from "~/ai/image-bytes.server";
+import { decodePngDataUrl } from "~/lib/file-signatures";
 import { sketchSchema } from "~/ai/inputs.server";
 import { isDecodablePng } from "~/ai/local-sketch.server";
-import { sketchToImage } from "~/ai/studio.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { sketchToImage } from "~/services/generation.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import type { Route } from "./+types/ai.sketch2image";
 

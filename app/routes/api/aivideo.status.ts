@@ -1,5 +1,5 @@
-import { readVideoJob } from "~/ai/video-job-runner.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { readVideoJob } from "~/services/video-job-runner.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError } from "~/lib/http.server";
 import { VIDEO_JOB_NOT_FOUND } from "~/models/video-job.server";
 import type { Route } from "./+types/aivideo.status";

@@ -1,5 +1,5 @@
-import { submitVideoJob } from "~/ai/video-job-runner.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { submitVideoJob } from "~/services/video-job-runner.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import { VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
 import type { Route } from "./+types/aivideo";

@@ -1,7 +1,7 @@
 import { providerErrorResponse } from "~/ai/errors.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
-import { askAssistant } from "~/ai/studio.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { askAssistant } from "~/services/assistant.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import type { Route } from "./+types/assistant.message";
 

@@ -1,6 +1,6 @@
 import { apiError, clientAddress, isRecord, parseApiInput, readFormData, readJsonBody } from "~/lib/http.server";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
-import { loginSchema } from "~/models/credentials";
+import { loginSchema } from "~/shared/credentials";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/auth.login";
 

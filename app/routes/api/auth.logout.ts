@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
-import { endSession } from "~/lib/session.server";
+import { endSession } from "~/auth/session.server";
 import { revokeRefreshToken } from "~/models/token.server";
 import type { Route } from "./+types/auth.logout";
 

@@ -1,5 +1,5 @@
 import { apiError } from "~/lib/http.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import type { Route } from "./+types/auth.me";
 
 /** GET /api/auth/me: who the bearer token (or session cookie) belongs to. */

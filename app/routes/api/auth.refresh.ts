@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
-import { commitTokenPair, refreshTokenFromCookie, sessionStorage } from "~/lib/session.server";
+import { commitTokenPair, refreshTokenFromCookie, sessionStorage } from "~/auth/session.server";
 import { rotateRefreshToken, rotateRefreshTokenShared } from "~/models/token.server";
 import type { Route } from "./+types/auth.refresh";
 import { env } from "~/lib/env.server";

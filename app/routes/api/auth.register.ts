@@ -1,6 +1,6 @@
 import { apiError, clientAddress, parseApiInput, readJsonBody } from "~/lib/http.server";
 import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
-import { credentialsSchema } from "~/models/credentials";
+import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/auth.register";
 

@@ -1,4 +1,4 @@
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import {
   CONTENT_CONFLICT,

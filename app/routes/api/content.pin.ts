@@ -1,4 +1,4 @@
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import { CONTENT_NOT_FOUND, pinSchema, setPinned } from "~/models/content.server";
 import type { Route } from "./+types/content.pin";

@@ -1,8 +1,9 @@
 import { providerErrorResponse } from "~/ai/errors.server";
 import { creativeVoiceSchema, promptSchema } from "~/ai/inputs.server";
-import { askAssistant, generateImage, speak } from "~/ai/studio.server";
-import { submitVideoJob } from "~/ai/video-job-runner.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { askAssistant } from "~/services/assistant.server";
+import { generateImage, speak } from "~/services/generation.server";
+import { submitVideoJob } from "~/services/video-job-runner.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import { VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
 import type { Route } from "./+types/creative-tools.generate";

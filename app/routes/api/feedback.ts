@@ -1,4 +1,4 @@
-import { currentUser } from "~/lib/auth.server";
+import { currentUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import { feedbackSchema, saveFeedback } from "~/models/feedback.server";
 import type { Route } from "./+types/feedback";

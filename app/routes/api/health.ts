@@ -1,5 +1,5 @@
 import { providerSummary } from "~/ai/providers.server";
-import { ensureVideoJobRunner } from "~/ai/video-job-runner.server";
+import { ensureVideoJobRunner } from "~/services/video-job-runner.server";
 import { databaseIsReachable } from "~/lib/db.server";
 import { apiError } from "~/lib/http.server";
 import packageJson from "../../../package.json";

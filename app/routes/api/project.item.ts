@@ -1,4 +1,4 @@
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import { deleteProject, getProject, PROJECT_NOT_FOUND, ProjectMediaError, projectUpdateSchema, updateProject } from "~/models/project.server";
 import type { Route } from "./+types/project.item";

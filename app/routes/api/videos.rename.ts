@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import { mediaErrorResponse, renameMedia } from "~/models/media.server";
 import type { Route } from "./+types/videos.rename";

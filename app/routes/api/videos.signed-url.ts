@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput } from "~/lib/http.server";
 import { signMediaAccess } from "~/lib/signed-url.server";
 import { getMediaByName, mediaNotFound } from "~/models/media.server";

@@ -1,4 +1,4 @@
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError } from "~/lib/http.server";
 import { listMedia } from "~/models/media.server";
 import type { Route } from "./+types/videos";

@@ -1,4 +1,4 @@
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError } from "~/lib/http.server";
 import { deleteMedia, mediaNotFound } from "~/models/media.server";
 import type { Route } from "./+types/voice.file";

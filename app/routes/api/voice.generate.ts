@@ -1,7 +1,7 @@
 import { providerErrorResponse } from "~/ai/errors.server";
 import { voiceGenerateSchema } from "~/ai/inputs.server";
-import { speak, UnknownVoiceError } from "~/ai/studio.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { speak, UnknownVoiceError } from "~/services/generation.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
 import type { Route } from "./+types/voice.generate";
 

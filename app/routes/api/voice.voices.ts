@@ -1,6 +1,6 @@
 import { providerErrorResponse } from "~/ai/errors.server";
-import { listVoices } from "~/ai/studio.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { listVoices } from "~/services/generation.server";
+import { requireApiUser } from "~/auth/auth.server";
 import { apiError } from "~/lib/http.server";
 import type { Route } from "./+types/voice.voices";
 

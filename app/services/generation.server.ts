@@ -1,10 +1,9 @@
 import { slugOf, storeGenerated } from "~/models/ai-media.server";
-import type { ChatReply } from "./chat.server";
-import { ProviderError } from "./errors.server";
-import { aiProviders } from "./providers.server";
-import type { SketchStyle } from "./sketch.server";
-import type { Voice } from "./speech.server";
-import { voicesOrFallback } from "./voice-options";
+import { ProviderError } from "~/ai/errors.server";
+import { aiProviders } from "~/ai/providers.server";
+import type { SketchStyle } from "~/ai/sketch.server";
+import type { Voice } from "~/ai/speech.server";
+import { voicesOrFallback } from "~/shared/voice-options";
 
 /**
  * The AI capabilities as the screens and the API use them: provider call, then the result stored as
@@ -14,15 +13,6 @@ export class UnknownVoiceError extends Error {
   constructor() {
     super("Unknown voice");
   }
-}
-
-export function askAssistant(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
-  return aiProviders().chat.reply(userId, message, signal);
-}
-
-/** Whether the assistant is the offline one (the screens label it). */
-export function assistantIsOffline(): boolean {
-  return aiProviders().chat.offline;
 }
 
 export function listVoices(signal?: AbortSignal): Promise<Voice[]> {

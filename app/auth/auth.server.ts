@@ -2,11 +2,11 @@ import { redirect, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
-import { loginSchema } from "~/models/credentials";
+import { loginSchema } from "~/shared/credentials";
 import { verifyAccessToken } from "~/models/token.server";
 import { getUserById, type User } from "~/models/user.server";
-import { apiError, clientAddress, firstIssue } from "./http.server";
-import { redirectWithError } from "./toast.server";
+import { apiError, clientAddress, firstIssue } from "~/lib/http.server";
+import { redirectWithError } from "~/lib/toast.server";
 import { requestSessionContext } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
@@ -76,4 +76,4 @@ export async function requireApiUser(context: Context, request: Request): Promis
   return user;
 }
 
-export { safeRedirectPath } from "./safe-redirect";
+export { safeRedirectPath } from "~/shared/safe-redirect";

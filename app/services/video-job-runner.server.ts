@@ -13,10 +13,10 @@ import {
   type RunnerJob,
   type VideoJobView,
 } from "~/models/video-job.server";
-import { aiConfig } from "./config.server";
-import { ProviderError, type ProviderFailure } from "./errors.server";
-import { aiProviders } from "./providers.server";
-import type { VideoProvider } from "./video.server";
+import { aiConfig } from "~/ai/config.server";
+import { ProviderError, type ProviderFailure } from "~/ai/errors.server";
+import { aiProviders } from "~/ai/providers.server";
+import type { VideoProvider } from "~/ai/video.server";
 
 /**
  * Works AI video jobs inside the server process. Jobs are rows (app/models/video-job.server.ts), so

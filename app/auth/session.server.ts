@@ -1,7 +1,7 @@
 import { createContext, createCookieSessionStorage } from "react-router";
 import { getUserById, type User } from "~/models/user.server";
 import { revokeRefreshToken, rotateRefreshTokenShared, verifyAccessToken, type TokenPair } from "~/models/token.server";
-import { env, sessionSecret } from "./env.server";
+import { env, sessionSecret } from "~/lib/env.server";
 
 /**
  * The browser's session cookie carries the API token pair (HttpOnly, so page scripts never see a

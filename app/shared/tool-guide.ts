@@ -1,4 +1,4 @@
-import { DASHBOARD_TOOLS, type ToolId } from "~/lib/tools";
+import { DASHBOARD_TOOLS, type ToolId } from "~/shared/tools";
 
 /**
  * What each of the dashboard's 12 tools does (SPEC §2), for the offline assistant: it answers

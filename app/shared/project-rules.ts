@@ -1,4 +1,4 @@
-import { MUSIC_DEMOS } from "~/lib/music-demos";
+import { MUSIC_DEMOS } from "~/shared/music-demos";
 
 /** Limits and slots of a project (SPEC §3), shared by the server's rules and the editor screen. */
 export const PROJECT_TITLE_MAX = 200;

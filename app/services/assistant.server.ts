@@ -1,0 +1,47 @@
+import type { ChatContext, ChatReply, SearchableProject } from "~/ai/chat.server";
+import { aiProviders } from "~/ai/providers.server";
+import { CONTENT_PAGE_SIZE, listContent, type ContentItem } from "~/models/content.server";
+import { listProjects, type Project } from "~/models/project.server";
+
+/**
+ * The assistant as both doors use it: what the person's question is answered from. Providers know
+ * no users; this service reads the person's own content and projects (scoped by their id) for a
+ * provider that answers from them (the offline assistant) and passes them in as plain text.
+ */
+
+/** How many of the person's items are searched (newest and pinned first), in pages. */
+const SEARCHED_ITEMS = 500;
+
+async function searchableItems(userId: string): Promise<ContentItem[]> {
+  const items: ContentItem[] = [];
+  for (let offset = 0; offset < SEARCHED_ITEMS; offset += CONTENT_PAGE_SIZE) {
+    const page = await listContent(userId, { limit: CONTENT_PAGE_SIZE, offset });
+    items.push(...page);
+    if (page.length < CONTENT_PAGE_SIZE) break;
+  }
+  return items;
+}
+
+/** A project as the search reads it: its description and the names of its attached media. */
+export function searchableProject(project: Project): SearchableProject {
+  const media = [project.voice_file, project.media.music?.name, project.video_file, project.image_file].filter(Boolean);
+  const body = [project.description, media.length ? `Media: ${media.join(", ")}` : ""].filter(Boolean).join(" ");
+  return { id: project.id, title: project.title, body, updated_at: project.updated_at };
+}
+
+/** The person's own material for a provider that searches it. */
+export async function personalContext(userId: string): Promise<ChatContext> {
+  const [items, projects] = await Promise.all([searchableItems(userId), listProjects(userId)]);
+  return { items, projects: projects.map(searchableProject) };
+}
+
+export async function askAssistant(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
+  const provider = aiProviders().chat;
+  const context = provider.searchesPersonalContent ? await personalContext(userId) : {};
+  return provider.reply(message, context, signal);
+}
+
+/** Whether the assistant is the offline one (the screens label it). */
+export function assistantIsOffline(): boolean {
+  return aiProviders().chat.offline;
+}
