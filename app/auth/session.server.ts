@@ -6,7 +6,9 @@ import { env, sessionSecret } from "~/lib/env.server";
 /**
  * The browser's session cookie carries the API token pair (HttpOnly, so page scripts never see a
  * token). The server maps it to the user on every request and refreshes the pair transparently
- * when the access token has expired (see sessionMiddleware in root.tsx).
+ * when the access token has expired (see sessionMiddleware in root.tsx). The access token is checked
+ * against its family in the database on every request, so a logout (or a revoked family) ends every
+ * copy of the cookie at once, on every instance.
  */
 interface SessionData {
   accessToken: string;
@@ -49,7 +51,9 @@ export async function resolveSession(request: Request): Promise<{ session: Reque
   let currentRefresh = refreshToken ?? null;
   if (!userId && refreshToken) {
     const rotation = await rotateRefreshTokenShared(refreshToken);
-    if (rotation.ok) {
+    // A shared rotation may be a few seconds old: its pair counts only while the family is still live
+    // (a logout in between ends it), which verifying its access token checks.
+    if (rotation.ok && (await verifyAccessToken(rotation.pair.access_token)) === rotation.userId) {
       userId = rotation.userId;
       currentRefresh = rotation.pair.refresh_token;
       session.set("accessToken", rotation.pair.access_token);

@@ -5,9 +5,12 @@ import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
 
 /**
- * Token pairs: a short-lived signed access token (JWT, HS256, sub = user id) and an opaque refresh
- * token stored only as a hash, rotated on every use. Presenting a refresh token that was already
- * exchanged is treated as theft: the whole family (every descendant of one login) is revoked.
+ * Token pairs: a short-lived signed access token (JWT, HS256, sub = user id, fid = token family) and
+ * an opaque refresh token stored only as a hash, rotated on every use. Presenting a refresh token that
+ * was already exchanged is treated as theft: the whole family (every descendant of one login) is revoked.
+ * An access token is only good while its family is live (not revoked, not expired): logout and reuse
+ * detection end every copy of the session on its next request, on every instance (the state is the
+ * refresh_tokens table, one indexed lookup per request).
  */
 export interface TokenPair {
   access_token: string;
@@ -19,9 +22,12 @@ const ISSUER = "creative-ai-studio";
 let signingKey: Uint8Array | undefined;
 const key = () => (signingKey ??= new TextEncoder().encode(`access-token:${sessionSecret()}`));
 
-async function signAccessToken(userId: string, now: Date) {
+/** The claim naming the refresh-token family (one login) an access token belongs to. */
+const FAMILY_CLAIM = "fid";
+
+async function signAccessToken(userId: string, familyId: string, now: Date) {
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({})
+  return new SignJWT({ [FAMILY_CLAIM]: familyId })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -30,18 +36,42 @@ async function signAccessToken(userId: string, now: Date) {
     .sign(key());
 }
 
-/** The user id inside a valid, unexpired access token, or null. */
+/**
+ * The user id inside a valid, unexpired access token whose family is still live, or null. `exp`, `sub`
+ * and the family claim are required: a token signed without an expiry would otherwise never expire.
+ */
 export async function verifyAccessToken(token: string, now = new Date()): Promise<string | null> {
+  let userId: string;
+  let familyId: string;
   try {
     const { payload } = await jwtVerify(token, key(), {
       issuer: ISSUER,
       algorithms: ["HS256"],
       currentDate: now,
+      requiredClaims: ["exp", "sub", FAMILY_CLAIM],
     });
-    return typeof payload.sub === "string" ? payload.sub : null;
+    const family = payload[FAMILY_CLAIM];
+    if (typeof payload.sub !== "string" || typeof family !== "string") return null;
+    userId = payload.sub;
+    familyId = family;
   } catch {
     return null;
   }
+  return (await isFamilyLive(userId, familyId, now)) ? userId : null;
+}
+
+/** A family is live while one of its refresh tokens is neither revoked nor expired (the newest one, in practice). */
+export async function isFamilyLive(userId: string, familyId: string, now = new Date()): Promise<boolean> {
+  const row = await db
+    .selectFrom("refresh_tokens")
+    .select("id")
+    .where("family_id", "=", familyId)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", nowIso(now))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 async function storeRefreshToken(userId: string, familyId: string, now: Date) {
@@ -64,9 +94,10 @@ async function storeRefreshToken(userId: string, familyId: string, now: Date) {
 
 /** A new login: a new token family. */
 export async function issueTokenPair(userId: string, now = new Date()): Promise<TokenPair> {
+  const familyId = newId();
   const [access_token, refresh_token] = await Promise.all([
-    signAccessToken(userId, now),
-    storeRefreshToken(userId, newId(), now),
+    signAccessToken(userId, familyId, now),
+    storeRefreshToken(userId, familyId, now),
   ]);
   return { access_token, refresh_token, token_type: "bearer" };
 }
@@ -100,7 +131,7 @@ export async function rotateRefreshToken(refreshToken: string, now = new Date())
     return { ok: false, reason: "reused" };
   }
   const [access_token, refresh_token] = await Promise.all([
-    signAccessToken(stored.user_id, now),
+    signAccessToken(stored.user_id, stored.family_id, now),
     storeRefreshToken(stored.user_id, stored.family_id, now),
   ]);
   return { ok: true, userId: stored.user_id, pair: { access_token, refresh_token, token_type: "bearer" } };
@@ -156,19 +187,15 @@ export async function pruneStaleRecords(now = new Date()) {
   await pruneRegistrationAttempts(now);
 }
 
-const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
-
 /**
- * Runs the housekeeping once now and then hourly, in every process that signs people in. The timer is
- * unref'd so it never keeps a process (or a test run) alive; a failure is logged and retried next time.
- * Kept on globalThis so a dev-server module reload does not start a second timer.
+ * Housekeeping of sessions and login throttles, as one plain call: nothing runs on import. The server's
+ * life cycle (app/services/housekeeping.server.ts) schedules it at start and then hourly. Never rejects:
+ * a failure is logged and the next run tries again.
  */
-function startHousekeeping() {
-  const holder = globalThis as { studioHousekeeping?: ReturnType<typeof setInterval> };
-  if (holder.studioHousekeeping) return;
-  const run = () => pruneStaleRecords().catch((error) => console.error("[studio] housekeeping failed", error));
-  void run();
-  holder.studioHousekeeping = setInterval(run, HOUSEKEEPING_INTERVAL_MS);
-  holder.studioHousekeeping.unref();
+export async function pruneExpiredSessions(now = new Date()): Promise<void> {
+  try {
+    await pruneStaleRecords(now);
+  } catch (error) {
+    console.error("[studio] housekeeping failed", error);
+  }
 }
-startHousekeeping();
