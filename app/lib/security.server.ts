@@ -29,14 +29,40 @@ export function contentSecurityPolicy(nonce: string, isDevelopment: boolean): st
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * A mutating request whose Origin names another site is refused: cookies ride along on cross-site
- * form posts, so this closes CSRF for screens and for /api alike. Requests without Origin (curl,
- * server-to-server with a bearer token) carry no ambient browser credentials to abuse.
+ * Whether a reverse proxy is trusted (TRUST_PROXY: `true`, a hop count, or addresses such as
+ * `loopback`; unset, empty, `false` or `0` is off), as scripts/server.mjs hands it to Express.
+ * Only then do X-Forwarded-* headers say anything: otherwise any client could write them.
+ * Read here from the environment until env.server.ts carries the parsed setting.
+ */
+export function trustProxyEnabled(value = process.env.TRUST_PROXY): boolean {
+  const setting = value?.trim().toLowerCase();
+  return !!setting && setting !== "false" && setting !== "0";
+}
+
+/** The host this request was addressed to: the proxy's X-Forwarded-Host (first hop) only when the proxy is trusted. */
+function requestHost(request: Request): string {
+  if (trustProxyEnabled()) {
+    const forwarded = request.headers.get("X-Forwarded-Host")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return request.headers.get("Host") ?? new URL(request.url).host;
+}
+
+/**
+ * A mutating request from another site is refused: cookies ride along on cross-site form posts, so
+ * this closes CSRF for screens and for /api alike.
+ * - With Origin: it must name this host (or one of ALLOWED_ORIGINS); "null" and garbage are refused.
+ * - Without Origin: a browser still says where the request came from in Sec-Fetch-Site; `cross-site`
+ *   and `same-site` (another origin on our site) are refused. Requests with neither header (curl,
+ *   server-to-server with a bearer token) carry no ambient browser credentials to abuse.
  */
 export function isCrossOriginMutation(request: Request): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get("Origin");
-  if (!origin) return false;
+  if (!origin) {
+    const site = request.headers.get("Sec-Fetch-Site")?.trim().toLowerCase();
+    return site === "cross-site" || site === "same-site";
+  }
   if (origin === "null") return true;
   let originHost: string;
   try {
@@ -44,7 +70,6 @@ export function isCrossOriginMutation(request: Request): boolean {
   } catch {
     return true;
   }
-  const host = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
-  if (originHost === host) return false;
+  if (originHost === requestHost(request)) return false;
   return !env.allowedOrigins.some((allowed) => allowed === origin || allowed === originHost);
 }
