@@ -8,7 +8,11 @@ export type PasswordLoginResult =
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "throttled"; retryAfterSeconds: number };
 
-/** Checks an email and password, counting failures per account and per client address. */
+/**
+ * Checks an email and password, counting failures per account and per client address: a locked account
+ * is refused before the check; an address over its budget gets 429 for a failure, while a correct
+ * password for an account that is not locked still gets in (see login-attempt.server).
+ */
 export async function loginWithPassword(email: string, password: string, clientAddress: string): Promise<PasswordLoginResult> {
   // Recorded before the (slow) check, so concurrent guesses count against each other (see login-attempt.server).
   const attempt = await beginLoginAttempt(email, clientAddress);
@@ -16,8 +20,13 @@ export async function loginWithPassword(email: string, password: string, clientA
 
   const user = await getUserWithPasswordByEmail(email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
-  // A wrong password leaves the attempt recorded: it is the failure.
-  if (!user || !valid) return { ok: false, reason: "invalid" };
+  // A wrong password leaves the attempt recorded: it is the failure. Known and unknown emails answer alike.
+  if (!user || !valid) {
+    if (attempt.addressRetryAfterSeconds !== null) {
+      return { ok: false, reason: "throttled", retryAfterSeconds: attempt.addressRetryAfterSeconds };
+    }
+    return { ok: false, reason: "invalid" };
+  }
   await loginAttemptSucceeded(email, attempt.attemptId);
   return { ok: true, user: { id: user.id, email: user.email } };
 }

@@ -5,13 +5,28 @@ import { newId, nowIso } from "~/lib/ids.server";
 /**
  * Failed logins are counted per account and per client address within a sliding window.
  *
+ * - Per account (LOGIN_MAX_FAILURES_PER_ACCOUNT, NIST 800-63B): once an account has that many failures
+ *   in the window, every attempt on it is refused before the password is checked, the right one too.
+ * - Per address (LOGIN_MAX_FAILURES_PER_ADDRESS): once an address has that many failures in the window,
+ *   across any emails (known or not), every attempt from it that FAILS answers 429 instead of 401; a
+ *   correct password for an account that is not itself locked still gets in. Behind NAT or a proxy one
+ *   person's guesses must not lock everyone else out, so the address budget only throttles what would
+ *   fail; guessing per account stays bounded by the account cap.
+ *
  * An attempt is recorded BEFORE the password is checked and counted including itself, so concurrent
  * attempts cannot all pass a count taken before any of them was recorded (check-then-act race). The row
  * stays when the password is wrong (it is the failure), and is removed when the login succeeds or is
  * refused. Overlapping attempts see each other, so a burst may be refused a little early, never late.
  * Plain insert/count/delete statements: the same rule holds on SQLite and Postgres.
  */
-export type LoginAttemptStart = { allowed: true; attemptId: number } | { allowed: false; retryAfterSeconds: number };
+export type LoginAttemptStart =
+  | {
+      allowed: true;
+      attemptId: number;
+      /** Set when the address is over its budget: a failure of this attempt answers 429 after this many seconds. */
+      addressRetryAfterSeconds: number | null;
+    }
+  | { allowed: false; retryAfterSeconds: number };
 
 const windowMs = () => env.loginFailureWindowMinutes * 60_000;
 const windowStart = (now: Date) => new Date(now.getTime() - windowMs());
@@ -30,7 +45,10 @@ async function countSince(column: "email" | "client_address", value: string, sin
   return { attempts: Number(row.attempts), oldest: row.oldest as string | null };
 }
 
-/** Records a login attempt; refused when it would be more than the account's or the address's allowance. */
+/**
+ * Records a login attempt; refused when it would be more than the account's allowance. When it would
+ * be more than the address's allowance it goes ahead, marked: only its failure is throttled.
+ */
 export async function beginLoginAttempt(email: string, clientAddress: string, now = new Date()): Promise<LoginAttemptStart> {
   const { id } = await db
     .insertInto("login_attempts")
@@ -43,12 +61,13 @@ export async function beginLoginAttempt(email: string, clientAddress: string, no
     countSince("client_address", clientAddress, since),
   ]);
   // Counts include this attempt: the 10th failure in the window is still checked, the 11th is not.
-  const over =
-    byAccount.attempts > env.loginMaxFailuresPerAccount ? byAccount : byAddress.attempts > env.loginMaxFailuresPerAddress ? byAddress : null;
-  if (!over) return { allowed: true, attemptId: id };
-  // A refused attempt checked nothing, so it is not a failure (and does not extend the block).
-  await db.deleteFrom("login_attempts").where("id", "=", id).execute();
-  return { allowed: false, retryAfterSeconds: retryAfter(over.oldest, now) };
+  if (byAccount.attempts > env.loginMaxFailuresPerAccount) {
+    // A refused attempt checked nothing, so it is not a failure (and does not extend the block).
+    await db.deleteFrom("login_attempts").where("id", "=", id).execute();
+    return { allowed: false, retryAfterSeconds: retryAfter(byAccount.oldest, now) };
+  }
+  const addressOver = byAddress.attempts > env.loginMaxFailuresPerAddress;
+  return { allowed: true, attemptId: id, addressRetryAfterSeconds: addressOver ? retryAfter(byAddress.oldest, now) : null };
 }
 
 /**
@@ -60,16 +79,22 @@ export async function loginAttemptSucceeded(email: string, attemptId: number) {
   await db.deleteFrom("login_attempts").where("email", "=", email).where("id", "<=", attemptId).execute();
 }
 
-/** Read-only view of the allowance (nothing recorded), e.g. for tests and diagnostics. */
+/**
+ * Read-only view of the allowance (nothing recorded), e.g. for tests and diagnostics: `blocked` when the
+ * account is locked (even the right password is refused); `failuresThrottled` when the address is over its
+ * budget (a wrong password answers 429, the right one still gets in).
+ */
 export async function checkLoginThrottle(email: string, clientAddress: string, now = new Date()) {
   const since = nowIso(windowStart(now));
   const [byAccount, byAddress] = await Promise.all([
     countSince("email", email, since),
     countSince("client_address", clientAddress, since),
   ]);
-  if (byAccount.attempts >= env.loginMaxFailuresPerAccount) return { blocked: true, retryAfterSeconds: retryAfter(byAccount.oldest, now) };
-  if (byAddress.attempts >= env.loginMaxFailuresPerAddress) return { blocked: true, retryAfterSeconds: retryAfter(byAddress.oldest, now) };
-  return { blocked: false, retryAfterSeconds: 0 };
+  const failuresThrottled = byAddress.attempts >= env.loginMaxFailuresPerAddress;
+  if (byAccount.attempts >= env.loginMaxFailuresPerAccount) {
+    return { blocked: true, failuresThrottled, retryAfterSeconds: retryAfter(byAccount.oldest, now) };
+  }
+  return { blocked: false, failuresThrottled, retryAfterSeconds: failuresThrottled ? retryAfter(byAddress.oldest, now) : 0 };
 }
 
 /** Housekeeping: rows older than the window no longer count for anything. */
