@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type RunningServer } from "../support/server";
+import { api, baseUrl, newUser, PASSWORD } from "./client";
+
+/** Signs in through the login form; answers the session cookie ("__session=..."). */
+async function formLogin(email: string, base = baseUrl()) {
+  const response = await fetch(`${base}/login`, {
+    method: "POST",
+    headers: { Origin: base },
+    body: new URLSearchParams({ email, password: PASSWORD }),
+    redirect: "manual",
+  });
+  expect(response.status).toBe(302);
+  return response.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+}
+
+describe("a redirectTo outside ASCII is encoded, never a 500", () => {
+  it("the login form redirects to the percent-encoded path", async () => {
+    const { email } = await newUser("unicode");
+    const response = await fetch(`${baseUrl()}/login`, {
+      method: "POST",
+      headers: { Origin: baseUrl() },
+      body: new URLSearchParams({ email, password: PASSWORD, redirectTo: "/日本" }),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/%E6%97%A5%E6%9C%AC");
+  });
+
+  it("the login screen's query string and the content and preferences forms too", async () => {
+    const page = await fetch(`${baseUrl()}/login?${new URLSearchParams({ redirectTo: "/content/日本?q=café" })}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('value="/content/%E6%97%A5%E6%9C%AC?q=caf%C3%A9"');
+
+    const { email, token } = await newUser("unicode-forms");
+    const cookie = await formLogin(email);
+    const created = await api("/api/content", { json: { title: "Pinned", body: "x" }, token });
+    expect(created.status).toBe(201);
+    const pin = await fetch(`${baseUrl()}/content/${created.body.id}`, {
+      method: "POST",
+      headers: { Origin: baseUrl(), Cookie: cookie },
+      body: new URLSearchParams({ intent: "pin", pinned: "true", redirectTo: "/dashboard?q=日本" }),
+      redirect: "manual",
+    });
+    expect(pin.status).toBe(302);
+    expect(pin.headers.get("location")).toBe("/dashboard?q=%E6%97%A5%E6%9C%AC");
+
+    const theme = await fetch(`${baseUrl()}/preferences`, {
+      method: "POST",
+      headers: { Origin: baseUrl(), Cookie: cookie },
+      body: new URLSearchParams({ intent: "theme", theme: "dark", redirectTo: "/ü" }),
+      redirect: "manual",
+    });
+    expect(theme.status).toBe(302);
+    expect(theme.headers.get("location")).toBe("/%C3%BC");
+  });
+});
+
+describe("logout ends the session on the next request", () => {
+  it("the bearer access token stops working at once, for reads and writes", async () => {
+    const { token, refreshToken } = await newUser("logout-bearer");
+    expect((await api("/api/auth/me", { token })).status).toBe(200);
+    expect((await api("/api/auth/logout", { json: { refresh_token: refreshToken } })).status).toBe(200);
+    expect(await api("/api/auth/me", { token })).toMatchObject({ status: 401, body: { detail: "Invalid or expired access token" } });
+    expect((await api("/api/content", { json: { title: "After logout", body: "x" }, token })).status).toBe(401);
+  });
+
+  it("a reused refresh token ends the family's access tokens too", async () => {
+    const { token, refreshToken } = await newUser("reuse");
+    const rotated = await api("/api/auth/refresh", { json: { refresh_token: refreshToken } });
+    expect(rotated.status).toBe(200);
+    expect((await api("/api/auth/refresh", { json: { refresh_token: refreshToken } })).status).toBe(401);
+    expect((await api("/api/auth/me", { token })).status).toBe(401);
+    expect((await api("/api/auth/me", { token: rotated.body.access_token })).status).toBe(401);
+  });
+
+  it("an old copy of the session cookie no longer opens /dashboard after logout", async () => {
+    const { email } = await newUser("logout-cookie");
+    const cookie = await formLogin(email);
+    expect((await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" })).status).toBe(200);
+    const logout = await fetch(`${baseUrl()}/logout`, { method: "POST", headers: { Origin: baseUrl(), Cookie: cookie }, redirect: "manual" });
+    expect(logout.status).toBe(302);
+    const after = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toMatch(/^\/login/);
+    expect((await api("/api/auth/me", { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+});
+
+describe("cross-site writes without Origin", () => {
+  it("Sec-Fetch-Site: cross-site or same-site without Origin is refused (403)", async () => {
+    const { email } = await newUser("fetch-site");
+    const cookie = await formLogin(email);
+    for (const site of ["cross-site", "same-site"]) {
+      const form = await fetch(`${baseUrl()}/feedback`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Sec-Fetch-Site": site },
+        body: new URLSearchParams({ name: "Mallory", email: "m@example.com", message: "forged" }),
+        redirect: "manual",
+      });
+      expect(form.status).toBe(403);
+      const json = await api("/api/feedback", {
+        json: { name: "Mallory", email: "m@example.com", message: "forged" },
+        headers: { Cookie: cookie, "Sec-Fetch-Site": site },
+      });
+      expect(json).toMatchObject({ status: 403, body: { detail: "Cross-origin request refused" } });
+    }
+    const own = await api("/api/feedback", {
+      json: { name: "Me", email: "me@example.com", message: "hello" },
+      headers: { Cookie: cookie, "Sec-Fetch-Site": "same-origin" },
+    });
+    expect(own.status).toBeLessThan(400);
+  });
+});
+
+describe("X-Forwarded-Host without TRUST_PROXY (own server)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startTestServer({ TRUST_PROXY: "false" });
+  });
+  afterAll(() => server?.stop());
+
+  it("does not make another site's Origin look like this server", async () => {
+    const refused = await fetch(`${server.url}/api/feedback`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example", "X-Forwarded-Host": "evil.example" },
+      body: JSON.stringify({ name: "Mallory", email: "m@example.com", message: "forged" }),
+    });
+    expect(refused.status).toBe(403);
+    const own = await fetch(`${server.url}/api/feedback`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url },
+      body: JSON.stringify({ name: "Me", email: "me@example.com", message: "hello" }),
+    });
+    expect(own.status).toBeLessThan(400);
+  });
+});
