@@ -5,12 +5,12 @@ import { speakableText } from "~/shared/speech";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGE_MAX } from "~/ai/chat.server";
-import { ProviderError } from "~/ai/errors.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
 import { OFFLINE_ASSISTANT_ID } from "~/shared/assistant-labels";
 import { askAssistant as askOnServer, assistantIsOffline } from "~/services/assistant.server";
-import { speak, UnknownVoiceError, voicesForScreen } from "~/services/generation.server";
+import { speak, voicesForScreen } from "~/services/generation.server";
 import { requireUser } from "~/auth/auth.server";
+import { DomainError } from "~/lib/domain-error";
 import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/assistant";
 
@@ -59,9 +59,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     answer = await askOnServer(user.id, parsed.data.message, request.signal);
   } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    console.error(`[ai] ${error.message}`);
-    return data<AskResult>({ ok: false, question, voiceId, error: SOMETHING_WENT_WRONG }, { status: error.httpStatus });
+    // A provider failure reaches the screen as the service's DomainError: SPEC §8's text with its status.
+    if (!(error instanceof DomainError)) throw error;
+    return data<AskResult>({ ok: false, question, voiceId, error: SOMETHING_WENT_WRONG }, { status: error.status });
   }
   let audioUrl: string | null = null;
   let speechFailed = false;
@@ -69,7 +69,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     try {
       audioUrl = (await speak(user.id, speakableText(answer.reply), voiceId || undefined, request.signal)).url;
     } catch (error) {
-      if (!(error instanceof ProviderError) && !(error instanceof UnknownVoiceError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       speechFailed = true;
     }
   }

@@ -3,12 +3,12 @@ import { data, Form } from "react-router";
 import { generateImage } from "~/browser/ai-client";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
-import { ProviderError } from "~/ai/errors.server";
 import { PROMPT_MAX } from "~/ai/image.server";
 import { promptSchema } from "~/ai/inputs.server";
 import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/shared/stock-photo";
 import { generateImage as generateOnServer, imageProviderConfigured } from "~/services/generation.server";
 import { requireUser } from "~/auth/auth.server";
+import { DomainError } from "~/lib/domain-error";
 import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/image";
 
@@ -45,9 +45,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     const image = await generateOnServer(user.id, parsed.data.prompt, request.signal);
     return data<Outcome>({ prompt, result: { kind: "image", url: image.url }, error: null });
   } catch (error) {
-    if (!(error instanceof ProviderError)) throw error;
-    console.error(`[ai] ${error.message}`);
-    return data<Outcome>({ prompt, result: null, error: GENERATION_FAILED }, { status: error.httpStatus });
+    // A provider failure reaches the screen as the service's DomainError: SPEC §8's text with its status.
+    if (!(error instanceof DomainError)) throw error;
+    return data<Outcome>({ prompt, result: null, error: GENERATION_FAILED }, { status: error.status });
   }
 }
 

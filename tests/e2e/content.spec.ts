@@ -167,6 +167,33 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
   await expect(page.getByRole("heading", { name: "Something went wrong" })).toHaveCount(0);
 });
 
+test("content: a refused save (409) carries the stored version, and the editor uses it without asking again", async ({ page }) => {
+  await signUpAndLogIn(page, "content-carried");
+  await createItem(page, "Carried note", "Original");
+  await contentList(page).getByRole("link", { name: "Carried note" }).click();
+  await page.getByRole("link", { name: "Edit" }).click();
+  const id = page.url().split("/content/")[1].split("?")[0];
+  const stored = await (await page.request.get(`/api/content/${id}`)).json();
+  // The server refuses the save and names the version it holds; the editor must take that one.
+  const carried = { ...stored, title: "Carried note", body: "The version the 409 carried", updated_at: "2099-01-01T00:00:00.000Z" };
+  const reads: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "GET" && new URL(request.url()).pathname === `/api/content/${id}`) reads.push(request.url());
+  });
+  await page.route(`**/api/content/${id}`, (route) =>
+    route.request().method() === "PUT"
+      ? route.fulfill({ status: 409, json: { detail: "This content was changed since you loaded it", current: carried } })
+      : route.continue(),
+  );
+  await page.getByLabel("Body").fill("Mine");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(/changed somewhere else/)).toBeVisible();
+  await expect(page.getByLabel("Body")).toHaveValue("Mine");
+  await page.getByRole("link", { name: "Cancel" }).click();
+  await expect(page.locator(".content-body")).toHaveText("The version the 409 carried");
+  expect(reads).toEqual([]);
+});
+
 test("content: a session that ends mid-edit sends the person to log in, and the draft comes back", async ({ page, context }) => {
   const { email, password } = await signUpAndLogIn(page, "content-session");
   await createItem(page, "Long essay", "First draft");

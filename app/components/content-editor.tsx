@@ -1,0 +1,165 @@
+import { useEffect } from "react";
+import { Form, Link, useAsyncError, useNavigate, useSearchParams } from "react-router";
+import { safeRedirectPath } from "~/shared/safe-redirect";
+import { DELETE_CONFIRM_TEXT, FlashFallback } from "./content-list";
+import { LOAD_FAILED, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
+import { useSaveQueue, type EditorStatus } from "./use-save-queue";
+
+export function ContentLoading() {
+  return (
+    <p className="muted content-loading" role="status">
+      Loading...
+    </p>
+  );
+}
+
+export function ContentLoadFailed() {
+  // A deferred load that was answered with a redirect (the session ended) goes where it points.
+  const error = useAsyncError();
+  useEffect(() => {
+    if (error instanceof Response && error.status >= 300 && error.status < 400) {
+      const location = error.headers.get("Location");
+      if (location) window.location.assign(location);
+    }
+  }, [error]);
+  return (
+    <>
+      <p className="message message-error" role="alert">
+        {LOAD_FAILED}
+      </p>
+      <p>
+        <Link className="button" to="/dashboard">
+          Back
+        </Link>
+      </p>
+    </>
+  );
+}
+
+function StatusLine({ status }: { status: EditorStatus }) {
+  if (!status) return null;
+  return (
+    <p
+      className={`message ${status.tone === "error" ? "message-error" : "message-success"} content-status`}
+      role={status.tone === "error" ? "alert" : "status"}
+    >
+      {status.text}
+    </p>
+  );
+}
+
+/**
+ * View and edit of one item. Edit mode is `?edit=1`, so Edit, Save and Cancel also work as plain links
+ * and a plain form posting to the screen's action without JavaScript. With JavaScript the form's Save
+ * joins the autosave's queue (useSaveQueue), which saves through the API client.
+ */
+export function ContentEditor({ item, limits, saveFailure }: { item: EditableItem; limits: EditorLimits; saveFailure: SaveFailure | null }) {
+  const [searchParams] = useSearchParams();
+  const editing = searchParams.get("edit") === "1";
+  const navigate = useNavigate();
+  const viewUrl = `/content/${encodeURIComponent(item.id)}`;
+  const editor = useSaveQueue({ item, editing, saveFailure });
+  const { saved, draft, status, conflict, saving } = editor;
+  const fieldErrors = saveFailure?.fieldErrors ?? {};
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void editor.save("manual").then((outcome) => {
+      if (outcome === "saved") navigate(viewUrl, { preventScrollReset: true });
+    });
+  };
+
+  if (!editing) {
+    return (
+      <article className="content-view">
+        <FlashFallback />
+        {searchParams.get("confirm") === "delete" ? <DeleteConfirmation id={item.id} redirectTo={searchParams.get("redirectTo")} /> : null}
+        <h1 className="content-view-title">{saved.title}</h1>
+        {saved.body ? <div className="card content-body">{saved.body}</div> : <p className="muted content-body-empty">No content yet.</p>}
+        <StatusLine status={status} />
+        <div className="content-actions">
+          <Link className="button button-primary" to={`${viewUrl}?edit=1`} onClick={editor.startEditing} preventScrollReset>
+            Edit
+          </Link>
+          <Link className="button button-ghost" to="/dashboard">
+            Back
+          </Link>
+        </div>
+      </article>
+    );
+  }
+
+  return (
+    <article className="content-edit">
+      <h1>Edit Content</h1>
+      <Form method="post" action={`${viewUrl}?edit=1`} className="card form" aria-label="Edit content" onSubmit={onSubmit}>
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="updated_at" value={saved.updated_at} />
+        <label>
+          Title
+          <input
+            name="title"
+            required
+            maxLength={limits.title}
+            value={draft.title}
+            onChange={(event) => editor.editDraft({ title: event.target.value })}
+            aria-invalid={!!fieldErrors.title}
+          />
+          {fieldErrors.title ? <span className="field-error">{fieldErrors.title}</span> : null}
+        </label>
+        <label>
+          Body
+          <textarea
+            name="body"
+            rows={14}
+            maxLength={limits.body}
+            value={draft.body}
+            onChange={(event) => editor.editDraft({ body: event.target.value })}
+            aria-invalid={!!fieldErrors.body}
+          />
+          {fieldErrors.body ? <span className="field-error">{fieldErrors.body}</span> : null}
+        </label>
+        <StatusLine status={status} />
+        {conflict ? (
+          <p className="content-conflict">
+            <button type="button" className="button button-danger" onClick={() => void editor.save("force")}>
+              Save my version anyway
+            </button>{" "}
+            <span className="muted">or reload the page to see the other version (your text here would be lost).</span>
+          </p>
+        ) : null}
+        <div className="content-actions">
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving ? "Saving..." : "Save"}
+          </button>
+          <Link className="button button-ghost" to={viewUrl} onClick={editor.cancelEditing} preventScrollReset>
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </article>
+  );
+}
+
+/** Without JavaScript, the dashboard's Delete lands here first: SPEC §8 "Delete this content?". */
+function DeleteConfirmation({ id, redirectTo }: { id: string; redirectTo: string | null }) {
+  const back = safeRedirectPath(redirectTo, "/dashboard");
+  return (
+    <Form method="post" action={`/content/${encodeURIComponent(id)}`} className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">
+      <p id="confirm-delete" className="confirm-question">
+        {DELETE_CONFIRM_TEXT}
+      </p>
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="confirmed" value="1" />
+      {back !== "/dashboard" ? <input type="hidden" name="redirectTo" value={back} /> : null}
+      <div className="content-actions">
+        <button type="submit" className="button button-danger">
+          Delete
+        </button>
+        <Link className="button button-ghost" to={back}>
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}

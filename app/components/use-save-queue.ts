@@ -1,0 +1,239 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useBlocker } from "react-router";
+import { apiFetch, errorDetail, leavingForLogin } from "~/browser/api-client";
+import { clearStashedDraft, readStashedDraft, stashDraft } from "~/browser/draft-stash";
+import {
+  AUTOSAVE_MS,
+  CONFLICT_TEXT,
+  DRAFT_RESTORED,
+  LEAVE_UNSAVED,
+  SAVE_FAILED,
+  SAVED_AUTO,
+  SAVED_MANUALLY,
+  TITLE_REQUIRED_NOTE,
+  type EditableItem,
+  type SaveFailure,
+} from "./content-texts";
+
+/** Browsers refuse keepalive requests with bodies over 64 KiB. */
+const KEEPALIVE_MAX_BYTES = 60_000;
+
+export type EditorStatus = { tone: "success" | "error" | "info"; text: string } | null;
+/** auto: the 3 s autosave; manual: Save; force: "Save my version anyway"; leave: the page is being left. */
+export type SaveKind = "auto" | "manual" | "force" | "leave";
+export type SaveOutcome = "saved" | "clean" | "invalid" | "conflict" | "failed";
+export interface Draft {
+  title: string;
+  body: string;
+}
+
+type SaveReply = { ok: true; item: EditableItem } | { ok: false; status: number; detail: string; current: EditableItem | null };
+
+const sameAsSaved = (draft: Draft, saved: EditableItem) => draft.title.trim() === saved.title && draft.body === saved.body;
+
+function isItem(value: unknown): value is EditableItem {
+  const item = value as Partial<EditableItem> | null;
+  return !!item && typeof item.id === "string" && typeof item.title === "string" && typeof item.body === "string" && typeof item.updated_at === "string";
+}
+
+/**
+ * One save through the API client: Save and "Save my version anyway" are PUT /api/content/{id}, the
+ * autosave and the save on the way out POST .../autosave. A 409 carries the stored version
+ * (`{"detail", "current"}`), which the editor keeps instead of asking for it again.
+ */
+async function sendSave(id: string, kind: SaveKind, payload: Record<string, unknown>): Promise<SaveReply> {
+  const body = JSON.stringify(payload);
+  const manual = kind === "manual" || kind === "force";
+  const response = await apiFetch(`/api/content/${encodeURIComponent(id)}${manual ? "" : "/autosave"}`, {
+    method: manual ? "PUT" : "POST",
+    headers: { "Content-Type": "application/json" },
+    body,
+    // A save started while the page is being left must outlive the page (the limit is in bytes, not characters).
+    keepalive: kind === "leave" && new TextEncoder().encode(body).length < KEEPALIVE_MAX_BYTES,
+  });
+  if (response.ok) return { ok: true, item: (await response.json()) as EditableItem };
+  if (response.status !== 409) return { ok: false, status: response.status, detail: await errorDetail(response), current: null };
+  const answer = (await response.json().catch(() => null)) as { detail?: unknown; current?: unknown } | null;
+  return {
+    ok: false,
+    status: 409,
+    detail: typeof answer?.detail === "string" ? answer.detail : CONFLICT_TEXT,
+    current: isItem(answer?.current) ? answer.current : null,
+  };
+}
+
+/**
+ * The content editor's state and its saves: every save carries the version it was based on, and saves
+ * run one after another (so an older autosave never overwrites a newer save). Autosave 3 s after the
+ * last change; unsaved text kept in the tab until saved or dropped; a save when the page or the editor
+ * is left. After a conflict the version stored elsewhere (carried by the 409) is what Cancel shows.
+ */
+export function useSaveQueue({ item, editing, saveFailure }: { item: EditableItem; editing: boolean; saveFailure: SaveFailure | null }) {
+  const [saved, setSavedState] = useState<EditableItem>(saveFailure?.current ?? item);
+  const [draft, setDraftState] = useState<Draft>(saveFailure?.values ?? { title: item.title, body: item.body });
+  const [status, setStatus] = useState<EditorStatus>(
+    saveFailure ? { tone: "error", text: saveFailure.conflict ? saveFailure.message : SAVE_FAILED } : null,
+  );
+  const [conflict, setConflict] = useState(saveFailure?.conflict ?? false);
+  const [saving, setSaving] = useState(false);
+
+  // Refs give the save queue and the page-leave handlers the latest values.
+  const savedRef = useRef(saved);
+  const draftRef = useRef(draft);
+  const editingRef = useRef(editing);
+  editingRef.current = editing;
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const savesInFlight = useRef(0);
+  /** After a conflict: the version saved elsewhere, which Cancel switches to. */
+  const newerVersion = useRef<EditableItem | null>(null);
+  const setSaved = (next: EditableItem) => {
+    savedRef.current = next;
+    setSavedState(next);
+  };
+  const setDraft = useCallback((next: Draft) => {
+    draftRef.current = next;
+    setDraftState(next);
+  }, []);
+  const dirty = editing && !sameAsSaved(draft, saved);
+
+  const save = useCallback(
+    (kind: SaveKind): Promise<SaveOutcome> => {
+      const run = async (): Promise<SaveOutcome> => {
+        const current = draftRef.current;
+        const base = savedRef.current;
+        const manual = kind === "manual" || kind === "force";
+        if (!manual && sameAsSaved(current, base)) return "clean";
+        if (!current.title.trim()) {
+          setStatus({ tone: "error", text: TITLE_REQUIRED_NOTE });
+          return "invalid";
+        }
+        if (manual) setSaving(true);
+        savesInFlight.current++;
+        try {
+          const payload: Record<string, unknown> = { title: current.title, body: current.body };
+          // A leave save racing our own save in flight would be refused as stale by that save's new version.
+          const racingOwnSave = kind === "leave" && savesInFlight.current > 1;
+          if (kind !== "force" && !racingOwnSave) payload.updated_at = base.updated_at;
+          const reply = await sendSave(item.id, kind, payload);
+          if (reply.ok) {
+            savedRef.current = reply.item;
+            setSavedState(reply.item);
+            setConflict(false);
+            setStatus({ tone: "success", text: manual ? SAVED_MANUALLY : SAVED_AUTO });
+            return "saved";
+          }
+          if (reply.status === 409) {
+            newerVersion.current = reply.current;
+            setConflict(true);
+            setStatus({ tone: "error", text: CONFLICT_TEXT });
+            return "conflict";
+          }
+          setStatus({ tone: "error", text: SAVE_FAILED });
+          return "failed";
+        } catch {
+          setStatus({ tone: "error", text: SAVE_FAILED });
+          return "failed";
+        } finally {
+          savesInFlight.current--;
+          setSaving(false);
+        }
+      };
+      // Saves run one after another, except the one sent while the page is being left: it cannot wait.
+      if (kind === "leave") return run();
+      const next = queue.current.then(run, run);
+      queue.current = next.catch(() => undefined);
+      return next;
+    },
+    [item.id],
+  );
+
+  // Back in the editor with a kept draft: bring it back (read before the effect below clears a clean
+  // editor's stash). If the item changed since the draft began, saving it would overwrite that change
+  // unseen, so it comes back as a conflict for the person to decide.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current || !editing) return;
+    restored.current = true;
+    const stash = readStashedDraft(item.id);
+    if (!stash || sameAsSaved(stash, savedRef.current)) return;
+    setDraft({ title: stash.title, body: stash.body });
+    if (stash.base === savedRef.current.updated_at) {
+      setStatus({ tone: "info", text: DRAFT_RESTORED });
+    } else {
+      setConflict(true);
+      setStatus({ tone: "error", text: `${DRAFT_RESTORED} ${CONFLICT_TEXT}` });
+    }
+  }, [editing, item.id, setDraft]);
+
+  // Unsaved text is also kept in this tab (sessionStorage) until it is saved or dropped, so a session
+  // that ends mid-edit (the trip to /login and back), a reload or a crashed page cannot lose it.
+  useEffect(() => {
+    if (dirty) stashDraft(item.id, { ...draft, base: saved.updated_at });
+    else clearStashedDraft(item.id);
+  }, [draft, dirty, saved.updated_at, item.id]);
+
+  // Autosave 3 s after the last change while editing (paused after a conflict until the person decides).
+  useEffect(() => {
+    if (!dirty || conflict) return;
+    const timer = setTimeout(() => void save("auto"), AUTOSAVE_MS);
+    return () => clearTimeout(timer);
+  }, [draft, dirty, conflict, save]);
+
+  // Leaving the page (closing, reloading, hiding the tab) with unsaved changes: save them and let the browser warn.
+  useEffect(() => {
+    const isDirty = () => editingRef.current && !sameAsSaved(draftRef.current, savedRef.current);
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      // On the way to /login (the session ended) the draft is kept in the tab and comes back: no prompt.
+      if (!isDirty() || leavingForLogin()) return;
+      void save("leave");
+      event.preventDefault();
+    };
+    const onHidden = () => {
+      if (document.visibilityState === "hidden" && isDirty()) void save("leave");
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    document.addEventListener("visibilitychange", onHidden);
+    return () => {
+      window.removeEventListener("beforeunload", onBeforeUnload);
+      document.removeEventListener("visibilitychange", onHidden);
+    };
+  }, [save]);
+
+  // Leaving edit mode in the app with unsaved changes (another screen, the browser's Back): save first;
+  // if that fails, ask. Cancel is the explicit way to drop them (it resets the draft before it navigates).
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    if (!editingRef.current || sameAsSaved(draftRef.current, savedRef.current)) return false;
+    const staysInEditor = nextLocation.pathname === currentLocation.pathname && new URLSearchParams(nextLocation.search).get("edit") === "1";
+    return !staysInEditor;
+  });
+  const blockerRef = useRef(blocker);
+  blockerRef.current = blocker;
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    void save("auto").then((outcome) => {
+      const current = blockerRef.current;
+      if (current.state !== "blocked") return;
+      if (outcome === "saved" || outcome === "clean") current.proceed();
+      else if (window.confirm(LEAVE_UNSAVED)) current.proceed();
+      else current.reset();
+    });
+  }, [blocker.state, save]);
+
+  const startEditing = () => {
+    setDraft({ title: savedRef.current.title, body: savedRef.current.body });
+    setStatus(null);
+    setConflict(false);
+  };
+  const cancelEditing = () => {
+    // After a conflict, Cancel drops this draft for the version saved elsewhere, not the stale one.
+    if (newerVersion.current) {
+      setSaved(newerVersion.current);
+      newerVersion.current = null;
+    }
+    setDraft({ title: savedRef.current.title, body: savedRef.current.body });
+    setConflict(false);
+  };
+  const editDraft = (change: Partial<Draft>) => setDraft({ ...draftRef.current, ...change });
+
+  return { saved, draft, status, conflict, saving, save, startEditing, cancelEditing, editDraft };
+}
