@@ -1,8 +1,18 @@
+import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, Migrator, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
 import type { Database as Schema } from "./db-schema";
-import { env } from "./env.server";
+import { env, type Settings } from "./env.server";
+
+/**
+ * The database, with an explicit life cycle: importing this module opens nothing. The server entry
+ * (scripts/server.mjs through the build's `startApp`) calls `openDatabase()` — open and migrate —
+ * before it listens and `closeDatabase()` when it stops; unit tests do the same in tests/unit/setup.ts.
+ * Models keep importing `db`, which answers for whichever database is open and says so clearly when
+ * none is. The dialect comes from `settings.database.engine` (only SQLite today; the next step adds
+ * PostgreSQL there, with the same `db`).
+ */
 
 /**
  * Migrations are bundled into the server build through import.meta.glob, so the production server
@@ -21,6 +31,7 @@ const bundledMigrations: MigrationProvider = {
 };
 
 function openSqlite(file: string) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
@@ -38,14 +49,73 @@ export async function migrateToLatest(database: Kysely<Schema>) {
   if (error) throw error;
 }
 
-function createDatabase() {
-  const file = process.env.DATABASE_FILE || path.join(env.dataDir, "studio.sqlite");
-  return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(file) }) });
+function createDatabase(settings: Settings): Kysely<Schema> {
+  const { database } = settings;
+  switch (database.engine) {
+    case "sqlite":
+      return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(database.file) }) });
+  }
 }
 
-export const db = createDatabase();
-// Top-level await: the server does not answer before the schema is current.
-await migrateToLatest(db);
+let current: Kysely<Schema> | null = null;
+let opening: Promise<Kysely<Schema>> | null = null;
+
+/**
+ * Opens the database the settings name and brings its schema up to date; the server does not answer
+ * before this resolves. Calling it again while open returns the open database.
+ */
+export function openDatabase(settings: Settings = env): Promise<Kysely<Schema>> {
+  if (current) return Promise.resolve(current);
+  opening ??= (async () => {
+    const database = createDatabase(settings);
+    try {
+      await migrateToLatest(database);
+    } catch (error) {
+      await database.destroy();
+      throw error;
+    }
+    current = database;
+    return database;
+  })().finally(() => {
+    opening = null;
+  });
+  return opening;
+}
+
+/** Closes the open database (nothing to do when none is); `db` then refuses queries until opened again. */
+export async function closeDatabase(): Promise<void> {
+  if (opening) await opening.catch(() => undefined);
+  const database = current;
+  current = null;
+  await database?.destroy();
+}
+
+/** Whether a database is open (GET /api/health, the life cycle). */
+export function databaseIsOpen(): boolean {
+  return current !== null;
+}
+
+function openOrThrow(): Kysely<Schema> {
+  if (!current) {
+    throw new Error("The database is not open: the server opens it at start (openDatabase() in app/lib/db.server.ts).");
+  }
+  return current;
+}
+
+/**
+ * The open database, for the models. A stand-in that forwards to the database opened by
+ * `openDatabase()` (Kysely keeps its state in private fields, so methods are bound to it).
+ */
+export const db: Kysely<Schema> = new Proxy({} as Kysely<Schema>, {
+  get(_target, property) {
+    const database = openOrThrow();
+    const value = Reflect.get(database, property, database);
+    return typeof value === "function" ? value.bind(database) : value;
+  },
+  has(_target, property) {
+    return Reflect.has(openOrThrow(), property);
+  },
+});
 
 /** Whether the database answers a trivial query (GET /api/health). */
 export async function databaseIsReachable(): Promise<boolean> {

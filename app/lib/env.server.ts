@@ -1,44 +1,252 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 
-/** Every setting the server reads from its environment, with its default, in one place (README lists them). */
-function integerSetting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  }
-  return value;
-}
-
-const isProduction = process.env.NODE_ENV === "production";
-
-export const env = {
-  isProduction,
-  dataDir: path.resolve(process.env.DATA_DIR || "./data"),
-  /** "true" | "false"; default: Secure cookies in production. Plain-HTTP deployments on a network address set false. */
-  cookieSecure: process.env.COOKIE_SECURE ? process.env.COOKIE_SECURE === "true" : isProduction,
-  /** Extra origins (comma separated) allowed to post forms and API calls, e.g. behind a proxy that rewrites Host. */
-  allowedOrigins: (process.env.ALLOWED_ORIGINS ?? "")
-    .split(",")
-    .map((origin) => origin.trim())
-    .filter(Boolean),
-  loginMaxFailuresPerAccount: integerSetting("LOGIN_MAX_FAILURES_PER_ACCOUNT", 10),
-  loginMaxFailuresPerAddress: integerSetting("LOGIN_MAX_FAILURES_PER_ADDRESS", 50),
-  loginFailureWindowMinutes: integerSetting("LOGIN_FAILURE_WINDOW_MINUTES", 15),
-  /** Registrations per client address per hour (each costs an argon2 hash); loopback is not counted. */
-  registerMaxPerAddress: integerSetting("REGISTER_MAX_PER_ADDRESS", 20),
-  accessTokenMinutes: integerSetting("ACCESS_TOKEN_MINUTES", 15),
-  refreshTokenDays: integerSetting("REFRESH_TOKEN_DAYS", 30),
-};
-
-fs.mkdirSync(env.dataDir, { recursive: true });
-
-let cachedSecret: string | undefined;
+/**
+ * Every setting the server reads from its environment, in one zod schema, parsed once at start
+ * (README "Configuration" lists them; .env.example too). A bad value stops the server with one message
+ * naming every bad variable. `parseSettings` is pure (no files, no process.env unless given), so tests
+ * and app/ai/config.server.ts can parse any record; `env` is the process's settings, parsed once when
+ * this module is first imported (the production server imports the build, and so this, before it
+ * listens).
+ *
+ * The two plain scripts (scripts/server.mjs, scripts/start.mjs) read nothing themselves but BUILD_DIR
+ * (they need it to find the build): the rest reaches them through the build (`entry.module.settings`).
+ */
 
 export const SECRET_MIN_LENGTH = 32;
+const MiB = 1024 * 1024;
+
+/** A variable's text, trimmed; empty counts as unset. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => {
+    const trimmed = value?.trim();
+    return trimmed ? trimmed : null;
+  });
+
+/**
+ * A variable parsed by `parse` (undefined = bad value: "NAME must be <expected>, got "..."");
+ * unset or empty gives `fallback`.
+ */
+function setting<T>(fallback: T, expected: string, parse: (raw: string) => T | undefined, { secret = false } = {}) {
+  return z
+    .string()
+    .optional()
+    .transform((value, context): T => {
+      const raw = value?.trim();
+      if (raw === undefined || raw === "") return fallback;
+      const parsed = parse(raw);
+      if (parsed === undefined) {
+        context.addIssue({ code: "custom", message: secret ? `must be ${expected}` : `must be ${expected}, got "${value}"` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+}
+
+const number = (raw: string) => Number(raw);
+const positiveWhole = (fallback: number) =>
+  setting(fallback, "a positive whole number", (raw) => {
+    const value = number(raw);
+    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  });
+const positiveNumber = (fallback: number) =>
+  setting(fallback, "a positive number", (raw) => {
+    const value = number(raw);
+    return Number.isFinite(value) && value > 0 ? value : undefined;
+  });
+const nonNegativeNumber = (fallback: number) =>
+  setting(fallback, "a number of at least 0", (raw) => {
+    const value = number(raw);
+    return Number.isFinite(value) && value >= 0 ? value : undefined;
+  });
+const bytes = (fallback: number) =>
+  setting(fallback, "a positive whole number of bytes", (raw) => {
+    const value = number(raw);
+    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+  });
+const boolean = setting<boolean | null>(null, '"true" or "false"', (raw) =>
+  raw.toLowerCase() === "true" ? true : raw.toLowerCase() === "false" ? false : undefined,
+);
+const httpUrl = (fallback: string | null) =>
+  setting(fallback, "an http(s) URL", (raw) => {
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    } catch {
+      return undefined;
+    }
+    return raw.replace(/\/+$/, "");
+  });
+const list = (fallback: string[] | null) =>
+  setting(fallback, "a comma-separated list", (raw) =>
+    raw
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+/** Express's `trust proxy`: off, `true`, a hop count, or addresses / presets such as `loopback`. */
+export type TrustProxy = boolean | number | string;
+const trustProxy = setting<TrustProxy>(false, "true, false, a hop count or addresses", (raw) => {
+  if (raw === "false") return false;
+  if (raw === "true") return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+});
+
+const port = setting(3000, "a port number (0-65535)", (raw) => {
+  const value = number(raw);
+  return Number.isInteger(value) && value >= 0 && value <= 65535 ? value : undefined;
+});
+
+/** OpenAI's built-in voices: the default list when the base URL serves /audio/speech. */
+export const OPENAI_DEFAULT_VOICES = ["alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer"];
+
+/** The one schema: variable names as README's Configuration table spells them, with their defaults. */
+const settingsSchema = z
+  .object({
+    NODE_ENV: optionalText,
+    PORT: port,
+    HOST: setting("0.0.0.0", "an address", (raw) => raw),
+    TRUST_PROXY: trustProxy,
+    BUILD_DIR: setting("build", "a folder", (raw) => raw),
+    SHUTDOWN_GRACE_SECONDS: nonNegativeNumber(10),
+    DATA_DIR: setting("./data", "a folder", (raw) => raw),
+    DATABASE_FILE: optionalText,
+    SESSION_SECRET: setting<string | null>(
+      null,
+      `at least ${SECRET_MIN_LENGTH} characters long`,
+      (raw) => (raw.length >= SECRET_MIN_LENGTH ? raw : undefined),
+      { secret: true },
+    ),
+    COOKIE_SECURE: boolean,
+    ALLOWED_ORIGINS: list([]),
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveWhole(10),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWhole(50),
+    LOGIN_FAILURE_WINDOW_MINUTES: positiveWhole(15),
+    REGISTER_MAX_PER_ADDRESS: positiveWhole(20),
+    ACCESS_TOKEN_MINUTES: positiveWhole(15),
+    REFRESH_TOKEN_DAYS: positiveWhole(30),
+    VOICE_MAX_BYTES: bytes(25 * MiB),
+    VIDEO_MAX_BYTES: bytes(2048 * MiB),
+    AI_BASE_URL: httpUrl(null),
+    AI_API_KEY: optionalText,
+    AI_CHAT_MODEL: optionalText,
+    AI_SPEECH_MODEL: optionalText,
+    AI_SPEECH_VOICES: list(null),
+    AI_IMAGE_MODEL: optionalText,
+    AI_IMAGE_SIZE: setting("1024x1024", "a size", (raw) => raw),
+    ELEVENLABS_API_KEY: optionalText,
+    ELEVENLABS_MODEL: setting("eleven_multilingual_v2", "a model name", (raw) => raw),
+    ELEVENLABS_BASE_URL: httpUrl("https://api.elevenlabs.io"),
+    REPLICATE_API_TOKEN: optionalText,
+    REPLICATE_VIDEO_MODEL: optionalText,
+    REPLICATE_BASE_URL: httpUrl("https://api.replicate.com/v1"),
+    AI_TIMEOUT_SECONDS: positiveNumber(60),
+    AI_MAX_RETRIES: nonNegativeNumber(2),
+    AI_TOTAL_TIMEOUT_SECONDS: positiveNumber(120),
+    VIDEO_MAX_ACTIVE_JOBS: positiveWhole(3),
+    VIDEO_JOB_TIMEOUT_SECONDS: positiveNumber(600),
+  })
+  .superRefine((raw, context) => {
+    if (raw.REPLICATE_API_TOKEN && raw.REPLICATE_VIDEO_MODEL && !/^[\w.-]+\/[\w.-]+$/.test(raw.REPLICATE_VIDEO_MODEL)) {
+      context.addIssue({
+        code: "custom",
+        path: ["REPLICATE_VIDEO_MODEL"],
+        message: `must look like "owner/name", got "${raw.REPLICATE_VIDEO_MODEL}"`,
+      });
+    }
+  })
+  .transform((raw) => {
+    const isProduction = raw.NODE_ENV === "production";
+    const dataDir = path.resolve(raw.DATA_DIR);
+    return {
+      nodeEnv: raw.NODE_ENV,
+      isProduction,
+      // The HTTP front door (scripts/server.mjs).
+      port: raw.PORT,
+      host: raw.HOST,
+      /** As Express takes it; `trustProxyEnabled` says whether X-Forwarded-* headers count at all. */
+      trustProxy: raw.TRUST_PROXY,
+      trustProxyEnabled: raw.TRUST_PROXY !== false && raw.TRUST_PROXY !== 0,
+      buildDir: raw.BUILD_DIR,
+      /** How long requests in flight may take to finish after SIGTERM/SIGINT before their sockets are closed. */
+      shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
+      // Storage.
+      dataDir,
+      /**
+       * The database to open. Only SQLite today; the next step adds `{ engine: "postgres", url }`
+       * from DATABASE_URL here, and app/lib/db.server.ts picks the dialect from `engine`.
+       */
+      database: { engine: "sqlite" as const, file: path.resolve(raw.DATABASE_FILE ?? path.join(dataDir, "studio.sqlite")) },
+      // Accounts and security.
+      /** SESSION_SECRET when set; otherwise sessionSecret() keeps a generated one in DATA_DIR. */
+      sessionSecret: raw.SESSION_SECRET,
+      /** Default: Secure cookies in production. Plain-HTTP deployments on a network address set false. */
+      cookieSecure: raw.COOKIE_SECURE ?? isProduction,
+      /** Extra origins allowed to post forms and API calls, e.g. behind a proxy that rewrites Host. */
+      allowedOrigins: raw.ALLOWED_ORIGINS ?? [],
+      loginMaxFailuresPerAccount: raw.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      loginMaxFailuresPerAddress: raw.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      loginFailureWindowMinutes: raw.LOGIN_FAILURE_WINDOW_MINUTES,
+      /** Registrations per client address per hour (each costs an argon2 hash); loopback is not counted. */
+      registerMaxPerAddress: raw.REGISTER_MAX_PER_ADDRESS,
+      accessTokenMinutes: raw.ACCESS_TOKEN_MINUTES,
+      refreshTokenDays: raw.REFRESH_TOKEN_DAYS,
+      // Media.
+      /** Largest voice clip upload (413 beyond it). */
+      voiceMaxBytes: raw.VOICE_MAX_BYTES,
+      /** Largest video upload (413 beyond it). */
+      videoMaxBytes: raw.VIDEO_MAX_BYTES,
+      // AI providers (app/ai/config.server.ts shapes these for the providers).
+      ai: {
+        baseUrl: raw.AI_BASE_URL,
+        apiKey: raw.AI_API_KEY,
+        chatModel: raw.AI_CHAT_MODEL,
+        speechModel: raw.AI_SPEECH_MODEL,
+        speechVoices: raw.AI_SPEECH_VOICES ?? OPENAI_DEFAULT_VOICES,
+        imageModel: raw.AI_IMAGE_MODEL,
+        imageSize: raw.AI_IMAGE_SIZE,
+        elevenlabsApiKey: raw.ELEVENLABS_API_KEY,
+        elevenlabsModel: raw.ELEVENLABS_MODEL,
+        elevenlabsBaseUrl: raw.ELEVENLABS_BASE_URL as string,
+        replicateApiToken: raw.REPLICATE_API_TOKEN,
+        replicateVideoModel: raw.REPLICATE_VIDEO_MODEL,
+        replicateBaseUrl: raw.REPLICATE_BASE_URL as string,
+        timeoutMs: raw.AI_TIMEOUT_SECONDS * 1000,
+        totalTimeoutMs: raw.AI_TOTAL_TIMEOUT_SECONDS * 1000,
+        maxRetries: Math.floor(raw.AI_MAX_RETRIES),
+        videoJobTimeoutMs: raw.VIDEO_JOB_TIMEOUT_SECONDS * 1000,
+        videoMaxActiveJobs: raw.VIDEO_MAX_ACTIVE_JOBS,
+      },
+    };
+  });
+
+export type Settings = z.output<typeof settingsSchema>;
+
+/** Bad settings: the message names every bad variable, one per line. */
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((problem) => `  ${problem}`).join("\n")}`);
+    this.name = "SettingsError";
+  }
+}
+
+/** Parses an environment record (default: process.env) against the one schema; throws SettingsError. */
+export function parseSettings(source: Record<string, string | undefined> = process.env): Settings {
+  const result = settingsSchema.safeParse(source);
+  if (result.success) return result.data;
+  throw new SettingsError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
+}
+
+/** The process's settings, parsed once. */
+export const env: Settings = parseSettings();
+
+let cachedSecret: string | undefined;
 
 /**
  * SESSION_SECRET signs cookies and access tokens. Without one we generate a strong secret once and keep
@@ -46,11 +254,8 @@ export const SECRET_MIN_LENGTH = 32;
  */
 export function sessionSecret(): string {
   if (cachedSecret) return cachedSecret;
-  const fromEnv = process.env.SESSION_SECRET?.trim();
-  if (fromEnv) {
-    if (fromEnv.length < SECRET_MIN_LENGTH) throw new Error(`SESSION_SECRET must be at least ${SECRET_MIN_LENGTH} characters long`);
-    return (cachedSecret = fromEnv);
-  }
+  if (env.sessionSecret) return (cachedSecret = env.sessionSecret);
+  fs.mkdirSync(env.dataDir, { recursive: true });
   return (cachedSecret = readOrCreateSecretFile(path.join(env.dataDir, "session-secret")));
 }
 
