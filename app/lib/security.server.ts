@@ -32,16 +32,21 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Whether a reverse proxy is trusted (TRUST_PROXY: `true`, a hop count, or addresses such as
  * `loopback`; unset, empty, `false` or `0` is off), as scripts/server.mjs hands it to Express.
  * Only then do X-Forwarded-* headers say anything: otherwise any client could write them.
- * Read here from the environment until env.server.ts carries the parsed setting.
  */
-export function trustProxyEnabled(value = process.env.TRUST_PROXY): boolean {
+export function parseTrustProxyEnabled(value: string | undefined): boolean {
   const setting = value?.trim().toLowerCase();
   return !!setting && setting !== "false" && setting !== "0";
 }
 
+/** The parsed setting from env.server.ts (`env.trustProxyEnabled`), or the variable itself while env has none. */
+export function trustProxyEnabled(): boolean {
+  const parsed = (env as { trustProxyEnabled?: unknown }).trustProxyEnabled;
+  return typeof parsed === "boolean" ? parsed : parseTrustProxyEnabled(process.env.TRUST_PROXY);
+}
+
 /** The host this request was addressed to: the proxy's X-Forwarded-Host (first hop) only when the proxy is trusted. */
-function requestHost(request: Request): string {
-  if (trustProxyEnabled()) {
+function requestHost(request: Request, trustProxy: boolean): string {
+  if (trustProxy) {
     const forwarded = request.headers.get("X-Forwarded-Host")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;
   }
@@ -56,7 +61,7 @@ function requestHost(request: Request): string {
  *   and `same-site` (another origin on our site) are refused. Requests with neither header (curl,
  *   server-to-server with a bearer token) carry no ambient browser credentials to abuse.
  */
-export function isCrossOriginMutation(request: Request): boolean {
+export function isCrossOriginMutation(request: Request, trustProxy = trustProxyEnabled()): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get("Origin");
   if (!origin) {
@@ -70,6 +75,6 @@ export function isCrossOriginMutation(request: Request): boolean {
   } catch {
     return true;
   }
-  if (originHost === requestHost(request)) return false;
+  if (originHost === requestHost(request, trustProxy)) return false;
   return !env.allowedOrigins.some((allowed) => allowed === origin || allowed === originHost);
 }
