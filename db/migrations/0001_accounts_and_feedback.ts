@@ -1,6 +1,9 @@
 import type { Kysely } from "kysely";
+import { autoIncrementPrimaryKey } from "../portable";
 
 // Portable SQL only: text ids, ISO timestamps as text, so the same migration runs on SQLite and Postgres.
+// The one engine-specific column (login_attempts.id) goes through db/portable.ts, which compiles to
+// exactly the SQL this migration always ran on SQLite.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("users")
@@ -26,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("login_attempts")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .addColumn("id", ...autoIncrementPrimaryKey(db))
     .addColumn("email", "text", (c) => c.notNull())
     .addColumn("client_address", "text", (c) => c.notNull())
     .addColumn("attempted_at", "text", (c) => c.notNull())

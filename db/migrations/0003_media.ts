@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { BYTE_COUNT_TYPE } from "../portable";
 
 /**
  * User files (voices, videos; later speech, images, AI video): one row per file, the bytes on disk
@@ -12,7 +13,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("content_type", "text", (c) => c.notNull())
-    .addColumn("size", "bigint", (c) => c.notNull())
+    // bigint on both engines (videos of 2 GiB and more exceed PostgreSQL's int4; INTEGER affinity on SQLite).
+    .addColumn("size", BYTE_COUNT_TYPE, (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { floatType } from "../portable";
 
 /**
  * AI video jobs (SPEC §3 Video generation job, §4 statuses): one row per job, owned by a user,
@@ -13,7 +14,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "text", (c) => c.notNull().references("users.id").onDelete("cascade"))
     .addColumn("prompt", "text", (c) => c.notNull())
     .addColumn("status", "text", (c) => c.notNull())
-    .addColumn("progress", "real", (c) => c.notNull().defaultTo(0))
+    // real on SQLite (as always), double precision on PostgreSQL (its real is only 4 bytes): db/portable.ts.
+    .addColumn("progress", floatType(db), (c) => c.notNull().defaultTo(0))
     .addColumn("provider", "text", (c) => c.notNull())
     .addColumn("external_id", "text")
     .addColumn("media_id", "text", (c) => c.references("media_files.id").onDelete("set null"))
