@@ -77,8 +77,8 @@ test("voices: a failed delete and rename say so", async ({ page }) => {
   await signUpAndLogIn(page, "voices-fail");
   await page.request.post("/api/voice/upload", { multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } } });
   await page.goto("/voices");
-  await page.route("**/api/voice/file/**", (route) => route.fulfill({ status: 500, json: { detail: "boom" } }));
-  await page.route("**/api/voice/rename?**", (route) => route.fulfill({ status: 500, json: { detail: "boom" } }));
+  // Rename and delete post to the screen's own action (a fetcher): those posts never get an answer.
+  await page.route(/\/voices\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
   await page.getByRole("button", { name: "Delete keep.mp3" }).click();
   await expect(toast(page, "Delete failed")).toBeVisible();
   await page.getByRole("link", { name: "Rename keep.mp3" }).click();

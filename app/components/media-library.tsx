@@ -1,0 +1,404 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useRevalidator } from "react-router";
+import { apiJson } from "~/browser/api-client";
+import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
+import { hasExtension } from "~/shared/media-names";
+import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "./media-ui";
+import { toast } from "./toasts";
+import { useHydrated } from "./use-hydrated";
+import { VideoModal } from "./video-modal";
+
+/**
+ * A library of the person's files of one kind (Voices, Video Hub): upload with a progress bar (the API
+ * client's upload widget), a list, rename and delete (forms posting to the screen's own action,
+ * enhanced with fetchers). What differs between the kinds is the small description below.
+ */
+export interface MediaLibraryKind {
+  kind: "voice" | "video";
+  /** The screen's URL (its action takes rename and delete; its plain-form upload too). */
+  path: string;
+  title: string;
+  uploadUrl: string;
+  uploadSection: string;
+  fileLabel: string;
+  accept: string;
+  /** Whether the browser asks for a file before the form is sent (Voices) or the screen says so (Video Hub). */
+  fileRequired: boolean;
+  hint: (maxLabel: string) => string;
+  listLabel: string;
+  testId: string;
+  texts: {
+    empty: string;
+    uploadOk?: string;
+    uploadFailed: string;
+    /** The upload never got an answer. */
+    uploadError: string;
+    selectFirst?: string;
+    onlyExtension?: string;
+    renamed?: string;
+    renameFailed: string;
+    /** Set when a blank name is refused with this text; unset when a blank name is ignored (SPEC §5). */
+    nameRequired?: string;
+    deleted?: string;
+    deleteFailed: string;
+  };
+  /** How long the kind's toasts stay (Voices: SPEC §9's 3 s); the app's default otherwise. */
+  toastMs?: number;
+}
+
+export const VOICE_LIBRARY: MediaLibraryKind = {
+  kind: "voice",
+  path: "/voices",
+  title: "🎙️ Voices",
+  uploadUrl: "/api/voice/upload",
+  uploadSection: "Upload a voice clip",
+  fileLabel: "Upload MP3",
+  accept: ".mp3,audio/mpeg",
+  fileRequired: true,
+  hint: (maxLabel) => `MP3 only, up to ${maxLabel}.`,
+  listLabel: "Voice files",
+  testId: "voice-item",
+  texts: {
+    empty: "No voices yet. Upload an MP3!",
+    uploadOk: "✅ Upload successful!",
+    uploadFailed: "❌ Upload failed",
+    uploadError: "❌ Upload error",
+    onlyExtension: "Only MP3 files allowed",
+    renamed: "✨ Renamed successfully",
+    renameFailed: "Rename failed",
+    nameRequired: "Enter a name before saving",
+    deleted: "🗑️ File deleted",
+    deleteFailed: "Delete failed",
+  },
+  toastMs: 3000,
+};
+
+export const VIDEO_LIBRARY: MediaLibraryKind = {
+  kind: "video",
+  path: "/videos",
+  title: "📼 Video Hub",
+  uploadUrl: "/api/videos/upload",
+  uploadSection: "Upload a video",
+  fileLabel: "Choose a video",
+  accept: "video/*",
+  fileRequired: false,
+  hint: (maxLabel) => `Any video format, up to ${maxLabel}.`,
+  listLabel: "Videos",
+  testId: "video-item",
+  texts: {
+    empty: "No videos uploaded yet.",
+    uploadFailed: "Failed to upload video.",
+    uploadError: "Failed to upload video.",
+    selectFirst: "Please select a video first.",
+    renameFailed: "Rename failed.",
+    deleteFailed: "Failed to delete video.",
+  },
+};
+
+/** SPEC §8 text of the Video hub's player. */
+const PLAYBACK_FAILED = "Playback failed. Please try again.";
+const SPEEDS = [0.5, 1, 1.5, 2] as const;
+
+export interface LibraryFile {
+  name: string;
+  size: number;
+  updatedAt?: string;
+}
+
+/** What the screen's action answers (a fetcher reads it; a plain form gets it back on a failure). */
+export type LibraryAnswer = { intent: "upload" | "rename" | "delete" | null; name?: string } & Outcome;
+
+const videoPage = (name: string) => `/videos/${encodeURIComponent(name)}`;
+const voiceUrl = (name: string) => `/static/voices/${encodeURIComponent(name)}`;
+
+export function MediaLibrary({
+  kind,
+  files,
+  maxBytes,
+  maxLabel,
+  renaming,
+  actionData,
+}: {
+  kind: MediaLibraryKind;
+  files: LibraryFile[];
+  maxBytes: number;
+  maxLabel: string;
+  renaming: string | null;
+  actionData: LibraryAnswer | undefined;
+}) {
+  const { texts } = kind;
+  const hydrated = useHydrated();
+  const revalidator = useRevalidator();
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [editing, setEditing] = useState<string | null>(renaming);
+  const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
+  const [speed, setSpeed] = useState<number>(1);
+  const [loop, setLoop] = useState(false);
+  const listRef = useRef<HTMLUListElement>(null);
+  const lastPlayed = useRef<HTMLAudioElement | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const renameFetcher = useFetcher<LibraryAnswer>({ key: `${kind.kind}-rename` });
+  const deleteFetcher = useFetcher<LibraryAnswer>({ key: `${kind.kind}-delete` });
+  const busyName = (renameFetcher.formData ?? deleteFetcher.formData)?.get("name") ?? null;
+
+  // Speed and loop apply to every player, including ones that appear after an upload.
+  useEffect(() => {
+    listRef.current?.querySelectorAll("audio").forEach((audio) => {
+      audio.playbackRate = speed;
+      audio.defaultPlaybackRate = speed;
+      audio.loop = loop;
+    });
+  }, [speed, loop, files]);
+
+  /** A success without a SPEC text says nothing; a failure says its text in a toast and in the page. */
+  const say = (result: Outcome, tone: "success" | "error" | "warning" = result.ok ? "success" : "error") => {
+    setOutcome(result.ok && !result.detail ? null : result);
+    if (result.message) toast[tone](result.message, kind.toastMs ? { autoClose: kind.toastMs } : undefined);
+  };
+
+  // The answers of rename and delete (the screen's action, through the fetchers).
+  useAnswer(renameFetcher, (answer) => {
+    say(answer);
+    if (answer.ok) setEditing(null);
+  });
+  useAnswer(deleteFetcher, say);
+
+  const upload = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const file = fileInput.current?.files?.[0];
+    if (!file) {
+      if (texts.selectFirst) say({ ok: false, message: texts.selectFirst }, "warning");
+      return;
+    }
+    // SPEC §5: voices take only names ending in .mp3 (the server also checks the content).
+    if (texts.onlyExtension && !hasExtension(file.name, kind.kind)) return say({ ok: false, message: texts.onlyExtension });
+    if (file.size > maxBytes) return say({ ok: false, message: texts.uploadFailed, detail: `File is too large (the limit is ${maxLabel})` });
+    const form = new FormData();
+    form.append("file", file);
+    setOutcome(null);
+    setProgress(0);
+    try {
+      const result = await uploadWithProgress<{ filename: string }>(kind.uploadUrl, form, { onProgress: setProgress });
+      if (!result.ok) return say({ ok: false, message: texts.uploadFailed, detail: result.detail });
+      say({ ok: true, message: texts.uploadOk ?? "" });
+      if (fileInput.current) fileInput.current.value = "";
+      revalidator.revalidate();
+    } catch (error) {
+      if (!(error instanceof UploadNetworkError)) console.error(error);
+      say({ ok: false, message: texts.uploadError });
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const rename = (event: React.FormEvent<HTMLFormElement>, name: string) => {
+    event.preventDefault();
+    const newName = String(new FormData(event.currentTarget).get("new_name") ?? "").trim();
+    if (!newName) {
+      // SPEC §5: Voices refuse a blank name; the Video hub ignores it.
+      if (texts.nameRequired) return say({ ok: false, message: texts.nameRequired }, "warning");
+      return setEditing(null);
+    }
+    renameFetcher.submit({ intent: "rename", name, new_name: newName, enhanced: "1" }, { method: "post", action: kind.path });
+  };
+
+  const remove = (event: React.FormEvent<HTMLFormElement>, name: string) => {
+    event.preventDefault();
+    deleteFetcher.submit({ intent: "delete", name, enhanced: "1" }, { method: "post", action: kind.path });
+  };
+
+  const play = async (event: React.MouseEvent, name: string) => {
+    event.preventDefault();
+    try {
+      const { url } = await apiJson<{ url: string }>(`/api/videos/signed_url?${new URLSearchParams({ filename: name })}`);
+      setPlaying({ name, url });
+    } catch {
+      say({ ok: false, message: PLAYBACK_FAILED });
+    }
+  };
+
+  const restart = () => {
+    const audio = lastPlayed.current ?? listRef.current?.querySelector("audio");
+    if (!audio) return;
+    audio.currentTime = 0;
+    void audio.play().catch(() => {});
+  };
+
+  const renameForm = (name: string) => (
+    <form method="post" className="media-rename" onSubmit={(event) => rename(event, name)}>
+      <input type="hidden" name="intent" value="rename" />
+      <input type="hidden" name="name" value={name} />
+      <input
+        name="new_name"
+        defaultValue={name}
+        aria-label={`New name for ${name}`}
+        maxLength={120}
+        autoFocus
+        onKeyDown={(event) => event.key === "Escape" && setEditing(null)}
+      />
+      <button type="submit" className="button button-primary button-small" disabled={busyName === name}>
+        Save
+      </button>
+      {kind.kind === "voice" ? (
+        <Link
+          className="button button-ghost button-small"
+          to={kind.path}
+          onClick={(event) => {
+            event.preventDefault();
+            setEditing(null);
+          }}
+        >
+          Cancel
+        </Link>
+      ) : null}
+    </form>
+  );
+
+  const renameLink = (name: string) => (
+    <Link
+      className="button button-small"
+      to={`${kind.path}?${new URLSearchParams({ rename: name })}`}
+      aria-label={`Rename ${name}`}
+      onClick={(event) => {
+        event.preventDefault();
+        setEditing(name);
+      }}
+    >
+      Rename
+    </Link>
+  );
+
+  const deleteForm = (name: string) => (
+    <form method="post" className="inline-form" onSubmit={(event) => remove(event, name)}>
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="name" value={name} />
+      <button type="submit" className="button button-ghost button-small" aria-label={`Delete ${name}`} disabled={busyName === name}>
+        Delete
+      </button>
+    </form>
+  );
+
+  return (
+    <main className="page media-page">
+      <MediaHeader title={kind.title} />
+
+      <section className="card media-upload" aria-label={kind.uploadSection}>
+        <form method="post" encType="multipart/form-data" className="media-upload-form" onSubmit={upload}>
+          <input type="hidden" name="intent" value="upload" />
+          <label>
+            {kind.fileLabel}
+            <input ref={fileInput} type="file" name="file" accept={kind.accept} required={kind.fileRequired} />
+          </label>
+          <button type="submit" className="button button-primary" disabled={progress !== null}>
+            {progress !== null ? "Uploading..." : "Upload"}
+          </button>
+        </form>
+        <p className="muted media-hint">{kind.hint(maxLabel)}</p>
+        <UploadProgress percent={progress} />
+      </section>
+
+      <FlashMessage />
+      <OutcomeMessage outcome={outcome ?? actionData} />
+
+      {kind.kind === "voice" ? (
+        <section className="media-controls" aria-label="Playback">
+          <label className="media-speed">
+            Playback speed
+            <select value={speed} onChange={(event) => setSpeed(Number(event.target.value))} disabled={!hydrated}>
+              {SPEEDS.map((value) => (
+                <option key={value} value={value}>
+                  {value}x
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" className="button" aria-pressed={loop} onClick={() => setLoop(!loop)} disabled={!hydrated}>
+            🔁 Loop: {loop ? "on" : "off"}
+          </button>
+          <button type="button" className="button" onClick={restart} disabled={!hydrated || files.length === 0}>
+            ⏮ Restart
+          </button>
+        </section>
+      ) : null}
+
+      {files.length === 0 ? (
+        <p className="muted media-empty">{texts.empty}</p>
+      ) : (
+        <ul className="media-list" aria-label={kind.listLabel} ref={listRef}>
+          {files.map((file) =>
+            kind.kind === "voice" ? (
+              <li key={file.name} className="media-item" data-testid={kind.testId}>
+                <div className="media-item-head">
+                  <span className="media-name">{file.name}</span>
+                  <span className="muted media-size">{formatSize(file.size)}</span>
+                </div>
+                <audio
+                  controls
+                  preload="metadata"
+                  src={voiceUrl(file.name)}
+                  aria-label={`Play ${file.name}`}
+                  onPlay={(event) => {
+                    lastPlayed.current = event.currentTarget;
+                    event.currentTarget.playbackRate = speed;
+                  }}
+                />
+                <div className="media-actions">
+                  {editing === file.name ? renameForm(file.name) : renameLink(file.name)}
+                  {deleteForm(file.name)}
+                </div>
+              </li>
+            ) : (
+              <li key={file.name} className="media-item" data-testid={kind.testId}>
+                <div className="media-item-head">
+                  {editing === file.name ? (
+                    renameForm(file.name)
+                  ) : (
+                    <Link className="media-name" to={videoPage(file.name)}>
+                      {file.name}
+                    </Link>
+                  )}
+                  <span className="muted media-size">
+                    {formatSize(file.size)} ·{" "}
+                    {new Date(file.updatedAt ?? 0).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC
+                  </span>
+                </div>
+                <div className="media-actions">
+                  <Link className="button button-primary button-small" to={videoPage(file.name)} onClick={(event) => play(event, file.name)} aria-label={`Play ${file.name}`}>
+                    ▶ Play
+                  </Link>
+                  {editing === file.name ? null : renameLink(file.name)}
+                  {deleteForm(file.name)}
+                </div>
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+
+      {kind.kind === "video" ? (
+        <VideoModal
+          video={playing}
+          onClose={() => setPlaying(null)}
+          onError={() => {
+            setPlaying(null);
+            say({ ok: false, message: PLAYBACK_FAILED });
+          }}
+        />
+      ) : null}
+    </main>
+  );
+}
+
+/** Calls `handle` once with each new answer a fetcher brings back. */
+function useAnswer(fetcher: { state: string; data?: LibraryAnswer }, handle: (answer: LibraryAnswer) => void) {
+  const handled = useRef<unknown>(null);
+  const latest = useRef(handle);
+  latest.current = handle;
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (fetcher.state !== "idle" || !answer || handled.current === answer) return;
+    handled.current = answer;
+    latest.current(answer);
+  }, [fetcher.state, fetcher.data]);
+}

@@ -1,0 +1,268 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useFetcher, useNavigate } from "react-router";
+import { musicTrack, PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
+import { FlashMessage, MediaHeader } from "./media-ui";
+import { ProjectGenerators, type GeneratedChoice } from "./project-generators";
+import { ProjectMediaIcons, slotLabel } from "./project-media-icons";
+import { toast } from "./toasts";
+import { useHydrated } from "./use-hydrated";
+
+/** SPEC §4, §8 and §9 texts and timing of the project editor (shared with its route's action). */
+export const TITLE_REQUIRED = "Title required";
+export const SAVED = "Project saved successfully!";
+export const SAVE_FAILED = "Failed to save project";
+export const LOAD_FAILED = "Failed to load project";
+const SAVED_REDIRECT_MS = 800;
+
+export type Selection = Record<ProjectSlot, string>;
+export interface MediaChoice {
+  id: string;
+  name: string;
+  kind: string;
+}
+export type Choices = Record<ProjectSlot, MediaChoice[]>;
+export interface EditorValues {
+  title: string;
+  description: string;
+  selection: Selection;
+}
+/** The action's answer to `save` (a fetcher reads it; a plain form gets it back on a failure). */
+export interface SaveAnswer {
+  ok: boolean;
+  intent: "save";
+  message: string;
+  detail?: string;
+  titleError?: string;
+  values?: EditorValues;
+  projectId?: string;
+}
+/** The action's answer to `attach` (the generators, JavaScript only). */
+export interface AttachAnswer {
+  ok: boolean;
+  intent: "attach";
+  slot?: ProjectSlot;
+  message: string;
+}
+
+/** What the editor needs of a stored project. */
+export interface EditorProject {
+  id: string;
+  title: string;
+  description: string | null;
+  media: Partial<Record<ProjectSlot, { id: string } | null>>;
+}
+
+interface LoaderData {
+  isNew: boolean;
+  project: EditorProject | null;
+  choices: Choices;
+  generators: { imageConfigured: boolean; assistantOffline: boolean };
+  limits: { title: number; description: number };
+}
+
+const EMPTY_SELECTION: Selection = { voice: "", music: "", video: "", image: "" };
+
+function selectionOf(project: EditorProject | null): Selection {
+  if (!project) return EMPTY_SELECTION;
+  return {
+    voice: project.media.voice?.id ?? "",
+    music: project.media.music?.id ?? "",
+    video: project.media.video?.id ?? "",
+    image: project.media.image?.id ?? "",
+  };
+}
+
+export function EditorHeader({ title }: { title: string }) {
+  return <MediaHeader title={title} back={{ to: "/projects", label: "Projects" }} />;
+}
+
+export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; saveAnswer: SaveAnswer | null }) {
+  const { isNew, project, limits, generators } = loaded;
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const formAction = isNew ? "/project/new" : `/project/${encodeURIComponent(project!.id)}`;
+
+  // A plain-form answer (no JavaScript) brings the person's values back; otherwise the stored project.
+  const initial = saveAnswer?.values ?? { title: project?.title ?? "", description: project?.description ?? "", selection: selectionOf(project) };
+  const [title, setTitle] = useState(initial.title);
+  const [description, setDescription] = useState(initial.description);
+  const [selection, setSelection] = useState<Selection>(initial.selection);
+  const [choices, setChoices] = useState<Choices>(loaded.choices);
+  const [status, setStatus] = useState<{ ok: boolean; text: string; detail?: string } | null>(
+    saveAnswer && !saveAnswer.ok ? { ok: false, text: saveAnswer.message, detail: saveAnswer.detail } : null,
+  );
+  const [titleError, setTitleError] = useState(saveAnswer?.titleError ?? null);
+
+  const saveFetcher = useFetcher<SaveAnswer>({ key: "project-save" });
+  const attachFetcher = useFetcher<AttachAnswer>({ key: "project-attach" });
+  const saving = saveFetcher.state !== "idle";
+
+  // The enhanced save's answer: the message, then /projects after 0.8 s (SPEC §4, §9).
+  const handledSave = useRef<unknown>(null);
+  useEffect(() => {
+    const answer = saveFetcher.data;
+    if (saveFetcher.state !== "idle" || !answer || handledSave.current === answer) return;
+    handledSave.current = answer;
+    setStatus({ ok: answer.ok, text: answer.message, detail: answer.detail });
+    setTitleError(answer.titleError ?? null);
+    if (!answer.ok) return;
+    const timer = setTimeout(() => navigate("/projects"), SAVED_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [saveFetcher.state, saveFetcher.data, navigate]);
+
+  const handledAttach = useRef<unknown>(null);
+  useEffect(() => {
+    const answer = attachFetcher.data;
+    if (attachFetcher.state !== "idle" || !answer || handledAttach.current === answer) return;
+    handledAttach.current = answer;
+    if (answer.ok) toast.success(answer.message);
+    else toast.error(answer.message);
+  }, [attachFetcher.state, attachFetcher.data]);
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!title.trim()) {
+      setStatus({ ok: false, text: TITLE_REQUIRED });
+      setTitleError(TITLE_REQUIRED);
+      return;
+    }
+    setStatus(null);
+    const form = new FormData(event.currentTarget);
+    form.set("enhanced", "1"); // answered with data (see answersWithData in app/lib/forms.server.ts)
+    saveFetcher.submit(form, { method: "post", action: formAction });
+  };
+
+  /** A generator's result (or a chosen track) goes into its slot; an existing project keeps it at once. */
+  const attach = (slot: ProjectSlot, choice: GeneratedChoice) => {
+    setChoices((current) =>
+      current[slot].some((existing) => existing.id === choice.id) ? current : { ...current, [slot]: [choice, ...current[slot]] },
+    );
+    setSelection((current) => ({ ...current, [slot]: choice.id }));
+    if (isNew) {
+      toast.info(`${slotLabel(slot)} attached: it is saved with the project when you press Save Project.`);
+      return;
+    }
+    attachFetcher.submit({ intent: "attach", slot, value: choice.id, enhanced: "1" }, { method: "post", action: formAction });
+  };
+
+  const names = Object.fromEntries(
+    PROJECT_SLOTS.map((slot) => [slot, choices[slot].find((choice) => choice.id === selection[slot])?.name ?? null]),
+  ) as Record<ProjectSlot, string | null>;
+
+  return (
+    <main className="page page-narrow project-editor-page">
+      <EditorHeader title={isNew ? "New Project" : "Edit Project"} />
+      <FlashMessage />
+      <Form method="post" action={formAction} className="card form project-form" aria-label="Project" onSubmit={hydrated ? onSubmit : undefined} noValidate={hydrated}>
+        <input type="hidden" name="intent" value="save" />
+        <label>
+          Title
+          <input
+            name="title"
+            required
+            maxLength={limits.title}
+            value={title}
+            onChange={(event) => {
+              setTitle(event.target.value);
+              setTitleError(null);
+            }}
+            aria-invalid={!!titleError}
+            aria-describedby={titleError ? "project-title-error" : undefined}
+          />
+          {titleError ? (
+            <span className="field-error" id="project-title-error">
+              {titleError}
+            </span>
+          ) : null}
+        </label>
+        <label>
+          Description
+          <textarea name="description" rows={5} maxLength={limits.description} value={description} onChange={(event) => setDescription(event.target.value)} />
+        </label>
+        <fieldset className="project-media">
+          <legend>Media</legend>
+          <ProjectMediaIcons names={names} />
+          {PROJECT_SLOTS.map((slot) => (
+            <MediaSlot
+              key={slot}
+              slot={slot}
+              choices={choices[slot]}
+              value={selection[slot]}
+              onChange={(value) => setSelection((current) => ({ ...current, [slot]: value }))}
+            />
+          ))}
+        </fieldset>
+        {status ? (
+          <p className={`message ${status.ok ? "message-success" : "message-error"}`} role={status.ok ? "status" : "alert"} data-testid="project-status">
+            {status.text}
+            {status.detail ? <span className="message-detail">{status.detail}</span> : null}
+          </p>
+        ) : null}
+        <div className="project-actions">
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving ? "Saving..." : "💾 Save Project"}
+          </button>
+          <Link className="button button-ghost" to="/projects">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+      <ProjectGenerators
+        hydrated={hydrated}
+        imageConfigured={generators.imageConfigured}
+        assistantOffline={generators.assistantOffline}
+        selectedMusic={selection.music}
+        onScript={(script) =>
+          setDescription((current) => (current.trim() ? `${current.trimEnd()}\n\n${script}` : script).slice(0, limits.description))
+        }
+        onAttach={attach}
+      />
+    </main>
+  );
+}
+
+/** The form's fields carry file ids (and a track id for music); the model takes ids or names. */
+const SLOT_FIELDS: Record<ProjectSlot, string> = { voice: "voice_file", music: "music_file", video: "video_file", image: "image_file" };
+const KIND_NOTES: Record<string, string> = {
+  voice: "voice clip",
+  speech: "generated speech",
+  video: "uploaded video",
+  aivideo: "AI video",
+  image: "image",
+  music: "bundled track",
+};
+
+/** One slot: a select of the person's files of the kinds it takes (works without JavaScript) and a preview. */
+function MediaSlot({ slot, choices, value, onChange }: { slot: ProjectSlot; choices: MediaChoice[]; value: string; onChange: (value: string) => void }) {
+  const chosen = choices.find((choice) => choice.id === value);
+  const url = slot === "music" ? musicTrack(value)?.url : chosen ? `/media/${encodeURIComponent(chosen.id)}` : undefined;
+  const label = slotLabel(slot);
+  return (
+    <div className="project-slot" data-slot={slot}>
+      <label htmlFor={`project-${slot}`}>{label}</label>
+      <select id={`project-${slot}`} name={SLOT_FIELDS[slot]} value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{`No ${label.toLowerCase()}`}</option>
+        {choices.map((choice) => (
+          <option key={choice.id} value={choice.id}>
+            {slot === "music" ? choice.name : `${choice.name} (${KIND_NOTES[choice.kind] ?? choice.kind})`}
+          </option>
+        ))}
+      </select>
+      {url && chosen ? <SlotPreview slot={slot} url={url} name={chosen.name} /> : null}
+      {choices.length === 0 && slot !== "music" ? <p className="muted project-slot-empty">{EMPTY_SLOT_HINTS[slot]}</p> : null}
+    </div>
+  );
+}
+
+const EMPTY_SLOT_HINTS: Record<Exclude<ProjectSlot, "music">, string> = {
+  voice: "No voice clips yet: upload one in Voices or generate one below.",
+  video: "No videos yet: upload one in the Video Hub or generate one below.",
+  image: "No images yet: make one with the Drawing Pad or generate one below.",
+};
+
+function SlotPreview({ slot, url, name }: { slot: ProjectSlot; url: string; name: string }) {
+  if (slot === "image") return <img className="project-slot-preview" src={url} alt={name} />;
+  if (slot === "video") return <video className="project-slot-preview" src={url} controls preload="metadata" aria-label={name} />;
+  return <audio className="project-slot-preview" src={url} controls preload="none" aria-label={name} />;
+}
+
