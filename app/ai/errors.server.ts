@@ -1,7 +1,10 @@
+import { DomainError } from "~/lib/domain-error";
+
 /**
  * A provider failure as the person may see it. Remote answers (their bodies, headers, our keys)
  * never reach the client or the log: only the capability, the provider's id, a reason and the HTTP
- * status the provider gave go to the log, and the API answers SPEC §8's text for the capability.
+ * status the provider gave go to the log. Services turn a ProviderError into a DomainError with
+ * SPEC §8's text for the capability (app/services/provider-failure.server.ts); no door sees it.
  */
 export type Capability = "chat" | "speech" | "image" | "sketch" | "video";
 
@@ -26,6 +29,9 @@ export const FAILURE_TEXT: Record<Capability, string> = {
   video: "❌ Error generating video.",
 };
 
+/** The DomainError code a service gives a translated provider failure (app/services/provider-failure.server.ts). */
+export const PROVIDER_FAILED = "provider_failed";
+
 export class ProviderError extends Error {
   constructor(
     readonly capability: Capability,
@@ -37,18 +43,17 @@ export class ProviderError extends Error {
     super(`${capability} provider ${provider}: ${failure}${logDetail ? ` (${logDetail})` : ""}`);
   }
 
-  /** 504 when the provider timed out, 503 when none is configured, otherwise 502 (a bad gateway). */
-  get httpStatus(): number {
-    if (this.failure === "timeout") return 504;
-    if (this.failure === "not_configured") return 503;
-    return 502;
+  /**
+   * @deprecated Screens that still catch ProviderError from a service (app/routes/image.tsx,
+   * assistant.tsx) now receive the service's DomainError (code PROVIDER_FAILED): it counts as one
+   * until they branch on the DomainError's status instead. Remove then.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    return this === ProviderError && isTranslatedFailure(value);
   }
 }
 
-/** Turns a provider failure into the API's `{"detail"}` answer; anything else is rethrown. */
-export function providerErrorResponse(error: unknown, capability: Capability): Response {
-  if (!(error instanceof ProviderError)) throw error;
-  console.error(`[ai] ${error.message}`);
-  const detail = error.failure === "not_configured" ? error.logDetail || FAILURE_TEXT[capability] : FAILURE_TEXT[capability];
-  return Response.json({ detail }, { status: error.httpStatus });
+function isTranslatedFailure(value: unknown): boolean {
+  return value instanceof DomainError && value.code === PROVIDER_FAILED;
 }

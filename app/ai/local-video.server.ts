@@ -44,9 +44,15 @@ function hash(text: string, seed = 0x811c9dc5): number {
 const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 
+/**
+ * Characters XML 1.0 does not allow (C0 controls other than tab and line breaks, U+FFFE/U+FFFF) and
+ * the C1 controls: one NUL in the prompt made every frame's SVG unreadable and the job end in error.
+ */
+const NOT_IN_SVG_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g;
+
 /** The prompt in at most three lines of at most 38 characters (the last ends in … when the prompt is longer). */
 export function wrapPrompt(prompt: string, lineLength = 38, maxLines = 3): string[] {
-  const words = prompt.replace(/\s+/g, " ").trim().split(" ").filter(Boolean);
+  const words = prompt.replace(NOT_IN_SVG_TEXT, " ").replace(/\s+/g, " ").trim().split(" ").filter(Boolean);
   const lines: string[] = [];
   let line = "";
   for (const word of words) {

@@ -1,8 +1,47 @@
 import type { z } from "zod";
+import { DomainError } from "./domain-error";
+
+/**
+ * The API's one responder: a DomainError answers `{"detail", ...data}` with its status and headers;
+ * anything else is rethrown (a thrown Response passes through, a bug stays a 500).
+ */
+export function errorResponse(error: unknown): Response {
+  if (!(error instanceof DomainError)) throw error;
+  return Response.json({ detail: error.detail, ...error.data }, { status: error.status, headers: error.options.headers });
+}
 
 /** JSON error answers of the API: `{"detail": "..."}` with the status that names the problem. */
 export function apiError(status: number, detail: string, headers?: HeadersInit): Response {
-  return Response.json({ detail }, { status, headers });
+  return errorResponse(new DomainError(status, detail, { headers: headers && Object.fromEntries(new Headers(headers)) }));
+}
+
+/**
+ * Wraps an API route's loader or action: whatever DomainError it (or a model or service it calls)
+ * throws is answered by `errorResponse`, so no route catches errors by hand.
+ */
+export function apiAction<Args extends unknown[]>(handler: (...args: Args) => Response | Promise<Response>): (...args: Args) => Promise<Response> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** 405 with the methods the URL does answer in `Allow`. */
+export function methodNotAllowed(allow: string, detail = "Method not allowed"): DomainError {
+  return new DomainError(405, detail, { headers: { Allow: allow } });
+}
+
+/** A loader or action that only refuses the method: `export const loader = refuseMethod("POST")`. */
+export function refuseMethod(allow: string, detail?: string): () => Response {
+  return () => errorResponse(methodNotAllowed(allow, detail));
+}
+
+/** Throws the 405 unless the request's method is one of `allowed` (the URL's other methods go in `Allow`). */
+export function requireMethod(request: Request, allowed: string[], allow = allowed.join(", ")): void {
+  if (!allowed.includes(request.method)) throw methodNotAllowed(allow);
 }
 
 const MiB = 1024 * 1024;
@@ -125,11 +164,19 @@ export function firstIssue(error: z.ZodError): string {
   return /^(Invalid|Expected|Too)/.test(issue.message) && field ? `${field}: ${issue.message}` : issue.message;
 }
 
-/** Validates API input against a schema; invalid input answers 422 with the first problem. */
-export function parseApiInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+/** Validates input against a schema; invalid input is a 422 DomainError with the first problem. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw apiError(422, firstIssue(result.error));
+  if (!result.success) throw new DomainError(422, firstIssue(result.error));
   return result.data;
+}
+
+/** The API's name for parseInput (its routes answer the 422 through `apiAction`). */
+export const parseApiInput = parseInput;
+
+/** A URL's query as the plain object a schema reads. */
+export function queryOf(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

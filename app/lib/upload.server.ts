@@ -1,21 +1,22 @@
 import { PassThrough, Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
+import { DomainError } from "./domain-error";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type FileStore, type StagedFile, type StageOptions } from "./storage.server";
 
 /**
  * Streaming multipart uploads (DESIGN.md: form parsers that buffer a whole file in memory are fine
  * for small forms, not for video). The request body flows through busboy straight into the file
  * store's staging file, with backpressure all the way, so memory stays flat whatever the file size.
+ * A refusal is a DomainError (400, 408, 409, 413, 415, 422) with the text the API answers.
  */
-export class UploadError extends Error {
-  constructor(
-    readonly status: 400 | 409 | 413 | 415 | 422,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+
+/** @deprecated Refusals are DomainErrors; the old name stays only for callers not yet switched. */
+export const UploadError = DomainError;
+
+/** DomainError codes of refusals a screen shows in its own words. */
+export const UPLOAD_MISSING_FILE = "upload_missing_file";
+export const UPLOAD_STALLED = "upload_stalled";
 
 export interface ReceivedUpload {
   /** The staged file: commit it into the store, or discard it. */
@@ -32,12 +33,14 @@ export interface UploadOptions extends StageOptions {
   /** Said when the file is refused for its content (415). */
   unsupportedMessage: string;
   /**
-   * Called once the file part's name is known, before any of its bytes are stored: throwing (an
-   * UploadError, say 409 for a taken name) refuses the upload without receiving the whole file.
+   * Called once the file part's name is known, before any of its bytes are stored: throwing (a
+   * DomainError, say 409 for a taken name) refuses the upload without receiving the whole file.
    * The part waits (backpressure) until it settles.
    */
   checkFilename?: (filename: string) => void | Promise<void>;
   store?: FileStore;
+  /** How long the client may send nothing before the upload is refused as stalled (tests shorten it). */
+  idleLimitMs?: number;
 }
 
 /** Room for the multipart boundaries, part headers and a few small fields around the file. */
@@ -48,8 +51,8 @@ const MULTIPART_OVERHEAD = 1024 * 1024;
  * network error instead of the 413/415. Past this the connection is closed.
  */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
-/** A client that sends nothing for this long has stalled: the upload is dropped (and its temporary file). */
-const IDLE_LIMIT_MS = 60_000;
+/** A client that sends nothing for this long has stalled: the upload is refused (408) and its temporary file dropped. */
+export const IDLE_LIMIT_MS = 60_000;
 
 export function formatBytes(bytes: number): string {
   const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
@@ -63,6 +66,7 @@ export function formatBytes(bytes: number): string {
 }
 
 export const tooLargeMessage = (maxBytes: number) => `File is too large (the limit is ${formatBytes(maxBytes)})`;
+export const STALLED_MESSAGE = "The upload stalled: nothing arrived for too long";
 export const missingFileMessage = (field = "file") => `A file is required (multipart field "${field}")`;
 
 export function isMultipart(request: Request): boolean {
@@ -87,26 +91,26 @@ class CheckFailed extends Error {
   }
 }
 
-function toUploadError(error: unknown, options: UploadOptions): UploadError {
-  if (error instanceof UploadError) return error;
-  if (error instanceof FileTooLargeError) return new UploadError(413, tooLargeMessage(error.maxBytes));
+function toRefusal(error: unknown, options: UploadOptions): DomainError {
+  if (error instanceof DomainError) return error;
+  if (error instanceof FileTooLargeError) return new DomainError(413, tooLargeMessage(error.maxBytes));
   if (error instanceof UnsupportedContentError) {
-    return error.empty ? new UploadError(422, "The file is empty") : new UploadError(415, options.unsupportedMessage);
+    return error.empty ? new DomainError(422, "The file is empty") : new DomainError(415, options.unsupportedMessage);
   }
-  return new UploadError(400, "The upload was interrupted or is not valid multipart/form-data");
+  return new DomainError(400, "The upload was interrupted or is not valid multipart/form-data");
 }
 
 /**
  * Receives one file from a multipart/form-data request into the store's staging area. Refusals are
- * UploadError (413 too large, 415 wrong content or encoding, 422 no file, 400 malformed or cut off)
- * or whatever `checkFilename` threw; whenever it throws, nothing of the file is left on disk.
+ * DomainErrors (413 too large, 415 wrong content or encoding, 422 no file, 408 stalled, 400 malformed
+ * or cut off) or whatever `checkFilename` threw; whenever it throws, nothing of the file is left on disk.
  */
 export function receiveMultipartUpload(request: Request, options: UploadOptions): Promise<ReceivedUpload> {
   const field = options.field ?? "file";
   const store = options.store ?? fileStore;
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!isMultipart(request) || !request.body) {
-    return Promise.reject(new UploadError(415, `Send the file as multipart/form-data in the field "${field}"`));
+    return Promise.reject(new DomainError(415, `Send the file as multipart/form-data in the field "${field}"`));
   }
   // 1 MiB buffers: fewer, larger hops through the parser (about 30% faster; memory stays bounded).
   const source = Readable.fromWeb(request.body as NodeWebReadableStream<Uint8Array>, { highWaterMark: 1024 * 1024 });
@@ -114,7 +118,7 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
   if (declaredLength > options.maxBytes + MULTIPART_OVERHEAD) {
     // Refused before a byte is stored: the declared size alone is too much.
     drain(source);
-    return Promise.reject(new UploadError(413, tooLargeMessage(options.maxBytes)));
+    return Promise.reject(new DomainError(413, tooLargeMessage(options.maxBytes)));
   }
 
   let parser: busboy.Busboy;
@@ -127,7 +131,7 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
     });
   } catch {
     drain(source);
-    return Promise.reject(new UploadError(400, "Malformed multipart/form-data request (no boundary)"));
+    return Promise.reject(new DomainError(400, "Malformed multipart/form-data request (no boundary)"));
   }
 
   return new Promise<ReceivedUpload>((resolve, reject) => {
@@ -139,7 +143,7 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
-      reject(error instanceof CheckFailed ? error.reason : toUploadError(error, options));
+      reject(error instanceof CheckFailed ? error.reason : toRefusal(error, options));
       // Stop parsing; keep reading (and dropping) the rest so the answer reaches the client.
       source.unpipe(parser);
       drain(source);
@@ -177,7 +181,7 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       if (!info.valueTruncated) fields[name] = value;
     });
     parser.on("close", () => {
-      if (!staging) return fail(new UploadError(422, missingFileMessage(field)));
+      if (!staging) return fail(new DomainError(422, missingFileMessage(field), { code: UPLOAD_MISSING_FILE }));
       staging.then(
         (staged) => {
           if (settled) return void store.discard(staged);
@@ -190,7 +194,13 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
     parser.on("error", (error) => fail(error));
     // A client that disconnects ends or errors the body: busboy then reports an unexpected end.
     source.on("error", (error) => parser.destroy(error instanceof Error ? error : new Error(String(error))));
-    const idle = setTimeout(() => source.destroy(new Error("Upload stalled")), IDLE_LIMIT_MS);
+    // A stalled upload is refused with an answer while the connection can still carry one (the
+    // client may be waiting to read it); one that stalls again while its rest is being dropped is cut.
+    const idle = setTimeout(function onIdle() {
+      if (settled) return void source.destroy(new Error("Upload stalled"));
+      fail(new DomainError(408, STALLED_MESSAGE, { code: UPLOAD_STALLED, headers: { Connection: "close" } }));
+      idle.refresh();
+    }, options.idleLimitMs ?? IDLE_LIMIT_MS);
     source.on("data", () => idle.refresh());
     source.on("close", () => clearTimeout(idle));
     source.pipe(parser);

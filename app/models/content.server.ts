@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { ContentItemsTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/ids.server";
+import { displayText } from "~/shared/media-names";
 
 /**
  * Text content items (SPEC §3): every function takes the signed-in user's id and every query is
@@ -14,6 +16,8 @@ export const CONTENT_PAGE_SIZE = 100;
 export const LIST_LIMIT_MAX = 1000;
 
 export const CONTENT_NOT_FOUND = "Content not found";
+/** The code of the 409 above, whose data carries the stored version as `current`. */
+export const CONTENT_CONFLICT_CODE = "content_conflict";
 export const CONTENT_CONFLICT = "This content was changed since you loaded it; your save was refused so the newer version is kept";
 
 export interface ContentItem {
@@ -29,6 +33,8 @@ export type ContentSummary = Omit<ContentItem, "body">;
 
 const titleSchema = z
   .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "Title is required" : "Title must be text") })
+  // Control and bidirectional-override characters would disguise the title in every list.
+  .overwrite(displayText)
   .trim()
   .min(1, "Title is required")
   .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`);
@@ -196,6 +202,27 @@ export async function updateContent(
     }
     return { ok: true, item: toItem({ ...current, ...changes }) };
   });
+}
+
+/** The refusal of an item the person does not have (or that is another user's). */
+export const contentNotFound = () => new DomainError(404, CONTENT_NOT_FOUND);
+
+/**
+ * updateContent for a door that answers refusals as errors: the saved item, else 404, or a 409 that
+ * carries the stored version as `current` (the editor shows it instead of fetching it again).
+ */
+export async function saveContent(userId: string, id: string, input: ContentUpdate, options: { expectedUpdatedAt?: string } = {}): Promise<ContentItem> {
+  const result = await updateContent(userId, id, input, options);
+  if (result.ok) return result.item;
+  if (result.reason === "conflict") throw new DomainError(409, CONTENT_CONFLICT, { data: { current: result.current }, code: CONTENT_CONFLICT_CODE });
+  throw contentNotFound();
+}
+
+/** The person's item, else 404. */
+export async function requireContent(userId: string, id: string): Promise<ContentItem> {
+  const item = await getContent(userId, id);
+  if (!item) throw contentNotFound();
+  return item;
 }
 
 /** Pinning is not an edit: it keeps updated_at (and so the item's place among the pinned or unpinned). */

@@ -2,14 +2,13 @@ import type { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { MediaFilesTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
 import type { ServedFile } from "~/lib/file-response.server";
-import { apiError } from "~/lib/http.server";
 import { sniffMp3, sniffPng, sniffVideo, sniffWav } from "~/lib/file-signatures";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { fileStore, FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
-import { formatBytes, receiveMultipartUpload, tooLargeMessage, UploadError } from "~/lib/upload.server";
+import { formatBytes, receiveMultipartUpload, tooLargeMessage } from "~/lib/upload.server";
 import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "~/shared/media-names";
-
 
 /**
  * The user's stored files (SPEC §2 Voices and Video hub, §3 Voice file and Video file). Every
@@ -20,7 +19,9 @@ import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKin
  * Order of writes, so that neither a row nor a file can be left alone: a new file is complete on disk
  * before its row is inserted (a crash in between leaves a file without a row), and a deleted file's
  * row goes first (a crash leaves the same). The store's sweep removes such files: at start, once
- * after the grace period, and hourly.
+ * after the grace period, and hourly (scheduled by the server's life cycle, never on import).
+ *
+ * Refusals are DomainErrors (404, 409, 413, 415, 422, and the upload's 400/408) with the text the API answers.
  */
 export type { MediaKind } from "~/shared/media-names";
 
@@ -34,15 +35,11 @@ export interface MediaFile {
   updatedAt: string;
 }
 
-/** A refusal with the HTTP status that names it (the API answers it as `{"detail"}`). */
-export class MediaError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409 | 413 | 415 | 422,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * @deprecated Media refusals are DomainErrors; this name only keeps `instanceof MediaError` working in
+ * screens not yet switched (app/routes/voices.tsx, videos.tsx).
+ */
+export const MediaError = DomainError;
 
 function byteSetting(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -180,11 +177,11 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
         return toFile(row);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        if (whenTaken === "refuse") throw new MediaError(409, NAME_TAKEN);
+        if (whenTaken === "refuse") throw new DomainError(409, NAME_TAKEN);
         tried.add(name);
       }
     }
-    throw new MediaError(409, NAME_TAKEN);
+    throw new DomainError(409, NAME_TAKEN);
   } catch (error) {
     await fileStore.remove(id);
     throw error;
@@ -200,20 +197,14 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
  */
 export async function receiveMediaUpload(userId: string, kind: MediaKind, request: Request) {
   const rules = MEDIA_RULES[kind];
-  let upload;
-  try {
-    upload = await receiveMultipartUpload(request, {
-      maxBytes: rules.maxBytes,
-      inspect: rules.sniff,
-      unsupportedMessage: rules.unsupportedMessage,
-      checkFilename: async (filename) => {
-        if (await getMediaByName(userId, kind, nameFromUpload(filename, kind))) throw new UploadError(409, NAME_TAKEN);
-      },
-    });
-  } catch (error) {
-    if (error instanceof UploadError) throw new MediaError(error.status, error.message);
-    throw error;
-  }
+  const upload = await receiveMultipartUpload(request, {
+    maxBytes: rules.maxBytes,
+    inspect: rules.sniff,
+    unsupportedMessage: rules.unsupportedMessage,
+    checkFilename: async (filename) => {
+      if (await getMediaByName(userId, kind, nameFromUpload(filename, kind))) throw new DomainError(409, NAME_TAKEN);
+    },
+  });
   const file = await commitStaged(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), "refuse");
   return { file, fields: upload.fields };
 }
@@ -229,19 +220,19 @@ export async function storeMedia(userId: string, kind: MediaKind, source: Readab
   try {
     staged = await fileStore.stage(source, { maxBytes: rules.maxBytes, inspect: rules.sniff });
   } catch (error) {
-    if (error instanceof FileTooLargeError) throw new MediaError(413, tooLargeMessage(error.maxBytes));
-    if (error instanceof UnsupportedContentError) throw new MediaError(415, rules.unsupportedMessage);
+    if (error instanceof FileTooLargeError) throw new DomainError(413, tooLargeMessage(error.maxBytes));
+    if (error instanceof UnsupportedContentError) throw new DomainError(415, rules.unsupportedMessage);
     throw error;
   }
   return commitStaged(userId, kind, staged, nameFromUpload(name, kind), "number");
 }
 
-/** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as MediaError. */
+/** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as DomainError. */
 export async function renameMedia(userId: string, kind: MediaKind, oldName: string, newName: unknown): Promise<MediaFile> {
   const checked = checkMediaName(newName, kind);
-  if (!checked.ok) throw new MediaError(422, checked.message);
+  if (!checked.ok) throw new DomainError(422, checked.message);
   const current = await getMediaByName(userId, kind, oldName);
-  if (!current) throw new MediaError(404, mediaNotFound(kind));
+  if (!current) throw new DomainError(404, mediaNotFound(kind));
   if (checked.name === current.name) return current;
   const updatedAt = monotonicIso();
   try {
@@ -251,9 +242,9 @@ export async function renameMedia(userId: string, kind: MediaKind, oldName: stri
       .where("user_id", "=", userId)
       .where("id", "=", current.id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new MediaError(404, mediaNotFound(kind));
+    if (Number(result.numUpdatedRows) !== 1) throw new DomainError(404, mediaNotFound(kind));
   } catch (error) {
-    if (isUniqueViolation(error)) throw new MediaError(409, NAME_TAKEN);
+    if (isUniqueViolation(error)) throw new DomainError(409, NAME_TAKEN);
     throw error;
   }
   return { ...current, name: checked.name, updatedAt };
@@ -279,39 +270,38 @@ export function sweepOrphanMedia(options?: { graceMs?: number; now?: number }) {
 }
 
 /**
- * The sweep runs once when the server loads this module (the production build loads every route
- * module at start), once more just after the grace period (what a restart interrupted is too young
- * for the first sweep; without this it would wait for the hourly one) and hourly after that. The
- * grace period keeps uploads in flight on another instance sharing DATA_DIR safe.
+ * The sweep runs at start, once more just after the grace period (what a restart interrupted is too
+ * young for the first sweep; without this it would wait for the hourly one) and hourly after that.
+ * The grace period keeps uploads in flight on another instance sharing DATA_DIR safe. The server's
+ * life cycle starts it (app/services/housekeeping.server.ts); nothing starts on import.
  */
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 export const SWEEP_AFTER_START_MS = SWEEP_GRACE_MS + 60_000;
 
-/** Runs `sweep` now, after the grace period and hourly; the timers never keep the process alive. */
-export function scheduleSweeps(sweep: () => void) {
+/** Runs `sweep` now, after the grace period and hourly; the timers never keep the process alive. Returns a stop. */
+export function scheduleSweeps(sweep: () => void): () => void {
   sweep();
-  setTimeout(sweep, SWEEP_AFTER_START_MS).unref();
-  setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  const once = setTimeout(sweep, SWEEP_AFTER_START_MS).unref();
+  const hourly = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  return () => {
+    clearTimeout(once);
+    clearInterval(hourly);
+  };
 }
 
-function sweepQuietly() {
-  sweepOrphanMedia()
-    .then(({ removedFiles, removedTemporary }) => {
-      if (removedFiles || removedTemporary) {
-        console.log(`[storage] swept ${removedFiles} orphaned file(s) and ${removedTemporary} stale temporary file(s)`);
-      }
-    })
-    .catch((error) => console.error("[storage] sweep failed", error));
+/** One sweep whose outcome goes to the log; it never rejects (for a timer). */
+export async function sweepOrphanMediaLogged(): Promise<void> {
+  try {
+    const { removedFiles, removedTemporary } = await sweepOrphanMedia();
+    if (removedFiles || removedTemporary) {
+      console.log(`[storage] swept ${removedFiles} orphaned file(s) and ${removedTemporary} stale temporary file(s)`);
+    }
+  } catch (error) {
+    console.error("[storage] sweep failed", error);
+  }
 }
-scheduleSweeps(sweepQuietly);
 
 /** What the file responder needs to serve a stored file. */
 export function servedFile(file: MediaFile): ServedFile {
   return { key: file.id, name: file.name, contentType: file.contentType, size: file.size, updatedAt: file.updatedAt };
-}
-
-/** The API's answer to a MediaError (`{"detail"}` with its status); anything else is rethrown. */
-export function mediaErrorResponse(error: unknown): Response {
-  if (error instanceof MediaError) return apiError(error.status, error.message);
-  throw error;
 }

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { MUSIC_DEMOS } from "~/shared/music-demos";
 import { mediaUrl } from "./ai-media.server";
 import { listMedia, type MediaFile, type MediaKind } from "./media.server";
-import { lookupName } from "~/shared/media-names";
+import { displayText, lookupName } from "~/shared/media-names";
 import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
 /**
@@ -18,6 +19,8 @@ import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, 
 export { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
 export const PROJECT_NOT_FOUND = "Project not found";
+/** The refusal of a project the person does not have (or that is another user's). */
+export const projectNotFound = () => new DomainError(404, PROJECT_NOT_FOUND);
 
 /** Which stored kinds each file slot accepts. */
 export const SLOT_KINDS: Record<Exclude<ProjectSlot, "music">, readonly MediaKind[]> = {
@@ -44,11 +47,27 @@ export interface Project {
   updated_at: string;
 }
 
-/** Thrown for input that names a file the person does not have (the routes answer 422). */
-export class ProjectMediaError extends Error {}
+/** The code of a refused attachment: input that names a file (or track) the person does not have. */
+export const PROJECT_MEDIA_REFUSED = "project_media_refused";
+
+function attachmentRefused(detail: string): DomainError {
+  return new DomainError(422, detail, { code: PROJECT_MEDIA_REFUSED });
+}
+
+/**
+ * @deprecated The model throws a DomainError (422, code PROJECT_MEDIA_REFUSED); this name only keeps
+ * `instanceof ProjectMediaError` working in app/routes/project.tsx until it branches on the code.
+ */
+export abstract class ProjectMediaError extends DomainError {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof DomainError && value.code === PROJECT_MEDIA_REFUSED;
+  }
+}
 
 const titleSchema = z
   .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "Title required" : "Title must be text") })
+  // Control and bidirectional-override characters would disguise the title in every list.
+  .overwrite(displayText)
   .trim()
   .min(1, "Title required")
   .max(PROJECT_TITLE_MAX, `Title must be at most ${PROJECT_TITLE_MAX} characters`);
@@ -196,7 +215,7 @@ async function attachmentColumns(userId: string, input: Attachments) {
     let id: string | null = null;
     if (reference !== null) {
       id = (await findSlotFile(userId, slot, reference)) ?? null;
-      if (!id) throw new ProjectMediaError(`No such ${SLOT_LABELS[slot]} in your library`);
+      if (!id) throw attachmentRefused(`No such ${SLOT_LABELS[slot]} in your library`);
     }
     columns[SLOT_COLUMNS[slot]] = id;
   }
@@ -246,7 +265,7 @@ export async function updateProject(userId: string, id: string, input: Partial<P
 /** Attaches `value` (a file id or name, or a track id for music) to one slot, or detaches it when null. */
 export async function setProjectSlot(userId: string, id: string, slot: ProjectSlot, value: string | null) {
   if (slot === "music") {
-    if (value !== null && !MUSIC_TRACK_IDS.includes(value)) throw new ProjectMediaError(`No such ${SLOT_LABELS.music}`);
+    if (value !== null && !MUSIC_TRACK_IDS.includes(value)) throw attachmentRefused(`No such ${SLOT_LABELS.music}`);
     return updateProject(userId, id, { music_file: value });
   }
   return updateProject(userId, id, { [SLOT_FIELDS[slot]]: value });

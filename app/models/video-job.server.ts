@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { VideoJobsTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
 import { mediaUrl } from "./ai-media.server";
 
@@ -58,16 +59,29 @@ function toView(row: ViewRow): VideoJobView {
   };
 }
 
-/** Refused: the person already has as many unfinished jobs as allowed (the API answers 429). */
-export class VideoJobLimitError extends Error {
-  constructor(readonly limit: number) {
-    super(`You already have ${limit} ${limit === 1 ? "video" : "videos"} being generated. Wait for one to finish, then try again.`);
+/** The code of the refusal below, for a door that must tell it apart from other 429s. */
+export const VIDEO_JOB_LIMIT = "video_job_limit";
+
+/** Refused (429, the one place this status is chosen): the person already has as many unfinished jobs as allowed. */
+export function videoJobLimitReached(limit: number): DomainError {
+  const detail = `You already have ${limit} ${limit === 1 ? "video" : "videos"} being generated. Wait for one to finish, then try again.`;
+  return new DomainError(429, detail, { code: VIDEO_JOB_LIMIT });
+}
+
+/**
+ * @deprecated createVideoJob throws `videoJobLimitReached(...)`, a DomainError with code VIDEO_JOB_LIMIT;
+ * this name only keeps `instanceof VideoJobLimitError` working (app/routes/aivideo.tsx) until it
+ * branches on the code.
+ */
+export abstract class VideoJobLimitError extends DomainError {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof DomainError && value.code === VIDEO_JOB_LIMIT;
   }
 }
 
 /**
  * A new job for the person. With `maxUnfinished`, the job is only created while the person has fewer
- * unfinished jobs than that; otherwise VideoJobLimitError. The count and the insert are one statement,
+ * unfinished jobs than that; otherwise a 429 DomainError (videoJobLimitReached). The count and the insert are one statement,
  * so two requests at once cannot both slip under the limit.
  */
 export async function createVideoJob(
@@ -121,7 +135,7 @@ export async function createVideoJob(
         ),
     )
     .executeTakeFirst();
-  if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) throw new VideoJobLimitError(maxUnfinished);
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) throw videoJobLimitReached(maxUnfinished);
   return toView(row);
 }
 

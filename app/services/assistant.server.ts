@@ -2,6 +2,7 @@ import type { ChatContext, ChatReply, SearchableProject } from "~/ai/chat.server
 import { aiProviders } from "~/ai/providers.server";
 import { CONTENT_PAGE_SIZE, listContent, type ContentItem } from "~/models/content.server";
 import { listProjects, type Project } from "~/models/project.server";
+import { withProviderFailures } from "./provider-failure.server";
 
 /**
  * The assistant as both doors use it: what the person's question is answered from. Providers know
@@ -35,10 +36,11 @@ export async function personalContext(userId: string): Promise<ChatContext> {
   return { items, projects: projects.map(searchableProject) };
 }
 
+/** The assistant's answer; a provider failure is a DomainError with SPEC §8's text (502/504). */
 export async function askAssistant(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
   const provider = aiProviders().chat;
   const context = provider.searchesPersonalContent ? await personalContext(userId) : {};
-  return provider.reply(message, context, signal);
+  return withProviderFailures("chat", () => provider.reply(message, context, signal));
 }
 
 /** Whether the assistant is the offline one (the screens label it). */

@@ -1,22 +1,35 @@
 import { slugOf, storeGenerated } from "~/models/ai-media.server";
 import { ProviderError } from "~/ai/errors.server";
+import { DomainError } from "~/lib/domain-error";
 import { aiProviders } from "~/ai/providers.server";
 import type { SketchStyle } from "~/ai/sketch.server";
 import type { Voice } from "~/ai/speech.server";
 import { voicesOrFallback } from "~/shared/voice-options";
+import { providerFailure, withProviderFailures } from "./provider-failure.server";
 
 /**
  * The AI capabilities as the screens and the API use them: provider call, then the result stored as
  * the person's file. Both doors (screens' actions and /api routes) call these; neither holds the rules.
+ * A provider failure leaves as a DomainError with SPEC §8's text (502/503/504, see provider-failure).
  */
-export class UnknownVoiceError extends Error {
+export const UNKNOWN_VOICE = "unknown_voice";
+
+/**
+ * @deprecated speak throws DomainError(422, "Unknown voice", { code: UNKNOWN_VOICE }); this name
+ * only lets app/routes/assistant.tsx keep its `instanceof` until it branches on the code.
+ */
+export class UnknownVoiceError extends DomainError {
   constructor() {
-    super("Unknown voice");
+    super(422, "Unknown voice", { code: UNKNOWN_VOICE });
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof DomainError && value.code === UNKNOWN_VOICE;
   }
 }
 
 export function listVoices(signal?: AbortSignal): Promise<Voice[]> {
-  return aiProviders().speech.listVoices(signal);
+  return withProviderFailures("speech", () => aiProviders().speech.listVoices(signal));
 }
 
 /** How long a page waits for the voice list before it shows the fallback voice instead. */
@@ -41,13 +54,15 @@ export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAI
 /** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */
 export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal) {
   const provider = aiProviders().speech;
-  const voices = await provider.listVoices(signal);
-  const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
-  if (!voice) {
-    if (voiceId) throw new UnknownVoiceError();
-    throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
-  }
-  const audio = await provider.synthesize(text, voice.voice_id, signal);
+  const { voice, audio } = await withProviderFailures("speech", async () => {
+    const voices = await provider.listVoices(signal);
+    const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
+    if (!voice) {
+      if (voiceId) throw new UnknownVoiceError();
+      throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
+    }
+    return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
+  });
   const stored = await storeGenerated(userId, "speech", audio.bytes, `speech-${slugOf(text, 30)}`);
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, voice_id: voice.voice_id, provider: provider.id };
 }
@@ -55,7 +70,7 @@ export async function speak(userId: string, text: string, voiceId: string | unde
 /** The sketch restyled (offline) or redrawn by the image model, stored as the person's image. */
 export async function sketchToImage(userId: string, png: Buffer, style: SketchStyle, signal?: AbortSignal) {
   const provider = aiProviders().sketch;
-  const image = await provider.stylise(png, style, signal);
+  const image = await withProviderFailures("sketch", () => provider.stylise(png, style, signal));
   const stored = await storeGenerated(userId, "image", image.bytes, `sketch-${style}`);
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id, offline: provider.offline };
 }
@@ -71,8 +86,8 @@ export const NO_IMAGE_PROVIDER =
 /** A generated image from the prompt, stored as the person's image; 503 (not_configured) without an image model. */
 export async function generateImage(userId: string, prompt: string, signal?: AbortSignal) {
   const provider = aiProviders().image;
-  if (!provider) throw new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER);
-  const image = await provider.generate(prompt, signal);
+  if (!provider) throw providerFailure(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER), "image");
+  const image = await withProviderFailures("image", () => provider.generate(prompt, signal));
   const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`);
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id };
 }

@@ -26,7 +26,9 @@ import type { VideoProvider } from "~/ai/video.server";
  * pausing, a remote job goes on polling the provider's job id it recorded. A job interrupted too
  * often ends in error, one running longer than the job timeout ends in timeout; none hangs.
  *
- * One runner per process, started by the first request that touches video jobs (or health).
+ * One runner per process: the server's life cycle starts and stops it (startVideoJobRunner,
+ * stopVideoJobRunner); until then the first request that touches video jobs (or health) starts it.
+ * Nothing starts on import.
  */
 export interface RunnerOptions {
   runnerId?: string;
@@ -64,6 +66,8 @@ export class VideoJobRunner {
   private interval: ReturnType<typeof setInterval> | null = null;
   private started: Promise<void> | null = null;
   private ticking: Promise<void> | null = null;
+  /** Set by stop: no pass claims a job until the next start. */
+  private stopped = false;
 
   constructor(
     private readonly provider: VideoProvider,
@@ -80,6 +84,7 @@ export class VideoJobRunner {
   /** Starts ticking; resolves after the first tick, so interrupted jobs are already taken over. */
   start(): Promise<void> {
     if (!this.started) {
+      this.stopped = false;
       this.interval = setInterval(() => void this.tick(), this.tickMs);
       this.interval.unref();
       this.started = this.tick();
@@ -87,10 +92,16 @@ export class VideoJobRunner {
     return this.started;
   }
 
-  /** Stops ticking and the work in hand (tests; a stopped job is taken over like after a crash). */
+  /**
+   * Stops claiming, lets the pass in progress end, then stops the work in hand: a stopped job keeps
+   * its row and is taken over once its heartbeat is stale, by the next start or another process.
+   */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.interval) clearInterval(this.interval);
     this.interval = null;
+    this.started = null;
+    await this.ticking;
     const running = [...this.active.values()];
     for (const { controller } of running) controller.abort(new ClaimLost("runner stopped"));
     await Promise.allSettled(running.map(({ done }) => done));
@@ -98,6 +109,7 @@ export class VideoJobRunner {
 
   /** One pass: heartbeat, take over what nobody works, say "queued" for what must wait. Passes never overlap. */
   tick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.ticking ??= this.pass()
       .catch((error) => console.error("[video-jobs] runner pass failed", error))
       .finally(() => (this.ticking = null));
@@ -111,6 +123,7 @@ export class VideoJobRunner {
     let free = this.maxActive - this.active.size;
     const waiting: string[] = [];
     for (const job of candidates) {
+      if (this.stopped) break;
       if (this.active.has(job.id)) continue;
       if (free <= 0) {
         if (job.status === "starting") waiting.push(job.id);
@@ -178,21 +191,39 @@ export class VideoJobRunner {
 }
 
 let processRunner: VideoJobRunner | null = null;
+/** Set by stopVideoJobRunner: a late request must not start the runner again during shutdown. */
+let stoppedByLifeCycle = false;
 
-/** The process's runner, started on first use; resolves once interrupted jobs have been taken over. */
+/**
+ * The process's runner, started on first use (request paths call this until the server entry starts
+ * it); resolves once interrupted jobs have been taken over.
+ */
 export function ensureVideoJobRunner(): Promise<void> {
+  if (stoppedByLifeCycle) return Promise.resolve();
   processRunner ??= new VideoJobRunner(aiProviders().video, { jobTimeoutMs: aiConfig().videoJobTimeoutMs });
   return processRunner.start();
 }
 
+/** Starts the process's runner (the server entry, at start); a failed first pass is logged, not thrown. */
+export function startVideoJobRunner(): void {
+  stoppedByLifeCycle = false;
+  ensureVideoJobRunner().catch((error) => console.error("[video-jobs] the runner did not start", error));
+}
+
+/** Stops the process's runner (at shutdown): the current pass ends, nothing more is claimed, and the job in hand resumes on the next start. */
+export async function stopVideoJobRunner(): Promise<void> {
+  stoppedByLifeCycle = true;
+  await processRunner?.stop();
+}
+
 /**
  * A new job for the person, picked up at once (every door: /api/aivideo, the creative-tools door and
- * the screen). Throws VideoJobLimitError when the person already has VIDEO_MAX_ACTIVE_JOBS unfinished.
+ * the screen). A person who already has VIDEO_MAX_ACTIVE_JOBS unfinished gets a 429 DomainError.
  */
 export async function submitVideoJob(userId: string, prompt: string): Promise<VideoJobView> {
   await ensureVideoJobRunner();
   const job = await createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs });
-  void processRunner!.tick();
+  void processRunner?.tick();
   return job;
 }
 
@@ -201,7 +232,3 @@ export async function readVideoJob(userId: string, id: string): Promise<VideoJob
   await ensureVideoJobRunner();
   return getVideoJob(userId, id);
 }
-
-// The production server loads every module at start: the runner starts with it, so interrupted jobs
-// are taken over without waiting for a request. (Elsewhere, e.g. unit tests, it starts on first use.)
-if (process.env.NODE_ENV === "production") void ensureVideoJobRunner();

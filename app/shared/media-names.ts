@@ -15,7 +15,21 @@ const UPLOADED_EXTENSIONS = /\.(mp3|mpeg|mpga|mov|mp4|m4v|webm|mkv|avi|ogv|ogg|3
 
 // C0 and C1 control characters, DEL, and the Unicode line/paragraph separators.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/**
+ * Bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E/F, U+202A-U+202E,
+ * U+2066-U+2069): invisible, they make a name display as something else ("\u202Egnp.mp3" shows as
+ * "3pm.png"), so they are dropped from every name and title.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const PATH_SEPARATORS = /[/\\]/;
+
+/**
+ * Text shown as one line (titles): bidirectional controls dropped, control characters (tabs and line
+ * breaks included) as spaces. Trimming is left to the caller.
+ */
+export function displayText(text: string): string {
+  return text.replace(BIDI_CONTROLS, "").replace(new RegExp(CONTROL_CHARACTERS.source, "g"), " ");
+}
 
 export type NameCheck = { ok: true; name: string } | { ok: false; message: string };
 
@@ -43,10 +57,11 @@ export function lookupName(name: string): string {
 /**
  * A name typed by a person (rename): trimmed, the extension appended when missing, then checked:
  * not blank, no control characters or path separators, at most 120 characters with the extension.
+ * Bidirectional controls are dropped first (they only disguise a name).
  */
 export function checkMediaName(raw: unknown, kind: MediaKind): NameCheck {
   if (typeof raw !== "string") return { ok: false, message: "Name is required" };
-  const trimmed = raw.trim();
+  const trimmed = raw.replace(BIDI_CONTROLS, "").trim();
   if (trimmed === "") return { ok: false, message: "Name is required" };
   if (CONTROL_CHARACTERS.test(trimmed)) return { ok: false, message: "Name must not contain control characters" };
   if (PATH_SEPARATORS.test(trimmed)) return { ok: false, message: "Name must not contain / or \\" };
@@ -60,12 +75,13 @@ export function checkMediaName(raw: unknown, kind: MediaKind): NameCheck {
 
 /**
  * The display name an uploaded file gets from its own file name: the last path segment (some
- * browsers send a full path), unsafe characters replaced, its media extension swapped for the kind's,
+ * browsers send a full path), control characters replaced, bidirectional controls dropped, its media extension swapped for the kind's,
  * shortened to fit. Never fails: a missing or unusable name becomes "voice.mp3" / "video.mov".
  */
 export function nameFromUpload(original: string | undefined, kind: MediaKind): string {
   const lastSegment = (original ?? "").split(/[/\\]/).pop() ?? "";
   let base = lastSegment
+    .replace(BIDI_CONTROLS, "")
     .replace(new RegExp(CONTROL_CHARACTERS.source, "g"), " ")
     .replace(/\s+/g, " ")
     .trim()

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readAiConfig, type RemoteCallConfig } from "~/ai/config.server";
 import { ElevenLabsSpeech } from "~/ai/elevenlabs-speech.server";
-import { FAILURE_TEXT, ProviderError, providerErrorResponse } from "~/ai/errors.server";
+import { FAILURE_TEXT, ProviderError } from "~/ai/errors.server";
+import { errorResponse } from "~/lib/http.server";
+import { providerFailure } from "~/services/provider-failure.server";
+
+/** What the API answers for a provider failure: the service's DomainError through the one responder. */
+const providerErrorResponse = (error: ProviderError, capability: "chat") => errorResponse(providerFailure(error, capability));
 import { OpenAiChat, OpenAiImages, OpenAiSpeech } from "~/ai/openai-compatible.server";
 import { ReplicateVideo } from "~/ai/replicate-video.server";
 import { STUDIO_SYSTEM_PROMPT } from "~/ai/chat.server";
@@ -78,7 +83,7 @@ describe("OpenAI-compatible chat", () => {
     const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("hi").catch((e) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.failure).toBe("unavailable");
-    expect(error.httpStatus).toBe(502);
+    expect(providerFailure(error, "chat").status).toBe(502);
     expect(stub.requests).toHaveLength(3);
     // Neither the provider's body nor the key reaches the message.
     expect(error.message).not.toContain(KEY);
@@ -106,7 +111,7 @@ describe("OpenAI-compatible chat", () => {
       .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
-    expect(error.httpStatus).toBe(504);
+    expect(providerFailure(error, "chat").status).toBe(504);
     expect(stub.requests).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -122,7 +127,7 @@ describe("OpenAI-compatible chat", () => {
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.failure).toBe("timeout");
-    expect(error.httpStatus).toBe(504);
+    expect(providerFailure(error, "chat").status).toBe(504);
     expect(stub.requests).toHaveLength(1);
     expect(elapsed).toBeGreaterThanOrEqual(280);
     expect(elapsed).toBeLessThan(2000);

@@ -1,10 +1,10 @@
-import { providerErrorResponse } from "~/ai/errors.server";
 import { decodePngDataUrl } from "~/lib/file-signatures";
 import { sketchSchema } from "~/ai/inputs.server";
 import { isDecodablePng } from "~/ai/local-sketch.server";
 import { sketchToImage } from "~/services/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
-import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
 import type { Route } from "./+types/ai.sketch2image";
 
 /** A 10 MiB PNG is about 14 MiB as base64 in JSON; a body beyond this is refused (413) unread. */
@@ -12,21 +12,18 @@ const BODY_MAX_BYTES = 14 * 1024 * 1024 + 64 * 1024;
 
 /**
  * POST /api/ai/sketch2image {image_data: PNG data URL, style} -> {image: URL of the stored image}.
- * Not a PNG (by its bytes), over 10 MiB, not decodable, or an unknown style -> 422.
+ * Not a PNG (by its bytes), over 10 MiB, not decodable, or an unknown style -> 422; a provider
+ * failure -> 502/504 with SPEC §8's text.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed", { Allow: "POST" });
+export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
-  const { image_data, style } = parseApiInput(sketchSchema, await readJsonBody(request, BODY_MAX_BYTES));
+  const { image_data, style } = parseInput(sketchSchema, await readJsonBody(request, BODY_MAX_BYTES));
   const png = decodePngDataUrl(image_data);
-  if (!png.ok) return apiError(422, png.message);
-  if (!(await isDecodablePng(png.bytes))) return apiError(422, "image_data must be a whole PNG image of at most 4096x4096 pixels");
-  try {
-    const result = await sketchToImage(user.id, png.bytes, style, request.signal);
-    return Response.json({ image: result.url, media_id: result.media_id, style, provider: result.provider }, { status: 201 });
-  } catch (error) {
-    return providerErrorResponse(error, "sketch");
-  }
-}
+  if (!png.ok) throw new DomainError(422, png.message);
+  if (!(await isDecodablePng(png.bytes))) throw new DomainError(422, "image_data must be a whole PNG image of at most 4096x4096 pixels");
+  const result = await sketchToImage(user.id, png.bytes, style, request.signal);
+  return Response.json({ image: result.url, media_id: result.media_id, style, provider: result.provider }, { status: 201 });
+});
 
-export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });
+export const loader = refuseMethod("POST");

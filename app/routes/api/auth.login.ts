@@ -1,4 +1,5 @@
-import { apiError, clientAddress, isRecord, parseApiInput, readFormData, readJsonBody } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { apiAction, clientAddress, isRecord, parseInput, readFormData, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
 import { issueTokenPair } from "~/models/token.server";
@@ -13,7 +14,7 @@ async function readCredentials(request: Request): Promise<unknown> {
       form = await readFormData(request);
     } catch (error) {
       // The screens' form reader answers text; the API answers {"detail"} with the same status.
-      if (error instanceof Response) throw apiError(error.status, await error.text());
+      if (error instanceof Response) throw new DomainError(error.status, await error.text());
       throw error;
     }
     return { email: form.get("email") ?? form.get("username") ?? "", password: form.get("password") ?? "" };
@@ -23,15 +24,15 @@ async function readCredentials(request: Request): Promise<unknown> {
 }
 
 /** POST /api/auth/login -> {access_token, refresh_token, token_type}; bad credentials 401; too many failures 429. */
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
-  const { email, password } = parseApiInput(loginSchema, await readCredentials(request));
+export const action = apiAction(async ({ request }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
+  const { email, password } = parseInput(loginSchema, await readCredentials(request));
   const result = await loginWithPassword(email, password, clientAddress(request));
   if (!result.ok && result.reason === "throttled") {
-    return apiError(429, throttledMessage(result.retryAfterSeconds), { "Retry-After": String(result.retryAfterSeconds) });
+    throw new DomainError(429, throttledMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
   }
-  if (!result.ok) return apiError(401, "Incorrect email or password", { "WWW-Authenticate": "Bearer" });
+  if (!result.ok) throw new DomainError(401, "Incorrect email or password", { headers: { "WWW-Authenticate": "Bearer" } });
   return Response.json(await issueTokenPair(result.user.id), { headers: { "Cache-Control": "no-store" } });
-}
+});
 
-export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });
+export const loader = refuseMethod("POST");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
+import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
 import { endSession } from "~/auth/session.server";
 import { revokeRefreshToken } from "~/models/token.server";
 import type { Route } from "./+types/auth.logout";
@@ -7,11 +7,11 @@ import type { Route } from "./+types/auth.logout";
 const logoutSchema = z.object({ refresh_token: z.string().max(512).optional() });
 
 /** POST /api/auth/logout: revokes the given refresh token's family (or the cookie's) and clears the cookie. */
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
-  const { refresh_token } = parseApiInput(logoutSchema, await readJsonBody(request));
+export const action = apiAction(async ({ request }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
+  const { refresh_token } = parseInput(logoutSchema, await readJsonBody(request));
   if (refresh_token) await revokeRefreshToken(refresh_token);
   return Response.json({ ok: true }, { headers: { "Set-Cookie": await endSession(request) } });
-}
+});
 
-export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });
+export const loader = refuseMethod("POST");

@@ -1,4 +1,4 @@
-import { apiError } from "~/lib/http.server";
+import { refuseMethod } from "~/lib/http.server";
 import { requireApiUser } from "~/auth/auth.server";
 import type { Route } from "./+types/auth.me";
 
@@ -8,4 +8,4 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return Response.json({ id: user.id, email: user.email });
 }
 
-export const action = () => apiError(405, "Method not allowed", { Allow: "GET" });
+export const action = refuseMethod("GET");

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
 import { commitTokenPair, refreshTokenFromCookie, sessionStorage } from "~/auth/session.server";
 import { rotateRefreshToken, rotateRefreshTokenShared } from "~/models/token.server";
 import type { Route } from "./+types/auth.refresh";
@@ -19,29 +20,29 @@ const REFUSED: Record<string, string> = {
  * With no token in the body the session cookie's pair is rotated instead and the new pair goes
  * back into the HttpOnly cookie only: page scripts never see tokens (DESIGN.md).
  */
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
-  const { refresh_token } = parseApiInput(refreshSchema, await readJsonBody(request));
+export const action = apiAction(async ({ request }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
+  const { refresh_token } = parseInput(refreshSchema, await readJsonBody(request));
   const noStore = { "Cache-Control": "no-store" };
 
   if (refresh_token) {
     const rotation = await rotateRefreshToken(refresh_token);
-    if (!rotation.ok) return apiError(401, REFUSED[rotation.reason]);
+    if (!rotation.ok) throw new DomainError(401, REFUSED[rotation.reason]);
     return Response.json(rotation.pair, { headers: noStore });
   }
 
   const cookieToken = await refreshTokenFromCookie(request);
-  if (!cookieToken) return apiError(401, "Missing refresh token");
+  if (!cookieToken) throw new DomainError(401, "Missing refresh token");
   // Shared with the root middleware, which may already have rotated this very cookie for this request.
   const rotation = await rotateRefreshTokenShared(cookieToken);
   if (!rotation.ok) {
     const cleared = await sessionStorage.destroySession(await sessionStorage.getSession(request.headers.get("Cookie")));
-    return apiError(401, REFUSED[rotation.reason], { "Set-Cookie": cleared });
+    throw new DomainError(401, REFUSED[rotation.reason], { headers: { "Set-Cookie": cleared } });
   }
   return Response.json(
     { token_type: "bearer", expires_in: env.accessTokenMinutes * 60, session: "refreshed" },
     { headers: { ...noStore, "Set-Cookie": await commitTokenPair(request, rotation.pair) } },
   );
-}
+});
 
-export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });
+export const loader = refuseMethod("POST");

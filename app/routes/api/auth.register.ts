@@ -1,23 +1,27 @@
-import { apiError, clientAddress, parseApiInput, readJsonBody } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { apiAction, clientAddress, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
 import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/auth.register";
 
 /** POST /api/auth/register {email, password} -> 201 {id, email}; taken -> 409; too many from one address -> 429. */
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
-  const { email, password } = parseApiInput(credentialsSchema, await readJsonBody(request));
+export const action = apiAction(async ({ request }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
+  const { email, password } = parseInput(credentialsSchema, await readJsonBody(request));
+  let result;
   try {
-    const result = await registerWithPassword(email, password, clientAddress(request));
-    if (!result.ok) {
-      return apiError(429, registrationThrottledMessage(result.retryAfterSeconds), { "Retry-After": String(result.retryAfterSeconds) });
-    }
-    return Response.json(result.user, { status: 201 });
+    result = await registerWithPassword(email, password, clientAddress(request));
   } catch (error) {
-    if (error instanceof EmailTakenError) return apiError(409, "Email already exists");
+    // The accounts model still has its own error type (app/models/user.server.ts).
+    if (error instanceof EmailTakenError) throw new DomainError(409, "Email already exists");
     throw error;
   }
-}
+  if (!result.ok) {
+    const retryAfter = String(result.retryAfterSeconds);
+    throw new DomainError(429, registrationThrottledMessage(result.retryAfterSeconds), { headers: { "Retry-After": retryAfter } });
+  }
+  return Response.json(result.user, { status: 201 });
+});
 
-export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });
+export const loader = refuseMethod("POST");

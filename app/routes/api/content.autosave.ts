@@ -1,20 +1,18 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
-import { CONTENT_CONFLICT, CONTENT_NOT_FOUND, contentUpdateSchema, updateContent } from "~/models/content.server";
+import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { contentUpdateSchema, saveContent } from "~/models/content.server";
 import type { Route } from "./+types/content.autosave";
 
-export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });
+export const loader = refuseMethod("POST");
 
 /**
  * POST /api/content/{id}/autosave {title, body?, updated_at?} -> the saved item. An autosave based on
- * an older version than the stored one is refused with 409, so it never overwrites a newer save.
+ * an older version than the stored one is refused with 409 {detail, current: the stored item}, so it
+ * never overwrites a newer save and the editor needs no second request to show what is stored.
  */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed", { Allow: "POST" });
+export const action = apiAction(async ({ request, context, params }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
-  const { updated_at, ...input } = parseApiInput(contentUpdateSchema, await readJsonBody(request));
-  const result = await updateContent(user.id, params.id, input, { expectedUpdatedAt: updated_at });
-  if (result.ok) return Response.json(result.item);
-  if (result.reason === "conflict") return apiError(409, CONTENT_CONFLICT);
-  return apiError(404, CONTENT_NOT_FOUND);
-}
+  const { updated_at, ...input } = parseInput(contentUpdateSchema, await readJsonBody(request));
+  return Response.json(await saveContent(user.id, params.id, input, { expectedUpdatedAt: updated_at }));
+});

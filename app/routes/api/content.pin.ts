@@ -1,16 +1,16 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
-import { CONTENT_NOT_FOUND, pinSchema, setPinned } from "~/models/content.server";
+import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { contentNotFound, pinSchema, setPinned } from "~/models/content.server";
 import type { Route } from "./+types/content.pin";
 
-export const loader = () => apiError(405, "Method not allowed", { Allow: "POST" });
+export const loader = refuseMethod("POST");
 
 /** POST /api/content/{id}/pin {pinned: boolean} -> the item. Pinning does not change updated_at. */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed", { Allow: "POST" });
+export const action = apiAction(async ({ request, context, params }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
-  const { pinned } = parseApiInput(pinSchema, await readJsonBody(request));
+  const { pinned } = parseInput(pinSchema, await readJsonBody(request));
   const item = await setPinned(user.id, params.id, pinned);
-  if (!item) return apiError(404, CONTENT_NOT_FOUND);
+  if (!item) throw contentNotFound();
   return Response.json(item);
-}
+});

@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiError, parseApiInput, readJsonBody } from "~/lib/http.server";
+import { apiAction, parseInput, queryOf, readJsonBody, requireMethod } from "~/lib/http.server";
 import { contentInputSchema, countContent, createContent, listContent, listQuerySchema } from "~/models/content.server";
 import type { Route } from "./+types/content";
 
@@ -7,18 +7,18 @@ import type { Route } from "./+types/content";
  * GET /api/content -> a bare array of {id, title, body, pinned, updated_at}, pinned first, then most
  * recently updated first. Optional ?limit= (1-1000) and ?offset= page through it; X-Total-Count says how many.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
   const user = await requireApiUser(context, request);
-  const { limit, offset } = parseApiInput(listQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+  const { limit, offset } = parseInput(listQuerySchema, queryOf(request));
   const [items, total] = await Promise.all([listContent(user.id, { limit, offset }), countContent(user.id)]);
   return Response.json(items, { headers: { "Cache-Control": "no-store", "X-Total-Count": String(total) } });
-}
+});
 
 /** POST /api/content {title, body?} -> 201 with the item. */
-export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"], "GET, POST");
   const user = await requireApiUser(context, request);
-  const input = parseApiInput(contentInputSchema, await readJsonBody(request));
+  const input = parseInput(contentInputSchema, await readJsonBody(request));
   const item = await createContent(user.id, input);
   return Response.json(item, { status: 201, headers: { Location: `/api/content/${encodeURIComponent(item.id)}` } });
-}
+});

@@ -1,14 +1,14 @@
 import { providerSummary } from "~/ai/providers.server";
 import { ensureVideoJobRunner } from "~/services/video-job-runner.server";
 import { databaseIsReachable } from "~/lib/db.server";
-import { apiError } from "~/lib/http.server";
+import { refuseMethod } from "~/lib/http.server";
 import packageJson from "../../../package.json";
 
 /**
  * GET /api/health: liveness, database reachability, the video job runner, and the AI providers:
  * test_mode is true while video runs on the offline renderer (the AI video screen's Test Mode badge);
- * `providers` names the provider of each capability. It also starts the job runner, so interrupted
- * jobs are taken over as soon as anything checks on the server.
+ * `providers` names the provider of each capability. It also starts the job runner if the server
+ * entry has not yet (a lazy start), so interrupted jobs are taken over as soon as anything checks.
  */
 export async function loader() {
   const database = (await databaseIsReachable()) ? "ok" : "unavailable";
@@ -34,4 +34,4 @@ export async function loader() {
   );
 }
 
-export const action = () => apiError(405, "Method not allowed", { Allow: "GET" });
+export const action = refuseMethod("GET");

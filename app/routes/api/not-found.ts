@@ -1,5 +1,7 @@
-import { apiError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { errorResponse } from "~/lib/http.server";
 
 /** Unknown /api paths answer JSON, not the HTML 404 page. */
-export const loader = () => apiError(404, "Not found");
-export const action = () => apiError(404, "Not found");
+const notFound = () => errorResponse(new DomainError(404, "Not found"));
+export const loader = notFound;
+export const action = notFound;

@@ -1,4 +1,5 @@
-import { apiError } from "~/lib/http.server";
+import { DomainError } from "~/lib/domain-error";
+import { apiAction, queryOf, refuseMethod } from "~/lib/http.server";
 import { fileResponse } from "~/lib/file-response.server";
 import { verifyMediaAccess } from "~/lib/signed-url.server";
 import { fileStore } from "~/lib/storage.server";
@@ -9,19 +10,13 @@ import type { Route } from "./+types/videos.play";
  * GET/HEAD /api/videos/play/{file id}?user=&expires=&signature= (made by /api/videos/signed_url):
  * the video's bytes without a session, with byte ranges. A changed or expired link -> 403.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const query = Object.fromEntries(new URL(request.url).searchParams);
-  const access = verifyMediaAccess(params.id, query);
-  if (!access.ok) return apiError(403, access.reason === "expired" ? "This link has expired" : "Invalid link signature");
+export const loader = apiAction(async ({ request, params }: Route.LoaderArgs) => {
+  const access = verifyMediaAccess(params.id, queryOf(request));
+  if (!access.ok) throw new DomainError(403, access.reason === "expired" ? "This link has expired" : "Invalid link signature");
   const file = await getMediaById(access.userId, params.id);
-  if (!file || file.kind !== "video") return apiError(404, mediaNotFound("video"));
+  if (!file || file.kind !== "video") throw new DomainError(404, mediaNotFound("video"));
   const secondsLeft = Math.max(0, access.expires - Math.floor(Date.now() / 1000));
-  return fileResponse(
-    request,
-    fileStore,
-    servedFile(file),
-    `private, max-age=${secondsLeft}`,
-  );
-}
+  return fileResponse(request, fileStore, servedFile(file), `private, max-age=${secondsLeft}`);
+});
 
-export const action = () => apiError(405, "Method not allowed", { Allow: "GET, HEAD" });
+export const action = refuseMethod("GET, HEAD");

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { requireApiUser } from "~/auth/auth.server";
-import { apiError, parseApiInput } from "~/lib/http.server";
+import { apiAction, parseInput, queryOf, refuseMethod } from "~/lib/http.server";
 import { signMediaAccess } from "~/lib/signed-url.server";
-import { getMediaByName, mediaNotFound } from "~/models/media.server";
+import { libraryFile } from "~/services/media-library.server";
 import type { Route } from "./+types/videos.signed-url";
 
 const signedUrlQuery = z.object({ filename: z.string({ error: "filename is required" }).min(1, "filename is required") });
@@ -13,14 +13,13 @@ const signedUrlQuery = z.object({ filename: z.string({ error: "filename is requi
  * URL is root-relative: behind a TLS proxy the request's own URL may say http://, so the client
  * resolves it against the page it is on.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
   const user = await requireApiUser(context, request);
-  const { filename } = parseApiInput(signedUrlQuery, Object.fromEntries(new URL(request.url).searchParams));
-  const file = await getMediaByName(user.id, "video", filename);
-  if (!file) return apiError(404, mediaNotFound("video"));
+  const { filename } = parseInput(signedUrlQuery, queryOf(request));
+  const file = await libraryFile(user.id, "video", filename);
   const { expiresAt, ...query } = signMediaAccess(user.id, file.id);
   const url = `/api/videos/play/${encodeURIComponent(file.id)}?${new URLSearchParams(query)}`;
   return Response.json({ url, expires_at: expiresAt.toISOString() }, { headers: { "Cache-Control": "no-store" } });
-}
+});
 
-export const action = () => apiError(405, "Method not allowed", { Allow: "GET" });
+export const action = refuseMethod("GET");

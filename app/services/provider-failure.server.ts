@@ -1,0 +1,45 @@
+import { FAILURE_TEXT, PROVIDER_FAILED, ProviderError, type Capability, type ProviderFailure } from "~/ai/errors.server";
+import { DomainError } from "~/lib/domain-error";
+
+/**
+ * Where a provider failure becomes what the doors see: a DomainError with SPEC §8's text for the
+ * capability. The provider's own account (failure, log detail, never its body or our keys) goes to
+ * the server log here, once.
+ */
+const STATUS_OF_FAILURE: Record<ProviderFailure, number> = {
+  // A bad gateway: the provider failed, refused or answered something unusable.
+  unavailable: 502,
+  rejected: 502,
+  bad_response: 502,
+  timeout: 504,
+  not_configured: 503,
+};
+
+export class ProviderFailedError extends DomainError {
+  constructor(status: number, detail: string) {
+    super(status, detail, { code: PROVIDER_FAILED });
+  }
+
+  /** @deprecated app/routes/image.tsx and assistant.tsx still read this; use `status`. */
+  get httpStatus(): number {
+    return this.status;
+  }
+}
+
+export function providerFailure(error: ProviderError, capability: Capability): ProviderFailedError {
+  console.error(`[ai] ${error.message}`);
+  // "Not configured" says what to set (no secret in it); every other failure says only SPEC's text.
+  const detail = error.failure === "not_configured" ? error.logDetail || FAILURE_TEXT[capability] : FAILURE_TEXT[capability];
+  return new ProviderFailedError(STATUS_OF_FAILURE[error.failure], detail);
+}
+
+/** Runs `work`; a ProviderError it throws leaves as the DomainError above, anything else as it was. */
+export async function withProviderFailures<T>(capability: Capability, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    if (error instanceof ProviderError) throw providerFailure(error, capability);
+    throw error;
+  }
+}
