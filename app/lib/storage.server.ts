@@ -76,7 +76,7 @@ function checkKey(key: string): string {
 }
 
 /** Staging transform: counts bytes against the limit and checks the head before much is written. */
-function createInspector({ maxBytes, inspect }: StageOptions) {
+export function createInspector({ maxBytes, inspect }: StageOptions) {
   let size = 0;
   let head: Buffer = Buffer.alloc(0);
   let contentType: string | null = null;

@@ -1,0 +1,366 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { PassThrough, pipeline, type Readable } from "node:stream";
+import {
+  AbortMultipartUploadCommand,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+  type S3ClientConfig,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { createDiskStore, createInspector, SWEEP_GRACE_MS, type FileStore, type SweepResult } from "./storage.server";
+
+/**
+ * FileStore on an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, s3rver in tests).
+ *
+ * Layout under the optional prefix: `tmp/<instance>/<uuid>` while a file is being staged and
+ * `objects/<key>` once committed. The same two steps as on disk, so an object is complete or absent
+ * under its final key: `stage` streams the upload through the byte counter and sniffer into a
+ * temporary key with a multipart upload (bounded part size and queue, so memory stays flat whatever
+ * the file's size), `commit` copies it to its key and deletes the temporary object. `sweep` removes
+ * stale temporary objects, stale unfinished multipart uploads, and objects no row claims.
+ *
+ * Credentials come from the SDK's default provider chain (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+ * AWS_SESSION_TOKEN, shared config files, instance roles); the region from the URL or AWS_REGION.
+ */
+export interface S3StoreOptions {
+  bucket: string;
+  /** Prepended to every key, e.g. "studio/" (normalised to end with "/"). */
+  prefix?: string;
+  /** For MinIO, R2 and other S3-compatible servers, e.g. http://127.0.0.1:9000. Omit for AWS S3. */
+  endpoint?: string;
+  /** Omit to let the SDK read AWS_REGION (or the shared config). */
+  region?: string;
+  /** Path-style URLs (endpoint/bucket/key) instead of bucket.endpoint/key: MinIO and s3rver need it. */
+  forcePathStyle?: boolean;
+  /** An existing client (shared by several stores, or configured by a test); the four options above are then ignored. */
+  client?: S3Client;
+  /** Names this process's folder of temporary objects; default: a random id per store. */
+  instanceId?: string;
+  /** Multipart part size in bytes (at least 5 MiB, S3's minimum). Default 8 MiB. */
+  partSize?: number;
+  /** Parts uploaded at once. Memory held by an upload is about (queueSize + 1) × partSize. Default 2. */
+  queueSize?: number;
+}
+
+export type StorageConfig =
+  | { kind: "file"; root: string }
+  | { kind: "s3"; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
+
+const MiB = 1024 * 1024;
+const KNOWN_BATCH = 500;
+
+// The same check as the disk store's: keys are our own random ids, nothing else reaches the bucket.
+const KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+function checkKey(key: string): string {
+  if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+  return key;
+}
+
+function normalisePrefix(prefix: string | undefined): string {
+  const trimmed = (prefix ?? "").replace(/^\/+|\/+$/g, "");
+  return trimmed ? `${trimmed}/` : "";
+}
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+}
+
+function isNotFound(error: unknown): boolean {
+  const name = (error as { name?: string } | undefined)?.name;
+  return statusOf(error) === 404 || name === "NotFound" || name === "NoSuchKey";
+}
+
+function isNotImplemented(error: unknown): boolean {
+  const name = (error as { name?: string } | undefined)?.name;
+  return name === "NotImplemented" || statusOf(error) === 501;
+}
+
+export function createS3Client(options: Pick<S3StoreOptions, "endpoint" | "region" | "forcePathStyle">): S3Client {
+  const config: S3ClientConfig = {
+    endpoint: options.endpoint,
+    region: options.region,
+    forcePathStyle: options.forcePathStyle ?? false,
+  };
+  // SDK versions since early 2025 add CRC32 checksums to every upload by default, which several
+  // S3-compatible servers (older MinIO, some R2 paths, s3rver) reject or mishandle. Ask for checksums
+  // only where an operation requires them, unless the standard AWS variables say otherwise.
+  if (!process.env.AWS_REQUEST_CHECKSUM_CALCULATION) config.requestChecksumCalculation = "WHEN_REQUIRED";
+  if (!process.env.AWS_RESPONSE_CHECKSUM_VALIDATION) config.responseChecksumValidation = "WHEN_REQUIRED";
+  return new S3Client(config);
+}
+
+export function createS3Store(options: S3StoreOptions): FileStore {
+  const bucket = options.bucket;
+  const prefix = normalisePrefix(options.prefix);
+  const client = options.client ?? createS3Client(options);
+  const instanceId = options.instanceId ?? randomUUID().slice(0, 8);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(instanceId)) throw new Error(`Invalid instance id: ${JSON.stringify(instanceId)}`);
+  const partSize = options.partSize ?? 8 * MiB;
+  const queueSize = options.queueSize ?? 2;
+  if (partSize < 5 * MiB) throw new Error("S3 multipart parts must be at least 5 MiB");
+  if (!Number.isInteger(queueSize) || queueSize < 1) throw new Error("queueSize must be a positive whole number");
+
+  const tmpPrefix = `${prefix}tmp/`;
+  const objectsPrefix = `${prefix}objects/`;
+  const objectKey = (key: string) => `${objectsPrefix}${checkKey(key)}`;
+  // CopySource is "bucket/key", URL-encoded (our keys are plain ASCII, a prefix may not be).
+  const copySource = (key: string) => `${bucket}/${key.split("/").map(encodeURIComponent).join("/")}`;
+
+  async function deleteQuietly(key: string) {
+    await client
+      .send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))
+      .catch((error) => console.error(`[storage] could not remove s3://${bucket}/${key}`, error));
+  }
+
+  /** Every object under `listPrefix`, a page (up to 1000) at a time. */
+  async function* pages(listPrefix: string) {
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: listPrefix, ContinuationToken: token }));
+      yield (page.Contents ?? []).filter((object) => object.Key !== undefined);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  return {
+    async stage(source, stageOptions) {
+      // The source may fail before the pipeline is attached; pipeline() then sees it already errored.
+      source.on("error", () => {});
+      const tempPath = `${tmpPrefix}${instanceId}/${randomUUID()}`;
+      const inspector = createInspector(stageOptions);
+      // The first error of the stream (the size limit, the sniffer, or the client going away) is the
+      // one we report, not whatever the upload says afterwards (e.g. a failed abort).
+      let streamError: unknown = null;
+      const body = pipeline(source, inspector.transform, (error) => {
+        if (error) streamError ??= error;
+      });
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucket, Key: tempPath, Body: body },
+        partSize,
+        queueSize,
+        // On failure the SDK aborts the multipart upload, so its parts do not linger.
+        leavePartsOnError: false,
+      });
+      try {
+        await upload.done();
+        if (streamError) throw streamError;
+      } catch (error) {
+        const reported = streamError ?? error;
+        // Stops reading the source (and so the client's request body) if the store failed first.
+        body.destroy();
+        // A single-part upload may have completed before the refusal surfaced; an aborted multipart
+        // upload has no object. Deleting a missing key is not an error in S3.
+        await deleteQuietly(tempPath);
+        throw reported;
+      }
+      return { tempPath, ...inspector.result() };
+    },
+
+    async commit(staged, key) {
+      const target = objectKey(key);
+      // A single CopyObject is limited to 5 GiB (larger objects need UploadPartCopy); our uploads are
+      // capped far below (2 GiB), so one copy is enough. It is server-side: no bytes pass through us.
+      // The copy is atomic for readers: the key shows the whole object or nothing.
+      await client.send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: target,
+          CopySource: copySource(staged.tempPath),
+          MetadataDirective: "REPLACE",
+          ContentType: staged.contentType,
+        }),
+      );
+      // If this fails the temporary object stays until the next sweep removes it.
+      await deleteQuietly(staged.tempPath);
+    },
+
+    async discard(staged) {
+      await deleteQuietly(staged.tempPath);
+    },
+
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+        return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+
+    open(key, range) {
+      const target = objectKey(key);
+      const abort = new AbortController();
+      const out = new PassThrough({ highWaterMark: 1 * MiB });
+      // A reader that stops early (a seek, a closed tab) ends the request to the store too.
+      out.on("close", () => {
+        if (!out.readableEnded) abort.abort();
+      });
+      client
+        .send(
+          new GetObjectCommand({ Bucket: bucket, Key: target, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          { abortSignal: abort.signal },
+        )
+        .then(
+          (response) => {
+            pipeline(response.Body as Readable, out, () => {});
+          },
+          (error) => {
+            if (out.destroyed) return;
+            // Like fs.createReadStream on a missing file, so callers can treat both stores alike.
+            if (isNotFound(error)) out.destroy(Object.assign(new Error(`No object s3://${bucket}/${target}`), { code: "ENOENT" }));
+            else out.destroy(error);
+          },
+        );
+      return out;
+    },
+
+    async remove(key) {
+      await deleteQuietly(objectKey(key));
+    },
+
+    async sweep(known, { graceMs = SWEEP_GRACE_MS, now = Date.now() } = {}) {
+      const result: SweepResult = { removedFiles: 0, removedTemporary: 0 };
+      const isStale = (modified: Date | undefined) => modified !== undefined && now - modified.getTime() > graceMs;
+
+      for await (const page of pages(tmpPrefix)) {
+        for (const object of page) {
+          if (!isStale(object.LastModified)) continue;
+          await deleteQuietly(object.Key!);
+          result.removedTemporary++;
+        }
+      }
+
+      // Multipart uploads cut off by a crash keep their parts (billed, invisible to listings) until
+      // aborted. A bucket lifecycle rule (AbortIncompleteMultipartUpload) does the same; this covers
+      // buckets without one. Servers that do not implement the listing (s3rver) are skipped.
+      try {
+        let keyMarker: string | undefined;
+        let uploadIdMarker: string | undefined;
+        do {
+          const page = await client.send(
+            new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: tmpPrefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+          );
+          for (const upload of page.Uploads ?? []) {
+            if (!upload.Key || !upload.UploadId || !isStale(upload.Initiated)) continue;
+            await client
+              .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }))
+              .then(() => result.removedTemporary++)
+              .catch((error) => console.error(`[storage] could not abort the upload of s3://${bucket}/${upload.Key}`, error));
+          }
+          keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+          uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+        } while (keyMarker);
+      } catch (error) {
+        // Not a reason to leave orphaned objects in place: log it and go on with the objects.
+        if (!isNotImplemented(error)) console.error(`[storage] could not list unfinished uploads in s3://${bucket}/${tmpPrefix}`, error);
+      }
+
+      for await (const page of pages(objectsPrefix)) {
+        const entries = page.map((object) => ({ key: object.Key!.slice(objectsPrefix.length), object }));
+        // Ask in batches: a portable IN list stays well below every database's parameter limit.
+        for (let i = 0; i < entries.length; i += KNOWN_BATCH) {
+          const batch = entries.slice(i, i + KNOWN_BATCH);
+          const claimed = await known(batch.map((entry) => entry.key).filter((key) => KEY_PATTERN.test(key)));
+          for (const { key, object } of batch) {
+            if (claimed.has(key) || !isStale(object.LastModified)) continue;
+            await deleteQuietly(object.Key!);
+            result.removedFiles++;
+          }
+        }
+      }
+      return result;
+    },
+  };
+}
+
+const S3_PARAMETERS = new Set(["endpoint", "region", "force_path_style", "prefix"]);
+
+/**
+ * Reads STORAGE_URL. Empty or unset: files under `$DATA_DIR/media`.
+ * - `file://` (the default folder) or `file:///absolute/path`
+ * - `s3://bucket?endpoint=http://127.0.0.1:9000&region=us-east-1&force_path_style=true&prefix=studio`
+ *   (every parameter optional; credentials from the standard AWS variables)
+ */
+export function parseStorageUrl(url: string | undefined, dataDir: string): StorageConfig {
+  const raw = (url ?? "").trim();
+  const defaultRoot = path.join(dataDir, "media");
+  if (raw === "" || raw === "file://") return { kind: "file", root: defaultRoot };
+
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`STORAGE_URL is not a URL: "${raw}" (expected file:// , file:///absolute/path or s3://bucket?endpoint=…)`);
+  }
+
+  if (parsed.protocol === "file:") {
+    if (parsed.host !== "") {
+      throw new Error(`STORAGE_URL "${raw}": a file URL takes an absolute path with three slashes, e.g. file:///var/lib/studio/media`);
+    }
+    if (parsed.search || parsed.hash) throw new Error(`STORAGE_URL "${raw}": a file URL takes no parameters`);
+    const root = decodeURIComponent(parsed.pathname);
+    if (root === "/" || root === "") return { kind: "file", root: defaultRoot };
+    return { kind: "file", root: path.resolve(root.replace(/\/+$/, "")) };
+  }
+
+  if (parsed.protocol === "s3:") {
+    const bucket = parsed.hostname;
+    if (!bucket) throw new Error(`STORAGE_URL "${raw}": the bucket is missing (s3://bucket?…)`);
+    // S3's naming rules (3-63 lower-case letters, digits, dots and hyphens), loosely: R2 and MinIO follow them too.
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      throw new Error(`STORAGE_URL "${raw}": "${bucket}" is not a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)`);
+    }
+    if (parsed.username || parsed.password) {
+      throw new Error(`STORAGE_URL "${raw}": put credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL`);
+    }
+    if (parsed.port) throw new Error(`STORAGE_URL "${raw}": a port belongs in endpoint=, not after the bucket`);
+    if (parsed.pathname !== "" && parsed.pathname !== "/") {
+      throw new Error(`STORAGE_URL "${raw}": use ?prefix=${parsed.pathname.replace(/^\/+/, "")} for a folder inside the bucket`);
+    }
+    if (parsed.hash) throw new Error(`STORAGE_URL "${raw}": unexpected "#…"`);
+    for (const name of new Set(parsed.searchParams.keys())) {
+      if (!S3_PARAMETERS.has(name)) {
+        throw new Error(`STORAGE_URL "${raw}": unknown parameter "${name}" (known: ${[...S3_PARAMETERS].join(", ")})`);
+      }
+      if (parsed.searchParams.getAll(name).length > 1) throw new Error(`STORAGE_URL "${raw}": "${name}" is given twice`);
+    }
+
+    const endpoint = parsed.searchParams.get("endpoint") || undefined;
+    if (endpoint !== undefined) {
+      let endpointUrl: URL;
+      try {
+        endpointUrl = new URL(endpoint);
+      } catch {
+        throw new Error(`STORAGE_URL "${raw}": endpoint "${endpoint}" is not a URL (e.g. endpoint=http://127.0.0.1:9000)`);
+      }
+      if (endpointUrl.protocol !== "http:" && endpointUrl.protocol !== "https:") {
+        throw new Error(`STORAGE_URL "${raw}": endpoint must start with http:// or https://`);
+      }
+    }
+    const region = parsed.searchParams.get("region") || undefined;
+    if (region !== undefined && !/^[a-z0-9-]+$/i.test(region)) throw new Error(`STORAGE_URL "${raw}": region "${region}" is not a region name`);
+    const pathStyle = parsed.searchParams.get("force_path_style");
+    if (pathStyle !== null && pathStyle !== "true" && pathStyle !== "false") {
+      throw new Error(`STORAGE_URL "${raw}": force_path_style must be true or false, got "${pathStyle}"`);
+    }
+    const prefix = normalisePrefix(parsed.searchParams.get("prefix") ?? undefined);
+    if (prefix.split("/").some((part) => part === "." || part === "..")) throw new Error(`STORAGE_URL "${raw}": prefix may not contain "." or ".." segments`);
+    return { kind: "s3", bucket, prefix, endpoint, region, forcePathStyle: pathStyle === "true" };
+  }
+
+  throw new Error(`STORAGE_URL "${raw}": unsupported scheme "${parsed.protocol}" (use file:// or s3://)`);
+}
+
+/** The FileStore a parsed STORAGE_URL describes. */
+export function createStoreFromConfig(config: StorageConfig, options: Pick<S3StoreOptions, "instanceId"> = {}): FileStore {
+  if (config.kind === "file") return createDiskStore(config.root);
+  return createS3Store({ ...config, ...options });
+}
