@@ -29,19 +29,12 @@ export function contentSecurityPolicy(nonce: string, isDevelopment: boolean): st
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whether a reverse proxy is trusted (TRUST_PROXY: `true`, a hop count, or addresses such as
- * `loopback`; unset, empty, `false` or `0` is off), as scripts/server.mjs hands it to Express.
- * Only then do X-Forwarded-* headers say anything: otherwise any client could write them.
+ * Whether a reverse proxy is trusted (TRUST_PROXY: `true`, a hop count, or addresses such as `loopback`;
+ * off when unset, `false` or `0`), as scripts/server.mjs hands it to Express. Only then do X-Forwarded-*
+ * headers say anything: otherwise any client could write them.
  */
-export function parseTrustProxyEnabled(value: string | undefined): boolean {
-  const setting = value?.trim().toLowerCase();
-  return !!setting && setting !== "false" && setting !== "0";
-}
-
-/** The parsed setting from env.server.ts (`env.trustProxyEnabled`), or the variable itself while env has none. */
 export function trustProxyEnabled(): boolean {
-  const parsed = (env as { trustProxyEnabled?: unknown }).trustProxyEnabled;
-  return typeof parsed === "boolean" ? parsed : parseTrustProxyEnabled(process.env.TRUST_PROXY);
+  return env.trustProxyEnabled;
 }
 
 /** The host this request was addressed to: the proxy's X-Forwarded-Host (first hop) only when the proxy is trusted. */
