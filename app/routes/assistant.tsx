@@ -11,6 +11,7 @@ import { askAssistant as askOnServer, assistantIsOffline } from "~/services/assi
 import { speak, voicesForScreen } from "~/services/generation.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
+import { text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http.server";
 import type { Route } from "./+types/assistant";
 
@@ -33,8 +34,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 type AskResult =
   | { ok: true; question: string; voiceId: string; reply: string; provider: string; audioUrl: string | null; speechFailed: boolean }
   | { ok: false; question: string; voiceId?: string; error: string };
-
-const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
 
 /**
  * Asking without JavaScript: a plain form post; the reply renders in the page, and with Auto-Speak

@@ -2,6 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
 import { requireUser } from "~/auth/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
+import { fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http.server";
 import { BODY_MAX, contentInputSchema, createContent, TITLE_MAX } from "~/models/content.server";
 import type { Route } from "./+types/create";
@@ -18,8 +19,6 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return { limits: { title: TITLE_MAX, body: BODY_MAX } };
 }
 
-const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
-
 /** A plain form post (with or without JavaScript): valid -> the dashboard with a toast; invalid -> 400 with field errors. */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
@@ -32,12 +31,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const values = { title: text(form.get("title")), body: text(form.get("body")) };
   const parsed = contentInputSchema.safeParse(values);
   if (!parsed.success) {
-    const fieldErrors: FieldErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as keyof FieldErrors;
-      fieldErrors[field] ??= issue.message;
-    }
-    return data({ error: CREATE_FAILED, fieldErrors, values }, { status: 400 });
+    return data({ error: CREATE_FAILED, fieldErrors: fieldErrors(parsed.error, ["title", "body"]) as FieldErrors, values }, { status: 400 });
   }
   try {
     await createContent(user.id, parsed.data);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Link, Form, useActionData } from "react-router";
 import { playSound } from "~/browser/sounds";
 import { currentUser } from "~/auth/auth.server";
+import { fieldErrors } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http.server";
 import { saveFeedback, feedbackSchema } from "~/models/feedback.server";
 import type { Route } from "./+types/feedback";
@@ -18,12 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = feedbackSchema.safeParse({ name: form.get("name"), email: form.get("email"), message: form.get("message") });
   if (!parsed.success) {
-    const fieldErrors: FieldErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as keyof FieldErrors;
-      fieldErrors[field] ??= issue.message;
-    }
-    return data({ ok: false as const, fieldErrors }, { status: 400 });
+    return data({ ok: false as const, fieldErrors: fieldErrors(parsed.error, ["name", "email", "message"]) as FieldErrors }, { status: 400 });
   }
   await saveFeedback(parsed.data, currentUser(context)?.id ?? null);
   return { ok: true as const, fieldErrors: {} as FieldErrors };
