@@ -48,7 +48,7 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   return withFailureFallback(serverAction, () => ({
     error: CREATE_FAILED,
     fieldErrors: {} as FieldErrors,
-    values: { title: text(form.get("title")), body: text(form.get("body")) },
+    values: { title: String(form.get("title") ?? ""), body: String(form.get("body") ?? "") },
   }));
 }
 
