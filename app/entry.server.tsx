@@ -11,6 +11,15 @@ import { contentSecurityPolicy } from "./lib/security.server";
 
 export const streamTimeout = 5_000;
 
+/**
+ * What scripts/server.mjs takes from the build (`build.entry.module`): the settings parsed once, the
+ * life cycle (startApp before listening, stopApp after the last request) and the cross-origin rule
+ * the front door applies before React Router's own guard (docs/decisions/0014).
+ */
+export { env as settings } from "./lib/env.server";
+export { isCrossOriginMutation } from "./lib/security.server";
+export { startApp, stopApp } from "./services/background.server";
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,

@@ -19,9 +19,23 @@ import { sessionMiddleware } from "./auth/session-middleware.server";
 import { securityMiddleware } from "./lib/middleware.server";
 import { readPreferences } from "./lib/preferences.server";
 import { getToast } from "./lib/toast.server";
+import { startApp } from "./services/background.server";
 import appStylesheet from "./styles/app.css?url";
 
-export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, sessionMiddleware];
+/**
+ * Under `react-router dev` there is no scripts/server.mjs to start the app (database, background
+ * work): the first request does (idempotent). The production server starts it before it listens.
+ */
+const startInDevelopment: Route.MiddlewareFunction = async (_args, next) => {
+  await startApp();
+  return next();
+};
+
+export const middleware: Route.MiddlewareFunction[] = [
+  ...(import.meta.env.DEV ? [startInDevelopment] : []),
+  securityMiddleware,
+  sessionMiddleware,
+];
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "any" },

@@ -1,8 +1,17 @@
 // The production HTTP server: static files, then React Router for everything else.
 // Express (rather than react-router-serve) lets us pass the client's address to the app
-// (login rate limits) and, later, stream large uploads.
+// (login rate limits), stream large uploads, answer what React Router cannot (unknown methods,
+// malformed paths) and stop in order (docs/decisions/0014-life-cycle.md).
+//
+// Settings: this plain script reads one variable itself, BUILD_DIR, because it needs it to find the
+// build. Every other setting (PORT, HOST, TRUST_PROXY, SHUTDOWN_GRACE_SECONDS, ...) comes parsed from
+// the build: `entry.module.settings` is the one zod schema of app/lib/env.server.ts, so the script
+// and the app cannot disagree about a default or a valid value.
+//
+// Run: `node scripts/server.mjs` (after `npm run build`), or through scripts/start.mjs (`npm start`)
+// or scripts/launch.mjs (tests, benchmarks). Importing this module starts nothing.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
@@ -11,48 +20,86 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
 const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
 
-function trustProxySetting(value) {
-  if (value === undefined || value === "" || value === "false") return false;
-  if (value === "true") return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value; // an address list or a preset such as "loopback"
+/** The methods this server answers; any other (TRACE, CONNECT, PROPFIND, ...) is 405 at the door. */
+export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const ALLOW = SUPPORTED_METHODS.join(", ");
+
+/** The production build's server module and what its entry exports for the front door. */
+export async function loadBuild() {
+  const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
+  const { settings, startApp, stopApp, isCrossOriginMutation } = build.entry.module;
+  if (!settings || !startApp || !stopApp || !isCrossOriginMutation) {
+    throw new Error(`${buildDir} is an older build without the life cycle exports: run \`npm run build\``);
+  }
+  return { build, settings, startApp, stopApp, isCrossOriginMutation };
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-const allowedOrigins = (process.env.ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+/** An answer from the door itself: `{"detail"}` under /api, plain text for pages. */
+function refuse(req, res, status, detail, text) {
+  res.status(status);
+  if (status === 405) res.set("Allow", ALLOW);
+  if (req.path.startsWith("/api/") || req.path === "/api") res.json({ detail });
+  else res.type("text/plain").send(text);
+}
 
 /**
- * Cross-site writes are refused with 403 before React Router sees them (its own guard answers 400
- * for pages; app/lib/security.server.ts applies the same rule under `react-router dev`).
+ * What React Router would turn into a 500 or an answer of the wrong shape: a method the Fetch API
+ * cannot carry (TRACE threw inside the request handler) or that no route serves (PROPFIND got
+ * `{"message":"Unexpected Server Error"}` without `Allow`), and a path that does not decode.
  */
-function refuseCrossOriginWrites(req, res, next) {
-  const origin = req.get("origin");
-  if (SAFE_METHODS.has(req.method) || !origin) return next();
-  let originHost = null;
+function guardRequestLine(req, res, next) {
+  if (!SUPPORTED_METHODS.includes(req.method)) return refuse(req, res, 405, "Method not allowed", "Method Not Allowed");
   try {
-    originHost = origin === "null" ? null : new URL(origin).host;
+    decodeURIComponent(req.path);
   } catch {
-    originHost = null;
+    return refuse(req, res, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
   }
-  const host = req.get("x-forwarded-host") ?? req.get("host");
-  if (originHost && (originHost === host || allowedOrigins.some((a) => a === origin || a === originHost))) return next();
-  res.status(403);
-  if (req.path.startsWith("/api/")) res.json({ detail: "Cross-origin request refused" });
-  else res.type("text/plain").send("Cross-origin request refused");
+  next();
 }
 
-export async function createServer() {
-  const build = await import(path.join(buildDir, "server/index.js"));
+/** The request line and headers as a Fetch Request (no body), for the app's own rules. */
+function headersOnlyRequest(req) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  let url;
+  try {
+    url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") || "localhost"}`);
+  } catch {
+    url = new URL(req.originalUrl, "http://localhost");
+  }
+  return new Request(url, { method: req.method, headers });
+}
+
+/**
+ * Cross-site writes are refused with 403 before React Router sees them (its own guard would answer
+ * 400 for pages). The rule is the app's (app/lib/security.server.ts, through the build), the same one
+ * its middleware applies under `react-router dev`; this only answers it in the app's words.
+ */
+function refuseCrossOriginWrites(isCrossOriginMutation) {
+  return (req, res, next) => {
+    if (!isCrossOriginMutation(headersOnlyRequest(req))) return next();
+    refuse(req, res, 403, "Cross-origin request refused", "Cross-origin request refused");
+  };
+}
+
+/** The Express app over a loaded build (see loadBuild). */
+export function createApp({ build, settings, isCrossOriginMutation }, { isDraining = () => false } = {}) {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", trustProxySetting(process.env.TRUST_PROXY));
-  app.use(compression());
+  app.set("trust proxy", settings.trustProxy);
 
-  app.use((req, _res, next) => {
+  app.use((req, res, next) => {
+    // While shutting down, no connection is kept open for another request.
+    if (isDraining()) res.set("Connection", "close");
     // Only this server decides who the client is: a header sent by the client is replaced.
     req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     next();
   });
+  app.use(guardRequestLine);
+  app.use(compression());
 
   // Static files get the headers the app's middleware gives every other response.
   const setHeaders = (res) => {
@@ -62,7 +109,7 @@ export async function createServer() {
   const client = path.join(buildDir, "client");
   app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false, setHeaders }));
   app.use(express.static(client, { maxAge: "1h", index: false, setHeaders }));
-  app.use(refuseCrossOriginWrites);
+  app.use(refuseCrossOriginWrites(isCrossOriginMutation));
   app.all("*", createRequestHandler({ build, mode: "production" }));
   return app;
 }
@@ -79,17 +126,93 @@ export function applyTimeouts(server) {
   return server;
 }
 
+/**
+ * Secure cookies (the production default) are only kept by browsers over https or on
+ * http://localhost: someone opening http://<lan-address>:3000 could not stay signed in, and nothing
+ * else would say why.
+ */
+function warnAboutSecureCookiesOnPlainHttp(settings) {
+  const host = settings.host.replace(/^\[|\]$/g, "").toLowerCase();
+  const loopback = host === "localhost" || host === "::1" || /^127\./.test(host) || /^::ffff:127\./.test(host);
+  if (!settings.cookieSecure || loopback) return;
+  console.warn(
+    `[studio] warning: cookies are Secure and HOST=${host} is reachable from other machines: browsers keep the login ` +
+      "only over https (e.g. behind a TLS proxy) or on http://localhost; for plain http on a LAN set COOKIE_SECURE=false.",
+  );
+}
+
+/**
+ * SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish for at most
+ * SHUTDOWN_GRACE_SECONDS, then close the connections that remain, stop the app (background work and
+ * the video job runner, whose job resumes on the next start; then the database) and exit 0. A second
+ * signal exits at once.
+ */
+function stopOnSignals(server, { graceMs, stopApp, onDrain }) {
+  const sockets = new Set();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  let stopping = false;
+  const stop = async (signal) => {
+    if (stopping) {
+      console.log(`[studio] ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    onDrain();
+    console.log(`[studio] ${signal}: not accepting connections; requests in flight have ${graceMs / 1000} s to finish`);
+    // If stopping the app itself hangs, the process still ends.
+    setTimeout(() => {
+      console.error("[studio] the app did not stop in time: exiting");
+      process.exit(1);
+    }, graceMs + 15_000).unref();
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeIdleConnections();
+    const cutOff = setTimeout(() => {
+      console.log(`[studio] grace period over: closing ${sockets.size} connection(s) still open`);
+      for (const socket of sockets) socket.destroy();
+      server.closeAllConnections();
+    }, graceMs);
+    await closed;
+    clearTimeout(cutOff);
+    let code = 0;
+    try {
+      await stopApp();
+    } catch (error) {
+      console.error("[studio] stopping the app failed", error);
+      code = 1;
+    }
+    console.log("[studio] stopped");
+    process.exit(code);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+/** Loads the build, starts the app (database, background work), then listens. */
 export async function startServer() {
-  const app = await createServer();
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? "0.0.0.0";
-  const server = app.listen(port, host, () => {
-    const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  const loaded = await loadBuild();
+  const { settings, startApp, stopApp } = loaded;
+  warnAboutSecureCookiesOnPlainHttp(settings);
+  await startApp();
+  let draining = false;
+  const app = createApp(loaded, { isDraining: () => draining });
+  const server = app.listen(settings.port, settings.host, () => {
+    const shown = settings.host === "0.0.0.0" || settings.host === "::" ? "localhost" : settings.host;
     console.log(`[studio] Creative AI Studio is running at http://${shown}:${server.address().port}`);
   });
   applyTimeouts(server);
-  const stop = () => server.close(() => process.exit(0));
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  stopOnSignals(server, { graceMs: settings.shutdownGraceMs, stopApp, onDrain: () => (draining = true) });
   return server;
+}
+
+/** Startup failures: bad settings print their own clear message; anything else its stack. */
+export function failedToStart(error) {
+  console.error(error?.name === "SettingsError" ? `[studio] ${error.message}` : error);
+  process.exit(1);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  startServer().catch(failedToStart);
 }

@@ -33,22 +33,7 @@ if (builtAt < sourcesAt) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-/**
- * Secure cookies (the production default, see cookieSecure in app/lib/env.server.ts) are only kept by
- * browsers over https or on http://localhost: someone opening http://<lan-address>:3000 could not stay
- * signed in, and nothing else would say why.
- */
-function warnAboutSecureCookiesOnPlainHttp() {
-  const cookieSecure = process.env.COOKIE_SECURE ? process.env.COOKIE_SECURE === "true" : process.env.NODE_ENV === "production";
-  const host = (process.env.HOST ?? "0.0.0.0").replace(/^\[|\]$/g, "").toLowerCase();
-  const loopback = host === "localhost" || host === "::1" || /^127\./.test(host) || /^::ffff:127\./.test(host);
-  if (!cookieSecure || loopback) return;
-  console.warn(
-    `[studio] warning: cookies are Secure and HOST=${host} is reachable from other machines: browsers keep the login ` +
-      "only over https (e.g. behind a TLS proxy) or on http://localhost; for plain http on a LAN set COOKIE_SECURE=false.",
-  );
-}
-warnAboutSecureCookiesOnPlainHttp();
-
-const { startServer } = await import("./server.mjs");
-await startServer();
+// Every setting but BUILD_DIR (above: where the build is) is read by the app's one schema and reaches
+// scripts/server.mjs through the build (see its header); a bad value stops the start with a clear message.
+const { startServer, failedToStart } = await import("./server.mjs");
+await startServer().catch(failedToStart);

@@ -1,0 +1,70 @@
+import { SWEEP_AFTER_START_MS, sweepOrphanMedia } from "~/models/media.server";
+import { pruneStaleRecords } from "~/models/token.server";
+
+/**
+ * The schedules of the server's housekeeping, started and stopped by app/services/background.server.ts
+ * (never on import):
+ * - the media sweep (stored files without a row, stale temporary files): at start, once more just after
+ *   the grace period (what a restart interrupted is too young for the first sweep; without this it
+ *   would wait for the hourly one) and hourly. The grace period keeps uploads in flight on another
+ *   instance sharing the storage safe;
+ * - pruning of rows that no longer count (expired refresh tokens, login and registration attempts
+ *   older than their window): at start and hourly.
+ * A failure is logged and retried next time. The timers are unref'd: they never keep a process alive.
+ */
+export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
+export function sweepMediaQuietly(): Promise<void> {
+  return sweepOrphanMedia()
+    .then(({ removedFiles, removedTemporary }) => {
+      if (removedFiles || removedTemporary) {
+        console.log(`[storage] swept ${removedFiles} orphaned file(s) and ${removedTemporary} stale temporary file(s)`);
+      }
+    })
+    .catch((error) => console.error("[storage] sweep failed", error));
+}
+
+export function pruneQuietly(): Promise<void> {
+  return pruneStaleRecords().catch((error) => console.error("[studio] housekeeping failed", error));
+}
+
+export interface HousekeepingJobs {
+  sweep: () => Promise<void>;
+  prune: () => Promise<void>;
+}
+
+export interface Housekeeping {
+  /** Clears the timers and waits for a run in progress, so the database can close after it. */
+  stop(): Promise<void>;
+}
+
+/** Runs the sweep and the pruning now and on their schedules (jobs replaceable for tests). */
+export function startHousekeeping(
+  jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly },
+  { sweepAfterStartMs = SWEEP_AFTER_START_MS, intervalMs = HOUSEKEEPING_INTERVAL_MS } = {},
+): Housekeeping {
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  const run = (job: () => Promise<void>) => () => {
+    if (stopped) return;
+    const running = job().finally(() => inFlight.delete(running));
+    inFlight.add(running);
+  };
+  const sweep = run(jobs.sweep);
+  const prune = run(jobs.prune);
+  const timers = [
+    setTimeout(sweep, sweepAfterStartMs),
+    setInterval(sweep, intervalMs),
+    setInterval(prune, intervalMs),
+  ];
+  for (const timer of timers) timer.unref();
+  sweep();
+  prune();
+  return {
+    async stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// The one launcher: starts the production build (scripts/server.mjs) in a child process on a free
+// port with a temporary DATA_DIR and resolves once it listens, with its URL. Used by scripts/e2e.mjs,
+// the benchmarks and tests/support/server.ts. BUILD_DIR selects the build, as everywhere.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The build's server module under BUILD_DIR (default `build`). */
+export function serverBuildPath() {
+  return path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js");
+}
+
+export function hasBuild() {
+  return fs.existsSync(serverBuildPath());
+}
+
+/**
+ * Starts the server. Options:
+ * - env: extra environment (wins over the defaults below; `DATA_DIR` reuses a data folder, e.g. to
+ *   start again on the same data);
+ * - dataDirPrefix: the temporary DATA_DIR's name prefix (default `studio-test-`);
+ * - stdout / stderr: "pipe" (collected, shown when the start fails; `onOutput` sees it) or "inherit";
+ * - timeoutMs: how long the start may take (default 30 s).
+ * Resolves { url, port, dataDir, child, pid, exited, stop }. `url` uses 127.0.0.1; `stop()` sends
+ * SIGTERM and resolves when the process has exited; `exited` resolves { code, signal } on exit.
+ */
+export async function launchServer({
+  env = {},
+  dataDirPrefix = "studio-test-",
+  stdout = "pipe",
+  stderr = "pipe",
+  onOutput,
+  timeoutMs = 30_000,
+} = {}) {
+  if (!hasBuild()) throw new Error("No production build: run `npm run build` first (npm test does).");
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
+  const child = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "launch-session-secret-that-is-long-enough-0123456789",
+      ...env,
+    },
+    // stdout is always read: the "running at" line carries the port.
+    stdio: ["ignore", "pipe", stderr === "inherit" ? "inherit" : "pipe"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  let output = "";
+  const url = await new Promise((resolve, reject) => {
+    let listening = false;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start within ${timeoutMs / 1000} s:\n${output}`));
+    }, timeoutMs);
+    child.stdout.on("data", (chunk) => {
+      if (stdout === "inherit") process.stdout.write(chunk);
+      onOutput?.(String(chunk));
+      if (listening) return;
+      output += chunk;
+      const match = /running at http:\/\/[^:\s]+:(\d+)/.exec(output);
+      if (match) {
+        listening = true;
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    });
+    child.stderr?.on("data", (chunk) => {
+      if (!listening) output += chunk;
+      onOutput?.(String(chunk));
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      if (!listening) reject(new Error(`server exited with ${code ?? signal}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    port: Number(new URL(url).port),
+    dataDir,
+    child,
+    pid: child.pid,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
