@@ -3,7 +3,7 @@ import { withFailureFallback } from "~/browser/network-safe";
 import { MediaLibrary, VIDEO_LIBRARY, type LibraryAnswer } from "~/components/media-library";
 import { requireUser } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
-import { formatBytes, isMultipart } from "~/lib/upload.server";
+import { formatBytes, isMultipart, UPLOAD_MISSING_FILE } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http.server";
 import { deleteMedia, listMedia, MEDIA_RULES, receiveMediaUpload, renameMedia } from "~/models/media.server";
 import type { Route } from "./+types/videos";
@@ -12,8 +12,6 @@ export const meta: Route.MetaFunction = () => [{ title: "Video Hub · Creative A
 
 /** SPEC §2, §5 and §8 texts of the Video hub (in VIDEO_LIBRARY). */
 const { texts } = VIDEO_LIBRARY;
-/** The DomainError code of an upload without a file (SPEC: "Please select a video first."). */
-const FILE_REQUIRED = "upload_missing_file"; // UPLOAD_MISSING_FILE of ~/lib/upload.server (landing with the DomainError change)
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -42,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       await receiveMediaUpload(user.id, "video", request);
     } catch (error) {
       const failure = screenFailure(error);
-      if (failure.code === FILE_REQUIRED) return answer({ intent: "upload", ok: false, message: texts.selectFirst! }, 422);
+      if (failure.code === UPLOAD_MISSING_FILE) return answer({ intent: "upload", ok: false, message: texts.selectFirst! }, 422);
       return answer({ intent: "upload", ok: false, message: texts.uploadFailed, detail: failure.detail }, failure.status);
     }
     return redirect("/videos");
