@@ -138,6 +138,8 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
     const fields: Record<string, string> = {};
     let filename = "";
     let staging: Promise<StagedFile> | null = null;
+    /** What the store reads the file part from: ended early on a refusal, so staging stops and its temporary file goes. */
+    let filePart: PassThrough | null = null;
     let settled = false;
 
     const fail = (error: unknown) => {
@@ -147,6 +149,7 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       // Stop parsing; keep reading (and dropping) the rest so the answer reaches the client.
       source.unpipe(parser);
       drain(source);
+      filePart?.destroy(new Error("upload refused"));
       void staging?.then((staged) => store.discard(staged)).catch(() => {});
     };
 
@@ -160,6 +163,9 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       // The store may stop reading early (refusal); busboy must still be able to finish the part,
       // so the store reads a pass-through and busboy's own stream is drained when it lets go.
       const body = new PassThrough();
+      filePart = body;
+      // The store sees a failure through its read; when it has already let go, nobody else needs to.
+      body.on("error", () => {});
       stream.on("error", (error) => body.destroy(error));
       stream.pipe(body);
       const { checkFilename } = options;
