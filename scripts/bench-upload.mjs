@@ -2,13 +2,14 @@
 // reports the server's peak memory growth over its idle baseline (it must stay under 64 MiB: the
 // upload streams to disk) and the throughput against a plain `cat` of the same bytes to a file.
 // Run: npm run build && node scripts/bench-upload.mjs [--mib 1024]   (BUILD_DIR selects the build)
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchServer } from "./launch.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
@@ -29,7 +30,7 @@ const dataDir = path.join(work, "data");
 let server;
 
 function cleanUp() {
-  server?.kill("SIGTERM");
+  server?.child.kill("SIGTERM");
   fs.rmSync(work, { recursive: true, force: true });
 }
 process.on("exit", cleanUp);
@@ -59,20 +60,11 @@ function rssMiB(pid) {
 }
 
 async function startServer() {
-  server = spawn(process.execPath, ["-e", "import('./scripts/server.mjs').then((m) => m.startServer())"], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" },
-    stdio: ["ignore", "pipe", "inherit"],
+  server = await launchServer({
+    env: { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" },
+    stderr: "inherit",
   });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    server.stdout.on("data", (chunk) => {
-      output += chunk;
-      const match = /running at http:\/\/[^:]+:(\d+)/.exec(output);
-      if (match) resolve(`http://127.0.0.1:${match[1]}`);
-    });
-    server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
+  return server.url;
 }
 
 async function json(url, body, token) {
@@ -191,10 +183,7 @@ console.log("");
 for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`);
 console.log("");
 // Stop the server and remove the temporary files before judging (the child keeps the process alive).
-await new Promise((resolve) => {
-  server.once("exit", resolve);
-  server.kill("SIGTERM");
-});
+await server.stop();
 server = undefined;
 cleanUp();
 if (growth > RSS_LIMIT_MIB) {

@@ -19,6 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import { hasBuild, launchServer } from "./launch.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -32,49 +33,14 @@ function log(message) {
 }
 
 function ensureBuild() {
-  if (fs.existsSync(path.join(root, "build/server/index.js"))) return;
+  if (hasBuild()) return;
   log("no production build: running `react-router build`");
   const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-async function startServer(dataDir) {
-  const child = spawn(process.execPath, ["-e", "import('./scripts/server.mjs').then((m) => m.startServer())"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-  return { url, stop, pid: child.pid };
+function startServer(dataDir) {
+  return launchServer({ env: { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" } });
 }
 
 /**

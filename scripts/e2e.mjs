@@ -2,46 +2,22 @@
 // Extra arguments go to Playwright, e.g. `npm run test:e2e -- tests/e2e/landing.spec.ts`.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { ensureChromium } from "./ensure-chromium.mjs";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { hasBuild, launchServer, root } from "./launch.mjs";
 process.env.CHROMIUM_PATH = ensureChromium();
 
-if (!fs.existsSync(path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js"))) {
+if (!hasBuild()) {
   console.error("[e2e] no production build: run `npm run build` first (npm test does).");
   process.exit(1);
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-e2e-"));
-const server = spawn(process.execPath, ["-e", "import('./scripts/server.mjs').then((m) => m.startServer())"], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
-  },
-  stdio: ["ignore", "pipe", "inherit"],
+const server = await launchServer({
+  dataDirPrefix: "studio-e2e-",
+  env: { SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789" },
+  stderr: "inherit",
 });
-
-const port = await new Promise((resolve, reject) => {
-  let output = "";
-  const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-  server.stdout.on("data", (chunk) => {
-    output += chunk;
-    const match = /running at http:\/\/[^:]+:(\d+)/.exec(output);
-    if (match) {
-      clearTimeout(timer);
-      resolve(match[1]);
-    }
-  });
-  server.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-});
+const { port, dataDir } = server;
 
 const playwright = spawn(path.join(root, "node_modules/.bin/playwright"), ["test", ...process.argv.slice(2)], {
   cwd: root,
@@ -50,6 +26,6 @@ const playwright = spawn(path.join(root, "node_modules/.bin/playwright"), ["test
   stdio: "inherit",
 });
 const code = await new Promise((resolve) => playwright.on("exit", (exitCode) => resolve(exitCode ?? 1)));
-server.kill("SIGTERM");
+await server.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.exit(code);
