@@ -1,10 +1,10 @@
 // Composes the bundled sounds and the favicon from code, so every asset we ship is our own.
-// Run: node scripts/generate-assets.mjs (the outputs are committed; the script is deterministic).
+// Run: node scripts/assets/generate-assets.mjs (the outputs are committed; the script is deterministic).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const out = (file) => {
   const full = path.join(root, "public", file);
   fs.mkdirSync(path.dirname(full), { recursive: true });

@@ -1,13 +1,13 @@
 // Composes the three bundled music demos (SPEC §2 Music, §7 /static/music-demos/demo1..3.mp3) from
 // code, so every note we ship is our own: synthesised PCM (oscillators, FM, plucked strings, drums,
 // filters, delay, reverb) encoded to MP3 with @breezystack/lamejs.
-// Run: node scripts/compose-music.mjs (deterministic; the outputs are committed).
+// Run: node scripts/assets/compose-music.mjs (deterministic; the outputs are committed).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Mp3Encoder } from "@breezystack/lamejs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outDir = path.join(root, "public/static/music-demos");
 const RATE = 44100;
 const KBPS = 96;
