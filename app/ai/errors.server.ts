@@ -1,5 +1,3 @@
-import { DomainError } from "~/lib/domain-error";
-
 /**
  * A provider failure as the person may see it. Remote answers (their bodies, headers, our keys)
  * never reach the client or the log: only the capability, the provider's id, a reason and the HTTP
@@ -29,9 +27,6 @@ export const FAILURE_TEXT: Record<Capability, string> = {
   video: "❌ Error generating video.",
 };
 
-/** The DomainError code a service gives a translated provider failure (app/services/provider-failure.server.ts). */
-export const PROVIDER_FAILED = "provider_failed";
-
 export class ProviderError extends Error {
   constructor(
     readonly capability: Capability,
@@ -42,18 +37,4 @@ export class ProviderError extends Error {
   ) {
     super(`${capability} provider ${provider}: ${failure}${logDetail ? ` (${logDetail})` : ""}`);
   }
-
-  /**
-   * @deprecated Screens that still catch ProviderError from a service (app/routes/image.tsx,
-   * assistant.tsx) now receive the service's DomainError (code PROVIDER_FAILED): it counts as one
-   * until they branch on the DomainError's status instead. Remove then.
-   */
-  static [Symbol.hasInstance](value: unknown): boolean {
-    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    return this === ProviderError && isTranslatedFailure(value);
-  }
-}
-
-function isTranslatedFailure(value: unknown): boolean {
-  return value instanceof DomainError && value.code === PROVIDER_FAILED;
 }

@@ -171,9 +171,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   return result.data;
 }
 
-/** The API's name for parseInput (its routes answer the 422 through `apiAction`). */
-export const parseApiInput = parseInput;
-
 /** A URL's query as the plain object a schema reads. */
 export function queryOf(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { MediaFilesTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
 import type { ServedFile } from "~/lib/file-response.server";
 import { sniffMp3, sniffPng, sniffVideo, sniffWav } from "~/lib/file-signatures";
@@ -41,14 +42,6 @@ export interface MediaFile {
  */
 export const MediaError = DomainError;
 
-function byteSetting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number of bytes, got "${raw}"`);
-  return value;
-}
-
 const MiB = 1024 * 1024;
 
 interface KindRules {
@@ -58,15 +51,15 @@ interface KindRules {
   unsupportedMessage: string;
 }
 
-/** Per kind: size limit (env: VOICE_MAX_BYTES, VIDEO_MAX_BYTES) and what the content must be. */
+/** Per kind: size limit (settings VOICE_MAX_BYTES, VIDEO_MAX_BYTES) and what the content must be. */
 export const MEDIA_RULES: Record<MediaKind, KindRules> = {
   voice: {
-    maxBytes: byteSetting("VOICE_MAX_BYTES", 25 * MiB),
+    maxBytes: env.voiceMaxBytes,
     sniff: sniffMp3,
     unsupportedMessage: "Only MP3 files allowed",
   },
   video: {
-    maxBytes: byteSetting("VIDEO_MAX_BYTES", 2048 * MiB),
+    maxBytes: env.videoMaxBytes,
     sniff: sniffVideo,
     unsupportedMessage: "Unsupported video format: upload an MP4, MOV, WebM, MKV, AVI or another video file",
   },
@@ -273,7 +266,7 @@ export function sweepOrphanMedia(options?: { graceMs?: number; now?: number }) {
  * The sweep runs at start, once more just after the grace period (what a restart interrupted is too
  * young for the first sweep; without this it would wait for the hourly one) and hourly after that.
  * The grace period keeps uploads in flight on another instance sharing DATA_DIR safe. The server's
- * life cycle starts it (app/services/housekeeping.server.ts); nothing starts on import.
+ * life cycle schedules it (app/services/housekeeping.server.ts); nothing starts on import.
  */
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 export const SWEEP_AFTER_START_MS = SWEEP_GRACE_MS + 60_000;
@@ -287,18 +280,6 @@ export function scheduleSweeps(sweep: () => void): () => void {
     clearTimeout(once);
     clearInterval(hourly);
   };
-}
-
-/** One sweep whose outcome goes to the log; it never rejects (for a timer). */
-export async function sweepOrphanMediaLogged(): Promise<void> {
-  try {
-    const { removedFiles, removedTemporary } = await sweepOrphanMedia();
-    if (removedFiles || removedTemporary) {
-      console.log(`[storage] swept ${removedFiles} orphaned file(s) and ${removedTemporary} stale temporary file(s)`);
-    }
-  } catch (error) {
-    console.error("[storage] sweep failed", error);
-  }
 }
 
 /** What the file responder needs to serve a stored file. */

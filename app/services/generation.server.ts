@@ -12,21 +12,8 @@ import { providerFailure, withProviderFailures } from "./provider-failure.server
  * the person's file. Both doors (screens' actions and /api routes) call these; neither holds the rules.
  * A provider failure leaves as a DomainError with SPEC §8's text (502/503/504, see provider-failure).
  */
+/** The code of speak's 422 for a voice the provider does not have. */
 export const UNKNOWN_VOICE = "unknown_voice";
-
-/**
- * @deprecated speak throws DomainError(422, "Unknown voice", { code: UNKNOWN_VOICE }); this name
- * only lets app/routes/assistant.tsx keep its `instanceof` until it branches on the code.
- */
-export class UnknownVoiceError extends DomainError {
-  constructor() {
-    super(422, "Unknown voice", { code: UNKNOWN_VOICE });
-  }
-
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof DomainError && value.code === UNKNOWN_VOICE;
-  }
-}
 
 export function listVoices(signal?: AbortSignal): Promise<Voice[]> {
   return withProviderFailures("speech", () => aiProviders().speech.listVoices(signal));
@@ -58,7 +45,7 @@ export async function speak(userId: string, text: string, voiceId: string | unde
     const voices = await provider.listVoices(signal);
     const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
     if (!voice) {
-      if (voiceId) throw new UnknownVoiceError();
+      if (voiceId) throw new DomainError(422, "Unknown voice", { code: UNKNOWN_VOICE });
       throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
     }
     return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };

@@ -1,4 +1,4 @@
-import { FAILURE_TEXT, PROVIDER_FAILED, ProviderError, type Capability, type ProviderFailure } from "~/ai/errors.server";
+import { FAILURE_TEXT, ProviderError, type Capability, type ProviderFailure } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
 
 /**
@@ -15,22 +15,14 @@ const STATUS_OF_FAILURE: Record<ProviderFailure, number> = {
   not_configured: 503,
 };
 
-export class ProviderFailedError extends DomainError {
-  constructor(status: number, detail: string) {
-    super(status, detail, { code: PROVIDER_FAILED });
-  }
+/** The DomainError code of a provider failure, for a door that must tell it apart from other refusals. */
+export const PROVIDER_FAILED = "provider_failed";
 
-  /** @deprecated app/routes/image.tsx and assistant.tsx still read this; use `status`. */
-  get httpStatus(): number {
-    return this.status;
-  }
-}
-
-export function providerFailure(error: ProviderError, capability: Capability): ProviderFailedError {
+export function providerFailure(error: ProviderError, capability: Capability): DomainError {
   console.error(`[ai] ${error.message}`);
   // "Not configured" says what to set (no secret in it); every other failure says only SPEC's text.
   const detail = error.failure === "not_configured" ? error.logDetail || FAILURE_TEXT[capability] : FAILURE_TEXT[capability];
-  return new ProviderFailedError(STATUS_OF_FAILURE[error.failure], detail);
+  return new DomainError(STATUS_OF_FAILURE[error.failure], detail, { code: PROVIDER_FAILED });
 }
 
 /** Runs `work`; a ProviderError it throws leaves as the DomainError above, anything else as it was. */
