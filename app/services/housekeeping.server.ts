@@ -1,4 +1,4 @@
-import { SWEEP_AFTER_START_MS, sweepOrphanMedia } from "~/models/media.server";
+import { scheduleSweeps, sweepOrphanMedia } from "~/models/media.server";
 import { pruneStaleRecords } from "~/models/token.server";
 
 /**
@@ -38,32 +38,25 @@ export interface Housekeeping {
   stop(): Promise<void>;
 }
 
-/** Runs the sweep and the pruning now and on their schedules (jobs replaceable for tests). */
-export function startHousekeeping(
-  jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly },
-  { sweepAfterStartMs = SWEEP_AFTER_START_MS, intervalMs = HOUSEKEEPING_INTERVAL_MS } = {},
-): Housekeeping {
+/** Runs the sweep (on the media model's schedule) and the pruning (hourly) now and on their schedules (jobs replaceable for tests). */
+export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly }): Housekeeping {
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
-  const run = (job: () => Promise<void>) => () => {
+  const tracked = (job: () => Promise<void>) => () => {
     if (stopped) return;
     const running = job().finally(() => inFlight.delete(running));
     inFlight.add(running);
   };
-  const sweep = run(jobs.sweep);
-  const prune = run(jobs.prune);
-  const timers = [
-    setTimeout(sweep, sweepAfterStartMs),
-    setInterval(sweep, intervalMs),
-    setInterval(prune, intervalMs),
-  ];
-  for (const timer of timers) timer.unref();
-  sweep();
+  const stopSweeps = scheduleSweeps(tracked(jobs.sweep));
+  const prune = tracked(jobs.prune);
+  const pruning = setInterval(prune, HOUSEKEEPING_INTERVAL_MS);
+  pruning.unref();
   prune();
   return {
     async stop() {
       stopped = true;
-      for (const timer of timers) clearTimeout(timer);
+      stopSweeps();
+      clearInterval(pruning);
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -2,7 +2,8 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { parseSettings, SettingsError } from "~/lib/env.server";
 import { closeDatabase, databaseIsOpen, db, openDatabase } from "~/lib/db.server";
-import { startHousekeeping } from "~/services/housekeeping.server";
+import { SWEEP_AFTER_START_MS } from "~/models/media.server";
+import { HOUSEKEEPING_INTERVAL_MS, startHousekeeping } from "~/services/housekeeping.server";
 
 describe("settings: one schema, parsed once", () => {
   it("has README's defaults", () => {
@@ -88,14 +89,14 @@ describe("life cycle", () => {
     try {
       const sweep = vi.fn(async () => {});
       const prune = vi.fn(async () => {});
-      const housekeeping = startHousekeeping({ sweep, prune }, { sweepAfterStartMs: 1_000, intervalMs: 10_000 });
+      const housekeeping = startHousekeeping({ sweep, prune });
       expect([sweep.mock.calls.length, prune.mock.calls.length]).toEqual([1, 1]);
-      await vi.advanceTimersByTimeAsync(1_000);
+      await vi.advanceTimersByTimeAsync(SWEEP_AFTER_START_MS);
       expect(sweep).toHaveBeenCalledTimes(2);
-      await vi.advanceTimersByTimeAsync(9_000);
+      await vi.advanceTimersByTimeAsync(HOUSEKEEPING_INTERVAL_MS - SWEEP_AFTER_START_MS);
       expect([sweep.mock.calls.length, prune.mock.calls.length]).toEqual([3, 2]);
       await housekeeping.stop();
-      await vi.advanceTimersByTimeAsync(60_000);
+      await vi.advanceTimersByTimeAsync(3 * HOUSEKEEPING_INTERVAL_MS);
       expect([sweep.mock.calls.length, prune.mock.calls.length]).toEqual([3, 2]);
     } finally {
       vi.useRealTimers();
