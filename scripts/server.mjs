@@ -153,6 +153,12 @@ function stopOnSignals(server, { graceMs, stopApp, onDrain }) {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
+  // Answers not yet started when the signal comes close their connection after them.
+  const answers = new Set();
+  server.on("request", (_req, res) => {
+    answers.add(res);
+    res.once("close", () => answers.delete(res));
+  });
   let stopping = false;
   const stop = async (signal) => {
     if (stopping) {
@@ -160,6 +166,7 @@ function stopOnSignals(server, { graceMs, stopApp, onDrain }) {
       process.exit(1);
     }
     stopping = true;
+    const began = Date.now();
     onDrain();
     console.log(`[studio] ${signal}: not accepting connections; requests in flight have ${graceMs / 1000} s to finish`);
     // If stopping the app itself hangs, the process still ends.
@@ -167,6 +174,7 @@ function stopOnSignals(server, { graceMs, stopApp, onDrain }) {
       console.error("[studio] the app did not stop in time: exiting");
       process.exit(1);
     }, graceMs + 15_000).unref();
+    for (const res of answers) if (!res.headersSent) res.setHeader("Connection", "close");
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
     const cutOff = setTimeout(() => {
@@ -176,6 +184,7 @@ function stopOnSignals(server, { graceMs, stopApp, onDrain }) {
     }, graceMs);
     await closed;
     clearTimeout(cutOff);
+    const drained = Date.now();
     let code = 0;
     try {
       await stopApp();
@@ -183,7 +192,7 @@ function stopOnSignals(server, { graceMs, stopApp, onDrain }) {
       console.error("[studio] stopping the app failed", error);
       code = 1;
     }
-    console.log("[studio] stopped");
+    console.log(`[studio] stopped (connections closed in ${drained - began} ms, app stopped in ${Date.now() - drained} ms)`);
     process.exit(code);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
