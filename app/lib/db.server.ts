@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { Kysely, Migrator, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import { createPostgresPool } from "./db-dialect.server";
 import type { Database as Schema } from "./db-schema";
 import { env, type Settings } from "./env.server";
 
@@ -54,6 +55,9 @@ function createDatabase(settings: Settings): Kysely<Schema> {
   switch (database.engine) {
     case "sqlite":
       return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(database.file) }) });
+    case "postgres":
+      // One pool per instance; int8 (sizes, counts) read as numbers (see db-dialect.server.ts).
+      return new Kysely<Schema>({ dialect: new PostgresDialect({ pool: createPostgresPool(database.url) }) });
   }
 }
 

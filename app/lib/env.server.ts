@@ -117,6 +117,14 @@ const settingsSchema = z
     SHUTDOWN_GRACE_SECONDS: nonNegativeNumber(10),
     DATA_DIR: setting("./data", "a folder", (raw) => raw),
     DATABASE_FILE: optionalText,
+    /** postgres://… or postgresql://…: PostgreSQL instead of the embedded SQLite file. */
+    DATABASE_URL: setting<string | null>(null, "a postgres:// or postgresql:// URL", (raw) => (/^postgres(ql)?:\/\//i.test(raw) ? raw : undefined), {
+      secret: true,
+    }),
+    /** file://… (default $DATA_DIR/media) or s3://bucket?endpoint=…: where people's files live. */
+    STORAGE_URL: optionalText,
+    /** Names this instance's temporary upload folder (default: host name and port). */
+    INSTANCE_ID: optionalText,
     SESSION_SECRET: setting<string | null>(
       null,
       `at least ${SECRET_MIN_LENGTH} characters long`,
@@ -178,11 +186,14 @@ const settingsSchema = z
       shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
       // Storage.
       dataDir,
-      /**
-       * The database to open. Only SQLite today; the next step adds `{ engine: "postgres", url }`
-       * from DATABASE_URL here, and app/lib/db.server.ts picks the dialect from `engine`.
-       */
-      database: { engine: "sqlite" as const, file: path.resolve(raw.DATABASE_FILE ?? path.join(dataDir, "studio.sqlite")) },
+      /** The database to open: PostgreSQL when DATABASE_URL is set, else the SQLite file; db.server.ts picks the dialect. */
+      database: raw.DATABASE_URL
+        ? ({ engine: "postgres", url: raw.DATABASE_URL } as const)
+        : ({ engine: "sqlite", file: path.resolve(raw.DATABASE_FILE ?? path.join(dataDir, "studio.sqlite")) } as const),
+      /** STORAGE_URL as given (app/lib/storage.server.ts parses it); null: files under $DATA_DIR/media. */
+      storageUrl: raw.STORAGE_URL,
+      /** Set by INSTANCE_ID or made from the host name and port: names this instance's temporary upload folder. */
+      instanceId: raw.INSTANCE_ID ?? null,
       // Accounts and security.
       /** SESSION_SECRET when set; otherwise sessionSecret() keeps a generated one in DATA_DIR. */
       sessionSecret: raw.SESSION_SECRET,
