@@ -1,3 +1,4 @@
+import { parseFormData } from "@mjackson/form-data-parser";
 import type { z } from "zod";
 import { DomainError } from "./domain-error";
 
@@ -47,6 +48,8 @@ export function requireMethod(request: Request, allowed: string[], allow = allow
 const MiB = 1024 * 1024;
 /** JSON bodies of the API (a 100,000-character content body is at most ~400 KB of JSON). */
 export const JSON_BODY_MAX = 2 * MiB;
+/** Files one screen form may carry (the drawing pad sends one; nothing needs more). */
+const FORM_MAX_FILES = 4;
 /** Form posts of the screens (urlencoded text triples in size when percent-encoded). */
 export const FORM_BODY_MAX = 4 * MiB;
 
@@ -150,7 +153,10 @@ export async function readFormData(request: Request, maxBytes = FORM_BODY_MAX): 
   }
   const contentType = request.headers.get("Content-Type") ?? "";
   try {
-    return await new Request("http://form.invalid/", { method: "POST", headers: { "Content-Type": contentType }, body: new Uint8Array(bytes) }).formData();
+    const buffered = new Request("http://form.invalid/", { method: "POST", headers: { "Content-Type": contentType }, body: new Uint8Array(bytes) });
+    // @mjackson/form-data-parser reads the multipart parts (urlencoded falls back to the platform's
+    // reader): the body is already bounded above, and files stay in memory as Files (docs/decisions/0013).
+    return await parseFormData(buffered, { maxFiles: FORM_MAX_FILES, maxFileSize: maxBytes }, (upload) => upload);
   } catch {
     throw new Response("The form could not be read", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }

@@ -39,4 +39,23 @@ describe("bounded request bodies", () => {
     const form = await readFormData(post("a=1&b=two", { "Content-Type": "application/x-www-form-urlencoded" }));
     expect(form.get("b")).toBe("two");
   });
+
+  it("reads a screen's multipart form with form-data-parser: fields and a small file; too many files is a 400", async () => {
+    const form = new FormData();
+    form.append("intent", "save");
+    form.append("title", "Grüße");
+    form.append("file", new Blob([new Uint8Array([1, 2, 3])], { type: "image/png" }), "sketch.png");
+    const parsed = await readFormData(new Request("http://test.invalid/", { method: "POST", body: form }));
+    expect(parsed.get("intent")).toBe("save");
+    expect(parsed.get("title")).toBe("Grüße");
+    const file = parsed.get("file") as File;
+    expect(file.name).toBe("sketch.png");
+    expect([...new Uint8Array(await file.arrayBuffer())]).toEqual([1, 2, 3]);
+
+    const crowded = new FormData();
+    for (let i = 0; i < 5; i++) crowded.append(`file${i}`, new Blob(["x"]), `f${i}.txt`);
+    const refused = await readFormData(new Request("http://test.invalid/", { method: "POST", body: crowded })).catch((caught) => caught);
+    expect(refused).toBeInstanceOf(Response);
+    expect(refused.status).toBe(400);
+  });
 });
