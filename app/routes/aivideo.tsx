@@ -8,7 +8,8 @@ import { useHydrated } from "~/components/use-hydrated";
 import { readVideoJob, submitVideoJob } from "~/services/video-job-runner.server";
 import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http.server";
-import { VIDEO_PROMPT_MAX, VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
+import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
+import { DomainError } from "~/lib/domain-error";
 import type { Route } from "./+types/aivideo";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI Studio" }];
@@ -45,8 +46,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     const job = await submitVideoJob(user.id, parsed.data.prompt);
     return redirect(`/aivideo?job=${encodeURIComponent(job.id)}`);
   } catch (error) {
-    if (!(error instanceof VideoJobLimitError)) throw error;
-    return data({ refused: error.message, prompt: parsed.data.prompt }, { status: 429 });
+    if (!(error instanceof DomainError && error.code === VIDEO_JOB_LIMIT)) throw error;
+    return data({ refused: error.detail, prompt: parsed.data.prompt }, { status: 429 });
   }
 }
 

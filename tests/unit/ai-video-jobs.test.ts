@@ -6,7 +6,8 @@ import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { db } from "~/lib/db.server";
 import { fileStore } from "~/lib/storage.server";
 import { getMediaById } from "~/models/media.server";
-import { createVideoJob, getVideoJob, listVideoJobs, VideoJobLimitError, videoPromptSchema } from "~/models/video-job.server";
+import { DomainError } from "~/lib/domain-error";
+import { createVideoJob, getVideoJob, listVideoJobs, VIDEO_JOB_LIMIT, videoPromptSchema } from "~/models/video-job.server";
 import { newUserId } from "./users";
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);
@@ -74,7 +75,8 @@ describe("video job limit per person", () => {
     const jobs = [await limited("one"), await limited("two"), await limited("three")];
     expect(jobs.map((job) => job.status)).toEqual(["starting", "starting", "starting"]);
     const refused = await limited("four").catch((error) => error);
-    expect(refused).toBeInstanceOf(VideoJobLimitError);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ status: 429, code: VIDEO_JOB_LIMIT });
     expect(refused.message).toBe("You already have 3 videos being generated. Wait for one to finish, then try again.");
     expect((await listVideoJobs(user)).map((job) => job.prompt).sort()).toEqual(["one", "three", "two"]);
 
@@ -85,12 +87,12 @@ describe("video job limit per person", () => {
     await db.updateTable("video_jobs").set({ status: "processing" }).where("id", "=", jobs[0].id).execute();
     await db.updateTable("video_jobs").set({ status: "finishing" }).where("id", "=", jobs[1].id).execute();
     await db.updateTable("video_jobs").set({ status: "queued" }).where("id", "=", jobs[2].id).execute();
-    await expect(limited("five")).rejects.toBeInstanceOf(VideoJobLimitError);
+    await expect(limited("five")).rejects.toMatchObject({ status: 429, code: VIDEO_JOB_LIMIT });
     await db.updateTable("video_jobs").set({ status: "error" }).where("id", "=", jobs[0].id).execute();
     const accepted = await limited("six");
     expect(accepted).toMatchObject({ status: "starting", progress: 0, prompt: "six", url: null });
     expect(await getVideoJob(user, accepted.id)).toEqual(accepted);
-    await expect(limited("seven")).rejects.toBeInstanceOf(VideoJobLimitError);
+    await expect(limited("seven")).rejects.toMatchObject({ status: 429, code: VIDEO_JOB_LIMIT });
   });
 
   it("lets no burst of requests slip past the limit", async () => {
@@ -98,7 +100,7 @@ describe("video job limit per person", () => {
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(2);
     const rejected = results.filter((result) => result.status === "rejected");
     expect(rejected).toHaveLength(4);
-    for (const result of rejected) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(VideoJobLimitError);
+    for (const result of rejected) expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: VIDEO_JOB_LIMIT });
     expect(await listVideoJobs(user)).toHaveLength(2);
     expect((await createVideoJob(user, "one", "x", { maxUnfinished: 1 }).catch((error) => error)).message).toMatch(/^You already have 1 video being generated\./);
   });
