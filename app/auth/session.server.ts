@@ -1,6 +1,6 @@
 import { createContext, createCookieSessionStorage } from "react-router";
 import { getUserById, type User } from "~/models/user.server";
-import { revokeRefreshToken, rotateRefreshTokenShared, verifyAccessToken, type TokenPair } from "~/models/token.server";
+import { revokeRefreshToken, rotateRefreshToken, verifyAccessToken, type TokenPair } from "~/models/token.server";
 import { env, sessionSecret } from "~/lib/env.server";
 
 /**
@@ -50,9 +50,11 @@ export async function resolveSession(request: Request): Promise<{ session: Reque
   let setCookie: string | null = null;
   let currentRefresh = refreshToken ?? null;
   if (!userId && refreshToken) {
-    const rotation = await rotateRefreshTokenShared(refreshToken);
-    // A shared rotation may be a few seconds old: its pair counts only while the family is still live
-    // (a logout in between ends it), which verifying its access token checks.
+    // A page load sends several requests with the same expired cookie, possibly to several instances:
+    // the first rotates, the others get the same pair from the database (the grace window of rotation).
+    const rotation = await rotateRefreshToken(refreshToken);
+    // A pair answered within the grace window may be a few seconds old: it counts only while the family
+    // is still live (a logout in between ends it), which verifying its access token checks.
     if (rotation.ok && (await verifyAccessToken(rotation.pair.access_token)) === rotation.userId) {
       userId = rotation.userId;
       currentRefresh = rotation.pair.refresh_token;

@@ -18,6 +18,12 @@ export interface RefreshTokensTable {
   /** Set when the token was exchanged for a new pair; presenting it again is reuse. */
   used_at: string | null;
   revoked_at: string | null;
+  /**
+   * The pair this token was exchanged for, sealed (AES-256-GCM; app/models/token.server.ts), so that
+   * presenting the spent token again within the grace window answers with the same pair on any
+   * instance. Never plaintext; cleared after the window (migration 0007).
+   */
+  successor_sealed: string | null;
 }
 
 export interface LoginAttemptsTable {

@@ -1,5 +1,8 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
+import type { Kysely } from "kysely";
 import { db } from "~/lib/db.server";
+import type { Database } from "~/lib/db-schema";
 import { env, sessionSecret } from "~/lib/env.server";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
@@ -74,9 +77,9 @@ export async function isFamilyLive(userId: string, familyId: string, now = new D
   return row !== undefined;
 }
 
-async function storeRefreshToken(userId: string, familyId: string, now: Date) {
+async function storeRefreshToken(userId: string, familyId: string, now: Date, database: Kysely<Database> = db) {
   const refreshToken = randomToken(32);
-  await db
+  await database
     .insertInto("refresh_tokens")
     .values({
       id: newId(),
@@ -87,6 +90,7 @@ async function storeRefreshToken(userId: string, familyId: string, now: Date) {
       expires_at: nowIso(new Date(now.getTime() + env.refreshTokenDays * 86_400_000)),
       used_at: null,
       revoked_at: null,
+      successor_sealed: null,
     })
     .execute();
   return refreshToken;
@@ -106,60 +110,141 @@ export type RotationResult =
   | { ok: true; userId: string; pair: TokenPair }
   | { ok: false; reason: "unknown" | "expired" | "revoked" | "reused" };
 
-/** Exchanges a refresh token for a new pair in the same family. */
-export async function rotateRefreshToken(refreshToken: string, now = new Date()): Promise<RotationResult> {
-  const tokenHash = sha256(refreshToken);
-  const stored = await db.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
+/**
+ * The grace window of rotation (RFC 9700 §4.14.2): for this long after a refresh token was exchanged,
+ * presenting it again answers with the very pair it was exchanged for (parallel refreshes of one token,
+ * a retry after a lost response, a page load's requests on several instances) instead of counting as
+ * theft. After it, reuse revokes the whole family, as always.
+ */
+export const REFRESH_GRACE_MS = 10_000;
+/** How long a request that lost the race waits for the winner's pair to be recorded, and how often it looks. */
+const SUCCESSOR_WAIT_MS = 2_000;
+const SUCCESSOR_POLL_MS = 25;
+
+export interface RotationOptions {
+  /** The grace window (tests); REFRESH_GRACE_MS unless given. */
+  graceMs?: number;
+  /** The longest wait for a winner's pair (tests); SUCCESSOR_WAIT_MS unless given. */
+  waitMs?: number;
+}
+
+/*
+ * The successor pair is kept in the spent token's row (refresh_tokens.successor_sealed) so every
+ * instance can answer a replay within the window, but never in plaintext: AES-256-GCM under a key
+ * derived from the session secret with HKDF-SHA256, a fresh 12-byte IV per seal, and the row's id as
+ * additional data (a sealed pair copied into another row does not open). Format: v1.<iv>.<ciphertext>.<tag>,
+ * base64url. Whoever reads the database alone cannot use it.
+ */
+let successorKey: Buffer | undefined;
+const sealingKey = () =>
+  (successorKey ??= Buffer.from(hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "refresh-token-successor/v1", 32)));
+
+function sealSuccessor(rowId: string, pair: TokenPair): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealingKey(), iv);
+  cipher.setAAD(Buffer.from(rowId, "utf8"));
+  const plaintext = JSON.stringify({ a: pair.access_token, r: pair.refresh_token });
+  const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  return ["v1", iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+}
+
+/** The sealed pair, or null when it does not open (another secret, another row, tampered, unknown format). */
+function openSuccessor(rowId: string, sealed: string): TokenPair | null {
+  const [version, iv, ciphertext, tag, ...rest] = sealed.split(".");
+  if (version !== "v1" || !iv || !ciphertext || !tag || rest.length > 0) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", sealingKey(), Buffer.from(iv, "base64url"));
+    decipher.setAAD(Buffer.from(rowId, "utf8"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    const plaintext = Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+    const { a, r } = JSON.parse(plaintext) as { a?: unknown; r?: unknown };
+    if (typeof a !== "string" || typeof r !== "string") return null;
+    return { access_token: a, refresh_token: r, token_type: "bearer" };
+  } catch {
+    return null;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const findToken = (column: "token_hash" | "id", value: string) =>
+  db.selectFrom("refresh_tokens").selectAll().where(column, "=", value).executeTakeFirst();
+
+type StoredToken = NonNullable<Awaited<ReturnType<typeof findToken>>>;
+
+/**
+ * Exchanges a refresh token for a new pair in the same family. Exactly one exchange of a token wins
+ * (a conditional update: `used_at is null`), on one instance or several sharing the database; within
+ * the grace window every other presentation of the token answers with the winner's pair; after it,
+ * presenting the spent token revokes the family.
+ */
+export async function rotateRefreshToken(refreshToken: string, now = new Date(), options: RotationOptions = {}): Promise<RotationResult> {
+  const stored = await findToken("token_hash", sha256(refreshToken));
   if (!stored) return { ok: false, reason: "unknown" };
   if (stored.revoked_at) return { ok: false, reason: "revoked" };
-  if (stored.used_at) {
-    await revokeFamily(stored.family_id, now);
-    return { ok: false, reason: "reused" };
-  }
+  if (stored.used_at) return answerSpentToken(stored, now, options);
   if (stored.expires_at <= nowIso(now)) return { ok: false, reason: "expired" };
 
-  // Claim the token atomically: of two concurrent exchanges only one updates the row.
-  const claimed = await db
-    .updateTable("refresh_tokens")
-    .set({ used_at: nowIso(now) })
-    .where("id", "=", stored.id)
-    .where("used_at", "is", null)
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) {
-    await revokeFamily(stored.family_id, now);
-    return { ok: false, reason: "reused" };
-  }
-  const [access_token, refresh_token] = await Promise.all([
-    signAccessToken(stored.user_id, stored.family_id, now),
-    storeRefreshToken(stored.user_id, stored.family_id, now),
-  ]);
-  return { ok: true, userId: stored.user_id, pair: { access_token, refresh_token, token_type: "bearer" } };
+  // Claim the token, create its successor and record the sealed pair in one transaction: nobody sees
+  // the token spent without its pair (a crash in between leaves the token unspent), and a concurrent
+  // claim waits for this one (PostgreSQL's row lock; SQLite's write lock, across processes too) and
+  // then finds the token spent, with the pair.
+  const pair = await db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("refresh_tokens")
+      .set({ used_at: nowIso(now) })
+      .where("id", "=", stored.id)
+      .where("used_at", "is", null)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    const [access_token, refresh_token] = await Promise.all([
+      signAccessToken(stored.user_id, stored.family_id, now),
+      storeRefreshToken(stored.user_id, stored.family_id, now, trx),
+    ]);
+    const successor: TokenPair = { access_token, refresh_token, token_type: "bearer" };
+    await trx.updateTable("refresh_tokens").set({ successor_sealed: sealSuccessor(stored.id, successor) }).where("id", "=", stored.id).execute();
+    return successor;
+  });
+  if (pair) return { ok: true, userId: stored.user_id, pair };
+
+  // Another exchange of this token (here or on another instance) won a moment ago: answer with its pair.
+  const current = await findToken("id", stored.id);
+  if (!current) return { ok: false, reason: "unknown" };
+  if (current.revoked_at) return { ok: false, reason: "revoked" };
+  return answerSpentToken(current, now, options);
 }
 
 /**
- * The server refreshes a browser's session when its access token has expired. A page load fires
- * several requests at once with the same cookie; they must share one rotation, not trip reuse detection.
- * Results are kept for a few seconds in this process only.
+ * A spent token presented again: within the grace window, the pair it was exchanged for (waiting a
+ * moment, bounded, should it not be recorded yet); after the window, or when no pair can be found,
+ * reuse: the whole family is revoked.
  */
-const recentRotations = new Map<string, Promise<RotationResult>>();
-const SHARED_ROTATION_MS = 10_000;
-
-export function rotateRefreshTokenShared(refreshToken: string): Promise<RotationResult> {
-  const tokenHash = sha256(refreshToken);
-  let rotation = recentRotations.get(tokenHash);
-  if (!rotation) {
-    rotation = rotateRefreshToken(refreshToken);
-    recentRotations.set(tokenHash, rotation);
-    setTimeout(() => recentRotations.delete(tokenHash), SHARED_ROTATION_MS).unref();
+async function answerSpentToken(stored: StoredToken, now: Date, options: RotationOptions): Promise<RotationResult> {
+  const graceMs = options.graceMs ?? REFRESH_GRACE_MS;
+  const usedAt = Date.parse(stored.used_at ?? "");
+  const withinGrace = Number.isFinite(usedAt) && now.getTime() - usedAt <= graceMs;
+  if (withinGrace) {
+    const deadline = Date.now() + (options.waitMs ?? SUCCESSOR_WAIT_MS);
+    let row: StoredToken | undefined = stored;
+    for (;;) {
+      if (!row) return { ok: false, reason: "unknown" };
+      if (row.revoked_at) return { ok: false, reason: "revoked" };
+      const pair = row.successor_sealed ? openSuccessor(row.id, row.successor_sealed) : null;
+      if (pair) return { ok: true, userId: row.user_id, pair };
+      if (Date.now() >= deadline) break;
+      await sleep(SUCCESSOR_POLL_MS);
+      row = await findToken("id", stored.id);
+    }
   }
-  return rotation;
+  await revokeFamily(stored.family_id, now);
+  return { ok: false, reason: "reused" };
 }
 
 export async function revokeFamily(familyId: string, now = new Date()) {
   await db
     .updateTable("refresh_tokens")
-    .set({ revoked_at: nowIso(now) })
+    .set({ revoked_at: nowIso(now), successor_sealed: null })
     .where("family_id", "=", familyId)
     .where("revoked_at", "is", null)
     .execute();
@@ -180,9 +265,20 @@ export async function deleteExpiredRefreshTokens(now = new Date()) {
   await db.deleteFrom("refresh_tokens").where("expires_at", "<=", nowIso(now)).execute();
 }
 
-/** Housekeeping: rows that no longer count for anything (expired tokens, attempts older than their window). */
+/** Housekeeping: sealed successor pairs are of no use once the grace window has passed; none is kept longer. */
+export async function clearSpentSuccessors(now = new Date(), graceMs = REFRESH_GRACE_MS) {
+  await db
+    .updateTable("refresh_tokens")
+    .set({ successor_sealed: null })
+    .where("successor_sealed", "is not", null)
+    .where("used_at", "<", nowIso(new Date(now.getTime() - graceMs)))
+    .execute();
+}
+
+/** Housekeeping: rows that no longer count for anything (expired tokens, successor pairs past their window, attempts older than their window). */
 export async function pruneStaleRecords(now = new Date()) {
   await deleteExpiredRefreshTokens(now);
+  await clearSpentSuccessors(now);
   await pruneLoginAttempts(now);
   await pruneRegistrationAttempts(now);
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
 import { commitTokenPair, refreshTokenFromCookie, sessionStorage } from "~/auth/session.server";
-import { rotateRefreshToken, rotateRefreshTokenShared } from "~/models/token.server";
+import { rotateRefreshToken } from "~/models/token.server";
 import type { Route } from "./+types/auth.refresh";
 import { env } from "~/lib/env.server";
 
@@ -16,7 +16,9 @@ const REFUSED: Record<string, string> = {
 };
 
 /**
- * POST /api/auth/refresh {refresh_token} -> a new pair in the body (API clients).
+ * POST /api/auth/refresh {refresh_token} -> a new pair in the body (API clients). Presented again within
+ * a few seconds (parallel refreshes, a retry after a lost answer, on any instance), the same token
+ * answers with the same pair; later, reuse revokes the token's family (401).
  * With no token in the body the session cookie's pair is rotated instead and the new pair goes
  * back into the HttpOnly cookie only: page scripts never see tokens (DESIGN.md).
  */
@@ -33,8 +35,9 @@ export const action = apiAction(async ({ request }: Route.ActionArgs) => {
 
   const cookieToken = await refreshTokenFromCookie(request);
   if (!cookieToken) throw new DomainError(401, "Missing refresh token");
-  // Shared with the root middleware, which may already have rotated this very cookie for this request.
-  const rotation = await rotateRefreshTokenShared(cookieToken);
+  // The root middleware may already have rotated this very cookie for this request: within the grace
+  // window the spent token answers with the same pair (app/models/token.server.ts).
+  const rotation = await rotateRefreshToken(cookieToken);
   if (!rotation.ok) {
     const cleared = await sessionStorage.destroySession(await sessionStorage.getSession(request.headers.get("Cookie")));
     throw new DomainError(401, REFUSED[rotation.reason], { headers: { "Set-Cookie": cleared } });
