@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { PassThrough, pipeline, type Readable } from "node:stream";
 import {
   AbortMultipartUploadCommand,
@@ -9,16 +8,30 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   S3Client,
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { createDiskStore, createInspector, SWEEP_GRACE_MS, type FileStore, type SweepResult } from "./storage.server";
+import {
+  checkInstanceId,
+  createDiskStore,
+  createInspector,
+  normalisePrefix,
+  SWEEP_GRACE_MS,
+  type FileStore,
+  type StorageConfig,
+  type SweepResult,
+} from "./storage.server";
+
+// Parsing STORAGE_URL lives with the disk store (no SDK needed to read it); kept importable from here.
+export { parseStorageUrl, type StorageConfig } from "./storage.server";
 
 /**
  * FileStore on an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, s3rver in tests).
  *
- * Layout under the optional prefix: `tmp/<instance>/<uuid>` while a file is being staged and
+ * Layout under the optional prefix: `tmp/<instance id>/<uuid>` while a file is being staged (each
+ * instance clears its own folder at start: `clearTemporary`) and
  * `objects/<key>` once committed. The same two steps as on disk, so an object is complete or absent
  * under its final key: `stage` streams the upload through the byte counter and sniffer into a
  * temporary key with a multipart upload (bounded part size and queue, so memory stays flat whatever
@@ -48,10 +61,6 @@ export interface S3StoreOptions {
   queueSize?: number;
 }
 
-export type StorageConfig =
-  | { kind: "file"; root: string }
-  | { kind: "s3"; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
-
 const MiB = 1024 * 1024;
 const KNOWN_BATCH = 500;
 
@@ -60,11 +69,6 @@ const KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 function checkKey(key: string): string {
   if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
   return key;
-}
-
-function normalisePrefix(prefix: string | undefined): string {
-  const trimmed = (prefix ?? "").replace(/^\/+|\/+$/g, "");
-  return trimmed ? `${trimmed}/` : "";
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -99,14 +103,19 @@ export function createS3Store(options: S3StoreOptions): FileStore {
   const bucket = options.bucket;
   const prefix = normalisePrefix(options.prefix);
   const client = options.client ?? createS3Client(options);
-  const instanceId = options.instanceId ?? randomUUID().slice(0, 8);
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(instanceId)) throw new Error(`Invalid instance id: ${JSON.stringify(instanceId)}`);
+  const ownsClient = options.client === undefined;
+  const instanceId = checkInstanceId(options.instanceId ?? randomUUID().slice(0, 8));
   const partSize = options.partSize ?? 8 * MiB;
   const queueSize = options.queueSize ?? 2;
   if (partSize < 5 * MiB) throw new Error("S3 multipart parts must be at least 5 MiB");
   if (!Number.isInteger(queueSize) || queueSize < 1) throw new Error("queueSize must be a positive whole number");
 
   const tmpPrefix = `${prefix}tmp/`;
+  const ownTmpPrefix = `${tmpPrefix}${instanceId}/`;
+  // Temporary keys this store is writing or about to copy: its own sweep never touches them. (A
+  // multipart object's LastModified is when the upload began, so a long upload looks old the moment
+  // it completes; only the few milliseconds until the copy are exposed to another instance's sweep.)
+  const inFlight = new Set<string>();
   const objectsPrefix = `${prefix}objects/`;
   const objectKey = (key: string) => `${objectsPrefix}${checkKey(key)}`;
   // CopySource is "bucket/key", URL-encoded (our keys are plain ASCII, a prefix may not be).
@@ -128,11 +137,50 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     } while (token);
   }
 
+  /** When the newest part of a multipart upload arrived (undefined: no parts, or the listing failed → its start decides). */
+  async function newestPart(key: string, uploadId: string): Promise<Date | undefined> {
+    let newest: Date | undefined;
+    let marker: string | undefined;
+    try {
+      do {
+        const page = await client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }));
+        for (const part of page.Parts ?? []) {
+          if (part.LastModified && (!newest || part.LastModified > newest)) newest = part.LastModified;
+        }
+        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+      } while (marker);
+    } catch (error) {
+      if (!isNotFound(error)) console.error(`[storage] could not list the parts of s3://${bucket}/${key}`, error);
+    }
+    return newest ?? new Date(0);
+  }
+
+  /** Aborts every unfinished multipart upload under `listPrefix` (but ours in flight); returns how many. */
+  async function abortUploads(listPrefix: string): Promise<number> {
+    let aborted = 0;
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    do {
+      const page = await client.send(
+        new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: listPrefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+      );
+      for (const upload of page.Uploads ?? []) {
+        if (!upload.Key || !upload.UploadId || inFlight.has(upload.Key)) continue;
+        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+        aborted++;
+      }
+      keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+      uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+    } while (keyMarker);
+    return aborted;
+  }
+
   return {
     async stage(source, stageOptions) {
       // The source may fail before the pipeline is attached; pipeline() then sees it already errored.
       source.on("error", () => {});
-      const tempPath = `${tmpPrefix}${instanceId}/${randomUUID()}`;
+      const tempPath = `${ownTmpPrefix}${randomUUID()}`;
+      inFlight.add(tempPath);
       const inspector = createInspector(stageOptions);
       // The first error of the stream (the size limit, the sniffer, or the client going away) is the
       // one we report, not whatever the upload says afterwards (e.g. a failed abort).
@@ -158,6 +206,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
         // A single-part upload may have completed before the refusal surfaced; an aborted multipart
         // upload has no object. Deleting a missing key is not an error in S3.
         await deleteQuietly(tempPath);
+        inFlight.delete(tempPath);
         throw reported;
       }
       return { tempPath, ...inspector.result() };
@@ -179,10 +228,12 @@ export function createS3Store(options: S3StoreOptions): FileStore {
       );
       // If this fails the temporary object stays until the next sweep removes it.
       await deleteQuietly(staged.tempPath);
+      inFlight.delete(staged.tempPath);
     },
 
     async discard(staged) {
       await deleteQuietly(staged.tempPath);
+      inFlight.delete(staged.tempPath);
     },
 
     async stat(key) {
@@ -232,7 +283,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
 
       for await (const page of pages(tmpPrefix)) {
         for (const object of page) {
-          if (!isStale(object.LastModified)) continue;
+          if (inFlight.has(object.Key!) || !isStale(object.LastModified)) continue;
           await deleteQuietly(object.Key!);
           result.removedTemporary++;
         }
@@ -249,7 +300,10 @@ export function createS3Store(options: S3StoreOptions): FileStore {
             new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: tmpPrefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
           );
           for (const upload of page.Uploads ?? []) {
-            if (!upload.Key || !upload.UploadId || !isStale(upload.Initiated)) continue;
+            if (!upload.Key || !upload.UploadId || inFlight.has(upload.Key) || !isStale(upload.Initiated)) continue;
+            // An upload began long ago may still be going (a 2 GiB video over a slow line): its newest
+            // part says whether it is alive (a live one sends a part every few seconds).
+            if (!isStale(await newestPart(upload.Key, upload.UploadId))) continue;
             await client
               .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }))
               .then(() => result.removedTemporary++)
@@ -278,89 +332,35 @@ export function createS3Store(options: S3StoreOptions): FileStore {
       }
       return result;
     },
-  };
-}
 
-const S3_PARAMETERS = new Set(["endpoint", "region", "force_path_style", "prefix"]);
-
-/**
- * Reads STORAGE_URL. Empty or unset: files under `$DATA_DIR/media`.
- * - `file://` (the default folder) or `file:///absolute/path`
- * - `s3://bucket?endpoint=http://127.0.0.1:9000&region=us-east-1&force_path_style=true&prefix=studio`
- *   (every parameter optional; credentials from the standard AWS variables)
- */
-export function parseStorageUrl(url: string | undefined, dataDir: string): StorageConfig {
-  const raw = (url ?? "").trim();
-  const defaultRoot = path.join(dataDir, "media");
-  if (raw === "" || raw === "file://") return { kind: "file", root: defaultRoot };
-
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new Error(`STORAGE_URL is not a URL: "${raw}" (expected file:// , file:///absolute/path or s3://bucket?endpoint=…)`);
-  }
-
-  if (parsed.protocol === "file:") {
-    if (parsed.host !== "") {
-      throw new Error(`STORAGE_URL "${raw}": a file URL takes an absolute path with three slashes, e.g. file:///var/lib/studio/media`);
-    }
-    if (parsed.search || parsed.hash) throw new Error(`STORAGE_URL "${raw}": a file URL takes no parameters`);
-    const root = decodeURIComponent(parsed.pathname);
-    if (root === "/" || root === "") return { kind: "file", root: defaultRoot };
-    return { kind: "file", root: path.resolve(root.replace(/\/+$/, "")) };
-  }
-
-  if (parsed.protocol === "s3:") {
-    const bucket = parsed.hostname;
-    if (!bucket) throw new Error(`STORAGE_URL "${raw}": the bucket is missing (s3://bucket?…)`);
-    // S3's naming rules (3-63 lower-case letters, digits, dots and hyphens), loosely: R2 and MinIO follow them too.
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-      throw new Error(`STORAGE_URL "${raw}": "${bucket}" is not a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)`);
-    }
-    if (parsed.username || parsed.password) {
-      throw new Error(`STORAGE_URL "${raw}": put credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL`);
-    }
-    if (parsed.port) throw new Error(`STORAGE_URL "${raw}": a port belongs in endpoint=, not after the bucket`);
-    if (parsed.pathname !== "" && parsed.pathname !== "/") {
-      throw new Error(`STORAGE_URL "${raw}": use ?prefix=${parsed.pathname.replace(/^\/+/, "")} for a folder inside the bucket`);
-    }
-    if (parsed.hash) throw new Error(`STORAGE_URL "${raw}": unexpected "#…"`);
-    for (const name of new Set(parsed.searchParams.keys())) {
-      if (!S3_PARAMETERS.has(name)) {
-        throw new Error(`STORAGE_URL "${raw}": unknown parameter "${name}" (known: ${[...S3_PARAMETERS].join(", ")})`);
+    async clearTemporary() {
+      // Listing our folder is also the start's check that the bucket exists and the credentials work:
+      // its errors go to the caller.
+      let removed = 0;
+      for await (const page of pages(ownTmpPrefix)) {
+        for (const object of page) {
+          if (inFlight.has(object.Key!)) continue;
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key! }));
+          removed++;
+        }
       }
-      if (parsed.searchParams.getAll(name).length > 1) throw new Error(`STORAGE_URL "${raw}": "${name}" is given twice`);
-    }
-
-    const endpoint = parsed.searchParams.get("endpoint") || undefined;
-    if (endpoint !== undefined) {
-      let endpointUrl: URL;
       try {
-        endpointUrl = new URL(endpoint);
-      } catch {
-        throw new Error(`STORAGE_URL "${raw}": endpoint "${endpoint}" is not a URL (e.g. endpoint=http://127.0.0.1:9000)`);
+        removed += await abortUploads(ownTmpPrefix);
+      } catch (error) {
+        // s3rver does not list multipart uploads; a policy without the listing leaves them to a lifecycle rule.
+        if (!isNotImplemented(error)) console.error(`[storage] could not list unfinished uploads in s3://${bucket}/${ownTmpPrefix}`, error);
       }
-      if (endpointUrl.protocol !== "http:" && endpointUrl.protocol !== "https:") {
-        throw new Error(`STORAGE_URL "${raw}": endpoint must start with http:// or https://`);
-      }
-    }
-    const region = parsed.searchParams.get("region") || undefined;
-    if (region !== undefined && !/^[a-z0-9-]+$/i.test(region)) throw new Error(`STORAGE_URL "${raw}": region "${region}" is not a region name`);
-    const pathStyle = parsed.searchParams.get("force_path_style");
-    if (pathStyle !== null && pathStyle !== "true" && pathStyle !== "false") {
-      throw new Error(`STORAGE_URL "${raw}": force_path_style must be true or false, got "${pathStyle}"`);
-    }
-    const prefix = normalisePrefix(parsed.searchParams.get("prefix") ?? undefined);
-    if (prefix.split("/").some((part) => part === "." || part === "..")) throw new Error(`STORAGE_URL "${raw}": prefix may not contain "." or ".." segments`);
-    return { kind: "s3", bucket, prefix, endpoint, region, forcePathStyle: pathStyle === "true" };
-  }
+      return removed;
+    },
 
-  throw new Error(`STORAGE_URL "${raw}": unsupported scheme "${parsed.protocol}" (use file:// or s3://)`);
+    close() {
+      if (ownsClient) client.destroy();
+    },
+  };
 }
 
 /** The FileStore a parsed STORAGE_URL describes. */
 export function createStoreFromConfig(config: StorageConfig, options: Pick<S3StoreOptions, "instanceId"> = {}): FileStore {
-  if (config.kind === "file") return createDiskStore(config.root);
+  if (config.kind === "file") return createDiskStore(config.root, options);
   return createS3Store({ ...config, ...options });
 }

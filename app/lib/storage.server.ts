@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { env } from "./env.server";
+import { env, SettingsError, type Settings } from "./env.server";
 import { SNIFF_BYTES } from "./file-signatures";
 
 /**
@@ -14,7 +15,15 @@ import { SNIFF_BYTES } from "./file-signatures";
  * counting bytes and checking the first bytes, `commit` renames it into place. `sweep` removes what
  * a crash can leave: files without a row and stale temporary files.
  *
- * FileStore is an interface so that an S3-compatible store can replace the disk later.
+ * FileStore is an interface: the disk (below) or an S3-compatible bucket (s3-store.server.ts), as
+ * STORAGE_URL says. `openFileStore()` (called by startApp, before the server listens) picks it, checks
+ * that it can be reached and clears this instance's own temporary folder; nothing happens on import.
+ *
+ * Temporary files live in a folder per instance, `tmp/<instance id>/` (INSTANCE_ID, else
+ * `<host name>-<port>`, so an instance restarted on its port finds its own folder): at start the
+ * instance clears its folder (nothing of its own can be in flight then; a crash loop cannot fill the
+ * disk), while other instances' folders are left to the sweep's grace period (their uploads may be in
+ * flight).
  */
 export interface StagedFile {
   readonly tempPath: string;
@@ -49,6 +58,14 @@ export interface FileStore {
   remove(key: string): Promise<void>;
   /** Removes stored files that `known` does not claim and temporary files, both older than `graceMs`. */
   sweep(known: (keys: string[]) => Promise<Set<string>>, options?: { graceMs?: number; now?: number }): Promise<SweepResult>;
+  /**
+   * Removes every temporary file of this instance (its own `tmp/<instance id>/` folder): called at
+   * start, before any upload, when nothing of ours can be in flight. Returns how many were removed.
+   * Fails when the store cannot be reached (so a bad STORAGE_URL stops the start).
+   */
+  clearTemporary(): Promise<number>;
+  /** Releases connections (the S3 client); the store is not used afterwards. */
+  close?(): void;
 }
 
 /** The file is larger than the limit: nothing was kept. */
@@ -104,11 +121,39 @@ export function createInspector({ maxBytes, inspect }: StageOptions) {
   return { transform, result: () => ({ size, contentType: contentType! }) };
 }
 
-/** Files on local disk under `root`: objects/<2 chars>/<key> and tmp/<random>.part. */
-export function createDiskStore(root: string): FileStore {
+/** What names an instance's temporary folder: letters, digits, `_` and `-`, at most 64. */
+export const INSTANCE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export function checkInstanceId(instanceId: string): string {
+  if (!INSTANCE_ID_PATTERN.test(instanceId)) throw new Error(`Invalid instance id: ${JSON.stringify(instanceId)}`);
+  return instanceId;
+}
+
+/**
+ * This instance's id: INSTANCE_ID, else `<host name>-<port>` (the host name with anything but
+ * letters, digits, `_` and `-` turned into `-`), so an instance restarted on its port finds its own
+ * temporary folder. PORT=0 (a free port, tests) is not known before listening and two such instances
+ * would share `<host>-0`: they get `<host>-pid<pid>` instead.
+ */
+export function instanceIdFor(settings: Pick<Settings, "instanceId" | "port">, hostname = os.hostname()): string {
+  if (settings.instanceId) return settings.instanceId;
+  const host = hostname.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "host";
+  return settings.port === 0 ? `${host}-pid${process.pid}` : `${host}-${settings.port}`;
+}
+
+export interface DiskStoreOptions {
+  /** Names this instance's folder of temporary files, `tmp/<instanceId>/`; default: a random id per store. */
+  instanceId?: string;
+}
+
+/** Files on local disk under `root`: objects/<2 chars>/<key> and tmp/<instance id>/<random>.part. */
+export function createDiskStore(root: string, options: DiskStoreOptions = {}): FileStore {
   const objectsDir = path.join(root, "objects");
-  const tmpDir = path.join(root, "tmp");
+  const tmpRoot = path.join(root, "tmp");
+  const instanceId = checkInstanceId(options.instanceId ?? randomUUID().slice(0, 8));
+  const tmpDir = path.join(tmpRoot, instanceId);
   const objectPath = (key: string) => path.join(objectsDir, checkKey(key).slice(0, 2), key);
+
+  const list = async (dir: string) => (await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) as fs.Dirent[];
 
   async function removeQuietly(file: string) {
     await fsp.rm(file, { force: true }).catch((error) => console.error(`[storage] could not remove ${file}`, error));
@@ -118,11 +163,18 @@ export function createDiskStore(root: string): FileStore {
     async stage(source, options) {
       // The source may fail while the file is being opened; pipeline() then sees it already errored.
       source.on("error", () => {});
-      await fsp.mkdir(tmpDir, { recursive: true });
       const tempPath = path.join(tmpDir, `${randomUUID()}.part`);
       const inspector = createInspector(options);
       // Opened before any byte flows, so a refusal cannot race the file's creation (and leave it behind).
-      const handle = await fsp.open(tempPath, "wx", 0o600);
+      // Another instance's sweep may remove our folder while it is empty and old: make it again then.
+      const openTemp = async () => {
+        await fsp.mkdir(tmpDir, { recursive: true });
+        return fsp.open(tempPath, "wx", 0o600);
+      };
+      const handle = await openTemp().catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return openTemp();
+        throw error;
+      });
       try {
         // Larger write batches than the 16 KiB default: fewer write calls for big media.
         await pipeline(source, inspector.transform, handle.createWriteStream({ highWaterMark: 1024 * 1024 }));
@@ -171,14 +223,24 @@ export function createDiskStore(root: string): FileStore {
           return false;
         }
       };
-      const list = async (dir: string) => (await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) as fs.Dirent[];
-
-      for (const entry of await list(tmpDir)) {
-        const file = path.join(tmpDir, entry.name);
-        if (entry.isFile() && (await isStale(file))) {
-          await removeQuietly(file);
-          result.removedTemporary++;
+      // Temporary files: each instance's folder (and loose files of the layout before per-instance
+      // folders). A file in flight is written to at least every 60 s (a stalled upload is dropped), so
+      // its modification time keeps it young. Another instance's folder left empty and old goes too.
+      const removeStaleIn = async (dir: string) => {
+        for (const entry of await list(dir)) {
+          const file = path.join(dir, entry.name);
+          if (entry.isFile() && (await isStale(file))) {
+            await removeQuietly(file);
+            result.removedTemporary++;
+          }
         }
+      };
+      await removeStaleIn(tmpRoot);
+      for (const entry of await list(tmpRoot)) {
+        if (!entry.isDirectory()) continue;
+        const dir = path.join(tmpRoot, entry.name);
+        await removeStaleIn(dir);
+        if (dir !== tmpDir && (await isStale(dir))) await fsp.rmdir(dir).catch(() => {}); // only when empty
       }
       for (const shard of await list(objectsDir)) {
         if (!shard.isDirectory()) continue;
@@ -198,8 +260,189 @@ export function createDiskStore(root: string): FileStore {
       }
       return result;
     },
+
+    async clearTemporary() {
+      let removed = 0;
+      for (const entry of await list(tmpDir)) {
+        await fsp.rm(path.join(tmpDir, entry.name), { recursive: true, force: true });
+        removed++;
+      }
+      return removed;
+    },
   };
 }
 
-/** Every user file of this instance: DATA_DIR/media. */
-export const fileStore: FileStore = createDiskStore(path.join(env.dataDir, "media"));
+export type StorageConfig =
+  | { kind: "file"; root: string }
+  | { kind: "s3"; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
+
+/** "studio" or "/studio/" → "studio/"; empty stays empty. */
+export function normalisePrefix(prefix: string | undefined): string {
+  const trimmed = (prefix ?? "").replace(/^\/+|\/+$/g, "");
+  return trimmed ? `${trimmed}/` : "";
+}
+
+const S3_PARAMETERS = new Set(["endpoint", "region", "force_path_style", "prefix"]);
+
+/**
+ * Reads STORAGE_URL (pure: no network, no files). Empty or unset: files under `$DATA_DIR/media`.
+ * - `file://` (the default folder) or `file:///absolute/path`
+ * - `s3://bucket?endpoint=http://127.0.0.1:9000&region=us-east-1&force_path_style=true&prefix=studio`
+ *   (every parameter optional; credentials from the standard AWS variables)
+ */
+export function parseStorageUrl(url: string | null | undefined, dataDir: string): StorageConfig {
+  const raw = (url ?? "").trim();
+  const defaultRoot = path.join(dataDir, "media");
+  if (raw === "" || raw === "file://") return { kind: "file", root: defaultRoot };
+
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`STORAGE_URL is not a URL: "${raw}" (expected file:// , file:///absolute/path or s3://bucket?endpoint=…)`);
+  }
+  if (parsed.protocol === "file:") {
+    if (parsed.host !== "") {
+      throw new Error(`STORAGE_URL "${raw}": a file URL takes an absolute path with three slashes, e.g. file:///var/lib/studio/media`);
+    }
+    if (parsed.search || parsed.hash) throw new Error(`STORAGE_URL "${raw}": a file URL takes no parameters`);
+    const root = decodeURIComponent(parsed.pathname);
+    if (root === "/" || root === "") return { kind: "file", root: defaultRoot };
+    return { kind: "file", root: path.resolve(root.replace(/\/+$/, "")) };
+  }
+
+  if (parsed.protocol === "s3:") {
+    const bucket = parsed.hostname;
+    if (!bucket) throw new Error(`STORAGE_URL "${raw}": the bucket is missing (s3://bucket?…)`);
+    // S3's naming rules (3-63 lower-case letters, digits, dots and hyphens), loosely: R2 and MinIO follow them too.
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      throw new Error(`STORAGE_URL "${raw}": "${bucket}" is not a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)`);
+    }
+    if (parsed.username || parsed.password) {
+      throw new Error(`STORAGE_URL "${raw}": put credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL`);
+    }
+    if (parsed.port) throw new Error(`STORAGE_URL "${raw}": a port belongs in endpoint=, not after the bucket`);
+    if (parsed.pathname !== "" && parsed.pathname !== "/") {
+      throw new Error(`STORAGE_URL "${raw}": use ?prefix=${parsed.pathname.replace(/^\/+/, "")} for a folder inside the bucket`);
+    }
+    if (parsed.hash) throw new Error(`STORAGE_URL "${raw}": unexpected "#…"`);
+    for (const name of new Set(parsed.searchParams.keys())) {
+      if (!S3_PARAMETERS.has(name)) {
+        throw new Error(`STORAGE_URL "${raw}": unknown parameter "${name}" (known: ${[...S3_PARAMETERS].join(", ")})`);
+      }
+      if (parsed.searchParams.getAll(name).length > 1) throw new Error(`STORAGE_URL "${raw}": "${name}" is given twice`);
+    }
+
+    const endpoint = parsed.searchParams.get("endpoint") || undefined;
+    if (endpoint !== undefined) {
+      let endpointUrl: URL;
+      try {
+        endpointUrl = new URL(endpoint);
+      } catch {
+        throw new Error(`STORAGE_URL "${raw}": endpoint "${endpoint}" is not a URL (e.g. endpoint=http://127.0.0.1:9000)`);
+      }
+      if (endpointUrl.protocol !== "http:" && endpointUrl.protocol !== "https:") {
+        throw new Error(`STORAGE_URL "${raw}": endpoint must start with http:// or https://`);
+      }
+    }
+    const region = parsed.searchParams.get("region") || undefined;
+    if (region !== undefined && !/^[a-z0-9-]+$/i.test(region)) throw new Error(`STORAGE_URL "${raw}": region "${region}" is not a region name`);
+    const pathStyle = parsed.searchParams.get("force_path_style");
+    if (pathStyle !== null && pathStyle !== "true" && pathStyle !== "false") {
+      throw new Error(`STORAGE_URL "${raw}": force_path_style must be true or false, got "${pathStyle}"`);
+    }
+    const prefix = normalisePrefix(parsed.searchParams.get("prefix") ?? undefined);
+    if (prefix.split("/").some((part) => part === "." || part === "..")) throw new Error(`STORAGE_URL "${raw}": prefix may not contain "." or ".." segments`);
+    return { kind: "s3", bucket, prefix, endpoint, region, forcePathStyle: pathStyle === "true" };
+  }
+
+  throw new Error(`STORAGE_URL "${raw}": unsupported scheme "${parsed.protocol}" (use file:// or s3://)`);
+}
+
+let opened: FileStore | null = null;
+let openedConfig: StorageConfig | null = null;
+
+const START_CHECK_TIMEOUT_MS = 30_000;
+
+/**
+ * Opens the store STORAGE_URL names (called by startApp before the server listens): a bad URL, or a
+ * store that cannot be reached (missing bucket, wrong credentials, nothing at the endpoint), throws a
+ * SettingsError naming STORAGE_URL, which stops the start with that message. Clears this instance's
+ * temporary folder. Calling it again while open returns the open store.
+ */
+export async function openFileStore(settings: Settings = env): Promise<FileStore> {
+  if (opened) return opened;
+  let config: StorageConfig;
+  try {
+    config = parseStorageUrl(settings.storageUrl, settings.dataDir);
+  } catch (error) {
+    throw new SettingsError([(error as Error).message]);
+  }
+  const instanceId = instanceIdFor(settings);
+  if (!INSTANCE_ID_PATTERN.test(instanceId)) {
+    throw new SettingsError([`INSTANCE_ID must be 1-64 letters, digits, "_" or "-", got "${instanceId}"`]);
+  }
+  let store: FileStore;
+  if (config.kind === "file") {
+    store = createDiskStore(config.root, { instanceId });
+  } else {
+    // Loaded only when used: the AWS SDK stays out of a server on the disk store.
+    const { createS3Store } = await import("./s3-store.server");
+    store = createS3Store({ ...config, instanceId });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${START_CHECK_TIMEOUT_MS / 1000} s`)), START_CHECK_TIMEOUT_MS);
+    });
+    const removed = await Promise.race([store.clearTemporary(), timeout]);
+    if (removed > 0) console.log(`[storage] removed ${removed} temporary file(s) this instance (${instanceId}) left behind`);
+  } catch (error) {
+    store.close?.();
+    const where = config.kind === "file" ? config.root : `s3://${config.bucket}/${config.prefix}`;
+    const reason = (error as { name?: string; message?: string }).message || (error as { name?: string }).name || String(error);
+    throw new SettingsError([`STORAGE_URL: the file store at ${where} cannot be used: ${reason}`]);
+  } finally {
+    clearTimeout(timer);
+  }
+  openedConfig = config;
+  return (opened = store);
+}
+
+/** Closes the store opened by openFileStore (the server's stop); the next use opens it again. */
+export function closeFileStore(): void {
+  opened?.close?.();
+  opened = null;
+  openedConfig = null;
+}
+
+/** Where the open store keeps files (for logs and health): "file" or "s3", or null when not open. */
+export function fileStoreKind(): StorageConfig["kind"] | null {
+  return openedConfig?.kind ?? null;
+}
+
+/**
+ * The open store. Before openFileStore (unit tests, tools that never start the server) the disk store
+ * STORAGE_URL names is made on first use; an S3 store needs openFileStore (startApp) first.
+ */
+function currentStore(): FileStore {
+  if (opened) return opened;
+  const config = parseStorageUrl(env.storageUrl, env.dataDir);
+  if (config.kind !== "file") {
+    throw new Error("STORAGE_URL names an S3 bucket, which is opened at start: call openFileStore() (startApp does) first");
+  }
+  openedConfig = config;
+  return (opened = createDiskStore(config.root, { instanceId: instanceIdFor(env) }));
+}
+
+/** Every user file of this instance, in the store STORAGE_URL names (default: DATA_DIR/media). */
+export const fileStore: FileStore = {
+  stage: (source, options) => currentStore().stage(source, options),
+  commit: (staged, key) => currentStore().commit(staged, key),
+  discard: (staged) => currentStore().discard(staged),
+  stat: (key) => currentStore().stat(key),
+  open: (key, range) => currentStore().open(key, range),
+  remove: (key) => currentStore().remove(key),
+  sweep: (known, options) => currentStore().sweep(known, options),
+  clearTemporary: () => currentStore().clearTemporary(),
+};

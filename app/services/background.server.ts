@@ -1,4 +1,5 @@
 import { closeDatabase, openDatabase } from "~/lib/db.server";
+import { closeFileStore, openFileStore } from "~/lib/storage.server";
 import { startHousekeeping, type Housekeeping } from "./housekeeping.server";
 import { startVideoJobRunner, stopVideoJobRunner } from "./video-job-runner.server";
 
@@ -28,9 +29,13 @@ export async function stopBackgroundWork(): Promise<void> {
 
 let started: Promise<void> | null = null;
 
-/** The app's start: open and migrate the database, then the background work. Idempotent. */
+/**
+ * The app's start: open the file store STORAGE_URL names (a bad one stops the start; this instance's
+ * temporary folder is cleared), open and migrate the database, then the background work. Idempotent.
+ */
 export function startApp(): Promise<void> {
   started ??= (async () => {
+    await openFileStore();
     await openDatabase();
     startBackgroundWork();
   })().catch((error) => {
@@ -40,9 +45,10 @@ export function startApp(): Promise<void> {
   return started;
 }
 
-/** The app's stop, in order: the background work (runner included), then the database. */
+/** The app's stop, in order: the background work (runner included), then the database and the file store. */
 export async function stopApp(): Promise<void> {
   started = null;
   await stopBackgroundWork();
   await closeDatabase();
+  closeFileStore();
 }

@@ -186,7 +186,10 @@ describe("S3 store: sweep", () => {
   it("removes stale temporary objects and unclaimed objects, keeps claimed and young ones", async () => {
     const store = storeFor("sweep");
     const stage = () => store.stage(Readable.from([mp4Bytes(100)]), video);
-    const leftover = await stage(); // a crash between stage and commit
+    // A crash between stage and commit, on an instance that is gone (a store's own uploads in flight
+    // are never swept by itself: a multipart object's LastModified is when the upload began).
+    const crashed = storeFor("sweep", { instanceId: "crashed" });
+    const leftover = await crashed.stage(Readable.from([mp4Bytes(100)]), video);
     await store.commit(await stage(), "claimed_1");
     await store.commit(await stage(), "orphan_01");
     // Something that is not one of our keys, under objects/ (never asked about, removed when stale).
@@ -245,6 +248,8 @@ describe("S3 store: sweep", () => {
     const uploads = [
       { Key: "p/tmp/a/stale", UploadId: "u1", Initiated: old },
       { Key: "p/tmp/a/young", UploadId: "u2", Initiated: new Date() },
+      // Began long ago but its last part is fresh: a slow upload still going, left alone.
+      { Key: "p/tmp/a/alive", UploadId: "u3", Initiated: old },
     ];
     const sent: string[] = [];
     const fakeClient = {
@@ -264,7 +269,11 @@ describe("S3 store: sweep", () => {
           const first = input.KeyMarker === undefined;
           return first
             ? { Uploads: [uploads[0]], IsTruncated: true, NextKeyMarker: uploads[0].Key, NextUploadIdMarker: "u1" }
-            : { Uploads: [uploads[1]], IsTruncated: false };
+            : { Uploads: [uploads[1], uploads[2]], IsTruncated: false };
+        }
+        if (name === "ListPartsCommand") {
+          const newest = input.UploadId === "u3" ? new Date() : old;
+          return { Parts: [{ PartNumber: 1, LastModified: old }, { PartNumber: 2, LastModified: newest }], IsTruncated: false };
         }
         if (name === "AbortMultipartUploadCommand") {
           expect(input).toMatchObject({ Key: "p/tmp/a/stale", UploadId: "u1" });
