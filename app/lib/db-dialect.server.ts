@@ -1,5 +1,20 @@
 import Database from "better-sqlite3";
-import { PostgresDialect, SqliteDialect, type Dialect, type Kysely, type SelectQueryBuilder } from "kysely";
+import {
+  OperationNodeTransformer,
+  PostgresDialect,
+  SqliteDialect,
+  type Dialect,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type PrimitiveValueListNode,
+  type QueryResult,
+  type RootOperationNode,
+  type SelectQueryBuilder,
+  type UnknownRow,
+  type ValueNode,
+} from "kysely";
 import pg from "pg";
 import { engineOf, type DatabaseEngine } from "../../db/portable";
 
@@ -178,4 +193,48 @@ export function forUpdateSkipLocked<DB, TB extends keyof DB, O>(
   engine: EngineSource,
 ): SelectQueryBuilder<DB, TB, O> {
   return engineFrom(engine) === "postgres" ? query.forUpdate().skipLocked() : query;
+}
+
+// ---- NUL characters ---------------------------------------------------------------------------------
+
+const NUL = /\u0000/g;
+
+/**
+ * Text without U+0000. PostgreSQL refuses NUL in `text` (22021 "invalid byte sequence for encoding
+ * UTF8: 0x00") where SQLite stores it, so free text is stripped of it before it reaches either engine
+ * (the same stored value on both). Use in the models' schemas: `.transform(withoutNul)` / `.overwrite(withoutNul)`.
+ */
+export function withoutNul(text: string): string {
+  return text.includes("\u0000") ? text.replace(NUL, "") : text;
+}
+
+/**
+ * The safety net under the models' own stripping, for PostgreSQL: every string parameter of every query
+ * loses its NUL characters, so a NUL that some input path forgot becomes a stripped value (as the
+ * models strip it) rather than a 500. SQLite needs none (and keeps its exact behaviour).
+ */
+class StripNulTransformer extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    const transformed = super.transformValue(node);
+    return typeof transformed.value === "string" && transformed.value.includes("\u0000")
+      ? { ...transformed, value: withoutNul(transformed.value) }
+      : transformed;
+  }
+
+  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
+    const transformed = super.transformPrimitiveValueList(node);
+    return transformed.values.some((value) => typeof value === "string" && value.includes("\u0000"))
+      ? { ...transformed, values: transformed.values.map((value) => (typeof value === "string" ? withoutNul(value) : value)) }
+      : transformed;
+  }
+}
+
+export class StripNulPlugin implements KyselyPlugin {
+  readonly #transformer = new StripNulTransformer();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.#transformer.transformNode(args.node, args.queryId);
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
 }

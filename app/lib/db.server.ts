@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
-import { createPostgresPool } from "./db-dialect.server";
+import { createPostgresPool, engineOf, StripNulPlugin, type DatabaseEngine } from "./db-dialect.server";
 import type { Database as Schema } from "./db-schema";
 import { env, type Settings } from "./env.server";
 
@@ -57,7 +57,9 @@ function createDatabase(settings: Settings): Kysely<Schema> {
       return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(database.file) }) });
     case "postgres":
       // One pool per instance; int8 (sizes, counts) read as numbers (see db-dialect.server.ts).
-      return new Kysely<Schema>({ dialect: new PostgresDialect({ pool: createPostgresPool(database.url) }) });
+      // StripNulPlugin: PostgreSQL refuses U+0000 in text (22021); the models strip it from what people
+      // type, and this drops any left in a string parameter instead of answering 500.
+      return new Kysely<Schema>({ dialect: new PostgresDialect({ pool: createPostgresPool(database.url) }), plugins: [new StripNulPlugin()] });
   }
 }
 
@@ -120,6 +122,11 @@ export const db: Kysely<Schema> = new Proxy({} as Kysely<Schema>, {
     return Reflect.has(openOrThrow(), property);
   },
 });
+
+/** The engine of the open database, else the one the settings name (GET /api/health: "sqlite" or "postgres"). */
+export function databaseEngine(settings: Settings = env): DatabaseEngine {
+  return current ? engineOf(current) : settings.database.engine;
+}
 
 /** Whether the database answers a trivial query (GET /api/health). */
 export async function databaseIsReachable(): Promise<boolean> {

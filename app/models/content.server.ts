@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ContentItemsTable } from "~/lib/db-schema";
+import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/ids.server";
@@ -42,7 +43,8 @@ const titleSchema = z
 /** Optional; null means empty. Line breaks are stored as \n (plain forms post \r\n). */
 const bodySchema = z
   .string({ error: "Body must be text" })
-  .transform((body) => body.replace(/\r\n?/g, "\n"))
+  // U+0000 dropped (PostgreSQL refuses it in text; both engines store the same body).
+  .transform((body) => withoutNul(body).replace(/\r\n?/g, "\n"))
   .pipe(z.string().max(BODY_MAX, `Body must be at most ${BODY_MAX.toLocaleString("en-US")} characters`))
   .nullish()
   .transform((body) => (body === null ? "" : body));

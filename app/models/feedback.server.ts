@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { newId, nowIso } from "~/lib/ids.server";
 
 export const feedbackSchema = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  // U+0000 dropped from free text (PostgreSQL refuses it in text; both engines store the same).
+  name: z.string({ error: "Name is required" }).overwrite(withoutNul).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
   email: z
     .string({ error: "Email is required" })
     .trim()
@@ -13,6 +15,7 @@ export const feedbackSchema = z.object({
     .pipe(z.email({ error: "Enter a valid email address" })),
   message: z
     .string({ error: "Message is required" })
+    .overwrite(withoutNul)
     .trim()
     .min(1, "Message is required")
     .max(5000, "Message must be at most 5000 characters"),
@@ -28,5 +31,5 @@ export async function saveFeedback(input: FeedbackInput, userId: string | null) 
 }
 
 export async function listFeedback(limit = 100) {
-  return db.selectFrom("feedback").selectAll().orderBy("created_at", "desc").limit(limit).execute();
+  return db.selectFrom("feedback").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
 }

@@ -1,3 +1,4 @@
+import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
@@ -50,6 +51,9 @@ async function countSince(column: "email" | "client_address", value: string, sin
  * be more than the address's allowance it goes ahead, marked: only its failure is throttled.
  */
 export async function beginLoginAttempt(email: string, clientAddress: string, now = new Date()): Promise<LoginAttemptStart> {
+  // The login form only trims the email: U+0000 (which PostgreSQL refuses in text) is dropped, so the
+  // attempt still counts, against the account it names without it (no account has a NUL in its email).
+  email = withoutNul(email);
   const { id } = await db
     .insertInto("login_attempts")
     .values({ email, client_address: clientAddress, attempted_at: nowIso(now) })
@@ -76,6 +80,7 @@ export async function beginLoginAttempt(email: string, clientAddress: string, no
  * one are still in flight and keep counting.
  */
 export async function loginAttemptSucceeded(email: string, attemptId: number) {
+  email = withoutNul(email);
   await db.deleteFrom("login_attempts").where("email", "=", email).where("id", "<=", attemptId).execute();
 }
 
@@ -85,6 +90,7 @@ export async function loginAttemptSucceeded(email: string, attemptId: number) {
  * budget (a wrong password answers 429, the right one still gets in).
  */
 export async function checkLoginThrottle(email: string, clientAddress: string, now = new Date()) {
+  email = withoutNul(email);
   const since = nowIso(windowStart(now));
   const [byAccount, byAddress] = await Promise.all([
     countSince("email", email, since),

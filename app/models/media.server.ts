@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { MediaFilesTable } from "~/lib/db-schema";
+import { isUniqueViolation } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
@@ -92,10 +93,6 @@ function toFile(row: Row): MediaFile {
 }
 
 
-function isUniqueViolation(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505" || /unique/i.test(message ?? "");
-}
 
 /** Newest first. */
 export async function listMedia(userId: string, kind: MediaKind): Promise<MediaFile[]> {

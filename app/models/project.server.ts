@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/ids.server";
@@ -75,7 +76,8 @@ const titleSchema = z
 /** Line breaks stored as \n (plain forms post \r\n); null means empty. */
 const descriptionSchema = z
   .string({ error: "Description must be text" })
-  .transform((text) => text.replace(/\r\n?/g, "\n"))
+  // U+0000 dropped (PostgreSQL refuses it in text; both engines store the same description).
+  .transform((text) => withoutNul(text).replace(/\r\n?/g, "\n"))
   .pipe(z.string().max(PROJECT_DESCRIPTION_MAX, `Description must be at most ${PROJECT_DESCRIPTION_MAX.toLocaleString("en-US")} characters`))
   .nullable()
   .transform((text) => text ?? "");

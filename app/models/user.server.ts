@@ -1,4 +1,6 @@
+import { isUniqueViolation } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
+import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
 import { hashPassword } from "./password.server";
 
@@ -13,8 +15,17 @@ export class EmailTakenError extends Error {
   }
 }
 
+/** The email cannot be an address (e.g. it holds U+0000); the schemas normally refuse it first. */
+export class InvalidEmailError extends DomainError {
+  constructor() {
+    super(400, "Enter a valid email address");
+  }
+}
+
 /** Creates an account; email must already be normalised (credentialsSchema). */
 export async function createUser(email: string, password: string): Promise<User> {
+  // No valid address holds U+0000 (PostgreSQL could not store it either): refused like a malformed one.
+  if (email.includes("\u0000")) throw new InvalidEmailError();
   const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
   if (existing) throw new EmailTakenError();
   const user = { id: newId(), email };
@@ -22,8 +33,8 @@ export async function createUser(email: string, password: string): Promise<User>
   try {
     await db.insertInto("users").values({ ...user, password_hash, created_at: nowIso() }).execute();
   } catch (error) {
-    // Two registrations racing for one email: the unique index decides.
-    if (String((error as Error).message).toLowerCase().includes("unique")) throw new EmailTakenError();
+    // Two registrations racing for one email: the unique index decides (by error code, on both engines).
+    if (isUniqueViolation(error)) throw new EmailTakenError();
     throw error;
   }
   return user;
@@ -34,5 +45,8 @@ export async function getUserById(id: string): Promise<User | undefined> {
 }
 
 export async function getUserWithPasswordByEmail(email: string) {
+  // Emails are stored lower-cased (credentialsSchema) and compared exactly, the same on both engines;
+  // one with U+0000 cannot exist (createUser refuses it), and PostgreSQL would refuse the parameter.
+  if (email.includes("\u0000")) return undefined;
   return db.selectFrom("users").select(["id", "email", "password_hash"]).where("email", "=", email).executeTakeFirst();
 }

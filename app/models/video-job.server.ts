@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import type { VideoJobsTable } from "~/lib/db-schema";
+import { engineOf, forUpdate, forUpdateSkipLocked, withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
@@ -22,6 +23,8 @@ export const VIDEO_JOB_NOT_FOUND = "Video job not found";
 export const videoPromptSchema = z.object({
   prompt: z
     .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "prompt is required" : "prompt must be text") })
+    // PostgreSQL refuses U+0000 in text: dropped on both engines, so both store the same prompt.
+    .overwrite(withoutNul)
     .trim()
     .min(1, "prompt is required")
     .max(VIDEO_PROMPT_MAX, `prompt must be at most ${VIDEO_PROMPT_MAX} characters`),
@@ -81,8 +84,13 @@ export abstract class VideoJobLimitError extends DomainError {
 
 /**
  * A new job for the person. With `maxUnfinished`, the job is only created while the person has fewer
- * unfinished jobs than that; otherwise a 429 DomainError (videoJobLimitReached). The count and the insert are one statement,
- * so two requests at once cannot both slip under the limit.
+ * unfinished jobs than that; otherwise a 429 DomainError (videoJobLimitReached).
+ *
+ * Two requests at once must not both slip under the limit. The count and the insert are one
+ * statement, inside a transaction that first locks the person's users row: on SQLite the statement is
+ * atomic anyway (one writer at a time; the lock is a no-op there), on PostgreSQL each statement counts
+ * from its own READ COMMITTED snapshot, which does not see another request's uncommitted insert, so
+ * the row lock (FOR UPDATE) makes the person's creates take turns.
  */
 export async function createVideoJob(
   userId: string,
@@ -91,6 +99,7 @@ export async function createVideoJob(
   options: { maxUnfinished?: number } = {},
 ): Promise<VideoJobView> {
   const now = nowIso();
+  prompt = withoutNul(prompt);
   const row = {
     id: newId(),
     user_id: userId,
@@ -117,25 +126,29 @@ export async function createVideoJob(
   // defaults), cast so that Postgres types the parameters the way SQLite does.
   const given = { id: row.id, user_id: userId, prompt, status: row.status, provider, created_at: now, updated_at: now };
   const columns = Object.keys(given) as (keyof typeof given)[];
-  const result = await db
-    .insertInto("video_jobs")
-    .columns(columns)
-    .expression(
-      db
-        .selectNoFrom(columns.map((column) => sql<string>`cast(${given[column]} as text)`.as(column)))
-        .where(
-          (eb) =>
-            eb
-              .selectFrom("video_jobs")
-              .select((inner) => inner.fn.countAll<number>().as("unfinished"))
-              .where("user_id", "=", userId)
-              .where("status", "in", UNFINISHED_STATUSES),
-          "<",
-          maxUnfinished,
-        ),
-    )
-    .executeTakeFirst();
-  if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) throw videoJobLimitReached(maxUnfinished);
+  const inserted = await db.transaction().execute(async (trx) => {
+    await forUpdate(trx.selectFrom("users").select("id").where("id", "=", userId), trx).execute();
+    const result = await trx
+      .insertInto("video_jobs")
+      .columns(columns)
+      .expression(
+        trx
+          .selectNoFrom(columns.map((column) => sql<string>`cast(${given[column]} as text)`.as(column)))
+          .where(
+            (eb) =>
+              eb
+                .selectFrom("video_jobs")
+                .select((inner) => inner.fn.countAll<number>().as("unfinished"))
+                .where("user_id", "=", userId)
+                .where("status", "in", UNFINISHED_STATUSES),
+            "<",
+            maxUnfinished,
+          ),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0);
+  });
+  if (inserted !== 1) throw videoJobLimitReached(maxUnfinished);
   return toView(row);
 }
 
@@ -182,20 +195,71 @@ export async function findClaimableJobs(staleBefore: string, limit: number): Pro
 
 /**
  * Takes the job for `runnerId`, only if nobody took it since it was read (compare-and-set on the
- * runner and heartbeat seen), so two server instances never work one job. Counts the attempt.
+ * attempts, runner and heartbeat seen), so two server instances never work one job; a job whose
+ * runner's heartbeat went stale was read with that stale heartbeat and is taken over. Counts the attempt.
+ *
+ * SQLite: the conditional UPDATE alone (one writer at a time). PostgreSQL: in one transaction, the row
+ * is first locked with FOR UPDATE SKIP LOCKED (a row another instance is claiming right now is skipped
+ * at once instead of waited for), then the same conditional UPDATE, which re-checks what was read.
  */
 export async function claimJob(job: RunnerJob, runnerId: string): Promise<boolean> {
   const now = nowIso();
-  const result = await db
-    .updateTable("video_jobs")
-    .set({ runner_id: runnerId, heartbeat_at: now, attempts: job.attempts + 1, updated_at: now })
-    .where("id", "=", job.id)
-    .where("attempts", "=", job.attempts)
-    .where("status", "in", UNFINISHED_STATUSES)
-    .where((eb) => (job.runner_id === null ? eb("runner_id", "is", null) : eb("runner_id", "=", job.runner_id)))
-    .where((eb) => (job.heartbeat_at === null ? eb("heartbeat_at", "is", null) : eb("heartbeat_at", "=", job.heartbeat_at)))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const claim = (trx: typeof db) =>
+    trx
+      .updateTable("video_jobs")
+      .set({ runner_id: runnerId, heartbeat_at: now, attempts: job.attempts + 1, updated_at: now })
+      .where("id", "=", job.id)
+      .where("attempts", "=", job.attempts)
+      .where("status", "in", UNFINISHED_STATUSES)
+      .where((eb) => (job.runner_id === null ? eb("runner_id", "is", null) : eb("runner_id", "=", job.runner_id)))
+      .where((eb) => (job.heartbeat_at === null ? eb("heartbeat_at", "is", null) : eb("heartbeat_at", "=", job.heartbeat_at)))
+      .executeTakeFirst();
+  if (engineOf(db) !== "postgres") return Number((await claim(db)).numUpdatedRows) === 1;
+  return db.transaction().execute(async (trx) => {
+    const locked = await forUpdateSkipLocked(trx.selectFrom("video_jobs").select("id").where("id", "=", job.id), trx).executeTakeFirst();
+    if (!locked) return false;
+    return Number((await claim(trx)).numUpdatedRows) === 1;
+  });
+}
+
+/**
+ * Finds and claims up to `limit` claimable jobs for `runnerId` in one step (oldest first): what
+ * findClaimableJobs + claimJob do job by job, for a runner on several instances. PostgreSQL: one
+ * transaction selects the claimable rows FOR UPDATE SKIP LOCKED (rows other instances are claiming are
+ * skipped, so concurrent runners take different jobs rather than all racing for the oldest) and
+ * claims them; SQLite: the same select, then the conditional UPDATE per job. Returns the jobs claimed,
+ * as the runner should see them (attempts counted, runner set).
+ */
+export async function claimJobs(runnerId: string, staleBefore: string, limit: number): Promise<RunnerJob[]> {
+  if (limit <= 0) return [];
+  const claimable = (trx: typeof db) =>
+    trx
+      .selectFrom("video_jobs")
+      .select(RUNNER_COLUMNS)
+      .where("status", "in", UNFINISHED_STATUSES)
+      .where((eb) => eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
+      .orderBy("created_at", "asc")
+      .orderBy("id", "asc")
+      .limit(limit);
+  const claimed = (row: RunnerJob): RunnerJob => ({ ...row, progress: Number(row.progress), attempts: row.attempts + 1, runner_id: runnerId });
+  if (engineOf(db) !== "postgres") {
+    const won: RunnerJob[] = [];
+    for (const row of await claimable(db).execute()) {
+      if (await claimJob(row, runnerId)) won.push(claimed(row));
+    }
+    return won;
+  }
+  return db.transaction().execute(async (trx) => {
+    const rows = await forUpdateSkipLocked(claimable(trx), trx).execute();
+    if (rows.length === 0) return [];
+    const now = nowIso();
+    await trx
+      .updateTable("video_jobs")
+      .set((eb) => ({ runner_id: runnerId, heartbeat_at: now, attempts: eb("attempts", "+", 1), updated_at: now }))
+      .where("id", "in", rows.map((row) => row.id))
+      .execute();
+    return rows.map(claimed);
+  });
 }
 
 /** Jobs waiting for a free slot say so (SPEC §4 "queued"). */

@@ -1,6 +1,10 @@
 import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 // The one launcher (plain JavaScript, shared with scripts/e2e.mjs and the benchmarks).
 import { launchServer } from "../../scripts/launch.mjs";
+import { createTestDatabase, postgresTestServer } from "./postgres";
 
 export interface RunningServer {
   url: string;
@@ -10,6 +14,26 @@ export interface RunningServer {
   /** Resolves when the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop: () => Promise<void>;
+}
+
+/** On PostgreSQL: the database of each data directory this process started a server on. */
+const databaseOfDataDir = new Map<string, string>();
+
+/**
+ * On PostgreSQL (TEST_DATABASE_URL or DATABASE_URL is a postgres:// URL, as `npm run test:pg` sets):
+ * a server on a fresh data directory gets a fresh database, one started again on the same DATA_DIR
+ * the database it had. Otherwise nothing: SQLite in the data directory, as always.
+ */
+async function postgresEnv(env: Record<string, string>): Promise<Record<string, string>> {
+  const serverUrl = postgresTestServer();
+  if (!serverUrl || env.DATABASE_URL) return {};
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "studio-test-"));
+  let url = databaseOfDataDir.get(path.resolve(dataDir));
+  if (!url) {
+    url = await createTestDatabase(serverUrl, "api");
+    databaseOfDataDir.set(path.resolve(dataDir), url);
+  }
+  return { DATA_DIR: dataDir, DATABASE_URL: url };
 }
 
 /**
@@ -23,6 +47,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       // Tests say which client address they are with X-Forwarded-For.
       TRUST_PROXY: "loopback",
       ...env,
+      ...(await postgresEnv(env)),
     },
     onOutput: process.env.TEST_SERVER_LOG ? (text: string) => process.stderr.write(text) : undefined,
   });

@@ -1,6 +1,6 @@
 import { providerSummary } from "~/ai/providers.server";
 import { ensureVideoJobRunner } from "~/services/video-job-runner.server";
-import { databaseIsReachable } from "~/lib/db.server";
+import { databaseEngine, databaseIsReachable } from "~/lib/db.server";
 import { refuseMethod } from "~/lib/http.server";
 import packageJson from "../../../package.json";
 
@@ -9,6 +9,8 @@ import packageJson from "../../../package.json";
  * test_mode is true while video runs on the offline renderer (the AI video screen's Test Mode badge);
  * `providers` names the provider of each capability. It also starts the job runner if the server
  * entry has not yet (a lazy start), so interrupted jobs are taken over as soon as anything checks.
+ * `database_engine` names the database in use beside its status: "sqlite" (the embedded default) or
+ * "postgres" (DATABASE_URL).
  */
 export async function loader() {
   const database = (await databaseIsReachable()) ? "ok" : "unavailable";
@@ -27,6 +29,7 @@ export async function loader() {
       test_mode: ai.test_mode,
       providers: ai.providers,
       database,
+      database_engine: databaseEngine(),
       job_runner: jobRunner,
       version: packageJson.version,
     },
