@@ -146,6 +146,20 @@ async function freeName(userId: string, kind: MediaKind, desired: string, alsoTa
 /**
  * Commits a staged file under a new row named `desired`. When the name is taken, `whenTaken` says
  * what happens: "number" takes the next free "name (2)", "refuse" is a 409. The file is discarded on failure.
+ *
+ * Order, and what a crash (kill -9) between two steps leaves, on disk and on S3 alike:
+ * 1. bytes under a temporary key (`tmp/<instance id>/…`; on S3 a multipart upload) → crash: a
+ *    temporary file or unfinished upload, cleared when this instance starts again, or by another
+ *    instance's sweep once older than the grace period;
+ * 2. commit = rename (disk) or server-side copy (S3) to the final key `objects/<id>`, then the
+ *    temporary key is deleted → crash: bytes without a row (no row names the id, so nobody sees them)
+ *    and possibly the temporary copy: the sweep removes both once older than the grace period (an S3
+ *    copy is dated by the copy, a renamed file by its last write, i.e. the end of the upload);
+ * 3. the row is inserted (the file becomes visible) → nothing left over.
+ * A row is never written before its bytes are complete under the final key, so a row without bytes
+ * cannot happen; bytes without a row live at most until the first sweep after the grace period
+ * (sweeps run at start, 16 minutes later and hourly). The reverse order (row first) would show a row
+ * whose bytes may never arrive.
  */
 async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile, desired: string, whenTaken: "number" | "refuse"): Promise<MediaFile> {
   const id = newId();
@@ -240,7 +254,10 @@ export async function renameMedia(userId: string, kind: MediaKind, oldName: stri
   return { ...current, name: checked.name, updatedAt };
 }
 
-/** Deletes the row, then the file (a crash in between leaves an orphan file for the sweep, never a row without bytes). */
+/**
+ * Deletes the row, then the file (on S3 the object): a crash, or a store that fails to delete, in between
+ * leaves an orphan for the sweep, never a row without bytes.
+ */
 export async function deleteMedia(userId: string, kind: MediaKind, name: string): Promise<boolean> {
   const current = await getMediaByName(userId, kind, name);
   if (!current) return false;
