@@ -18,7 +18,7 @@ export class EmailTakenError extends Error {
 /** The email cannot be an address (e.g. it holds U+0000); the schemas normally refuse it first. */
 export class InvalidEmailError extends DomainError {
   constructor() {
-    super(400, "Enter a valid email address");
+    super(422, "Enter a valid email address");
   }
 }
 
