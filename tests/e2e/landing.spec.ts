@@ -36,8 +36,11 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   await expect(page.locator("canvas")).toHaveAttribute("data-mode", "matrix");
   await expect(page.locator("h1.glitch")).toBeVisible();
+  // The toggle is optimistic: wait for the server to have kept the choice before reloading.
+  const saved = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/preferences") && response.request().method() === "POST");
   await page.getByRole("button", { name: /Dark mode: on/ }).click();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  expect((await saved).ok()).toBe(true);
   await expect(page.locator("canvas")).toHaveAttribute("data-mode", "starfield");
   await page.reload();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
