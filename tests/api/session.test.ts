@@ -33,8 +33,12 @@ describe("the session cookie", () => {
     expect(response.status).toBe(200);
     const renewed = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
     expect(renewed).toBeDefined();
-    // The old refresh token is spent now.
-    expect((await api("/api/auth/refresh", { json: { refresh_token: user.refreshToken } })).status).toBe(401);
+    // The old refresh token is spent now: within the grace window it answers with the cookie's new pair.
+    const renewedSession = await storage.getSession(renewed!.split(";")[0]);
+    const replay = await api("/api/auth/refresh", { json: { refresh_token: user.refreshToken } });
+    expect(replay.status).toBe(200);
+    expect(replay.body.refresh_token).toBe(renewedSession.get("refreshToken"));
+    expect(replay.body.refresh_token).not.toBe(user.refreshToken);
   });
 
   it("several requests at once with one expired cookie all succeed (one rotation)", async () => {
