@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresTestServer } from "../support/postgres";
 import { startTestServer, type RunningServer } from "../support/server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
 import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
@@ -86,7 +87,8 @@ async function sameTokenOnTwoInstances(a: RunningServer, b: RunningServer) {
   expect(await refresh(a.url, pair.refresh_token)).toEqual(next);
 }
 
-describe("two instances sharing one SQLite database (WAL, one DATA_DIR)", () => {
+// One DATA_DIR: one SQLite file in WAL mode (two processes), or, under `npm run test:pg`, one PostgreSQL database.
+describe("two instances sharing one database (one DATA_DIR)", () => {
   let a: RunningServer | undefined;
   let b: RunningServer | undefined;
   beforeAll(async () => {
@@ -102,7 +104,8 @@ describe("two instances sharing one SQLite database (WAL, one DATA_DIR)", () => 
   });
 });
 
-describe.runIf(postgresAvailable())("two instances sharing one PostgreSQL database (throwaway cluster)", () => {
+// Under plain `npm test` (SQLite), PostgreSQL too when its binaries are installed; `npm run test:pg` has the block above for it.
+describe.runIf(postgresAvailable() && !postgresTestServer())("two instances sharing one PostgreSQL database (throwaway cluster)", () => {
   let cluster: PgCluster | undefined;
   let a: RunningServer | undefined;
   let b: RunningServer | undefined;
