@@ -9,8 +9,10 @@ import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.s
 
 /**
  * Token pairs: a short-lived signed access token (JWT, HS256, sub = user id, fid = token family) and
- * an opaque refresh token stored only as a hash, rotated on every use. Presenting a refresh token that
- * was already exchanged is treated as theft: the whole family (every descendant of one login) is revoked.
+ * an opaque refresh token stored only as a hash, rotated on every use. For a few seconds after an
+ * exchange (REFRESH_GRACE_MS) the spent token answers with the same successor pair, kept sealed in its
+ * row, so parallel refreshes and retries succeed on every instance; presented again after that, it is
+ * treated as theft: the whole family (every descendant of one login) is revoked.
  * An access token is only good while its family is live (not revoked, not expired): logout and reuse
  * detection end every copy of the session on its next request, on every instance (the state is the
  * refresh_tokens table, one indexed lookup per request).
