@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import {
   OperationNodeTransformer,
   PostgresDialect,
+  sql,
   SqliteDialect,
   type Dialect,
   type Kysely,
@@ -237,4 +238,17 @@ export class StripNulPlugin implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
   }
+}
+
+// ---- Keyed locks ----------------------------------------------------------------------------------
+
+/**
+ * Serialises transactions that work on the same logical key (e.g. one email's login attempts) when no
+ * row exists to lock: PostgreSQL's transaction-level advisory lock on (namespace, key), both hashed to
+ * int4, released at commit or rollback; a no-op on SQLite, where a transaction runs alone anyway.
+ * Call first inside `db.transaction()`, on the transaction.
+ */
+export async function lockKey(trx: Kysely<any>, namespace: string, key: string): Promise<void> {
+  if (engineOf(trx) !== "postgres") return;
+  await sql`select pg_advisory_xact_lock(hashtext(${namespace}), hashtext(${key}))`.execute(trx);
 }

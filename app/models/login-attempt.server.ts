@@ -1,4 +1,6 @@
-import { withoutNul } from "~/lib/db-dialect.server";
+import type { Kysely } from "kysely";
+import { lockKey, withoutNul } from "~/lib/db-dialect.server";
+import type { Database } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
@@ -18,7 +20,8 @@ import { newId, nowIso } from "~/lib/ids.server";
  * attempts cannot all pass a count taken before any of them was recorded (check-then-act race). The row
  * stays when the password is wrong (it is the failure), and is removed when the login succeeds or is
  * refused. Overlapping attempts see each other, so a burst may be refused a little early, never late.
- * Plain insert/count/delete statements: the same rule holds on SQLite and Postgres.
+ * Per account the attempts take turns (a transaction with a lock on the email, see beginLoginAttempt), so
+ * the same rule holds on SQLite and PostgreSQL.
  */
 export type LoginAttemptStart =
   | {
@@ -36,8 +39,8 @@ function retryAfter(oldest: string | null, now: Date) {
   return oldest ? Math.max(1, Math.ceil((new Date(oldest).getTime() + windowMs() - now.getTime()) / 1000)) : 1;
 }
 
-async function countSince(column: "email" | "client_address", value: string, since: string) {
-  const row = await db
+async function countSince(database: Kysely<Database>, column: "email" | "client_address", value: string, since: string) {
+  const row = await database
     .selectFrom("login_attempts")
     .select([(eb) => eb.fn.countAll<number>().as("attempts"), (eb) => eb.fn.min("attempted_at").as("oldest")])
     .where(column, "=", value)
@@ -54,24 +57,29 @@ export async function beginLoginAttempt(email: string, clientAddress: string, no
   // The login form only trims the email: U+0000 (which PostgreSQL refuses in text) is dropped, so the
   // attempt still counts, against the account it names without it (no account has a NUL in its email).
   email = withoutNul(email);
-  const { id } = await db
-    .insertInto("login_attempts")
-    .values({ email, client_address: clientAddress, attempted_at: nowIso(now) })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const since = nowIso(windowStart(now));
-  const [byAccount, byAddress] = await Promise.all([
-    countSince("email", email, since),
-    countSince("client_address", clientAddress, since),
-  ]);
-  // Counts include this attempt: the 10th failure in the window is still checked, the 11th is not.
-  if (byAccount.attempts > env.loginMaxFailuresPerAccount) {
-    // A refused attempt checked nothing, so it is not a failure (and does not extend the block).
-    await db.deleteFrom("login_attempts").where("id", "=", id).execute();
-    return { allowed: false, retryAfterSeconds: retryAfter(byAccount.oldest, now) };
-  }
-  const addressOver = byAddress.attempts > env.loginMaxFailuresPerAddress;
-  return { allowed: true, attemptId: id, addressRetryAfterSeconds: addressOver ? retryAfter(byAddress.oldest, now) : null };
+  // One account's attempts take turns (insert, count, maybe delete) in a transaction holding a lock on
+  // the email: on PostgreSQL an advisory lock, on SQLite the transaction itself. Without it, a burst of
+  // concurrent attempts on PostgreSQL could all count each other, all be refused and all delete their
+  // rows, leaving the account with fewer recorded failures than the cap (unlocked) after the burst.
+  return db.transaction().execute(async (trx) => {
+    await lockKey(trx, "login_attempts", email);
+    const { id } = await trx
+      .insertInto("login_attempts")
+      .values({ email, client_address: clientAddress, attempted_at: nowIso(now) })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const since = nowIso(windowStart(now));
+    const byAccount = await countSince(trx, "email", email, since);
+    const byAddress = await countSince(trx, "client_address", clientAddress, since);
+    // Counts include this attempt: the 10th failure in the window is still checked, the 11th is not.
+    if (byAccount.attempts > env.loginMaxFailuresPerAccount) {
+      // A refused attempt checked nothing, so it is not a failure (and does not extend the block).
+      await trx.deleteFrom("login_attempts").where("id", "=", id).execute();
+      return { allowed: false, retryAfterSeconds: retryAfter(byAccount.oldest, now) } as const;
+    }
+    const addressOver = byAddress.attempts > env.loginMaxFailuresPerAddress;
+    return { allowed: true, attemptId: id, addressRetryAfterSeconds: addressOver ? retryAfter(byAddress.oldest, now) : null } as const;
+  });
 }
 
 /**
@@ -93,8 +101,8 @@ export async function checkLoginThrottle(email: string, clientAddress: string, n
   email = withoutNul(email);
   const since = nowIso(windowStart(now));
   const [byAccount, byAddress] = await Promise.all([
-    countSince("email", email, since),
-    countSince("client_address", clientAddress, since),
+    countSince(db, "email", email, since),
+    countSince(db, "client_address", clientAddress, since),
   ]);
   const failuresThrottled = byAddress.attempts >= env.loginMaxFailuresPerAddress;
   if (byAccount.attempts >= env.loginMaxFailuresPerAccount) {

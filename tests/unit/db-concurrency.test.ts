@@ -61,6 +61,8 @@ async function insertJobs(userId: string, count: number, heartbeat?: { runner: s
         prompt: `job ${i}`,
         status: "starting",
         provider: "local",
+        progress: 0,
+        attempts: 0,
         runner_id: heartbeat?.runner ?? null,
         heartbeat_at: heartbeat?.at ?? null,
         created_at: created,
