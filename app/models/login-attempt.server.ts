@@ -134,18 +134,25 @@ export async function beginRegistration(
   now = new Date(),
 ): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
   if (isLoopbackAddress(clientAddress)) return { allowed: true };
-  const id = newId();
-  await db.insertInto("registration_attempts").values({ id, client_address: clientAddress, attempted_at: nowIso(now) }).execute();
-  const row = await db
-    .selectFrom("registration_attempts")
-    .select([(eb) => eb.fn.countAll<number>().as("attempts"), (eb) => eb.fn.min("attempted_at").as("oldest")])
-    .where("client_address", "=", clientAddress)
-    .where("attempted_at", ">", nowIso(registrationWindowStart(now)))
-    .executeTakeFirstOrThrow();
-  if (Number(row.attempts) <= env.registerMaxPerAddress) return { allowed: true };
-  await db.deleteFrom("registration_attempts").where("id", "=", id).execute();
-  const oldest = row.oldest ? new Date(row.oldest as string).getTime() : now.getTime();
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + REGISTRATION_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000)) };
+  // One address's registrations take turns, as one account's login attempts do (beginLoginAttempt).
+  return db.transaction().execute(async (trx) => {
+    await lockKey(trx, "registration_attempts", clientAddress);
+    const id = newId();
+    await trx.insertInto("registration_attempts").values({ id, client_address: clientAddress, attempted_at: nowIso(now) }).execute();
+    const row = await trx
+      .selectFrom("registration_attempts")
+      .select([(eb) => eb.fn.countAll<number>().as("attempts"), (eb) => eb.fn.min("attempted_at").as("oldest")])
+      .where("client_address", "=", clientAddress)
+      .where("attempted_at", ">", nowIso(registrationWindowStart(now)))
+      .executeTakeFirstOrThrow();
+    if (Number(row.attempts) <= env.registerMaxPerAddress) return { allowed: true } as const;
+    await trx.deleteFrom("registration_attempts").where("id", "=", id).execute();
+    const oldest = row.oldest ? new Date(row.oldest as string).getTime() : now.getTime();
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((oldest + REGISTRATION_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000)),
+    } as const;
+  });
 }
 
 export async function pruneRegistrationAttempts(now = new Date()) {
