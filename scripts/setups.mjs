@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { launchServer } from "./launch.mjs";
-import { startNginx } from "./nginx.mjs";
+import { freePort, startNginx } from "./nginx.mjs";
 import { startPgCluster } from "./pg-cluster.mjs";
 
 export const SETUPS = ["sqlite", "postgres", "cluster"];
@@ -61,9 +61,13 @@ export async function startSetup(name, { extraEnv = {}, log = false } = {}) {
     const instances = [];
     // Instances of one set-up share the data folder (the session secret file) unless the database and
     // store are shared services; each keeps its temporary upload files apart by its own instance id.
-    const first = await launchServer({ env, dataDirPrefix: `studio-${name}-`, ...stdio });
+    // Each instance on a port of its own chosen up front (not PORT=0), as in a deployment: its default
+    // instance id (`<host>-<port>`, its temporary folder) is then the same after restart(i).
+    const first = await launchServer({ env: { ...env, PORT: String(await freePort()) }, dataDirPrefix: `studio-${name}-`, ...stdio });
     instances.push(first);
-    for (let i = 1; i < count; i++) instances.push(await launchServer({ env: { ...env, DATA_DIR: first.dataDir }, ...stdio }));
+    for (let i = 1; i < count; i++) {
+      instances.push(await launchServer({ env: { ...env, DATA_DIR: first.dataDir, PORT: String(await freePort()) }, ...stdio }));
+    }
     let url = first.url;
     let nginx = null;
     if (name === "cluster") {
