@@ -133,7 +133,10 @@ async function uploader(baseUrl, recorder, deadline, uploads) {
     recorder.record("video upload", status, performance.now() - started);
     if (status === 201) uploads.push({ person, filename: data?.filename, size: bytes.length, sha: sha(bytes) });
     else if (status === 401) await person.login();
-    else if (status === "network" || unknownOutcome(status)) uploads.unknown = (uploads.unknown ?? 0) + 1;
+    else if (status === "network" || unknownOutcome(status)) {
+      uploads.unknown = (uploads.unknown ?? 0) + 1;
+      await sleep(300); // the instance is down: no hammering
+    }
     else if (recorder.failures.length < 50) recorder.failures.push(`video upload: ${status} ${JSON.stringify(data)?.slice(0, 120)}`);
   }
   return person;
@@ -293,12 +296,14 @@ async function runSetup(name) {
     log(`${name}: ${setup.url}, ${setup.instances.length} instance(s); ${PEOPLE} people for ${SECONDS} s, ${UPLOADERS} slow uploads, ${AUTOSAVERS} autosavers, ${JOB_MAKERS} job makers, ${KILLS} kills of instance 0`);
     const deadline = Date.now() + SECONDS * 1000;
     const uploads = [];
+    // A bug in a simulated person must not crash the run (and leave the set-up running): settled later.
+    const settle = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
     const extra = [
-      ...Array.from({ length: UPLOADERS }, () => uploader(setup.url, recorder, deadline, uploads)),
-      ...Array.from({ length: AUTOSAVERS }, () => autosaver(setup.url, recorder, deadline)),
-      ...Array.from({ length: JOB_MAKERS }, () => jobMaker(setup.url, recorder, deadline)),
+      ...Array.from({ length: UPLOADERS }, () => settle(uploader(setup.url, recorder, deadline, uploads))),
+      ...Array.from({ length: AUTOSAVERS }, () => settle(autosaver(setup.url, recorder, deadline))),
+      ...Array.from({ length: JOB_MAKERS }, () => settle(jobMaker(setup.url, recorder, deadline))),
     ];
-    const load = runLoad(setup.url, { people: PEOPLE, seconds: SECONDS, recorder });
+    const load = settle(runLoad(setup.url, { people: PEOPLE, seconds: SECONDS, recorder }));
 
     // Kills at spaced moments inside the load (the last leaves time to run on after the restart).
     const tmpNotCleared = [];
@@ -329,8 +334,11 @@ async function runSetup(name) {
           `its temporary files at the kill: ${ownBefore.length}, left after restart: ${leftOver.length}${ownId !== idBefore ? ` (instance id changed ${idBefore} -> ${ownId})` : ""}`,
       );
     }
-    const { crowd } = await load;
-    const extraPeople = await Promise.all(extra);
+    const loaded = await load;
+    const settled = await Promise.all(extra);
+    for (const { error } of [loaded, ...settled]) if (error) throw error;
+    const crowd = loaded.value.crowd;
+    const extraPeople = settled.map(({ value }) => value);
     log(`${name}: load done: ${recorder.total} requests`);
 
     // Every video job finishes: interrupted ones are taken over once their heartbeat is stale.
@@ -408,7 +416,7 @@ async function runSetup(name) {
     for (const [phase, bucket] of Object.entries(phases)) {
       log(`${name}:   ${phase.padEnd(15)} requests ${String(bucket.requests).padStart(6)}, 5xx/network ${String(bucket.errors).padStart(5)} ${JSON.stringify(bucket.byStatus)}${recorder.errorSamples[phase].length ? ` e.g. ${recorder.errorSamples[phase].slice(0, 4).join(", ")}` : ""}`);
     }
-    log(`${name}: acknowledged writes checked ${writesChecked} (videos uploaded ${uploads.length}, not answered ${uploads.unknown ?? 0}), missing ${writesMissing}`);
+    log(`${name}: acknowledged writes checked ${writesChecked} (videos uploaded ${uploads.length}; upload attempts without an answer, not acknowledged: ${uploads.unknown ?? 0}), missing ${writesMissing}`);
     for (const line of missingSamples.slice(0, 10)) log(`${name}:   missing: ${line}`);
     log(`${name}: video jobs created ${jobs.created}, completed ${jobs.completed}, resumed after an interruption ${jobs.resumed}, ended in error/timeout ${jobs.failed}, unfinished ${jobs.unfinished}`);
     log(`${name}: integrity ${integrity}; media rows ${rows.length}, rows without bytes ${rowsWithoutBytes.length}${rowsWithoutBytes.length ? ` (${rowsWithoutBytes.slice(0, 5).join(", ")})` : ""}`);
@@ -417,7 +425,9 @@ async function runSetup(name) {
       `${name}: objects without a row ${bytesWithoutRows.length}${ages.length ? ` (ages ${ages[0].toFixed(0)}-${ages.at(-1).toFixed(0)} s; the app's sweep removes them once older than its 15 min grace period, at the next start or the sweep 16 min after start; no way to run it on demand)` : ""}`,
     );
     log(`${name}: temporary files left after the clean stop ${temporary.length}${temporary.length ? ` (${temporary.slice(0, 4).map((t) => `${t.key} ${t.ageS.toFixed(0)} s`).join(", ")})` : ""}`);
-    for (const line of recorder.failures.slice(0, 6)) log(`${name}:   unexpected answer: ${line}`);
+    // Refused connections are the down windows, counted above; anything else is shown.
+    const unexpected = recorder.failures.filter((line) => !/fetch failed|ECONNREFUSED|: 502 /.test(line));
+    for (const line of unexpected.slice(0, 6)) log(`${name}:   unexpected answer: ${line}`);
 
     check("acknowledged writes all present", writesMissing === 0, `${writesChecked} checked, ${writesMissing} missing`);
     check("every media row has its bytes", rowsWithoutBytes.length === 0, `${rows.length} rows, ${rowsWithoutBytes.length} without bytes`);

@@ -92,7 +92,15 @@ export class Person {
       this.recorder.failures.push(`${kind} ${path}: ${error.message}`);
       return { status: 0, data: null, headers: new Headers() };
     }
-    const text = await response.text().catch(() => "");
+    let text;
+    try {
+      text = await response.text();
+    } catch (error) {
+      // The answer was cut off (the server died mid-body): not an acknowledgment.
+      this.recorder.record(kind, "network", performance.now() - started);
+      this.recorder.failures.push(`${kind} ${path}: ${response.status} cut off: ${error.message}`);
+      return { status: 0, data: null, headers: new Headers() };
+    }
     this.recorder.record(kind, response.status, performance.now() - started);
     let data = null;
     try {
