@@ -188,6 +188,9 @@ async function jobCounts(setup) {
   try {
     const rows = await db.query("select status, attempts, count(*) as n from video_jobs group by status, attempts");
     const counts = { created: 0, completed: 0, unfinished: 0, failed: 0, resumed: 0, byStatus: {} };
+    counts.failures = (await db.query("select id, status, attempts, progress, error from video_jobs where status in ('error', 'timeout') limit 5")).map(
+      (row) => `${row.id} ${row.status} after ${row.attempts} attempt(s) at progress ${Number(row.progress).toFixed(2)}: ${row.error}`,
+    );
     for (const row of rows) {
       const n = Number(row.n);
       counts.created += n;
@@ -419,6 +422,7 @@ async function runSetup(name) {
     log(`${name}: acknowledged writes checked ${writesChecked} (videos uploaded ${uploads.length}; upload attempts without an answer, not acknowledged: ${uploads.unknown ?? 0}), missing ${writesMissing}`);
     for (const line of missingSamples.slice(0, 10)) log(`${name}:   missing: ${line}`);
     log(`${name}: video jobs created ${jobs.created}, completed ${jobs.completed}, resumed after an interruption ${jobs.resumed}, ended in error/timeout ${jobs.failed}, unfinished ${jobs.unfinished}`);
+    for (const line of jobs.failures) log(`${name}:   job not completed: ${line}`);
     log(`${name}: integrity ${integrity}; media rows ${rows.length}, rows without bytes ${rowsWithoutBytes.length}${rowsWithoutBytes.length ? ` (${rowsWithoutBytes.slice(0, 5).join(", ")})` : ""}`);
     const ages = bytesWithoutRows.map((o) => o.ageS).sort((a, b) => a - b);
     log(
