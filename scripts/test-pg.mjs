@@ -25,6 +25,7 @@ const UNIT_FILES = [
   "tests/unit/media-storage.test.ts",
   "tests/unit/login-throttle.test.ts",
   "tests/unit/session-revocation.test.ts",
+  "tests/unit/refresh-grace.test.ts",
   "tests/unit/domain-errors.test.ts",
   "tests/unit/db-concurrency.test.ts",
   "tests/unit/postgres-portability.test.ts",

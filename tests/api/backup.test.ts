@@ -131,7 +131,7 @@ async function roundTrip(source: Record<string, string>, target: Record<string, 
 describe("npm run backup / npm run restore", () => {
   it("round-trips content, files and projects on SQLite and the disk store", async () => {
     // Explicit SQLite, also under `npm run test:pg` (which would give each server a PostgreSQL database).
-    const sqlite = (dir: string) => ({ DATABASE_FILE: path.join(dir, "studio.sqlite") });
+    const sqlite = (dir: string) => ({ DATABASE_URL: "", DATABASE_FILE: path.join(dir, "studio.sqlite") });
     const sourceDir = tempDir("studio-source-");
     const targetDir = path.join(tempDir("studio-target-parent-"), "data");
     await roundTrip({ DATA_DIR: sourceDir, ...sqlite(sourceDir) }, { DATA_DIR: targetDir, ...sqlite(targetDir) });
@@ -143,7 +143,9 @@ describe("npm run backup / npm run restore", () => {
     expect((await script("restore", [], {})).output).toMatch(/usage: npm run restore -- <backup folder>/);
   });
 
-  it.skipIf(!postgresAvailable())(
+  // Defined only where PostgreSQL is installed (CI installs it; `npm test` passes without it).
+  if (!postgresAvailable()) console.warn("[backup.test] PostgreSQL is not installed: the PostgreSQL round trip is not run here");
+  else it(
     "round-trips on PostgreSQL (pg_dump / pg_restore), the media moving from S3 to the disk",
     async () => {
       const cluster = await startPgCluster({ database: "backup_source" });

@@ -26,7 +26,8 @@ const databaseOfDataDir = new Map<string, string>();
  */
 async function postgresEnv(env: Record<string, string>): Promise<Record<string, string>> {
   const serverUrl = postgresTestServer();
-  if (!serverUrl || env.DATABASE_URL) return {};
+  // A caller that names DATABASE_URL (even "" for SQLite) chooses the database itself.
+  if (!serverUrl || "DATABASE_URL" in env) return {};
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "studio-test-"));
   let url = databaseOfDataDir.get(path.resolve(dataDir));
   if (!url) {
