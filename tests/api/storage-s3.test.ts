@@ -45,6 +45,11 @@ afterAll(async () => {
 });
 
 describe("STORAGE_URL=s3://… (s3rver)", () => {
+  it("health names the S3 store", async () => {
+    const health = await (await fetch(server.url + "/api/health")).json();
+    expect(health.storage).toBe("s3");
+  });
+
   it("a video: upload, full read, a byte range (seek), rename, delete (the object goes)", async () => {
     const bytes = mp4Bytes(3 * 1024 * 1024 + 17);
     const uploaded = await call("/api/videos/upload", { method: "POST", body: fileForm(bytes, "trip.mp4") });

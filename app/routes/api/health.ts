@@ -2,6 +2,7 @@ import { providerSummary } from "~/ai/providers.server";
 import { ensureVideoJobRunner } from "~/services/video-job-runner.server";
 import { databaseEngine, databaseIsReachable } from "~/lib/db.server";
 import { refuseMethod } from "~/lib/http.server";
+import { fileStoreKind } from "~/lib/storage.server";
 import packageJson from "../../../package.json";
 
 /**
@@ -10,7 +11,7 @@ import packageJson from "../../../package.json";
  * `providers` names the provider of each capability. It also starts the job runner if the server
  * entry has not yet (a lazy start), so interrupted jobs are taken over as soon as anything checks.
  * `database_engine` names the database in use beside its status: "sqlite" (the embedded default) or
- * "postgres" (DATABASE_URL).
+ * "postgres" (DATABASE_URL); `storage` the file store: "file" (the default) or "s3" (STORAGE_URL).
  */
 export async function loader() {
   const database = (await databaseIsReachable()) ? "ok" : "unavailable";
@@ -30,6 +31,7 @@ export async function loader() {
       providers: ai.providers,
       database,
       database_engine: databaseEngine(),
+      storage: fileStoreKind() ?? "file",
       job_runner: jobRunner,
       version: packageJson.version,
     },
