@@ -458,7 +458,10 @@ async function runSetup(name) {
     }
   } finally {
     store.close();
-    await setup.stop();
+    // s3rver's close can wait forever after its own errors: bounded, and the timer keeps the process alive meanwhile.
+    let timer;
+    await Promise.race([setup.stop(), new Promise((resolve) => (timer = setTimeout(() => { log(`${name}: set-up stop took over 30 s, going on`); resolve(); }, 30_000)))]);
+    clearTimeout(timer);
   }
   return result;
 }
