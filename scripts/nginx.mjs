@@ -45,7 +45,6 @@ http {
   scgi_temp_path ${prefix}/scgi;
   upstream studio {
 ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2s;`).join("\n")}
-    keepalive 32;
   }
   server {
     listen 127.0.0.1:${port};
@@ -54,14 +53,15 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2
     proxy_request_buffering off;
     proxy_buffering off;
     proxy_http_version 1.1;
-    proxy_set_header Connection "";
     proxy_set_header Host $http_host;
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
     proxy_set_header X-Forwarded-Host $http_host;
     proxy_read_timeout 300s;
     proxy_send_timeout 300s;
-    # An instance that is down or answers 502 while it restarts: try the other one (idempotent requests only).
+    # A new connection per request (no upstream keepalive): when an instance dies, a request meets a
+    # refused connect, never a dead kept-alive socket, and goes to the other instance even when it is a
+    # POST (nginx only retries a non-idempotent request that it has not sent yet).
     proxy_next_upstream error timeout http_502;
     location / { proxy_pass http://studio; }
   }

@@ -105,7 +105,7 @@ describe("two instances sharing one database (one DATA_DIR)", () => {
 });
 
 // Under plain `npm test` (SQLite), PostgreSQL too when its binaries are installed; `npm run test:pg` has the block above for it.
-describe.runIf(postgresAvailable() && !postgresTestServer())("two instances sharing one PostgreSQL database (throwaway cluster)", () => {
+if (postgresAvailable() && !postgresTestServer()) describe("two instances sharing one PostgreSQL database (throwaway cluster)", () => {
   let cluster: PgCluster | undefined;
   let a: RunningServer | undefined;
   let b: RunningServer | undefined;

@@ -208,7 +208,7 @@ if (!secondOnPostgres && !process.env.DATABASE_URL) {
   console.warn("[refresh-grace.test] PostgreSQL half NOT RUN: no PostgreSQL binaries found (install Debian's postgresql or run npm run test:pg).");
 }
 
-describe.runIf(secondOnPostgres)("refresh-token grace window, on PostgreSQL (throwaway cluster)", () => {
+if (secondOnPostgres) describe("refresh-token grace window, on PostgreSQL (throwaway cluster)", () => {
   let cluster: PgCluster | undefined;
   beforeAll(async () => {
     cluster = await startPgCluster({ database: "studio_refresh_grace" });
