@@ -69,12 +69,13 @@ const proxy = setup.url;
 console.log(`[cluster] nginx ${proxy} -> ${a}, ${b}; PostgreSQL and s3rver on loopback`);
 
 try {
-  await check("health names PostgreSQL on both instances", async () => {
+  await check("health names PostgreSQL and the S3 store on both instances", async () => {
     for (const base of [a, b]) {
       const health = await call(base, "/api/health");
       assert.equal(health.status, 200);
       assert.equal(health.data.database, "ok");
       assert.equal(health.data.database_engine, "postgres");
+      assert.equal(health.data.storage, "s3");
     }
   });
 
