@@ -37,20 +37,6 @@ if (!hasBuild()) {
   process.exit(1);
 }
 
-// s3rver (the cluster's object store, in this process) races with itself: deleting the last object of a
-// folder removes the folder while another PUT into it is opening its file, and the WriteStream's ENOENT is
-// an unhandled 'error' event. That PUT fails (the app sees a 500 from the store and answers 5xx, which is
-// counted); the run goes on instead of dying with the set-up left running.
-let s3rverRaces = 0;
-process.on("uncaughtException", (error) => {
-  if (error?.code === "ENOENT" && String(error.path ?? "").includes("studio-s3rver-")) {
-    s3rverRaces++;
-    console.log(`[faults] s3rver lost a PUT to its own folder race (${error.path}): counted, run goes on`);
-    return;
-  }
-  throw error;
-});
-
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (line) => console.log(`[faults] ${line}`);
 

@@ -4,9 +4,10 @@
 // - cluster:  two instances behind nginx (round robin), sharing one PostgreSQL and one S3-compatible
 //             object store (s3rver, from npm, in this process).
 import fs from "node:fs";
-import { createRequire } from "node:module";
+import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { launchServer } from "./launch.mjs";
 import { freePort, startNginx } from "./nginx.mjs";
 import { startPgCluster } from "./pg-cluster.mjs";
@@ -14,28 +15,31 @@ import { startPgCluster } from "./pg-cluster.mjs";
 export const SETUPS = ["sqlite", "postgres", "cluster"];
 const BUCKET = "studio-media";
 
-/** s3rver on a free loopback port with a temporary folder and one bucket; its fixed credentials in `env`. */
+/** s3rver (in a process of its own) on a free loopback port with a temporary folder and one bucket; its fixed credentials in `env`. */
 export async function startS3Server() {
-  const S3rver = createRequire(import.meta.url)("s3rver");
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3rver-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
-  // s3rver keeps objects as files and removes a key's folder when its last object goes; a PUT into
-  // that folder at the same moment fails with ENOENT on a stream nobody listens to, which would end
-  // this whole process. That request fails (the SDK retries it); the process goes on.
-  const tolerateFolderRace = (error) => {
-    if (error?.code === "ENOENT" && String(error.path ?? "").startsWith(directory)) {
-      races.count++;
-      return;
-    }
-    console.error(error);
-    process.exit(1);
-  };
-  const races = { count: 0 };
-  process.on("uncaughtException", tolerateFolderRace);
-  const { port } = await server.run();
+  const child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), "s3rver-process.mjs"), directory, BUCKET], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const port = await new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`s3rver did not start: ${output}`)), 20_000);
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      const match = /listening (\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`s3rver exited with ${code}: ${output}`));
+    });
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   return {
-    races,
     endpoint,
     env: {
       STORAGE_URL: `s3://${BUCKET}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&force_path_style=true`,
@@ -44,9 +48,11 @@ export async function startS3Server() {
       AWS_REGION: "us-east-1",
     },
     stop: async () => {
-      // After such a race s3rver's close() may never resolve: give it a few seconds.
-      await Promise.race([server.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-      process.off("uncaughtException", tolerateFolderRace);
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };
