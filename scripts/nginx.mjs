@@ -44,7 +44,7 @@ http {
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
   upstream studio {
-${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2s;`).join("\n")}
+${upstreams.map((upstream) => `    server ${upstream} max_fails=0;`).join("\n")}
   }
   server {
     listen 127.0.0.1:${port};
@@ -59,6 +59,8 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=1 fail_timeout=2
     proxy_set_header X-Forwarded-Host $http_host;
     proxy_read_timeout 300s;
     proxy_send_timeout 300s;
+    # max_fails=0: an instance is never marked down (a refused connect on loopback costs nothing), so a
+    # failure seen on the live instance cannot leave "no live upstreams" while the other restarts.
     # A new connection per request (no upstream keepalive): when an instance dies, a request meets a
     # refused connect, never a dead kept-alive socket, and goes to the other instance even when it is a
     # POST (nginx only retries a non-idempotent request that it has not sent yet).

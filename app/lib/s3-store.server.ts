@@ -85,11 +85,19 @@ function isNotImplemented(error: unknown): boolean {
   return name === "NotImplemented" || statusOf(error) === 501;
 }
 
+/** How long connecting to the store may take, and how long a request's socket may stay silent. */
+export const S3_CONNECT_TIMEOUT_MS = 10_000;
+export const S3_IDLE_TIMEOUT_MS = 30_000;
+
 export function createS3Client(options: Pick<S3StoreOptions, "endpoint" | "region" | "forcePathStyle">): S3Client {
   const config: S3ClientConfig = {
     endpoint: options.endpoint,
     region: options.region,
     forcePathStyle: options.forcePathStyle ?? false,
+    // A store that accepts a request and then never answers must not hold an upload, a download or a
+    // video job's result forever: a socket idle this long fails the attempt, and the SDK retries it
+    // (found under faults: one PUT lost by the test server left a job in "finishing" indefinitely).
+    requestHandler: { connectionTimeout: S3_CONNECT_TIMEOUT_MS, requestTimeout: S3_IDLE_TIMEOUT_MS },
   };
   // SDK versions since early 2025 add CRC32 checksums to every upload by default, which several
   // S3-compatible servers (older MinIO, some R2 paths, s3rver) reject or mishandle. Ask for checksums
