@@ -63,15 +63,24 @@ class TimedRecorder extends Recorder {
   }
 }
 
-/** When instance 0 was killed and when it listened again (performance.now() times). */
+const GONE_MARGIN_MS = 100;
+
+/** When instance 0 was killed, when its process was gone and when it listened again (performance.now() times). */
 class Timeline {
   constructor() {
     this.windows = [];
   }
+  /**
+   * A request counts as in flight at a kill when it started before the killed process was gone (its
+   * exit seen, plus the moment the kernel takes to reset connections it had already accepted into the
+   * listen backlog) and ended after the signal: such a request may have reached the dying instance, and
+   * nginx retries a POST only when it was not sent. "down" is what started after the instance was gone.
+   */
   phaseOf(start, end) {
-    for (const { killedAt, upAt } of this.windows) {
-      if (start < killedAt && end >= killedAt) return "inFlightAtKill";
-      if (start >= killedAt && start < (upAt ?? Infinity)) return "down";
+    for (const { killedAt, goneAt, upAt } of this.windows) {
+      const gone = (goneAt ?? killedAt) + GONE_MARGIN_MS;
+      if (start < gone && end >= killedAt) return "inFlightAtKill";
+      if (start >= gone && start < (upAt ?? Infinity)) return "down";
     }
     return "up";
   }
@@ -317,10 +326,11 @@ async function runSetup(name) {
       const victim = setup.instances[0];
       const idBefore = instanceIdOf(victim);
       const killedAt = performance.now();
-      const window = { killedAt, upAt: null };
+      const window = { killedAt, goneAt: null, upAt: null };
       timeline.windows.push(window);
       victim.child.kill("SIGKILL");
       await victim.exited;
+      window.goneAt = performance.now();
       const before = await store.temporary();
       const ownBefore = [...before.keys()].filter((key) => key.startsWith(`${idBefore}/`));
       await sleep(1000);
