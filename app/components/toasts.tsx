@@ -1,30 +1,68 @@
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
-import { toast, ToastContainer } from "react-toastify/unstyled";
+import type { ToastOptions } from "react-toastify/unstyled";
 
 export interface FlashToast {
   type: "info" | "success" | "error" | "warning";
   message: string;
 }
 
+/**
+ * react-toastify (about 7 KB gzip) is not part of any page's first load: it is fetched the first
+ * time a toast is raised, and its container is mounted then. Toasts raised before the container
+ * has mounted wait in react-toastify's own queue and show as soon as it mounts.
+ */
+type Toastify = typeof import("react-toastify/unstyled");
+let toastify: Promise<Toastify> | undefined;
+let wanted = false;
+const listeners = new Set<() => void>();
+
+function loadToastify() {
+  if (!toastify) {
+    toastify = import("react-toastify/unstyled");
+    wanted = true;
+    for (const listener of listeners) listener();
+  }
+  return toastify;
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+const LazyToastContainer = lazy(() => loadToastify().then((module) => ({ default: module.ToastContainer })));
+
 /** SPEC §8: toasts top-right, auto-close 5000 ms, pause on hover, Alt+T focuses them (react-toastify's defaults, set explicitly). */
 export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   const { pathname } = useLocation();
+  const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
   useEffect(() => {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (SPEC §9).
     if (flash) toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
     // Only a new flash raises a toast; the path is read when it arrives.
   }, [flash]);
+  if (!mounted) return null;
   return (
-    <ToastContainer
-      position="top-right"
-      autoClose={5000}
-      pauseOnHover
-      hotKeys={(event) => event.altKey && event.code === "KeyT"}
-    />
+    <Suspense fallback={null}>
+      <LazyToastContainer
+        position="top-right"
+        autoClose={5000}
+        pauseOnHover
+        hotKeys={(event) => event.altKey && event.code === "KeyT"}
+      />
+    </Suspense>
   );
 }
 
 /** Toasts raised in the dashboard area close after 3 s (SPEC §9). */
 export const DASHBOARD_TOAST_MS = 3000;
-export { toast };
+
+const raise =
+  (type: FlashToast["type"]) =>
+  (message: string, options?: ToastOptions): void => {
+    void loadToastify().then((module) => module.toast[type](message, options));
+  };
+
+/** react-toastify's `toast.info/success/error/warning`, loading it on first use. */
+export const toast = { info: raise("info"), success: raise("success"), error: raise("error"), warning: raise("warning") };

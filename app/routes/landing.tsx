@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ThemeToggle, useTheme } from "~/components/theme-toggle";
-import { startBackground } from "~/browser/backgrounds";
 import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
 import type { Route } from "./+types/landing";
 
@@ -35,8 +34,23 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
   const [soundOn, setSoundOn] = useState(false);
 
   useEffect(() => {
-    if (!canvasRef.current) return;
-    return startBackground(canvasRef.current, theme === "dark" ? "matrix" : "starfield");
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    // The matrix rain / starfield is not part of the first load: fetched once the page is idle.
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    const start = () =>
+      void import("~/browser/backgrounds").then(({ startBackground }) => {
+        if (!cancelled) stop = startBackground(canvas, theme === "dark" ? "matrix" : "starfield");
+      });
+    const idle = "requestIdleCallback" in window ? requestIdleCallback(start, { timeout: 300 }) : undefined;
+    const timer = idle === undefined ? setTimeout(start, 0) : undefined;
+    return () => {
+      cancelled = true;
+      if (idle !== undefined) cancelIdleCallback(idle);
+      clearTimeout(timer);
+      stop?.();
+    };
   }, [theme]);
 
   const toggleSound = async () => {
