@@ -14,11 +14,14 @@ export const streamTimeout = 5_000;
 /**
  * What scripts/server.mjs takes from the build (`build.entry.module`): the settings parsed once, the
  * life cycle (startApp before listening, stopApp after the last request) and the cross-origin rule
- * the front door applies before React Router's own guard (docs/decisions/0014).
+ * the front door applies before React Router's own guard (docs/decisions/0014), and the request handler.
  */
 export { env as settings } from "./lib/env.server";
 export { isCrossOriginMutation } from "./lib/security.server";
 export { startApp, stopApp } from "./services/background.server";
+// The Express adapter comes from the build so that it runs the same (production) copy of React Router
+// as the routes (vite.config.ts).
+export { createRequestHandler } from "@react-router/express";
 
 export default function handleRequest(
   request: Request,

@@ -17,7 +17,8 @@
 // Options (environment): BENCH_ITEMS (10000: the dashboard user's items; 100 a page), BENCH_API_ITEMS
 // (100: the items GET /api/content returns), BENCH_SECONDS (10 per autocannon run), BENCH_CONNECTIONS (50),
 // BENCH_UPLOAD_MIB (1024: the upload's size), BENCH_SKIP_DASHBOARD=1 (parts 1-3 off), BENCH_SKIP_UPLOAD=1
-// (part 4 off), BENCH_ONLY=<comma-separated row names, e.g. dashboard,login> (only those rows of the table).
+// (part 4 off), BENCH_ONLY=<comma-separated row names, e.g. dashboard,login> (only those rows of the table, nothing else),
+// BENCH_PROFILE=<folder> (the server's CPU profile, written there when it stops).
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -49,7 +50,15 @@ function ensureBuild() {
 }
 
 function startServer(dataDir) {
-  return launchServer({ env: { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" } });
+  const env = { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" };
+  // BENCH_PROFILE=<folder>: the server writes a V8 CPU profile there when it stops (read it with
+  // `node scripts/profile-summary.mjs <file>` or Chromium's DevTools).
+  const nodeArgs = [];
+  if (process.env.BENCH_PROFILE) {
+    fs.mkdirSync(process.env.BENCH_PROFILE, { recursive: true });
+    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`);
+  }
+  return launchServer({ env, nodeArgs });
 }
 
 /**
@@ -320,6 +329,7 @@ async function benchDashboard() {
 
     // 1. The table.
     if (!(await benchTable(server, { dashboardUser: user, apiUser, apiItemId }))) process.exitCode = 1;
+    if (process.env.BENCH_ONLY) return; // only the chosen rows of the table (e.g. to profile them)
 
     // 2. The queries of the dashboard loader, exactly as Kysely compiles them (app/models/content.server.ts).
     const listSql =

@@ -24,7 +24,8 @@ export function hasBuild() {
  *   start again on the same data);
  * - dataDirPrefix: the temporary DATA_DIR's name prefix (default `studio-test-`);
  * - stdout / stderr: "pipe" (collected, shown when the start fails; `onOutput` sees it) or "inherit";
- * - timeoutMs: how long the start may take (default 30 s).
+ * - timeoutMs: how long the start may take (default 30 s);
+ * - nodeArgs: options for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry).
  * Resolves { url, port, dataDir, child, pid, exited, stop }. `url` uses 127.0.0.1; `stop()` sends
  * SIGTERM and resolves when the process has exited; `exited` resolves { code, signal } on exit.
  */
@@ -35,10 +36,11 @@ export async function launchServer({
   stderr = "pipe",
   onOutput,
   timeoutMs = 30_000,
+  nodeArgs = [],
 } = {}) {
   if (!hasBuild()) throw new Error("No production build: run `npm run build` first (npm test does).");
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
-  const child = spawn(process.execPath, [path.join(root, "scripts/server.mjs")], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "scripts/server.mjs")], {
     cwd: root,
     env: {
       ...process.env,

@@ -12,7 +12,6 @@
 // or scripts/launch.mjs (tests, benchmarks). Importing this module starts nothing.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 
@@ -27,11 +26,11 @@ const ALLOW = SUPPORTED_METHODS.join(", ");
 /** The production build's server module and what its entry exports for the front door. */
 export async function loadBuild() {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
-  const { settings, startApp, stopApp, isCrossOriginMutation } = build.entry.module;
-  if (!settings || !startApp || !stopApp || !isCrossOriginMutation) {
+  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler } = build.entry.module;
+  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler) {
     throw new Error(`${buildDir} is an older build without the life cycle exports: run \`npm run build\``);
   }
-  return { build, settings, startApp, stopApp, isCrossOriginMutation };
+  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler };
 }
 
 /** An answer from the door itself: `{"detail"}` under /api, plain text for pages. */
@@ -86,7 +85,7 @@ function refuseCrossOriginWrites(isCrossOriginMutation) {
 }
 
 /** The Express app over a loaded build (see loadBuild). */
-export function createApp({ build, settings, isCrossOriginMutation }, { isDraining = () => false } = {}) {
+export function createApp({ build, settings, isCrossOriginMutation, createRequestHandler }, { isDraining = () => false } = {}) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", settings.trustProxy);
