@@ -19,12 +19,25 @@ const productionReactRouter = [
   { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, "production/dom-export.mjs") },
 ];
 
-export default defineConfig(({ command }) => ({
+/**
+ * Every page's first load: React, React DOM, React Router and the small modules the root layout
+ * imports (toasts, theme, hydration flag). One chunk compresses better than eight and saves
+ * requests; what only some screens use (drawing, camera, recorder, matrix rain, toastify) stays in
+ * their own chunks (tests/api/js-budget.test.ts holds both).
+ */
+function firstLoadChunk(id: string): string | undefined {
+  if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return "framework";
+  if (/vite\/preload-helper|app\/components\/(toasts|theme-toggle|use-hydrated|enhanced-field|nonce)\.tsx$/.test(id)) return "framework";
+  return undefined;
+}
+
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [reactRouter()],
   resolve: {
     tsconfigPaths: true,
     alias: command === "build" ? productionReactRouter : [],
   },
   ssr: command === "build" ? { noExternal: ["react-router", "@react-router/node", "@react-router/express", "remix-toast"] } : {},
+  build: isSsrBuild ? {} : { rollupOptions: { output: { manualChunks: firstLoadChunk } } },
   server: { port: Number(process.env.PORT ?? 5173) },
 }));

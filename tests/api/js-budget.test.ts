@@ -11,13 +11,12 @@ import { baseUrl, newUser, PASSWORD } from "./client";
  * the route manifest); each is read from the build's client folder and gzipped at zlib's default
  * level, as the server sends it. Code behind a dynamic `import()` is not part of the first load.
  */
-// Issue 13's targets are 110 KB on /, /login and /register: not reached yet (react-dom's client
-// alone is 65 KB and React Router 42 KB), so those three are held at today's figure (about 112 KB
-// after react-toastify and the landing background left the first load) and must not grow.
+// Issue 13's targets: 110 KB on /, /login and /register, 130 KB on /dashboard. React Router's
+// production build and one first-load chunk (vite.config.ts) brought the anonymous pages to about 109.7 KB.
 const BUDGETS_KB: Record<string, number> = {
-  "/": 113,
-  "/login": 113,
-  "/register": 113,
+  "/": 110,
+  "/login": 110,
+  "/register": 110,
   "/dashboard": 130,
 };
 
