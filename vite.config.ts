@@ -1,7 +1,9 @@
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const require = createRequire(import.meta.url);
 const reactRouterDist = path.join(path.dirname(require.resolve("react-router/package.json")), "dist");
@@ -10,8 +12,8 @@ const reactRouterDist = path.join(path.dirname(require.resolve("react-router/pac
  * react-router's package exports name only its development build (remix-run/react-router#12532,
  * #14102): without this a production bundle carries the development build, dev warnings and checks
  * included, on the server and in the browser. A build points both entries at dist/production, and
- * bundles react-router and its Node/Express adapters into the server build, so one production copy
- * serves every request (scripts/server.mjs takes `createRequestHandler` from the build).
+ * bundles react-router, its Node adapter and remix-toast into the server build, so one production
+ * copy serves every request (scripts/server.mjs takes `createRequestHandler` from the build).
  * `react-router dev` keeps the development build.
  */
 const productionReactRouter = [
@@ -31,13 +33,49 @@ function firstLoadChunk(id: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Brotli (quality 11) and gzip (level 9) copies beside every compressible client file of 1 KB or more,
+ * written once by the build: the front door (scripts/static-files.mjs) sends the best one a browser
+ * accepts, so static files are never compressed per request and get the smallest size there is.
+ */
+function precompress(): Plugin {
+  const compressible = /\.(js|mjs|css|html|json|svg|ico|txt|webmanifest|wasm)$/i;
+  const walk = (folder: string): string[] =>
+    fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(folder, entry.name);
+      return entry.isDirectory() ? walk(full) : entry.isFile() ? [full] : [];
+    });
+  return {
+    name: "studio-precompress",
+    apply: "build",
+    closeBundle: {
+      sequential: true,
+      handler() {
+        if (this.environment?.name !== "client") return;
+        const outDir = this.environment.config.build.outDir;
+        for (const file of walk(outDir)) {
+          if (!compressible.test(file)) continue;
+          const source = fs.readFileSync(file);
+          if (source.length < 1024) continue;
+          const brotli = zlib.brotliCompressSync(source, {
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+          });
+          const gzip = zlib.gzipSync(source, { level: 9 });
+          if (brotli.length < source.length) fs.writeFileSync(`${file}.br`, brotli);
+          if (gzip.length < source.length) fs.writeFileSync(`${file}.gz`, gzip);
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command, isSsrBuild }) => ({
-  plugins: [reactRouter()],
+  plugins: [reactRouter(), precompress()],
   resolve: {
     tsconfigPaths: true,
     alias: command === "build" ? productionReactRouter : [],
   },
-  ssr: command === "build" ? { noExternal: ["react-router", "@react-router/node", "@react-router/express", "remix-toast"] } : {},
+  ssr: command === "build" ? { noExternal: ["react-router", "@react-router/node", "remix-toast"] } : {},
   build: isSsrBuild ? {} : { rollupOptions: { output: { manualChunks: firstLoadChunk } } },
   server: { port: Number(process.env.PORT ?? 5173) },
 }));

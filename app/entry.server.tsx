@@ -19,9 +19,10 @@ export const streamTimeout = 5_000;
 export { env as settings } from "./lib/env.server";
 export { isCrossOriginMutation } from "./lib/security.server";
 export { startApp, stopApp } from "./services/background.server";
-// The Express adapter comes from the build so that it runs the same (production) copy of React Router
-// as the routes (vite.config.ts).
-export { createRequestHandler } from "@react-router/express";
+// React Router's request handler and the Node stream bridge come from the build, so the front door runs
+// the same (production) copy of React Router as the routes (vite.config.ts).
+export { createRequestHandler } from "react-router";
+export { createReadableStreamFromReadable } from "@react-router/node";
 
 export default function handleRequest(
   request: Request,

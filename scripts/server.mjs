@@ -1,7 +1,8 @@
-// The production HTTP server: static files, then React Router for everything else.
-// Express (rather than react-router-serve) lets us pass the client's address to the app
-// (login rate limits), stream large uploads, answer what React Router cannot (unknown methods,
-// malformed paths) and stop in order (docs/decisions/0014-life-cycle.md).
+// The production HTTP server (the front door): static files, then React Router for everything else.
+// A plain node:http server rather than react-router-serve or Express: it passes the client's address
+// to the app (login rate limits), streams large uploads, answers what React Router cannot (unknown
+// methods, malformed paths), stops in order (docs/decisions/0014-life-cycle.md), and does only that
+// on every request (docs/decisions/0016-front-door-without-express.md).
 //
 // Settings: this plain script reads one variable itself, BUILD_DIR, because it needs it to find the
 // build. Every other setting (PORT, HOST, TRUST_PROXY, SHUTDOWN_GRACE_SECONDS, ...) comes parsed from
@@ -10,10 +11,12 @@
 //
 // Run: `node scripts/server.mjs` (after `npm run build`), or through scripts/start.mjs (`npm start`)
 // or scripts/launch.mjs (tests, benchmarks). Importing this module starts nothing.
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import compression from "compression";
-import express from "express";
+import proxyAddr from "proxy-addr";
+import { sendFetchResponse, toFetchRequest } from "./fetch-bridge.mjs";
+import { indexStaticFiles, serveStaticFile } from "./static-files.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
@@ -22,95 +25,105 @@ const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
 /** The methods this server answers; any other (TRACE, CONNECT, PROPFIND, ...) is 405 at the door. */
 export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const ALLOW = SUPPORTED_METHODS.join(", ");
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Headers the app's middleware gives every answer, given here to static files too. */
+const STATIC_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin" };
 
 /** The production build's server module and what its entry exports for the front door. */
 export async function loadBuild() {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
-  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler } = build.entry.module;
-  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler) {
-    throw new Error(`${buildDir} is an older build without the life cycle exports: run \`npm run build\``);
+  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable } = build.entry.module;
+  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler || !createReadableStreamFromReadable) {
+    throw new Error(`${buildDir} is an older build without the front door's exports: run \`npm run build\``);
   }
-  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler };
+  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable };
 }
 
 /** An answer from the door itself: `{"detail"}` under /api, plain text for pages. */
-function refuse(req, res, status, detail, text) {
-  res.status(status);
-  if (status === 405) res.set("Allow", ALLOW);
-  if (req.path.startsWith("/api/") || req.path === "/api") res.json({ detail });
-  else res.type("text/plain").send(text);
+function refuse(res, pathname, status, detail, text) {
+  res.statusCode = status;
+  if (status === 405) res.setHeader("Allow", ALLOW);
+  const isApi = pathname.startsWith("/api/") || pathname === "/api";
+  const body = isApi ? JSON.stringify({ detail }) : text;
+  res.setHeader("Content-Type", isApi ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.end(body);
 }
 
 /**
- * What React Router would turn into a 500 or an answer of the wrong shape: a method the Fetch API
- * cannot carry (TRACE threw inside the request handler) or that no route serves (PROPFIND got
- * `{"message":"Unexpected Server Error"}` without `Allow`), and a path that does not decode.
+ * Trust in proxy headers, as Express took TRUST_PROXY: true (any hop), a hop count, or addresses and
+ * subnets (comma-separated, with proxy-addr's names loopback, linklocal, uniquelocal).
  */
-function guardRequestLine(req, res, next) {
-  if (!SUPPORTED_METHODS.includes(req.method)) return refuse(req, res, 405, "Method not allowed", "Method Not Allowed");
-  try {
-    decodeURIComponent(req.path);
-  } catch {
-    return refuse(req, res, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
-  }
-  next();
+function compileTrust(trustProxy) {
+  if (trustProxy === true) return () => true;
+  if (typeof trustProxy === "number") return (_address, hop) => hop < trustProxy;
+  if (typeof trustProxy === "string") return proxyAddr.compile(trustProxy.split(",").map((value) => value.trim()));
+  return proxyAddr.compile([]);
 }
 
-/** The request line and headers as a Fetch Request (no body), for the app's own rules. */
-function headersOnlyRequest(req) {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  let url;
-  try {
-    url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") || "localhost"}`);
-  } catch {
-    url = new URL(req.originalUrl, "http://localhost");
-  }
-  return new Request(url, { method: req.method, headers });
+function firstOf(header) {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(",")[0].trim() || undefined;
 }
 
 /**
- * Cross-site writes are refused with 403 before React Router sees them (its own guard would answer
- * 400 for pages). The rule is the app's (app/lib/security.server.ts, through the build), the same one
- * its middleware applies under `react-router dev`; this only answers it in the app's words.
+ * The request's origin as the browser saw it. Behind a trusted proxy X-Forwarded-Proto and
+ * X-Forwarded-Host count; otherwise the socket and the Host header.
  */
-function refuseCrossOriginWrites(isCrossOriginMutation) {
-  return (req, res, next) => {
-    if (!isCrossOriginMutation(headersOnlyRequest(req))) return next();
-    refuse(req, res, 403, "Cross-origin request refused", "Cross-origin request refused");
-  };
+function originOf(req, trusted) {
+  const own = req.socket.encrypted ? "https" : "http";
+  const protocol = trusted ? (firstOf(req.headers["x-forwarded-proto"]) ?? own) : own;
+  const forwardedHost = trusted ? firstOf(req.headers["x-forwarded-host"]) : undefined;
+  const host = (forwardedHost ?? req.headers.host ?? "localhost").split(/[\\/?#@]/)[0] || "localhost";
+  return `${protocol}://${host}`;
 }
 
-/** The Express app over a loaded build (see loadBuild). */
-export function createApp({ build, settings, isCrossOriginMutation, createRequestHandler }, { isDraining = () => false } = {}) {
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", settings.trustProxy);
+/**
+ * The request listener over a loaded build (see loadBuild): refuses what React Router cannot
+ * answer, serves the client files, refuses cross-site writes, then hands the rest to React Router.
+ */
+export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
+  const { build, settings, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable } = loaded;
+  const trust = compileTrust(settings.trustProxy);
+  const staticFiles = indexStaticFiles(path.join(buildDir, "client"), STATIC_HEADERS);
+  const handleRequest = createRequestHandler(build, "production");
 
-  app.use((req, res, next) => {
+  return async function frontDoor(req, res) {
     // While shutting down, no connection is kept open for another request.
-    if (isDraining()) res.set("Connection", "close");
-    // Only this server decides who the client is: a header sent by the client is replaced.
-    req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
-    next();
-  });
-  app.use(guardRequestLine);
-  app.use(compression());
+    if (isDraining()) res.setHeader("Connection", "close");
+    const query = req.url.indexOf("?");
+    const rawPath = query === -1 ? req.url : req.url.slice(0, query);
+    // What React Router would turn into a 500 or an answer of the wrong shape: a method the Fetch API
+    // cannot carry (TRACE threw inside the request handler) or that no route serves (PROPFIND got
+    // `{"message":"Unexpected Server Error"}` without `Allow`), and a path that does not decode.
+    if (!SUPPORTED_METHODS.includes(req.method)) return refuse(res, rawPath, 405, "Method not allowed", "Method Not Allowed");
+    let pathname;
+    try {
+      pathname = decodeURIComponent(rawPath);
+    } catch {
+      return refuse(res, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
+    }
+    if (serveStaticFile(staticFiles, req, res, pathname)) return;
 
-  // Static files get the headers the app's middleware gives every other response.
-  const setHeaders = (res) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    // Only this server decides who the client is: a header sent by the client is replaced.
+    const trustedProxy = trust(req.socket.remoteAddress ?? "", 0);
+    req.headers[CLIENT_ADDRESS_HEADER] = proxyAddr(req, trust) ?? req.socket.remoteAddress ?? "unknown";
+    try {
+      const request = toFetchRequest(req, res, originOf(req, trustedProxy), createReadableStreamFromReadable);
+      // Cross-site writes are refused with 403 before React Router sees them (its own guard would
+      // answer 400 for pages). The rule is the app's (app/lib/security.server.ts, through the build).
+      if (!SAFE_METHODS.has(req.method) && isCrossOriginMutation(request)) {
+        return refuse(res, rawPath, 403, "Cross-origin request refused", "Cross-origin request refused");
+      }
+      await sendFetchResponse(req, res, await handleRequest(request));
+    } catch (error) {
+      console.error("[studio] unexpected error answering", req.method, rawPath, error);
+      if (res.headersSent) res.destroy();
+      else refuse(res, rawPath, 500, "Internal server error", "Internal Server Error");
+    }
   };
-  const client = path.join(buildDir, "client");
-  app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false, setHeaders }));
-  app.use(express.static(client, { maxAge: "1h", index: false, setHeaders }));
-  app.use(refuseCrossOriginWrites(isCrossOriginMutation));
-  app.all("*", createRequestHandler({ build, mode: "production" }));
-  return app;
 }
 
 /**
@@ -205,8 +218,8 @@ export async function startServer() {
   warnAboutSecureCookiesOnPlainHttp(settings);
   await startApp();
   let draining = false;
-  const app = createApp(loaded, { isDraining: () => draining });
-  const server = app.listen(settings.port, settings.host, () => {
+  const server = http.createServer(createFrontDoor(loaded, { isDraining: () => draining }));
+  server.listen(settings.port, settings.host, () => {
     const shown = settings.host === "0.0.0.0" || settings.host === "::" ? "localhost" : settings.host;
     console.log(`[studio] Creative AI Studio is running at http://${shown}:${server.address().port}`);
   });

@@ -1,4 +1,5 @@
 import http from "node:http";
+import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { baseUrl } from "./client";
 
@@ -59,5 +60,98 @@ describe("the front door (scripts/server.mjs)", () => {
     expect((await send("HEAD", "/")).status).toBe(200);
     const unknownApi = await send("GET", "/api/no-such-thing");
     expect(unknownApi.status).toBe(404);
+  });
+});
+
+/** A GET by node:http with request headers, answered as status, headers and the raw body. */
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(baseUrl() + path, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("client files and compression (scripts/static-files.mjs, scripts/fetch-bridge.mjs)", () => {
+  /** The largest script the login page loads (small files have no compressed copy). */
+  async function firstScript(): Promise<string> {
+    const html = (await get("/login")).body.toString("utf8");
+    const scripts = [...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
+    expect(scripts.length, "the login page names its scripts").toBeGreaterThan(0);
+    const sizes = await Promise.all(scripts.map(async (script) => (await get(script)).body.length));
+    return scripts[sizes.indexOf(Math.max(...sizes))];
+  }
+
+  it("hashed assets are cached for a year, immutable; other files for an hour", async () => {
+    const asset = await get(await firstScript());
+    expect(asset.status).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(asset.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(asset.headers["x-content-type-options"]).toBe("nosniff");
+    const favicon = await get("/favicon.ico");
+    expect(favicon.headers["cache-control"]).toBe("public, max-age=3600");
+  });
+
+  it("sends the build's brotli or gzip copy to browsers that accept it, the same bytes once decoded", async () => {
+    const path = await firstScript();
+    const plain = await get(path);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const brotli = await get(path, { "Accept-Encoding": "gzip, deflate, br" });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers.vary).toBe("Accept-Encoding");
+    expect(brotli.body.length).toBeLessThan(plain.body.length);
+    expect(zlib.brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+    const gzip = await get(path, { "Accept-Encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    const refused = await get(path, { "Accept-Encoding": "br;q=0, gzip;q=0" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("answers 304 to a matching ETag or Last-Modified", async () => {
+    const first = await get("/favicon.ico");
+    expect(first.headers.etag).toBeTruthy();
+    expect((await get("/favicon.ico", { "If-None-Match": first.headers.etag! })).status).toBe(304);
+    expect((await get("/favicon.ico", { "If-Modified-Since": first.headers["last-modified"]! })).status).toBe(304);
+    expect((await get("/favicon.ico", { "If-None-Match": 'W/"other"' })).status).toBe(200);
+  });
+
+  it("answers a byte range with 206, and one it cannot meet with 416", async () => {
+    const whole = await get("/static/music-demos/demo1.mp3");
+    const part = await get("/static/music-demos/demo1.mp3", { Range: "bytes=100-199" });
+    expect(part.status).toBe(206);
+    expect(part.headers["content-range"]).toBe(`bytes 100-199/${whole.body.length}`);
+    expect(part.body.equals(whole.body.subarray(100, 200))).toBe(true);
+    const tail = await get("/static/music-demos/demo1.mp3", { Range: "bytes=-10" });
+    expect(tail.body.equals(whole.body.subarray(whole.body.length - 10))).toBe(true);
+    const beyond = await get("/static/music-demos/demo1.mp3", { Range: `bytes=${whole.body.length + 5}-` });
+    expect(beyond.status).toBe(416);
+  });
+
+  it("compresses documents and large JSON for browsers that accept it; small answers go as they are", async () => {
+    const plain = await get("/login");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const page = await get("/login", { "Accept-Encoding": "br, gzip" });
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(zlib.brotliDecompressSync(page.body).toString("utf8")).toContain("<form");
+    const gzipPage = await get("/login", { "Accept-Encoding": "gzip" });
+    expect(gzipPage.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzipPage.body).toString("utf8")).toContain("<form");
+    const health = await get("/api/health", { "Accept-Encoding": "br, gzip" });
+    expect(health.headers["content-encoding"]).toBeUndefined();
+    expect(Number(health.headers["content-length"])).toBe(health.body.length);
+    expect(JSON.parse(health.body.toString("utf8")).status).toBe("ok");
+  });
+
+  it("a HEAD of a client file has its headers and no body", async () => {
+    const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.request(baseUrl() + "/favicon.ico", { method: "HEAD" }, resolve).on("error", reject).end();
+    });
+    expect(head.statusCode).toBe(200);
+    expect(Number(head.headers["content-length"])).toBeGreaterThan(0);
   });
 });
