@@ -13,6 +13,7 @@ import {
   type SaveFailure,
 } from "~/components/content-texts";
 import { requireUser } from "~/auth/auth.server";
+import { pinnedBy } from "~/shared/pin-form";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { DomainError } from "~/lib/domain-error";
@@ -81,20 +82,21 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (back !== "/dashboard") query.set("redirectTo", back);
     return redirect(`/content/${encodeURIComponent(params.id)}?${query}`);
   }
-  if (intent === "pin" || intent === "delete") {
-    const failed = intent === "pin" ? PIN_FAILED : DELETE_FAILED;
+  if (intent === "pin" || intent === "unpin" || intent === "delete") {
+    const failed = intent === "delete" ? DELETE_FAILED : PIN_FAILED;
     let done = false;
     let status = 404;
     try {
-      const pinned = form.get("pinned");
-      if (intent === "pin" && pinned !== "true" && pinned !== "false") status = 400;
-      else if (intent === "pin") done = !!(await setPinned(user.id, params.id, pinned === "true"));
+      const pinned = pinnedBy(form);
+      const explicit = form.get("pinned");
+      if (intent !== "delete" && explicit !== null && explicit !== "true" && explicit !== "false") status = 400;
+      else if (pinned !== null) done = !!(await setPinned(user.id, params.id, pinned));
       else done = await deleteContent(user.id, params.id);
     } catch (error) {
       console.error(`[content] ${intent} failed`, error);
       status = 500;
     }
-    if (enhanced) return data({ ok: done, intent, message: done ? undefined : failed }, { status: done ? 200 : status });
+    if (enhanced) return data({ ok: done, intent: intent === "delete" ? intent : "pin", message: done ? undefined : failed }, { status: done ? 200 : status });
     if (!done) return redirectWithError(back, failed);
     return intent === "delete" ? redirectWithSuccess(back, "🗑️ Content deleted") : redirect(back);
   }
@@ -135,8 +137,8 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   const intent = (await request.clone().formData()).get("intent");
   return withFailureFallback(serverAction, () => ({
     ok: false as const,
-    intent: intent === "pin" || intent === "delete" ? intent : null,
-    message: intent === "pin" ? PIN_FAILED : DELETE_FAILED,
+    intent: intent === "pin" || intent === "unpin" ? "pin" : intent === "delete" ? intent : null,
+    message: intent === "delete" ? DELETE_FAILED : PIN_FAILED,
   }));
 }
 

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
-import { ContentList } from "~/components/content-list";
+import { ContentList, type ContentListItem } from "~/components/content-list";
 import { EnhancedField } from "~/components/enhanced-field";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
 import { requireUser } from "~/auth/auth.server";
 import { readPreferences } from "~/lib/preferences.server";
-import { CONTENT_PAGE_SIZE, countContent, listContentSummaries } from "~/models/content.server";
+import { CONTENT_PAGE_SIZE, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
 
@@ -28,12 +28,23 @@ async function loadContentPage(userId: string, request: Request) {
     const total = await countContent(userId);
     const lastPage = Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE));
     const page = Number.isInteger(requested) && requested > 1 ? Math.min(requested, lastPage) : 1;
-    const items = await listContentSummaries(userId, { limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE });
-    return { items, total, page, pageSize: CONTENT_PAGE_SIZE };
+    const rows = await listContentSummaries(userId, { limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE });
+    return { items: listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE };
   } catch (error) {
     console.error("[dashboard] loading content failed", error);
     throw redirect("/login");
   }
+}
+
+/**
+ * What the list shows and needs, nothing more (the page's data is sent with its HTML): titles, and
+ * instead of each timestamp its rank by last change on the page (the order the server sorts by
+ * after `pinned`), so a pin can re-sort the list before the server answers.
+ */
+function listItems(rows: ContentSummary[]): ContentListItem[] {
+  const byLastChange = [...rows].sort((a, b) => (a.updated_at !== b.updated_at ? (a.updated_at < b.updated_at ? 1 : -1) : a.id < b.id ? 1 : -1));
+  const recency = new Map(byLastChange.map((row, index) => [row.id, index]));
+  return rows.map((row) => ({ id: row.id, title: row.title, pinned: row.pinned, recency: recency.get(row.id)! }));
 }
 
 /** Hidden fields every preference form carries. */

@@ -308,13 +308,14 @@ describe("content screens over HTTP", () => {
       await api("/api/content", { token: user.token, json: { title: `Item ${String(i).padStart(3, "0")}` } });
     }
     const first = await (await page("/dashboard", user.cookie)).text();
-    expect(first.split('<li class="content-row').length - 1).toBe(100);
+    // Each row has one Delete button named after its item.
+    expect(first.split('aria-label="Delete ').length - 1).toBe(100);
     expect(first).toContain("Item 100");
     expect(first).not.toContain("Item 000<");
     expect(first).toContain("Showing 1–100 of 101");
     expect(first).toContain('href="/dashboard?page=2#content"');
     const second = await (await page("/dashboard?page=2", user.cookie)).text();
-    expect(second.split('<li class="content-row').length - 1).toBe(1);
+    expect(second.split('aria-label="Delete ').length - 1).toBe(1);
     expect(second).toContain("Item 000<");
     expect(second).toContain("Showing 101–101 of 101");
     // Out-of-range pages show the last page rather than nothing.

@@ -4,7 +4,7 @@ import { signUpAndLogIn } from "./helpers";
 const contentList = (page: Page) => page.getByRole("list", { name: "Content items" });
 /** The optimistic UI changes before the server answers: wait for the fetcher's post before reloading. */
 const formPost = (page: Page) => page.waitForResponse((response) => response.request().method() === "POST" && /\/content\/[^/]+\.data/.test(response.url()));
-const titles = (page: Page) => contentList(page).locator(".content-row:not([hidden]) .content-title").allTextContents();
+const titles = (page: Page) => contentList(page).locator("li:not([hidden]) > form > a").allTextContents();
 
 async function createItem(page: Page, title: string, body: string) {
   await page.goto("/create");
