@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
-import { createPostgresPool, engineOf, StripNulPlugin, type DatabaseEngine } from "./db-dialect.server";
+import { cachingStatements, createPostgresPool, engineOf, openSqlite, StripNulPlugin, type DatabaseEngine } from "./db-dialect.server";
 import type { Database as Schema } from "./db-schema";
 import { env, type Settings } from "./env.server";
 
@@ -31,14 +30,14 @@ const bundledMigrations: MigrationProvider = {
   },
 };
 
-function openSqlite(file: string) {
+/**
+ * The SQLite file (its folder made if missing) with the app's pragmas (openSqlite in
+ * db-dialect.server.ts), behind the bounded cache of prepared statements: Kysely's SqliteDriver
+ * prepares every query it runs, and the same few SQL texts come back on every request.
+ */
+function openCachedSqlite(file: string) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("synchronous = NORMAL");
-  return sqlite;
+  return cachingStatements(openSqlite(file));
 }
 
 export async function migrateToLatest(database: Kysely<Schema>) {
@@ -54,7 +53,7 @@ function createDatabase(settings: Settings): Kysely<Schema> {
   const { database } = settings;
   switch (database.engine) {
     case "sqlite":
-      return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(database.file) }) });
+      return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openCachedSqlite(database.file) }) });
     case "postgres":
       // One pool per instance; int8 (sizes, counts) read as numbers (see db-dialect.server.ts).
       // StripNulPlugin: PostgreSQL refuses U+0000 in text (22021); the models strip it from what people
