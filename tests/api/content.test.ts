@@ -310,6 +310,10 @@ describe("content screens over HTTP", () => {
     const first = await (await page("/dashboard", user.cookie)).text();
     // Each row has one Delete button named after its item.
     expect(first.split('aria-label="Delete ').length - 1).toBe(100);
+    // Issue 13: the page of 100 rows carries each row once in markup and once, titles and ids only,
+    // in its data (87 KB before step 9 with these titles' lengths; the issue's target, 40 KB, is not
+    // reached: see README's Performance). This holds what was won.
+    expect(Buffer.byteLength(first), "the dashboard's HTML for 100 items").toBeLessThanOrEqual(56 * 1024);
     expect(first).toContain("Item 100");
     expect(first).not.toContain("Item 000<");
     expect(first).toContain("Showing 1–100 of 101");
