@@ -44,6 +44,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  // The toast cookie is cleared only when the browser sent one (getToast answers headers then).
   const [{ toast, headers }, preferences] = await Promise.all([getToast(request), readPreferences(request)]);
   const user = currentUser(context);
   return data(

@@ -1,4 +1,5 @@
 import { createContext, createCookieSessionStorage } from "react-router";
+import { createSignedCookie } from "~/lib/signed-cookie.server";
 import { getUserById, type User } from "~/models/user.server";
 import { revokeRefreshToken, rotateRefreshToken, verifyAccessToken, type TokenPair } from "~/models/token.server";
 import { env, sessionSecret } from "~/lib/env.server";
@@ -17,16 +18,16 @@ interface SessionData {
 
 export const SESSION_COOKIE = "__session";
 
+/** React Router's cookie format and secret rotation, with the HMAC key prepared once (signed-cookie.server.ts). */
 export const sessionStorage = createCookieSessionStorage<SessionData>({
-  cookie: {
-    name: SESSION_COOKIE,
+  cookie: createSignedCookie(SESSION_COOKIE, {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
     secure: env.cookieSecure,
     secrets: [sessionSecret()],
     maxAge: env.refreshTokenDays * 86_400,
-  },
+  }),
 });
 
 export interface RequestSession {

@@ -1,13 +1,14 @@
-import { createCookie } from "react-router";
 import { z } from "zod";
 import { DEFAULT_PREFERENCES, normaliseToolOrder, PLANS, type Preferences } from "~/shared/tools";
 import { env, sessionSecret } from "./env.server";
+import { createSignedCookie } from "./signed-cookie.server";
 
 /**
  * Local settings the server must render without JavaScript (theme, plan, tools open, tool order)
  * live in a small signed cookie, so the first paint is already right.
  */
-const preferencesCookie = createCookie("studio_prefs", {
+const PREFERENCES_COOKIE = "studio_prefs";
+const preferencesCookie = createSignedCookie(PREFERENCES_COOKIE, {
   path: "/",
   sameSite: "lax",
   httpOnly: true,
@@ -23,11 +24,20 @@ const storedSchema = z.object({
   toolOrder: z.array(z.string()).catch(DEFAULT_PREFERENCES.toolOrder),
 });
 
-export async function readPreferences(request: Request): Promise<Preferences> {
-  const raw = await preferencesCookie.parse(request.headers.get("Cookie"));
+/** A fresh object every time: the preferences action changes the one it reads before writing it back. */
+function fromStored(raw: unknown): Preferences {
   const parsed = storedSchema.safeParse(raw ?? {});
-  if (!parsed.success) return DEFAULT_PREFERENCES;
+  if (!parsed.success) return { ...DEFAULT_PREFERENCES };
   return { ...parsed.data, toolOrder: normaliseToolOrder(parsed.data.toolOrder) };
+}
+
+/** What a browser without the cookie gets (most requests): worked out once. */
+const WITHOUT_COOKIE = fromStored(null);
+
+export async function readPreferences(request: Request): Promise<Preferences> {
+  const cookieHeader = request.headers.get("Cookie");
+  if (!cookieHeader?.includes(`${PREFERENCES_COOKIE}=`)) return { ...WITHOUT_COOKIE, toolOrder: [...WITHOUT_COOKIE.toolOrder] };
+  return fromStored(await preferencesCookie.parse(cookieHeader));
 }
 
 export function serializePreferences(preferences: Preferences): Promise<string> {
