@@ -282,10 +282,19 @@ class StripNulTransformer extends OperationNodeTransformer {
   }
 }
 
+/**
+ * Also a ParameterPlugin (app/lib/compiled-query.server.ts): its whole effect is `transformParameter`
+ * on each parameter value, which is what a query compiled once applies to the values it puts in
+ * (the stand-ins it was compiled with are objects, which the transformer leaves alone).
+ */
 export class StripNulPlugin implements KyselyPlugin {
   readonly #transformer = new StripNulTransformer();
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     return this.#transformer.transformNode(args.node, args.queryId);
+  }
+  /** What the transformer does to one value (a ValueNode's, or one of a PrimitiveValueList's). */
+  transformParameter(value: unknown): unknown {
+    return typeof value === "string" ? withoutNul(value) : value;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;

@@ -1,5 +1,7 @@
+import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { ContentItemsTable } from "~/lib/db-schema";
+import { compileOnce } from "~/lib/compiled-query.server";
+import type { ContentItemsTable, Database } from "~/lib/db-schema";
 import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
@@ -95,46 +97,89 @@ interface ListOptions {
   offset?: number;
 }
 
+/*
+ * The queries on every request's path (the list, its count, one item, the autosave's read and write)
+ * are compiled once per database (app/lib/compiled-query.server.ts) and run with each call's values.
+ * The SQL is exactly what the query builder produced before.
+ */
+
+/** Which of limit / offset the list's SQL has: its shape, one compiled query each. */
+type ListShape = "all" | "limit" | "offset" | "limit+offset";
+type ListParameters = { userId: string; limit?: number; offset?: number };
+
+function listShape({ limit, offset }: ListOptions): ListShape {
+  // An offset of 0 is no offset (as before).
+  if (offset) return limit === undefined ? "offset" : "limit+offset";
+  return limit === undefined ? "all" : "limit";
+}
+
 /** Pinned first, then most recently updated first (SPEC §4); the index content_items_user_list serves it. */
-function listQuery(userId: string, { limit, offset }: ListOptions) {
-  let query = db
+function listQuery(database: Kysely<Database>, p: ListParameters, shape: ListShape) {
+  let query = database
     .selectFrom("content_items")
-    .where("user_id", "=", userId)
+    .where("user_id", "=", p.userId)
     .orderBy("pinned", "desc")
     .orderBy("updated_at", "desc")
     .orderBy("id", "desc");
-  if (limit !== undefined) query = query.limit(limit);
+  if (shape === "limit" || shape === "limit+offset") query = query.limit(p.limit!);
   // SQL wants a LIMIT before an OFFSET; a huge one is portable where LIMIT -1 / ALL are not.
-  if (offset) query = (limit === undefined ? query.limit(Number.MAX_SAFE_INTEGER) : query).offset(offset);
+  if (shape === "offset") query = query.limit(Number.MAX_SAFE_INTEGER);
+  if (shape === "offset" || shape === "limit+offset") query = query.offset(p.offset!);
   return query;
 }
 
+const contentList = compileOnce((database: Kysely<Database>, p: ListParameters, shape: ListShape) =>
+  listQuery(database, p, shape).select(["id", "title", "body", "pinned", "updated_at"]),
+);
+
+const contentSummaryList = compileOnce((database: Kysely<Database>, p: ListParameters, shape: ListShape) =>
+  listQuery(database, p, shape).select(["id", "title", "pinned", "updated_at"]),
+);
+
+const contentCount = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
+  database
+    .selectFrom("content_items")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", p.userId),
+);
+
+/** One of the person's items (getContent, and updateContent's read inside its transaction). */
+const contentById = compileOnce((database: Kysely<Database>, p: { id: string; userId: string }) =>
+  database
+    .selectFrom("content_items")
+    .select(["id", "title", "body", "pinned", "updated_at"])
+    .where("id", "=", p.id)
+    .where("user_id", "=", p.userId),
+);
+
+/** updateContent's write: only if the item is still at the version read (compare-and-set). */
+const contentVersionUpdate = compileOnce(
+  (database: Kysely<Database>, p: { title: string; body: string; updatedAt: string; id: string; userId: string; readUpdatedAt: string }) =>
+    database
+      .updateTable("content_items")
+      .set({ title: p.title, body: p.body, updated_at: p.updatedAt })
+      .where("id", "=", p.id)
+      .where("user_id", "=", p.userId)
+      .where("updated_at", "=", p.readUpdatedAt),
+);
+
 export async function listContent(userId: string, options: ListOptions = {}): Promise<ContentItem[]> {
-  const rows = await listQuery(userId, options).select(["id", "title", "body", "pinned", "updated_at"]).execute();
+  const rows = await contentList.all(db, { userId, ...options }, listShape(options));
   return rows.map(toItem);
 }
 
 export async function listContentSummaries(userId: string, options: ListOptions = {}): Promise<ContentSummary[]> {
-  const rows = await listQuery(userId, options).select(["id", "title", "pinned", "updated_at"]).execute();
+  const rows = await contentSummaryList.all(db, { userId, ...options }, listShape(options));
   return rows.map((row) => ({ id: row.id, title: row.title, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
 }
 
 export async function countContent(userId: string): Promise<number> {
-  const row = await db
-    .selectFrom("content_items")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("user_id", "=", userId)
-    .executeTakeFirstOrThrow();
+  const row = await contentCount.firstOrThrow(db, { userId });
   return Number(row.count);
 }
 
 export async function getContent(userId: string, id: string): Promise<ContentItem | undefined> {
-  const row = await db
-    .selectFrom("content_items")
-    .select(["id", "title", "body", "pinned", "updated_at"])
-    .where("id", "=", id)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
+  const row = await contentById.first(db, { id, userId });
   return row ? toItem(row) : undefined;
 }
 
@@ -171,12 +216,7 @@ export async function updateContent(
   options: { expectedUpdatedAt?: string } = {},
 ): Promise<UpdateResult> {
   return db.transaction().execute(async (trx): Promise<UpdateResult> => {
-    const current = await trx
-      .selectFrom("content_items")
-      .select(["id", "title", "body", "pinned", "updated_at"])
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
+    const current = await contentById.first(trx, { id, userId });
     if (!current) return { ok: false, reason: "not_found" };
     if (options.expectedUpdatedAt !== undefined && Date.parse(options.expectedUpdatedAt) < Date.parse(current.updated_at)) {
       return { ok: false, reason: "conflict", current: toItem(current) };
@@ -186,20 +226,16 @@ export async function updateContent(
     if (input.title === current.title && body === current.body) return { ok: true, item: toItem(current) };
 
     const changes = { title: input.title, body, updated_at: monotonicIso(current.updated_at) /* always past the version it replaces */ };
-    const result = await trx
-      .updateTable("content_items")
-      .set(changes)
-      .where("id", "=", id)
-      .where("user_id", "=", userId)
-      .where("updated_at", "=", current.updated_at)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) {
-      const latest = await trx
-        .selectFrom("content_items")
-        .select(["id", "title", "body", "pinned", "updated_at"])
-        .where("id", "=", id)
-        .where("user_id", "=", userId)
-        .executeTakeFirst();
+    const updated = await contentVersionUpdate.affectedRows(trx, {
+      title: changes.title,
+      body: changes.body,
+      updatedAt: changes.updated_at,
+      id,
+      userId,
+      readUpdatedAt: current.updated_at,
+    });
+    if (Number(updated) !== 1) {
+      const latest = await contentById.first(trx, { id, userId });
       return latest ? { ok: false, reason: "conflict", current: toItem(latest) } : { ok: false, reason: "not_found" };
     }
     return { ok: true, item: toItem({ ...current, ...changes }) };

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { Kysely } from "kysely";
+import { compileOnce } from "~/lib/compiled-query.server";
 import { db } from "~/lib/db.server";
 import type { Database } from "~/lib/db-schema";
 import { env, sessionSecret } from "~/lib/env.server";
@@ -24,8 +25,20 @@ export interface TokenPair {
 }
 
 const ISSUER = "creative-ai-studio";
-let signingKey: Uint8Array | undefined;
-const key = () => (signingKey ??= new TextEncoder().encode(`access-token:${sessionSecret()}`));
+/**
+ * The HS256 key as a Web Crypto CryptoKey, imported once. jose 6 works on Web Crypto: given the secret
+ * as bytes (or as a node:crypto secret KeyObject, which it exports back to bytes) it imports a CryptoKey
+ * on every sign and verify; a CryptoKey it uses as it is. Not extractable; good for sign and verify.
+ */
+let signingKey: Promise<CryptoKey> | undefined;
+const key = () =>
+  (signingKey ??= crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(`access-token:${sessionSecret()}`),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  ));
 
 /** The claim naming the refresh-token family (one login) an access token belongs to. */
 const FAMILY_CLAIM = "fid";
@@ -38,7 +51,7 @@ async function signAccessToken(userId: string, familyId: string, now: Date) {
     .setIssuer(ISSUER)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + env.accessTokenMinutes * 60)
-    .sign(key());
+    .sign(await key());
 }
 
 /**
@@ -49,7 +62,7 @@ export async function verifyAccessToken(token: string, now = new Date()): Promis
   let userId: string;
   let familyId: string;
   try {
-    const { payload } = await jwtVerify(token, key(), {
+    const { payload } = await jwtVerify(token, await key(), {
       issuer: ISSUER,
       algorithms: ["HS256"],
       currentDate: now,
@@ -65,17 +78,21 @@ export async function verifyAccessToken(token: string, now = new Date()): Promis
   return (await isFamilyLive(userId, familyId, now)) ? userId : null;
 }
 
-/** A family is live while one of its refresh tokens is neither revoked nor expired (the newest one, in practice). */
-export async function isFamilyLive(userId: string, familyId: string, now = new Date()): Promise<boolean> {
-  const row = await db
+/** isFamilyLive's query, on every authenticated request: compiled once (app/lib/compiled-query.server.ts). */
+const liveFamilyToken = compileOnce((database: Kysely<Database>, p: { familyId: string; userId: string; now: string }) =>
+  database
     .selectFrom("refresh_tokens")
     .select("id")
-    .where("family_id", "=", familyId)
-    .where("user_id", "=", userId)
+    .where("family_id", "=", p.familyId)
+    .where("user_id", "=", p.userId)
     .where("revoked_at", "is", null)
-    .where("expires_at", ">", nowIso(now))
-    .limit(1)
-    .executeTakeFirst();
+    .where("expires_at", ">", p.now)
+    .limit(1),
+);
+
+/** A family is live while one of its refresh tokens is neither revoked nor expired (the newest one, in practice). */
+export async function isFamilyLive(userId: string, familyId: string, now = new Date()): Promise<boolean> {
+  const row = await liveFamilyToken.first(db, { familyId, userId, now: nowIso(now) });
   return row !== undefined;
 }
 
