@@ -30,6 +30,7 @@ const UNIT_FILES = [
   "tests/unit/db-concurrency.test.ts",
   "tests/unit/postgres-portability.test.ts",
   "tests/unit/migrations.test.ts",
+  "tests/unit/compiled-query.test.ts",
 ].filter((file) => fs.existsSync(path.join(root, file)));
 
 const started = Date.now();
