@@ -1,88 +1,70 @@
 /**
- * The landing screen's animated backgrounds, drawn on one canvas: falling green characters in dark
- * mode, a drifting starfield in light mode. With prefers-reduced-motion a single still frame is drawn.
+ * The landing screen's animated backgrounds (see background-painter.ts for what is drawn). Where the
+ * browser can hand a canvas to a worker, the drawing runs there (background-worker.ts) and the page's
+ * main thread only reports size changes; otherwise it runs here, a frame every 33-50 ms. With
+ * prefers-reduced-motion a single still frame is drawn. A canvas can be handed over only once: the
+ * landing gives each mode a canvas of its own.
  */
-const GLYPHS = "アイウエオカキクケコサシスセソタチツテトナニヌネノ0123456789ABCDEF<>/{}=+*";
+import { createPainter, FRAME_INTERVAL_MS, type BackgroundMode, type CanvasSize } from "./background-painter";
 
-export function startBackground(canvas: HTMLCanvasElement, mode: "matrix" | "starfield"): () => void {
+function measure(canvas: HTMLCanvasElement): CanvasSize {
+  return { width: canvas.clientWidth, height: canvas.clientHeight };
+}
+
+export function startBackground(canvas: HTMLCanvasElement, mode: BackgroundMode): () => void {
+  const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (typeof canvas.transferControlToOffscreen === "function" && typeof Worker === "function") {
+    try {
+      return startInWorker(canvas, mode, reduceMotion);
+    } catch {
+      // A canvas already handed over, or workers refused: draw here instead.
+    }
+  }
+  return startOnPage(canvas, mode, reduceMotion);
+}
+
+function startInWorker(canvas: HTMLCanvasElement, mode: BackgroundMode, reduceMotion: boolean): () => void {
+  const worker = new Worker(new URL("./background-worker.ts", import.meta.url), { type: "module" });
+  const offscreen = canvas.transferControlToOffscreen();
+  const { width, height } = measure(canvas);
+  worker.postMessage({ type: "start", canvas: offscreen, mode, width, height, ratio: devicePixelRatio, reduceMotion }, [offscreen]);
+  const observer = new ResizeObserver(() => {
+    const { width, height } = measure(canvas);
+    worker.postMessage({ type: "resize", width, height, ratio: devicePixelRatio });
+  });
+  observer.observe(canvas);
+  return () => {
+    observer.disconnect();
+    worker.terminate();
+  };
+}
+
+function startOnPage(canvas: HTMLCanvasElement, mode: BackgroundMode, reduceMotion: boolean): () => void {
   const context = canvas.getContext("2d");
   if (!context) return () => {};
-  const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  let frame = 0;
-  let stopped = false;
-
+  let size = measure(canvas);
   const resize = () => {
-    canvas.width = canvas.clientWidth * devicePixelRatio;
-    canvas.height = canvas.clientHeight * devicePixelRatio;
+    size = measure(canvas);
+    canvas.width = size.width * devicePixelRatio;
+    canvas.height = size.height * devicePixelRatio;
     context.setTransform(devicePixelRatio, 0, 0, devicePixelRatio, 0, 0);
   };
   resize();
-  window.addEventListener("resize", resize);
-
-  const width = () => canvas.clientWidth;
-  const height = () => canvas.clientHeight;
-  let draw: () => void;
-
-  if (mode === "matrix") {
-    const size = 16;
-    let drops = Array.from({ length: Math.ceil(width() / size) }, () => Math.random() * -50);
-    context.fillStyle = "#000";
-    context.fillRect(0, 0, width(), height());
-    draw = () => {
-      if (drops.length < Math.ceil(width() / size)) drops = drops.concat(Array(Math.ceil(width() / size) - drops.length).fill(0));
-      context.fillStyle = "rgba(0, 0, 0, 0.08)";
-      context.fillRect(0, 0, width(), height());
-      context.font = `${size}px monospace`;
-      drops.forEach((y, column) => {
-        context.fillStyle = Math.random() > 0.975 ? "#d7ffd9" : "#00ff66";
-        context.fillText(GLYPHS[Math.floor(Math.random() * GLYPHS.length)], column * size, y * size);
-        drops[column] = y * size > height() && Math.random() > 0.975 ? 0 : y + 1;
-      });
-    };
-    if (reduceMotion) for (let i = 0; i < 60; i++) draw();
-  } else {
-    const stars = Array.from({ length: 220 }, () => ({
-      x: Math.random(),
-      y: Math.random(),
-      z: Math.random() * 0.8 + 0.2,
-      twinkle: Math.random() * Math.PI * 2,
-    }));
-    draw = () => {
-      const gradient = context.createLinearGradient(0, 0, 0, height());
-      gradient.addColorStop(0, "#eaf2ff");
-      gradient.addColorStop(1, "#fdfbff");
-      context.fillStyle = gradient;
-      context.fillRect(0, 0, width(), height());
-      for (const star of stars) {
-        star.y += reduceMotion ? 0 : 0.0006 * star.z;
-        if (star.y > 1) star.y = 0;
-        star.twinkle += 0.05;
-        context.globalAlpha = 0.45 + 0.35 * Math.sin(star.twinkle) * star.z;
-        context.fillStyle = "#3b4a8f";
-        context.beginPath();
-        context.arc(star.x * width(), star.y * height(), star.z * 1.8, 0, Math.PI * 2);
-        context.fill();
-      }
-      context.globalAlpha = 1;
-    };
-    if (reduceMotion) draw();
-  }
-
+  const observer = new ResizeObserver(resize);
+  observer.observe(canvas);
+  const draw = createPainter(context, mode, () => size, reduceMotion);
+  let frame = 0;
   let last = 0;
   const loop = (time: number) => {
-    if (stopped) return;
-    // Matrix rain reads best at ~20 frames a second; the starfield runs at full rate.
-    if (mode === "starfield" || time - last > 50) {
+    if (time - last >= FRAME_INTERVAL_MS[mode]) {
       draw();
       last = time;
     }
     frame = requestAnimationFrame(loop);
   };
   if (!reduceMotion) frame = requestAnimationFrame(loop);
-
   return () => {
-    stopped = true;
     cancelAnimationFrame(frame);
-    window.removeEventListener("resize", resize);
+    observer.disconnect();
   };
 }

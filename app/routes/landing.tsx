@@ -73,7 +73,8 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
   const percent = launchProgressPercent(now);
   return (
     <div className={`landing landing-${theme}`}>
-      <canvas ref={canvasRef} className="landing-canvas" data-mode={theme === "dark" ? "matrix" : "starfield"} aria-hidden="true" />
+      {/* One canvas per mode: a canvas handed to the drawing worker cannot be drawn on again. */}
+      <canvas key={theme} ref={canvasRef} className="landing-canvas" data-mode={theme === "dark" ? "matrix" : "starfield"} aria-hidden="true" />
       <main className="landing-content">
         <h1 className={theme === "dark" ? "glitch" : "landing-title"} data-text="Creative AI Studio">
           Creative AI Studio

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 
 test("landing: clock ticks, launch progress, buttons, sound and theme toggles", async ({ page }) => {
@@ -45,14 +46,15 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   await page.reload();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
   await expect(page.locator("h1.glitch")).toHaveCount(0);
-  // The canvas is really drawn on (once its first frames have run after the reload).
-  const painted = () =>
-    page.locator("canvas").evaluate((canvas: HTMLCanvasElement) => {
-      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
-      const colours = new Set<number>();
-      for (let i = 0; i < data.length; i += 4 * 97) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-      return colours.size;
-    });
+  // The canvas is really drawn on (once its first frames have run after the reload). The drawing
+  // runs in a worker on the canvas the page handed over, so the page cannot read its pixels: its
+  // screenshot is read instead.
+  const painted = async () => {
+    const { data, info } = await sharp(await page.locator("canvas").screenshot()).raw().toBuffer({ resolveWithObject: true });
+    const colours = new Set<number>();
+    for (let i = 0; i < data.length; i += info.channels * 97) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    return colours.size;
+  };
   await expect.poll(painted).toBeGreaterThan(1);
   expect(errors).toEqual([]);
 });
