@@ -7,7 +7,7 @@ import { verifyAccessToken } from "~/models/token.server";
 import { getUserById, type User } from "~/models/user.server";
 import { apiError, clientAddress, firstIssue } from "~/lib/http.server";
 import { redirectWithError } from "~/lib/toast.server";
-import { requestSessionContext } from "./session.server";
+import { requestSessionContext, signInRequiredContext } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
 
@@ -49,6 +49,7 @@ function loginUrl(request: Request): string {
 
 /** Screens: no session -> /login, remembering where the person was going. */
 export function requireUser(context: Context, request: Request): User {
+  context.set(signInRequiredContext, true);
   const user = currentUser(context);
   if (user) return user;
   throw redirect(loginUrl(request));
@@ -56,6 +57,7 @@ export function requireUser(context: Context, request: Request): User {
 
 /** As requireUser, and the login screen tells the person why they are there (e.g. SPEC §6 "Please log in again."). */
 export async function requireUserOrExplain(context: Context, request: Request, message: string): Promise<User> {
+  context.set(signInRequiredContext, true);
   const user = currentUser(context);
   if (user) return user;
   throw await redirectWithError(loginUrl(request), message);

@@ -1,17 +1,33 @@
 import type { MiddlewareFunction } from "react-router";
 import { withHeaders } from "~/lib/middleware.server";
-import { requestSessionContext, resolveSession, SESSION_COOKIE } from "./session.server";
+import { requestSessionContext, resolveSession, SESSION_COOKIE, signInRequiredContext } from "./session.server";
+
+/** What a personal page answers with: no shared cache and no back/forward cache may keep it. */
+export const PERSONAL_CACHE_CONTROL = "private, no-store";
 
 /**
  * Resolves the session cookie once per request (refreshing an expired access token) and writes
  * the refreshed cookie on the way out, unless the route set the session cookie itself (login, logout).
+ *
+ * Pages (everything outside /api, which says its own caching) answered for a signed-in person, for a
+ * screen that needs sign-in (its redirect to /login included) or that set a cookie are
+ * `Cache-Control: private, no-store` unless the route chose a Cache-Control itself (owner-only files).
+ * Anonymous pages of nobody in particular (/, /login, /register) stay cacheable.
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const { session, setCookie } = await resolveSession(request);
   context.set(requestSessionContext, session);
   const response = await next();
-  if (!setCookie) return response;
-  const routeSetSession = response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
-  if (routeSetSession) return response;
-  return withHeaders(response, (headers) => headers.append("Set-Cookie", setCookie));
+  const personal =
+    session.user !== null || setCookie !== null || context.get(signInRequiredContext) || response.headers.has("Set-Cookie");
+  const addCacheControl =
+    personal && !response.headers.has("Cache-Control") && !new URL(request.url).pathname.startsWith("/api/");
+  // The route's own session cookie (login, logout) wins over the refreshed one.
+  const cookie =
+    setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`)) ? setCookie : null;
+  if (!addCacheControl && cookie === null) return response;
+  return withHeaders(response, (headers) => {
+    if (cookie !== null) headers.append("Set-Cookie", cookie);
+    if (addCacheControl) headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+  });
 };

@@ -38,6 +38,12 @@ export interface RequestSession {
 /** Set by the root middleware for every request: who is signed in through the cookie. */
 export const requestSessionContext = createContext<RequestSession>({ user: null, refreshToken: null });
 
+/**
+ * Set by requireUser and its kin when the screen answering this request needs sign-in: its answer
+ * (the page, or the redirect to /login) is private even when nobody is signed in (sessionMiddleware).
+ */
+export const signInRequiredContext = createContext<boolean>(false);
+
 /** Resolves the cookie to a user; returns the Set-Cookie header to send when the cookie changed. */
 export async function resolveSession(request: Request): Promise<{ session: RequestSession; setCookie: string | null }> {
   const cookie = request.headers.get("Cookie");

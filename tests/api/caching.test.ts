@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, baseUrl, newUser, PASSWORD } from "./client";
+
+// Pages that show a signed-in person's data, and every answer of a screen that needs sign-in (its
+// redirect to /login included), are `Cache-Control: private, no-store`: no shared cache or
+// back/forward cache keeps one person's page for another. Anonymous pages stay cacheable, and they
+// set no cookie (a Set-Cookie on every page would make them personal too).
+const PERSONAL = "private, no-store";
+
+async function page(path: string, cookie?: string) {
+  return fetch(`${baseUrl()}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+}
+
+describe("caching of personal pages", () => {
+  let cookie: string;
+  let contentId: string;
+  let loginCacheControl: string | null;
+  beforeAll(async () => {
+    const user = await newUser("cache");
+    const login = await fetch(`${baseUrl()}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: user.email, password: PASSWORD }),
+      redirect: "manual",
+    });
+    expect(login.status).toBe(302);
+    loginCacheControl = login.headers.get("cache-control");
+    cookie = login.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+    const created = await api("/api/content", { token: user.token, json: { title: "Private notes" } });
+    expect(created.status).toBe(201);
+    contentId = created.body.id;
+  });
+
+  it("/dashboard signed in answers private, no-store", async () => {
+    const response = await page("/dashboard", cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe(PERSONAL);
+  });
+
+  it("/content/{id} signed in answers private, no-store", async () => {
+    const response = await page(`/content/${contentId}`, cookie);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Private notes");
+    expect(response.headers.get("cache-control")).toBe(PERSONAL);
+  });
+
+  it("the login's answer, which sets the session cookie, is private", () => {
+    expect(loginCacheControl).toBe(PERSONAL);
+  });
+
+  it("the page data a client-side navigation loads is private too", async () => {
+    const response = await page(`/content/${contentId}.data`, cookie);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe(PERSONAL);
+  });
+
+  it("any page for a signed-in person is private, / and the not-found page included", async () => {
+    for (const path of ["/", "/no-such-page"]) {
+      expect((await page(path, cookie)).headers.get("cache-control"), path).toBe(PERSONAL);
+    }
+  });
+
+  it("a screen that needs sign-in redirects to /login privately when nobody is signed in", async () => {
+    for (const path of ["/dashboard", `/content/${contentId}`, "/projects"]) {
+      const response = await page(path);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("location"), path).toContain("/login");
+      expect(response.headers.get("cache-control"), path).toBe(PERSONAL);
+    }
+  });
+
+  it("/login, /register and / for nobody in particular set no cookie and are not no-store", async () => {
+    for (const path of ["/login", "/register", "/"]) {
+      const response = await page(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("cache-control"), path).toBeNull();
+      expect(response.headers.getSetCookie(), path).toEqual([]);
+    }
+  });
+
+  it("/api answers keep their own Cache-Control", async () => {
+    const response = await fetch(`${baseUrl()}/api/voice/voices`, { headers: { Cookie: cookie } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, max-age=60");
+  });
+
+  it("a flash toast is read once: the cookie is cleared on the page that shows it", async () => {
+    // /projects without a session redirects to /login with "Please log in again." in the toast cookie.
+    const redirect = await page("/projects");
+    const toastCookie = redirect.headers.getSetCookie().find((c) => c.startsWith("toast-session="));
+    expect(toastCookie).toBeDefined();
+    const shown = await page(redirect.headers.get("location")!, toastCookie!.split(";")[0]);
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toContain("Please log in again.");
+    const cleared = shown.headers.getSetCookie().find((c) => c.startsWith("toast-session="));
+    expect(cleared).toMatch(/^toast-session=; .*Expires=Thu, 01 Jan 1970/);
+    expect(shown.headers.get("cache-control")).toBe(PERSONAL);
+  });
+});
