@@ -9,7 +9,6 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
-import toastifyStylesheet from "react-toastify/ReactToastify.css?url";
 import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
 import { useTheme } from "./components/theme-toggle";
@@ -39,7 +38,6 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "any" },
-  { rel: "stylesheet", href: toastifyStylesheet },
   { rel: "stylesheet", href: appStylesheet },
 ];
 
