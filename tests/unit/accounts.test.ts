@@ -9,7 +9,7 @@ import {
   pruneLoginAttempts,
   pruneRegistrationAttempts,
 } from "~/models/login-attempt.server";
-import { hashPassword, verifyPassword } from "~/models/password.server";
+import { hashPassword, passwordHashing, verifyPassword } from "~/models/password.server";
 import { createUser, EmailTakenError } from "~/models/user.server";
 
 const email = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -21,6 +21,17 @@ describe("passwords", () => {
     expect(await verifyPassword(hash, "s3cret-password")).toBe(true);
     expect(await verifyPassword(hash, "wrong-password")).toBe(false);
     expect(await verifyPassword("not a hash", "anything")).toBe(false);
+  });
+
+  it("hash a few at a time (a burst of sign-ins leaves a core for every other request), each still right", async () => {
+    const { slots } = passwordHashing();
+    const burst = Array.from({ length: slots + 3 }, (_, i) => hashPassword(`burst password ${i}`));
+    // Right after the burst starts, only `slots` hashes run; the rest wait their turn.
+    expect(passwordHashing().running).toBe(slots);
+    expect(passwordHashing().queued).toBe(3);
+    const hashes = await Promise.all(burst);
+    expect(passwordHashing()).toEqual({ running: 0, queued: 0, slots });
+    expect(await Promise.all(hashes.map((hash, i) => verifyPassword(hash, `burst password ${i}`)))).toEqual(hashes.map(() => true));
   });
 
   it("never store the plain password", async () => {
