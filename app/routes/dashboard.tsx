@@ -11,7 +11,10 @@ import { CONTENT_PAGE_SIZE, countContent, listContentSummaries, type ContentSumm
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
 
-export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Creative AI Studio" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Dashboard · Creative AI Studio" },
+  { name: "description", content: "Your Creative AI Studio dashboard: your writing, your tools and your plan." },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -115,7 +118,6 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Link
             className="button button-ghost"
             to={editing ? "/dashboard" : "/dashboard?edit=1"}
-            aria-pressed={editing}
             preventScrollReset
           >
             {editing ? "✅ Done editing" : "✏️ Edit mode"}

@@ -8,7 +8,10 @@ import { readFormData } from "~/lib/http.server";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/login";
 
-export const meta: Route.MetaFunction = () => [{ title: "Login · Creative AI Studio" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Login · Creative AI Studio" },
+  { name: "description", content: "Sign in to Creative AI Studio, your self-hosted creative AI workspace." },
+];
 
 /** SPEC §4: after a successful login wait about 300 ms, then go to the dashboard. */
 const LOGIN_REDIRECT_MS = 300;

@@ -7,7 +7,10 @@ import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/register";
 
-export const meta: Route.MetaFunction = () => [{ title: "Register · Creative AI Studio" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Register · Creative AI Studio" },
+  { name: "description", content: "Create your Creative AI Studio account: write, draw, speak, film and generate on your own server." },
+];
 
 /** SPEC §4: after registering, show success and go to /login after 1.5 s. */
 const REGISTER_REDIRECT_MS = 1500;

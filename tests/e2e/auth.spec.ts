@@ -111,3 +111,33 @@ test.describe("login", () => {
     await page.waitForURL("**/dashboard?edit=1");
   });
 });
+
+test("signed in, /login offers Logout in colours that read in both themes (WCAG AA, 4.5:1)", async ({ page }) => {
+  await signUpAndLogIn(page, "contrast");
+  const contrastOfLogout = () =>
+    page.getByRole("button", { name: "Logout" }).evaluate((button) => {
+      const channels = (colour: string) => colour.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+      const luminance = (colour: string) => {
+        const [r, g, b] = channels(colour).map((value) => {
+          const c = value / 255;
+          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const style = getComputedStyle(button);
+      const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+      return (light + 0.05) / (dark + 0.05);
+    });
+  for (const theme of ["dark", "light"]) {
+    // The theme is chosen on the dashboard (it is kept in the preferences cookie).
+    await page.goto("/dashboard");
+    if ((await page.locator("html").getAttribute("data-theme")) !== theme) {
+      const saved = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/preferences"));
+      await page.getByRole("button", { name: /Dark mode/ }).click();
+      await saved;
+    }
+    await page.goto("/login");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    expect(await contrastOfLogout(), theme).toBeGreaterThanOrEqual(4.5);
+  }
+});

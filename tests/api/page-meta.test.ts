@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { baseUrl, newUser, PASSWORD } from "./client";
+
+/** The description a page's HTML gives search engines and link previews (Lighthouse's SEO audit). */
+function description(html: string): string | null {
+  return /<meta name="description" content="([^"]*)"/.exec(html)?.[1] ?? null;
+}
+
+describe("pages describe themselves", () => {
+  it.each(["/", "/login", "/register"])("%s has a meta description of its own", async (path) => {
+    const html = await (await fetch(baseUrl() + path)).text();
+    expect(description(html)?.length ?? 0).toBeGreaterThan(30);
+  });
+
+  it("/dashboard (signed in) has one too, and the Edit mode link claims no pressed state (it is a link)", async () => {
+    const user = await newUser("meta");
+    const login = await fetch(`${baseUrl()}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: user.email, password: PASSWORD }),
+      redirect: "manual",
+    });
+    const cookie = login.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const html = await (await fetch(`${baseUrl()}/dashboard`, { headers: { cookie } })).text();
+    expect(description(html)?.length ?? 0).toBeGreaterThan(30);
+    const descriptions = new Set(await Promise.all(["/", "/login", "/register"].map(async (path) => description(await (await fetch(baseUrl() + path)).text()))));
+    descriptions.add(description(html));
+    expect(descriptions.size, "each page's description is its own").toBe(4);
+    const editLink = /<a[^>]*href="\/dashboard\?edit=1"[^>]*>/.exec(html)?.[0];
+    expect(editLink).toBeTruthy();
+    expect(editLink).not.toContain("aria-pressed");
+  });
+});
