@@ -223,3 +223,24 @@ function appendVary(vary) {
   if (!vary) return "Accept-Encoding";
   return /accept-encoding|\*/i.test(vary) ? vary : `${vary}, Accept-Encoding`;
 }
+
+/**
+ * Sends a page held whole in memory ({status, statusText, headers: [name, value][], body}: the page
+ * cache's answers), compressed in one go when the client accepts it.
+ */
+export function sendPage(req, res, page) {
+  res.statusCode = page.status;
+  if (page.statusText) res.statusMessage = page.statusText;
+  for (const [name, value] of page.headers) {
+    if (name === "set-cookie") res.appendHeader("Set-Cookie", value);
+    else res.setHeader(name, value);
+  }
+  const body = Buffer.from(page.body);
+  const type = res.getHeader("content-type") ?? "";
+  const encoding = body.length >= SMALL && COMPRESSIBLE.test(String(type)) ? negotiateEncoding(req.headers["accept-encoding"]) : null;
+  if (encoding) res.setHeader("Vary", appendVary(res.getHeader("vary")));
+  const sent = encoding === "br" ? zlib.brotliCompressSync(body, BROTLI) : encoding === "gzip" ? zlib.gzipSync(body, GZIP) : body;
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", sent.length);
+  res.end(req.method === "HEAD" ? undefined : sent);
+}

@@ -15,7 +15,8 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import proxyAddr from "proxy-addr";
-import { sendFetchResponse, toFetchRequest } from "./fetch-bridge.mjs";
+import { sendFetchResponse, sendPage, toFetchRequest } from "./fetch-bridge.mjs";
+import { createPageCache } from "./page-cache.mjs";
 import { indexStaticFiles, serveStaticFile } from "./static-files.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -82,13 +83,15 @@ function originOf(req, trusted) {
 
 /**
  * The request listener over a loaded build (see loadBuild): refuses what React Router cannot
- * answer, serves the client files, refuses cross-site writes, then hands the rest to React Router.
+ * answer, serves the client files and anonymous pages rendered within the last second, refuses
+ * cross-site writes, then hands the rest to React Router.
  */
 export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
   const { build, settings, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable } = loaded;
   const trust = compileTrust(settings.trustProxy);
   const staticFiles = indexStaticFiles(path.join(buildDir, "client"), STATIC_HEADERS);
   const handleRequest = createRequestHandler(build, "production");
+  const pageCache = createPageCache();
 
   return async function frontDoor(req, res) {
     // While shutting down, no connection is kept open for another request.
@@ -106,6 +109,10 @@ export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
       return refuse(res, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
     }
     if (serveStaticFile(staticFiles, req, res, pathname)) return;
+    // An anonymous page rendered less than a second ago for the same URL and cookies (page-cache.mjs).
+    const pageKey = pageCache.keyOf(req);
+    const cached = pageKey === null ? null : pageCache.get(pageKey);
+    if (cached) return sendPage(req, res, cached);
 
     // Only this server decides who the client is: a header sent by the client is replaced.
     const trustedProxy = trust(req.socket.remoteAddress ?? "", 0);
@@ -117,7 +124,10 @@ export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
       if (!SAFE_METHODS.has(req.method) && isCrossOriginMutation(request)) {
         return refuse(res, rawPath, 403, "Cross-origin request refused", "Cross-origin request refused");
       }
-      await sendFetchResponse(req, res, await handleRequest(request));
+      const response = await handleRequest(request);
+      const page = await pageCache.admit(pageKey, response);
+      if (page) sendPage(req, res, page);
+      else await sendFetchResponse(req, res, response);
     } catch (error) {
       console.error("[studio] unexpected error answering", req.method, rawPath, error);
       if (res.headersSent) res.destroy();

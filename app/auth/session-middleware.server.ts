@@ -6,6 +6,13 @@ import { requestSessionContext, resolveSession, SESSION_COOKIE, signInRequiredCo
 export const PERSONAL_CACHE_CONTROL = "private, no-store";
 
 /**
+ * Marks a page of nobody in particular (an anonymous GET answered 200 with HTML, no cookie set, no
+ * caching chosen): the front door may answer the same URL with the same cookies from it for a second,
+ * with a fresh CSP nonce (scripts/page-cache.mjs), and removes the mark. Anything personal never has it.
+ */
+export const ANONYMOUS_PAGE_HEADER = "X-Studio-Anonymous-Page";
+
+/**
  * Resolves the session cookie once per request (refreshing an expired access token) and writes
  * the refreshed cookie on the way out, unless the route set the session cookie itself (login, logout).
  *
@@ -25,9 +32,16 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // The route's own session cookie (login, logout) wins over the refreshed one.
   const cookie =
     setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`)) ? setCookie : null;
-  if (!addCacheControl && cookie === null) return response;
+  const anonymousPage =
+    !personal &&
+    request.method === "GET" &&
+    response.status === 200 &&
+    !response.headers.has("Cache-Control") &&
+    /^text\/html/i.test(response.headers.get("Content-Type") ?? "");
+  if (!addCacheControl && cookie === null && !anonymousPage) return response;
   return withHeaders(response, (headers) => {
     if (cookie !== null) headers.append("Set-Cookie", cookie);
     if (addCacheControl) headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+    if (anonymousPage) headers.set(ANONYMOUS_PAGE_HEADER, "1");
   });
 };

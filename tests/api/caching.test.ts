@@ -96,3 +96,44 @@ describe("caching of personal pages", () => {
     expect(shown.headers.get("cache-control")).toBe(PERSONAL);
   });
 });
+
+describe("the front door's one-second cache of anonymous pages (scripts/page-cache.mjs)", () => {
+  const nonceOf = (html: string) => /<script nonce="([^"]+)"/.exec(html)?.[1];
+
+  it("answers a burst of visitors with the same page, each with a nonce of its own, and never shows its mark", async () => {
+    const answers = await Promise.all([0, 1, 2].map(() => page("/register")));
+    const pages = await Promise.all(answers.map((answer) => answer.text()));
+    const nonces = pages.map(nonceOf);
+    expect(new Set(nonces).size).toBe(3);
+    answers.forEach((answer, i) => {
+      expect(answer.headers.get("content-security-policy")).toContain(`'nonce-${nonces[i]}'`);
+      expect(answer.headers.has("x-studio-anonymous-page")).toBe(false);
+    });
+    expect(pages.map((html, i) => html.split(nonces[i]!).join("N"))).toEqual(pages.map(() => pages[0].split(nonces[0]!).join("N")));
+  });
+
+  it("never answers a signed-in person from it, nor anyone with other cookies", async () => {
+    const user = await newUser("microcache");
+    const login = await fetch(`${baseUrl()}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: user.email, password: PASSWORD }),
+      redirect: "manual",
+    });
+    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    expect(await (await page("/login")).text()).not.toContain("Signed in as");
+    const signedIn = await page("/login", cookie);
+    const signedInPage = await signedIn.text();
+    expect(signedInPage).toContain("You are logged in");
+    expect(signedInPage).toContain(user.email);
+    expect(signedIn.headers.get("cache-control")).toBe(PERSONAL);
+    // The theme lives in a cookie: a light-mode visitor never gets the dark page kept a moment ago.
+    const prefs = await fetch(`${baseUrl()}/preferences`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "theme", theme: "light", redirectTo: "/login" }),
+      redirect: "manual",
+    });
+    const light = prefs.headers.getSetCookie().find((c) => c.startsWith("studio_prefs="))!.split(";")[0];
+    expect(await (await page("/login")).text()).toContain('data-theme="dark"');
+    expect(await (await page("/login", light)).text()).toContain('data-theme="light"');
+  });
+});
