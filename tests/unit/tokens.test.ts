@@ -9,7 +9,11 @@ import {
   REFRESH_GRACE_MS,
   rotateRefreshToken,
   verifyAccessToken,
+  verifyAccessTokenSignature,
 } from "~/models/token.server";
+import { createHmac } from "node:crypto";
+import { jwtVerify } from "jose";
+import { sessionSecret } from "~/lib/env.server";
 import { createUser } from "~/models/user.server";
 
 const user = () => createUser(`tokens-${crypto.randomUUID()}@example.com`, "password123");
@@ -33,6 +37,49 @@ describe("access tokens", () => {
     expect(await verifyAccessToken(`${header}.${forged}.${signature}`)).toBeNull();
     expect(await verifyAccessToken(`${header}.${payload}.${signature.slice(0, -2)}xx`)).toBeNull();
     expect(await verifyAccessToken("not-a-token")).toBeNull();
+  });
+});
+
+describe("access token signatures (node:crypto), held to jose's verdicts", () => {
+  const secret = () => Buffer.from(`access-token:${sessionSecret()}`);
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  /** A token over any header and claims, signed with our key (or another) by HMAC-SHA256. */
+  const sign = (header: unknown, claims: unknown, key = secret()) => {
+    const body = `${part(header)}.${part(claims)}`;
+    return `${body}.${createHmac("sha256", key).update(body).digest("base64url")}`;
+  };
+  const now = new Date();
+  const seconds = Math.floor(now.getTime() / 1000);
+  const good = { sub: "user-1", fid: "family-1", iss: "creative-ai-studio", iat: seconds, exp: seconds + 900 };
+  const joseAccepts = async (token: string) => {
+    try {
+      await jwtVerify(token, secret(), { issuer: "creative-ai-studio", algorithms: ["HS256"], currentDate: now, requiredClaims: ["exp", "sub", "fid"] });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it.each([
+    ["a good token", sign({ alg: "HS256" }, good), true],
+    ["a typ header", sign({ alg: "HS256", typ: "JWT" }, good), true],
+    ["alg none", `${part({ alg: "none" })}.${part(good)}.`, false],
+    ["alg HS512", sign({ alg: "HS512" }, good), false],
+    ["a crit header", sign({ alg: "HS256", crit: ["x"], x: 1 }, good), false],
+    ["another key", sign({ alg: "HS256" }, good, Buffer.from("another key entirely")), false],
+    ["another issuer", sign({ alg: "HS256" }, { ...good, iss: "someone" }), false],
+    ["no issuer", sign({ alg: "HS256" }, { ...good, iss: undefined }), false],
+    ["no exp", sign({ alg: "HS256" }, { ...good, exp: undefined }), false],
+    ["exp now", sign({ alg: "HS256" }, { ...good, exp: seconds }), false],
+    ["exp as text", sign({ alg: "HS256" }, { ...good, exp: String(seconds + 900) }), false],
+    ["nbf ahead", sign({ alg: "HS256" }, { ...good, nbf: seconds + 60 }), false],
+    ["nbf behind", sign({ alg: "HS256" }, { ...good, nbf: seconds - 60 }), true],
+    ["iat as text", sign({ alg: "HS256" }, { ...good, iat: "yesterday" }), false],
+    ["claims not an object", `${part({ alg: "HS256" })}.${Buffer.from("[1]").toString("base64url")}.x`, false],
+    ["two parts", "a.b", false],
+  ])("%s", async (_name, token, accepted) => {
+    expect(await joseAccepts(token)).toBe(accepted);
+    expect(verifyAccessTokenSignature(token, now) !== null).toBe(accepted);
   });
 });
 
