@@ -1,7 +1,6 @@
-import { useEffect, useRef } from "react";
-import { Link, useFetcher, useFetchers, useLocation, useNavigate, useRouteLoaderData, type FetcherWithComponents } from "react-router";
+import { Link, useFetchers, useLocation, useNavigate, useRouteLoaderData, useSubmit } from "react-router";
 import { pinnedBy } from "~/shared/pin-form";
-import { DASHBOARD_TOAST_MS, toast, type FlashToast } from "./toasts";
+import type { FlashToast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
 
 /** SPEC §2 and §8 texts of the dashboard list. */
@@ -74,12 +73,38 @@ function useFollowLinksInApp() {
   };
 }
 
+/**
+ * The rows' forms, enhanced from the list (their submit events bubble to it): without JavaScript the
+ * pressed button's intent is posted and the action redirects back; with it, the same fields go as a
+ * fetcher keyed by row and intent, which the list reads for its optimistic order. A failed answer
+ * is said by the content route's clientAction (a toast), so rows need no fetcher of their own.
+ */
+function useRowSubmissions() {
+  const submit = useSubmit();
+  return (event: React.FormEvent<HTMLElement>) => {
+    const form = event.target as HTMLFormElement;
+    const id = form.dataset.id;
+    if (!id) return;
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const data = new FormData(form, submitter);
+    const intent = data.get("intent");
+    // SPEC §8: delete asks first (without JavaScript the plain form simply deletes).
+    if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
+    data.set("enhanced", "1");
+    data.set("id", id);
+    const fetcherKey = `content-${intent === "delete" ? "delete" : "pin"}-${id}`;
+    void submit(data, { method: "post", action: form.getAttribute("action")!, navigate: false, fetcherKey });
+  };
+}
+
 /** The user's content items below the dashboard tools: pin star, title link, Delete; one page at a time. */
 export function ContentList({ items, total, page, pageSize }: ContentListProps) {
   const location = useLocation();
   const redirectTo = location.pathname + location.search;
   const { pins, deletes } = usePendingChanges();
   const followLink = useFollowLinksInApp();
+  const submitRow = useRowSubmissions();
   const shown = items.map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item)).sort(compareItems);
   const visibleCount = shown.filter((item) => !deletes.has(item.id)).length;
 
@@ -104,7 +129,7 @@ export function ContentList({ items, total, page, pageSize }: ContentListProps) 
       {visibleCount === 0 && !hasPrevious ? <p className="muted content-empty">{EMPTY_CONTENT_TEXT}</p> : null}
       {/* Rows stay mounted while a delete is pending, even the last one, so a failure can roll back. */}
       {shown.length > 0 ? (
-        <ul className="content-list" aria-label="Content items" hidden={visibleCount === 0} onClick={followLink}>
+        <ul className="content-list" aria-label="Content items" hidden={visibleCount === 0} onClick={followLink} onSubmit={submitRow}>
           {shown.map((item) => (
             <ContentRow key={item.id} item={item} deleting={deletes.has(item.id)} redirectTo={redirectTo} />
           ))}
@@ -131,45 +156,18 @@ export function ContentList({ items, total, page, pageSize }: ContentListProps) 
   );
 }
 
-/** A toast for the fetcher's failed answer, once per answer (the optimistic change has already rolled back). */
-function useFailureToast(fetcher: FetcherWithComponents<ContentActionResult | undefined>, message: string) {
-  const shown = useRef<unknown>(null);
-  useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== "idle" || !result || shown.current === result) return;
-    shown.current = result;
-    if (!result.ok) toast.error(message, { autoClose: DASHBOARD_TOAST_MS });
-  }, [fetcher.state, fetcher.data, message]);
-}
-
+/**
+ * One row: pin star, title link, Delete. A plain function of its item, with no hooks (a page has
+ * 100 rows): the list submits for it and reads what is pending.
+ */
 function ContentRow({ item, deleting, redirectTo }: { item: ContentListItem; deleting: boolean; redirectTo: string }) {
-  // One fetcher per item and intent (keyed): the list reads their pending submissions for its optimistic order.
-  const pinFetcher = useFetcher<ContentActionResult>({ key: `content-pin-${item.id}` });
-  const deleteFetcher = useFetcher<ContentActionResult>({ key: `content-delete-${item.id}` });
-  useFailureToast(pinFetcher, PIN_FAILED_TEXT);
-  useFailureToast(deleteFetcher, DELETE_FAILED_TEXT);
   const action = `/content/${encodeURIComponent(item.id)}`;
-
-  // A plain form (cheap to render for a page of 100 rows): without JavaScript the pressed button's
-  // intent is posted and the action redirects back; with it, the matching fetcher sends the same fields.
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    const form = new FormData(event.currentTarget, submitter);
-    const intent = form.get("intent");
-    // SPEC §8: delete asks first (without JavaScript the plain form simply deletes).
-    if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
-    form.set("enhanced", "1");
-    form.set("id", item.id);
-    (intent === "delete" ? deleteFetcher : pinFetcher).submit(form, { method: "post", action });
-  };
-
   // A row being deleted stays mounted (hidden) so that a failure can bring it back and say so.
   // The markup is as small as it can be while each control keeps its name (a page has 100 rows):
   // no classes (styled by place), the star's value says what it asks for, buttons submit by default.
   return (
     <li hidden={deleting}>
-      <form method="post" action={action} onSubmit={onSubmit}>
+      <form method="post" action={action} data-id={item.id}>
         {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
         <button name="intent" value={item.pinned ? "unpin" : "pin"} aria-pressed={item.pinned} aria-label={`${item.pinned ? "Unpin" : "Pin"} ${item.title}`}>
           {item.pinned ? "★" : "☆"}

@@ -3,6 +3,7 @@ import { Await, data, redirect, type ShouldRevalidateFunctionArgs } from "react-
 import { withFailureFallback } from "~/browser/network-safe";
 import { ContentEditor, ContentLoadFailed, ContentLoading } from "~/components/content-editor";
 import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/content-list";
+import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import {
   CONFLICT_TEXT,
   SAVE_AGAIN_TEXT,
@@ -132,14 +133,22 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   return data({ ok: false as const, intent: null, message: "Unknown action" }, { status: 400 });
 }
 
-/** With JavaScript: a pin or delete whose request fails still answers with SPEC's text (and the list rolls back). */
+/**
+ * With JavaScript: a pin or delete whose request fails still answers with SPEC's text (and the list
+ * rolls back), and a failed one is said in a toast (the dashboard's 3 s), here, once per answer.
+ */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
   const intent = (await request.clone().formData()).get("intent");
-  return withFailureFallback(serverAction, () => ({
+  const result = await withFailureFallback(serverAction, () => ({
     ok: false as const,
     intent: intent === "pin" || intent === "unpin" ? "pin" : intent === "delete" ? intent : null,
     message: intent === "delete" ? DELETE_FAILED : PIN_FAILED,
   }));
+  const listIntent = intent === "pin" || intent === "unpin" || intent === "delete";
+  if (listIntent && result && typeof result === "object" && "ok" in result && result.ok === false) {
+    toast.error(intent === "delete" ? DELETE_FAILED : PIN_FAILED, { autoClose: DASHBOARD_TOAST_MS });
+  }
+  return result;
 }
 
 export default function ContentScreen({ loaderData, actionData }: Route.ComponentProps) {
