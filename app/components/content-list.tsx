@@ -79,12 +79,16 @@ function useFollowLinksInApp() {
  * fetcher keyed by row and intent, which the list reads for its optimistic order. A failed answer
  * is said by the content route's clientAction (a toast), so rows need no fetcher of their own.
  */
+const ROW_ACTION = "/content/";
+
 function useRowSubmissions() {
   const submit = useSubmit();
   return (event: React.FormEvent<HTMLElement>) => {
     const form = event.target as HTMLFormElement;
-    const id = form.dataset.id;
-    if (!id) return;
+    // A row's form posts to /content/{id}: its action names the item (no attribute of its own: 100 rows).
+    const action = form.getAttribute("action") ?? "";
+    if (!action.startsWith(ROW_ACTION)) return;
+    const id = decodeURIComponent(action.slice(ROW_ACTION.length));
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const data = new FormData(form, submitter);
@@ -94,7 +98,7 @@ function useRowSubmissions() {
     data.set("enhanced", "1");
     data.set("id", id);
     const fetcherKey = `content-${intent === "delete" ? "delete" : "pin"}-${id}`;
-    void submit(data, { method: "post", action: form.getAttribute("action")!, navigate: false, fetcherKey });
+    void submit(data, { method: "post", action, navigate: false, fetcherKey });
   };
 }
 
@@ -161,13 +165,13 @@ export function ContentList({ items, total, page, pageSize }: ContentListProps) 
  * 100 rows): the list submits for it and reads what is pending.
  */
 function ContentRow({ item, deleting, redirectTo }: { item: ContentListItem; deleting: boolean; redirectTo: string }) {
-  const action = `/content/${encodeURIComponent(item.id)}`;
+  const action = `${ROW_ACTION}${encodeURIComponent(item.id)}`;
   // A row being deleted stays mounted (hidden) so that a failure can bring it back and say so.
   // The markup is as small as it can be while each control keeps its name (a page has 100 rows):
   // no classes (styled by place), the star's value says what it asks for, buttons submit by default.
   return (
     <li hidden={deleting}>
-      <form method="post" action={action} data-id={item.id}>
+      <form method="post" action={action}>
         {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
         <button name="intent" value={item.pinned ? "unpin" : "pin"} aria-pressed={item.pinned} aria-label={`${item.pinned ? "Unpin" : "Pin"} ${item.title}`}>
           {item.pinned ? "★" : "☆"}
