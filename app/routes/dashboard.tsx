@@ -108,6 +108,10 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="page dashboard">
+      {/* The first Tab reaches this: past the header, the plan and the twelve tools to the content list. */}
+      <a className="skip-link" href="#content">
+        Skip to your content
+      </a>
       <header className="dashboard-header">
         <Link className="button button-ghost" to="/" aria-label="Home">
           🏠 Home
@@ -129,50 +133,52 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </Form>
         </div>
       </header>
-      <p className="muted">Signed in as {email}</p>
+      <main>
+        <p className="muted">Signed in as {email}</p>
 
-      <section className="card plan" aria-label="Plan">
-        <p>
-          Current plan: <strong data-testid="current-plan">{plan}</strong>
-        </p>
-        <div className="plan-buttons">
-          {PLANS.map((name) => (
-            <planFetcher.Form method="post" action="/preferences" key={name} className="inline-form">
-              <PreferenceFields intent="plan" />
-              <input type="hidden" name="plan" value={name} />
-              <button type="submit" className={`button ${plan === name ? "button-primary" : ""}`} aria-pressed={plan === name}>
-                {name}
-              </button>
-            </planFetcher.Form>
-          ))}
-        </div>
-      </section>
+        <section className="card plan" aria-label="Plan">
+          <p>
+            Current plan: <strong data-testid="current-plan">{plan}</strong>
+          </p>
+          <div className="plan-buttons">
+            {PLANS.map((name) => (
+              <planFetcher.Form method="post" action="/preferences" key={name} className="inline-form">
+                <PreferenceFields intent="plan" />
+                <input type="hidden" name="plan" value={name} />
+                <button type="submit" className={`button ${plan === name ? "button-primary" : ""}`} aria-pressed={plan === name}>
+                  {name}
+                </button>
+              </planFetcher.Form>
+            ))}
+          </div>
+        </section>
 
-      <section className="tools" aria-label="Tools section">
-        <toolsFetcher.Form method="post" action="/preferences" className="inline-form">
-          <PreferenceFields intent="tools" />
-          <input type="hidden" name="toolsOpen" value={String(!toolsOpen)} />
-          <button type="submit" className="button" aria-expanded={toolsOpen}>
-            {toolsOpen ? "Close Tools" : "Open Tools"}
-          </button>
-        </toolsFetcher.Form>
-        {editing ? <p className="muted">Drag the tools (or use the arrows) to reorder them. The order is kept.</p> : null}
-        {toolsOpen ? (
-          <ToolGrid
-            order={order}
-            editing={editing}
-            onReorder={saveOrder}
-            renderMoveControls={(id, index) => (
-              <span className="tool-move">
-                <MoveButton id={id} direction="up" disabled={index === 0 || pendingMove !== null} />
-                <MoveButton id={id} direction="down" disabled={index === order.length - 1 || pendingMove !== null} />
-              </span>
-            )}
-          />
-        ) : null}
-      </section>
+        <section className="tools" aria-label="Tools section">
+          <toolsFetcher.Form method="post" action="/preferences" className="inline-form">
+            <PreferenceFields intent="tools" />
+            <input type="hidden" name="toolsOpen" value={String(!toolsOpen)} />
+            <button type="submit" className="button" aria-expanded={toolsOpen}>
+              {toolsOpen ? "Close Tools" : "Open Tools"}
+            </button>
+          </toolsFetcher.Form>
+          {editing ? <p className="muted">Drag the tools (or use the arrows) to reorder them. The order is kept.</p> : null}
+          {toolsOpen ? (
+            <ToolGrid
+              order={order}
+              editing={editing}
+              onReorder={saveOrder}
+              renderMoveControls={(id, index) => (
+                <span className="tool-move">
+                  <MoveButton id={id} direction="up" disabled={index === 0 || pendingMove !== null} />
+                  <MoveButton id={id} direction="down" disabled={index === order.length - 1 || pendingMove !== null} />
+                </span>
+              )}
+            />
+          ) : null}
+        </section>
 
-      <ContentList items={content.items} total={content.total} page={content.page} pageSize={content.pageSize} />
+        <ContentList items={content.items} total={content.total} page={content.page} pageSize={content.pageSize} />
+      </main>
     </div>
   );
 }

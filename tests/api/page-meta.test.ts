@@ -28,5 +28,11 @@ describe("pages describe themselves", () => {
     const editLink = /<a[^>]*href="\/dashboard\?edit=1"[^>]*>/.exec(html)?.[0];
     expect(editLink).toBeTruthy();
     expect(editLink).not.toContain("aria-pressed");
+    // A skip link comes first, to the content list; the page's own part is the <main> landmark,
+    // with the "Signed in as" line inside it.
+    expect(html.indexOf('class="skip-link" href="#content"')).toBeLessThan(html.indexOf("<header"));
+    const main = html.slice(html.indexOf("<main>"), html.indexOf("</main>"));
+    expect(main).toContain("Signed in as");
+    expect(main).toContain('id="content"');
   });
 });

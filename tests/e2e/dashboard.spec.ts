@@ -95,3 +95,15 @@ test("reorder by touch", async ({ browser, baseURL }) => {
   expect((await toolLabels(page))[0]).toBe("Music");
   await context.close();
 });
+
+test("the first Tab on the dashboard offers a skip to the content list", async ({ page }) => {
+  await signUpAndLogIn(page, "skip");
+  await page.goto("/dashboard");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to your content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#content$/);
+  await expect(page.getByRole("heading", { name: "Your content" })).toBeInViewport();
+});
