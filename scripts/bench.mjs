@@ -28,7 +28,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { hasBuild, launchServer } from "./launch.mjs";
+import { ensureBuild, launchServer } from "./launch.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -40,13 +40,6 @@ const PASSWORD = "bench password 1234";
 
 function log(message) {
   process.stdout.write(`[bench] ${message}\n`);
-}
-
-function ensureBuild() {
-  if (hasBuild()) return;
-  log("no production build: running `react-router build`");
-  const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 function startServer(dataDir) {
@@ -315,7 +308,7 @@ function compressionTable(html) {
 const skip = (name) => ["1", "true", "yes"].includes((process.env[name] ?? "").toLowerCase());
 
 async function main() {
-  ensureBuild();
+  ensureBuild(log);
   if (!skip("BENCH_SKIP_DASHBOARD")) await benchDashboard();
   else log("dashboard part skipped (BENCH_SKIP_DASHBOARD)");
   if (!skip("BENCH_SKIP_UPLOAD")) {

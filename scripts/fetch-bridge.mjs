@@ -10,6 +10,7 @@
 // with a Content-Length. A streamed document (React's shell, then deferred data) is flushed after each
 // burst of chunks, so streaming still reaches the browser piece by piece.
 import zlib from "node:zlib";
+import { acceptedEncodings } from "./accept-encoding.mjs";
 
 const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/i;
 const SMALL = 1024;
@@ -17,23 +18,8 @@ const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 const GZIP = { level: 3 };
 
 /** The client's preferred encoding among the two we produce: "br", "gzip" or null. */
-export function negotiateEncoding(acceptEncoding) {
-  if (!acceptEncoding) return null;
-  let br = 0;
-  let gzip = 0;
-  for (const part of acceptEncoding.toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    const q = params.map((param) => /^\s*q=([\d.]+)/.exec(param)).find(Boolean);
-    const weight = q ? Number(q[1]) : 1;
-    if (name.trim() === "br") br = weight;
-    else if (name.trim() === "gzip") gzip = weight;
-    else if (name.trim() === "*") {
-      br ||= weight;
-      gzip ||= weight;
-    }
-  }
-  if (br > 0 && br >= gzip) return "br";
-  return gzip > 0 ? "gzip" : null;
+function negotiateEncoding(acceptEncoding) {
+  return acceptedEncodings(acceptEncoding)[0] ?? null;
 }
 
 /**

@@ -4,6 +4,8 @@ import type { ChildProcess } from "node:child_process";
 export declare const root: string;
 export declare function serverBuildPath(): string;
 export declare function hasBuild(): boolean;
+export declare function ensureBuild(log?: (message: string) => void): void;
+export declare const CHROMIUM_FLAGS: readonly string[];
 
 export interface LaunchOptions {
   env?: Record<string, string>;
@@ -12,6 +14,7 @@ export interface LaunchOptions {
   stderr?: "pipe" | "inherit";
   onOutput?: (text: string) => void;
   timeoutMs?: number;
+  nodeArgs?: string[];
 }
 
 export interface LaunchedServer {

@@ -1,7 +1,7 @@
 // The one launcher: starts the production build (scripts/server.mjs) in a child process on a free
 // port with a temporary DATA_DIR and resolves once it listens, with its URL. Used by scripts/e2e.mjs,
 // the benchmarks and tests/support/server.ts. BUILD_DIR selects the build, as everywhere.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +17,28 @@ export function serverBuildPath() {
 export function hasBuild() {
   return fs.existsSync(serverBuildPath());
 }
+
+/** Builds the app (`react-router build`) when BUILD_DIR has no build; exits with the build's code if it fails. */
+export function ensureBuild(log = (message) => console.log(message)) {
+  if (hasBuild()) return;
+  log(`no production build in ${process.env.BUILD_DIR || "build"}: running \`react-router build\``);
+  const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/**
+ * What Debian's Chromium needs on these machines, run as root with no network beyond loopback
+ * (../shared/TOOLCHAIN.md): Playwright's browsers and Lighthouse's start it with these.
+ */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /**
  * Starts the server. Options:

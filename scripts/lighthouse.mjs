@@ -29,14 +29,13 @@
 // Exits non-zero only when Lighthouse itself fails (a throw, a runtimeError in the report, a page that
 // answered with an error or redirected elsewhere); a score under target is reported, not an error.
 // The server and Chromium are always stopped.
-import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launch as launchChrome } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { hasBuild, launchServer, root } from "./launch.mjs";
+import { CHROMIUM_FLAGS, ensureBuild, launchServer } from "./launch.mjs";
 
 const TARGET = 98;
 const PAGES = (process.env.LIGHTHOUSE_PAGES || "/,/login,/dashboard")
@@ -46,28 +45,12 @@ const PAGES = (process.env.LIGHTHOUSE_PAGES || "/,/login,/dashboard")
   .map((page) => (page.startsWith("/") ? page : `/${page}`));
 const RUNS = Math.max(1, Math.floor(Number(process.env.LIGHTHOUSE_RUNS || 1)) || 1);
 const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
-const CHROME_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const CHROME_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const PASSWORD = "lighthouse password 1234";
 
 function log(message) {
   process.stdout.write(`[lighthouse] ${message}\n`);
-}
-
-function ensureBuild() {
-  if (hasBuild()) return;
-  log(`no production build in ${process.env.BUILD_DIR || "build"}: running \`react-router build\``);
-  const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 /** Registers a user and signs in through the login form; resolves the Cookie header value. */
@@ -228,7 +211,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 const started = Date.now();
 try {
   if (!fs.existsSync(CHROME_PATH)) throw new Error(`no Chromium at ${CHROME_PATH}: apt-get install chromium, or set CHROME_PATH`);
-  ensureBuild();
+  ensureBuild(log);
   server = await launchServer({ dataDirPrefix: "studio-lighthouse-" });
   log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} on ${os.availableParallelism()} cores: a busy host lengthens main-thread tasks, so TBT and the performance score drop`);
   log(`server at ${server.url} (build ${process.env.BUILD_DIR || "build"}), Chromium ${CHROME_PATH}, ${RUNS} run(s) per page`);

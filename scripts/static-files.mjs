@@ -9,6 +9,7 @@
 // answers 206 (audio players ask for ranges); only GET and HEAD are served, anything else falls through.
 import fs from "node:fs";
 import path from "node:path";
+import { acceptedEncodings } from "./accept-encoding.mjs";
 
 /** Files up to this size are answered from memory; larger ones (music demos) are streamed from disk. */
 const IN_MEMORY_MAX = 512 * 1024;
@@ -93,17 +94,14 @@ export function indexStaticFiles(clientDir, extraHeaders = {}) {
   return index;
 }
 
-/** The best encoding the request accepts among the file's copies (q=0 refuses one). */
+/** The best of the file's compressed copies the request accepts, or null. */
 function chooseVariant(entry, acceptEncoding) {
-  if (!acceptEncoding || entry.variants.length === 0) return null;
-  const accepted = new Map();
-  for (const part of acceptEncoding.toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";");
-    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)).find(Boolean);
-    accepted.set(name.trim(), q ? Number(q[1]) : 1);
+  if (entry.variants.length === 0) return null;
+  for (const encoding of acceptedEncodings(acceptEncoding)) {
+    const variant = entry.variants.find((candidate) => candidate.encoding === encoding);
+    if (variant) return variant;
   }
-  const wildcard = accepted.get("*");
-  return entry.variants.find(({ encoding }) => (accepted.get(encoding) ?? wildcard ?? 0) > 0) ?? null;
+  return null;
 }
 
 function isFresh(req, entry) {

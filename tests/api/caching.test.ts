@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
 
 // Pages that show a signed-in person's data, and every answer of a screen that needs sign-in (its
 // redirect to /login included), are `Cache-Control: private, no-store`: no shared cache or
@@ -114,12 +114,7 @@ describe("the front door's one-second cache of anonymous pages (scripts/page-cac
 
   it("never answers a signed-in person from it, nor anyone with other cookies", async () => {
     const user = await newUser("microcache");
-    const login = await fetch(`${baseUrl()}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ email: user.email, password: PASSWORD }),
-      redirect: "manual",
-    });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = await signInWithForm(user.email);
     expect(await (await page("/login")).text()).not.toContain("Signed in as");
     const signedIn = await page("/login", cookie);
     const signedInPage = await signedIn.text();

@@ -36,6 +36,20 @@ export async function api<T = any>(
 export const uniqueEmail = (prefix = "user") => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 export const PASSWORD = "correct horse battery";
 
+/** Signs in through the login form (as a browser does); resolves the Cookie header the answer set. */
+export async function signInWithForm(email: string): Promise<string> {
+  const login = await fetch(`${baseUrl()}/login`, {
+    method: "POST",
+    body: new URLSearchParams({ email, password: PASSWORD }),
+    redirect: "manual",
+  });
+  if (login.status !== 302) throw new Error(`form login failed: ${login.status}`);
+  return login.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+}
+
 /** A fresh account and its token pair. */
 export async function newUser(prefix = "user") {
   const email = uniqueEmail(prefix);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseUrl, newUser, PASSWORD } from "./client";
+import { baseUrl, newUser, signInWithForm } from "./client";
 
 /** The description a page's HTML gives search engines and link previews (Lighthouse's SEO audit). */
 function description(html: string): string | null {
@@ -14,12 +14,7 @@ describe("pages describe themselves", () => {
 
   it("/dashboard (signed in) has one too, and the Edit mode link claims no pressed state (it is a link)", async () => {
     const user = await newUser("meta");
-    const login = await fetch(`${baseUrl()}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ email: user.email, password: PASSWORD }),
-      redirect: "manual",
-    });
-    const cookie = login.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const cookie = await signInWithForm(user.email);
     const html = await (await fetch(`${baseUrl()}/dashboard`, { headers: { cookie } })).text();
     expect(description(html)?.length ?? 0).toBeGreaterThan(30);
     const descriptions = new Set(await Promise.all(["/", "/login", "/register"].map(async (path) => description(await (await fetch(baseUrl() + path)).text()))));

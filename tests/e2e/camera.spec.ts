@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { CAMERA_FILTERS } from "../../app/browser/camera-filters";
+import { CHROMIUM_FLAGS } from "../../scripts/launch.mjs";
 import { signUpAndLogIn } from "./helpers";
 
 // Chromium's fake camera (playwright.config.ts): a 640x480 green test card with a turning wedge.
@@ -185,13 +186,7 @@ test.describe("camera", () => {
 test("two cameras: Flip Camera switches to the other camera and releases the first", async ({ playwright, baseURL }) => {
   // A browser of its own whose fake device has two cameras (neither says which way it faces).
   const args = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+    ...CHROMIUM_FLAGS,
     "--use-fake-device-for-media-stream=device-count=2",
     "--use-fake-ui-for-media-stream",
   ];
