@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 /** The one URL map: every screen of SPEC §2 and every /api call of SPEC §7. */
 export default [
@@ -7,25 +7,28 @@ export default [
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
   route("logout", "routes/logout.ts"),
-  route("dashboard", "routes/dashboard.tsx"),
-  route("create", "routes/create.tsx"),
-  route("content/:id", "routes/content.tsx"),
-  route("preferences", "routes/preferences.ts"),
-  route("feedback", "routes/feedback.tsx"),
-  route("capcut", "routes/capcut.tsx"),
-  route("music", "routes/music.tsx"),
-  route("voices", "routes/voices.tsx"),
-  route("videos", "routes/videos.tsx"),
-  route("videos/:filename", "routes/video.tsx"),
-  route("camera", "routes/camera.tsx"),
-  route("camera-v2", "routes/camera-v2.tsx"),
-  route("voicememo", "routes/voicememo.tsx"),
-  route("assistant", "routes/assistant.tsx"),
-  route("image", "routes/image.tsx"),
-  route("drawing", "routes/drawing.tsx"),
-  route("aivideo", "routes/aivideo.tsx"),
-  route("projects", "routes/projects.tsx"),
-  route("project/:id", "routes/project.tsx"),
+  // Signed-in screens inside the app shell (navigation, theme, account).
+  layout("routes/app-shell.tsx", [
+    route("dashboard", "routes/dashboard.tsx"),
+    route("create", "routes/create.tsx"),
+    route("content/:id", "routes/content.tsx"),
+    route("preferences", "routes/preferences.ts"),
+    route("feedback", "routes/feedback.tsx"),
+    route("capcut", "routes/capcut.tsx"),
+    route("music", "routes/music.tsx"),
+    route("voices", "routes/voices.tsx"),
+    route("videos", "routes/videos.tsx"),
+    route("videos/:filename", "routes/video.tsx"),
+    route("camera", "routes/camera.tsx"),
+    route("camera-v2", "routes/camera-v2.tsx"),
+    route("voicememo", "routes/voicememo.tsx"),
+    route("assistant", "routes/assistant.tsx"),
+    route("image", "routes/image.tsx"),
+    route("drawing", "routes/drawing.tsx"),
+    route("aivideo", "routes/aivideo.tsx"),
+    route("projects", "routes/projects.tsx"),
+    route("project/:id", "routes/project.tsx"),
+  ]),
 
   // JSON API
   route("api/health", "routes/api/health.ts"),
