@@ -1,5 +1,6 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Form, Link, useAsyncError, useNavigate, useSearchParams } from "react-router";
+import { focusElement } from "~/browser/focus";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { DELETE_CONFIRM_TEXT, FlashFallback } from "./content-list";
 import { LOAD_FAILED, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
@@ -62,6 +63,19 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
   const { saved, draft, status, conflict, saving } = editor;
   const fieldErrors = saveFailure?.fieldErrors ?? {};
 
+  // Edit, Save and Cancel unmount the control that was pressed: focus goes to the title field in edit
+  // mode and to the (renamed) title after it, never to <body>.
+  const modeSwitched = useRef(false);
+  const titleRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!modeSwitched.current) {
+      modeSwitched.current = true;
+      return;
+    }
+    const active = document.activeElement;
+    if (!active || active === document.body) focusElement(titleRef.current);
+  }, [editing]);
+
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     void editor.save("manual").then((outcome) => {
@@ -74,7 +88,9 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
       <article className="content-view">
         <FlashFallback />
         {searchParams.get("confirm") === "delete" ? <DeleteConfirmation id={item.id} redirectTo={searchParams.get("redirectTo")} /> : null}
-        <h1 className="content-view-title">{saved.title}</h1>
+        <h1 className="content-view-title" ref={titleRef as React.RefObject<HTMLHeadingElement>}>
+          {saved.title}
+        </h1>
         {saved.body ? <div className="card content-body">{saved.body}</div> : <p className="muted content-body-empty">No content yet.</p>}
         <StatusLine status={status} />
         <div className="content-actions">
@@ -98,6 +114,7 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
         <label>
           Title
           <input
+            ref={titleRef as React.RefObject<HTMLInputElement>}
             name="title"
             required
             maxLength={limits.title}

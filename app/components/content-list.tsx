@@ -1,4 +1,6 @@
+import { useLayoutEffect, useRef } from "react";
 import { Link, useFetchers, useLocation, useNavigate, useRouteLoaderData, useSubmit } from "react-router";
+import { focusAfterRemoval } from "~/browser/focus";
 import { pinnedBy } from "~/shared/pin-form";
 import type { FlashToast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
@@ -81,7 +83,7 @@ function useFollowLinksInApp() {
  */
 const ROW_ACTION = "/content/";
 
-function useRowSubmissions() {
+function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
   const submit = useSubmit();
   return (event: React.FormEvent<HTMLElement>) => {
     const form = event.target as HTMLFormElement;
@@ -93,8 +95,12 @@ function useRowSubmissions() {
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const data = new FormData(form, submitter);
     const intent = data.get("intent");
+    // A pin moves its row (pinned first): the star keeps the focus when the row is moved.
+    if (intent !== "delete" && submitter) keepFocus.current = submitter;
     // SPEC §8: delete asks first (without JavaScript the plain form simply deletes).
     if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
+    // The row hides at once: its Delete keeps no focus, so the next row's Delete takes it.
+    if (intent === "delete") focusAfterRemoval(form.closest("li"), 'button[value="delete"]', () => document.getElementById("content-heading"));
     data.set("enhanced", "1");
     data.set("id", id);
     const fetcherKey = `content-${intent === "delete" ? "delete" : "pin"}-${id}`;
@@ -108,8 +114,16 @@ export function ContentList({ items, total, page, pageSize }: ContentListProps) 
   const redirectTo = location.pathname + location.search;
   const { pins, deletes } = usePendingChanges();
   const followLink = useFollowLinksInApp();
-  const submitRow = useRowSubmissions();
+  const keepFocus = useRef<HTMLElement | null>(null);
+  const submitRow = useRowSubmissions(keepFocus);
   const shown = items.map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item)).sort(compareItems);
+  // Moving a focused row in the DOM drops its focus to <body>: give it back, until the pins are settled.
+  useLayoutEffect(() => {
+    const star = keepFocus.current;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (star?.isConnected && lost) star.focus();
+    if (pins.size === 0) keepFocus.current = null;
+  });
   const visibleCount = shown.filter((item) => !deletes.has(item.id)).length;
 
   const first = (page - 1) * pageSize + 1;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useRevalidator } from "react-router";
 import { apiJson } from "~/browser/api-client";
+import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { hasExtension } from "~/shared/media-names";
 import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "./media-ui";
@@ -106,7 +107,7 @@ export interface LibraryFile {
 }
 
 /** What the screen's action answers (a fetcher reads it; a plain form gets it back on a failure). */
-export type LibraryAnswer = { intent: "upload" | "rename" | "delete" | null; name?: string } & Outcome;
+export type LibraryAnswer = { intent: "upload" | "rename" | "delete" | null; name?: string; newName?: string } & Outcome;
 
 const videoPage = (name: string) => `/videos/${encodeURIComponent(name)}`;
 const voiceUrl = (name: string) => `/static/voices/${encodeURIComponent(name)}`;
@@ -132,6 +133,8 @@ export function MediaLibrary({
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [editing, setEditing] = useState<string | null>(renaming);
+  /** The row whose Rename link takes the focus once it is shown (after a rename or a cancelled one). */
+  const [focusRow, setFocusRow] = useState<string | null>(null);
   const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
   const [speed, setSpeed] = useState<number>(1);
   const [loop, setLoop] = useState(false);
@@ -160,8 +163,25 @@ export function MediaLibrary({
   // The answers of rename and delete (the screen's action, through the fetchers).
   useAnswer(renameFetcher, (answer) => {
     say(answer);
-    if (answer.ok) setEditing(null);
+    if (!answer.ok) return;
+    setEditing(null);
+    setFocusRow(answer.newName ?? answer.name ?? null);
   });
+
+  // The rename form unmounts when a rename ends: the renamed row's Rename link takes the focus.
+  useEffect(() => {
+    if (!focusRow) return;
+    const link = listRef.current?.querySelector<HTMLElement>(`[data-rename="${CSS.escape(focusRow)}"]`);
+    if (link) {
+      setFocusRow(null);
+      focusElement(link);
+    }
+  }, [focusRow, files, editing]);
+
+  const stopEditing = (name: string) => {
+    setEditing(null);
+    setFocusRow(name);
+  };
   useAnswer(deleteFetcher, say);
 
   const upload = async (event: React.FormEvent<HTMLFormElement>) => {
@@ -198,13 +218,15 @@ export function MediaLibrary({
     if (!newName) {
       // SPEC §5: Voices refuse a blank name; the Video hub ignores it.
       if (texts.nameRequired) return say({ ok: false, message: texts.nameRequired }, "warning");
-      return setEditing(null);
+      return stopEditing(name);
     }
     renameFetcher.submit({ intent: "rename", name, new_name: newName, enhanced: "1" }, { method: "post", action: kind.path });
   };
 
   const remove = (event: React.FormEvent<HTMLFormElement>, name: string) => {
     event.preventDefault();
+    // The row goes (and its Delete is disabled at once): the next row's Delete takes the focus.
+    focusAfterRemoval(event.currentTarget.closest("li"), "button[data-delete]", () => document.querySelector<HTMLElement>("main h1"));
     deleteFetcher.submit({ intent: "delete", name, enhanced: "1" }, { method: "post", action: kind.path });
   };
 
@@ -235,7 +257,7 @@ export function MediaLibrary({
         aria-label={`New name for ${name}`}
         maxLength={120}
         autoFocus
-        onKeyDown={(event) => event.key === "Escape" && setEditing(null)}
+        onKeyDown={(event) => event.key === "Escape" && stopEditing(name)}
       />
       <button type="submit" className="button button-primary button-small" disabled={busyName === name}>
         Save
@@ -246,7 +268,7 @@ export function MediaLibrary({
           to={kind.path}
           onClick={(event) => {
             event.preventDefault();
-            setEditing(null);
+            stopEditing(name);
           }}
         >
           Cancel
@@ -260,6 +282,7 @@ export function MediaLibrary({
       className="button button-small"
       to={`${kind.path}?${new URLSearchParams({ rename: name })}`}
       aria-label={`Rename ${name}`}
+      data-rename={name}
       onClick={(event) => {
         event.preventDefault();
         setEditing(name);
@@ -273,7 +296,7 @@ export function MediaLibrary({
     <form method="post" className="inline-form" onSubmit={(event) => remove(event, name)}>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="name" value={name} />
-      <button type="submit" className="button button-ghost button-small" aria-label={`Delete ${name}`} disabled={busyName === name}>
+      <button type="submit" className="button button-ghost button-small" aria-label={`Delete ${name}`} disabled={busyName === name} data-delete>
         Delete
       </button>
     </form>

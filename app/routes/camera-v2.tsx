@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
+import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { CAMERA_V2_DEFAULT_FILTER, CAMERA_V2_FILTERS, FILTER_LABELS, type CameraV2Filter } from "~/browser/camera-filters";
 import { CameraStudio } from "~/components/camera-studio";
 import { RequiresJavaScript } from "~/components/requires-javascript";
@@ -70,7 +71,16 @@ function CameraGallery({ gallery }: { gallery: ReturnType<typeof useCameraGaller
         <h2 id="camera-gallery-heading">
           Gallery <span className="muted">({entries.length})</span>
         </h2>
-        <button type="button" className="button button-ghost" onClick={() => void gallery.clear()} disabled={entries.length === 0}>
+        <button
+          type="button"
+          className="button button-ghost"
+          onClick={() => {
+            // The button is disabled once the gallery is empty: the heading takes the focus.
+            focusElement(document.getElementById("camera-gallery-heading"));
+            void gallery.clear();
+          }}
+          disabled={entries.length === 0}
+        >
           Clear All
         </button>
       </div>
@@ -86,7 +96,14 @@ function CameraGallery({ gallery }: { gallery: ReturnType<typeof useCameraGaller
       ) : (
         <ul className="camera-gallery-grid" aria-label="Captures">
           {entries.map((entry) => (
-            <GalleryCard key={entry.id} entry={entry} onDelete={() => void gallery.remove(entry.id)} />
+            <GalleryCard
+              key={entry.id}
+              entry={entry}
+              onDelete={(item) => {
+                focusAfterRemoval(item, "button[data-delete]", () => document.getElementById("camera-gallery-heading"));
+                void gallery.remove(entry.id);
+              }}
+            />
           ))}
         </ul>
       )}
@@ -94,7 +111,7 @@ function CameraGallery({ gallery }: { gallery: ReturnType<typeof useCameraGaller
   );
 }
 
-function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: () => void }) {
+function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: (item: Element | null) => void }) {
   const kind = entry.type === "photo" ? "Photo" : "Video";
   const description = `${kind}, ${FILTER_LABELS[entry.filter]} filter, ${new Date(entry.id).toLocaleString()}`;
   return (
@@ -111,7 +128,7 @@ function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: () =>
         <a className="button button-small" href={entry.src} download={entry.filename} aria-label={`Save ${description}`}>
           💾 Save
         </a>
-        <button type="button" className="button button-ghost button-small" onClick={onDelete} aria-label={`Delete ${description}`}>
+        <button type="button" className="button button-ghost button-small" onClick={(event) => onDelete(event.currentTarget.closest("li"))} aria-label={`Delete ${description}`} data-delete>
           🗑️ Delete
         </button>
       </div>

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
+import { focusElement } from "~/browser/focus";
 import { ContentList, type ContentListItem } from "~/components/content-list";
 import { EnhancedField } from "~/components/enhanced-field";
 import { ThemeToggle } from "~/components/theme-toggle";
@@ -185,12 +186,28 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
 function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" | "down"; disabled: boolean }) {
   const fetcher = useFetcher();
+  // The arrows are disabled while a move is saved, and the row moves: afterwards the focus goes back to
+  // the moved tool's arrow (the other one when it reached the end), never left on <body>.
+  const moving = useRef(false);
+  useEffect(() => {
+    if (fetcher.state !== "idle") {
+      moving.current = true;
+      return;
+    }
+    if (!moving.current) return;
+    moving.current = false;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const arrows = document.querySelector(`[data-tool-id="${id}"]`)?.querySelectorAll<HTMLButtonElement>("button[data-direction]") ?? [];
+    const same = [...arrows].find((arrow) => arrow.dataset.direction === direction && !arrow.disabled);
+    focusElement(same ?? [...arrows].find((arrow) => !arrow.disabled));
+  }, [fetcher.state, id, direction]);
   return (
     <fetcher.Form method="post" action="/preferences" className="inline-form">
       <PreferenceFields intent="move" />
       <input type="hidden" name="tool" value={id} />
       <input type="hidden" name="direction" value={direction} />
-      <button type="submit" className="icon-button" disabled={disabled} aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}>
+      <button type="submit" className="icon-button" disabled={disabled} data-direction={direction} aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}>
         {direction === "up" ? "↑" : "↓"}
       </button>
     </fetcher.Form>

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Link, redirect, useFetcher, useFetchers } from "react-router";
+import { focusAfterRemoval } from "~/browser/focus";
 import { withFailureFallback } from "~/browser/network-safe";
 import { FlashMessage, MediaHeader } from "~/components/media-ui";
 import { ProjectMediaIcons } from "~/components/project-media-icons";
@@ -137,6 +138,8 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!window.confirm(DELETE_CONFIRM)) return;
+    // The card hides at once: the next card's Delete takes the focus (the page heading after the last).
+    focusAfterRemoval(event.currentTarget.closest("li"), 'button[value="delete"]', () => document.querySelector<HTMLElement>("main h1"));
     const form = new FormData(event.currentTarget);
     form.set("intent", "delete");
     form.set("enhanced", "1");

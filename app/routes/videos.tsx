@@ -54,18 +54,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const intent = form.get("intent");
   const name = text(form.get("name"));
-  const done = () => (answersWithData(form) ? answer({ intent: intent as "rename" | "delete", name, ok: true, message: "" }) : redirect("/videos"));
+  const done = (newName?: string) =>
+    answersWithData(form) ? answer({ intent: intent as "rename" | "delete", name, newName, ok: true, message: "" }) : redirect("/videos");
   if (intent === "rename") {
     const newName = text(form.get("new_name"));
     // SPEC §5: a blank name is ignored.
     if (!newName.trim()) return done();
+    let renamed: string;
     try {
-      await renameMedia(user.id, "video", name, newName);
+      renamed = (await renameMedia(user.id, "video", name, newName)).name;
     } catch (error) {
       const failure = screenFailure(error);
       return answer({ intent, name, ok: false, message: texts.renameFailed, detail: failure.detail }, failure.status);
     }
-    return done();
+    return done(renamed);
   }
   if (intent === "delete") {
     if (!(await deleteMedia(user.id, "video", name))) return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);

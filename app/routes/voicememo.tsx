@@ -64,6 +64,15 @@ function VoiceMemoRecorder() {
   const active = useRef<{ recording: ActiveRecording; stream: MediaStream } | null>(null);
   const memoUrl = useRef<string | null>(null);
   const mounted = useRef(true);
+  const recordButton = useRef<HTMLButtonElement>(null);
+
+  // The button is disabled while the microphone starts (and Delete Memo goes away): the focus comes back to it.
+  const changed = useRef(false);
+  useEffect(() => {
+    if (!changed.current) return void (changed.current = true);
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (phase !== "starting" && lost && mounted.current) recordButton.current?.focus();
+  }, [phase, memo]);
 
   useEffect(() => {
     mounted.current = true;
@@ -153,6 +162,7 @@ function VoiceMemoRecorder() {
     <section className="card memo" aria-label="Voice memo recorder">
       <div className="memo-controls">
         <button
+          ref={recordButton}
           type="button"
           className={`button ${recording ? "button-danger" : "button-primary"}`}
           onClick={recording ? stop : start}

@@ -55,18 +55,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const intent = form.get("intent");
   const name = text(form.get("name"));
-  const done = (message: string) =>
-    answersWithData(form) ? answer({ intent: intent as "rename" | "delete", name, ok: true, message }) : redirectWithSuccess("/voices", message);
+  const done = (message: string, newName?: string) =>
+    answersWithData(form) ? answer({ intent: intent as "rename" | "delete", name, newName, ok: true, message }) : redirectWithSuccess("/voices", message);
   if (intent === "rename") {
     const newName = text(form.get("new_name"));
     if (!newName.trim()) return answer({ intent, name, ok: false, message: texts.nameRequired! }, 400);
+    let renamed: string;
     try {
-      await renameMedia(user.id, "voice", name, newName);
+      renamed = (await renameMedia(user.id, "voice", name, newName)).name;
     } catch (error) {
       const failure = screenFailure(error);
       return answer({ intent, name, ok: false, message: texts.renameFailed, detail: failure.detail }, failure.status);
     }
-    return done(texts.renamed!);
+    return done(texts.renamed!, renamed);
   }
   if (intent === "delete") {
     if (!(await deleteMedia(user.id, "voice", name))) return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);
