@@ -18,6 +18,7 @@ import { PostgresNotInstalledError, startPgCluster } from "./pg-cluster.mjs";
 /** The unit tests that open the database (models and what sits on them), run on PostgreSQL as well. */
 const UNIT_FILES = [
   "tests/unit/content.test.ts",
+  "tests/unit/content-search.test.ts",
   "tests/unit/projects.test.ts",
   "tests/unit/ai-video-jobs.test.ts",
   "tests/unit/accounts.test.ts",

@@ -65,12 +65,17 @@ async function readSchema(db: Kysely<any>): Promise<Schema> {
       select m.name as "table", c.name, c.type, c."notnull", c.dflt_value, c.pk
       from sqlite_master m join pragma_table_info(m.name) c
       where m.type = 'table' order by m.name, c.cid`.execute(db);
-    for (const row of rows.filter((r) => isAppTable(r.table))) {
+    // A full-text index is a virtual table (FTS5) with shadow tables on SQLite, an index on PostgreSQL
+    // (0009): counted as an index of that name, its tables left out.
+    const virtual = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE%' order by name`.execute(db);
+    const searchIndexes = virtual.rows.map((r) => r.name);
+    const isSearchIndexTable = (table: string) => searchIndexes.some((name) => table === name || table.startsWith(`${name}_`));
+    for (const row of rows.filter((r) => isAppTable(r.table) && !isSearchIndexTable(r.table))) {
       // A SQLite primary key column may hold NULL unless declared not null; PostgreSQL's never does.
       (tables[row.table] ??= []).push({ name: row.name, type: row.type.toLowerCase(), notNull: row.notnull === 1 || row.pk > 0, hasDefault: row.dflt_value !== null });
     }
     const indexes = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and sql is not null order by name`.execute(db);
-    return { tables, indexes: indexes.rows.map((r) => r.name) };
+    return { tables, indexes: [...indexes.rows.map((r) => r.name), ...searchIndexes].sort() };
   }
   const { rows } = await sql<{ table: string; name: string; type: string; is_nullable: string; column_default: string | null }>`
     select table_name as "table", column_name as name, data_type as type, is_nullable, column_default

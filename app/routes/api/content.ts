@@ -1,16 +1,23 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, parseInput, queryOf, readJsonBody, requireMethod } from "~/lib/http.server";
 import { contentInputSchema, countContent, createContent, listContent, listQuerySchema } from "~/models/content.server";
+import { countContentMatches, searchContent, searchQuerySchema } from "~/models/content-search.server";
 import type { Route } from "./+types/content";
+
+const contentQuerySchema = listQuerySchema.extend({ q: searchQuerySchema.optional() });
 
 /**
  * GET /api/content -> a bare array of {id, title, body, pinned, updated_at}, pinned first, then most
  * recently updated first. Optional ?limit= (1-1000) and ?offset= page through it; X-Total-Count says how many.
+ * ?q= keeps only the items whose title or body has every word (each also as a prefix: "robo" finds
+ * "robots"); blank q is the plain list, a q without letters or digits matches nothing.
  */
 export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
   const user = await requireApiUser(context, request);
-  const { limit, offset } = parseInput(listQuerySchema, queryOf(request));
-  const [items, total] = await Promise.all([listContent(user.id, { limit, offset }), countContent(user.id)]);
+  const { limit, offset, q } = parseInput(contentQuerySchema, queryOf(request));
+  const [items, total] = q
+    ? await Promise.all([searchContent(user.id, q, { limit, offset }), countContentMatches(user.id, q)])
+    : await Promise.all([listContent(user.id, { limit, offset }), countContent(user.id)]);
   return Response.json(items, { headers: { "Cache-Control": "no-store", "X-Total-Count": String(total) } });
 });
 
