@@ -53,6 +53,7 @@ export default [
   route("api/videos/play/:id", "routes/api/videos.play.ts"),
   route("api/videos/:name", "routes/api/videos.file.ts"),
   route("api/assistant/message", "routes/api/assistant.message.ts"),
+  route("api/assistant/stream", "routes/api/assistant.stream.ts"),
   route("api/voice/voices", "routes/api/voice.voices.ts"),
   route("api/voice/generate", "routes/api/voice.generate.ts"),
   route("api/ai/sketch2image", "routes/api/ai.sketch2image.ts"),
@@ -62,12 +63,19 @@ export default [
   route("api/project", "routes/api/project.ts"),
   route("api/project/create", "routes/api/project.create.ts"),
   route("api/project/:id", "routes/api/project.item.ts"),
+  route("api/library", "routes/api/library.ts"),
+  route("api/library/usage", "routes/api/library.usage.ts"),
+  route("api/library/upload", "routes/api/library.upload.ts"),
+  route("api/library/:id", "routes/api/library.item.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // User files (SPEC §7 Voice): owner only; public/static is served before this by the front door.
   route("static/voices/:name", "routes/static.voices.ts"),
   // Generated files (speech, images, AI video) by id, owner only.
   route("media/:id", "routes/media.ts"),
+  route("media/:id/thumbnail", "routes/media.thumbnail.ts"),
+  // The interface icons (lucide) as one SVG sprite, for <use href="/icons.svg?v=…#name">.
+  route("icons.svg", "routes/icons-sprite.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -229,6 +229,10 @@ const KIND_NOTES: Record<string, string> = {
   video: "uploaded video",
   aivideo: "AI video",
   image: "image",
+  sketch: "sketch result",
+  photo: "photo",
+  clip: "camera clip",
+  memo: "voice memo",
   music: "bundled track",
 };
 

@@ -6,6 +6,8 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: string;
+  /** Counts changes to the person's content_items (triggers of migration 0010): pages built from them are kept until it moves. */
+  content_version: Generated<number>;
 }
 
 export interface RefreshTokensTable {
@@ -65,7 +67,7 @@ export interface MediaFilesTable {
   /** Random id; also the file's storage key (the bytes live under it, never under the name). */
   id: string;
   user_id: string;
-  /** "voice" | "video" (later "speech", "image", "aivideo"). */
+  /** "voice" | "video" | "speech" | "image" | "aivideo" | "sketch" | "photo" | "clip" | "memo" (app/shared/media-names.ts). */
   kind: string;
   /** Display name, unique per user and kind. */
   name: string;
@@ -75,6 +77,15 @@ export interface MediaFilesTable {
   size: number | string;
   created_at: string;
   updated_at: string;
+  /** A generated file's prompt or spoken text (db/migrations/0008_library.ts); null otherwise. */
+  prompt?: string | null;
+  /** A generated file's provenance as JSON ({style, voice, provider, model, source}); null for uploads and older rows. */
+  provenance?: string | null;
+  /** Image pixels, from the PNG header at save time. */
+  width?: number | null;
+  height?: number | null;
+  /** Audio length when cheap to know at save time (WAV speech). */
+  duration_ms?: number | null;
 }
 
 /** An AI video job (SPEC §3, §4); worked by the job runner, see db/migrations/0004_ai.ts. */

@@ -141,6 +141,8 @@ const settingsSchema = z
     REFRESH_TOKEN_DAYS: positiveWhole(30),
     VOICE_MAX_BYTES: bytes(25 * MiB),
     VIDEO_MAX_BYTES: bytes(2048 * MiB),
+    /** What one person may store, uploads and generations together (issue 15); fractions allowed. */
+    USER_STORAGE_QUOTA_MB: positiveNumber(1024),
     AI_BASE_URL: httpUrl(null),
     AI_API_KEY: optionalText,
     AI_CHAT_MODEL: optionalText,
@@ -213,6 +215,8 @@ const settingsSchema = z
       voiceMaxBytes: raw.VOICE_MAX_BYTES,
       /** Largest video upload (413 beyond it). */
       videoMaxBytes: raw.VIDEO_MAX_BYTES,
+      /** USER_STORAGE_QUOTA_MB in bytes: uploads and generations past it are refused (413). */
+      storageQuotaBytes: Math.floor(raw.USER_STORAGE_QUOTA_MB * MiB),
       // AI providers (app/ai/config.server.ts shapes these for the providers).
       ai: {
         baseUrl: raw.AI_BASE_URL,

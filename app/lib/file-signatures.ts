@@ -180,3 +180,42 @@ export function isWav(bytes: Uint8Array): boolean {
 
 /** For the media store's content check: the Content-Type of a WAV file, or null. */
 export const sniffWav = (head: Uint8Array): string | null => (isWav(head) ? "audio/wav" : null);
+
+// Files saved to the library from the capture screens (issue 15).
+/** WebM (camera clips): an EBML header whose doctype is "webm". */
+export const sniffWebm = (head: Uint8Array): string | null => (sniffVideo(head) === "video/webm" ? "video/webm" : null);
+
+/**
+ * M4A / MP4 audio (voice memos): an ISO-BMFF `ftyp` box. Browsers' MediaRecorder writes "isom" or
+ * "mp42" as the brand for audio/mp4 as well, so any ftyp brand passes except still-image ones.
+ */
+const IMAGE_BRANDS = new Set(["mif1", "msf1", "heic", "heix", "hevc", "hevx", "heim", "heis", "avif", "avis", "crx ", "jp2 ", "jpm ", "jpx "]);
+export function sniffM4a(head: Uint8Array): string | null {
+  if (head.length < 16) return null;
+  const boxSize = ((head[0] << 24) | (head[1] << 16) | (head[2] << 8) | head[3]) >>> 0;
+  if (ascii(head, 4, 4) !== "ftyp" || boxSize < 16) return null;
+  return IMAGE_BRANDS.has(ascii(head, 8, 4)) ? null : "audio/mp4";
+}
+
+/** A PNG's width and height from its IHDR chunk (the first bytes are enough), or null. */
+export function pngDimensions(head: Uint8Array): { width: number; height: number } | null {
+  if (!isPng(head)) return null;
+  const view = Buffer.from(head.buffer, head.byteOffset, 24);
+  return { width: view.readUInt32BE(16), height: view.readUInt32BE(20) };
+}
+
+/** A PCM WAV's length in milliseconds from its header (fmt byte rate and data size), or null. */
+export function wavDurationMs(head: Uint8Array): number | null {
+  if (!isWav(head)) return null;
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.length);
+  let byteRate = 0;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const id = bytes.toString("ascii", at, at + 4);
+    const size = bytes.readUInt32LE(at + 4);
+    if (id === "fmt " && at + 16 <= bytes.length) byteRate = bytes.readUInt32LE(at + 16);
+    // A streamed WAV may say 0 or 0xFFFFFFFF for its data size: unknown.
+    if (id === "data") return byteRate > 0 && size > 0 && size < 0xffffffff ? Math.round((size / byteRate) * 1000) : null;
+    at += 8 + size + (size % 2);
+  }
+  return null;
+}

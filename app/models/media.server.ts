@@ -6,11 +6,12 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
 import type { ServedFile } from "~/lib/file-response.server";
-import { sniffMp3, sniffPng, sniffVideo, sniffWav } from "~/lib/file-signatures";
+import { pngDimensions, sniffM4a, sniffMp3, sniffPng, sniffVideo, sniffWav, sniffWebm, wavDurationMs } from "~/lib/file-signatures";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { fileStore, FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
 import { formatBytes, receiveMultipartUpload, tooLargeMessage } from "~/lib/upload.server";
 import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "~/shared/media-names";
+import type { Provenance } from "~/shared/library";
 
 /**
  * The user's stored files (SPEC §2 Voices and Video hub, §3 Voice file and Video file). Every
@@ -35,6 +36,11 @@ export interface MediaFile {
   size: number;
   createdAt: string;
   updatedAt: string;
+  /** How a generated file was made; null for uploads and for files generated before provenance was kept. */
+  provenance: Provenance | null;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
 }
 
 /**
@@ -68,7 +74,68 @@ export const MEDIA_RULES: Record<MediaKind, KindRules> = {
   speech: { maxBytes: 200 * MiB, sniff: sniffWav, unsupportedMessage: "Generated speech must be WAV audio" },
   image: { maxBytes: 200 * MiB, sniff: sniffPng, unsupportedMessage: "Generated images must be PNG" },
   aivideo: { maxBytes: 200 * MiB, sniff: sniffVideo, unsupportedMessage: "Generated video must be a video file" },
+  sketch: { maxBytes: 200 * MiB, sniff: sniffPng, unsupportedMessage: "Sketch results must be PNG" },
+  // Saved to the library from Camera, Camera V2 and Voice memo (POST /api/library/upload).
+  photo: { maxBytes: 50 * MiB, sniff: sniffPng, unsupportedMessage: "A photo must be a PNG image" },
+  clip: { maxBytes: env.videoMaxBytes, sniff: sniffWebm, unsupportedMessage: "A camera clip must be a WebM video" },
+  memo: { maxBytes: env.voiceMaxBytes, sniff: sniffM4a, unsupportedMessage: "A voice memo must be M4A (MP4 audio)" },
 };
+
+/** Refusals for the storage quota (USER_STORAGE_QUOTA_MB): the API's 413 detail, a screen's text. */
+export const QUOTA_EXCEEDED = "quota_exceeded";
+export const quotaMessage = (quotaBytes = env.storageQuotaBytes) =>
+  `Not enough storage left: this would pass your ${formatBytes(quotaBytes)} quota. Delete files in your library to make room.`;
+const quotaExceeded = () => new DomainError(413, quotaMessage(), { code: QUOTA_EXCEEDED });
+
+/** Bytes the person stores, all kinds together. */
+export async function storageUsed(userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("media_files")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>("size"), sql<number>`0`).as("used"))
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return Number(row?.used ?? 0);
+}
+
+/** Bytes the person may still store (never negative). */
+export async function storageLeft(userId: string): Promise<number> {
+  return Math.max(0, env.storageQuotaBytes - (await storageUsed(userId)));
+}
+
+/** Refuses (413) a generation before the provider is asked when the person has no room left. */
+export async function requireStorageLeft(userId: string): Promise<void> {
+  if ((await storageLeft(userId)) <= 0) throw quotaExceeded();
+}
+
+/** The kind's own limit, or what the quota leaves when that is less (then a 413 is the quota's). */
+async function uploadLimit(userId: string, kind: MediaKind) {
+  const left = await storageLeft(userId);
+  const kindMax = MEDIA_RULES[kind].maxBytes;
+  return { maxBytes: Math.min(kindMax, left), quotaBound: left < kindMax };
+}
+
+/** What the first bytes tell about a file, kept with its row (dimensions of PNGs, length of WAVs). */
+interface Described {
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+}
+function describeHead(head: Uint8Array | null): Described {
+  const size = head ? pngDimensions(head) : null;
+  return { width: size?.width ?? null, height: size?.height ?? null, durationMs: head ? wavDurationMs(head) : null };
+}
+
+/** The kind's content check, keeping the head it judged so the row can describe the file. */
+function inspectKeepingHead(kind: MediaKind) {
+  let head: Uint8Array | null = null;
+  return {
+    inspect: (bytes: Uint8Array) => {
+      head = bytes;
+      return MEDIA_RULES[kind].sniff(bytes);
+    },
+    described: () => describeHead(head),
+  };
+}
 
 export const mediaNotFound = (kind: MediaKind) => (kind === "voice" ? "Voice file not found" : "Video not found");
 const NAME_TAKEN = "A file with that name already exists";
@@ -77,10 +144,24 @@ export function maxBytesLabel(kind: MediaKind) {
   return formatBytes(MEDIA_RULES[kind].maxBytes);
 }
 
-type Row = Pick<MediaFilesTable, "id" | "kind" | "name" | "content_type" | "size" | "created_at" | "updated_at">;
-const COLUMNS = ["id", "kind", "name", "content_type", "size", "created_at", "updated_at"] as const;
+type Row = Pick<MediaFilesTable, "id" | "kind" | "name" | "content_type" | "size" | "created_at" | "updated_at" | "prompt" | "provenance" | "width" | "height" | "duration_ms">;
+export const MEDIA_COLUMNS = ["id", "kind", "name", "content_type", "size", "created_at", "updated_at", "prompt", "provenance", "width", "height", "duration_ms"] as const;
+const COLUMNS = MEDIA_COLUMNS;
 
-function toFile(row: Row): MediaFile {
+function parseProvenance(prompt: string | null | undefined, json: string | null | undefined): Provenance | null {
+  if (json === null || json === undefined) return null;
+  let rest: Partial<Provenance> = {};
+  try {
+    rest = JSON.parse(json) as Partial<Provenance>;
+  } catch {
+    // A damaged record reads as what it still says: the prompt.
+  }
+  return { prompt: prompt ?? null, style: rest.style ?? null, voice: rest.voice ?? null, provider: rest.provider ?? null, model: rest.model ?? null, source: rest.source ?? null };
+}
+
+const numberOrNull = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+
+export function toFile(row: Row): MediaFile {
   return {
     id: row.id,
     kind: row.kind as MediaKind,
@@ -89,6 +170,10 @@ function toFile(row: Row): MediaFile {
     size: Number(row.size),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    provenance: parseProvenance(row.prompt, row.provenance),
+    width: numberOrNull(row.width),
+    height: numberOrNull(row.height),
+    durationMs: numberOrNull(row.duration_ms),
   };
 }
 
@@ -161,7 +246,20 @@ async function freeName(userId: string, kind: MediaKind, desired: string, alsoTa
  * (sweeps run at start, 16 minutes later and hourly). The reverse order (row first) would show a row
  * whose bytes may never arrive.
  */
-async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile, desired: string, whenTaken: "number" | "refuse"): Promise<MediaFile> {
+async function commitStaged(
+  userId: string,
+  kind: MediaKind,
+  staged: StagedFile,
+  desired: string,
+  whenTaken: "number" | "refuse",
+  extra: Described & { provenance?: Provenance | null } = { width: null, height: null, durationMs: null },
+): Promise<MediaFile> {
+  // Two uploads of one person racing for the last room: each was bounded by what was left when it
+  // started, so the quota is checked once more before the file becomes theirs.
+  if (staged.size > (await storageLeft(userId))) {
+    await fileStore.discard(staged);
+    throw quotaExceeded();
+  }
   const id = newId();
   try {
     await fileStore.commit(staged, id);
@@ -175,7 +273,23 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
     for (let attempt = 0; attempt < 5; attempt++) {
       const name = whenTaken === "number" ? await freeName(userId, kind, desired, tried) : desired;
       const now = monotonicIso();
-      const row = { id, user_id: userId, kind, name, content_type: staged.contentType, size: staged.size, created_at: now, updated_at: now };
+      const { provenance = null } = extra;
+      const { prompt = null, ...rest } = provenance ?? {};
+      const row = {
+        id,
+        user_id: userId,
+        kind,
+        name,
+        content_type: staged.contentType,
+        size: staged.size,
+        created_at: now,
+        updated_at: now,
+        prompt: provenance ? prompt : null,
+        provenance: provenance ? JSON.stringify(rest) : null,
+        width: extra.width,
+        height: extra.height,
+        duration_ms: extra.durationMs,
+      };
       try {
         await db.insertInto("media_files").values(row).execute();
         return toFile(row);
@@ -199,18 +313,72 @@ async function commitStaged(userId: string, kind: MediaKind, staged: StagedFile,
  * as soon as the part's file name arrives so a large file is not received for nothing, and again
  * by the unique index at insert for two uploads racing for one name.
  */
-export async function receiveMediaUpload(userId: string, kind: MediaKind, request: Request) {
+export async function receiveMediaUpload(userId: string, kind: MediaKind, request: Request, options: { whenTaken?: "number" | "refuse" } = {}) {
   const rules = MEDIA_RULES[kind];
-  const upload = await receiveMultipartUpload(request, {
-    maxBytes: rules.maxBytes,
-    inspect: rules.sniff,
-    unsupportedMessage: rules.unsupportedMessage,
-    checkFilename: async (filename) => {
-      if (await getMediaByName(userId, kind, nameFromUpload(filename, kind))) throw new DomainError(409, NAME_TAKEN);
-    },
-  });
-  const file = await commitStaged(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), "refuse");
+  const whenTaken = options.whenTaken ?? "refuse";
+  // The quota bounds the upload like the kind's limit: by Content-Length before a byte is kept, else during the stream.
+  const limit = await uploadLimit(userId, kind);
+  const inspection = inspectKeepingHead(kind);
+  let upload;
+  try {
+    upload = await receiveMultipartUpload(request, {
+      maxBytes: limit.maxBytes,
+      inspect: inspection.inspect,
+      unsupportedMessage: rules.unsupportedMessage,
+      checkFilename: async (filename) => {
+        if (whenTaken === "refuse" && (await getMediaByName(userId, kind, nameFromUpload(filename, kind)))) throw new DomainError(409, NAME_TAKEN);
+      },
+    });
+  } catch (error) {
+    if (limit.quotaBound && error instanceof DomainError && error.status === 413) throw quotaExceeded();
+    throw error;
+  }
+  const file = await commitStaged(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), whenTaken, inspection.described());
   return { file, fields: upload.fields };
+}
+
+/**
+ * An upload whose kind arrives in the form (field `kind`, or `?kind=` on the URL), as the library's
+ * "Save to library" sends it: the parts may come in any order, so the bytes are staged under the
+ * kinds' largest limit (and the quota), then held to the named kind's content and size once the form
+ * is read (422 unknown kind, 415 wrong content, 413 too large or past the quota; nothing kept). A taken
+ * name is numbered: captures are named by the time they were taken, and refusing would lose them.
+ */
+export async function receiveUploadOfKind(userId: string, request: Request, kinds: readonly MediaKind[]): Promise<MediaFile> {
+  const kindMessage = `kind must be one of: ${kinds.join(", ")}`;
+  const fromQuery = new URL(request.url).searchParams.get("kind");
+  if (fromQuery !== null && !kinds.includes(fromQuery as MediaKind)) throw new DomainError(422, kindMessage);
+  const largest = Math.max(...kinds.map((kind) => MEDIA_RULES[kind].maxBytes));
+  const left = await storageLeft(userId);
+  let head: Uint8Array | null = null;
+  let upload;
+  try {
+    upload = await receiveMultipartUpload(request, {
+      maxBytes: Math.min(largest, left),
+      // Judged once the kind is known (below), so the refusal can name what that kind must be.
+      inspect: (bytes) => {
+        head = bytes;
+        return "application/octet-stream";
+      },
+      unsupportedMessage: "The file is not of an accepted type",
+    });
+  } catch (error) {
+    if (left < largest && error instanceof DomainError && error.status === 413) throw quotaExceeded();
+    throw error;
+  }
+  const kind = (upload.fields.kind ?? fromQuery ?? "") as MediaKind;
+  const refuse = async (error: DomainError) => {
+    await fileStore.discard(upload.staged);
+    throw error;
+  };
+  if (!kinds.includes(kind)) return refuse(new DomainError(422, kindMessage));
+  if (upload.staged.size === 0) return refuse(new DomainError(422, "The file is empty"));
+  const rules = MEDIA_RULES[kind];
+  const contentType = head ? rules.sniff(head) : null;
+  if (!contentType) return refuse(new DomainError(415, rules.unsupportedMessage));
+  if (upload.staged.size > rules.maxBytes) return refuse(new DomainError(413, tooLargeMessage(rules.maxBytes)));
+  const staged = { ...upload.staged, contentType };
+  return commitStaged(userId, kind, staged, nameFromUpload(upload.filename, kind), "number", describeHead(head));
 }
 
 /**
@@ -218,17 +386,19 @@ export async function receiveMediaUpload(userId: string, kind: MediaKind, reques
  * limits, content check and naming as uploads, except that a taken name is numbered ("name (2)"):
  * nobody chose it, so refusing would only lose the generated file.
  */
-export async function storeMedia(userId: string, kind: MediaKind, source: Readable, name: string): Promise<MediaFile> {
+export async function storeMedia(userId: string, kind: MediaKind, source: Readable, name: string, provenance: Provenance | null = null): Promise<MediaFile> {
   const rules = MEDIA_RULES[kind];
+  const limit = await uploadLimit(userId, kind);
+  const inspection = inspectKeepingHead(kind);
   let staged: StagedFile;
   try {
-    staged = await fileStore.stage(source, { maxBytes: rules.maxBytes, inspect: rules.sniff });
+    staged = await fileStore.stage(source, { maxBytes: limit.maxBytes, inspect: inspection.inspect });
   } catch (error) {
-    if (error instanceof FileTooLargeError) throw new DomainError(413, tooLargeMessage(error.maxBytes));
+    if (error instanceof FileTooLargeError) throw limit.quotaBound ? quotaExceeded() : new DomainError(413, tooLargeMessage(error.maxBytes));
     if (error instanceof UnsupportedContentError) throw new DomainError(415, rules.unsupportedMessage);
     throw error;
   }
-  return commitStaged(userId, kind, staged, nameFromUpload(name, kind), "number");
+  return commitStaged(userId, kind, staged, nameFromUpload(name, kind), "number", { ...inspection.described(), provenance });
 }
 
 /** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as DomainError. */
@@ -297,6 +467,6 @@ export function scheduleSweeps(sweep: () => void): () => void {
 }
 
 /** What the file responder needs to serve a stored file. */
-export function servedFile(file: MediaFile): ServedFile {
+export function servedFile(file: Pick<MediaFile, "id" | "name" | "contentType" | "size" | "updatedAt">): ServedFile {
   return { key: file.id, name: file.name, contentType: file.contentType, size: file.size, updatedAt: file.updatedAt };
 }

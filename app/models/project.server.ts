@@ -25,9 +25,9 @@ export const projectNotFound = () => new DomainError(404, PROJECT_NOT_FOUND);
 
 /** Which stored kinds each file slot accepts. */
 export const SLOT_KINDS: Record<Exclude<ProjectSlot, "music">, readonly MediaKind[]> = {
-  voice: ["voice", "speech"],
-  video: ["video", "aivideo"],
-  image: ["image"],
+  voice: ["voice", "speech", "memo"],
+  video: ["video", "aivideo", "clip"],
+  image: ["image", "sketch", "photo"],
 };
 const SLOT_LABELS: Record<ProjectSlot, string> = { voice: "voice", music: "music track", video: "video", image: "image" };
 

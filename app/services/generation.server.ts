@@ -1,4 +1,5 @@
 import { slugOf, storeGenerated } from "~/models/ai-media.server";
+import { requireStorageLeft } from "~/models/media.server";
 import { ProviderError } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
 import { aiProviders } from "~/ai/providers.server";
@@ -12,6 +13,15 @@ import { providerFailure, withProviderFailures } from "./provider-failure.server
  * the person's file. Both doors (screens' actions and /api routes) call these; neither holds the rules.
  * A provider failure leaves as a DomainError with SPEC §8's text (502/503/504, see provider-failure).
  */
+/**
+ * A provider id as the adapters spell it ("openai:tts-1", "replicate:owner/model", "espeak-ng") as
+ * the provenance's provider and model: the part before the first colon, and the rest (or null).
+ */
+export function providerAndModel(providerId: string): { provider: string; model: string | null } {
+  const colon = providerId.indexOf(":");
+  return colon === -1 ? { provider: providerId, model: null } : { provider: providerId.slice(0, colon), model: providerId.slice(colon + 1) || null };
+}
+
 /** The code of speak's 422 for a voice the provider does not have. */
 export const UNKNOWN_VOICE = "unknown_voice";
 
@@ -41,6 +51,8 @@ export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAI
 /** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */
 export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal) {
   const provider = aiProviders().speech;
+  // Past the storage quota nothing is generated (413 before the provider is asked).
+  await requireStorageLeft(userId);
   const { voice, audio } = await withProviderFailures("speech", async () => {
     const voices = await provider.listVoices(signal);
     const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
@@ -50,15 +62,25 @@ export async function speak(userId: string, text: string, voiceId: string | unde
     }
     return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
   });
-  const stored = await storeGenerated(userId, "speech", audio.bytes, `speech-${slugOf(text, 30)}`);
+  const stored = await storeGenerated(userId, "speech", audio.bytes, `speech-${slugOf(text, 30)}`, {
+    prompt: text,
+    voice: voice.name && voice.name !== voice.voice_id ? `${voice.name} (${voice.voice_id})` : voice.voice_id,
+    ...providerAndModel(provider.id),
+  });
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, voice_id: voice.voice_id, provider: provider.id };
 }
 
 /** The sketch restyled (offline) or redrawn by the image model, stored as the person's image. */
 export async function sketchToImage(userId: string, png: Buffer, style: SketchStyle, signal?: AbortSignal) {
   const provider = aiProviders().sketch;
+  await requireStorageLeft(userId);
   const image = await withProviderFailures("sketch", () => provider.stylise(png, style, signal));
-  const stored = await storeGenerated(userId, "image", image.bytes, `sketch-${style}`);
+  // Kind "sketch": the library tells drawing-pad results from prompted images.
+  const stored = await storeGenerated(userId, "sketch", image.bytes, `sketch-${style}`, {
+    style,
+    ...providerAndModel(provider.id),
+    source: { type: "sketch", id: null },
+  });
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id, offline: provider.offline };
 }
 
@@ -74,7 +96,8 @@ export const NO_IMAGE_PROVIDER =
 export async function generateImage(userId: string, prompt: string, signal?: AbortSignal) {
   const provider = aiProviders().image;
   if (!provider) throw providerFailure(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER), "image");
+  await requireStorageLeft(userId);
   const image = await withProviderFailures("image", () => provider.generate(prompt, signal));
-  const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`);
+  const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`, { prompt, ...providerAndModel(provider.id) });
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { storeGenerated, slugOf } from "~/models/ai-media.server";
-import { deleteMedia } from "~/models/media.server";
+import { deleteMedia, requireStorageLeft } from "~/models/media.server";
+import { DomainError } from "~/lib/domain-error";
+import { providerAndModel } from "./generation.server";
 import {
   claimJob,
   createVideoJob,
@@ -169,7 +171,11 @@ export class VideoJobRunner {
         },
       });
       if (signal.aborted) throw signal.reason;
-      const stored = await storeGenerated(job.user_id, "aivideo", video.bytes, `ai-video-${slugOf(job.prompt)}`);
+      const stored = await storeGenerated(job.user_id, "aivideo", video.bytes, `ai-video-${slugOf(job.prompt)}`, {
+        prompt: job.prompt,
+        ...providerAndModel(this.provider.id),
+        source: { type: "job", id: job.id },
+      });
       if (!(await finishJob(job.id, this.runnerId, { status: "completed", mediaId: stored.file.id }))) {
         // The job was taken over or deleted meanwhile: the clip has no job to belong to.
         await deleteMedia(job.user_id, "aivideo", stored.file.name).catch(() => {});
@@ -182,6 +188,8 @@ export class VideoJobRunner {
         console.error(`[video-jobs] job ${job.id}: ${reason.message}`);
         return end({ status: reason.failure === "timeout" ? "timeout" : "error", error: FAILURE_REASONS[reason.failure] });
       }
+      // Past the storage quota the clip is not kept; the job says why (SPEC §8 style, no provider text).
+      if (reason instanceof DomainError && reason.status === 413) return end({ status: "error", error: reason.detail });
       console.error(`[video-jobs] job ${job.id} failed`, error);
       return end({ status: "error", error: "The video could not be generated" });
     } finally {
@@ -222,6 +230,7 @@ export async function stopVideoJobRunner(): Promise<void> {
  */
 export async function submitVideoJob(userId: string, prompt: string): Promise<VideoJobView> {
   await ensureVideoJobRunner();
+  await requireStorageLeft(userId);
   const job = await createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs });
   void processRunner?.tick();
   return job;

@@ -1,0 +1,16 @@
+import { requireApiUser } from "~/auth/auth.server";
+import { apiAction, refuseMethod } from "~/lib/http.server";
+import { storageUsage } from "~/models/library.server";
+import type { Route } from "./+types/library.usage";
+
+/** GET /api/library/usage -> {used_bytes, quota_bytes, by_kind: {voice, video, ...}} (bytes; every kind present). */
+export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
+  const user = await requireApiUser(context, request);
+  const usage = await storageUsage(user.id);
+  return Response.json(
+    { used_bytes: usage.usedBytes, quota_bytes: usage.quotaBytes, by_kind: usage.byKind },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+});
+
+export const action = refuseMethod("GET, HEAD");

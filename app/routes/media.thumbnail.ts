@@ -1,0 +1,38 @@
+import { requireApiUser } from "~/auth/auth.server";
+import { apiError } from "~/lib/http.server";
+import { fileStore } from "~/lib/storage.server";
+import { THUMBNAIL_SOURCE_MAX, thumbnailOf } from "~/lib/thumbnails.server";
+import { getOwnedMedia } from "~/models/ai-media.server";
+import type { Route } from "./+types/media.thumbnail";
+
+/**
+ * GET/HEAD /media/{id}/thumbnail: a small WebP preview of one of the person's images (the library's
+ * grid), owner only, nosniff, cached (in memory on the server, privately by the browser). Not an
+ * image, too large, or another user's -> 404.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireApiUser(context, request);
+  const file = await getOwnedMedia(user.id, params.id);
+  if (!file || file.contentType !== "image/png" || file.size > THUMBNAIL_SOURCE_MAX) return apiError(404, "File not found");
+  const version = `${file.size}-${Date.parse(file.updatedAt).toString(36)}`;
+  const etag = `"thumb-${file.id}-${version}"`;
+  const headers = new Headers({
+    "Content-Type": "image/webp",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "private, max-age=86400",
+    ETag: etag,
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+  });
+  if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
+  let thumbnail: Buffer;
+  try {
+    thumbnail = await thumbnailOf(fileStore, file.id, version);
+  } catch {
+    // Bytes that pass the PNG check but do not decode: no preview, the tile shows the name.
+    return apiError(404, "No preview for this file");
+  }
+  headers.set("Content-Length", String(thumbnail.length));
+  return new Response(request.method === "HEAD" ? null : new Uint8Array(thumbnail), { headers });
+}
+
+export const action = () => apiError(405, "Method not allowed", { Allow: "GET, HEAD" });
