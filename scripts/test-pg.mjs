@@ -5,7 +5,7 @@
 // (tests/support/server.ts) gets a fresh database of its own, and every unit test file (tests/unit/setup.ts)
 // too, so tests stay as isolated as on SQLite. Stops the cluster, prints "N passed, M failed" and exits
 // with Vitest's code. Needs the production build (`npm run build`; BUILD_DIR selects it, as everywhere).
-// Extra arguments go to Vitest (e.g. `npm run test:pg -- -t "health"`).
+// Extra arguments go to Vitest (e.g. `npm run test:pg -- -t "health"`); test files named there are run instead of the whole list.
 //
 // PostgreSQL not installed: says so and exits 3 (Debian: apt-get install postgresql; CI installs it).
 import { spawn } from "node:child_process";
@@ -53,6 +53,7 @@ try {
 }
 console.log(`[test:pg] PostgreSQL ${cluster.bindir} on 127.0.0.1:${cluster.port}`);
 
+const namedFiles = process.argv.slice(2).filter((arg) => !arg.startsWith("-") && /\.test\.ts$/.test(arg));
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "studio-test-pg-")), "vitest.json");
 const args = [
   "vitest",
@@ -61,8 +62,8 @@ const args = [
   "api",
   "--project",
   "unit",
-  "tests/api/",
-  ...UNIT_FILES,
+  // Files named on the command line replace the whole list (`npm run test:pg -- tests/api/x.test.ts`).
+  ...(namedFiles.length > 0 ? [] : ["tests/api/", ...UNIT_FILES]),
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${report}`,

@@ -8,7 +8,7 @@ import { createSignedCookie } from "./signed-cookie.server";
  * Flash toasts after a redirect, in remix-toast's cookie (`toast-session`, its format unchanged), signed
  * with our secret (remix-toast's built-in one is public) and with the key prepared once.
  */
-const TOAST_COOKIE = "toast-session";
+export const TOAST_COOKIE = "toast-session";
 const toastStorage = createCookieSessionStorage({
   cookie: createSignedCookie(TOAST_COOKIE, { secrets: [sessionSecret()], secure: env.cookieSecure, sameSite: "lax", httpOnly: true, path: "/" }),
 });

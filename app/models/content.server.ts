@@ -173,6 +173,20 @@ export async function listContentSummaries(userId: string, options: ListOptions 
   return rows.map((row) => ({ id: row.id, title: row.title, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
 }
 
+/** The person's content version: it moves with every change to their items (migration 0010's triggers). */
+const contentVersionOfUser = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
+  database.selectFrom("users").select("content_version").where("id", "=", p.userId),
+);
+
+/**
+ * A number that changes whenever any of the person's items is created, changed, pinned or deleted, by
+ * any path (database triggers): what a page built from their content is kept under. null: no such person.
+ */
+export async function contentVersion(userId: string): Promise<number | null> {
+  const row = await contentVersionOfUser.first(db, { userId });
+  return row ? Number(row.content_version) : null;
+}
+
 export async function countContent(userId: string): Promise<number> {
   const row = await contentCount.firstOrThrow(db, { userId });
   return Number(row.count);

@@ -7,8 +7,9 @@ import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
 import { requireUser } from "~/auth/auth.server";
+import { keepPersonalPages } from "~/auth/personal-page-cache.server";
 import { readPreferences } from "~/lib/preferences.server";
-import { CONTENT_PAGE_SIZE, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
+import { CONTENT_PAGE_SIZE, contentVersion, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
 
@@ -16,6 +17,12 @@ export const meta: Route.MetaFunction = () => [
   { title: "Dashboard · Creative AI Studio" },
   { name: "description", content: "Your Creative AI Studio dashboard: your writing, your tools and your plan." },
 ];
+
+/**
+ * The page is built from the person's content, their identity and their preference cookie only, so
+ * it is rendered once per content version and answered from memory until an item changes (issue 13).
+ */
+export const middleware: Route.MiddlewareFunction[] = [keepPersonalPages(contentVersion)];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);

@@ -6,6 +6,7 @@ import {
   BODY_MAX,
   contentInputSchema,
   contentUpdateSchema,
+  contentVersion,
   countContent,
   createContent,
   deleteContent,
@@ -174,5 +175,37 @@ describe("content items", () => {
     await createContent(bob, { title: "gone soon" });
     await db.deleteFrom("users").where("id", "=", bob).execute();
     expect(await countContent(bob)).toBe(0);
+  });
+});
+
+describe("content version (what a kept dashboard is keyed on)", () => {
+  it("moves with every create, edit, pin and delete, by the model or by plain SQL, and only for the owner", async () => {
+    const start = (await contentVersion(alice))!;
+    const bobStart = (await contentVersion(bob))!;
+    expect(typeof start).toBe("number");
+    const seen = [start];
+    const expectMoved = async () => {
+      const now = (await contentVersion(alice))!;
+      expect(seen).not.toContain(now);
+      seen.push(now);
+    };
+
+    const item = await createContent(alice, { title: "Draft" });
+    await expectMoved();
+    expect((await updateContent(alice, item.id, { title: "Draft 2" })).ok).toBe(true);
+    await expectMoved();
+    await setPinned(alice, item.id, true);
+    await expectMoved();
+    // A change that bypasses the model (a restore, an operator's SQL) counts too: triggers keep it.
+    await sql`update content_items set title = ${"Edited by hand"} where id = ${item.id}`.execute(db);
+    await expectMoved();
+    expect(await deleteContent(alice, item.id)).toBe(true);
+    await expectMoved();
+
+    expect(await contentVersion(bob)).toBe(bobStart);
+    // Another person's id changes nothing of Alice's.
+    await setPinned(bob, item.id, true);
+    expect(await contentVersion(bob)).toBe(bobStart);
+    expect(await contentVersion("no-such-user")).toBeNull();
   });
 });
