@@ -61,7 +61,8 @@ function rssMiB(pid) {
 
 async function startServer() {
   server = await launchServer({
-    env: { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" },
+    // The person's storage quota (USER_STORAGE_QUOTA_MB, 1 GiB by default) must leave room for the upload.
+    env: { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789", USER_STORAGE_QUOTA_MB: String(Math.ceil(payloadMiB * 2) + 64) },
     stderr: "inherit",
   });
   return server.url;
