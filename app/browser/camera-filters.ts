@@ -187,10 +187,12 @@ export function glyphAt(column: number, row: number, frame: number): string {
 export interface FilterEffects {
   rain: GlyphRain;
   scratch: HTMLCanvasElement | null;
+  /** Reduced motion: the glyph rain stands still (the camera's own picture stays live). */
+  still: boolean;
 }
 
 export function createFilterEffects(): FilterEffects {
-  return { rain: createGlyphRain(), scratch: null };
+  return { rain: createGlyphRain(), scratch: null, still: false };
 }
 
 function fillLayer(context: CanvasRenderingContext2D, layer: ColorLayer, width: number, height: number) {
@@ -207,10 +209,10 @@ function fillLayer(context: CanvasRenderingContext2D, layer: ColorLayer, width: 
   context.fillRect(0, 0, width, height);
 }
 
-function drawGlyphRain(context: CanvasRenderingContext2D, rain: GlyphRain, width: number, height: number) {
+function drawGlyphRain(context: CanvasRenderingContext2D, rain: GlyphRain, width: number, height: number, still: boolean) {
   const cell = width / rain.heads.length;
   const rows = Math.ceil(height / cell);
-  advanceGlyphRain(rain, rows);
+  if (!still) advanceGlyphRain(rain, rows);
   context.font = `${Math.round(cell * 0.9)}px monospace`;
   context.textAlign = "center";
   context.textBaseline = "top";
@@ -288,7 +290,7 @@ export function drawFilteredFrame(
   context.globalCompositeOperation = "source-over";
   context.globalAlpha = 1;
 
-  if (recipe.overlay === "glyph-rain") drawGlyphRain(context, effects.rain, width, height);
+  if (recipe.overlay === "glyph-rain") drawGlyphRain(context, effects.rain, width, height, effects.still);
   else if (recipe.overlay === "scanlines") drawScanlines(context, width, height);
   else if (recipe.overlay === "vignette") drawVignette(context, width, height);
   context.restore();

@@ -73,6 +73,8 @@ interface PreviewOptions {
   /** A fixed output size (the source is cropped to cover it), or null for the camera's own size. */
   output: Resolution | null;
   frameRate?: number;
+  /** Called once, when the first frame is on the canvas: the preview a person sees has a picture. */
+  onFirstFrame?: () => void;
 }
 
 /**
@@ -83,6 +85,11 @@ interface PreviewOptions {
 export function startFilteredPreview(video: HTMLVideoElement, canvas: HTMLCanvasElement, options: PreviewOptions): FilteredPreview {
   const context = canvas.getContext("2d");
   const effects = createFilterEffects();
+  // Reduced motion stills the filters' own animation (the Matrix glyph rain), followed live.
+  const motion = typeof window.matchMedia === "function" ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  const followMotion = () => void (effects.still = motion?.matches ?? false);
+  followMotion();
+  motion?.addEventListener("change", followMotion);
   const interval = 1000 / (options.frameRate ?? 30);
   const perVideoFrame = typeof video.requestVideoFrameCallback === "function";
   let frames = 0;
@@ -100,6 +107,7 @@ export function startFilteredPreview(video: HTMLVideoElement, canvas: HTMLCanvas
     }
     drawFilteredFrame(context, video, video.videoWidth, video.videoHeight, options.filter(), effects);
     frames++;
+    if (frames === 1) options.onFirstFrame?.();
   };
 
   const onVideoFrame = () => {
@@ -116,11 +124,14 @@ export function startFilteredPreview(video: HTMLVideoElement, canvas: HTMLCanvas
     draw();
   };
   handle = perVideoFrame ? video.requestVideoFrameCallback(onVideoFrame) : requestAnimationFrame(onAnimationFrame);
+  // The frame the video already holds goes on the canvas now, not at the camera's next frame.
+  draw();
 
   return {
     framesDrawn: () => frames,
     stop() {
       stopped = true;
+      motion?.removeEventListener("change", followMotion);
       if (perVideoFrame) video.cancelVideoFrameCallback(handle);
       else cancelAnimationFrame(handle);
     },

@@ -89,7 +89,8 @@ export function CameraStudio<F extends CameraFilter>({
           ) : null}
         </div>
         <CaptureButton
-          disabled={unavailable}
+          disabled={status !== "ready"}
+          waitingLabel={status === "starting" ? "Starting camera…" : undefined}
           recording={recording}
           elapsed={camera.recordingElapsed}
           onPhoto={() => {

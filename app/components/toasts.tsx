@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
 import type { ToastOptions } from "react-toastify/unstyled";
+import { useTheme } from "./theme-toggle";
 
 export interface FlashToast {
   type: "info" | "success" | "error" | "warning";
@@ -34,9 +35,24 @@ const subscribe = (listener: () => void) => {
 
 const LazyToastContainer = lazy(() => loadToastify().then((module) => ({ default: module.ToastContainer })));
 
-/** SPEC §8: toasts top-right, auto-close 5000 ms, pause on hover, Alt+T focuses them (react-toastify's defaults, set explicitly). */
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+const subscribeToMotion = (listener: () => void) => {
+  const query = window.matchMedia(REDUCED_MOTION);
+  query.addEventListener("change", listener);
+  return () => query.removeEventListener("change", listener);
+};
+
+/**
+ * SPEC §8: toasts auto-close after 5000 ms, pause on hover, Alt+T focuses them (react-toastify's
+ * defaults, set explicitly). They sit at the bottom (full width on phones), not SPEC's top-right, where
+ * they covered the header's controls (WCAG 2.4.11; docs/decisions/0021), and
+ * take the page's theme. With reduced motion the countdown bar is hidden (it still times the close:
+ * react-toastify closes a toast when the bar's animation ends) and app.css stills the entrances.
+ */
 export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   const { pathname } = useLocation();
+  const theme = useTheme();
+  const reducedMotion = useSyncExternalStore(subscribeToMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
   const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
   useEffect(() => {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (SPEC §9).
@@ -47,7 +63,9 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   return (
     <Suspense fallback={null}>
       <LazyToastContainer
-        position="top-right"
+        position="bottom-right"
+        theme={theme}
+        hideProgressBar={reducedMotion}
         autoClose={5000}
         pauseOnHover
         hotKeys={(event) => event.altKey && event.code === "KeyT"}

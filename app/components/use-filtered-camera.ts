@@ -107,12 +107,17 @@ export function useFilteredCamera({ filter, output }: { filter: CameraFilter; ou
           // Muted inline video may autoplay in every current browser; a refusal would only leave the preview still.
         });
         if (cancelled) return;
+        // Ready means the preview a person sees has a picture: Capture waits, disabled, until then
+        // (a tap as the video started playing used to find an empty canvas: "Camera not ready yet.").
         previewRef.current = startFilteredPreview(video, canvas, {
           filter: () => filterRef.current,
           output: resolution ?? null,
+          onFirstFrame: () => {
+            if (cancelled) return;
+            setStatus("ready");
+            setNotice(null);
+          },
         });
-        setStatus("ready");
-        setNotice(null);
         const cameras = await listCameras();
         if (!cancelled) setCameraCount(cameras.length);
       })

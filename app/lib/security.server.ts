@@ -1,3 +1,4 @@
+import { STOCK_PHOTO_BASE } from "~/shared/stock-photo";
 import { env } from "./env.server";
 
 /** Headers every response carries; the document's CSP (with its nonce) is set in entry.server.tsx. */
@@ -15,7 +16,8 @@ export function contentSecurityPolicy(nonce: string, isDevelopment: boolean): st
     `script-src 'self' 'nonce-${nonce}'${isDevelopment ? " 'unsafe-eval'" : ""}`,
     // React style attributes and react-toastify's injected stylesheet.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // The image generator shows SPEC's stock photo, loaded from LoremFlickr (only that origin; decision 0021).
+    `img-src 'self' data: blob: ${STOCK_PHOTO_BASE}`,
     "media-src 'self' data: blob:",
     `connect-src 'self'${isDevelopment ? " ws: wss:" : ""}`,
     "font-src 'self'",

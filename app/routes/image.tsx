@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { data, Form } from "react-router";
 import { generateImage } from "~/browser/ai-client";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
@@ -56,6 +56,8 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
   const [prompt, setPrompt] = useState(actionData?.prompt ?? "");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(actionData?.result ?? null);
+  /** The prompt the shown result was made from (the field may have changed since). */
+  const [resultPrompt, setResultPrompt] = useState(actionData?.prompt ?? "");
   const [error, setError] = useState<string | null>(actionData?.error ?? null);
   const placeholderTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
@@ -73,6 +75,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
     setBusy(true);
     setError(null);
     setResult(null);
+    setResultPrompt(text);
     if (!loaderData.configured) {
       // SPEC §7: no call; after 2 s the stock-photo link built from the prompt.
       placeholderTimer.current = setTimeout(() => {
@@ -121,26 +124,63 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
           </p>
         ) : null}
         {busy ? <p className="muted">Generating...</p> : null}
-        {result?.kind === "link" ? (
-          <p className="ai-stock-link">
+        {result ? <ResultImage key={result.url} result={result} prompt={resultPrompt} /> : null}
+        {!error && !busy && !result ? <p className="muted">Your image appears here.</p> : null}
+      </section>
+    </main>
+  );
+}
+
+/** Said when the picture does not arrive (offline, blocked, or the service failed); the link stays. */
+const IMAGE_NOT_LOADED = "The image could not be loaded here. The link beside it still leads to it.";
+
+/**
+ * SPEC §2 "the resulting image": the picture itself, with its link beside it. The stock photo is
+ * LoremFlickr's, loaded by the browser straight from there (the CSP's img-src allows that one origin;
+ * no referrer is sent; docs/decisions/0021). When it cannot load, the page says so in words.
+ */
+function ResultImage({ result, prompt }: { result: Result; prompt: string }) {
+  const [failed, setFailed] = useState(false);
+  // An image that failed before the page was hydrated raised its error event before React listened.
+  const watch = useCallback((image: HTMLImageElement | null) => {
+    if (image?.complete && image.naturalWidth === 0) setFailed(true);
+  }, []);
+  const stock = result.kind === "link";
+  const words = prompt.trim();
+  return (
+    <figure className="ai-figure">
+      <img
+        ref={watch}
+        src={result.url}
+        alt={stock ? `Stock photo matching “${words}”` : `Image generated from “${words}”`}
+        className="ai-image"
+        width={stock ? STOCK_PHOTO_SIZE.width : undefined}
+        height={stock ? STOCK_PHOTO_SIZE.height : undefined}
+        referrerPolicy="no-referrer"
+        onError={() => setFailed(true)}
+        onLoad={() => setFailed(false)}
+        hidden={failed}
+        data-testid="result-image"
+      />
+      <figcaption className="ai-stock-link">
+        {failed ? (
+          <span className="message message-error" role="status" data-testid="image-not-loaded">
+            {IMAGE_NOT_LOADED}
+          </span>
+        ) : null}
+        {stock ? (
+          <>
             Stock photo ({STOCK_PHOTO_SIZE.width}x{STOCK_PHOTO_SIZE.height}) for your prompt:{" "}
             <a href={result.url} target="_blank" rel="noopener noreferrer" data-testid="stock-photo-link">
               {result.url}
             </a>
-          </p>
-        ) : null}
-        {result?.kind === "image" ? (
-          <figure className="ai-figure">
-            <img src={result.url} alt={`Generated from: ${prompt}`} className="ai-image" />
-            <figcaption>
-              <a className="button" href={result.url} download>
-                Download Image
-              </a>
-            </figcaption>
-          </figure>
-        ) : null}
-        {!error && !busy && !result ? <p className="muted">Your image appears here.</p> : null}
-      </section>
-    </main>
+          </>
+        ) : (
+          <a className="button" href={result.url} download>
+            Download Image
+          </a>
+        )}
+      </figcaption>
+    </figure>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * SPEC §7 "Static and local-only": with no image model configured, the image generator builds a
- * stock-photo search link (800x600) from the prompt after 2 s. It is only ever shown as a link: our
- * server never fetches it, and the page never loads it as an image. Shared by the screen and server.
+ * stock-photo search link (800x600) from the prompt after 2 s. Our server never fetches it; the page
+ * shows it as the resulting image (the browser loads it from LoremFlickr, the one outside origin the
+ * CSP's img-src allows) with the link beside it. Shared by the screen and server.
  *
  * The link is LoremFlickr's keyword search (https://loremflickr.com/{width}/{height}/{keywords}),
  * which answers with a photo tagged with any of the keywords. source.unsplash.com, which did the
