@@ -28,6 +28,7 @@ export default [
     route("aivideo", "routes/aivideo.tsx"),
     route("projects", "routes/projects.tsx"),
     route("project/:id", "routes/project.tsx"),
+    route("library", "routes/library.tsx"),
   ]),
 
   // JSON API

@@ -78,3 +78,18 @@ export async function apiJson<T>(path: string, options: { method?: string; body?
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
+
+/**
+ * POST /api/library/upload: a capture (photo PNG, camera clip WebM, voice memo M4A) saved to the
+ * person's library. Resolves the stored file; a refusal throws ApiError with the server's detail
+ * (413 past the storage quota, 415 wrong content).
+ */
+export async function saveToLibrary(blob: Blob, filename: string, kind: "photo" | "clip" | "memo"): Promise<{ id: string; name: string; url: string }> {
+  const form = new FormData();
+  // The kind first: the server reads it before the file either way, but this keeps the request readable.
+  form.append("kind", kind);
+  form.append("file", blob, filename);
+  const response = await apiFetch("/api/library/upload", { method: "POST", body: form });
+  if (!response.ok) throw new ApiError(response.status, await errorDetail(response));
+  return (await response.json()) as { id: string; name: string; url: string };
+}

@@ -5,6 +5,7 @@ import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { hasExtension } from "~/shared/media-names";
 import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "./media-ui";
+import { StorageMeter, type StorageUsageView } from "./storage-meter";
 import { toast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
 import { VideoModal } from "./video-modal";
@@ -119,6 +120,7 @@ export function MediaLibrary({
   maxLabel,
   renaming,
   actionData,
+  usage,
 }: {
   kind: MediaLibraryKind;
   files: LibraryFile[];
@@ -126,6 +128,8 @@ export function MediaLibrary({
   maxLabel: string;
   renaming: string | null;
   actionData: LibraryAnswer | undefined;
+  /** The storage quota's use (issue 15), shown as a meter under the upload form. */
+  usage?: StorageUsageView;
 }) {
   const { texts } = kind;
   const hydrated = useHydrated();
@@ -319,6 +323,7 @@ export function MediaLibrary({
         </form>
         <p className="muted media-hint">{kind.hint(maxLabel)}</p>
         <UploadProgress percent={progress} />
+        {usage ? <StorageMeter usage={usage} /> : null}
       </section>
 
       <FlashMessage />

@@ -18,6 +18,8 @@ interface SketchCanvasProps {
   colour: string;
   brushSize: number;
   mode: SketchMode;
+  /** A picture (same-origin URL) drawn onto the paper at start, fitted inside it: "use as a sketch" from the library. */
+  startImage?: string | null;
   ref?: Ref<SketchCanvasHandle>;
 }
 
@@ -26,7 +28,7 @@ interface SketchCanvasProps {
  * the page from scrolling under a finger), with coalesced events for smooth fast strokes. Erasing
  * paints the paper colour at 1.5 times the brush width.
  */
-export function SketchCanvas({ colour, brushSize, mode, ref }: SketchCanvasProps) {
+export function SketchCanvas({ colour, brushSize, mode, startImage = null, ref }: SketchCanvasProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const stroke = useRef<{ pointerId: number; x: number; y: number } | null>(null);
 
@@ -40,6 +42,25 @@ export function SketchCanvas({ colour, brushSize, mode, ref }: SketchCanvasProps
   }, []);
 
   useEffect(clear, [clear]);
+
+  useEffect(() => {
+    if (!startImage) return;
+    let cancelled = false;
+    const picture = new Image();
+    picture.onload = () => {
+      const ctx = context();
+      if (cancelled || !ctx) return;
+      const scale = Math.min(SKETCH_SIZE.width / picture.naturalWidth, SKETCH_SIZE.height / picture.naturalHeight);
+      const width = picture.naturalWidth * scale;
+      const height = picture.naturalHeight * scale;
+      ctx.drawImage(picture, (SKETCH_SIZE.width - width) / 2, (SKETCH_SIZE.height - height) / 2, width, height);
+      canvasRef.current?.setAttribute("data-start-image", "loaded");
+    };
+    picture.src = startImage;
+    return () => {
+      cancelled = true;
+    };
+  }, [startImage]);
 
   useImperativeHandle(
     ref,

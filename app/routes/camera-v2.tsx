@@ -4,6 +4,7 @@ import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { CAMERA_V2_DEFAULT_FILTER, CAMERA_V2_FILTERS, FILTER_LABELS, type CameraV2Filter } from "~/browser/camera-filters";
 import { CameraStudio } from "~/components/camera-studio";
 import { RequiresJavaScript } from "~/components/requires-javascript";
+import { SaveToLibraryButton } from "~/components/save-to-library";
 import { useCameraGallery, type GalleryEntry } from "~/components/use-camera-gallery";
 import { useFilteredCamera } from "~/components/use-filtered-camera";
 import { useHydrated } from "~/components/use-hydrated";
@@ -114,6 +115,8 @@ function CameraGallery({ gallery }: { gallery: ReturnType<typeof useCameraGaller
 function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: (item: Element | null) => void }) {
   const kind = entry.type === "photo" ? "Photo" : "Video";
   const description = `${kind}, ${FILTER_LABELS[entry.filter]} filter, ${new Date(entry.id).toLocaleString()}`;
+  // The library takes photos as PNG and clips as WebM (a browser that records MP4 keeps the download only).
+  const libraryKind = entry.filename.endsWith(".png") ? "photo" : entry.filename.endsWith(".webm") ? "clip" : null;
   return (
     <li className="camera-gallery-item" data-testid="gallery-item" data-type={entry.type} data-filter={entry.filter}>
       {entry.type === "photo" ? (
@@ -131,6 +134,7 @@ function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: (item
         <button type="button" className="button button-ghost button-small" onClick={(event) => onDelete(event.currentTarget.closest("li"))} aria-label={`Delete ${description}`} data-delete>
           🗑️ Delete
         </button>
+        {libraryKind ? <SaveToLibraryButton source={entry.src} filename={entry.filename} kind={libraryKind} label="Save to library" /> : null}
       </div>
     </li>
   );

@@ -4,6 +4,7 @@ import { CAMERA_DEFAULT_FILTER, CAMERA_FILTERS, type CameraFilter } from "~/brow
 import { captureFilename, downloadBlob } from "~/browser/download";
 import { CameraStudio } from "~/components/camera-studio";
 import { RequiresJavaScript } from "~/components/requires-javascript";
+import { SaveToLibraryButton, savableAs } from "~/components/save-to-library";
 import { useFilteredCamera } from "~/components/use-filtered-camera";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
@@ -43,10 +44,13 @@ function CameraScreen() {
   const [filter, setFilter] = useState<CameraFilter>(CAMERA_DEFAULT_FILTER);
   const camera = useFilteredCamera({ filter, output: null });
   const [saved, setSaved] = useState<string | null>(null);
+  // The last capture, for "Save to library" (SPEC's download happens first, as before).
+  const [last, setLast] = useState<{ blob: Blob; filename: string; kind: "photo" | "clip" } | null>(null);
 
   const save = (blob: Blob, kind: "photo" | "video", extension: string) => {
     const filename = captureFilename(`camera-${filter}`, new Date(), extension);
     downloadBlob(blob, filename);
+    setLast({ blob, filename, kind: kind === "photo" ? "photo" : "clip" });
     setSaved(`${kind === "photo" ? "📸 Photo" : "🎬 Video"} downloaded: ${filename}`);
   };
 
@@ -65,6 +69,7 @@ function CameraScreen() {
           {saved}
         </p>
       ) : null}
+      {last && savableAs(last.kind, last.blob.type) ? <SaveToLibraryButton key={last.filename} source={last.blob} filename={last.filename} kind={last.kind} /> : null}
     </CameraStudio>
   );
 }

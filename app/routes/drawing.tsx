@@ -9,6 +9,8 @@ import { useHydrated } from "~/components/use-hydrated";
 import { aiProviders } from "~/ai/providers.server";
 import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/shared/sketch-styles";
 import { requireUser } from "~/auth/auth.server";
+import { getOwnedMedia, mediaUrl } from "~/models/ai-media.server";
+import { IMAGE_KINDS } from "~/shared/library";
 import type { Route } from "./+types/drawing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative AI Studio" }];
@@ -27,9 +29,13 @@ const STYLE_LABELS: Record<SketchStyle, string> = {
 const OFFLINE_EXPLAINED =
   "No image model is configured: Generate AI Image restyles your sketch on the server (offline image processing, not a generative model).";
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
-  return { offline: aiProviders().sketch.offline };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  // ?from={id}: one of the person's images from the library as the starting picture (issue 15).
+  const from = new URL(request.url).searchParams.get("from");
+  const start = from ? await getOwnedMedia(user.id, from) : undefined;
+  const startImage = start && IMAGE_KINDS.includes(start.kind) ? { url: mediaUrl(start.id), name: start.name } : null;
+  return { offline: aiProviders().sketch.offline, startImage, startMissing: Boolean(from) && !startImage };
 }
 
 export default function Drawing({ loaderData }: Route.ComponentProps) {
@@ -40,12 +46,17 @@ export default function Drawing({ loaderData }: Route.ComponentProps) {
         {loaderData.offline ? <OfflineBadge label="Offline stylise" title={OFFLINE_EXPLAINED} /> : null}
       </AiPageHeader>
       <RequiresJavaScript feature="The drawing pad" />
-      {hydrated ? <DrawingPad offline={loaderData.offline} /> : null}
+      {loaderData.startMissing ? (
+        <p className="message message-error" role="alert">
+          That picture is not in your library: the pad starts empty.
+        </p>
+      ) : null}
+      {hydrated ? <DrawingPad offline={loaderData.offline} startImage={loaderData.startImage?.url ?? null} /> : null}
     </main>
   );
 }
 
-function DrawingPad({ offline }: { offline: boolean }) {
+function DrawingPad({ offline, startImage }: { offline: boolean; startImage: string | null }) {
   const canvas = useRef<SketchCanvasHandle>(null);
   const [colour, setColour] = useState(DEFAULT_COLOUR);
   const [brushSize, setBrushSize] = useState(BRUSH.initial);
@@ -115,7 +126,7 @@ function DrawingPad({ offline }: { offline: boolean }) {
       </div>
 
       <div className="sketch-frame">
-        <SketchCanvas ref={canvas} colour={colour} brushSize={brushSize} mode={mode} />
+        <SketchCanvas ref={canvas} colour={colour} brushSize={brushSize} mode={mode} startImage={startImage} />
       </div>
 
       <div className="ai-actions">

@@ -6,6 +6,8 @@ import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { formatBytes, isMultipart, UPLOAD_MISSING_FILE } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http.server";
 import { deleteMedia, listMedia, MEDIA_RULES, receiveMediaUpload, renameMedia } from "~/models/media.server";
+import { storageUsage } from "~/models/library.server";
+import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/videos";
 
 export const meta: Route.MetaFunction = () => [{ title: "Video Hub · Creative AI Studio" }];
@@ -13,10 +15,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Video Hub · Creative A
 /** SPEC §2, §5 and §8 texts of the Video hub (in VIDEO_LIBRARY). */
 const { texts } = VIDEO_LIBRARY;
 
+/** The storage meter's look (it lives with the library's). */
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: libraryStylesheet }];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const files = await listMedia(user.id, "video");
+  const [files, usage] = await Promise.all([listMedia(user.id, "video"), storageUsage(user.id)]);
   return {
+    // The storage quota's use, as a meter under the upload form (issue 15).
+    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes },
     videos: files.map((file) => ({ name: file.name, size: file.size, updatedAt: file.updatedAt })),
     maxBytes: MEDIA_RULES.video.maxBytes,
     maxLabel: formatBytes(MEDIA_RULES.video.maxBytes),
@@ -93,6 +100,7 @@ export default function Videos({ loaderData, actionData }: Route.ComponentProps)
       maxLabel={loaderData.maxLabel}
       renaming={loaderData.renaming}
       actionData={actionData}
+      usage={loaderData.usage}
     />
   );
 }

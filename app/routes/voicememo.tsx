@@ -11,6 +11,7 @@ import {
   type RecordingFormat,
 } from "~/browser/recorder";
 import { RequiresJavaScript } from "~/components/requires-javascript";
+import { SaveToLibraryButton, savableAs } from "~/components/save-to-library";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/voicememo";
@@ -194,6 +195,7 @@ function VoiceMemoRecorder() {
             <button type="button" className="button button-ghost" onClick={deleteMemo} disabled={recording}>
               🗑️ Delete Memo
             </button>
+            {savableAs("memo", memo.format.mimeType) ? <SaveToLibraryButton key={memo.url} source={memo.url} filename={memo.filename} kind="memo" /> : null}
             <a className="button" href={memo.url} download={memo.filename}>
               ⬇️ Download Memo
             </a>

@@ -7,6 +7,8 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import { isMultipart, formatBytes } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http.server";
 import { deleteMedia, listMedia, MEDIA_RULES, receiveMediaUpload, renameMedia } from "~/models/media.server";
+import { storageUsage } from "~/models/library.server";
+import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/voices";
 
 export const meta: Route.MetaFunction = () => [{ title: "Voices · Creative AI Studio" }];
@@ -15,10 +17,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Voices · Creative AI S
 const { texts } = VOICE_LIBRARY;
 const UPLOAD_FAILED_PLAIN = "Upload failed";
 
+/** The storage meter's look (it lives with the library's). */
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: libraryStylesheet }];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const files = await listMedia(user.id, "voice");
+  const [files, usage] = await Promise.all([listMedia(user.id, "voice"), storageUsage(user.id)]);
   return {
+    // The storage quota's use, as a meter under the upload form (issue 15).
+    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes },
     files: files.map((file) => ({ name: file.name, size: file.size })),
     maxBytes: MEDIA_RULES.voice.maxBytes,
     maxLabel: formatBytes(MEDIA_RULES.voice.maxBytes),
@@ -93,6 +100,7 @@ export default function Voices({ loaderData, actionData }: Route.ComponentProps)
       maxLabel={loaderData.maxLabel}
       renaming={loaderData.renaming}
       actionData={actionData}
+      usage={loaderData.usage}
     />
   );
 }

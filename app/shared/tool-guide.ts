@@ -1,7 +1,7 @@
 import { DASHBOARD_TOOLS, type ToolId } from "~/shared/tools";
 
 /**
- * What each of the dashboard's 12 tools does (SPEC §2), for the offline assistant: it answers
+ * What each of the dashboard's tools does (SPEC §2's 12 and the library), for the offline assistant: it answers
  * "how do I ..." questions from this guide. `keywords` are word stems a question may use.
  */
 export interface ToolGuideEntry {
@@ -67,6 +67,11 @@ const GUIDE: Record<ToolId, { summary: string; keywords: string[] }> = {
   capcut: {
     summary: "see how the tools work together: draft with the assistant, sketch, render a video, and bundle it all in a project.",
     keywords: ["capcut", "ai x ai", "promo", "together", "workflow"],
+  },
+  library: {
+    summary:
+      "find every file you uploaded, recorded or generated in one place: filter by kind, search by name or prompt, sort by date or size, see how generated files were made, rename, delete, download, attach to a project or open an image in the drawing pad. The meter shows how much of your storage you use.",
+    keywords: ["library", "files", "storage", "quota", "find", "search", "provenance", "saved", "download", "attach"],
   },
 };
 

@@ -12,6 +12,8 @@ export const DASHBOARD_TOOLS = [
   { id: "projects", label: "Projects", path: "/projects" },
   { id: "camera", label: "Camera", path: "/camera" },
   { id: "capcut", label: "AI x AI", path: "/capcut" },
+  // Issue 15: after SPEC's twelve, so their order stays SPEC's; stored orders get it appended (normaliseToolOrder).
+  { id: "library", label: "Library", path: "/library" },
 ] as const;
 
 export type ToolId = (typeof DASHBOARD_TOOLS)[number]["id"];

@@ -3,7 +3,7 @@ import { signUpAndLogIn } from "./helpers";
 
 const TOOLS = [
   "Create", "AI Assistant", "Drawing Pad", "Music", "AI Video", "Video Hub",
-  "Image Generator", "Voices", "Voice Memo", "Projects", "Camera", "AI x AI",
+  "Image Generator", "Voices", "Voice Memo", "Projects", "Camera", "AI x AI", "Library",
 ];
 
 const toolLabels = (page: import("@playwright/test").Page) =>

@@ -21,19 +21,24 @@ describe("New York clock", () => {
 });
 
 describe("dashboard tool order", () => {
-  it("has SPEC's 12 tools in the default order", () => {
+  it("has SPEC's 12 tools in the default order, then the library", () => {
     expect(DEFAULT_TOOL_ORDER).toEqual([
       "create", "assistant", "drawing", "music", "aivideo", "videos",
-      "image", "voices", "voicememo", "projects", "camera", "capcut",
+      "image", "voices", "voicememo", "projects", "camera", "capcut", "library",
     ]);
+  });
+
+  it("appends the library to an order stored before it existed", () => {
+    const stored = ["capcut", "camera", "projects", "voicememo", "voices", "image", "videos", "aivideo", "music", "drawing", "assistant", "create"];
+    expect(normaliseToolOrder(stored)).toEqual([...stored, "library"]);
   });
 
   it("moves a tool and keeps stored orders honest", () => {
     expect(moveTool(["create", "assistant", "drawing"], "drawing", 0)).toEqual(["drawing", "create", "assistant"]);
     const cleaned = normaliseToolOrder(["camera", "bogus", "camera", "create"]);
     expect(cleaned.slice(0, 2)).toEqual(["camera", "create"]);
-    expect(cleaned).toHaveLength(12);
-    expect(new Set(cleaned).size).toBe(12);
+    expect(cleaned).toHaveLength(13);
+    expect(new Set(cleaned).size).toBe(13);
   });
 });
 

@@ -1,0 +1,138 @@
+import { expect, test, type Page } from "@playwright/test";
+import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
+import { signUpAndLogIn } from "./helpers";
+
+/** Saves a file to the signed-in person's library through the API (as "Save to library" does). */
+async function saveFile(page: Page, kind: "photo" | "clip" | "memo", name: string, buffer: Buffer) {
+  const answer = await page.request.post("/api/library/upload", {
+    multipart: { kind, file: { name, mimeType: "application/octet-stream", buffer } },
+  });
+  expect(answer.status()).toBe(201);
+  return (await answer.json()) as { id: string; name: string };
+}
+
+const items = (page: Page) => page.getByTestId("library-item");
+const names = (page: Page) => items(page).locator(".library-name").allTextContents();
+
+test.describe("library without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("lists every kind, filters, searches, sorts and pages with a GET form", async ({ page }) => {
+    await signUpAndLogIn(page, "library-nojs");
+    // A voice clip through its own screen's API, then saved captures.
+    const voice = await page.request.post("/api/voice/upload", { multipart: { file: { name: "Narration.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) } } });
+    expect(voice.status()).toBe(201);
+    await saveFile(page, "photo", "Beach photo.png", PNG_BYTES);
+    await saveFile(page, "clip", "Skate clip.webm", webmBytes(30_000));
+    await saveFile(page, "memo", "Groceries.m4a", isoMedia("M4A ", 100));
+
+    await page.goto("/library");
+    await expect(page.getByRole("heading", { name: /Library/ })).toBeVisible();
+    expect(await names(page)).toEqual(["Groceries.m4a", "Skate clip.webm", "Beach photo.png", "Narration.mp3"]);
+    await expect(page.getByRole("status").filter({ hasText: "Files 1–4 of 4" })).toBeVisible();
+    // Previews: an audio player, a video, a thumbnail; the usage meter.
+    await expect(items(page).filter({ hasText: "Groceries.m4a" }).locator("audio")).toHaveCount(1);
+    await expect(items(page).filter({ hasText: "Skate clip.webm" }).locator("video")).toHaveAttribute("preload", "metadata");
+    await expect(items(page).filter({ hasText: "Beach photo.png" }).locator("img")).toHaveAttribute("src", /\/media\/.+\/thumbnail$/);
+    await expect(page.locator("meter#storage-meter")).toHaveAttribute("value", /^\d+$/);
+
+    // Filter by kind.
+    await page.getByLabel("Kind").selectOption("memo");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/kind=memo/);
+    expect(await names(page)).toEqual(["Groceries.m4a"]);
+
+    // Search by name, all kinds.
+    await page.getByLabel("Kind").selectOption("");
+    await page.getByLabel("Search").fill("beach");
+    await page.getByRole("button", { name: "Apply" }).click();
+    expect(await names(page)).toEqual(["Beach photo.png"]);
+
+    // Sort by size, largest first.
+    await page.getByLabel("Search").fill("");
+    await page.getByLabel("Sort").selectOption("-size");
+    await page.getByRole("button", { name: "Apply" }).click();
+    expect((await names(page))[0]).toBe("Skate clip.webm");
+
+    // A bad filter in the URL says so and lists everything.
+    await page.goto("/library?kind=music");
+    await expect(page.getByRole("alert").filter({ hasText: "kind must be one of" })).toBeVisible();
+    expect(await names(page)).toHaveLength(4);
+  });
+
+  test("rename (blank refused, extension kept) and delete with a confirmation step", async ({ page }) => {
+    await signUpAndLogIn(page, "library-nojs-edit");
+    const photo = await saveFile(page, "photo", "first.png", PNG_BYTES);
+    await saveFile(page, "memo", "keep me.m4a", isoMedia("M4A ", 10));
+
+    await page.goto("/library");
+    await page.getByRole("link", { name: "Rename first.png" }).click();
+    await expect(page).toHaveURL(new RegExp(`rename=${photo.id}`));
+    const nameField = page.getByLabel("New name");
+    await nameField.fill("   ");
+    // The browser's own check is off without a script: the server answers 400 and says why.
+    await nameField.evaluate((input: HTMLInputElement) => input.removeAttribute("required"));
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Name is required" }).first()).toBeVisible();
+    await page.getByLabel("New name").fill("Sunset");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect(page).toHaveURL(/\/library$/);
+    await expect(page.getByText("Renamed to Sunset.png").first()).toBeVisible();
+    expect(await names(page)).toContain("Sunset.png");
+
+    // Delete asks first on the page; Cancel keeps the file, Delete removes it.
+    await page.getByRole("button", { name: "Delete Sunset.png" }).click();
+    await expect(page).toHaveURL(new RegExp(`delete=${photo.id}`));
+    await expect(page.getByRole("alertdialog")).toContainText("Delete this file?");
+    await page.getByRole("link", { name: "Cancel" }).click();
+    expect(await names(page)).toContain("Sunset.png");
+    await page.getByRole("button", { name: "Delete Sunset.png" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect(page).toHaveURL(/\/library$/);
+    await expect(page.getByText("File deleted").first()).toBeVisible();
+    expect(await names(page)).toEqual(["keep me.m4a"]);
+    expect((await page.request.get(`/media/${photo.id}`)).status()).toBe(404);
+  });
+});
+
+test.describe("library with JavaScript", () => {
+  test("a camera photo saved to the library shows there; delete asks with a dialog", async ({ page }) => {
+    await signUpAndLogIn(page, "library-js");
+    await page.goto("/camera");
+    const video = page.locator("video.camera-source");
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Capture" }).click();
+    const photo = await download;
+    // SPEC's download is unchanged; "Save to library" comes beside it.
+    expect(photo.suggestedFilename()).toMatch(/^camera-.+\.png$/);
+    await page.getByRole("button", { name: "💾 Save to library" }).click();
+    await expect(page.getByText(`Saved to your library: ${photo.suggestedFilename()}`)).toBeVisible();
+    await expect(page.getByRole("button", { name: "✅ In your library" })).toBeDisabled();
+
+    await page.getByRole("link", { name: "Open library" }).click();
+    await expect(page).toHaveURL(/\/library$/);
+    const item = items(page).filter({ hasText: photo.suggestedFilename() });
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText("Photo");
+    await expect(item).toContainText("640×480");
+    // The thumbnail loads (sharp made it).
+    await expect.poll(() => item.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+
+    // Use as a sketch: the drawing pad opens with the picture on the canvas.
+    await item.getByRole("link", { name: /Use .* as a sketch/ }).click();
+    await expect(page).toHaveURL(/\/drawing\?from=/);
+    await expect(page.locator("canvas[data-start-image='loaded']")).toHaveCount(1);
+    await page.goBack();
+
+    // Delete: a dialog asks; dismissing keeps the file, accepting removes it without a page load.
+    page.once("dialog", (dialog) => void dialog.dismiss());
+    await items(page).first().getByRole("button", { name: /^Delete / }).click();
+    await expect(items(page)).toHaveCount(1);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await items(page).first().getByRole("button", { name: /^Delete / }).click();
+    await expect(items(page)).toHaveCount(0);
+    await expect(page.getByText("File deleted").first()).toBeVisible();
+    expect((await (await page.request.get("/api/library")).json()).total).toBe(0);
+  });
+});
