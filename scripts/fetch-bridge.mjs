@@ -8,7 +8,8 @@
 // 4) or gzip (level 3): on this machine those levels gave the best CPU per byte saved (`npm run bench`
 // prints the comparison). Answers known to be small (under 1 KB, one chunk) are sent as they are,
 // with a Content-Length. A streamed document (React's shell, then deferred data) is flushed after each
-// burst of chunks, so streaming still reaches the browser piece by piece.
+// burst of chunks, so streaming still reaches the browser piece by piece. Server-Sent Events
+// (text/event-stream) are never compressed and each event is written the moment it comes.
 import zlib from "node:zlib";
 import { acceptedEncodings } from "./accept-encoding.mjs";
 
@@ -113,8 +114,10 @@ export async function sendFetchResponse(req, res, response) {
     // A JSON answer (or any but a document) is usually one chunk: when it is, and it is small, it
     // goes out as it is with its length; a document is always worth compressing and never waits.
     const isDocument = /^text\/html/i.test(response.headers.get("Content-Type") ?? "");
+    // Server-Sent Events go out as they come: waiting for a second chunk would hold the first event back.
+    const isEventStream = /^text\/event-stream/i.test(response.headers.get("Content-Type") ?? "");
     let second = null;
-    if (!isDocument && !response.headers.has("Content-Length")) {
+    if (!isDocument && !isEventStream && !response.headers.has("Content-Length")) {
       second = await reader.read();
       if (second.done) {
         finished = true;
@@ -132,7 +135,7 @@ export async function sendFetchResponse(req, res, response) {
     }
     if (!encoding) {
       writeHead(res, response, {});
-      if (response.headers.get("Content-Type")?.match(/text\/event-stream/i)) res.flushHeaders();
+      if (isEventStream) res.flushHeaders();
       finished = await pipeChunks(reader, res, first, second);
       return;
     }

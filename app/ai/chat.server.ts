@@ -13,6 +13,8 @@ export interface ChatProvider {
   /** True when the provider answers from the person's own content (the caller then fills ChatContext). */
   readonly searchesPersonalContent: boolean;
   reply(message: string, context?: ChatContext, signal?: AbortSignal): Promise<ChatReply>;
+  /** The reply in pieces as they are made (POST /api/assistant/stream); joined, they are the whole reply. */
+  stream(message: string, context?: ChatContext, signal?: AbortSignal): AsyncIterable<string>;
 }
 
 /** The longest question the assistant takes (and what the screens allow). */

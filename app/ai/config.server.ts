@@ -1,4 +1,9 @@
-import { env, OPENAI_DEFAULT_VOICES, parseSettings, type Settings } from "~/lib/env.server";
+import fs from "node:fs";
+import path from "node:path";
+import { env, OPENAI_DEFAULT_VOICES, parseSettings, SettingsError, type Settings } from "~/lib/env.server";
+// Bundled into the server build, so the built server always has them (no path to find at run time).
+import shippedSketchWorkflow from "./workflows/comfyui-sketch-to-image.json";
+import shippedTextWorkflow from "./workflows/comfyui-text-to-image.json";
 
 /**
  * Which provider serves each AI capability, from the settings (README "AI providers").
@@ -41,8 +46,49 @@ export interface RemoteCallConfig {
   retryBaseMs: number;
 }
 
+/** AUTOMATIC1111 / Forge (`--api`): AI_IMAGE_BASE_URL is the server's root. */
+export interface Automatic1111Config {
+  baseUrl: string;
+  /** `user:password` of `--api-auth` goes as Basic, anything else as Bearer (a proxy in front). */
+  apiKey: string | null;
+  /** AI_IMAGE_MODEL, sent as override_settings.sd_model_checkpoint; null: the checkpoint the server has loaded. */
+  model: string | null;
+  width: number;
+  height: number;
+}
+
+/** A ComfyUI workflow in API format, with where it came from (for the log and errors). */
+export interface ComfyUiWorkflow {
+  source: string;
+  graph: Record<string, unknown>;
+}
+
+/** ComfyUI: AI_IMAGE_BASE_URL is the server's root. */
+export interface ComfyUiConfig {
+  baseUrl: string;
+  apiKey: string | null;
+  checkpoint: string;
+  /** For prompts: must hold {{prompt}}. */
+  textWorkflow: ComfyUiWorkflow;
+  /** For sketches: must hold {{image}} (the uploaded sketch). */
+  sketchWorkflow: ComfyUiWorkflow;
+  width: number;
+  height: number;
+  /** Pause between two GET /history polls. */
+  pollIntervalMs: number;
+}
+
+export type ImageConfig =
+  | { provider: "openai"; server: OpenAiCompatibleConfig & { imageModel: string } }
+  | { provider: "automatic1111"; server: Automatic1111Config }
+  | { provider: "comfyui"; server: ComfyUiConfig };
+
 export interface AiConfig {
-  openai: OpenAiCompatibleConfig | null;
+  /** The OpenAI-compatible server of each capability (AI_<CAPABILITY>_BASE_URL, else AI_BASE_URL); null: none. */
+  chat: OpenAiCompatibleConfig | null;
+  speech: OpenAiCompatibleConfig | null;
+  /** The image server (images and sketches); null: no image model (stock-photo link, sketches restyled offline). */
+  image: ImageConfig | null;
   elevenlabs: ElevenLabsConfig | null;
   replicate: ReplicateConfig | null;
   remote: RemoteCallConfig;
@@ -56,20 +102,79 @@ export interface AiConfig {
 
 export { OPENAI_DEFAULT_VOICES };
 
+/** "512x512" -> {width, height} (the schema checked the shape for the diffusion servers). */
+function sizeOf(size: string): { width: number; height: number } {
+  const [width, height] = size.split("x").map(Number);
+  return { width, height };
+}
+
+function openAiServer(ai: Settings["ai"], baseUrl: string | null, apiKey: string | null): OpenAiCompatibleConfig | null {
+  if (!baseUrl) return null;
+  return {
+    baseUrl,
+    apiKey,
+    chatModel: ai.chatModel,
+    speechModel: ai.speechModel,
+    speechVoices: ai.speechVoices,
+    imageModel: ai.imageModel,
+    imageSize: ai.imageSize,
+  };
+}
+
+/** A workflow file (API format) read once at start; a missing or bad file stops the server naming the variable. */
+export function readComfyUiWorkflow(variable: string, file: string | null, shipped: unknown, placeholder: string): ComfyUiWorkflow {
+  let graph: unknown = shipped;
+  const source = file ?? `the shipped workflow (app/ai/workflows)`;
+  if (file) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.resolve(file), "utf8");
+    } catch (error) {
+      throw new SettingsError([`${variable} must name a readable workflow file, got "${file}" (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`]);
+    }
+    try {
+      graph = JSON.parse(text);
+    } catch {
+      throw new SettingsError([`${variable} must name a JSON workflow file (ComfyUI's "Export (API)"), got "${file}"`]);
+    }
+  }
+  if (!graph || typeof graph !== "object" || Array.isArray(graph) || !Object.values(graph).every((node) => node && typeof node === "object" && "class_type" in node)) {
+    throw new SettingsError([`${variable} must name a workflow in ComfyUI's API format (nodes with class_type), got "${file}"`]);
+  }
+  if (!JSON.stringify(graph).includes(placeholder)) {
+    throw new SettingsError([`${variable} must name a workflow holding ${placeholder}, got "${file}"`]);
+  }
+  return { source, graph: graph as Record<string, unknown> };
+}
+
+function imageConfig(ai: Settings["ai"]): ImageConfig | null {
+  const baseUrl = ai.imageBaseUrl;
+  if (!ai.imageProvider || !baseUrl) return null;
+  if (ai.imageProvider === "openai") {
+    const server = openAiServer(ai, baseUrl, ai.imageApiKey);
+    return server && ai.imageModel ? { provider: "openai", server: { ...server, imageModel: ai.imageModel } } : null;
+  }
+  const size = sizeOf(ai.imageSize);
+  if (ai.imageProvider === "automatic1111") {
+    return { provider: "automatic1111", server: { baseUrl, apiKey: ai.imageApiKey, model: ai.imageModel, ...size } };
+  }
+  return {
+    provider: "comfyui",
+    server: {
+      baseUrl,
+      apiKey: ai.imageApiKey,
+      checkpoint: ai.comfyuiCheckpoint,
+      textWorkflow: readComfyUiWorkflow("AI_COMFYUI_WORKFLOW", ai.comfyuiWorkflow, shippedTextWorkflow, "{{prompt}}"),
+      sketchWorkflow: readComfyUiWorkflow("AI_COMFYUI_SKETCH_WORKFLOW", ai.comfyuiSketchWorkflow, shippedSketchWorkflow, "{{image}}"),
+      ...size,
+      pollIntervalMs: 1000,
+    },
+  };
+}
+
 /** The providers' configuration from parsed settings (app/lib/env.server.ts holds the one schema). */
 export function aiConfigFrom(settings: Settings): AiConfig {
   const ai = settings.ai;
-  const openai: OpenAiCompatibleConfig | null = ai.baseUrl
-    ? {
-        baseUrl: ai.baseUrl,
-        apiKey: ai.apiKey,
-        chatModel: ai.chatModel,
-        speechModel: ai.speechModel,
-        speechVoices: ai.speechVoices,
-        imageModel: ai.imageModel,
-        imageSize: ai.imageSize,
-      }
-    : null;
   const elevenlabs: ElevenLabsConfig | null = ai.elevenlabsApiKey
     ? { baseUrl: ai.elevenlabsBaseUrl, apiKey: ai.elevenlabsApiKey, model: ai.elevenlabsModel }
     : null;
@@ -78,7 +183,9 @@ export function aiConfigFrom(settings: Settings): AiConfig {
       ? { baseUrl: ai.replicateBaseUrl, apiToken: ai.replicateApiToken, model: ai.replicateVideoModel }
       : null;
   return {
-    openai,
+    chat: openAiServer(ai, ai.chatBaseUrl, ai.chatApiKey),
+    speech: openAiServer(ai, ai.speechBaseUrl, ai.speechApiKey),
+    image: imageConfig(ai),
     elevenlabs,
     replicate,
     remote: { timeoutMs: ai.timeoutMs, totalTimeoutMs: ai.totalTimeoutMs, maxRetries: ai.maxRetries, retryBaseMs: 500 },

@@ -153,4 +153,26 @@ export class OfflineAssistant implements ChatProvider {
   async reply(message: string, context: ChatContext = {}): Promise<ChatReply> {
     return { reply: composeOfflineReply(message, context.items ?? [], context.projects ?? []), provider: this.id };
   }
+
+  /**
+   * The same reply word by word, a few milliseconds apart (at most about a second in all), so the
+   * screen shows it growing as it does with a model.
+   */
+  async *stream(message: string, context: ChatContext = {}, signal?: AbortSignal): AsyncGenerator<string> {
+    const pieces = replyPieces(composeOfflineReply(message, context.items ?? [], context.projects ?? []));
+    const pause = Math.min(OFFLINE_PIECE_PAUSE_MS, OFFLINE_STREAM_MS / pieces.length);
+    for (const [index, piece] of pieces.entries()) {
+      if (signal?.aborted) return;
+      if (index > 0 && pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+      yield piece;
+    }
+  }
+}
+
+const OFFLINE_PIECE_PAUSE_MS = 12;
+const OFFLINE_STREAM_MS = 1200;
+
+/** A reply cut into words, each with the spaces and line breaks after it: joined, the reply itself. */
+export function replyPieces(reply: string): string[] {
+  return reply.match(/^\s+|\S+\s*/g) ?? [reply];
 }

@@ -1,13 +1,13 @@
-import sharp from "sharp";
 import type { OpenAiCompatibleConfig, RemoteCallConfig } from "./config.server";
 import { STUDIO_SYSTEM_PROMPT, type ChatContext, type ChatProvider, type ChatReply } from "./chat.server";
 import { ProviderError, type Capability } from "./errors.server";
 import type { GeneratedImage, ImageProvider } from "./image.server";
-import { checkDownloadUrl, remoteBytes, remoteJson } from "./remote-http.server";
+import { checkDownloadUrl, remoteBytes, remoteEventStream, remoteJson } from "./remote-http.server";
 import { SKETCH_STYLE_PROMPTS, type SketchProvider, type SketchStyle } from "./sketch.server";
 import type { SpeechAudio, SpeechProvider, Voice } from "./speech.server";
 import { isRecord } from "~/lib/http.server";
-import { imageTypeOf, isWav } from "~/lib/file-signatures";
+import { isWav } from "~/lib/file-signatures";
+import { storedPng } from "./image-bytes.server";
 
 /**
  * One OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LocalAI, ...) serves chat
@@ -57,6 +57,51 @@ export class OpenAiChat implements ChatProvider {
       throw new ProviderError("chat", this.id, "bad_response", "no message content");
     }
     return { reply: content.trim(), provider: this.id };
+  }
+
+  /**
+   * The same request with `stream: true`: the server answers Server-Sent Events, each a chunk whose
+   * `choices[0].delta.content` is the next piece, then `data: [DONE]`. A server that ignores
+   * `stream` and answers one JSON completion gives its reply as one piece.
+   */
+  async *stream(message: string, _context?: ChatContext, signal?: AbortSignal): AsyncGenerator<string> {
+    const { sse, events } = await remoteEventStream({
+      capability: "chat",
+      provider: this.id,
+      url: `${this.config.baseUrl}/chat/completions`,
+      headers: headers(this.config, true),
+      body: JSON.stringify({
+        model: this.config.chatModel,
+        messages: [
+          { role: "system", content: STUDIO_SYSTEM_PROMPT },
+          { role: "user", content: message },
+        ],
+        stream: true,
+      }),
+      call: this.call,
+      signal,
+    });
+    const unusable = (detail: string) => new ProviderError("chat", this.id, "bad_response", detail);
+    let started = false;
+    for await (const data of events) {
+      if (sse && data.trim() === "[DONE]") break;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch {
+        throw unusable("a stream event is not JSON");
+      }
+      if (isRecord(chunk) && chunk.error !== undefined) throw unusable("the stream reported an error");
+      const choice = isRecord(chunk) && Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+      const part = isRecord(choice) ? (sse ? choice.delta : choice.message) : undefined;
+      let content = isRecord(part) && typeof part.content === "string" ? part.content : "";
+      // Like reply(): no leading blank before the first words.
+      if (!started) content = content.trimStart();
+      if (!content) continue;
+      started = true;
+      yield content;
+    }
+    if (!started) throw unusable("no message content");
   }
 }
 
@@ -113,17 +158,8 @@ async function imageFromAnswer(
     const url = checkDownloadUrl(first.url, capability, provider);
     bytes = (await remoteBytes({ capability, provider, url, call, signal }, maxBytes)).bytes;
   }
-  if (!bytes || bytes.length === 0 || bytes.length > maxBytes) throw new ProviderError(capability, provider, "bad_response", "no image in the answer");
-  const type = imageTypeOf(bytes);
-  if (!type) throw new ProviderError(capability, provider, "bad_response", "the answer is not a PNG, JPEG or WebP image");
-  if (type.contentType === "image/png") return { bytes, contentType: "image/png", extension: "png" };
   // Stored images are PNG, whatever the provider sent.
-  try {
-    const png = await sharp(bytes, { limitInputPixels: 8192 * 8192 }).png().toBuffer();
-    return { bytes: png, contentType: "image/png", extension: "png" };
-  } catch {
-    throw new ProviderError(capability, provider, "bad_response", "the image could not be decoded");
-  }
+  return storedPng(bytes, capability, provider, maxBytes);
 }
 
 export class OpenAiImages implements ImageProvider, SketchProvider {

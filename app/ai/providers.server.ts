@@ -1,3 +1,5 @@
+import { Automatic1111Images } from "./automatic1111-image.server";
+import { ComfyUiImages } from "./comfyui-image.server";
 import { aiConfig, type AiConfig } from "./config.server";
 import type { ChatProvider } from "./chat.server";
 import { ElevenLabsSpeech } from "./elevenlabs-speech.server";
@@ -15,7 +17,9 @@ import type { VideoProvider } from "./video.server";
 /**
  * Which provider serves each capability. Remote providers win where configured; otherwise the
  * offline provider serves (image generation has none: SPEC's stock-photo link stands in, see
- * docs/decisions). Chosen once per process from the environment.
+ * docs/decisions). Chat, speech and images may each have their own server (AI_<CAPABILITY>_BASE_URL);
+ * images come from an OpenAI-compatible server, AUTOMATIC1111 or ComfyUI (AI_IMAGE_PROVIDER).
+ * Chosen once per process from the environment.
  */
 export interface AiProviders {
   chat: ChatProvider;
@@ -27,20 +31,31 @@ export interface AiProviders {
 }
 
 export function chooseProviders(config: AiConfig, options: { paceLocalVideo?: boolean } = {}): AiProviders {
-  const { openai, elevenlabs, replicate, remote, maxGeneratedBytes } = config;
-  const images = openai?.imageModel ? new OpenAiImages({ ...openai, imageModel: openai.imageModel }, remote, maxGeneratedBytes) : null;
+  const { chat, elevenlabs, replicate, remote, maxGeneratedBytes } = config;
+  const images = imageProvider(config);
   let speech: SpeechProvider;
   if (elevenlabs) speech = new ElevenLabsSpeech(elevenlabs, remote, maxGeneratedBytes);
-  else if (openai?.speechModel) speech = new OpenAiSpeech({ ...openai, speechModel: openai.speechModel }, remote, maxGeneratedBytes);
+  else if (config.speech?.speechModel) speech = new OpenAiSpeech({ ...config.speech, speechModel: config.speech.speechModel }, remote, maxGeneratedBytes);
   else speech = new EspeakSpeech();
   return {
-    chat: openai?.chatModel ? new OpenAiChat({ ...openai, chatModel: openai.chatModel }, remote) : new OfflineAssistant(),
+    chat: chat?.chatModel ? new OpenAiChat({ ...chat, chatModel: chat.chatModel }, remote) : new OfflineAssistant(),
     speech,
     image: images,
     sketch: images ?? new LocalSketchStylist(),
     video: replicate ? new ReplicateVideo(replicate, remote, maxGeneratedBytes) : new LocalVideoRenderer(options.paceLocalVideo ?? true),
   };
 }
+
+/** The image server AI_IMAGE_PROVIDER names (it serves sketches too); null: none configured. */
+function imageProvider({ image, remote, maxGeneratedBytes }: AiConfig): (ImageProvider & SketchProvider) | null {
+  if (!image) return null;
+  if (image.provider === "automatic1111") return new Automatic1111Images(image.server, remote, maxGeneratedBytes);
+  if (image.provider === "comfyui") return new ComfyUiImages(image.server, remote, maxGeneratedBytes);
+  return new OpenAiImages(image.server, remote, maxGeneratedBytes);
+}
+
+/** What answers prompts when no image model is configured: SPEC's stock-photo link (nothing is generated). */
+export const STOCK_PHOTO_PROVIDER_ID = "stock-photo";
 
 // Read on import: the server bundle imports this at start, so a bad AI_* value stops it at once.
 const processProviders = chooseProviders(aiConfig());
@@ -56,7 +71,7 @@ export function providerSummary(providers: AiProviders = processProviders) {
     providers: {
       chat: providers.chat.id,
       speech: providers.speech.id,
-      image: providers.image?.id ?? "none",
+      image: providers.image?.id ?? STOCK_PHOTO_PROVIDER_ID,
       sketch: providers.sketch.id,
       video: providers.video.id,
     },

@@ -42,8 +42,12 @@ function retryDelay(response: Response | null, attempt: number, baseMs: number):
 
 const isRetryable = (status: number) => status === 429 || status >= 500;
 
-/** Sends the request; resolves with the first 2xx response (its body unread) or throws ProviderError. */
-async function send(request: RemoteRequest): Promise<{ response: Response; attemptSignal: AbortSignal }> {
+/**
+ * Sends the request; resolves with the first 2xx response (its body unread) or throws ProviderError.
+ * `streaming`: the attempt's timeout covers only the wait for the answer's head (the caller bounds
+ * reading the stream itself, chunk by chunk).
+ */
+async function send(request: RemoteRequest, streaming = false): Promise<{ response: Response; attemptSignal: AbortSignal }> {
   const { capability, provider, call } = request;
   // Per attempt timeouts alone let retries and Retry-After pauses add up to minutes: the deadline caps the sum.
   const deadline = Date.now() + call.totalTimeoutMs;
@@ -53,7 +57,11 @@ async function send(request: RemoteRequest): Promise<{ response: Response; attem
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw pastDeadline();
     // The attempt's signal also bounds reading the body, so the deadline covers the whole call.
-    const timeout = AbortSignal.timeout(Math.min(call.timeoutMs, remaining));
+    const timer = new AbortController();
+    const clock = setTimeout(() => timer.abort(new DOMException("The attempt timed out", "TimeoutError")), Math.min(call.timeoutMs, remaining));
+    // Unref'd like AbortSignal.timeout: a finished call's clock must not hold the process.
+    clock.unref?.();
+    const timeout = timer.signal;
     const attemptSignal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
     let response: Response | null = null;
     try {
@@ -65,11 +73,16 @@ async function send(request: RemoteRequest): Promise<{ response: Response; attem
         redirect: "follow",
       });
     } catch (error) {
+      clearTimeout(clock);
       if (request.signal?.aborted) throw request.signal.reason;
       const timedOut = timeout.aborted;
       lastFailure = new ProviderError(capability, provider, timedOut ? "timeout" : "unavailable", timedOut ? "no answer in time" : "network error");
     }
-    if (response?.ok) return { response, attemptSignal };
+    if (response?.ok) {
+      if (streaming) clearTimeout(clock);
+      return { response, attemptSignal };
+    }
+    clearTimeout(clock);
     if (response) {
       // Drain and drop the body: it may echo what we sent.
       await response.body?.cancel().catch(() => {});
@@ -131,6 +144,83 @@ export async function remoteBytes(request: RemoteRequest, maxBytes: number): Pro
   const bytes = await readLimited(response, maxBytes, request, attemptSignal);
   if (bytes.length === 0) throw new ProviderError(request.capability, request.provider, "bad_response", "empty answer");
   return { bytes, contentType: response.headers.get("content-type") };
+}
+
+/**
+ * A streamed answer read event by event: with `text/event-stream`, each Server-Sent Event's data
+ * (multi-line data joined by "\n"); any other answer (a server that ignored `stream: true`) comes as
+ * one piece, its whole body. Every read must arrive within the per-attempt timeout (a stalled stream
+ * ends as "timeout") and the whole call within the overall deadline. Retries happen only before the
+ * answer starts.
+ */
+export async function remoteEventStream(request: RemoteRequest): Promise<{ sse: boolean; events: AsyncGenerator<string> }> {
+  const started = Date.now();
+  const { response } = await send(request, true);
+  const sse = /^text\/event-stream/i.test(response.headers.get("content-type") ?? "");
+  const deadline = started + request.call.totalTimeoutMs;
+  const maxBytes = 20 * 1024 * 1024;
+  const failure = (failure: "timeout" | "unavailable" | "bad_response", detail: string) =>
+    new ProviderError(request.capability, request.provider, failure, detail);
+
+  async function* events(): AsyncGenerator<string> {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let size = 0;
+    let pending = "";
+    let data: string[] = [];
+    let finished = false;
+    const read = async () => {
+      const wait = Math.min(request.call.timeoutMs, deadline - Date.now());
+      if (wait <= 0) throw failure("timeout", "the stream passed the overall deadline");
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const quiet = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(failure("timeout", "the stream went quiet")), wait);
+      });
+      try {
+        return await Promise.race([reader.read(), quiet]);
+      } catch (error) {
+        if (error instanceof ProviderError) throw error;
+        if (request.signal?.aborted) throw request.signal.reason;
+        throw failure("unavailable", "stream interrupted");
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    try {
+      for (;;) {
+        const chunk = await read();
+        if (chunk.done) break;
+        size += chunk.value.byteLength;
+        if (size > maxBytes) throw failure("bad_response", `stream larger than ${maxBytes} bytes`);
+        pending += decoder.decode(chunk.value, { stream: true });
+        if (!sse) continue;
+        const lines = pending.split(/\r\n|\r|\n/);
+        pending = lines.pop() ?? "";
+        for (const line of lines) {
+          if (line === "") {
+            if (data.length) yield data.join("\n");
+            data = [];
+          } else if (line.startsWith("data:")) {
+            data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+          }
+          // Comments (":") and the other fields (event, id, retry) carry nothing we use.
+        }
+      }
+      pending += decoder.decode();
+      if (!sse) {
+        if (pending) yield pending;
+      } else {
+        if (pending.startsWith("data:")) data.push(pending.slice(pending.startsWith("data: ") ? 6 : 5));
+        if (data.length) yield data.join("\n");
+      }
+      finished = true;
+    } finally {
+      // Stopped early (done, failed, or the caller went away): the provider stops generating.
+      if (!finished) await reader.cancel().catch(() => {});
+    }
+  }
+  if (!response.body) throw failure("bad_response", "empty answer");
+  return { sse, events: events() };
 }
 
 /** A provider-given download link must be plain http(s) (never file:, data: or anything else). */

@@ -1,6 +1,6 @@
 import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/shared/voice-options";
 import { speakableText, SPEECH_TEXT_MAX } from "~/shared/speech";
-import { apiJson } from "./api-client";
+import { ApiError, apiFetch, apiJson, errorDetail } from "./api-client";
 
 /** The AI calls of SPEC §7, typed, through the one browser API client (refresh-and-replay on 401). */
 export { FALLBACK_VOICE, speakableText, SPEECH_TEXT_MAX, type VoiceOption };
@@ -22,6 +22,64 @@ export async function askAssistant(message: string): Promise<{ reply: string; pr
   const answer = await apiJson<{ reply?: unknown; provider?: unknown }>("/api/assistant/message", { body: { message } });
   if (typeof answer?.reply !== "string") throw new Error("The assistant answered without a reply");
   return { reply: answer.reply, provider: typeof answer.provider === "string" ? answer.provider : "" };
+}
+
+/** A stream's `data:` payloads as they arrive (Server-Sent Events: blank-line separated, "data:" lines). */
+export async function* eventStreamData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let pending = "";
+  let data: string[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const lines = pending.split(/\r\n|\r|\n/);
+      pending = done ? "" : (lines.pop() ?? "");
+      for (const line of lines) {
+        if (line === "") {
+          if (data.length) yield data.join("\n");
+          data = [];
+        } else if (line.startsWith("data:")) data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+      }
+      if (done) break;
+    }
+    if (data.length) yield data.join("\n");
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * POST /api/assistant/stream {message}: calls `onText` with the reply so far each time a piece
+ * arrives, and resolves with the whole reply once `[DONE]` comes. A refusal (4xx/5xx JSON) or an
+ * `{"error"}` event rejects (ApiError / Error with the server's text).
+ */
+export async function streamAssistant(
+  message: string,
+  onText: (replySoFar: string, provider: string) => void,
+  signal?: AbortSignal,
+): Promise<{ reply: string; provider: string }> {
+  const response = await apiFetch("/api/assistant/stream", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify({ message }),
+    signal,
+  });
+  if (!response.ok || !response.body) throw new ApiError(response.status, await errorDetail(response));
+  const provider = response.headers.get("X-Assistant-Provider") ?? "";
+  let reply = "";
+  for await (const data of eventStreamData(response.body)) {
+    if (data === "[DONE]") return { reply, provider };
+    const event = JSON.parse(data) as { delta?: unknown; error?: unknown };
+    if (typeof event.error === "string") throw new Error(event.error);
+    if (typeof event.delta === "string") {
+      reply += event.delta;
+      onText(reply, provider);
+    }
+  }
+  // The stream ended without [DONE]: the reply is not whole.
+  throw new Error("The reply was cut off");
 }
 
 /** SPEC §7: POST /voice/generate {text, voice_id} -> url or audio_url of a playable file. */

@@ -106,6 +106,10 @@ const port = setting(3000, "a port number (0-65535)", (raw) => {
 /** OpenAI's built-in voices: the default list when the base URL serves /audio/speech. */
 export const OPENAI_DEFAULT_VOICES = ["alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer"];
 
+/** Which kind of server AI_IMAGE_PROVIDER names. */
+export const IMAGE_PROVIDER_KINDS = ["openai", "automatic1111", "comfyui"] as const;
+export type ImageProviderKind = (typeof IMAGE_PROVIDER_KINDS)[number];
+
 /** The one schema: variable names as README's Configuration table spells them, with their defaults. */
 const settingsSchema = z
   .object({
@@ -150,6 +154,21 @@ const settingsSchema = z
     AI_SPEECH_VOICES: list(null),
     AI_IMAGE_MODEL: optionalText,
     AI_IMAGE_SIZE: setting("1024x1024", "a size", (raw) => raw),
+    /** Per-capability servers; each falls back to AI_BASE_URL / AI_API_KEY. */
+    AI_CHAT_BASE_URL: httpUrl(null),
+    AI_CHAT_API_KEY: optionalText,
+    AI_SPEECH_BASE_URL: httpUrl(null),
+    AI_SPEECH_API_KEY: optionalText,
+    AI_IMAGE_BASE_URL: httpUrl(null),
+    AI_IMAGE_API_KEY: optionalText,
+    /** openai (the default when AI_IMAGE_MODEL is set), automatic1111 or comfyui. */
+    AI_IMAGE_PROVIDER: setting<ImageProviderKind | null>(null, `one of ${IMAGE_PROVIDER_KINDS.join(", ")}`, (raw) =>
+      (IMAGE_PROVIDER_KINDS as readonly string[]).includes(raw.toLowerCase()) ? (raw.toLowerCase() as ImageProviderKind) : undefined,
+    ),
+    /** ComfyUI workflow files (API format); unset: the ones shipped in app/ai/workflows. */
+    AI_COMFYUI_WORKFLOW: optionalText,
+    AI_COMFYUI_SKETCH_WORKFLOW: optionalText,
+    AI_COMFYUI_CHECKPOINT: setting("v1-5-pruned-emaonly.safetensors", "a checkpoint file name", (raw) => raw),
     ELEVENLABS_API_KEY: optionalText,
     ELEVENLABS_MODEL: setting("eleven_multilingual_v2", "a model name", (raw) => raw),
     ELEVENLABS_BASE_URL: httpUrl("https://api.elevenlabs.io"),
@@ -163,6 +182,16 @@ const settingsSchema = z
     VIDEO_JOB_TIMEOUT_SECONDS: positiveNumber(600),
   })
   .superRefine((raw, context) => {
+    const imageProvider = raw.AI_IMAGE_PROVIDER;
+    if (imageProvider && !(raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL)) {
+      context.addIssue({ code: "custom", path: ["AI_IMAGE_BASE_URL"], message: `must be set (or AI_BASE_URL) for the ${imageProvider} image provider` });
+    }
+    if (raw.AI_IMAGE_PROVIDER === "openai" && !raw.AI_IMAGE_MODEL) {
+      context.addIssue({ code: "custom", path: ["AI_IMAGE_MODEL"], message: "must be set for the openai image provider" });
+    }
+    if ((imageProvider === "automatic1111" || imageProvider === "comfyui") && !/^\d{2,5}x\d{2,5}$/.test(raw.AI_IMAGE_SIZE)) {
+      context.addIssue({ code: "custom", path: ["AI_IMAGE_SIZE"], message: `must look like "512x512" for the ${imageProvider} image provider, got "${raw.AI_IMAGE_SIZE}"` });
+    }
     if (raw.REPLICATE_API_TOKEN && raw.REPLICATE_VIDEO_MODEL && !/^[\w.-]+\/[\w.-]+$/.test(raw.REPLICATE_VIDEO_MODEL)) {
       context.addIssue({
         code: "custom",
@@ -226,6 +255,17 @@ const settingsSchema = z
         speechVoices: raw.AI_SPEECH_VOICES ?? OPENAI_DEFAULT_VOICES,
         imageModel: raw.AI_IMAGE_MODEL,
         imageSize: raw.AI_IMAGE_SIZE,
+        chatBaseUrl: raw.AI_CHAT_BASE_URL ?? raw.AI_BASE_URL,
+        chatApiKey: raw.AI_CHAT_API_KEY ?? raw.AI_API_KEY,
+        speechBaseUrl: raw.AI_SPEECH_BASE_URL ?? raw.AI_BASE_URL,
+        speechApiKey: raw.AI_SPEECH_API_KEY ?? raw.AI_API_KEY,
+        imageBaseUrl: raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL,
+        imageApiKey: raw.AI_IMAGE_API_KEY ?? raw.AI_API_KEY,
+        /** Null: none (no AI_IMAGE_PROVIDER, and no AI_IMAGE_MODEL at a base URL). */
+        imageProvider: raw.AI_IMAGE_PROVIDER ?? (raw.AI_IMAGE_MODEL && (raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL) ? ("openai" as const) : null),
+        comfyuiWorkflow: raw.AI_COMFYUI_WORKFLOW,
+        comfyuiSketchWorkflow: raw.AI_COMFYUI_SKETCH_WORKFLOW,
+        comfyuiCheckpoint: raw.AI_COMFYUI_CHECKPOINT,
         elevenlabsApiKey: raw.ELEVENLABS_API_KEY,
         elevenlabsModel: raw.ELEVENLABS_MODEL,
         elevenlabsBaseUrl: raw.ELEVENLABS_BASE_URL as string,

@@ -1,5 +1,7 @@
 import type { ChatContext, ChatReply, SearchableProject } from "~/ai/chat.server";
+import { FAILURE_TEXT } from "~/ai/errors.server";
 import { aiProviders } from "~/ai/providers.server";
+import { DomainError } from "~/lib/domain-error";
 import { CONTENT_PAGE_SIZE, listContent, type ContentItem } from "~/models/content.server";
 import { listProjects, type Project } from "~/models/project.server";
 import { withProviderFailures } from "./provider-failure.server";
@@ -41,6 +43,45 @@ export async function askAssistant(userId: string, message: string, signal?: Abo
   const provider = aiProviders().chat;
   const context = provider.searchesPersonalContent ? await personalContext(userId) : {};
   return withProviderFailures("chat", () => provider.reply(message, context, signal));
+}
+
+/**
+ * The assistant's reply in pieces (POST /api/assistant/stream). It resolves once the first piece is
+ * in, so a failure before any text is the same DomainError as askAssistant's (502/504, SPEC §8's
+ * text); a failure after it is thrown by `pieces` as that DomainError, for the stream to say.
+ */
+export async function streamAssistant(
+  userId: string,
+  message: string,
+  signal?: AbortSignal,
+): Promise<{ provider: string; pieces: AsyncGenerator<{ delta: string }> }> {
+  const provider = aiProviders().chat;
+  const context = provider.searchesPersonalContent ? await personalContext(userId) : {};
+  const iterator = provider.stream(message, context, signal)[Symbol.asyncIterator]();
+  const first = await withProviderFailures("chat", () => iterator.next());
+  async function* pieces(): AsyncGenerator<{ delta: string }> {
+    let done = first.done;
+    try {
+      if (!first.done) yield { delta: first.value };
+      for (;;) {
+        const next = await withProviderFailures("chat", () => iterator.next());
+        if (next.done) break;
+        yield { delta: next.value };
+      }
+      done = true;
+    } catch (error) {
+      done = true;
+      if (error instanceof DomainError) throw error;
+      // The person left: nobody to tell.
+      if (signal?.aborted) return;
+      console.error("[assistant] the reply stream failed", error);
+      throw new DomainError(502, FAILURE_TEXT.chat);
+    } finally {
+      // Stopped early (the person left): the provider stops too.
+      if (!done) await iterator.return?.();
+    }
+  }
+  return { provider: provider.id, pieces: pieces() };
 }
 
 /** Whether the assistant is the offline one (the screens label it). */

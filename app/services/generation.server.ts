@@ -2,7 +2,8 @@ import { slugOf, storeGenerated } from "~/models/ai-media.server";
 import { requireStorageLeft } from "~/models/media.server";
 import { ProviderError } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
-import { aiProviders } from "~/ai/providers.server";
+import { aiProviders, STOCK_PHOTO_PROVIDER_ID } from "~/ai/providers.server";
+import { stockPhotoSearchUrl } from "~/shared/stock-photo";
 import type { SketchStyle } from "~/ai/sketch.server";
 import type { Voice } from "~/ai/speech.server";
 import { voicesOrFallback } from "~/shared/voice-options";
@@ -90,7 +91,16 @@ export function imageProviderConfigured(): boolean {
 }
 
 export const NO_IMAGE_PROVIDER =
-  "No image model is configured: set AI_BASE_URL, AI_IMAGE_MODEL and, when the server needs one, AI_API_KEY to generate images.";
+  "No image model is configured: set AI_IMAGE_PROVIDER (openai, automatic1111 or comfyui) and AI_IMAGE_BASE_URL, or AI_BASE_URL and AI_IMAGE_MODEL, to generate images.";
+
+/**
+ * The creative-tools door's image: generated and stored when an image model is configured, otherwise
+ * SPEC's stock-photo link built from the prompt (as the image screen does; nothing is fetched or stored).
+ */
+export async function imageOrStockPhoto(userId: string, prompt: string, signal?: AbortSignal) {
+  if (!aiProviders().image) return { stockPhoto: true as const, url: stockPhotoSearchUrl(prompt), provider: STOCK_PHOTO_PROVIDER_ID };
+  return { stockPhoto: false as const, ...(await generateImage(userId, prompt, signal)) };
+}
 
 /** A generated image from the prompt, stored as the person's image; 503 (not_configured) without an image model. */
 export async function generateImage(userId: string, prompt: string, signal?: AbortSignal) {

@@ -37,7 +37,7 @@ describe("GET /api/health", () => {
       status: "ok",
       test_mode: true,
       database: "ok",
-      providers: { chat: "offline-assistant", speech: "espeak-ng", image: "none", sketch: "local-stylise", video: "local-renderer" },
+      providers: { chat: "offline-assistant", speech: "espeak-ng", image: "stock-photo", sketch: "local-stylise", video: "local-renderer" },
     });
   });
 });
@@ -327,10 +327,17 @@ describe("POST /api/creative-tools/{tool}/generate", () => {
     expect(video.body).toMatchObject({ id: expect.any(String), status: "starting", status_url: `/api/aivideo/status/${video.body.id}`, video_url: null });
   });
 
-  it("image -> 503 with how to configure an image model (no provider configured)", async () => {
-    const image = await api("/api/creative-tools/image/generate", { token: alice.token, json: { prompt: "A red fox" } });
-    expect(image.status).toBe(503);
-    expect(image.body.detail).toMatch(/AI_IMAGE_MODEL/);
+  it("image -> 200 with the image screen's stock-photo link when no image model is configured (nothing stored)", async () => {
+    const image = await api("/api/creative-tools/image/generate", { token: alice.token, json: { prompt: "A red fox in the snow" } });
+    expect(image.status).toBe(200);
+    expect(image.body).toEqual({
+      image_url: "https://loremflickr.com/800/600/red,fox,snow",
+      url: "https://loremflickr.com/800/600/red,fox,snow",
+      provider: "stock-photo",
+    });
+    // The same link the image screen builds from the prompt.
+    const { stockPhotoSearchUrl } = await import("~/shared/stock-photo");
+    expect(image.body.image_url).toBe(stockPhotoSearchUrl("A red fox in the snow"));
   });
 
   it("validates input per tool (422) and refuses unknown tools (404)", async () => {

@@ -7,7 +7,7 @@ describe("provider choice", () => {
     const providers = chooseProviders(readAiConfig({}));
     expect(providerSummary(providers)).toEqual({
       test_mode: true,
-      providers: { chat: "offline-assistant", speech: "espeak-ng", image: "none", sketch: "local-stylise", video: "local-renderer" },
+      providers: { chat: "offline-assistant", speech: "espeak-ng", image: "stock-photo", sketch: "local-stylise", video: "local-renderer" },
     });
     expect(providers.chat.offline).toBe(true);
     expect(providers.image).toBeNull();
@@ -18,7 +18,7 @@ describe("provider choice", () => {
     expect(providerSummary(chatOnly).providers).toEqual({
       chat: "openai-compatible:llama3.2",
       speech: "espeak-ng",
-      image: "none",
+      image: "stock-photo",
       sketch: "local-stylise",
       video: "local-renderer",
     });

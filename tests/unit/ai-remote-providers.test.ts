@@ -335,7 +335,9 @@ describe("Replicate video", () => {
 describe("configuration", () => {
   it("defaults to no remote provider; reads AI_*, ELEVENLABS_* and REPLICATE_*; refuses bad values", () => {
     const none = readAiConfig({});
-    expect(none.openai).toBeNull();
+    expect(none.chat).toBeNull();
+    expect(none.speech).toBeNull();
+    expect(none.image).toBeNull();
     expect(none.elevenlabs).toBeNull();
     expect(none.replicate).toBeNull();
     expect(none.remote).toEqual({ timeoutMs: 60_000, totalTimeoutMs: 120_000, maxRetries: 2, retryBaseMs: 500 });
@@ -353,7 +355,7 @@ describe("configuration", () => {
       AI_MAX_RETRIES: "0",
       VIDEO_MAX_ACTIVE_JOBS: "1",
     });
-    expect(full.openai).toMatchObject({ baseUrl: "http://localhost:11434/v1", apiKey: null, chatModel: "llama3.2", speechModel: null, speechVoices: ["a", "b"] });
+    expect(full.chat).toMatchObject({ baseUrl: "http://localhost:11434/v1", apiKey: null, chatModel: "llama3.2", speechModel: null, speechVoices: ["a", "b"] });
     expect(full.elevenlabs).toEqual({ baseUrl: "https://api.elevenlabs.io", apiKey: "el", model: "eleven_multilingual_v2" });
     expect(full.replicate).toEqual({ baseUrl: "https://api.replicate.com/v1", apiToken: "r8", model: "owner/model" });
     expect(full.remote).toMatchObject({ timeoutMs: 5000, totalTimeoutMs: 12_500, maxRetries: 0 });

@@ -1,6 +1,6 @@
 import { creativeVoiceSchema, promptSchema } from "~/ai/inputs.server";
 import { askAssistant } from "~/services/assistant.server";
-import { generateImage, speak } from "~/services/generation.server";
+import { imageOrStockPhoto, speak } from "~/services/generation.server";
 import { submitVideoJob } from "~/services/video-job-runner.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
@@ -12,7 +12,8 @@ import type { Route } from "./+types/creative-tools.generate";
  * POST /api/creative-tools/{tool}/generate (SPEC §7), one door to each generator:
  * - assistant {prompt} -> {text, provider}
  * - voice {text} -> {audio_url, url, media_id, filename} (the first voice)
- * - image {prompt} -> {image_url, url, media_id, filename}; 503 when no image model is configured
+ * - image {prompt} -> 201 {image_url, url, media_id, filename, provider}; with no image model configured,
+ *   200 {image_url, url, provider: "stock-photo"}: SPEC's stock-photo link (the image screen's)
  * - aivideo {prompt} -> 202 {id, status, status_url, video_url: null, url: null}: a job to follow;
  *   429 while the person already has VIDEO_MAX_ACTIVE_JOBS unfinished jobs
  * A provider failure answers SPEC §8's text with 502/503/504.
@@ -39,7 +40,9 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
   }
   if (tool === "image") {
     const { prompt } = parseInput(promptSchema, body);
-    const image = await generateImage(user.id, prompt, request.signal);
+    const image = await imageOrStockPhoto(user.id, prompt, request.signal);
+    // No image model: the stock-photo link, as the image screen builds it (nothing was made or stored).
+    if (image.stockPhoto) return Response.json({ image_url: image.url, url: image.url, provider: image.provider });
     return Response.json(
       { image_url: image.url, url: image.url, media_id: image.media_id, filename: image.filename, provider: image.provider },
       { status: 201 },

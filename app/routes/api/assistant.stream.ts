@@ -1,0 +1,23 @@
+import { assistantMessageSchema } from "~/ai/inputs.server";
+import { streamAssistant } from "~/services/assistant.server";
+import { requireApiUser } from "~/auth/auth.server";
+import { eventStreamResponse } from "~/lib/event-stream.server";
+import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import type { Route } from "./+types/assistant.stream";
+
+/**
+ * POST /api/assistant/stream {message} -> text/event-stream: `data: {"delta": "..."}` per piece of
+ * the reply as the provider makes it, then `data: [DONE]`. The provider's id is in the
+ * X-Assistant-Provider header. Bad input (422), no session (401) and a provider failure before the
+ * first piece (502/504) answer JSON {"detail"} like /api/assistant/message; a failure midway is the
+ * event `data: {"error": "Something went wrong."}`, after which the stream ends without [DONE].
+ */
+export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
+  const user = await requireApiUser(context, request);
+  const { message } = parseInput(assistantMessageSchema, await readJsonBody(request));
+  const reply = await streamAssistant(user.id, message, request.signal);
+  return eventStreamResponse(reply.pieces, { "X-Assistant-Provider": reply.provider });
+});
+
+export const loader = refuseMethod("POST");
