@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type Browser, type Page } from "@playwright/test";
+import { webmBytes } from "../support/media";
+import { PASSWORD, uniqueEmail } from "./helpers";
+
+/**
+ * Every screen, in both themes, at 1280x900 and 375x667: axe-core reports no violation of WCAG 2.0,
+ * 2.1 and 2.2 A/AA or of its best practices, and nothing scrolls sideways. One signed-in person per
+ * worker, with a little of everything (a content item, a project, a voice clip, a video), so the
+ * lists and item pages are checked with something in them. Each test checks one screen four ways.
+ */
+
+const WCAG_AND_BEST_PRACTICE = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+];
+const THEMES = ["dark", "light"] as const;
+
+interface Account {
+  storageState: Awaited<ReturnType<import("@playwright/test").BrowserContext["storageState"]>>;
+  contentId: string;
+  projectId: string;
+  videoName: string;
+}
+
+/** Registers and signs in one person for the worker and gives them something of each kind. */
+async function createAccount(browser: Browser, baseURL: string): Promise<Account> {
+  const context = await browser.newContext({ baseURL });
+  const request = context.request;
+  const email = uniqueEmail("a11y");
+  expect((await request.post("/api/auth/register", { data: { email, password: PASSWORD } })).status()).toBe(201);
+  expect((await request.post("/login", { form: { email, password: PASSWORD }, maxRedirects: 0 })).status()).toBe(302);
+  const content = await request.post("/api/content", { data: { title: "Harbour at dawn", body: "Grey water, a red boat, gulls." } });
+  const project = await request.post("/api/project/create", { data: { title: "Short film", description: "A minute about the sea." } });
+  const mp3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
+  const voice = await request.post("/api/voice/upload", { multipart: { file: { name: "narration.mp3", mimeType: "audio/mpeg", buffer: mp3 } } });
+  const video = await request.post("/api/videos/upload", { multipart: { file: { name: "waves.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+  for (const answer of [content, project, voice, video]) expect(answer.ok(), await answer.text()).toBe(true);
+  const account = {
+    storageState: await context.storageState(),
+    contentId: ((await content.json()) as { id: string }).id,
+    projectId: ((await project.json()) as { id: string | number }).id.toString(),
+    videoName: ((await video.json()) as { filename: string }).filename,
+  };
+  await context.close();
+  return account;
+}
+
+const test = base.extend<{ signedIn: Page }, { account: Account }>({
+  account: [async ({ browser }, use) => use(await createAccount(browser, process.env.BASE_URL ?? "http://localhost:3000")), { scope: "worker" }],
+  signedIn: async ({ browser, account, baseURL }, use) => {
+    const context = await browser.newContext({ baseURL, storageState: account.storageState });
+    await use(await context.newPage());
+    await context.close();
+  },
+});
+
+/** Chooses the theme the way the toggle does (the preferences cookie), for visitors too. */
+async function chooseTheme(page: Page, theme: (typeof THEMES)[number]) {
+  const answer = await page.request.post("/preferences", { form: { intent: "theme", theme, redirectTo: "/" }, maxRedirects: 0 });
+  expect(answer.status()).toBe(302);
+}
+
+/** Waits until React has hydrated the page and every animation that ends has ended (toasts slide in). */
+async function settle(page: Page) {
+  await page.waitForFunction(() => {
+    const root = document.querySelector("main") ?? document.body.firstElementChild;
+    const hydrated = !!root && Object.keys(root).some((key) => key.startsWith("__reactFiber"));
+    const moving = document.getAnimations().filter((animation) => {
+      const timing = animation.effect?.getComputedTiming();
+      const target = (animation.effect as KeyframeEffect | null)?.target as Element | null;
+      // Endless animations never settle; a toast's countdown bar runs for the toast's whole life.
+      return animation.playState === "running" && timing?.iterations !== Infinity && !target?.classList.contains("Toastify__progress-bar");
+    });
+    return hydrated && moving.length === 0;
+  });
+}
+
+/** Checks one screen in both themes at both sizes: no axe violation, no sideways scrolling. */
+async function checkScreen(page: Page, url: string, ready?: (page: Page) => Promise<void>) {
+  for (const theme of THEMES) {
+    await chooseTheme(page, theme);
+    for (const viewport of VIEWPORTS) {
+      const where = `${url} (${theme}, ${viewport.width}x${viewport.height})`;
+      await page.setViewportSize(viewport);
+      await page.goto(url);
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await ready?.(page);
+      await settle(page);
+      const results = await new AxeBuilder({ page }).withTags(WCAG_AND_BEST_PRACTICE).analyze();
+      const violations = results.violations.map(
+        (violation) => `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(" ")}: ${node.failureSummary?.split("\n").slice(1).join(" ")}`).join("\n")}`,
+      );
+      expect(violations, `axe on ${where}`).toEqual([]);
+      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.inner);
+    }
+  }
+}
+
+test.describe.configure({ mode: "parallel" });
+
+test.describe("visitors", () => {
+  for (const url of ["/", "/login", "/register", "/feedback", "/capcut", "/no-such-page"]) {
+    test(`${url} has no axe violation and does not scroll sideways`, async ({ page }) => {
+      await checkScreen(page, url);
+    });
+  }
+});
+
+test.describe("signed in", () => {
+  const screens: Array<[string, (account: Account) => string, ((page: Page) => Promise<void>)?]> = [
+    ["dashboard", () => "/dashboard", (page) => expect(page.getByText(/Welcome back/)).toBeVisible()],
+    ["create", () => "/create"],
+    ["content view", ({ contentId }) => `/content/${contentId}`, (page) => expect(page.getByRole("heading", { name: "Harbour at dawn" })).toBeVisible()],
+    ["content edit", ({ contentId }) => `/content/${contentId}?edit=1`, (page) => expect(page.getByLabel("Title")).toBeVisible()],
+    ["login (signed in)", () => "/login"],
+    ["feedback", () => "/feedback"],
+    ["capcut", () => "/capcut"],
+    ["music", () => "/music"],
+    ["voices", () => "/voices", (page) => expect(page.getByText("narration.mp3")).toBeVisible()],
+    ["videos", () => "/videos"],
+    ["video page", ({ videoName }) => `/videos/${encodeURIComponent(videoName)}`],
+    ["camera", () => "/camera", (page) => expect(page.getByRole("button", { name: "Capture" })).toBeEnabled()],
+    ["camera-v2", () => "/camera-v2", (page) => expect(page.getByRole("button", { name: "Capture" })).toBeEnabled()],
+    ["voicememo", () => "/voicememo"],
+    ["assistant", () => "/assistant"],
+    ["image", () => "/image"],
+    ["drawing", () => "/drawing"],
+    ["aivideo", () => "/aivideo"],
+    ["projects", () => "/projects", (page) => expect(page.getByText("Short film")).toBeVisible()],
+    ["project new", () => "/project/new"],
+    ["project edit", ({ projectId }) => `/project/${projectId}`, (page) => expect(page.getByLabel("Title")).toHaveValue("Short film")],
+    ["library", () => "/library"],
+    ["404", () => "/no-such-page"],
+  ];
+  for (const [name, url, ready] of screens) {
+    test(`${name} has no axe violation and does not scroll sideways`, async ({ signedIn, account }) => {
+      await checkScreen(signedIn, url(account), ready);
+    });
+  }
+});
