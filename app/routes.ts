@@ -64,6 +64,8 @@ export default [
   route("api/project", "routes/api/project.ts"),
   route("api/project/create", "routes/api/project.create.ts"),
   route("api/project/:id", "routes/api/project.item.ts"),
+  route("api/project/:id/export", "routes/api/project.export.ts"),
+  route("api/account/export", "routes/api/account.export.ts"),
   route("api/library", "routes/api/library.ts"),
   route("api/library/usage", "routes/api/library.usage.ts"),
   route("api/library/upload", "routes/api/library.upload.ts"),

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form } from "react-router";
-import { askAssistant, generateSpeech, loadVoiceOptions, type VoiceOption } from "~/browser/ai-client";
+import { generateSpeech, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
 import { speakableText } from "~/shared/speech";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
@@ -149,8 +149,10 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     if (!message || asking) return;
     setAsking(true);
     setError(null);
+    setAnswer(null);
     try {
-      const result = await askAssistant(message);
+      // The reply grows in the box as the provider streams it; Auto-Speak speaks it once it is whole.
+      const result = await streamAssistant(message, (replySoFar, provider) => setAnswer({ reply: replySoFar, provider }));
       setAnswer(result);
       if (autoSpeak) void speakReply(result.reply);
     } catch {
@@ -176,12 +178,14 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     );
 
   return (
-    <main className="page page-narrow ai-page assistant-page">
-      <AiPageHeader title="🤖 AI Assistant">
+    <main className="page ai-page assistant-page">
+      <AiPageHeader title="AI Assistant" icon="bot">
         {loaderData.offline ? <OfflineBadge label={OFFLINE_LABEL} title={OFFLINE_EXPLAINED} /> : null}
       </AiPageHeader>
       {loaderData.offline ? <p className="muted ai-note">{OFFLINE_EXPLAINED}</p> : null}
 
+      {/* The question beside its reply on wide screens; one column on phones. */}
+      <div className="workspace">
       <Form method="post" className="card form" aria-label="Ask the assistant" onSubmit={hydrated ? ask : undefined}>
         <label>
           Your question
@@ -227,7 +231,7 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
         </div>
       </Form>
 
-      <section className="card ai-reply" aria-label="Reply" aria-live="polite">
+      <section className="card ai-reply" aria-label="Reply" aria-live="polite" aria-busy={asking}>
         {error ? (
           <p className="message message-error" role="alert">
             {error}
@@ -249,6 +253,7 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
         ) : null}
         <audio ref={audioRef} controls src={audioUrl ?? undefined} hidden={!audioUrl} data-testid="reply-audio" />
       </section>
+      </div>
     </main>
   );
 }

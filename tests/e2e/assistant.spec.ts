@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndLogIn } from "./helpers";
 
-test("assistant: voices load, blank questions are ignored, a reply comes and is spoken", async ({ page }) => {
+test("assistant: voices load, blank questions are ignored, a reply streams in, growing, and is spoken when whole", async ({ page }) => {
   await signUpAndLogIn(page, "assistant");
   const asked: string[] = [];
   page.on("request", (request) => {
-    if (request.url().includes("/api/assistant/message")) asked.push(request.postData() ?? "");
+    if (request.url().includes("/api/assistant/")) asked.push(`${new URL(request.url()).pathname} ${request.postData() ?? ""}`);
   });
   // Slow the voice list a little so its loading state is seen.
   await page.route("**/api/voice/voices", async (route) => {
@@ -28,18 +28,39 @@ test("assistant: voices load, blank questions are ignored, a reply comes and is 
   await page.waitForTimeout(300);
   expect(asked).toHaveLength(0);
 
+  // Every text the reply box shows, as it changes (the offline assistant streams word by word).
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as any).__replyTexts = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector("[data-testid=assistant-reply]")?.textContent ?? "";
+      if (text && text !== seen.at(-1)) seen.push(text);
+    }).observe(document.querySelector("section[aria-label=Reply]")!, { subtree: true, childList: true, characterData: true });
+  });
   const speech = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
   const audioFile = page.waitForResponse((response) => /\/media\/[\w-]+$/.test(new URL(response.url()).pathname) && response.request().method() === "GET");
   await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
   await expect(page.getByText("Answered by the offline assistant")).toBeVisible();
-  expect(asked).toHaveLength(1);
+  expect(asked).toEqual([`/api/assistant/stream ${JSON.stringify({ message: "How do I use the Drawing Pad?" })}`]);
+  // Whole once the screen is done asking (the button reads "Asking..." meanwhile).
+  await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
+  await expect(page.getByLabel("Reply")).toHaveAttribute("aria-busy", "false");
+  const finalReply = await page.getByTestId("assistant-reply").textContent();
+  expect(finalReply).toMatch(/download\.$/);
+  // The reply grew: many texts, each one the start of the next, ending with the whole reply.
+  const texts: string[] = await page.evaluate(() => (window as any).__replyTexts);
+  expect(texts.length).toBeGreaterThan(3);
+  expect(texts.at(-1)).toBe(finalReply);
+  for (const [index, text] of texts.slice(1).entries()) expect(text.startsWith(texts[index])).toBe(true);
 
   // Auto-Speak: speech is generated in the chosen voice, and the audio file is requested and served.
   const generated = await speech;
   expect(generated.status()).toBe(201);
   expect(JSON.parse(generated.request().postData()!).voice_id).toBe("gmw/en-GB-x-rp");
+  // Spoken once, when whole: the whole reply, not a piece of it.
+  expect(JSON.parse(generated.request().postData()!).text).toBe(finalReply!.trim());
   const audio = await audioFile;
   expect([200, 206]).toContain(audio.status());
   expect(audio.headers()["content-type"]).toBe("audio/wav");
@@ -59,10 +80,24 @@ test("assistant: fallback voice, no options, and failures say 'Something went wr
   await page.goto("/assistant");
   await expect(page.getByLabel("Voice").locator("option")).toHaveText(["Creative Voice"]);
 
-  await page.route("**/api/assistant/message", (route) => route.fulfill({ status: 502, json: { detail: "Something went wrong." } }));
+  await page.route("**/api/assistant/stream", (route) => route.fulfill({ status: 502, json: { detail: "Something went wrong." } }));
   await page.getByLabel("Your question").fill("Anything?");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByRole("alert")).toHaveText("Something went wrong.");
+
+  // A stream that fails midway says the same (the event carries SPEC's text).
+  await page.unroute("**/api/assistant/stream");
+  await page.route("**/api/assistant/stream", (route) =>
+    route.fulfill({
+      status: 200,
+      headers: { "Content-Type": "text/event-stream" },
+      body: 'data: {"delta":"Half a"}\n\ndata: {"error":"Something went wrong."}\n\n',
+    }),
+  );
+  await page.getByLabel("Your question").fill("Anything else?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Something went wrong.");
+  await expect(page.getByTestId("assistant-reply")).toHaveCount(0);
 
   await page.unroute("**/api/voice/voices");
   await page.route("**/api/voice/voices", (route) => route.fulfill({ json: { voices: [] } }));
