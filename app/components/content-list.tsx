@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from "react";
-import { Link, useFetchers, useLocation, useNavigate, useRouteLoaderData, useSubmit } from "react-router";
+import { Form, Link, useFetchers, useLocation, useNavigate, useRouteLoaderData, useSubmit } from "react-router";
 import { focusAfterRemoval } from "~/browser/focus";
 import { pinnedBy } from "~/shared/pin-form";
 import type { FlashToast } from "./toasts";
@@ -10,6 +10,8 @@ export const EMPTY_CONTENT_TEXT = "No content yet. Click Create to get started!"
 export const PIN_FAILED_TEXT = "Could not update pin";
 export const DELETE_FAILED_TEXT = "Failed to delete content";
 export const DELETE_CONFIRM_TEXT = "Delete this content?";
+/** The search box's empty state (issue 15). */
+export const noResultsText = (query: string) => `No results for “${query}”.`;
 
 export interface ContentListItem {
   id: string;
@@ -32,6 +34,8 @@ interface ContentListProps {
   /** 1-based page of `pageSize` items (the dashboard renders one page, never the whole list). */
   page: number;
   pageSize: number;
+  /** The search the list shows the matches of (?q=); "" for the whole list. */
+  query?: string;
 }
 
 /** SPEC §4: pinned first, then most recently updated first (the same order as the server's query). */
@@ -109,7 +113,7 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
 }
 
 /** The user's content items below the dashboard tools: pin star, title link, Delete; one page at a time. */
-export function ContentList({ items, total, page, pageSize }: ContentListProps) {
+export function ContentList({ items, total, page, pageSize, query = "" }: ContentListProps) {
   const location = useLocation();
   const redirectTo = location.pathname + location.search;
   const { pins, deletes } = usePendingChanges();
@@ -142,9 +146,24 @@ export function ContentList({ items, total, page, pageSize }: ContentListProps) 
     <section className="content-section" aria-labelledby="content-heading" id="content">
       <div className="content-section-header">
         <h2 id="content-heading">Your content</h2>
+        <ContentSearch query={query} />
       </div>
       <FlashFallback />
-      {visibleCount === 0 && !hasPrevious ? <p className="muted content-empty">{EMPTY_CONTENT_TEXT}</p> : null}
+      {query && total > 0 ? (
+        <p className="muted" role="status">
+          {`${total.toLocaleString("en-US")} ${total === 1 ? "item matches" : "items match"} “${query}”`}
+        </p>
+      ) : null}
+      {visibleCount === 0 && !hasPrevious ? (
+        query ? (
+          <p className="muted content-empty" role="status">
+            {noResultsText(query)}{" "}
+            <Link to="/dashboard#content">Clear search</Link>
+          </p>
+        ) : (
+          <p className="muted content-empty">{EMPTY_CONTENT_TEXT}</p>
+        )
+      ) : null}
       {/* Rows stay mounted while a delete is pending, even the last one, so a failure can roll back. */}
       {shown.length > 0 ? (
         <ul className="content-list" aria-label="Content items" hidden={visibleCount === 0} onClick={followLink} onSubmit={submitRow}>
@@ -171,6 +190,26 @@ export function ContentList({ items, total, page, pageSize }: ContentListProps) 
         </nav>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The search box: a plain GET form to the dashboard (?q=), so it works without JavaScript; with it,
+ * React Router's <Form> navigates in the page. Paging keeps ?q= (the page links keep the query string).
+ */
+function ContentSearch({ query }: { query: string }) {
+  return (
+    <Form method="get" action="/dashboard#content" role="search" className="content-search" preventScrollReset>
+      <input key={query} type="search" name="q" defaultValue={query} maxLength={500} placeholder="Search titles and text" aria-label="Search your content" />
+      <button type="submit" className="button">
+        Search
+      </button>
+      {query ? (
+        <Link className="button button-ghost" to="/dashboard#content">
+          Clear search
+        </Link>
+      ) : null}
+    </Form>
   );
 }
 

@@ -205,6 +205,12 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
           <Link className="button button-ghost" to="/projects">
             Cancel
           </Link>
+          {/* A plain download of the saved project (issue 15): project.json and its files, as a zip. */}
+          {isNew ? null : (
+            <a className="button button-ghost" href={`/api/project/${encodeURIComponent(project!.id)}/export`} download>
+              Export project
+            </a>
+          )}
         </div>
       </Form>
       <ProjectGenerators

@@ -10,6 +10,7 @@ import { requireUser } from "~/auth/auth.server";
 import { keepPersonalPages } from "~/auth/personal-page-cache.server";
 import { readPreferences } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE, contentVersion, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
+import { countContentMatches, SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
 
@@ -32,15 +33,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { email: user.email, preferences, editing, content };
 }
 
-/** One page of the content list (?page=N, 100 items a page); SPEC §6: a load failure sends the person to /login. */
+/**
+ * One page of the content list (?page=N, 100 items a page), or of the matches of the search box
+ * (?q=, issue 15; a longer query is cut to the API's 500 characters). SPEC §6: a load failure sends
+ * the person to /login.
+ */
 async function loadContentPage(userId: string, request: Request) {
-  const requested = Number(new URL(request.url).searchParams.get("page"));
+  const params = new URL(request.url).searchParams;
+  const requested = Number(params.get("page"));
+  const query = (params.get("q") ?? "").slice(0, SEARCH_QUERY_MAX).trim();
   try {
-    const total = await countContent(userId);
+    const total = query ? await countContentMatches(userId, query) : await countContent(userId);
     const lastPage = Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE));
     const page = Number.isInteger(requested) && requested > 1 ? Math.min(requested, lastPage) : 1;
-    const rows = await listContentSummaries(userId, { limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE });
-    return { items: listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE };
+    const range = { limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE };
+    const rows = query ? await searchContentSummaries(userId, query, range) : await listContentSummaries(userId, range);
+    return { items: listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE, query };
   } catch (error) {
     console.error("[dashboard] loading content failed", error);
     throw redirect("/login");
@@ -185,7 +193,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           ) : null}
         </section>
 
-        <ContentList items={content.items} total={content.total} page={content.page} pageSize={content.pageSize} />
+        <ContentList items={content.items} total={content.total} page={content.page} pageSize={content.pageSize} query={content.query} />
+        <section className="account-export" aria-label="Your data">
+          <a className="button button-ghost" href="/api/account/export" download>
+            Export my data
+          </a>
+          <span className="muted"> a zip of your content, projects and library files</span>
+        </section>
       </main>
     </div>
   );

@@ -1,0 +1,68 @@
+import { db } from "~/lib/db.server";
+
+/**
+ * What the exports read (issue 15; app/services/export.server.ts writes the zip): lists of the
+ * person's content, without bodies, and of every file they own, of any kind. Every query is scoped
+ * by the user's id. Bodies are read one at a time as the zip reaches them, so an export of many long
+ * pieces never holds them all.
+ */
+export interface ExportContentRow {
+  id: string;
+  title: string;
+  pinned: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExportMediaRow {
+  id: string;
+  kind: string;
+  name: string;
+  content_type: string;
+  size: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The person's content, oldest first (a stable order for the archive). */
+export async function listContentForExport(userId: string): Promise<ExportContentRow[]> {
+  const rows = await db
+    .selectFrom("content_items")
+    .select(["id", "title", "pinned", "created_at", "updated_at"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({ ...row, pinned: Boolean(row.pinned) }));
+}
+
+/** One item's body, or undefined when it was deleted meanwhile. */
+export async function contentBodyForExport(userId: string, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom("content_items").select("body").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return row?.body;
+}
+
+/** Every file the person owns, of every kind, by kind then oldest first. */
+export async function listMediaForExport(userId: string): Promise<ExportMediaRow[]> {
+  const rows = await db
+    .selectFrom("media_files")
+    .select(["id", "kind", "name", "content_type", "size", "created_at", "updated_at"])
+    .where("user_id", "=", userId)
+    .orderBy("kind")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}
+
+/** The files with these ids that the person owns (a project's attachments). */
+export async function mediaForExportByIds(userId: string, ids: string[]): Promise<ExportMediaRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("media_files")
+    .select(["id", "kind", "name", "content_type", "size", "created_at", "updated_at"])
+    .where("user_id", "=", userId)
+    .where("id", "in", ids)
+    .execute();
+  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+}

@@ -1,0 +1,145 @@
+import { Readable } from "node:stream";
+import { fileStore } from "~/lib/storage.server";
+import { createZipStream, safeFileName, ZipNames, type ZipStream } from "~/lib/zip-stream.server";
+import { contentBodyForExport, listContentForExport, listMediaForExport, mediaForExportByIds, type ExportMediaRow } from "~/models/export.server";
+import { getProject, listProjects, projectNotFound, type Project } from "~/models/project.server";
+
+/**
+ * Exports (issue 15): a project, or everything a person has, as a zip written while it is sent
+ * (app/lib/zip-stream.server.ts): files are read from the store (disk or S3) one at a time as the zip
+ * reaches them, content bodies likewise, so memory stays flat however large the library.
+ *
+ * Layout of a project export:  project.json, voice/<name>, video/<name>, image/<name>
+ * Layout of an account export: manifest.json, content/<title>.md, projects/<title>.json,
+ *                              library/<kind>/<name>
+ * Names inside the zip are made safe and unique per folder (ZipNames); the JSON gives each entry's
+ * path. The JSON entries are written last, when every file has been read, so they can also list the
+ * files whose bytes were missing (`missing`: empty entries in the zip).
+ */
+export const EXPORT_FORMAT_VERSION = 1;
+
+export interface ZipExport {
+  /** The download's file name. */
+  filename: string;
+  zip: ZipStream;
+}
+
+/** Deflate what is text or raw audio; store already-compressed media (MP3, MP4, WebM, PNG...) as is. */
+export function worthCompressing(contentType: string): boolean {
+  return /^(text\/|application\/json|audio\/(wav|wave|x-wav|vnd\.wave))/i.test(contentType);
+}
+
+function addStoredFile(zip: ZipStream, path: string, file: ExportMediaRow) {
+  zip.addLazy(path, { compress: worthCompressing(file.content_type), mtime: new Date(file.updated_at) }, () => fileStore.open(file.id));
+}
+
+/** A JSON entry computed when the zip reaches it (after the files before it were read). */
+function addJsonLast(zip: ZipStream, path: string, value: () => unknown) {
+  zip.addLazy(path, { compress: true }, () => Readable.from([Buffer.from(`${JSON.stringify(value(), null, 2)}\n`)]));
+}
+
+function mediaEntry(file: ExportMediaRow, path: string) {
+  return { id: file.id, kind: file.kind, name: file.name, content_type: file.content_type, size: file.size, created_at: file.created_at, updated_at: file.updated_at, path };
+}
+
+function projectFields(project: Project) {
+  const { id, title, description, voice_file, music_file, video_file, image_file, created_at, updated_at } = project;
+  return { id, title, description, voice_file, music_file, video_file, image_file, created_at, updated_at };
+}
+
+/** The bundled track a project names: listed, not included (it is the app's, at its URL). */
+function musicOf(project: Project) {
+  const track = project.media.music;
+  return track ? { id: track.id, title: track.name, url: track.url } : null;
+}
+
+const FILE_SLOTS = ["voice", "video", "image"] as const;
+
+/** GET /api/project/{id}/export: the project's fields and its attached files; another person's project is a 404. */
+export async function exportProject(userId: string, projectId: string): Promise<ZipExport> {
+  const project = await getProject(userId, projectId);
+  if (!project) throw projectNotFound();
+  const attached = FILE_SLOTS.flatMap((slot) => (project.media[slot] ? [{ slot, id: project.media[slot]!.id }] : []));
+  const files = new Map((await mediaForExportByIds(userId, attached.map((a) => a.id))).map((file) => [file.id, file]));
+
+  const zip = createZipStream();
+  const names = new ZipNames();
+  names.take("", "project.json");
+  const media: Array<ReturnType<typeof mediaEntry> & { slot: string }> = [];
+  for (const { slot, id } of attached) {
+    const file = files.get(id);
+    if (!file) continue; // detached meanwhile
+    const path = names.take(slot, file.name);
+    addStoredFile(zip, path, file);
+    media.push({ slot, ...mediaEntry(file, path) });
+  }
+  const exportedAt = new Date().toISOString();
+  addJsonLast(zip, "project.json", () => ({
+    format: "creative-ai-studio/project",
+    version: EXPORT_FORMAT_VERSION,
+    exported_at: exportedAt,
+    project: projectFields(project),
+    media,
+    music: musicOf(project),
+    missing: zip.missing(),
+  }));
+  zip.end();
+  return { filename: `${safeFileName(project.title, "project")}.zip`, zip };
+}
+
+function markdownOf(title: string, body: string): string {
+  return body ? `# ${title}\n\n${body}\n` : `# ${title}\n`;
+}
+
+/**
+ * GET /api/account/export: every piece of content (Markdown), every project (JSON, naming its files
+ * by their path in the zip) and every file the person owns, with manifest.json listing all of it.
+ */
+export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
+  const [content, projects, library] = await Promise.all([listContentForExport(user.id), listProjects(user.id), listMediaForExport(user.id)]);
+  const zip = createZipStream();
+  const names = new ZipNames();
+  names.take("", "manifest.json");
+
+  const contentEntries = content.map((item) => {
+    const path = names.take("content", `${item.title}.md`, "untitled.md");
+    zip.addLazy(path, { compress: true, mtime: new Date(item.updated_at) }, async () => {
+      const body = await contentBodyForExport(user.id, item.id);
+      return Readable.from([Buffer.from(markdownOf(item.title, body ?? ""))]);
+    });
+    return { ...item, path };
+  });
+
+  const libraryEntries = library.map((file) => {
+    const path = names.take(`library/${safeFileName(file.kind, "files")}`, file.name);
+    addStoredFile(zip, path, file);
+    return mediaEntry(file, path);
+  });
+  const libraryPath = new Map(libraryEntries.map((entry) => [entry.id, entry.path]));
+
+  const projectEntries = projects.map((project) => {
+    const path = names.take("projects", `${project.title}.json`, "project.json");
+    const media = FILE_SLOTS.flatMap((slot) => {
+      const file = project.media[slot];
+      return file ? [{ slot, id: file.id, name: file.name, kind: file.kind, path: libraryPath.get(file.id) ?? null }] : [];
+    });
+    const document = { ...projectFields(project), media, music: musicOf(project) };
+    zip.addBuffer(path, `${JSON.stringify(document, null, 2)}\n`, { mtime: new Date(project.updated_at) });
+    return { id: project.id, title: project.title, path };
+  });
+
+  const exportedAt = new Date().toISOString();
+  addJsonLast(zip, "manifest.json", () => ({
+    format: "creative-ai-studio/account",
+    version: EXPORT_FORMAT_VERSION,
+    exported_at: exportedAt,
+    account: { id: user.id, email: user.email },
+    content: contentEntries,
+    projects: projectEntries,
+    library: libraryEntries,
+    missing: zip.missing(),
+  }));
+  zip.end();
+  const day = exportedAt.slice(0, 10);
+  return { filename: `creative-ai-studio-export-${day}.zip`, zip };
+}
