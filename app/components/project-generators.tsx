@@ -245,7 +245,7 @@ function ImageGenerator({ configured, onAttach }: { configured: boolean; onAttac
     <Generator title="🖼️ Image" testId="generator-image">
       {configured ? null : (
         <p className="muted">
-          No image model is configured (AI_BASE_URL and AI_IMAGE_MODEL), so prompts cannot become images here yet. The Drawing Pad turns your
+          No image model is configured (AI_IMAGE_PROVIDER with AI_IMAGE_BASE_URL, or AI_BASE_URL with AI_IMAGE_MODEL), so prompts cannot become images here yet. The Drawing Pad turns your
           sketches into images offline, and they can be attached above.
         </p>
       )}
