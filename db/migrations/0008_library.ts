@@ -3,7 +3,7 @@ import { sql, type Kysely } from "kysely";
 /**
  * The library (issue 15): every file a person owns in one list, with the provenance of what the AI
  * tools generated. Portable SQL (see 0001): nullable columns added to media_files, the same on SQLite
- * and PostgreSQL. docs/decisions/0017-library-and-provenance.md says why columns and not a table.
+ * and PostgreSQL. docs/decisions/0022-library-and-provenance.md says why columns and not a table.
  *
  * - `prompt`: the prompt or the spoken text of a generated file (searched with the name);
  * - `provenance`: JSON of the rest ({style, voice, provider, model, source}); null for uploads and
