@@ -16,8 +16,8 @@ const SNIPPET_RADIUS = 70;
 export const NOT_CONFIGURED_REPLY =
   "I'm the offline assistant: no AI model provider is configured, so I can't answer general questions. " +
   "I can search your own content and explain how each tool of the studio works. " +
-  "To get full answers, set AI_BASE_URL (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp or vLLM), " +
-  "AI_CHAT_MODEL and, when the server needs one, AI_API_KEY, then restart the studio.";
+  "To get full answers, set AI_CHAT_BASE_URL or AI_BASE_URL (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp or vLLM), " +
+  "AI_CHAT_MODEL and, when the server needs one, AI_CHAT_API_KEY or AI_API_KEY, then restart the studio.";
 
 const STOP_WORDS = new Set(
   (
