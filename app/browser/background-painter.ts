@@ -10,7 +10,9 @@ export interface CanvasSize {
   height: number;
 }
 
-const GLYPHS = "アイウエオカキクケコサシスセソタチツテトナニヌネノ0123456789ABCDEF<>/{}=+*";
+// Greek letters rather than katakana: every monospace font has them (katakana showed as boxes
+// wherever no CJK font is installed).
+const GLYPHS = "ΔΘΛΞΠΣΦΨΩλμξπψω0123456789ABCDEF<>/{}=+*";
 
 /** Matrix rain reads best at about 20 frames a second; the starfield at about 30. */
 export const FRAME_INTERVAL_MS: Record<BackgroundMode, number> = { matrix: 50, starfield: 33 };

@@ -148,7 +148,9 @@ export function coverCrop(sourceWidth: number, sourceHeight: number, outputWidth
   return { x: (sourceWidth - width) / 2, y: (sourceHeight - height) / 2, width, height };
 }
 
-const GLYPHS = "アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホ0123456789ABCDEF<>/{}=+*";
+// Greek letters rather than katakana: every monospace font has them (katakana showed as boxes
+// wherever no CJK font is installed).
+const GLYPHS = "ΔΘΛΞΠΣΦΨΩλμξπψω0123456789ABCDEF<>/{}=+*";
 const RAIN_COLUMNS = 40;
 const RAIN_TRAIL = 12;
 
