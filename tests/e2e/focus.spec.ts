@@ -63,8 +63,7 @@ test("dashboard: Move down and Move up keep the focus on the moved tool's arrow"
   const labels = () => page.locator("[data-tool-id]").evaluateAll((tools) => tools.map((tool) => tool.getAttribute("data-tool-id")));
 
   await pressEnter(page.getByRole("button", { name: "Move Create down" }));
-  await expect.poll(labels).toEqual(expect.arrayContaining(["assistant", "create"]));
-  expect((await labels()).slice(0, 2)).toEqual(["assistant", "create"]);
+  await expect.poll(async () => (await labels()).slice(0, 2)).toEqual(["assistant", "create"]);
   await expectFocused(page.getByRole("button", { name: "Move Create down" }));
 
   // Back to the top: "up" is disabled there, so the focus takes the tool's other arrow.
@@ -157,4 +156,18 @@ test("content: Edit focuses the title field; Save focuses the renamed title", as
   await title.fill("Final title");
   await page.keyboard.press("Enter");
   await expectFocused(page.getByRole("heading", { name: "Final title" }));
+});
+
+test("voice memo: after Delete Memo the focus is back on Start Recording", async ({ page }) => {
+  await signUpAndLogIn(page, "focus-memo");
+  await page.goto("/voicememo");
+  await hydrated(page);
+  await pressEnter(page.getByRole("button", { name: "Start Recording" }));
+  // The button was disabled while the microphone started: the focus came back to it (now Stop).
+  await expectFocused(page.getByRole("button", { name: "Stop Recording" }));
+  await expect(page.getByRole("timer")).toContainText("0:01");
+  await page.keyboard.press("Enter");
+  await pressEnter(page.getByRole("button", { name: "Delete Memo" }));
+  await expect(page.getByRole("button", { name: "Delete Memo" })).toHaveCount(0);
+  await expectFocused(page.getByRole("button", { name: "Start Recording" }));
 });
