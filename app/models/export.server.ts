@@ -1,4 +1,5 @@
 import { db } from "~/lib/db.server";
+import { MEDIA_COLUMNS, toFile, type MediaFile } from "./media.server";
 
 /**
  * What the exports read (issue 15; app/services/export.server.ts writes the zip): lists of the
@@ -14,15 +15,8 @@ export interface ExportContentRow {
   updated_at: string;
 }
 
-export interface ExportMediaRow {
-  id: string;
-  kind: string;
-  name: string;
-  content_type: string;
-  size: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A file as the media model reads it (with its provenance, dimensions and duration). */
+export type ExportMediaRow = MediaFile;
 
 /** The person's content, oldest first (a stable order for the archive). */
 export async function listContentForExport(userId: string): Promise<ExportContentRow[]> {
@@ -46,13 +40,13 @@ export async function contentBodyForExport(userId: string, id: string): Promise<
 export async function listMediaForExport(userId: string): Promise<ExportMediaRow[]> {
   const rows = await db
     .selectFrom("media_files")
-    .select(["id", "kind", "name", "content_type", "size", "created_at", "updated_at"])
+    .select(MEDIA_COLUMNS)
     .where("user_id", "=", userId)
     .orderBy("kind")
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+  return rows.map(toFile);
 }
 
 /** The files with these ids that the person owns (a project's attachments). */
@@ -60,9 +54,9 @@ export async function mediaForExportByIds(userId: string, ids: string[]): Promis
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom("media_files")
-    .select(["id", "kind", "name", "content_type", "size", "created_at", "updated_at"])
+    .select(MEDIA_COLUMNS)
     .where("user_id", "=", userId)
     .where("id", "in", ids)
     .execute();
-  return rows.map((row) => ({ ...row, size: Number(row.size) }));
+  return rows.map(toFile);
 }

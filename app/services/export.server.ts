@@ -30,7 +30,7 @@ export function worthCompressing(contentType: string): boolean {
 }
 
 function addStoredFile(zip: ZipStream, path: string, file: ExportMediaRow) {
-  zip.addLazy(path, { compress: worthCompressing(file.content_type), mtime: new Date(file.updated_at) }, () => fileStore.open(file.id));
+  zip.addLazy(path, { compress: worthCompressing(file.contentType), mtime: new Date(file.updatedAt) }, () => fileStore.open(file.id));
 }
 
 /** A JSON entry computed when the zip reaches it (after the files before it were read). */
@@ -38,8 +38,22 @@ function addJsonLast(zip: ZipStream, path: string, value: () => unknown) {
   zip.addLazy(path, { compress: true }, () => Readable.from([Buffer.from(`${JSON.stringify(value(), null, 2)}\n`)]));
 }
 
+/** A file as the JSON lists it: the fields GET /api/library answers (provenance null when unknown) and its path in the zip. */
 function mediaEntry(file: ExportMediaRow, path: string) {
-  return { id: file.id, kind: file.kind, name: file.name, content_type: file.content_type, size: file.size, created_at: file.created_at, updated_at: file.updated_at, path };
+  return {
+    id: file.id,
+    kind: file.kind,
+    name: file.name,
+    content_type: file.contentType,
+    size: file.size,
+    created_at: file.createdAt,
+    updated_at: file.updatedAt,
+    width: file.width,
+    height: file.height,
+    duration_ms: file.durationMs,
+    provenance: file.provenance,
+    path,
+  };
 }
 
 function projectFields(project: Project) {

@@ -143,6 +143,7 @@ describe("exports", () => {
   let alice: User;
   let bob: User;
   let projectId: string;
+  let speech: { media_id: string; filename: string };
   const voice = mp3Frames(40);
   const video = mp4Bytes(300_000);
 
@@ -158,6 +159,9 @@ describe("exports", () => {
     });
     expect(project.status).toBe(201);
     projectId = project.body.id;
+    const spoken = await api("/api/voice/generate", { token: alice.token, json: { text: "Hello from the export" } });
+    expect(spoken.status).toBe(201);
+    speech = spoken.body;
     await create(alice, "Notes", "first");
     await create(alice, "notes", "second, same name but for case");
     await create(alice, "../../../evil\\name", "body of evil");
@@ -241,13 +245,24 @@ describe("exports", () => {
     expect(files.get("content/Empty.md")!.data.toString()).toBe("# Empty\n");
     expect(manifest.content[0]).toEqual({ id: expect.any(String), title: "Notes", pinned: false, created_at: expect.any(String), updated_at: expect.any(String), path: "content/Notes.md" });
 
-    // The library: every file, with its bytes.
-    expect(manifest.library.map((f: { kind: string; name: string; path: string; size: number }) => [f.kind, f.name, f.path, f.size])).toEqual([
-      ["video", "trip.mov", "library/video/trip.mov", video.length],
-      ["voice", "take one.mp3", "library/voice/take one.mp3", voice.length],
+    // The library: every file, uploads and generations, with its bytes and (for generated ones) provenance.
+    expect(manifest.library.map((f: { kind: string; name: string; path: string }) => [f.kind, f.name, f.path])).toEqual([
+      ["speech", speech.filename, `library/speech/${speech.filename}`],
+      ["video", "trip.mov", "library/video/trip.mov"],
+      ["voice", "take one.mp3", "library/voice/take one.mp3"],
     ]);
     expect(files.get("library/voice/take one.mp3")!.data.equals(voice)).toBe(true);
     expect(files.get("library/video/trip.mov")!.data.equals(video)).toBe(true);
+    const spoken = manifest.library[0];
+    expect(spoken).toMatchObject({ id: speech.media_id, content_type: "audio/wav", provenance: { prompt: "Hello from the export", provider: expect.any(String) } });
+    expect(spoken.duration_ms).toBeGreaterThan(0);
+    expect(manifest.library[2]).toMatchObject({ kind: "voice", size: voice.length, content_type: "audio/mpeg", provenance: null });
+    const wav = files.get(`library/speech/${speech.filename}`)!;
+    expect(wav.data.subarray(0, 4).toString("latin1")).toBe("RIFF");
+    expect(wav.size).toBe(spoken.size);
+    // Raw audio is deflated; MP3 and video are stored as they are.
+    expect(wav.method).toBe(8);
+    expect(files.get("library/voice/take one.mp3")!.method).toBe(0);
 
     // Projects: JSON naming their files by path in this zip.
     expect(manifest.projects).toEqual([{ id: projectId, title: "../../etc/Launch: <film>", path: "projects/_.._etc_Launch_ _film_.json" }]);
@@ -382,4 +397,28 @@ describe("memory while a large library is exported", () => {
     console.log(`[search-export] ${(total / 2 ** 20).toFixed(0)} MB zip (disk store); server peak RSS ${(before / 2 ** 20).toFixed(0)} -> ${(after / 2 ** 20).toFixed(0)} MB`);
     expect(after - before, "peak RSS growth during the export").toBeLessThan(100 * 1024 * 1024);
   }, 120_000);
+
+  it("a download stopped halfway ends the export; the next one is whole", async () => {
+    const token = await account(server.url, "cancel");
+    const auth = { Authorization: `Bearer ${token}` };
+    for (let i = 0; i < 3; i++) {
+      const uploaded = await fetch(`${server.url}/api/videos/upload`, { method: "POST", headers: auth, body: fileForm(mp4Bytes(8 * 1024 * 1024), `part ${i}.mp4`) });
+      expect(uploaded.status).toBe(201);
+    }
+    for (const stopAt of [1, 9, 17].map((mib) => mib * 1024 * 1024)) {
+      const controller = new AbortController();
+      const response = await fetch(`${server.url}/api/account/export`, { headers: auth, signal: controller.signal });
+      let received = 0;
+      await (async () => {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          received += chunk.byteLength;
+          if (received >= stopAt) controller.abort();
+        }
+      })().catch(() => undefined);
+      expect(received).toBeGreaterThanOrEqual(stopAt);
+    }
+    const whole = await download(`${server.url}/api/account/export`, { headers: auth });
+    const files = readZip(whole.bytes);
+    expect(files.filter((file) => file.name.startsWith("library/video/")).map((file) => file.size)).toEqual([0, 1, 2].map(() => mp4Bytes(8 * 1024 * 1024).length));
+  }, 60_000);
 });
