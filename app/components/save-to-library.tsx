@@ -26,8 +26,8 @@ export function SaveToLibraryButton({
   kind,
   label = "Save to library",
 }: {
-  /** The capture, or an object URL of it. */
-  source: Blob | string;
+  /** The capture (a Blob: the page's CSP keeps scripts from fetching blob: URLs). */
+  source: Blob;
   filename: string;
   kind: "photo" | "clip" | "memo";
   label?: string;
@@ -36,8 +36,7 @@ export function SaveToLibraryButton({
   const save = async () => {
     setState({ phase: "saving" });
     try {
-      const blob = typeof source === "string" ? await (await fetch(source)).blob() : source;
-      const saved = await saveToLibrary(blob, filename, kind);
+      const saved = await saveToLibrary(source, filename, kind);
       setState({ phase: "saved" });
       toast.success(`💾 Saved to your library: ${saved.name}`);
     } catch (error) {

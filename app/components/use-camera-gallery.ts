@@ -18,6 +18,8 @@ export const GALLERY_CHANGE_FAILED_TEXT = "The gallery could not be changed. Ple
 /** A gallery item as the screen shows it: SPEC §3's fields plus the name it is saved under. */
 export interface GalleryEntry extends CameraGalleryItem {
   filename: string;
+  /** The capture itself, for "Save to library" (the page's CSP does not let scripts fetch blob: URLs). */
+  blob: Blob;
 }
 
 function toEntry(capture: Omit<StoredCapture, "owner">): GalleryEntry {
@@ -27,6 +29,7 @@ function toEntry(capture: Omit<StoredCapture, "owner">): GalleryEntry {
     filter: capture.filter,
     src: URL.createObjectURL(capture.blob),
     filename: captureFilename(`camera-v2-${capture.filter}`, new Date(capture.id), captureExtension(capture.type, capture.blob.type)),
+    blob: capture.blob,
   };
 }
 

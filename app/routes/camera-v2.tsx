@@ -134,7 +134,7 @@ function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: (item
         <button type="button" className="button button-ghost button-small" onClick={(event) => onDelete(event.currentTarget.closest("li"))} aria-label={`Delete ${description}`} data-delete>
           🗑️ Delete
         </button>
-        {libraryKind ? <SaveToLibraryButton source={entry.src} filename={entry.filename} kind={libraryKind} label="Save to library" /> : null}
+        {libraryKind ? <SaveToLibraryButton source={entry.blob} filename={entry.filename} kind={libraryKind} label="Save to library" /> : null}
       </div>
     </li>
   );

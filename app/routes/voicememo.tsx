@@ -46,6 +46,8 @@ export default function VoiceMemo() {
 
 interface Memo {
   url: string;
+  /** The recording, for "Save to library". */
+  blob: Blob;
   filename: string;
   durationMs: number;
   format: RecordingFormat;
@@ -149,7 +151,7 @@ function VoiceMemoRecorder() {
     const url = URL.createObjectURL(blob);
     memoUrl.current = url;
     const format = current.recording.format;
-    setMemo({ url, durationMs, format, filename: captureFilename("voice-memo", new Date(), format.extension) });
+    setMemo({ url, blob, durationMs, format, filename: captureFilename("voice-memo", new Date(), format.extension) });
   };
 
   const deleteMemo = () => {
@@ -195,7 +197,7 @@ function VoiceMemoRecorder() {
             <button type="button" className="button button-ghost" onClick={deleteMemo} disabled={recording}>
               🗑️ Delete Memo
             </button>
-            {savableAs("memo", memo.format.mimeType) ? <SaveToLibraryButton key={memo.url} source={memo.url} filename={memo.filename} kind="memo" /> : null}
+            {savableAs("memo", memo.format.mimeType) ? <SaveToLibraryButton key={memo.url} source={memo.blob} filename={memo.filename} kind="memo" /> : null}
             <a className="button" href={memo.url} download={memo.filename}>
               ⬇️ Download Memo
             </a>

@@ -96,6 +96,41 @@ test.describe("library without JavaScript", () => {
 });
 
 test.describe("library with JavaScript", () => {
+  test("a recorded voice memo (Chromium's real M4A) and a Camera V2 clip save to the library", async ({ page }) => {
+    await signUpAndLogIn(page, "library-memo");
+    await page.goto("/voicememo");
+    await page.getByRole("button", { name: "Start Recording" }).click();
+    await expect(page.getByRole("timer")).toHaveText("0:01", { timeout: 3000 });
+    await page.getByRole("button", { name: "Stop Recording" }).click();
+    await expect(page.getByRole("link", { name: "Download Memo" })).toBeVisible();
+    await page.getByRole("button", { name: "💾 Save to library" }).click();
+    await expect(page.getByRole("button", { name: "✅ In your library" })).toBeVisible();
+    const memos = await (await page.request.get("/api/library?kind=memo")).json();
+    expect(memos.files).toHaveLength(1);
+    expect(memos.files[0]).toMatchObject({ kind: "memo", content_type: "audio/mp4", name: expect.stringMatching(/^voice-memo-.+\.m4a$/) });
+
+    // Camera V2: hold the capture button for a clip; its gallery card saves it as a camera clip.
+    await page.goto("/camera-v2");
+    const source = page.locator("video.camera-source");
+    await expect.poll(() => source.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
+    const capture = page.getByRole("button", { name: "Capture" });
+    await expect(capture).toBeEnabled();
+    await capture.scrollIntoViewIfNeeded();
+    const box = (await capture.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await expect(page.getByRole("status").filter({ hasText: "REC" })).toBeVisible();
+    // Software VP8 at 1280x720 on a busy 2-core machine needs a moment before its first frame is out (as camera-v2.spec).
+    await page.waitForTimeout(2000);
+    await page.mouse.up();
+    const card = page.getByTestId("gallery-item").filter({ has: page.locator("video") });
+    await expect(card).toHaveCount(1, { timeout: 10_000 });
+    await card.getByRole("button", { name: "💾 Save to library" }).click();
+    await expect(card.getByRole("button", { name: "✅ In your library" })).toBeVisible();
+    const clips = await (await page.request.get("/api/library?kind=clip")).json();
+    expect(clips.files).toMatchObject([{ kind: "clip", content_type: "video/webm" }]);
+  });
+
   test("a camera photo saved to the library shows there; delete asks with a dialog", async ({ page }) => {
     await signUpAndLogIn(page, "library-js");
     await page.goto("/camera");
