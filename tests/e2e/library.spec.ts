@@ -80,6 +80,17 @@ test.describe("library without JavaScript", () => {
     await expect(page.getByText("Renamed to Sunset.png").first()).toBeVisible();
     expect(await names(page)).toContain("Sunset.png");
 
+    // Attach to a project: a plain form with a select of the person's projects.
+    const project = await page.request.post("/api/project/create", { data: { title: "Trip film" } });
+    expect(project.status()).toBe(201);
+    const projectId = (await project.json()).id as string;
+    await page.goto("/library");
+    const sunset = items(page).filter({ hasText: "Sunset.png" });
+    await sunset.getByLabel("Project for Sunset.png").selectOption({ label: "Trip film" });
+    await sunset.getByRole("button", { name: "📎 Attach" }).click();
+    await expect(page.getByText("Attached to Trip film").first()).toBeVisible();
+    expect((await (await page.request.get(`/api/project/${projectId}`)).json()).image_file).toBe("Sunset.png");
+
     // Delete asks first on the page; Cancel keeps the file, Delete removes it.
     await page.getByRole("button", { name: "Delete Sunset.png" }).click();
     await expect(page).toHaveURL(new RegExp(`delete=${photo.id}`));
@@ -92,6 +103,8 @@ test.describe("library without JavaScript", () => {
     await expect(page.getByText("File deleted").first()).toBeVisible();
     expect(await names(page)).toEqual(["keep me.m4a"]);
     expect((await page.request.get(`/media/${photo.id}`)).status()).toBe(404);
+    // Deleting detached it from the project.
+    expect((await (await page.request.get(`/api/project/${projectId}`)).json()).image_file).toBeNull();
   });
 });
 
