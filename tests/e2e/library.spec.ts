@@ -54,6 +54,14 @@ test.describe("library without JavaScript", () => {
     await page.getByRole("button", { name: "Apply" }).click();
     expect((await names(page))[0]).toBe("Skate clip.webm");
 
+    // The same usage meter on the upload screens.
+    const used = String((await (await page.request.get("/api/library/usage")).json()).used_bytes);
+    await expect(page.locator("meter#storage-meter")).toHaveAttribute("value", used);
+    for (const screen of ["/voices", "/videos"]) {
+      await page.goto(screen);
+      await expect(page.locator("meter#storage-meter")).toHaveAttribute("value", used);
+    }
+
     // A bad filter in the URL says so and lists everything.
     await page.goto("/library?kind=music");
     await expect(page.getByRole("alert").filter({ hasText: "kind must be one of" })).toBeVisible();
