@@ -68,6 +68,20 @@ test.describe("library without JavaScript", () => {
     expect(await names(page)).toHaveLength(4);
   });
 
+  test("pages of 24 with Previous and Next links that keep the filters", async ({ page }) => {
+    await signUpAndLogIn(page, "library-pages");
+    for (let i = 1; i <= 26; i++) await saveFile(page, "photo", `shot ${String(i).padStart(2, "0")}.png`, PNG_BYTES);
+    await page.goto("/library?kind=photo&sort=date");
+    await expect(page.getByText("Files 1–24 of 26")).toBeVisible();
+    expect(await items(page).count()).toBe(24);
+    await expect(page.getByText("Page 1 of 2")).toBeVisible();
+    await page.getByRole("link", { name: "Next →" }).click();
+    await expect(page).toHaveURL(/kind=photo&sort=date&page=2$/);
+    expect(await names(page)).toEqual(["shot 25.png", "shot 26.png"]);
+    await page.getByRole("link", { name: "← Previous" }).click();
+    expect((await names(page))[0]).toBe("shot 01.png");
+  });
+
   test("rename (blank refused, extension kept) and delete with a confirmation step", async ({ page }) => {
     await signUpAndLogIn(page, "library-nojs-edit");
     const photo = await saveFile(page, "photo", "first.png", PNG_BYTES);
