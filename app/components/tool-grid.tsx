@@ -15,6 +15,7 @@ const TOOL_ICONS: Record<ToolId, string> = {
   projects: "📁",
   camera: "📷",
   capcut: "✨",
+  library: "🗂️",
 };
 const toolById = new Map(DASHBOARD_TOOLS.map((tool) => [tool.id, tool]));
 

@@ -10,7 +10,7 @@ import { requireUser } from "~/auth/auth.server";
 import { keepPersonalPages } from "~/auth/personal-page-cache.server";
 import { readPreferences } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE, contentVersion, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
-import { countContentMatches, SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
+import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
 
@@ -41,13 +41,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function loadContentPage(userId: string, request: Request) {
   const params = new URL(request.url).searchParams;
   const requested = Number(params.get("page"));
+  const wanted = Number.isInteger(requested) && requested > 1 ? requested : 1;
   const query = (params.get("q") ?? "").slice(0, SEARCH_QUERY_MAX).trim();
+  const range = (page: number) => ({ limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE });
   try {
-    const total = query ? await countContentMatches(userId, query) : await countContent(userId);
-    const lastPage = Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE));
-    const page = Number.isInteger(requested) && requested > 1 ? Math.min(requested, lastPage) : 1;
-    const range = { limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE };
-    const rows = query ? await searchContentSummaries(userId, query, range) : await listContentSummaries(userId, range);
+    if (query) {
+      // One search answers the page and its total; a page past the end shows the last one.
+      let page = wanted;
+      let found = await searchContentSummaries(userId, query, range(page));
+      const lastPage = Math.max(1, Math.ceil(found.total / CONTENT_PAGE_SIZE));
+      if (page > lastPage) found = await searchContentSummaries(userId, query, range((page = lastPage)));
+      return { items: listItems(found.items), total: found.total, page, pageSize: CONTENT_PAGE_SIZE, query };
+    }
+    const total = await countContent(userId);
+    const page = Math.min(wanted, Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE)));
+    const rows = await listContentSummaries(userId, range(page));
     return { items: listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE, query };
   } catch (error) {
     console.error("[dashboard] loading content failed", error);
