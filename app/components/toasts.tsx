@@ -46,14 +46,19 @@ const subscribeToMotion = (listener: () => void) => {
  * SPEC §8: toasts auto-close after 5000 ms, pause on hover, Alt+T focuses them (react-toastify's
  * defaults, set explicitly). They sit at the bottom (full width on phones), not SPEC's top-right, where
  * they covered the header's controls (WCAG 2.4.11; docs/decisions/0021), and
- * take the page's theme. With reduced motion the countdown bar is hidden (it still times the close:
- * react-toastify closes a toast when the bar's animation ends) and app.css stills the entrances.
+ * take the page's theme. Where a toast still lies over a control (a row's Delete at the bottom of the
+ * screen), it gets out of the way: while the pointer is over a toast, the toasts pause (SPEC's pause
+ * on hover) and turn faint and click-through (app.css), so the control beneath shows and takes the
+ * click; a control reached with the keyboard is scrolled clear of them (app.css). With reduced motion
+ * the countdown bar is hidden (it still times the close: react-toastify closes a toast when the
+ * bar's animation ends) and app.css stills the entrances.
  */
 export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   const { pathname } = useLocation();
   const theme = useTheme();
   const reducedMotion = useSyncExternalStore(subscribeToMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
   const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
+  useEffect(() => (mounted ? seeThroughUnderPointer() : undefined), [mounted]);
   useEffect(() => {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (SPEC §9).
     if (flash) toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
@@ -67,11 +72,45 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
         theme={theme}
         hideProgressBar={reducedMotion}
         autoClose={5000}
-        pauseOnHover
+        // Hover is followed by seeThroughUnderPointer (a click-through toast has no hover of its own).
+        pauseOnHover={false}
         hotKeys={(event) => event.altKey && event.code === "KeyT"}
       />
     </Suspense>
   );
+}
+
+/**
+ * While the pointer is over a toast: every toast pauses, and `data-toast-peek` on <html> makes them
+ * faint and click-through (app.css). Followed by the pointer's position, since a click-through toast
+ * gets no pointer events. Returns the clean-up.
+ */
+function seeThroughUnderPointer(): () => void {
+  const root = document.documentElement;
+  let peeking = false;
+  const follow = (event: PointerEvent | null) => {
+    const over =
+      !!event &&
+      [...document.querySelectorAll(".Toastify__toast")].some((element) => {
+        const box = element.getBoundingClientRect();
+        return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+      });
+    if (over === peeking) return;
+    peeking = over;
+    root.toggleAttribute("data-toast-peek", over);
+    void loadToastify().then((module) => (over ? module.toast.pause() : module.toast.play()));
+  };
+  const onPointer = (event: PointerEvent) => follow(event);
+  const onLeave = () => follow(null);
+  document.addEventListener("pointermove", onPointer, { passive: true });
+  document.addEventListener("pointerdown", onPointer, { passive: true, capture: true });
+  document.documentElement.addEventListener("pointerleave", onLeave);
+  return () => {
+    document.removeEventListener("pointermove", onPointer);
+    document.removeEventListener("pointerdown", onPointer, { capture: true });
+    document.documentElement.removeEventListener("pointerleave", onLeave);
+    root.removeAttribute("data-toast-peek");
+  };
 }
 
 /** Toasts raised in the dashboard area close after 3 s (SPEC §9). */

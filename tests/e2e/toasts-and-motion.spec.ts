@@ -55,6 +55,29 @@ for (const viewport of [
   });
 }
 
+test("a toast over a control gets out of the way of the pointer: faint, click-through and paused", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 667 });
+  await signUpAndLogIn(page, "toast-peek");
+  await page.goto("/dashboard");
+  const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
+  await expect(toast).toBeVisible();
+  await expect.poll(() => toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length)).toBe(0);
+  const box = (await toast.boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(x, y);
+  // What lies under the toast gets the pointer (the toast is click-through), and the toast stays while hovered.
+  const hit = () => page.evaluate(([px, py]) => !!document.elementFromPoint(px, py)?.closest(".Toastify"), [x, y]);
+  expect(await hit()).toBe(false);
+  await expect(toast).toHaveCSS("opacity", "0.15");
+  // Paused: still there after the dashboard toast's 3 s.
+  await page.waitForTimeout(3500);
+  await expect(toast).toBeVisible();
+  // The pointer leaves: the toast is whole again and closes.
+  await page.mouse.move(5, 5);
+  await expect(toast).toHaveCSS("opacity", "1");
+  await expect(toast).toHaveCount(0, { timeout: 8000 });
+});
+
 /** Every animation or transition longer than a hundredth of a millisecond (the toast's hidden countdown aside). */
 function movingThings(page: Page) {
   return page.evaluate(() => {
