@@ -1,15 +1,12 @@
-import { Link } from "react-router";
+import type { IconName } from "~/shared/icons";
+import { PageHeader } from "./page-header";
 
-/** The header of the AI tools' screens: back to the dashboard, the title, and optional badges. */
-export function AiPageHeader({ title, children }: { title: string; children?: React.ReactNode }) {
+/** The header of the AI tools' screens: the one page header, with optional badges. */
+export function AiPageHeader({ title, icon, children }: { title: string; icon?: IconName; children?: React.ReactNode }) {
   return (
-    <header className="ai-header">
-      <Link className="button button-ghost" to="/dashboard">
-        ← Dashboard
-      </Link>
-      <h1>{title}</h1>
+    <PageHeader title={title} icon={icon} className="ai-header">
       {children ? <div className="ai-badges">{children}</div> : null}
-    </header>
+    </PageHeader>
   );
 }
 

@@ -5,12 +5,12 @@ import { safeRedirectPath } from "~/shared/safe-redirect";
 import { DELETE_CONFIRM_TEXT, FlashFallback } from "./content-list";
 import { LOAD_FAILED, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
 import { useSaveQueue, type EditorStatus } from "./use-save-queue";
+import { Icon } from "./icon";
+import { Skeleton } from "./page-header";
 
 export function ContentLoading() {
   return (
-    <p className="muted content-loading" role="status">
-      Loading...
-    </p>
+    <Skeleton label="Loading..." className="content-loading" />
   );
 }
 
@@ -30,7 +30,8 @@ export function ContentLoadFailed() {
       </p>
       <p>
         <Link className="button" to="/dashboard">
-          Back
+          <Icon name="arrow-left" />
+          Back to Dashboard
         </Link>
       </p>
     </>
@@ -95,10 +96,12 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
         <StatusLine status={status} />
         <div className="content-actions">
           <Link className="button button-primary" to={`${viewUrl}?edit=1`} onClick={editor.startEditing} preventScrollReset>
+            <Icon name="pencil" />
             Edit
           </Link>
           <Link className="button button-ghost" to="/dashboard">
-            Back
+            <Icon name="arrow-left" />
+            Back to Dashboard
           </Link>
         </div>
       </article>

@@ -4,7 +4,11 @@ import { apiJson } from "~/browser/api-client";
 import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { hasExtension } from "~/shared/media-names";
-import { FlashMessage, MediaHeader, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "./media-ui";
+import type { IconName } from "~/shared/icons";
+import { DropZone } from "./drop-zone";
+import { Icon } from "./icon";
+import { EmptyState, MediaHeader } from "./page-header";
+import { FlashMessage, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "./media-ui";
 import { StorageMeter, type StorageUsageView } from "./storage-meter";
 import { toast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
@@ -20,6 +24,7 @@ export interface MediaLibraryKind {
   /** The screen's URL (its action takes rename and delete; its plain-form upload too). */
   path: string;
   title: string;
+  icon: IconName;
   uploadUrl: string;
   uploadSection: string;
   fileLabel: string;
@@ -51,7 +56,8 @@ export interface MediaLibraryKind {
 export const VOICE_LIBRARY: MediaLibraryKind = {
   kind: "voice",
   path: "/voices",
-  title: "🎙️ Voices",
+  title: "Voices",
+  icon: "mic",
   uploadUrl: "/api/voice/upload",
   uploadSection: "Upload a voice clip",
   fileLabel: "Upload MP3",
@@ -78,7 +84,8 @@ export const VOICE_LIBRARY: MediaLibraryKind = {
 export const VIDEO_LIBRARY: MediaLibraryKind = {
   kind: "video",
   path: "/videos",
-  title: "📼 Video Hub",
+  title: "Video Hub",
+  icon: "film",
   uploadUrl: "/api/videos/upload",
   uploadSection: "Upload a video",
   fileLabel: "Choose a video",
@@ -308,16 +315,17 @@ export function MediaLibrary({
 
   return (
     <main className="page media-page">
-      <MediaHeader title={kind.title} />
+      <MediaHeader title={kind.title} icon={kind.icon} />
 
+      {/* Upload beside the list on wide screens; one column on phones. */}
+      <div className="workspace media-workspace">
+      <div className="media-column">
       <section className="card media-upload" aria-label={kind.uploadSection}>
         <form method="post" encType="multipart/form-data" className="media-upload-form" onSubmit={upload}>
           <input type="hidden" name="intent" value="upload" />
-          <label>
-            {kind.fileLabel}
-            <input ref={fileInput} type="file" name="file" accept={kind.accept} required={kind.fileRequired} />
-          </label>
+          <DropZone ref={fileInput} label={kind.fileLabel} name="file" accept={kind.accept} required={kind.fileRequired} hint="Drop a file here, or choose one." />
           <button type="submit" className="button button-primary" disabled={progress !== null}>
+            <Icon name="cloud-upload" />
             {progress !== null ? "Uploading..." : "Upload"}
           </button>
         </form>
@@ -328,7 +336,9 @@ export function MediaLibrary({
 
       <FlashMessage />
       <OutcomeMessage outcome={outcome ?? actionData} />
+      </div>
 
+      <div className="media-column">
       {kind.kind === "voice" ? (
         <section className="media-controls" aria-label="Playback">
           <label className="media-speed">
@@ -342,16 +352,20 @@ export function MediaLibrary({
             </select>
           </label>
           <button type="button" className="button" aria-pressed={loop} onClick={() => setLoop(!loop)} disabled={!hydrated}>
-            🔁 Loop: {loop ? "on" : "off"}
+            <Icon name="repeat" />
+            Loop: {loop ? "on" : "off"}
           </button>
           <button type="button" className="button" onClick={restart} disabled={!hydrated || files.length === 0}>
-            ⏮ Restart
+            <Icon name="rotate-ccw" />
+            Restart
           </button>
         </section>
       ) : null}
 
       {files.length === 0 ? (
-        <p className="muted media-empty">{texts.empty}</p>
+        <EmptyState icon={kind.icon} className="media-empty">
+          <p>{texts.empty}</p>
+        </EmptyState>
       ) : (
         <ul className="media-list" aria-label={kind.listLabel} ref={listRef}>
           {files.map((file) =>
@@ -393,7 +407,8 @@ export function MediaLibrary({
                 </div>
                 <div className="media-actions">
                   <Link className="button button-primary button-small" to={videoPage(file.name)} onClick={(event) => play(event, file.name)} aria-label={`Play ${file.name}`}>
-                    ▶ Play
+                    <Icon name="play" />
+                    Play
                   </Link>
                   {editing === file.name ? null : renameLink(file.name)}
                   {deleteForm(file.name)}
@@ -403,6 +418,8 @@ export function MediaLibrary({
           )}
         </ul>
       )}
+      </div>
+      </div>
 
       {kind.kind === "video" ? (
         <VideoModal

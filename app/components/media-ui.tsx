@@ -1,37 +1,8 @@
-import { Link, useRouteLoaderData } from "react-router";
-import type { FlashToast } from "./toasts";
-import { useHydrated } from "./use-hydrated";
-
-/** What a media screen says about the last thing the person did (in the page; toasts need JavaScript). */
-export interface Outcome {
-  ok: boolean;
-  message: string;
-  /** The server's reason, e.g. "File is too large (the limit is 25 MiB)". */
-  detail?: string | null;
-}
-
-export function OutcomeMessage({ outcome }: { outcome: Outcome | null | undefined }) {
-  if (!outcome) return null;
-  return (
-    <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"} data-testid="media-outcome">
-      {outcome.message}
-      {outcome.detail ? <span className="message-detail">{outcome.detail}</span> : null}
-    </p>
-  );
-}
-
-/**
- * The flash message of a plain-form redirect (e.g. "🗑️ File deleted"), shown in the page until the
- * app is hydrated (and always without JavaScript); once hydrated the toast shows it.
+/*
+ * The media screens' small pieces. The messages live in ./flash-message and the header in
+ * ./page-header (the login page takes FlashMessage alone, without the header and its icons).
  */
-export function FlashMessage() {
-  const hydrated = useHydrated();
-  const rootData = useRouteLoaderData("root") as { toast?: FlashToast | null } | undefined;
-  const flash = rootData?.toast;
-  if (hydrated || !flash) return null;
-  return <OutcomeMessage outcome={{ ok: flash.type !== "error", message: flash.message }} />;
-}
-
+export { FlashMessage, OutcomeMessage, type Outcome } from "./flash-message";
 /** SPEC §4 Upload: "uploading (with a percent)". */
 export function UploadProgress({ percent, label = "Uploading..." }: { percent: number | null; label?: string }) {
   if (percent === null) return null;
@@ -45,26 +16,8 @@ export function UploadProgress({ percent, label = "Uploading..." }: { percent: n
   );
 }
 
-/** A screen's header: a way back (the dashboard unless said otherwise), the title, and optional actions. */
-export function MediaHeader({
-  title,
-  back = { to: "/dashboard", label: "Dashboard" },
-  children,
-}: {
-  title: string;
-  back?: { to: string; label: string };
-  children?: React.ReactNode;
-}) {
-  return (
-    <header className="media-header">
-      <Link className="button button-ghost" to={back.to}>
-        ← {back.label}
-      </Link>
-      <h1>{title}</h1>
-      {children}
-    </header>
-  );
-}
+/** Kept here for screens that import it with the other media pieces (it lives in ./page-header). */
+export { MediaHeader } from "./page-header";
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

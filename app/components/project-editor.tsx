@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigate } from "react-router";
 import { musicTrack, PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
-import { FlashMessage, MediaHeader } from "./media-ui";
+import { FlashMessage } from "./media-ui";
+import { MediaHeader } from "./page-header";
+import { Icon } from "./icon";
 import { ProjectGenerators, type GeneratedChoice } from "./project-generators";
 import { ProjectMediaIcons, slotLabel } from "./project-media-icons";
 import { toast } from "./toasts";
@@ -73,7 +75,7 @@ function selectionOf(project: EditorProject | null): Selection {
 }
 
 export function EditorHeader({ title }: { title: string }) {
-  return <MediaHeader title={title} back={{ to: "/projects", label: "Projects" }} />;
+  return <MediaHeader title={title} icon="folder-open" back={{ to: "/projects", label: "Back to Projects" }} />;
 }
 
 export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; saveAnswer: SaveAnswer | null }) {
@@ -150,9 +152,11 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   ) as Record<ProjectSlot, string | null>;
 
   return (
-    <main className="page page-narrow project-editor-page">
+    <main className="page project-editor-page">
       <EditorHeader title={isNew ? "New Project" : "Edit Project"} />
       <FlashMessage />
+      {/* The form beside its generators on wide screens. */}
+      <div className="workspace">
       <Form method="post" action={formAction} className="card form project-form" aria-label="Project" onSubmit={hydrated ? onSubmit : undefined} noValidate={hydrated}>
         <input type="hidden" name="intent" value="save" />
         <label>
@@ -200,7 +204,8 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
         ) : null}
         <div className="project-actions">
           <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? "Saving..." : "💾 Save Project"}
+            {saving ? null : <Icon name="save" />}
+            {saving ? "Saving..." : "Save Project"}
           </button>
           <Link className="button button-ghost" to="/projects">
             Cancel
@@ -223,6 +228,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
         }
         onAttach={attach}
       />
+      </div>
     </main>
   );
 }

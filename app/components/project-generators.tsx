@@ -8,6 +8,8 @@ import {
   type GeneratedFile,
 } from "~/browser/ai-client";
 import { ApiError } from "~/browser/api-client";
+import type { IconName } from "~/shared/icons";
+import { Icon } from "./icon";
 import { isFinished, VIDEO_POLL_MS, videoStatusText } from "~/browser/video-status";
 import { MUSIC_DEMOS } from "~/shared/music-demos";
 import type { ProjectSlot } from "~/shared/project-rules";
@@ -102,10 +104,13 @@ function GeneratorOutcome({ outcome }: { outcome: Outcome }) {
   );
 }
 
-function Generator({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) {
+function Generator({ title, icon, testId, children }: { title: string; icon: IconName; testId: string; children: React.ReactNode }) {
   return (
     <details className="card generator" data-testid={testId}>
-      <summary>{title}</summary>
+      <summary>
+        <Icon name={icon} />
+        {title}
+      </summary>
       <div className="generator-body">{children}</div>
     </details>
   );
@@ -151,7 +156,7 @@ function ScriptGenerator({ offline, onScript }: { offline: boolean; onScript: (s
   const [prompt, setPrompt] = useState("");
   const { busy, result, outcome, run } = useGenerator<string>("Script");
   return (
-    <Generator title="📝 Script" testId="generator-script">
+    <Generator title="Script" icon="pen-line" testId="generator-script">
       {offline ? (
         <p className="muted">
           The offline assistant writes from your own content and the studio's guide; configure an AI model (AI_CHAT_MODEL) for free-form scripts.
@@ -194,7 +199,7 @@ function VoiceGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
   const [text, setText] = useState("");
   const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Voice");
   return (
-    <Generator title="🎙️ Voice" testId="generator-voice">
+    <Generator title="Voice" icon="mic" testId="generator-voice">
       <PromptForm
         label="Text to speak"
         value={text}
@@ -217,7 +222,7 @@ function VoiceGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
 /** SPEC §2: Music is marked coming soon; the three demo tracks can be played and attached meanwhile. */
 function MusicPicker({ selected, onAttach }: { selected: string; onAttach: GeneratorsProps["onAttach"] }) {
   return (
-    <Generator title="🎵 Music (coming soon)" testId="generator-music">
+    <Generator title="Music (coming soon)" icon="music" testId="generator-music">
       <p className="muted">Music generation is coming soon. Meanwhile, attach one of the bundled tracks:</p>
       <ul className="generator-tracks">
         {MUSIC_DEMOS.map((track) => (
@@ -242,7 +247,7 @@ function ImageGenerator({ configured, onAttach }: { configured: boolean; onAttac
   const [prompt, setPrompt] = useState("");
   const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Image");
   return (
-    <Generator title="🖼️ Image" testId="generator-image">
+    <Generator title="Image" icon="image" testId="generator-image">
       {configured ? null : (
         <p className="muted">
           No image model is configured (AI_IMAGE_PROVIDER with AI_IMAGE_BASE_URL, or AI_BASE_URL with AI_IMAGE_MODEL), so prompts cannot become images here yet. The Drawing Pad turns your
@@ -299,7 +304,7 @@ function VideoGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
   };
 
   return (
-    <Generator title="🎬 Video" testId="generator-video">
+    <Generator title="Video" icon="clapperboard" testId="generator-video">
       <PromptForm
         label="Describe the video"
         value={prompt}

@@ -1,11 +1,13 @@
+import type { IconName } from "~/shared/icons";
 import { PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
+import { Icon } from "./icon";
 
 /** SPEC §2 Projects: four media icons (voices, music, videos, images), dimmed when the project has no such file. */
-const SLOT_ICONS: Record<ProjectSlot, { icon: string; label: string }> = {
-  voice: { icon: "🎙️", label: "Voice" },
-  music: { icon: "🎵", label: "Music" },
-  video: { icon: "🎬", label: "Video" },
-  image: { icon: "🖼️", label: "Image" },
+const SLOT_ICONS: Record<ProjectSlot, { icon: IconName; label: string }> = {
+  voice: { icon: "mic", label: "Voice" },
+  music: { icon: "music", label: "Music" },
+  video: { icon: "clapperboard", label: "Video" },
+  image: { icon: "image", label: "Image" },
 };
 
 export const slotLabel = (slot: ProjectSlot) => SLOT_ICONS[slot].label;
@@ -26,7 +28,7 @@ export function ProjectMediaIcons({ names }: { names: Record<ProjectSlot, string
             data-present={name ? "true" : "false"}
             title={description}
           >
-            <span aria-hidden="true">{icon}</span>
+            <Icon name={icon} />
             <span className="visually-hidden">{description}</span>
           </li>
         );

@@ -10,8 +10,8 @@ export function useTheme(): Theme {
   return pendingTheme === "light" || pendingTheme === "dark" ? pendingTheme : (rootData?.theme ?? "dark");
 }
 
-/** Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. */
-export function ThemeToggle({ className = "" }: { className?: string }) {
+/** Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. `label` draws the button's words. */
+export function ThemeToggle({ className = "", label }: { className?: string; label?: (theme: Theme) => React.ReactNode }) {
   const fetcher = useFetcher({ key: "theme" });
   const theme = useTheme();
   const location = useLocation();
@@ -28,7 +28,7 @@ export function ThemeToggle({ className = "" }: { className?: string }) {
         aria-pressed={theme === "dark"}
         title={`Switch to ${next} mode`}
       >
-        {theme === "dark" ? "🌙 Dark mode: on" : "☀️ Dark mode: off"}
+        {label ? label(theme) : theme === "dark" ? "Dark mode: on" : "Dark mode: off"}
       </button>
     </fetcher.Form>
   );

@@ -1,22 +1,9 @@
 import { useRef, useState } from "react";
 import { Link } from "react-router";
+import { ICON_FALLBACK, TOOL_ICONS } from "~/shared/icons";
 import { DASHBOARD_TOOLS, moveTool, type ToolId } from "~/shared/tools";
+import { Icon } from "./icon";
 
-const TOOL_ICONS: Record<ToolId, string> = {
-  create: "✍️",
-  assistant: "🤖",
-  drawing: "🎨",
-  music: "🎵",
-  aivideo: "🎬",
-  videos: "📼",
-  image: "🖼️",
-  voices: "🎙️",
-  voicememo: "📝",
-  projects: "📁",
-  camera: "📷",
-  capcut: "✨",
-  library: "🗂️",
-};
 const toolById = new Map(DASHBOARD_TOOLS.map((tool) => [tool.id, tool]));
 
 interface ToolGridProps {
@@ -82,20 +69,14 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
           >
             {editing ? (
               <div className="tool-button tool-button-editing" aria-roledescription="draggable tool">
-                <span className="tool-handle" aria-hidden="true">
-                  ⠿
-                </span>
-                <span className="tool-icon" aria-hidden="true">
-                  {TOOL_ICONS[id]}
-                </span>
+                <Icon name="grip-vertical" className="tool-handle" />
+                <Icon name={TOOL_ICONS[id] ?? ICON_FALLBACK} />
                 <span className="tool-label">{tool.label}</span>
                 {renderMoveControls(id, index)}
               </div>
             ) : (
-              <Link className="tool-button" to={tool.path}>
-                <span className="tool-icon" aria-hidden="true">
-                  {TOOL_ICONS[id]}
-                </span>
+              <Link className="tool-button" to={tool.path} discover="none">
+                <Icon name={TOOL_ICONS[id] ?? ICON_FALLBACK} />
                 <span className="tool-label">{tool.label}</span>
               </Link>
             )}

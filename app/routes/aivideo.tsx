@@ -4,6 +4,8 @@ import { fetchTestMode, startVideo, videoStatus } from "~/browser/ai-client";
 import { ApiError } from "~/browser/api-client";
 import { isFinished, pollVideoJob, progressTone, showsProgressBar, videoStatusText } from "~/browser/video-status";
 import { AiPageHeader } from "~/components/ai-page-header";
+import { Icon } from "~/components/icon";
+import { EmptyState } from "~/components/page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { readVideoJob, submitVideoJob } from "~/services/video-job-runner.server";
 import { requireUser } from "~/auth/auth.server";
@@ -146,20 +148,24 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
   const busy = job !== null && !isFinished(job.status);
   const percent = Math.round((job?.progress ?? 0) * 100);
   return (
-    <main className="page page-narrow ai-page aivideo-page">
+    <main className="page ai-page aivideo-page">
       {/* A refusal stays readable: no self-refresh over it. */}
       {!hydrated && !actionData?.refused && loaderData.job && !isFinished(loaderData.job.status) ? (
         <noscript>
           <meta httpEquiv="refresh" content="1" />
         </noscript>
       ) : null}
-      <AiPageHeader title="🎬 AI Video">
+      <AiPageHeader title="AI Video" icon="clapperboard">
         {testMode ? (
           <span className="ai-badge ai-badge-test" data-testid="test-mode-badge" title="Videos are rendered offline by the local test renderer">
-            🧪 Test Mode
+            <Icon name="flask-conical" />
+            Test Mode
           </span>
         ) : null}
       </AiPageHeader>
+      {/* The prompt beside the preview on wide screens; one column on phones. */}
+      <div className="workspace">
+      <div className="workspace-column">
       <Form method="post" className="card form" aria-label="Generate a video" onSubmit={hydrated ? submit : undefined}>
         <label>
           Prompt
@@ -184,6 +190,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
           {refused}
         </p>
       ) : null}
+      </div>
 
       {job ? (
         <section className="card ai-result video-job" aria-label="Video generation">
@@ -217,7 +224,14 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
             </p>
           ) : null}
         </section>
-      ) : null}
+      ) : (
+        <section className="card ai-result" aria-label="Video preview">
+          <EmptyState icon="clapperboard">
+            <p>Describe a shot and press Generate Video: its progress and preview appear here.</p>
+          </EmptyState>
+        </section>
+      )}
+      </div>
     </main>
   );
 }

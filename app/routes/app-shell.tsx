@@ -1,6 +1,23 @@
-import { Outlet } from "react-router";
+import { Outlet, useRouteLoaderData } from "react-router";
+import { AppShell } from "~/components/app-shell";
+import { currentUser } from "~/auth/auth.server";
+import { readPreferences } from "~/lib/preferences.server";
+import type { Route } from "./+types/app-shell";
 
-/** The app shell around every signed-in screen (issue 14): navigation, theme and account in one place. */
-export default function AppShell() {
-  return <Outlet />;
+/** The plan for the account corner; the email comes with the root's data. Signed-out visitors (AI x AI, Feedback) get no shell. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  if (!currentUser(context)) return { plan: null };
+  return { plan: (await readPreferences(request)).plan };
+}
+
+/** The layout of the signed-in screens (app/routes.ts): the app shell around each of them. */
+export default function AppShellLayout({ loaderData }: Route.ComponentProps) {
+  const rootData = useRouteLoaderData("root") as { user?: { email: string } | null } | undefined;
+  const email = rootData?.user?.email;
+  if (!email || !loaderData.plan) return <Outlet />;
+  return (
+    <AppShell email={email} plan={loaderData.plan}>
+      <Outlet />
+    </AppShell>
+  );
 }

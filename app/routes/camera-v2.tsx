@@ -3,6 +3,8 @@ import { Link } from "react-router";
 import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { CAMERA_V2_DEFAULT_FILTER, CAMERA_V2_FILTERS, FILTER_LABELS, type CameraV2Filter } from "~/browser/camera-filters";
 import { CameraStudio } from "~/components/camera-studio";
+import { Icon } from "~/components/icon";
+import { EmptyState, PageHeader, Skeleton } from "~/components/page-header";
 import { RequiresJavaScript } from "~/components/requires-javascript";
 import { SaveToLibraryButton } from "~/components/save-to-library";
 import { useCameraGallery, type GalleryEntry } from "~/components/use-camera-gallery";
@@ -25,21 +27,17 @@ const OUTPUT_SIZE = { width: 1280, height: 720 };
 export default function CameraV2({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   return (
-    <div className="capture-page-v2">
-      <header className="capture-header capture-header-sticky">
-        <Link className="button button-ghost" to="/camera" aria-label="Back to Camera">
-          ← Back
-        </Link>
-        <h1>Camera V2.90</h1>
+    <main className="page capture-page capture-page-v2">
+      {/* SPEC §2: a sticky header with back and home (inside the app shell since issue 14). */}
+      <PageHeader title="Camera V2.90" back={{ to: "/camera", label: "Back to Camera" }} className="capture-header-sticky">
         <Link className="button button-ghost" to="/" aria-label="Home">
-          🏠 Home
+          <Icon name="house" />
+          Home
         </Link>
-      </header>
-      <main className="page capture-page">
-        <RequiresJavaScript feature="Camera V2" />
-        {hydrated ? <CameraV2Screen owner={loaderData.owner} /> : null}
-      </main>
-    </div>
+      </PageHeader>
+      <RequiresJavaScript feature="Camera V2" />
+      {hydrated ? <CameraV2Screen owner={loaderData.owner} /> : null}
+    </main>
   );
 }
 
@@ -91,9 +89,11 @@ function CameraGallery({ gallery }: { gallery: ReturnType<typeof useCameraGaller
         </p>
       ) : null}
       {loading ? (
-        <p className="muted">Loading your captures…</p>
+        <Skeleton label="Loading your captures…" lines={1} />
       ) : entries.length === 0 ? (
-        <p className="muted">No captures yet. Tap the capture button for a photo, hold it for a video.</p>
+        <EmptyState icon="camera">
+          <p>No captures yet. Tap the capture button for a photo, hold it for a video.</p>
+        </EmptyState>
       ) : (
         <ul className="camera-gallery-grid" aria-label="Captures">
           {entries.map((entry) => (
@@ -125,14 +125,16 @@ function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: (item
         <video src={entry.src} controls playsInline preload="metadata" aria-label={description} />
       )}
       <p className="muted camera-gallery-caption">
-        {entry.type === "photo" ? "📸" : "🎬"} {FILTER_LABELS[entry.filter]} · {new Date(entry.id).toLocaleTimeString()}
+        <Icon name={entry.type === "photo" ? "camera" : "clapperboard"} /> {FILTER_LABELS[entry.filter]} · {new Date(entry.id).toLocaleTimeString()}
       </p>
       <div className="camera-gallery-actions">
         <a className="button button-small" href={entry.src} download={entry.filename} aria-label={`Save ${description}`}>
-          💾 Save
+          <Icon name="download" />
+          Save
         </a>
         <button type="button" className="button button-ghost button-small" onClick={(event) => onDelete(event.currentTarget.closest("li"))} aria-label={`Delete ${description}`} data-delete>
-          🗑️ Delete
+          <Icon name="trash-2" />
+          Delete
         </button>
         {libraryKind ? <SaveToLibraryButton source={entry.blob} filename={entry.filename} kind={libraryKind} label="Save to library" /> : null}
       </div>

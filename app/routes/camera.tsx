@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { CAMERA_DEFAULT_FILTER, CAMERA_FILTERS, type CameraFilter } from "~/browser/camera-filters";
 import { captureFilename, downloadBlob } from "~/browser/download";
 import { CameraStudio } from "~/components/camera-studio";
+import { PageHeader } from "~/components/page-header";
 import { RequiresJavaScript } from "~/components/requires-javascript";
 import { SaveToLibraryButton, savableAs } from "~/components/save-to-library";
 import { useFilteredCamera } from "~/components/use-filtered-camera";
@@ -24,15 +25,11 @@ export default function Camera() {
   const hydrated = useHydrated();
   return (
     <main className="page capture-page">
-      <header className="capture-header">
-        <Link className="button button-ghost" to="/dashboard">
-          ← Back to Dashboard
-        </Link>
-        <h1>📷 Camera</h1>
+      <PageHeader title="Camera" icon="camera">
         <Link className="button" to="/camera-v2">
           Try Camera V2 →
         </Link>
-      </header>
+      </PageHeader>
       <RequiresJavaScript feature="The camera" />
       {hydrated ? <CameraScreen /> : null}
     </main>
@@ -51,7 +48,7 @@ function CameraScreen() {
     const filename = captureFilename(`camera-${filter}`, new Date(), extension);
     downloadBlob(blob, filename);
     setLast({ blob, filename, kind: kind === "photo" ? "photo" : "clip" });
-    setSaved(`${kind === "photo" ? "📸 Photo" : "🎬 Video"} downloaded: ${filename}`);
+    setSaved(`${kind === "photo" ? "Photo" : "Video"} downloaded: ${filename}`);
   };
 
   return (

@@ -1,5 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
+import { PageHeader } from "~/components/page-header";
 import { requireUser } from "~/auth/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { fieldErrors, text } from "~/lib/forms.server";
@@ -58,7 +59,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
   const errors = actionData?.fieldErrors ?? {};
   return (
     <main className="page page-narrow create-page">
-      <h1>Create Content</h1>
+      <PageHeader title="Create Content" icon="pen-line" />
       <Form method="post" className="card form" aria-label="Create content">
         <label>
           Title
@@ -102,11 +103,6 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           {busy ? "Creating..." : "Create"}
         </button>
       </Form>
-      <p>
-        <Link className="button button-ghost" to="/dashboard">
-          Back to Dashboard
-        </Link>
-      </p>
     </main>
   );
 }

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
+import { Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
 import { focusElement } from "~/browser/focus";
+import type { ShellHandle } from "~/components/app-shell";
 import { ContentList, type ContentListItem } from "~/components/content-list";
+import { Icon } from "~/components/icon";
 import { EnhancedField } from "~/components/enhanced-field";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
@@ -24,6 +26,9 @@ export const meta: Route.MetaFunction = () => [
  * it is rendered once per content version and answered from memory until an item changes (issue 13).
  */
 export const middleware: Route.MiddlewareFunction[] = [keepPersonalPages(contentVersion)];
+
+/** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
+export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" } };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -131,14 +136,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   };
 
   return (
-    <div className="page dashboard">
-      {/* The first Tab reaches this: past the header, the plan and the twelve tools to the content list. */}
-      <a className="skip-link" href="#content">
-        Skip to your content
-      </a>
+    <main className="page dashboard">
       <header className="dashboard-header">
-        <Link className="button button-ghost" to="/" aria-label="Home">
-          🏠 Home
+        <Link className="button button-ghost" to="/" aria-label="Home" discover="none">
+          <Icon name="house" />
+          Home
         </Link>
         <h1>Dashboard</h1>
         <div className="dashboard-controls">
@@ -147,34 +149,27 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             className="button button-ghost"
             to={editing ? "/dashboard" : "/dashboard?edit=1"}
             preventScrollReset
+            discover="none"
           >
-            {editing ? "✅ Done editing" : "✏️ Edit mode"}
+            <Icon name={editing ? "check" : "pencil"} />
+            {editing ? "Done editing" : "Edit mode"}
           </Link>
-          <Form method="post" action="/logout" className="inline-form">
-            <button type="submit" className="button button-ghost">
-              Logout
-            </button>
-          </Form>
         </div>
       </header>
-      <main>
         <p className="muted">Signed in as {email}</p>
 
         <section className="card plan" aria-label="Plan">
           <p>
             Current plan: <strong data-testid="current-plan">{plan}</strong>
           </p>
-          <div className="plan-buttons">
+          <planFetcher.Form method="post" action="/preferences" className="plan-buttons">
+            <PreferenceFields intent="plan" />
             {PLANS.map((name) => (
-              <planFetcher.Form method="post" action="/preferences" key={name} className="inline-form">
-                <PreferenceFields intent="plan" />
-                <input type="hidden" name="plan" value={name} />
-                <button type="submit" className={`button ${plan === name ? "button-primary" : ""}`} aria-pressed={plan === name}>
-                  {name}
-                </button>
-              </planFetcher.Form>
+              <button key={name} type="submit" name="plan" value={name} className={`button ${plan === name ? "button-primary" : ""}`} aria-pressed={plan === name}>
+                {name}
+              </button>
             ))}
-          </div>
+          </planFetcher.Form>
         </section>
 
         <section className="tools" aria-label="Tools section">
@@ -208,8 +203,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </a>
           <span className="muted"> a zip of your content, projects and library files</span>
         </section>
-      </main>
-    </div>
+    </main>
   );
 }
 
@@ -237,7 +231,7 @@ function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" |
       <input type="hidden" name="tool" value={id} />
       <input type="hidden" name="direction" value={direction} />
       <button type="submit" className="icon-button" disabled={disabled} data-direction={direction} aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}>
-        {direction === "up" ? "↑" : "↓"}
+        <Icon name={direction === "up" ? "arrow-up" : "arrow-down"} />
       </button>
     </fetcher.Form>
   );

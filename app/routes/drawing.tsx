@@ -1,8 +1,8 @@
 import { useRef, useState } from "react";
-import { Link } from "react-router";
 import { sketchToImage } from "~/browser/ai-client";
 import { captureFilename, downloadBlob } from "~/browser/download";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
+import { Icon } from "~/components/icon";
 import { RequiresJavaScript } from "~/components/requires-javascript";
 import { SketchCanvas, type SketchCanvasHandle, type SketchMode } from "~/components/sketch-canvas";
 import { useHydrated } from "~/components/use-hydrated";
@@ -42,7 +42,7 @@ export default function Drawing({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   return (
     <main className="page ai-page drawing-page">
-      <AiPageHeader title="🎨 Drawing Pad">
+      <AiPageHeader title="Drawing Pad" icon="palette">
         {loaderData.offline ? <OfflineBadge label="Offline stylise" title={OFFLINE_EXPLAINED} /> : null}
       </AiPageHeader>
       <RequiresJavaScript feature="The drawing pad" />
@@ -107,10 +107,12 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
         </label>
         <div className="segmented" role="group" aria-label="Mode">
           <button type="button" className={`button button-small ${mode === "draw" ? "button-primary" : ""}`} aria-pressed={mode === "draw"} onClick={() => setMode("draw")}>
-            ✏️ Draw
+            <Icon name="brush" />
+            Draw
           </button>
           <button type="button" className={`button button-small ${mode === "erase" ? "button-primary" : ""}`} aria-pressed={mode === "erase"} onClick={() => setMode("erase")}>
-            🧽 Erase
+            <Icon name="eraser" />
+            Erase
           </button>
         </div>
         <label className="ai-inline-label">
@@ -125,6 +127,9 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
         </label>
       </div>
 
+      {/* The canvas beside its result on wide screens; one column on phones. */}
+      <div className="workspace workspace-wide-first">
+      <div className="workspace-column">
       <div className="sketch-frame">
         <SketchCanvas ref={canvas} colour={colour} brushSize={brushSize} mode={mode} startImage={startImage} />
       </div>
@@ -133,9 +138,6 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
         <button type="button" className="button" onClick={() => canvas.current?.clear()}>
           Clear
         </button>
-        <Link className="button button-ghost" to="/dashboard">
-          Back
-        </Link>
         <button type="button" className="button" onClick={() => void saveSketch()}>
           Save Sketch
         </button>
@@ -144,6 +146,7 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
         </button>
       </div>
 
+      </div>
       <section className="card ai-result" aria-label="AI result" aria-live="polite">
         {error ? (
           <p className="message message-error" role="alert">
@@ -163,6 +166,7 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
           <p className="muted">{generating ? "Generating..." : "Draw something, pick a style and press Generate AI Image."}</p>
         ) : null}
       </section>
+      </div>
     </>
   );
 }

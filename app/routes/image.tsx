@@ -95,7 +95,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
 
   return (
     <main className="page page-narrow ai-page image-page">
-      <AiPageHeader title="🖼️ Image Generator">
+      <AiPageHeader title="Image Generator" icon="image">
         {loaderData.configured ? null : <OfflineBadge label="Placeholder" title={PLACEHOLDER_EXPLAINED} />}
       </AiPageHeader>
       {loaderData.configured ? null : <p className="muted ai-note">{PLACEHOLDER_EXPLAINED}</p>}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
-import { FlashMessage } from "~/components/media-ui";
+import { FlashMessage } from "~/components/flash-message";
 import { authenticator, currentUser, LoginError, safeRedirectPath } from "~/auth/auth.server";
 import { commitTokenPair } from "~/auth/session.server";
 import { readFormData } from "~/lib/http.server";

@@ -1,5 +1,6 @@
 import { useRef, useState } from "react";
-import { MediaHeader } from "~/components/media-ui";
+import { MediaHeader } from "~/components/page-header";
+import { Icon } from "~/components/icon";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
 import { MUSIC_DEMOS } from "~/shared/music-demos";
@@ -33,7 +34,7 @@ export default function Music() {
   const current = MUSIC_DEMOS.find((demo) => demo.id === track?.id);
   return (
     <main className="page media-page">
-      <MediaHeader title="🎵 Music" />
+      <MediaHeader title="Music" icon="music" />
       <p className="now-playing" role="status" aria-live="polite" data-testid="now-playing">
         Now Playing: {current ? `${current.title}${track?.paused ? " (paused)" : ""}` : "None"}
       </p>
@@ -68,12 +69,14 @@ export default function Music() {
             <div className="media-actions">
               {hydrated ? (
                 <button type="button" className="button button-primary button-small" onClick={() => toggle(demo.id)} aria-pressed={playing === demo.id}>
-                  {playing === demo.id ? "⏸ Pause" : "▶ Play"}
+                  <Icon name={playing === demo.id ? "pause" : "play"} />
+                  {playing === demo.id ? "Pause" : "Play"}
                   <span className="visually-hidden"> {demo.title}</span>
                 </button>
               ) : null}
               <a className="button button-small" href={demo.src} download={`${demo.title}.mp3`}>
-                ⬇ Download
+                <Icon name="download" />
+                Download
                 <span className="visually-hidden"> {demo.title}</span>
               </a>
             </div>

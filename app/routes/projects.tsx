@@ -2,7 +2,9 @@ import { useEffect, useRef } from "react";
 import { data, Link, redirect, useFetcher, useFetchers } from "react-router";
 import { focusAfterRemoval } from "~/browser/focus";
 import { withFailureFallback } from "~/browser/network-safe";
-import { FlashMessage, MediaHeader } from "~/components/media-ui";
+import { FlashMessage } from "~/components/media-ui";
+import { EmptyState, MediaHeader } from "~/components/page-header";
+import { Icon } from "~/components/icon";
 import { ProjectMediaIcons } from "~/components/project-media-icons";
 import { toast } from "~/components/toasts";
 import { requireUserOrExplain } from "~/auth/auth.server";
@@ -87,9 +89,10 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
   const visible = projects.filter((project) => !deleting.has(project.id));
   return (
     <main className="page projects-page">
-      <MediaHeader title="📁 Projects">
+      <MediaHeader title="Projects" icon="folder-open">
         <Link className="button button-primary" to="/project/new">
-          ＋ Create New Project
+          <Icon name="plus" />
+          Create New Project
         </Link>
       </MediaHeader>
       <FlashMessage />
@@ -116,7 +119,11 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
           {error}
         </p>
       ) : null}
-      {!error && visible.length === 0 ? <p className="muted projects-empty">No projects yet. Create your first one!</p> : null}
+      {!error && visible.length === 0 ? (
+        <EmptyState icon="folder-open" className="projects-empty">
+          <p>No projects yet. Create your first one!</p>
+        </EmptyState>
+      ) : null}
       <ul className="project-grid" aria-label="Your projects">
         {projects.map((project) => (
           <ProjectCardItem key={project.id} project={project} hidden={deleting.has(project.id)} />
@@ -161,10 +168,12 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
       <form method="post" action="/projects" className="project-card-actions" onSubmit={onSubmit}>
         <input type="hidden" name="id" value={project.id} />
         <Link className="button button-small" to={editUrl} aria-label={`Edit ${project.title}`}>
-          ✏️ Edit
+          <Icon name="pencil" />
+          Edit
         </Link>
         <button type="submit" name="intent" value="delete" className="button button-ghost button-small" aria-label={`Delete ${project.title}`}>
-          🗑️ Delete
+          <Icon name="trash-2" />
+          Delete
         </button>
       </form>
     </li>

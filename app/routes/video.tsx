@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { useHydrated } from "~/components/use-hydrated";
+import { PageHeader } from "~/components/page-header";
 import { requireUser } from "~/auth/auth.server";
 import { getMediaByName } from "~/models/media.server";
 import type { Route } from "./+types/video";
@@ -35,12 +36,7 @@ export default function VideoPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="page media-page video-page">
-      <header className="media-header">
-        <Link className="button button-ghost" to="/videos">
-          ← Back
-        </Link>
-        <h1 className="video-title">{name}</h1>
-      </header>
+      <PageHeader title={name} icon="film" back={{ to: "/videos", label: "Back to Video Hub" }} className="video-title" />
       {src === null ? (
         <p className="message message-error" role="alert">
           Video not found.

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
 import { captureFilename } from "~/browser/download";
 import {
   browserRecordingFormat,
@@ -12,6 +11,8 @@ import {
 } from "~/browser/recorder";
 import { RequiresJavaScript } from "~/components/requires-javascript";
 import { SaveToLibraryButton, savableAs } from "~/components/save-to-library";
+import { Icon } from "~/components/icon";
+import { PageHeader } from "~/components/page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/voicememo";
@@ -32,12 +33,7 @@ export default function VoiceMemo() {
   const hydrated = useHydrated();
   return (
     <main className="page page-narrow capture-page">
-      <header className="capture-header">
-        <Link className="button button-ghost" to="/dashboard">
-          ← Back to Dashboard
-        </Link>
-        <h1>🎙️ Voice Memo</h1>
-      </header>
+      <PageHeader title="Voice Memo" icon="audio-lines" />
       <RequiresJavaScript feature="Voice memo recording" />
       {hydrated ? <VoiceMemoRecorder /> : null}
     </main>
@@ -171,7 +167,8 @@ function VoiceMemoRecorder() {
           onClick={recording ? stop : start}
           disabled={phase === "starting"}
         >
-          <span aria-hidden="true">{recording ? "⏹️" : "⏺️"}</span> {recording ? "Stop Recording" : "Start Recording"}
+          <Icon name={recording ? "square" : "mic"} />
+          {recording ? "Stop Recording" : "Start Recording"}
         </button>
         {recording ? (
           <p className="memo-timer" role="timer" aria-label="Recording time">
@@ -195,11 +192,13 @@ function VoiceMemoRecorder() {
           <audio className="memo-audio" src={memo.url} controls preload="metadata" aria-label="Voice memo playback" />
           <div className="memo-actions">
             <button type="button" className="button button-ghost" onClick={deleteMemo} disabled={recording}>
-              🗑️ Delete Memo
+              <Icon name="trash-2" />
+              Delete Memo
             </button>
             {savableAs("memo", memo.format.mimeType) ? <SaveToLibraryButton key={memo.url} source={memo.blob} filename={memo.filename} kind="memo" /> : null}
             <a className="button" href={memo.url} download={memo.filename}>
-              ⬇️ Download Memo
+              <Icon name="download" />
+              Download Memo
             </a>
           </div>
         </div>

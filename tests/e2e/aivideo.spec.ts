@@ -14,7 +14,7 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   const health = page.waitForResponse((response) => response.url().endsWith("/api/health"));
   await page.goto("/aivideo");
   expect((await health).status()).toBe(200);
-  await expect(page.getByTestId("test-mode-badge")).toHaveText("🧪 Test Mode");
+  await expect(page.getByTestId("test-mode-badge")).toHaveText("Test Mode");
 
   // SPEC §5: an empty prompt is ignored.
   await page.getByRole("button", { name: "Generate Video" }).click();

@@ -21,7 +21,8 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   await expect(page.getByText("No content yet. Click Create to get started!")).toBeVisible();
 
   // Create from the dashboard's Create tool; the newest comes first.
-  await page.getByRole("link", { name: "Create", exact: true }).click();
+  // The dashboard's own Create tool (the shell's nav has one too).
+  await page.getByRole("main").getByRole("link", { name: "Create", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Create Content" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to Dashboard" })).toBeVisible();
   await createItem(page, "First note", "The first body");

@@ -34,7 +34,7 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
   await expect(page.getByRole("list", { name: "Tools" })).toBeVisible();
 
   // Edit mode: drag "Camera" onto "Create".
-  await page.getByRole("link", { name: "✏️ Edit mode" }).click();
+  await page.getByRole("link", { name: "Edit mode" }).click();
   await expect(page).toHaveURL(/edit=1/);
   const camera = page.locator('[data-tool-id="camera"]');
   const create = page.locator('[data-tool-id="create"]');

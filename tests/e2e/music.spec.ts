@@ -10,7 +10,7 @@ test("music: three bundled tracks, play/pause with a Now Playing line, one at a 
   await expect(tracks.locator(".media-name")).toHaveText(TRACKS);
   await expect(page.getByTestId("now-playing")).toHaveText("Now Playing: None");
 
-  await page.getByRole("button", { name: "▶ Play Deep Abstract Ambient" }).click();
+  await page.getByRole("button", { name: "Play Deep Abstract Ambient" }).click();
   await expect(page.getByTestId("now-playing")).toHaveText("Now Playing: Deep Abstract Ambient");
   const ambient = tracks.nth(1).locator("audio");
   await expect.poll(() => ambient.evaluate((audio: HTMLAudioElement) => audio.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
@@ -18,13 +18,13 @@ test("music: three bundled tracks, play/pause with a Now Playing line, one at a 
   expect(await ambient.evaluate((audio: HTMLAudioElement) => audio.duration)).toBeGreaterThan(30);
 
   // Starting another track pauses the first.
-  await page.getByRole("button", { name: "▶ Play Epic Angry Uplifting" }).click();
+  await page.getByRole("button", { name: "Play Epic Angry Uplifting" }).click();
   await expect(page.getByTestId("now-playing")).toHaveText("Now Playing: Epic Angry Uplifting");
   expect(await ambient.evaluate((audio: HTMLAudioElement) => audio.paused)).toBe(true);
-  await page.getByRole("button", { name: "⏸ Pause Epic Angry Uplifting" }).click();
+  await page.getByRole("button", { name: "Pause Epic Angry Uplifting" }).click();
   await expect(page.getByTestId("now-playing")).toHaveText("Now Playing: Epic Angry Uplifting (paused)");
 
-  const download = page.getByRole("link", { name: "⬇ Download 8d Nirvana Stream" });
+  const download = page.getByRole("link", { name: "Download 8d Nirvana Stream" });
   await expect(download).toHaveAttribute("href", "/static/music-demos/demo1.mp3");
   await expect(download).toHaveAttribute("download", "8d Nirvana Stream.mp3");
   for (const n of [1, 2, 3]) {

@@ -68,7 +68,7 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("status").filter({ hasText: "Ultimate Plan Activated!" })).toBeVisible();
     await page.getByRole("button", { name: /Dark mode: on/ }).click();
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-    await page.getByRole("link", { name: "✏️ Edit mode" }).click();
+    await page.getByRole("link", { name: "Edit mode" }).click();
     await page.getByRole("button", { name: "Move AI Assistant up" }).click();
     await expect(page.locator(".tool-label").first()).toHaveText("AI Assistant");
     await page.getByRole("button", { name: "Close Tools" }).click();

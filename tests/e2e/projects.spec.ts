@@ -14,7 +14,8 @@ async function icons(scope: ReturnType<Page["locator"]>) {
 test("projects: create with validation, edit, a generator's voice and a track attached light their icons, delete", async ({ page }) => {
   await signUpAndLogIn(page, "projects");
   await page.goto("/dashboard");
-  await page.getByRole("link", { name: "Projects", exact: true }).click();
+  // The dashboard's own Projects tool (the shell's nav has one too).
+  await page.getByRole("main").getByRole("link", { name: "Projects", exact: true }).click();
   await page.waitForURL("**/projects");
   await expect(page.getByText("No projects yet. Create your first one!")).toBeVisible();
 

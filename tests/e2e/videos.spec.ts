@@ -38,7 +38,7 @@ async function recordWebm(page: Page): Promise<Buffer> {
 test("video hub: upload, play in the modal, rename with Enter, open the video page, delete", async ({ page }) => {
   await signUpAndLogIn(page, "videos");
   await page.goto("/videos");
-  await expect(page.getByRole("heading", { name: "📼 Video Hub" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Video Hub" })).toBeVisible();
   await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
   await expect(page.getByLabel("Choose a video")).toHaveAttribute("accept", "video/*");
 
@@ -83,7 +83,7 @@ test("video hub: upload, play in the modal, rename with Enter, open the video pa
   const pageVideo = page.getByTestId("page-video");
   await expect.poll(() => pageVideo.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
   await expect(page.getByText("Loading video...")).toHaveCount(0);
-  await page.getByRole("link", { name: "← Back" }).click();
+  await page.getByRole("link", { name: "Back to Video Hub" }).click();
   await expect(page).toHaveURL(/\/videos$/);
 
   await page.getByRole("button", { name: "Delete Sunset.mov" }).click();
@@ -167,7 +167,7 @@ test("video page: loading text, then the video; an unknown file says so", async 
   release();
   await page.goto("/videos/missing.mov");
   await expect(page.getByText("Video not found.")).toBeVisible();
-  await page.getByRole("link", { name: "← Back" }).click();
+  await page.getByRole("link", { name: "Back to Video Hub" }).click();
   await expect(page).toHaveURL(/\/videos$/);
 });
 

@@ -1,0 +1,105 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useFetchers, useLocation, useMatches } from "react-router";
+import { DASHBOARD_TOOLS } from "~/shared/tools";
+import { ICON_FALLBACK, TOOL_ICONS } from "~/shared/icons";
+import { Icon } from "./icon";
+import { ThemeToggle } from "./theme-toggle";
+
+/** What a screen may ask of the shell through its route `handle`: where the skip link goes. */
+export interface ShellHandle {
+  skipLink?: { href: string; label: string };
+}
+
+const DEFAULT_SKIP = { href: "#main", label: "Skip to content" };
+
+const NAV_ITEMS = [{ id: "dashboard", label: "Dashboard", path: "/dashboard" }, ...DASHBOARD_TOOLS];
+
+/** The nav entry a page belongs to: its own path, or the screen it is part of. */
+export function navSection(pathname: string): string | null {
+  if (pathname.startsWith("/project/")) return "/projects";
+  if (pathname.startsWith("/content/")) return "/dashboard";
+  if (pathname === "/camera-v2") return "/camera";
+  const match = NAV_ITEMS.find((item) => pathname === item.path || pathname.startsWith(`${item.path}/`));
+  return match?.path ?? null;
+}
+
+/**
+ * The app shell of every signed-in screen (issue 14): the studio's navigation, the theme toggle and
+ * the account. One <details> is both: on wide screens CSS keeps its content shown as a sidebar (its
+ * summary hidden); on phones it is the top bar's Menu, a drawer that opens without JavaScript.
+ */
+export function AppShell({ email, plan, children }: { email: string; plan: string; children: React.ReactNode }) {
+  const location = useLocation();
+  const menu = useRef<HTMLDetailsElement>(null);
+  const current = navSection(location.pathname);
+  const skip = (useMatches().findLast((match) => (match.handle as ShellHandle | undefined)?.skipLink)?.handle as ShellHandle | undefined)?.skipLink ?? DEFAULT_SKIP;
+  const pendingPlan = useFetchers().findLast((fetcher) => fetcher.formData?.get("intent") === "plan")?.formData?.get("plan");
+  const shownPlan = typeof pendingPlan === "string" ? pendingPlan : plan;
+
+  // A link followed in the open drawer leaves it closed on the next screen.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [location.pathname]);
+
+  const closeOnEscape = (event: React.KeyboardEvent<HTMLDetailsElement>) => {
+    const details = event.currentTarget;
+    if (event.key !== "Escape" || !details.open || getComputedStyle(details.querySelector("summary")!).display === "none") return;
+    details.open = false;
+    details.querySelector("summary")?.focus();
+  };
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href={skip.href}>
+        {skip.label}
+      </a>
+      <header className="shell-bar">
+        <Link className="shell-brand" to="/dashboard" discover="none">
+          <Icon name="sparkles" />
+          Creative AI Studio
+        </Link>
+        <details className="shell-menu" ref={menu} onKeyDown={closeOnEscape}>
+          <summary className="button button-ghost">
+            <Icon name="menu" />
+            Menu
+          </summary>
+          <div className="shell-panel">
+            <nav className="shell-nav" aria-label="Studio">
+              <ul>
+                {NAV_ITEMS.map((item) => (
+                  <li key={item.id}>
+                    <Link to={item.path} discover="none" aria-current={current === item.path ? "page" : undefined}>
+                      <Icon name={TOOL_ICONS[item.id] ?? ICON_FALLBACK} />
+                      {item.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <section className="shell-account" aria-label="Account">
+              <p className="shell-email">
+                <Icon name="circle-user" />
+                <span>{email}</span>
+              </p>
+              <p className="shell-plan">
+                Plan: <strong>{shownPlan}</strong>
+              </p>
+              <div className="shell-account-actions">
+                <ThemeToggle className="button-small" label={(theme) => <><Icon name={theme === "dark" ? "moon" : "sun"} />Dark theme</>} />
+                <Form method="post" action="/logout" className="inline-form" discover="none">
+                  <button type="submit" className="button button-ghost button-small">
+                    <Icon name="log-out" />
+                    Logout
+                  </button>
+                </Form>
+              </div>
+            </section>
+          </div>
+        </details>
+      </header>
+      <div className="shell-content" id="main" tabIndex={-1}>
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,213 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { DASHBOARD_TOOLS } from "../../app/shared/tools";
+import { signUpAndLogIn } from "./helpers";
+
+// Issue 14: the app shell around every signed-in screen, the drop-zone file picker, the wide layouts.
+const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
+const studioNav = (page: Page) => page.getByRole("navigation", { name: "Studio" });
+const account = (page: Page) => page.getByRole("region", { name: "Account" });
+
+/** Each signed-in screen and the nav entry it belongs to. */
+const SCREENS: [path: string, current: string][] = [
+  ["/dashboard", "Dashboard"],
+  ["/create", "Create"],
+  ["/assistant", "AI Assistant"],
+  ["/drawing", "Drawing Pad"],
+  ["/music", "Music"],
+  ["/aivideo", "AI Video"],
+  ["/videos", "Video Hub"],
+  ["/image", "Image Generator"],
+  ["/voices", "Voices"],
+  ["/voicememo", "Voice Memo"],
+  ["/projects", "Projects"],
+  ["/project/new", "Projects"],
+  ["/camera", "Camera"],
+  ["/camera-v2", "Camera"],
+  ["/capcut", "AI x AI"],
+];
+
+test("the shell's nav is on every signed-in screen, the current one marked aria-current=page", async ({ page }) => {
+  await signUpAndLogIn(page, "shell-nav");
+  for (const [pathname, current] of SCREENS) {
+    await page.goto(pathname);
+    const nav = studioNav(page);
+    await expect(nav, pathname).toBeVisible();
+    // The dashboard and every tool of the dashboard's list (a tool added there is in the nav too).
+    await expect(nav.getByRole("link"), pathname).toHaveCount(DASHBOARD_TOOLS.length + 1);
+    const marked = nav.locator('a[aria-current="page"]');
+    await expect(marked, pathname).toHaveCount(1);
+    await expect(marked, pathname).toHaveAccessibleName(current);
+    // The account in one place: email, plan, theme and Logout.
+    await expect(account(page).getByText(/@example\.com/), pathname).toBeVisible();
+    await expect(account(page).getByRole("button", { name: "Logout" }), pathname).toBeVisible();
+  }
+});
+
+test("signed out, the pages the shell wraps send to /login and show no shell", async ({ page }) => {
+  await page.goto("/voices");
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto("/capcut");
+  await expect(page.getByRole("heading", { name: "AI x AI" })).toBeVisible();
+  await expect(studioNav(page)).toHaveCount(0);
+});
+
+test.describe("on a phone, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 667 } });
+
+  test("the Menu drawer opens and navigates", async ({ page }) => {
+    await signUpAndLogIn(page, "shell-drawer");
+    await page.goto("/dashboard");
+    const menu = page.locator(".shell-menu > summary");
+    await expect(menu).toBeVisible();
+    await expect(menu).toHaveText("Menu");
+    // Closed: the links are not shown.
+    await expect(studioNav(page).getByRole("link", { name: "Voices" })).toBeHidden();
+    await menu.click();
+    await expect(studioNav(page).getByRole("link", { name: "Voices" })).toBeVisible();
+    await studioNav(page).getByRole("link", { name: "Voices" }).click();
+    await expect(page).toHaveURL(/\/voices$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Voices");
+    // The drawer is closed on the new page; opened, it marks where the person is.
+    await expect(studioNav(page).getByRole("link", { name: "Voices" })).toBeHidden();
+    await page.locator(".shell-menu > summary").click();
+    await expect(studioNav(page).getByRole("link", { name: "Voices" })).toHaveAttribute("aria-current", "page");
+  });
+
+  test("nothing scrolls sideways on /voices, /videos and /project/new", async ({ page }) => {
+    await signUpAndLogIn(page, "shell-overflow-nojs");
+    for (const pathname of ["/voices", "/videos", "/project/new", "/dashboard", "/assistant"]) {
+      await page.goto(pathname);
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth, pathname).toBeLessThanOrEqual(innerWidth);
+    }
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the shell's theme toggle and Logout work", async ({ page }) => {
+    await signUpAndLogIn(page, "shell-nojs");
+    await page.goto("/music");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+    const toggle = account(page).getByRole("button", { name: "Dark theme" });
+    await expect(toggle).toHaveAttribute("aria-pressed", "true");
+    await toggle.click();
+    // Back on the same screen, now light, and the choice is kept.
+    await expect(page).toHaveURL(/\/music$/);
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+    await expect(account(page).getByRole("button", { name: "Dark theme" })).toHaveAttribute("aria-pressed", "false");
+    await page.goto("/dashboard");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+
+    await account(page).getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto("/voices");
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test("the drop zone's native file input still submits", async ({ page }) => {
+    await signUpAndLogIn(page, "dropzone-nojs");
+    await page.goto("/voices");
+    const zone = page.getByTestId("drop-zone");
+    await zone.getByLabel("Upload MP3").setInputFiles({ name: "plain.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" })).toBeVisible();
+    await expect(page.getByTestId("voice-item").filter({ hasText: "plain.mp3" })).toBeVisible();
+  });
+});
+
+test("with JavaScript, a file dropped on the drop zone is taken and uploads", async ({ page }) => {
+  await signUpAndLogIn(page, "dropzone-js");
+  await page.goto("/voices");
+  await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
+  const zone = page.getByTestId("drop-zone");
+  // A drag from the desktop: dragenter, dragover and drop carrying one file.
+  const transfer = await page.evaluateHandle((bytes) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(bytes)], "dropped.mp3", { type: "audio/mpeg" }));
+    return data;
+  }, [...REAL_MP3]);
+  await zone.dispatchEvent("dragenter", { dataTransfer: transfer });
+  await zone.dispatchEvent("dragover", { dataTransfer: transfer });
+  await expect(zone).toHaveClass(/drop-zone-active/);
+  await zone.dispatchEvent("drop", { dataTransfer: transfer });
+  await expect(zone).not.toHaveClass(/drop-zone-active/);
+  await expect(zone.getByText("Chosen: dropped.mp3")).toBeVisible();
+  expect(await zone.getByLabel("Upload MP3").evaluate((input: HTMLInputElement) => input.files?.[0]?.name)).toBe("dropped.mp3");
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByTestId("voice-item").filter({ hasText: "dropped.mp3" })).toBeVisible();
+});
+
+/** The two boxes of a wide layout: beside each other at 1280, stacked at 375. */
+const LAYOUTS: { path: string; work: (page: Page) => ReturnType<Page["locator"]>; result: (page: Page) => ReturnType<Page["locator"]> }[] = [
+  { path: "/assistant", work: (page) => page.getByRole("form", { name: "Ask the assistant" }), result: (page) => page.getByRole("region", { name: "Reply" }) },
+  { path: "/aivideo", work: (page) => page.getByRole("form", { name: "Generate a video" }), result: (page) => page.getByRole("region", { name: "Video preview" }) },
+  { path: "/drawing", work: (page) => page.locator(".sketch-frame"), result: (page) => page.getByRole("region", { name: "AI result" }) },
+  { path: "/project/new", work: (page) => page.getByRole("form", { name: "Project" }), result: (page) => page.getByRole("region", { name: "Generators" }) },
+];
+
+for (const { width, height, beside } of [
+  { width: 1280, height: 900, beside: true },
+  { width: 375, height: 667, beside: false },
+]) {
+  test(`at ${width}px the work and its result are ${beside ? "side by side" : "stacked"}`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await signUpAndLogIn(page, `layout-${width}`);
+    for (const layout of LAYOUTS) {
+      await page.goto(layout.path);
+      const work = (await layout.work(page).boundingBox())!;
+      const result = (await layout.result(page).boundingBox())!;
+      expect(work, layout.path).not.toBeNull();
+      expect(result, layout.path).not.toBeNull();
+      if (beside) {
+        expect(result.x, `${layout.path}: the result right of the work`).toBeGreaterThanOrEqual(work.x + work.width);
+        expect(result.y, `${layout.path}: on the same row`).toBeLessThan(work.y + work.height);
+      } else {
+        expect(result.y, `${layout.path}: the result below the work`).toBeGreaterThanOrEqual(work.y + work.height);
+        expect(Math.abs(result.x - work.x), `${layout.path}: one column`).toBeLessThan(2);
+      }
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth, `${layout.path} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+    }
+  });
+}
+
+test("at 375px nothing scrolls sideways on /voices, /videos and /project/new", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 667 });
+  await signUpAndLogIn(page, "shell-overflow");
+  for (const pathname of ["/voices", "/videos", "/project/new"]) {
+    await page.goto(pathname);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth, pathname).toBeLessThanOrEqual(innerWidth);
+    // The file picker is never wider than its card.
+    if (pathname !== "/project/new") {
+      const card = (await page.locator(".media-upload").boundingBox())!;
+      const zone = (await page.getByTestId("drop-zone").boundingBox())!;
+      expect(zone.x + zone.width, pathname).toBeLessThanOrEqual(card.x + card.width);
+    }
+  }
+});
+
+test("the icons come from one cached sprite of lucide symbols", async ({ page, request }) => {
+  await signUpAndLogIn(page, "shell-icons");
+  await page.goto("/dashboard");
+  const href = await page.locator(".shell-nav svg use").first().getAttribute("href");
+  expect(href).toMatch(/^\/icons\.svg\?v=\w+#layout-dashboard$/);
+  const sprite = await request.get(href!.split("#")[0]);
+  expect(sprite.status()).toBe(200);
+  expect(sprite.headers()["content-type"]).toContain("image/svg+xml");
+  expect(sprite.headers()["cache-control"]).toContain("immutable");
+  const body = await sprite.text();
+  expect(body).toContain('<symbol id="layout-dashboard" viewBox="0 0 24 24">');
+  // Every icon the page names is in the sprite.
+  const names = await page.locator("svg.i use").evaluateAll((uses) => [...new Set(uses.map((use) => use.getAttribute("href")!.split("#")[1]))]);
+  expect(names.length).toBeGreaterThan(10);
+  for (const name of names) expect(body, name).toContain(`<symbol id="${name}"`);
+  // The icons draw: the symbol gives the <use> a box.
+  const box = await page.locator(".shell-nav svg").first().boundingBox();
+  expect(box!.width).toBeGreaterThan(10);
+});

@@ -1,0 +1,29 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ICON_NAMES, iconSetFingerprint } from "~/shared/icon-names";
+import { ICON_FALLBACK, ICON_SPRITE_URL, TOOL_ICONS } from "~/shared/icons";
+import { DASHBOARD_TOOLS } from "~/shared/tools";
+
+describe("the icon set (issue 14)", () => {
+  it("names the sprite by the set's fingerprint, so a changed set is a new URL", () => {
+    expect(ICON_SPRITE_URL).toBe(`/icons.svg?v=${iconSetFingerprint()}`);
+    expect(iconSetFingerprint([...ICON_NAMES, "another"])).not.toBe(iconSetFingerprint());
+  });
+
+  it("takes every icon from lucide-react, each once", () => {
+    expect(new Set(ICON_NAMES).size).toBe(ICON_NAMES.length);
+    for (const name of ICON_NAMES) {
+      expect(fs.existsSync(path.resolve("node_modules/lucide-react/dist/esm/icons", `${name}.mjs`)), name).toBe(true);
+    }
+  });
+
+  it("gives every dashboard tool (and the dashboard) an icon of the set", () => {
+    const names = new Set<string>(ICON_NAMES);
+    expect(names.has(ICON_FALLBACK)).toBe(true);
+    for (const tool of [{ id: "dashboard" }, ...DASHBOARD_TOOLS]) {
+      expect(TOOL_ICONS[tool.id], tool.id).toBeDefined();
+      expect(names.has(TOOL_ICONS[tool.id]), tool.id).toBe(true);
+    }
+  });
+});
