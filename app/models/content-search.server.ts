@@ -15,11 +15,16 @@ import type { ContentItem, ContentSummary } from "./content.server";
  * FTS5 table content_items_search, PostgreSQL's GIN index on content_search_document(title, body).
  * The query is built here from the words of what the person typed, never passed through as search
  * syntax: words are runs of letters, digits and combining marks, each is quoted, so no input can be
- * a syntax error (FTS5 `"word"* "next"*`, PostgreSQL `'word':* & 'next':*`).
+ * a syntax error (FTS5 `user_id : "<id>" AND {title body} : ("word"* "next"*)`, PostgreSQL
+ * `'word':* & 'next':*`). On SQLite the user's id is part of the match too, so FTS5 reads only the
+ * person's entries; PostgreSQL combines the GIN index with the user_id index (a bitmap AND).
  */
 export const SEARCH_QUERY_MAX = 500;
-/** More words only narrow the result further; a query of 40 words is a paste, not a search. */
-export const SEARCH_WORDS_MAX = 16;
+/**
+ * More words only narrow the result further, and each costs a pass over the index (a prefix on
+ * SQLite reads the word's entries among everyone's content): a query of 20 words is a paste, not a search.
+ */
+export const SEARCH_WORDS_MAX = 8;
 
 /** `q`: optional; blank is no search (the plain list). At most 500 characters, so no word outgrows either index's limits. */
 export const searchQuerySchema = z
@@ -29,7 +34,7 @@ export const searchQuerySchema = z
 
 /**
  * The words of a query: runs of letters, digits and combining marks (so "e-mail me@x.com" is e, mail,
- * me, x, com, as both indexes split it), NFC, each once, the first 16. Case is left to each engine
+ * me, x, com, as both indexes split it), NFC, each once, the first 8. Case is left to each engine
  * (SQLite folds all of Unicode; PostgreSQL as its locale says). Empty: nothing to search for.
  */
 export function searchWords(q: string): string[] {
@@ -37,9 +42,13 @@ export function searchWords(q: string): string[] {
   return [...new Set(words.filter((word) => /[\p{L}\p{N}]/u.test(word)))].slice(0, SEARCH_WORDS_MAX);
 }
 
-/** FTS5: each word a quoted prefix phrase, all required. Words hold no quotes (letters, digits and marks only). */
-export function ftsQuery(words: string[]): string {
-  return words.map((word) => `"${word}"*`).join(" ");
+/**
+ * FTS5: the person's entries (the id as a phrase in the user_id column), and in title or body each
+ * word as a quoted prefix, all required. Words hold no quotes (letters, digits and marks only); the id
+ * is ours, its quotes doubled all the same.
+ */
+export function ftsQuery(words: string[], userId: string): string {
+  return `user_id : "${userId.replace(/"/g, '""')}" AND {title body} : (${words.map((word) => `"${word}"*`).join(" ")})`;
 }
 
 /** PostgreSQL to_tsquery: each word a quoted prefix lexeme, all required. */
@@ -54,8 +63,8 @@ function matches(database: Kysely<Database>, query: string): RawBuilder<boolean>
     : sql<boolean>`content_items.rowid in (select rowid from content_items_search where content_items_search match ${query})`;
 }
 
-function queryText(database: Kysely<Database>, words: string[]): string {
-  return engineOf(database) === "postgres" ? tsQuery(words) : ftsQuery(words);
+function queryText(database: Kysely<Database>, words: string[], userId: string): string {
+  return engineOf(database) === "postgres" ? tsQuery(words) : ftsQuery(words, userId);
 }
 
 type Page = "all" | "page";
@@ -100,28 +109,48 @@ function pageOf({ limit, offset }: SearchOptions): { page: Page; limit?: number;
   return { page: "page", limit: limit ?? Number.MAX_SAFE_INTEGER, offset: offset ?? 0 };
 }
 
-/** The person's items matching `q` (full items, as GET /api/content answers them); [] when q has no words. */
-export async function searchContent(userId: string, q: string, options: SearchOptions = {}): Promise<ContentItem[]> {
+export interface SearchResult<T> {
+  /** The page of matches asked for. */
+  items: T[];
+  /** How many of the person's items match in all. */
+  total: number;
+}
+
+/**
+ * A page of matches and their total. The total is counted by a second query only when the page
+ * cannot tell it (a full page, or past the end): a search with fewer matches than a page costs one.
+ */
+async function searchPage<T>(userId: string, q: string, options: SearchOptions, run: (query: string, page: ReturnType<typeof pageOf>) => Promise<T[]>): Promise<SearchResult<T>> {
   const words = searchWords(q);
-  if (words.length === 0) return [];
-  const { page, limit, offset } = pageOf(options);
-  const rows = await searchItems.all(db, { userId, query: queryText(db, words), limit, offset }, page);
-  return rows.map((row) => ({ id: row.id, title: row.title, body: row.body, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+  if (words.length === 0) return { items: [], total: 0 };
+  const query = queryText(db, words, userId);
+  const items = await run(query, pageOf(options));
+  const start = options.offset ?? 0;
+  const pageTellsTotal = (options.limit === undefined || items.length < options.limit) && (items.length > 0 || start === 0);
+  const total = pageTellsTotal ? start + items.length : Number((await searchCount.firstOrThrow(db, { userId, query })).count);
+  return { items, total };
+}
+
+/** The person's items matching `q` (full items, as GET /api/content answers them), and how many match; none when q has no words. */
+export async function searchContent(userId: string, q: string, options: SearchOptions = {}): Promise<SearchResult<ContentItem>> {
+  return searchPage(userId, q, options, async (query, { page, limit, offset }) => {
+    const rows = await searchItems.all(db, { userId, query, limit, offset }, page);
+    return rows.map((row) => ({ id: row.id, title: row.title, body: row.body, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+  });
 }
 
 /** As searchContent, without the bodies (the dashboard list). */
-export async function searchContentSummaries(userId: string, q: string, options: SearchOptions = {}): Promise<ContentSummary[]> {
-  const words = searchWords(q);
-  if (words.length === 0) return [];
-  const { page, limit, offset } = pageOf(options);
-  const rows = await searchSummaries.all(db, { userId, query: queryText(db, words), limit, offset }, page);
-  return rows.map((row) => ({ id: row.id, title: row.title, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+export async function searchContentSummaries(userId: string, q: string, options: SearchOptions = {}): Promise<SearchResult<ContentSummary>> {
+  return searchPage(userId, q, options, async (query, { page, limit, offset }) => {
+    const rows = await searchSummaries.all(db, { userId, query, limit, offset }, page);
+    return rows.map((row) => ({ id: row.id, title: row.title, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+  });
 }
 
 /** How many of the person's items match `q`. */
 export async function countContentMatches(userId: string, q: string): Promise<number> {
   const words = searchWords(q);
   if (words.length === 0) return 0;
-  const row = await searchCount.firstOrThrow(db, { userId, query: queryText(db, words) });
+  const row = await searchCount.firstOrThrow(db, { userId, query: queryText(db, words, userId) });
   return Number(row.count);
 }

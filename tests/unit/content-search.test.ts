@@ -21,18 +21,20 @@ beforeEach(async () => {
 });
 
 const titles = (items: { title: string }[]) => items.map((item) => item.title);
+/** The matches only (searchContent answers { items, total }). */
+const find = async (userId: string, q: string, options?: { limit?: number; offset?: number }) => (await searchContent(userId, q, options)).items;
 
 describe("search words", () => {
   it("are runs of letters, digits and marks, each once, never search syntax", () => {
     expect(searchWords("  Robo dance ")).toEqual(["Robo", "dance"]);
     expect(searchWords('"robots" OR NEAR(x) -y title:z ^a *')).toEqual(["robots", "OR", "NEAR", "x", "y", "title", "z", "a"]);
-    expect(searchWords("me@x.com e-mail l’amour don't")).toEqual(["me", "x", "com", "e", "mail", "l", "amour", "don", "t"]);
+    expect(searchWords("me@x.com e-mail l’amour don't")).toEqual(["me", "x", "com", "e", "mail", "l", "amour", "don"]); // the first 8
     expect(searchWords("हिन्दी café 日本語")).toEqual(["हिन्दी", "café", "日本語"]);
     expect(searchWords("cafe\u0301")).toEqual(["café"]);
     expect(searchWords("!!! ''' \"\" ... \u0301 😀")).toEqual([]);
     expect(searchWords("a a a b")).toEqual(["a", "b"]);
-    expect(searchWords(Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "))).toHaveLength(16);
-    expect(ftsQuery(["robo", "dance"])).toBe('"robo"* "dance"*');
+    expect(searchWords(Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "))).toEqual(["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"]);
+    expect(ftsQuery(["robo", "dance"], "u-1")).toBe('user_id : "u-1" AND {title body} : ("robo"* "dance"*)');
     expect(tsQuery(["robo", "dance"])).toBe("'robo':* & 'dance':*");
   });
 });
@@ -43,17 +45,17 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
     await createContent(alice, { title: "Garden notes", body: "The robotic mower hums; tomatoes ripen." });
     await createContent(alice, { title: "Shopping", body: "milk, eggs" });
 
-    expect(titles(await searchContent(alice, "robots"))).toEqual(["Robots at dawn"]);
-    expect(titles(await searchContent(alice, "robo"))).toEqual(["Garden notes", "Robots at dawn"]);
-    expect(titles(await searchContent(alice, "ROBO MOW"))).toEqual(["Garden notes"]);
-    expect(titles(await searchContent(alice, "machines"))).toEqual(["Robots at dawn"]);
-    expect(titles(await searchContent(alice, "eggs, milk!"))).toEqual(["Shopping"]);
-    expect(titles(await searchContent(alice, "robo eggs"))).toEqual([]);
+    expect(titles(await find(alice, "robots"))).toEqual(["Robots at dawn"]);
+    expect(titles(await find(alice, "robo"))).toEqual(["Garden notes", "Robots at dawn"]);
+    expect(titles(await find(alice, "ROBO MOW"))).toEqual(["Garden notes"]);
+    expect(titles(await find(alice, "machines"))).toEqual(["Robots at dawn"]);
+    expect(titles(await find(alice, "eggs, milk!"))).toEqual(["Shopping"]);
+    expect(titles(await find(alice, "robo eggs"))).toEqual([]);
     // Not inside words: "bots" is no word's start.
-    expect(titles(await searchContent(alice, "bots"))).toEqual([]);
+    expect(titles(await find(alice, "bots"))).toEqual([]);
     expect(await countContentMatches(alice, "robo")).toBe(2);
     // Full items, as the API answers them.
-    const [item] = await searchContent(alice, "dawn");
+    const [item] = await find(alice, "dawn");
     expect(item).toEqual({ id: expect.any(String), title: "Robots at dawn", body: "A story about machines.", pinned: false, updated_at: expect.any(String) });
   });
 
@@ -61,10 +63,10 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
     await createContent(alice, { title: "Contacts", body: "Write to me@example.com or call “Robin” — (555) 0100; e-mail works too. l’amour, naïve, 日本語 テキスト, हिन्दी" });
     for (const q of ["example", "me@example.com", "robin", "555", "email", "e-mail", "amour", "naïve", "日本語", "テキスト", "हिन्दी"]) {
       const expected = q === "email" ? [] : ["Contacts"];
-      expect(titles(await searchContent(alice, q)), q).toEqual(expected);
+      expect(titles(await find(alice, q)), q).toEqual(expected);
     }
     // Accents are kept on both engines (no unaccent): "naive" is not "naïve".
-    expect(titles(await searchContent(alice, "naive"))).toEqual([]);
+    expect(titles(await find(alice, "naive"))).toEqual([]);
   });
 
   it("answers in the list's order: pinned first, then most recently updated; limit and offset page through", async () => {
@@ -72,34 +74,40 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
     const second = await createContent(alice, { title: "note two" });
     const third = await createContent(alice, { title: "note three" });
     await setPinned(alice, first.id, true);
-    expect(titles(await searchContent(alice, "note"))).toEqual(["note one", "note three", "note two"]);
-    expect(titles(await searchContent(alice, "note", { limit: 2 }))).toEqual(["note one", "note three"]);
-    expect(titles(await searchContent(alice, "note", { limit: 2, offset: 2 }))).toEqual(["note two"]);
-    expect(titles(await searchContent(alice, "note", { offset: 1 }))).toEqual(["note three", "note two"]);
-    expect(await searchContentSummaries(alice, "note three")).toEqual([{ id: third.id, title: "note three", pinned: false, updated_at: third.updated_at }]);
+    expect(titles(await find(alice, "note"))).toEqual(["note one", "note three", "note two"]);
+    expect(titles(await find(alice, "note", { limit: 2 }))).toEqual(["note one", "note three"]);
+    expect(titles(await find(alice, "note", { limit: 2, offset: 2 }))).toEqual(["note two"]);
+    expect(titles(await find(alice, "note", { offset: 1 }))).toEqual(["note three", "note two"]);
+    expect(await searchContentSummaries(alice, "note three")).toEqual({ items: [{ id: third.id, title: "note three", pinned: false, updated_at: third.updated_at }], total: 1 });
+    // The total: from the page itself when it is not full, counted when it is or when the page is past the end.
+    expect((await searchContent(alice, "note", { limit: 2 })).total).toBe(3);
+    expect((await searchContent(alice, "note", { limit: 2, offset: 2 })).total).toBe(3);
+    expect((await searchContent(alice, "note", { limit: 5 })).total).toBe(3);
+    expect(await searchContent(alice, "note", { limit: 2, offset: 10 })).toEqual({ items: [], total: 3 });
+    expect(await searchContent(alice, "zebra", { limit: 2 })).toEqual({ items: [], total: 0 });
     expect(second.id).toBeTruthy();
   });
 
   it("follows edits and deletes (the index is kept in step)", async () => {
     const item = await createContent(alice, { title: "Draft", body: "penguins" });
-    expect(titles(await searchContent(alice, "penguin"))).toEqual(["Draft"]);
+    expect(titles(await find(alice, "penguin"))).toEqual(["Draft"]);
     await updateContent(alice, item.id, { title: "Final", body: "albatross" });
-    expect(titles(await searchContent(alice, "penguin"))).toEqual([]);
-    expect(titles(await searchContent(alice, "albatross"))).toEqual(["Final"]);
-    expect(titles(await searchContent(alice, "draft"))).toEqual([]);
+    expect(titles(await find(alice, "penguin"))).toEqual([]);
+    expect(titles(await find(alice, "albatross"))).toEqual(["Final"]);
+    expect(titles(await find(alice, "draft"))).toEqual([]);
     await setPinned(alice, item.id, true);
-    expect(titles(await searchContent(alice, "final albatross"))).toEqual(["Final"]);
+    expect(titles(await find(alice, "final albatross"))).toEqual(["Final"]);
     await deleteContent(alice, item.id);
-    expect(titles(await searchContent(alice, "albatross"))).toEqual([]);
+    expect(titles(await find(alice, "albatross"))).toEqual([]);
   });
 
   it("never finds another person's items", async () => {
     await createContent(bob, { title: "Secret recipe", body: "saffron" });
     await createContent(alice, { title: "My recipe", body: "salt" });
-    expect(titles(await searchContent(alice, "recipe"))).toEqual(["My recipe"]);
-    expect(titles(await searchContent(alice, "saffron"))).toEqual([]);
+    expect(titles(await find(alice, "recipe"))).toEqual(["My recipe"]);
+    expect(titles(await find(alice, "saffron"))).toEqual([]);
     expect(await countContentMatches(alice, "secret")).toBe(0);
-    expect(titles(await searchContent(bob, "recipe"))).toEqual(["Secret recipe"]);
+    expect(titles(await find(bob, "recipe"))).toEqual(["Secret recipe"]);
   });
 
   it("takes any input without an error: syntax, quotes, punctuation only, long words", async () => {
@@ -109,15 +117,16 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
       "!!!", "()", ":*", "&|!", "<->", "\u0000", "x".repeat(500), "ß".repeat(250), "😀".repeat(100), "\u0301",
     ];
     for (const q of odd) {
-      const items = await searchContent(alice, q);
+      const { items, total } = await searchContent(alice, q);
       expect(Array.isArray(items), JSON.stringify(q)).toBe(true);
+      expect(total, JSON.stringify(q)).toBe(items.length);
       expect(await countContentMatches(alice, q)).toBe(items.length);
     }
-    expect(titles(await searchContent(alice, "it's"))).toEqual([]);
-    expect(titles(await searchContent(alice, '"hi" \'bye\''))).toEqual(["Quotes"]);
-    expect(titles(await searchContent(alice, "NEAR AND OR NOT"))).toEqual(["Quotes"]);
-    expect(titles(await searchContent(alice, "col:umn"))).toEqual(["Quotes"]);
-    expect(await searchContent(alice, "!!!")).toEqual([]);
+    expect(titles(await find(alice, "it's"))).toEqual([]);
+    expect(titles(await find(alice, '"hi" \'bye\''))).toEqual(["Quotes"]);
+    expect(titles(await find(alice, "NEAR AND OR NOT"))).toEqual(["Quotes"]);
+    expect(titles(await find(alice, "col:umn"))).toEqual(["Quotes"]);
+    expect(await find(alice, "!!!")).toEqual([]);
   });
 
   it("rows written by any path are found (triggers on SQLite, the expression index on PostgreSQL)", async () => {
@@ -125,7 +134,7 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
       .insertInto("content_items")
       .values({ id: "direct-row-1", user_id: alice, title: "Imported", body: "walrus", pinned: 0, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" })
       .execute();
-    expect(titles(await searchContent(alice, "walrus"))).toEqual(["Imported"]);
+    expect(titles(await find(alice, "walrus"))).toEqual(["Imported"]);
     if (engineOf(db) === "sqlite") {
       // FTS5 compares its index with content_items: an error here means the two drifted apart.
       await sql`insert into content_items_search (content_items_search, rank) values ('integrity-check', 1)`.execute(db);
@@ -166,7 +175,7 @@ describe("migration 0009 on SQLite", () => {
       await old.insertInto("content_items").values({ id: "c1", user_id: "u1", title: "Old note", body: "written before search existed", pinned: 0, created_at: now, updated_at: now }).execute();
 
       expect((await migrator.migrateTo("0009_content_search")).error).toBeUndefined();
-      const found = await sql<{ id: string }>`select c.id from content_items c where c.rowid in (select rowid from content_items_search where content_items_search match ${ftsQuery(["existed"])})`.execute(old);
+      const found = await sql<{ id: string }>`select c.id from content_items c where c.rowid in (select rowid from content_items_search where content_items_search match ${ftsQuery(["existed"], "u1")})`.execute(old);
       expect(found.rows).toEqual([{ id: "c1" }]);
 
       expect((await migrator.migrateTo(before)).error).toBeUndefined();

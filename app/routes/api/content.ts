@@ -1,7 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, parseInput, queryOf, readJsonBody, requireMethod } from "~/lib/http.server";
 import { contentInputSchema, countContent, createContent, listContent, listQuerySchema } from "~/models/content.server";
-import { countContentMatches, searchContent, searchQuerySchema } from "~/models/content-search.server";
+import { searchContent, searchQuerySchema } from "~/models/content-search.server";
 import type { Route } from "./+types/content";
 
 const contentQuerySchema = listQuerySchema.extend({ q: searchQuerySchema.optional() });
@@ -15,10 +15,13 @@ const contentQuerySchema = listQuerySchema.extend({ q: searchQuerySchema.optiona
 export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
   const user = await requireApiUser(context, request);
   const { limit, offset, q } = parseInput(contentQuerySchema, queryOf(request));
-  const [items, total] = q
-    ? await Promise.all([searchContent(user.id, q, { limit, offset }), countContentMatches(user.id, q)])
-    : await Promise.all([listContent(user.id, { limit, offset }), countContent(user.id)]);
-  return Response.json(items, { headers: { "Cache-Control": "no-store", "X-Total-Count": String(total) } });
+  const answer = (items: unknown[], total: number) => Response.json(items, { headers: { "Cache-Control": "no-store", "X-Total-Count": String(total) } });
+  if (q) {
+    const found = await searchContent(user.id, q, { limit, offset });
+    return answer(found.items, found.total);
+  }
+  const [items, total] = await Promise.all([listContent(user.id, { limit, offset }), countContent(user.id)]);
+  return answer(items, total);
 });
 
 /** POST /api/content {title, body?} -> 201 with the item. */
