@@ -131,7 +131,7 @@ test.describe("library without JavaScript", () => {
 });
 
 test.describe("library with JavaScript", () => {
-  test("a recorded voice memo (Chromium's real M4A) and a Camera V2 clip save to the library", async ({ page }) => {
+  test("a recorded voice memo (Chromium's real M4A) and a camera clip (WebM) save to the library; a Camera V2 photo from its gallery", async ({ page }) => {
     await signUpAndLogIn(page, "library-memo");
     await page.goto("/voicememo");
     await page.getByRole("button", { name: "Start Recording" }).click();
@@ -144,8 +144,8 @@ test.describe("library with JavaScript", () => {
     expect(memos.files).toHaveLength(1);
     expect(memos.files[0]).toMatchObject({ kind: "memo", content_type: "audio/mp4", name: expect.stringMatching(/^voice-memo-.+\.m4a$/) });
 
-    // Camera V2: hold the capture button for a clip; its gallery card saves it as a camera clip.
-    await page.goto("/camera-v2");
+    // Camera: hold the capture button for a clip (640x480: light enough for a busy machine); it downloads, then saves.
+    await page.goto("/camera");
     const source = page.locator("video.camera-source");
     await expect.poll(() => source.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
     const capture = page.getByRole("button", { name: "Capture" });
@@ -155,15 +155,27 @@ test.describe("library with JavaScript", () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await expect(page.getByRole("status").filter({ hasText: "REC" })).toBeVisible();
-    // Software VP8 at 1280x720 on a busy 2-core machine needs a moment before its first frame is out (as camera-v2.spec).
-    await page.waitForTimeout(2000);
+    // As camera.spec: the encoder needs a moment before its first frame is out.
+    await page.waitForTimeout(1200);
+    const download = page.waitForEvent("download");
     await page.mouse.up();
-    const card = page.getByTestId("gallery-item").filter({ has: page.locator("video") });
-    await expect(card).toHaveCount(1, { timeout: 10_000 });
-    await card.getByRole("button", { name: "💾 Save to library" }).click();
-    await expect(card.getByRole("button", { name: "✅ In your library" })).toBeVisible();
+    expect((await download).suggestedFilename()).toMatch(/\.webm$/);
+    await page.getByRole("button", { name: "💾 Save to library" }).click();
+    await expect(page.getByRole("button", { name: "✅ In your library" })).toBeVisible();
     const clips = await (await page.request.get("/api/library?kind=clip")).json();
     expect(clips.files).toMatchObject([{ kind: "clip", content_type: "video/webm" }]);
+
+    // Camera V2: a tap takes a photo into the gallery; its card saves it.
+    await page.goto("/camera-v2");
+    await expect.poll(() => source.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
+    await expect(capture).toBeEnabled();
+    await capture.click();
+    const card = page.getByTestId("gallery-item").filter({ has: page.locator("img") });
+    await expect(card).toHaveCount(1);
+    await card.getByRole("button", { name: "💾 Save to library" }).click();
+    await expect(card.getByRole("button", { name: "✅ In your library" })).toBeVisible();
+    const photos = await (await page.request.get("/api/library?kind=photo")).json();
+    expect(photos.files).toMatchObject([{ kind: "photo", content_type: "image/png", width: 1280, height: 720 }]);
   });
 
   test("a camera photo saved to the library shows there; delete asks with a dialog", async ({ page }) => {
