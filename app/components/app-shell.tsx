@@ -1,8 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetchers, useLocation, useMatches } from "react-router";
 import { DASHBOARD_TOOLS } from "~/shared/tools";
-import { ICON_FALLBACK, TOOL_ICONS } from "~/shared/icons";
-import { Icon } from "./icon";
 import { ThemeToggle } from "./theme-toggle";
 
 /** What a screen may ask of the shell through its route `handle`: where the skip link goes. */
@@ -54,41 +52,34 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
         {skip.label}
       </a>
       <header className="shell-bar">
+        {/* The shell's own icons are CSS masks too (app.css): the dashboard's HTML budget. */}
         <Link className="shell-brand" to="/dashboard" discover="none">
-          <Icon name="sparkles" />
           Creative AI Studio
         </Link>
         <details className="shell-menu" ref={menu} onKeyDown={closeOnEscape}>
           <summary className="button button-ghost">
-            <Icon name="menu" />
             Menu
           </summary>
           <div className="shell-panel">
             <nav className="shell-nav" aria-label="Studio">
-              <ul>
-                {NAV_ITEMS.map((item) => (
-                  <li key={item.id}>
-                    <Link to={item.path} discover="none" aria-current={current === item.path ? "page" : undefined}>
-                      <Icon name={TOOL_ICONS[item.id] ?? ICON_FALLBACK} />
-                      {item.label}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
+              {/* The icons are CSS's, keyed by the link's path (app.css, "Tool icons"). */}
+              {NAV_ITEMS.map((item) => (
+                <Link key={item.id} to={item.path} discover="none" aria-current={current === item.path ? "page" : undefined}>
+                  {item.label}
+                </Link>
+              ))}
             </nav>
             <section className="shell-account" aria-label="Account">
               <p className="shell-email">
-                <Icon name="circle-user" />
                 <span>{email}</span>
               </p>
-              <p className="shell-plan">
+              <p>
                 Plan: <strong>{shownPlan}</strong>
               </p>
               <div className="shell-account-actions">
-                <ThemeToggle className="button-small" label={(theme) => <><Icon name={theme === "dark" ? "moon" : "sun"} />Dark theme</>} />
+                <ThemeToggle className="button-small shell-theme" label={() => "Dark theme"} />
                 <Form method="post" action="/logout" className="inline-form" discover="none">
-                  <button type="submit" className="button button-ghost button-small">
-                    <Icon name="log-out" />
+                  <button type="submit" className="button button-ghost button-small shell-logout">
                     Logout
                   </button>
                 </Form>

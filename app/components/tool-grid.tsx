@@ -1,6 +1,5 @@
 import { useRef, useState } from "react";
 import { Link } from "react-router";
-import { ICON_FALLBACK, TOOL_ICONS } from "~/shared/icons";
 import { DASHBOARD_TOOLS, moveTool, type ToolId } from "~/shared/tools";
 import { Icon } from "./icon";
 
@@ -61,7 +60,7 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
           <li
             key={id}
             data-tool-id={id}
-            className={`tool ${isDragged ? "tool-dragging" : ""}`}
+            className={isDragged ? "tool-dragging" : undefined}
             onPointerDown={(event) => onPointerDown(event, id)}
             onPointerMove={onPointerMove}
             onPointerUp={endDrag}
@@ -70,13 +69,11 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
             {editing ? (
               <div className="tool-button tool-button-editing" aria-roledescription="draggable tool">
                 <Icon name="grip-vertical" className="tool-handle" />
-                <Icon name={TOOL_ICONS[id] ?? ICON_FALLBACK} />
                 <span className="tool-label">{tool.label}</span>
                 {renderMoveControls(id, index)}
               </div>
             ) : (
               <Link className="tool-button" to={tool.path} discover="none">
-                <Icon name={TOOL_ICONS[id] ?? ICON_FALLBACK} />
                 <span className="tool-label">{tool.label}</span>
               </Link>
             )}

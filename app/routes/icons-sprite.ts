@@ -102,11 +102,22 @@ function symbol(name: IconName): string {
   return `<symbol id="${name}" viewBox="0 0 24 24">${inner}</symbol>`;
 }
 
+/**
+ * Each icon also drawn once, one under the other, with a <view> on it: `url(/icons.svg?v=…#name-view)`
+ * is that icon alone as a CSS image. The dashboard's tool grid and the shell's nav draw their icons
+ * this way (a CSS mask keyed by the tool), so their icons cost the page's HTML nothing.
+ */
+function views(): string {
+  const drawn = ICON_NAMES.map((name, index) => `<use href="#${name}" y="${index * 24}" width="24" height="24"/>`).join("");
+  const windows = ICON_NAMES.map((name, index) => `<view id="${name}-view" viewBox="0 ${index * 24} 24 24"/>`).join("");
+  return `<g fill="none" stroke="#000" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${drawn}</g>${windows}`;
+}
+
 let sprite: string | null = null;
 
 /** GET /icons.svg: the sprite, drawn on first use and kept; its URL carries the set's fingerprint. */
 export function loader({ request }: Route.LoaderArgs) {
-  sprite ??= `<svg xmlns="http://www.w3.org/2000/svg">${ICON_NAMES.map(symbol).join("")}</svg>`;
+  sprite ??= `<svg xmlns="http://www.w3.org/2000/svg">${ICON_NAMES.map(symbol).join("")}${views()}</svg>`;
   const current = new URL(request.url).search === new URL(ICON_SPRITE_URL, request.url).search;
   return new Response(sprite, {
     headers: {

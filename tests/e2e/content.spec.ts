@@ -60,7 +60,7 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   await expect(page.getByText("The first body")).toBeVisible();
 
   // Edit: autosave 3 s after the last change.
-  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
   await page.getByLabel("Body").fill("Written by autosave");
   await expect(page.getByText("💾 Saved")).toBeVisible({ timeout: 8000 });
   await page.reload();
@@ -74,7 +74,7 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   await expect(page.getByText("Written by autosave")).toBeVisible();
 
   // A failing save says so and keeps the text.
-  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
   await page.route("**/api/content/*", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"detail":"boom"}' }));
   await page.getByLabel("Body").fill("Not saved yet");
   await page.getByRole("button", { name: "Save" }).click();
@@ -86,7 +86,7 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   await page.unrouteAll();
 
   // Someone else saves a newer version (another tab): this editor's next save is refused, its text kept.
-  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
   const id = page.url().split("/content/")[1].split("?")[0];
   const current = await page.request.get(`/api/content/${id}`);
   const newer = await page.request.put(`/api/content/${id}`, {
@@ -145,7 +145,7 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
   await signUpAndLogIn(page, "content-conflict");
   await createItem(page, "Shared note", "Original");
   await contentList(page).getByRole("link", { name: "Shared note" }).click();
-  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
   const id = page.url().split("/content/")[1].split("?")[0];
   const current = await (await page.request.get(`/api/content/${id}`)).json();
   expect((await page.request.put(`/api/content/${id}`, { data: { title: "Shared note", body: "From elsewhere", updated_at: current.updated_at } })).status()).toBe(200);
@@ -172,7 +172,7 @@ test("content: a refused save (409) carries the stored version, and the editor u
   await signUpAndLogIn(page, "content-carried");
   await createItem(page, "Carried note", "Original");
   await contentList(page).getByRole("link", { name: "Carried note" }).click();
-  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
   const id = page.url().split("/content/")[1].split("?")[0];
   const stored = await (await page.request.get(`/api/content/${id}`)).json();
   // The server refuses the save and names the version it holds; the editor must take that one.
@@ -199,7 +199,7 @@ test("content: a session that ends mid-edit sends the person to log in, and the 
   const { email, password } = await signUpAndLogIn(page, "content-session");
   await createItem(page, "Long essay", "First draft");
   await contentList(page).getByRole("link", { name: "Long essay" }).click();
-  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
   await context.clearCookies();
   const warned = page.waitForEvent("console", (message) => message.type() === "warning");
   await page.getByLabel("Body").fill("Second draft, not saved anywhere yet");
@@ -242,7 +242,7 @@ test.describe("with JavaScript off", () => {
 
     await contentList(page).getByRole("link", { name: "Plain one" }).click();
     await expect(page.getByRole("heading", { name: "Plain one" })).toBeVisible();
-    await page.getByRole("link", { name: "Edit" }).click();
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
     await expect(page).toHaveURL(/\?edit=1$/);
     await page.getByLabel("Title").fill("Plain one, edited");
     await page.getByLabel("Body").fill("Line 1\nLine 2");
@@ -252,7 +252,7 @@ test.describe("with JavaScript off", () => {
     await expect(page.locator(".content-body")).toHaveText("Line 1\nLine 2");
 
     // Cancel is a link back to the view.
-    await page.getByRole("link", { name: "Edit" }).click();
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
     await page.getByRole("link", { name: "Cancel" }).click();
     await expect(page.getByRole("heading", { name: "Plain one, edited" })).toBeVisible();
 

@@ -18,6 +18,18 @@ describe("the icon set (issue 14)", () => {
     }
   });
 
+  it("draws every tool's icon in the nav and the tool grid from the same sprite (app.css)", () => {
+    const css = fs.readFileSync(path.resolve("app/styles/app.css"), "utf8");
+    const paths = new Map<string, string>([["dashboard", "/dashboard"], ...DASHBOARD_TOOLS.map((tool): [string, string] => [tool.id, tool.path])]);
+    for (const [id, toolPath] of paths) {
+      const rule = css.split("\n").find((line) => line.startsWith(`.shell-nav [href="${toolPath}"]`));
+      expect(rule, id).toBeDefined();
+      expect(rule, id).toContain(`url("${ICON_SPRITE_URL}#${TOOL_ICONS[id]}-view")`);
+      if (id !== "dashboard") expect(rule, id).toContain(`[data-tool-id="${id}"]`);
+    }
+    for (const url of css.match(/\/icons\.svg\?v=\w+/g) ?? []) expect(url).toBe(ICON_SPRITE_URL);
+  });
+
   it("gives every dashboard tool (and the dashboard) an icon of the set", () => {
     const names = new Set<string>(ICON_NAMES);
     expect(names.has(ICON_FALLBACK)).toBe(true);
