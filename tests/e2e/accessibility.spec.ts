@@ -97,6 +97,13 @@ async function checkScreen(page: Page, url: string, ready?: (page: Page) => Prom
       expect(violations, `axe on ${where}`).toEqual([]);
       const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
       expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.inner);
+      // Nor does a fieldset spill out of its form over what is beside it (a fieldset is as wide as its content by default).
+      const spilled = await page.evaluate(() =>
+        [...document.querySelectorAll("fieldset")]
+          .filter((fieldset) => fieldset.getBoundingClientRect().right > fieldset.parentElement!.getBoundingClientRect().right + 1)
+          .map((fieldset) => fieldset.className || fieldset.name || "fieldset"),
+      );
+      expect(spilled, `${where}: fieldsets wider than their form`).toEqual([]);
     }
   }
 }
