@@ -77,7 +77,7 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
                 Plan: <strong>{shownPlan}</strong>
               </p>
               <div className="shell-account-actions">
-                <ThemeToggle className="button-small shell-theme" label={() => "Dark theme"} />
+                <ThemeToggle className="button-small shell-theme" label="Dark theme" />
                 <Form method="post" action="/logout" className="inline-form" discover="none">
                   <button type="submit" className="button button-ghost button-small shell-logout">
                     Logout

@@ -10,8 +10,8 @@ export function useTheme(): Theme {
   return pendingTheme === "light" || pendingTheme === "dark" ? pendingTheme : (rootData?.theme ?? "dark");
 }
 
-/** Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. `label` draws the button's words. */
-export function ThemeToggle({ className = "", label }: { className?: string; label?: (theme: Theme) => React.ReactNode }) {
+/** Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. `label`: fixed words (the pressed state says which theme). */
+export function ThemeToggle({ className = "", label }: { className?: string; label?: string }) {
   const fetcher = useFetcher({ key: "theme" });
   const theme = useTheme();
   const location = useLocation();
@@ -28,7 +28,7 @@ export function ThemeToggle({ className = "", label }: { className?: string; lab
         aria-pressed={theme === "dark"}
         title={`Switch to ${next} mode`}
       >
-        {label ? label(theme) : theme === "dark" ? "Dark mode: on" : "Dark mode: off"}
+        {label ?? (theme === "dark" ? "Dark mode: on" : "Dark mode: off")}
       </button>
     </fetcher.Form>
   );
