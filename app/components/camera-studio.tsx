@@ -1,6 +1,7 @@
 import { FILTER_LABELS, type CameraFilter } from "~/browser/camera-filters";
 import type { Resolution } from "~/browser/media-capture";
 import { CaptureButton } from "./capture-button";
+import { Icon } from "./icon";
 import { FilterSelect } from "./filter-select";
 import type { FilteredCamera, RecordedVideo } from "./use-filtered-camera";
 
@@ -80,7 +81,8 @@ export function CameraStudio<F extends CameraFilter>({
             disabled={status !== "ready" || singleCamera || recording}
             aria-describedby={singleCamera ? "camera-flip-note" : undefined}
           >
-            🔄 Flip Camera
+            <Icon name="switch-camera" />
+            Flip Camera
           </button>
           {singleCamera ? (
             <span className="muted camera-flip-note" id="camera-flip-note">

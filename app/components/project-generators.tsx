@@ -188,7 +188,8 @@ function ScriptGenerator({ offline, onScript }: { offline: boolean; onScript: (s
 function AttachButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
     <button type="button" className="button" onClick={onClick}>
-      📎 Attach {label} to project
+      <Icon name="paperclip" />
+      Attach {label} to project
     </button>
   );
 }
@@ -230,7 +231,9 @@ function MusicPicker({ selected, onAttach }: { selected: string; onAttach: Gener
             <span>{track.title}</span>
             <audio src={track.src} controls preload="none" aria-label={track.title} />
             {selected === track.id ? (
-              <span className="muted">✓ Attached</span>
+              <span className="muted">
+                <Icon name="check" /> Attached
+              </span>
             ) : (
               <button type="button" className="button button-small" onClick={() => onAttach("music", { id: track.id, name: track.title, kind: "music" })}>
                 Use this track<span className="visually-hidden"> {track.title}</span>

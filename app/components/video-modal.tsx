@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { Icon } from "./icon";
 
 interface VideoModalProps {
   /** The video being played, or null when the modal is closed. */
@@ -34,7 +35,8 @@ export function VideoModal({ video, onClose, onError }: VideoModalProps) {
           <div className="video-modal-head">
             <h2>{video.name}</h2>
             <button type="button" className="button button-ghost button-small" onClick={onClose} aria-label="Close player">
-              ✕ Close
+              <Icon name="x" />
+              Close
             </button>
           </div>
           <video key={video.url} src={video.url} controls autoPlay playsInline className="video-player" data-testid="modal-video" onError={onError} />

@@ -47,6 +47,8 @@ import WandSparkles from "lucide-react/icons/wand-sparkles";
 import Send from "lucide-react/icons/send";
 import FileUp from "lucide-react/icons/file-up";
 import ChevronRight from "lucide-react/icons/chevron-right";
+import SwitchCamera from "lucide-react/icons/switch-camera";
+import Paperclip from "lucide-react/icons/paperclip";
 
 const ICONS: Record<IconName, ComponentType> = {
   "layout-dashboard": LayoutDashboard,
@@ -93,6 +95,8 @@ const ICONS: Record<IconName, ComponentType> = {
   send: Send,
   "file-up": FileUp,
   "chevron-right": ChevronRight,
+  "switch-camera": SwitchCamera,
+  paperclip: Paperclip,
 };
 
 /** One <symbol> per icon: lucide's drawing; stroke and size come from the page's CSS (.i). */

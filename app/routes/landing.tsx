@@ -109,7 +109,7 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
         </nav>
         <div className="landing-toggles">
           <button type="button" className="button button-ghost" aria-pressed={soundOn} onClick={toggleSound}>
-            {soundOn ? "🔊 Sound: on" : "🔇 Sound: off"}
+            {soundOn ? "Sound: on" : "Sound: off"}
           </button>
           <ThemeToggle />
         </div>

@@ -47,6 +47,8 @@ export const ICON_NAMES = [
   "send",
   "file-up",
   "chevron-right",
+  "switch-camera",
+  "paperclip",
 ] as const;
 
 export type IconName = (typeof ICON_NAMES)[number];

@@ -9,7 +9,7 @@ export type { IconName };
  * fingerprint (iconSetFingerprint in ./icon-names; a unit test holds them equal), so a new set is a
  * new URL and the old sprite can be cached for good.
  */
-export const ICON_SPRITE_URL = "/icons.svg?v=115vu";
+export const ICON_SPRITE_URL = "/icons.svg?v=lm35o";
 
 /** The icon of each dashboard tool (by tool id); a tool without one gets ICON_FALLBACK. */
 export const TOOL_ICONS: Record<string, IconName> = {

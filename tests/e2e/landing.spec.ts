@@ -23,14 +23,14 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   // Sound: off by default, then looping ambient audio at volume 0.5.
   const audio = page.getByTestId("ambient");
   expect(await audio.evaluate((el: HTMLAudioElement) => el.paused)).toBe(true);
-  await page.getByRole("button", { name: "🔇 Sound: off" }).click();
-  await expect(page.getByRole("button", { name: "🔊 Sound: on" })).toBeVisible();
+  await page.getByRole("button", { name: "Sound: off" }).click();
+  await expect(page.getByRole("button", { name: "Sound: on" })).toBeVisible();
   expect(await audio.evaluate((el: HTMLAudioElement) => ({ paused: el.paused, loop: el.loop, volume: el.volume }))).toEqual({
     paused: false,
     loop: true,
     volume: 0.5,
   });
-  await page.getByRole("button", { name: "🔊 Sound: on" }).click();
+  await page.getByRole("button", { name: "Sound: on" }).click();
   expect(await audio.evaluate((el: HTMLAudioElement) => el.paused)).toBe(true);
 
   // Dark mode (matrix + glitch title) by default; light mode shows the starfield; the choice is kept.
