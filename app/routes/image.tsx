@@ -94,11 +94,13 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
   };
 
   return (
-    <main className="page page-narrow ai-page image-page">
+    <main className="page ai-page image-page">
       <AiPageHeader title="Image Generator" icon="image">
         {loaderData.configured ? null : <OfflineBadge label="Placeholder" title={PLACEHOLDER_EXPLAINED} />}
       </AiPageHeader>
       {loaderData.configured ? null : <p className="muted ai-note">{PLACEHOLDER_EXPLAINED}</p>}
+      {/* The prompt beside its image on wide screens; one column on phones. */}
+      <div className="workspace">
       <Form method="post" className="card form" aria-label="Generate an image" onSubmit={hydrated ? generate : undefined}>
         <label>
           Prompt
@@ -127,6 +129,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
         {result ? <ResultImage key={result.url} result={result} prompt={resultPrompt} /> : null}
         {!error && !busy && !result ? <p className="muted">Your image appears here.</p> : null}
       </section>
+      </div>
     </main>
   );
 }

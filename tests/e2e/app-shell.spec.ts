@@ -146,6 +146,7 @@ test("with JavaScript, a file dropped on the drop zone is taken and uploads", as
 /** The two boxes of a wide layout: beside each other at 1280, stacked at 375. */
 const LAYOUTS: { path: string; work: (page: Page) => ReturnType<Page["locator"]>; result: (page: Page) => ReturnType<Page["locator"]> }[] = [
   { path: "/assistant", work: (page) => page.getByRole("form", { name: "Ask the assistant" }), result: (page) => page.getByRole("region", { name: "Reply" }) },
+  { path: "/image", work: (page) => page.getByRole("form", { name: "Generate an image" }), result: (page) => page.getByRole("region", { name: "Result" }) },
   { path: "/aivideo", work: (page) => page.getByRole("form", { name: "Generate a video" }), result: (page) => page.getByRole("region", { name: "Video preview" }) },
   { path: "/drawing", work: (page) => page.locator(".sketch-frame"), result: (page) => page.getByRole("region", { name: "AI result" }) },
   { path: "/project/new", work: (page) => page.getByRole("form", { name: "Project" }), result: (page) => page.getByRole("region", { name: "Generators" }) },
