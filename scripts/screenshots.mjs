@@ -39,6 +39,7 @@ const SHOTS = [
   { name: "image-light", path: "/image", theme: "light", viewport: WIDE },
   { name: "dashboard-phone-dark", path: "/dashboard", theme: "dark", viewport: PHONE, wait: "Your content" },
   { name: "assistant-phone-light", path: "/assistant", theme: "light", viewport: PHONE },
+  { name: "menu-phone-dark", path: "/voices", theme: "dark", viewport: PHONE, act: openMenu },
 ];
 
 const log = (message) => process.stdout.write(`[screenshots] ${message}\n`);
@@ -85,6 +86,12 @@ async function askAssistant(page) {
   // The reply has come in full when the button says Ask again.
   await page.getByRole("button", { name: "Ask", exact: true }).waitFor({ timeout: 15_000 });
   await page.getByText("Answered by").first().waitFor({ timeout: 15_000 });
+}
+
+/** The phone's navigation drawer, open. */
+async function openMenu(page) {
+  await page.getByText("Menu", { exact: true }).click();
+  await page.getByRole("link", { name: "Dashboard" }).first().waitFor();
 }
 
 /** Waits until the page is hydrated and nothing is moving, and the welcome toast (dashboard) is gone. */
