@@ -87,6 +87,23 @@ test.describe("on a phone, without JavaScript", () => {
   });
 });
 
+test("on a phone with JavaScript, the drawer closes after a link and on Escape", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 667 });
+  await signUpAndLogIn(page, "shell-drawer-js");
+  await page.goto("/dashboard");
+  const menu = page.locator(".shell-menu > summary");
+  await menu.click();
+  await studioNav(page).getByRole("link", { name: "Music" }).click();
+  await expect(page).toHaveURL(/\/music$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Music");
+  await expect(studioNav(page).getByRole("link", { name: "Music" })).toBeHidden();
+  await menu.click();
+  await expect(studioNav(page).getByRole("link", { name: "Music" })).toHaveAttribute("aria-current", "page");
+  await page.keyboard.press("Escape");
+  await expect(studioNav(page).getByRole("link", { name: "Music" })).toBeHidden();
+  await expect(menu).toBeFocused();
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
