@@ -1,5 +1,5 @@
-import { Automatic1111Images } from "./automatic1111-image.server";
-import { ComfyUiImages } from "./comfyui-image.server";
+import { AUTOMATIC1111_PROVIDER_ID, Automatic1111Images } from "./automatic1111-image.server";
+import { COMFYUI_PROVIDER_ID, ComfyUiImages } from "./comfyui-image.server";
 import { aiConfig, type AiConfig } from "./config.server";
 import type { ChatProvider } from "./chat.server";
 import { ElevenLabsSpeech } from "./elevenlabs-speech.server";
@@ -64,6 +64,15 @@ export function aiProviders(): AiProviders {
   return processProviders;
 }
 
+/**
+ * An image server as AI_IMAGE_PROVIDER names it ("automatic1111", "comfyui"): health says which kind
+ * of server answers (issue 16), not the model or checkpoint its id carries for provenance.
+ */
+function serverKind(id: string): string {
+  for (const kind of [AUTOMATIC1111_PROVIDER_ID, COMFYUI_PROVIDER_ID]) if (id === kind || id.startsWith(`${kind}:`)) return kind;
+  return id;
+}
+
 /** What GET /api/health reports: test_mode while video runs locally, and each capability's provider. */
 export function providerSummary(providers: AiProviders = processProviders) {
   return {
@@ -71,8 +80,8 @@ export function providerSummary(providers: AiProviders = processProviders) {
     providers: {
       chat: providers.chat.id,
       speech: providers.speech.id,
-      image: providers.image?.id ?? STOCK_PHOTO_PROVIDER_ID,
-      sketch: providers.sketch.id,
+      image: serverKind(providers.image?.id ?? STOCK_PHOTO_PROVIDER_ID),
+      sketch: serverKind(providers.sketch.id),
       video: providers.video.id,
     },
   };

@@ -302,12 +302,16 @@ describe("configuration of per-capability servers and image providers", () => {
   it("AI_IMAGE_PROVIDER picks AUTOMATIC1111 or ComfyUI at AI_IMAGE_BASE_URL; they serve sketches too", () => {
     const a1111 = chooseProviders(readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_IMAGE_BASE_URL: "http://localhost:7860", AI_IMAGE_SIZE: "768x512" }));
     expect(providerSummary(a1111).providers).toMatchObject({ image: "automatic1111", sketch: "automatic1111" });
+    // With a model named, the provider's id carries it (for provenance); health still names the server's kind.
+    const withModel = chooseProviders(readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_IMAGE_BASE_URL: "http://localhost:7860", AI_IMAGE_MODEL: "dreamshaper_8.safetensors" }));
+    expect(withModel.image?.id).toBe("automatic1111:dreamshaper_8.safetensors");
+    expect(providerSummary(withModel).providers).toMatchObject({ image: "automatic1111", sketch: "automatic1111" });
     expect(readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_IMAGE_BASE_URL: "http://localhost:7860", AI_IMAGE_SIZE: "768x512" }).image).toEqual({
       provider: "automatic1111",
       server: { baseUrl: "http://localhost:7860", apiKey: null, model: null, width: 768, height: 512 },
     });
     const comfyConfig = readAiConfig({ AI_IMAGE_PROVIDER: "ComfyUI", AI_IMAGE_BASE_URL: "http://localhost:8188/", AI_COMFYUI_CHECKPOINT: "flux.safetensors" });
-    expect(providerSummary(chooseProviders(comfyConfig)).providers).toMatchObject({ image: "comfyui:flux.safetensors", sketch: "comfyui:flux.safetensors" });
+    expect(providerSummary(chooseProviders(comfyConfig)).providers).toMatchObject({ image: "comfyui", sketch: "comfyui" });
     expect(comfyConfig.image?.provider === "comfyui" && comfyConfig.image.server).toMatchObject({
       baseUrl: "http://localhost:8188",
       textWorkflow: { graph: shippedTextWorkflow },
