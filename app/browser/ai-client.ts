@@ -158,12 +158,14 @@ export async function generateScript(prompt: string): Promise<string> {
   return answer.text;
 }
 
-export async function generateVoiceFile(text: string): Promise<GeneratedFile> {
-  return generatedFile(await apiJson("/api/creative-tools/voice/generate", { body: { text: speakableText(text) } }), "audio");
+/** `projectId`: the project the file is made for (its provenance names it). */
+export async function generateVoiceFile(text: string, projectId?: string): Promise<GeneratedFile> {
+  const body = { text: speakableText(text), ...(projectId ? { project_id: projectId } : {}) };
+  return generatedFile(await apiJson("/api/creative-tools/voice/generate", { body }), "audio");
 }
 
-export async function generateImageFile(prompt: string): Promise<GeneratedFile> {
-  return generatedFile(await apiJson("/api/creative-tools/image/generate", { body: { prompt } }), "image");
+export async function generateImageFile(prompt: string, projectId?: string): Promise<GeneratedFile> {
+  return generatedFile(await apiJson("/api/creative-tools/image/generate", { body: { prompt, ...(projectId ? { project_id: projectId } : {}) } }), "image");
 }
 
 /** Starts a video job through the creative-tools door; follow it with videoStatus. */

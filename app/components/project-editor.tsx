@@ -227,6 +227,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
           setDescription((current) => (current.trim() ? `${current.trimEnd()}\n\n${script}` : script).slice(0, limits.description))
         }
         onAttach={attach}
+        projectId={isNew ? undefined : project?.id}
       />
       </div>
     </main>

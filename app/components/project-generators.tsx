@@ -28,6 +28,8 @@ interface GeneratorsProps {
   selectedMusic: string;
   onScript: (script: string) => void;
   onAttach: (slot: ProjectSlot, choice: GeneratedChoice) => void;
+  /** The stored project's id (none while it is new): generated files name it as their source. */
+  projectId?: string;
 }
 
 /**
@@ -36,7 +38,7 @@ interface GeneratorsProps {
  * need JavaScript; each ignores empty input and says "{kind} generated successfully!" or
  * "Failed to generate {kind}" (SPEC §8), and its result can be attached to the project.
  */
-export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline, selectedMusic, onScript, onAttach }: GeneratorsProps) {
+export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline, selectedMusic, onScript, onAttach, projectId }: GeneratorsProps) {
   return (
     <section className="project-generators" aria-labelledby="generators-heading">
       <h2 id="generators-heading">Generators</h2>
@@ -48,9 +50,9 @@ export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline,
       {hydrated ? (
         <>
           <ScriptGenerator offline={assistantOffline} onScript={onScript} />
-          <VoiceGenerator onAttach={onAttach} />
+          <VoiceGenerator onAttach={onAttach} projectId={projectId} />
           <MusicPicker selected={selectedMusic} onAttach={onAttach} />
-          <ImageGenerator configured={imageConfigured} onAttach={onAttach} />
+          <ImageGenerator configured={imageConfigured} onAttach={onAttach} projectId={projectId} />
           <VideoGenerator onAttach={onAttach} />
         </>
       ) : null}
@@ -196,7 +198,7 @@ function AttachButton({ label, onClick }: { label: string; onClick: () => void }
 
 const choiceOf = (file: GeneratedFile, kind: string): GeneratedChoice => ({ id: file.media_id, name: file.filename, kind });
 
-function VoiceGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] }) {
+function VoiceGenerator({ onAttach, projectId }: { onAttach: GeneratorsProps["onAttach"]; projectId?: string }) {
   const [text, setText] = useState("");
   const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Voice");
   return (
@@ -207,7 +209,7 @@ function VoiceGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
         onChange={setText}
         busy={busy}
         busyLabel="Generating..."
-        action={{ label: "Generate Voice", run: () => void run(text, generateVoiceFile) }}
+        action={{ label: "Generate Voice", run: () => void run(text, (input) => generateVoiceFile(input, projectId)) }}
       />
       <GeneratorOutcome outcome={outcome} />
       {result ? (
@@ -246,7 +248,7 @@ function MusicPicker({ selected, onAttach }: { selected: string; onAttach: Gener
   );
 }
 
-function ImageGenerator({ configured, onAttach }: { configured: boolean; onAttach: GeneratorsProps["onAttach"] }) {
+function ImageGenerator({ configured, onAttach, projectId }: { configured: boolean; onAttach: GeneratorsProps["onAttach"]; projectId?: string }) {
   const [prompt, setPrompt] = useState("");
   const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Image");
   return (
@@ -263,7 +265,7 @@ function ImageGenerator({ configured, onAttach }: { configured: boolean; onAttac
         onChange={setPrompt}
         busy={busy}
         busyLabel="Generating..."
-        action={{ label: "Generate Image", run: () => void run(prompt, generateImageFile) }}
+        action={{ label: "Generate Image", run: () => void run(prompt, (input) => generateImageFile(input, projectId)) }}
       />
       <GeneratorOutcome outcome={outcome} />
       {result ? (

@@ -4,6 +4,7 @@ import { ProviderError } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
 import { aiProviders, STOCK_PHOTO_PROVIDER_ID } from "~/ai/providers.server";
 import { stockPhotoSearchUrl } from "~/shared/stock-photo";
+import type { ProvenanceSource } from "~/shared/library";
 import type { SketchStyle } from "~/ai/sketch.server";
 import type { Voice } from "~/ai/speech.server";
 import { voicesOrFallback } from "~/shared/voice-options";
@@ -50,7 +51,7 @@ export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAI
 }
 
 /** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */
-export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal) {
+export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal, source?: ProvenanceSource) {
   const provider = aiProviders().speech;
   // Past the storage quota nothing is generated (413 before the provider is asked).
   await requireStorageLeft(userId);
@@ -67,6 +68,7 @@ export async function speak(userId: string, text: string, voiceId: string | unde
     prompt: text,
     voice: voice.name && voice.name !== voice.voice_id ? `${voice.name} (${voice.voice_id})` : voice.voice_id,
     ...providerAndModel(provider.id),
+    ...(source ? { source } : {}),
   });
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, voice_id: voice.voice_id, provider: provider.id };
 }
@@ -97,17 +99,21 @@ export const NO_IMAGE_PROVIDER =
  * The creative-tools door's image: generated and stored when an image model is configured, otherwise
  * SPEC's stock-photo link built from the prompt (as the image screen does; nothing is fetched or stored).
  */
-export async function imageOrStockPhoto(userId: string, prompt: string, signal?: AbortSignal) {
+export async function imageOrStockPhoto(userId: string, prompt: string, signal?: AbortSignal, source?: ProvenanceSource) {
   if (!aiProviders().image) return { stockPhoto: true as const, url: stockPhotoSearchUrl(prompt), provider: STOCK_PHOTO_PROVIDER_ID };
-  return { stockPhoto: false as const, ...(await generateImage(userId, prompt, signal)) };
+  return { stockPhoto: false as const, ...(await generateImage(userId, prompt, signal, source)) };
 }
 
 /** A generated image from the prompt, stored as the person's image; 503 (not_configured) without an image model. */
-export async function generateImage(userId: string, prompt: string, signal?: AbortSignal) {
+export async function generateImage(userId: string, prompt: string, signal?: AbortSignal, source?: ProvenanceSource) {
   const provider = aiProviders().image;
   if (!provider) throw providerFailure(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER), "image");
   await requireStorageLeft(userId);
   const image = await withProviderFailures("image", () => provider.generate(prompt, signal));
-  const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`, { prompt, ...providerAndModel(provider.id) });
+  const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`, {
+    prompt,
+    ...providerAndModel(provider.id),
+    ...(source ? { source } : {}),
+  });
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id };
 }

@@ -345,3 +345,29 @@ describe("USER_STORAGE_QUOTA_MB", () => {
     expect((await call("/api/library/upload", { method: "POST", body: saveForm(PNG_BYTES, "tiny.png", "photo") })).status).toBe(201);
   });
 });
+
+describe("provenance of what the project editor's generators make", () => {
+  it("names the project as the source; another person's project is 404 and nothing is made", async () => {
+    const owner = await newUser("prov-project");
+    const stranger = await newUser("prov-stranger");
+    const project = await api("/api/project/create", { token: owner.token, json: { title: "Radio play" } });
+    expect(project.status).toBe(201);
+    const projectId = project.body.id;
+
+    const spoken = await api("/api/creative-tools/voice/generate", { token: owner.token, json: { text: "Scene one", project_id: projectId } });
+    expect(spoken.status).toBe(201);
+    const file = await api(`/api/library/${spoken.body.media_id}`, { token: owner.token });
+    expect(file.body.provenance).toMatchObject({ prompt: "Scene one", source: { type: "project", id: projectId } });
+
+    // Without a project the source stays empty.
+    const plain = await api("/api/creative-tools/voice/generate", { token: owner.token, json: { text: "Scene two" } });
+    expect((await api(`/api/library/${plain.body.media_id}`, { token: owner.token })).body.provenance.source ?? null).toBeNull();
+
+    const refused = await api("/api/creative-tools/voice/generate", { token: stranger.token, json: { text: "Scene three", project_id: projectId } });
+    expect(refused.status).toBe(404);
+    expect(refused.body.detail).toBe("Project not found");
+    expect((await api("/api/library", { token: stranger.token })).body.total).toBe(0);
+    const badId = await api("/api/creative-tools/voice/generate", { token: owner.token, json: { text: "Scene four", project_id: 42 } });
+    expect(badId.status).toBe(422);
+  });
+});

@@ -3,9 +3,12 @@ import { askAssistant } from "~/services/assistant.server";
 import { imageOrStockPhoto, speak } from "~/services/generation.server";
 import { submitVideoJob } from "~/services/video-job-runner.server";
 import { requireApiUser } from "~/auth/auth.server";
+import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { getProject, projectNotFound } from "~/models/project.server";
 import { videoPromptSchema } from "~/models/video-job.server";
+import type { ProvenanceSource } from "~/shared/library";
 import type { Route } from "./+types/creative-tools.generate";
 
 /**
@@ -17,6 +20,8 @@ import type { Route } from "./+types/creative-tools.generate";
  * - aivideo {prompt} -> 202 {id, status, status_url, video_url: null, url: null}: a job to follow;
  *   429 while the person already has VIDEO_MAX_ACTIVE_JOBS unfinished jobs
  * A provider failure answers SPEC §8's text with 502/503/504.
+ * Voice and image take an optional project_id (the project editor's generators send it): the file's
+ * provenance then names that project as its source; a project that is not the person's is 404.
  */
 export const action = apiAction(async ({ request, context, params }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
@@ -32,7 +37,7 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
   }
   if (tool === "voice") {
     const { text } = parseInput(creativeVoiceSchema, body);
-    const spoken = await speak(user.id, text, undefined, request.signal);
+    const spoken = await speak(user.id, text, undefined, request.signal, await projectSource(user.id, body));
     return Response.json(
       { audio_url: spoken.url, url: spoken.url, media_id: spoken.media_id, filename: spoken.filename, voice_id: spoken.voice_id },
       { status: 201 },
@@ -40,7 +45,7 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
   }
   if (tool === "image") {
     const { prompt } = parseInput(promptSchema, body);
-    const image = await imageOrStockPhoto(user.id, prompt, request.signal);
+    const image = await imageOrStockPhoto(user.id, prompt, request.signal, await projectSource(user.id, body));
     // No image model: the stock-photo link, as the image screen builds it (nothing was made or stored).
     if (image.stockPhoto) return Response.json({ image_url: image.url, url: image.url, provider: image.provider });
     return Response.json(
@@ -58,3 +63,13 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
 });
 
 export const loader = refuseMethod("POST");
+
+const projectIdSchema = z.object({ project_id: z.string({ error: "project_id must be text" }).trim().min(1).max(100).optional() });
+
+/** The project a generation was made for, when the request names one of the person's projects. */
+async function projectSource(userId: string, body: unknown): Promise<ProvenanceSource | undefined> {
+  const { project_id: projectId } = parseInput(projectIdSchema, body);
+  if (projectId === undefined) return undefined;
+  if (!(await getProject(userId, projectId))) throw projectNotFound();
+  return { type: "project", id: projectId };
+}
