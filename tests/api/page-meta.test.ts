@@ -31,3 +31,19 @@ describe("pages describe themselves", () => {
     expect(main).toContain('id="content"');
   });
 });
+
+describe("the text's font is preloaded with every page", () => {
+  it.each(["/", "/login", "/no-such-page"])("%s names the Latin Inter file in a Link header, and that file is served", async (path) => {
+    const response = await fetch(baseUrl() + path);
+    const link = response.headers.get("link") ?? "";
+    const match = /<(\/assets\/inter-latin-wght-normal-[^>]+\.woff2)>; rel=preload; as=font; type="font\/woff2"; crossorigin/.exec(link);
+    expect(match, link).not.toBeNull();
+    // The stylesheet's @font-face points at the same file, so the preload is used, not fetched twice.
+    const html = await response.text();
+    const stylesheet = /<link[^>]* rel="stylesheet"[^>]* href="([^"]+)"/.exec(html)![1];
+    expect(await (await fetch(baseUrl() + stylesheet)).text()).toContain(match![1]);
+    const font = await fetch(baseUrl() + match![1]);
+    expect(font.status).toBe(200);
+    expect(font.headers.get("content-type")).toBe("font/woff2");
+  });
+});
