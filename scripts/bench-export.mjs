@@ -6,9 +6,8 @@
 // Run: npm run build && node scripts/bench-export.mjs [--files 1000] [--kib 300]   (BUILD_DIR selects the build)
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { launchServer } from "./launch.mjs";
+import { launchServer, scratchFolder } from "./launch.mjs";
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -20,14 +19,8 @@ const CONTENT = argument("--content", 100);
 const PARALLEL = 4;
 const MIB = 1024 * 1024;
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-export-"));
-let server;
-function cleanUp() {
-  server?.child.kill("SIGTERM");
-  fs.rmSync(work, { recursive: true, force: true });
-}
-process.on("exit", cleanUp);
-process.on("SIGINT", () => process.exit(130));
+const scratch = scratchFolder("studio-bench-export-");
+const work = scratch.dir;
 
 const rssMiB = (pid, field = "VmRSS") => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,14 +37,14 @@ function videoBytes(bytes, seed) {
   return Buffer.concat([ftyp, body]);
 }
 
-server = await launchServer({
+const server = (scratch.server = await launchServer({
   env: {
     DATA_DIR: path.join(work, "data"),
     SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789",
     USER_STORAGE_QUOTA_MB: String(Math.ceil((FILES * KIB) / 1024) + 256),
   },
   stderr: "inherit",
-});
+}));
 const base = server.url;
 const email = `bench-export-${Date.now()}@example.com`;
 const post = (url, body, token) =>

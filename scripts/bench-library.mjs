@@ -6,10 +6,9 @@
 // the page). Also a filtered page (kind + search) and the last page.
 // Run: npm run build && node scripts/bench-library.mjs [--files 1000] [--runs 21]   (BUILD_DIR selects the build)
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { launchServer } from "./launch.mjs";
+import { launchServer, scratchFolder } from "./launch.mjs";
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -19,14 +18,8 @@ const FILES = argument("--files", 1000);
 const RUNS = argument("--runs", 21);
 const PARALLEL = 4;
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-library-"));
-let server;
-function cleanUp() {
-  server?.child.kill("SIGTERM");
-  fs.rmSync(work, { recursive: true, force: true });
-}
-process.on("exit", cleanUp);
-process.on("SIGINT", () => process.exit(130));
+const scratch = scratchFolder("studio-bench-library-");
+const work = scratch.dir;
 
 const PNG_HEAD = Buffer.from("89504e470d0a1a0a0000000d49484452000000400000003008060000001f15c489", "hex");
 const WEBM_HEAD = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d]);
@@ -43,9 +36,9 @@ const SAMPLES = [
   { kind: "memo", name: (i) => `voice-memo-${i}.m4a`, bytes: (i) => m4a(5000 + (i % 20) * 200) },
 ];
 
-server = await launchServer({
+const server = (scratch.server = await launchServer({
   env: { DATA_DIR: path.join(work, "data"), SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" },
-});
+}));
 const base = server.url;
 const email = `library-bench-${Date.now()}@example.com`;
 const password = "correct horse battery";

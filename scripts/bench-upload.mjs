@@ -6,10 +6,9 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchServer } from "./launch.mjs";
+import { launchServer, scratchFolder } from "./launch.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
@@ -23,18 +22,12 @@ if (!fs.existsSync(path.join(buildDir, "server/index.js"))) {
   process.exit(1);
 }
 
-const work = fs.mkdtempSync(path.join(os.tmpdir(), "studio-bench-upload-"));
+const scratch = scratchFolder("studio-bench-upload-");
+const work = scratch.dir;
 const bigFile = path.join(work, "big.mp4");
 const copyFile = path.join(work, "copy.mp4");
 const dataDir = path.join(work, "data");
 let server;
-
-function cleanUp() {
-  server?.child.kill("SIGTERM");
-  fs.rmSync(work, { recursive: true, force: true });
-}
-process.on("exit", cleanUp);
-process.on("SIGINT", () => process.exit(130));
 
 /** An ISO-BMFF ftyp box (so the server accepts it as MP4) followed by `mib` MiB of random-looking bytes. */
 function writeBigFile(mib) {
@@ -60,7 +53,7 @@ function rssMiB(pid) {
 }
 
 async function startServer() {
-  server = await launchServer({
+  server = scratch.server = await launchServer({
     // The person's storage quota (USER_STORAGE_QUOTA_MB, 1 GiB by default) must leave room for the upload.
     env: { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789", USER_STORAGE_QUOTA_MB: String(Math.ceil(payloadMiB * 2) + 64) },
     stderr: "inherit",
@@ -185,8 +178,8 @@ for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`)
 console.log("");
 // Stop the server and remove the temporary files before judging (the child keeps the process alive).
 await server.stop();
-server = undefined;
-cleanUp();
+scratch.server = null;
+scratch.remove();
 if (growth > RSS_LIMIT_MIB) {
   console.error(`[bench-upload] FAIL: memory grew by ${growth.toFixed(1)} MiB during the upload (limit ${RSS_LIMIT_MIB} MiB)`);
   process.exitCode = 1;

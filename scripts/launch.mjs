@@ -118,3 +118,23 @@ export async function launchServer({
     },
   };
 }
+
+/**
+ * A benchmark's scratch folder (under the system's temporary folder), removed when the process exits
+ * or is interrupted, with the server put in `scratch.server` stopped first.
+ */
+export function scratchFolder(prefix) {
+  const scratch = {
+    dir: fs.mkdtempSync(path.join(os.tmpdir(), prefix)),
+    server: null,
+    /** Stops the server (if still there) and removes the folder; also done on exit. */
+    remove() {
+      scratch.server?.child.kill("SIGTERM");
+      scratch.server = null;
+      fs.rmSync(scratch.dir, { recursive: true, force: true });
+    },
+  };
+  process.on("exit", () => scratch.remove());
+  process.on("SIGINT", () => process.exit(130));
+  return scratch;
+}

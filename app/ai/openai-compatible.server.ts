@@ -34,19 +34,24 @@ export class OpenAiChat implements ChatProvider {
     this.id = `${OPENAI_PROVIDER_ID}:${config.chatModel}`;
   }
 
+  /** The chat completion both reply() and stream() ask for: the studio's system prompt, then the question. */
+  private completionRequest(message: string) {
+    return {
+      model: this.config.chatModel,
+      messages: [
+        { role: "system", content: STUDIO_SYSTEM_PROMPT },
+        { role: "user", content: message },
+      ],
+    };
+  }
+
   async reply(message: string, _context?: ChatContext, signal?: AbortSignal): Promise<ChatReply> {
     const answer = await remoteJson({
       capability: "chat",
       provider: this.id,
       url: `${this.config.baseUrl}/chat/completions`,
       headers: headers(this.config, true),
-      body: JSON.stringify({
-        model: this.config.chatModel,
-        messages: [
-          { role: "system", content: STUDIO_SYSTEM_PROMPT },
-          { role: "user", content: message },
-        ],
-      }),
+      body: JSON.stringify(this.completionRequest(message)),
       call: this.call,
       signal,
     });
@@ -70,14 +75,7 @@ export class OpenAiChat implements ChatProvider {
       provider: this.id,
       url: `${this.config.baseUrl}/chat/completions`,
       headers: headers(this.config, true),
-      body: JSON.stringify({
-        model: this.config.chatModel,
-        messages: [
-          { role: "system", content: STUDIO_SYSTEM_PROMPT },
-          { role: "user", content: message },
-        ],
-        stream: true,
-      }),
+      body: JSON.stringify({ ...this.completionRequest(message), stream: true }),
       call: this.call,
       signal,
     });

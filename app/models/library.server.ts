@@ -1,10 +1,8 @@
 import { sql } from "kysely";
 import { z } from "zod";
-import { isUniqueViolation } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
-import { monotonicIso } from "~/lib/ids.server";
 import { fileStore } from "~/lib/storage.server";
 import {
   DEFAULT_LIBRARY_SORT,
@@ -17,7 +15,7 @@ import {
 } from "~/shared/library";
 import { checkMediaName, type MediaKind } from "~/shared/media-names";
 import { mediaUrl } from "./ai-media.server";
-import { getMediaById, MEDIA_COLUMNS, receiveUploadOfKind, storageUsed, toFile, type MediaFile } from "./media.server";
+import { getMediaById, MEDIA_COLUMNS, receiveUploadOfKind, storageUsed, toFile, writeMediaName, type MediaFile } from "./media.server";
 
 /**
  * The library (issue 15): every file the person owns, whatever made it (voice and video uploads,
@@ -27,7 +25,6 @@ import { getMediaById, MEDIA_COLUMNS, receiveUploadOfKind, storageUsed, toFile, 
  */
 export const FILE_NOT_FOUND = "File not found";
 const fileNotFound = () => new DomainError(404, FILE_NOT_FOUND);
-const NAME_TAKEN = "A file with that name already exists";
 
 export interface LibraryQuery {
   kind?: MediaKind | null;
@@ -124,21 +121,7 @@ export async function renameLibraryFile(userId: string, id: string, newName: unk
   const current = await getLibraryFile(userId, id);
   const checked = checkMediaName(newName, current.kind);
   if (!checked.ok) throw new DomainError(422, checked.message);
-  if (checked.name === current.name) return current;
-  const updatedAt = monotonicIso();
-  try {
-    const result = await db
-      .updateTable("media_files")
-      .set({ name: checked.name, updated_at: updatedAt })
-      .where("user_id", "=", userId)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw fileNotFound();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError(409, NAME_TAKEN);
-    throw error;
-  }
-  return { ...current, name: checked.name, updatedAt };
+  return writeMediaName(userId, current, checked.name, fileNotFound);
 }
 
 /**

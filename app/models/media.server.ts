@@ -407,21 +407,29 @@ export async function renameMedia(userId: string, kind: MediaKind, oldName: stri
   if (!checked.ok) throw new DomainError(422, checked.message);
   const current = await getMediaByName(userId, kind, oldName);
   if (!current) throw new DomainError(404, mediaNotFound(kind));
-  if (checked.name === current.name) return current;
+  return writeMediaName(userId, current, checked.name, () => new DomainError(404, mediaNotFound(kind)));
+}
+
+/**
+ * Gives the person's file a name already checked (renameMedia, the library's renameLibraryFile): 409
+ * when they have a file of that kind by that name, `notFound()` when the row went in the meantime.
+ */
+export async function writeMediaName(userId: string, current: MediaFile, name: string, notFound: () => DomainError): Promise<MediaFile> {
+  if (name === current.name) return current;
   const updatedAt = monotonicIso();
   try {
     const result = await db
       .updateTable("media_files")
-      .set({ name: checked.name, updated_at: updatedAt })
+      .set({ name, updated_at: updatedAt })
       .where("user_id", "=", userId)
       .where("id", "=", current.id)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new DomainError(404, mediaNotFound(kind));
+    if (Number(result.numUpdatedRows) !== 1) throw notFound();
   } catch (error) {
     if (isUniqueViolation(error)) throw new DomainError(409, NAME_TAKEN);
     throw error;
   }
-  return { ...current, name: checked.name, updatedAt };
+  return { ...current, name, updatedAt };
 }
 
 /**
