@@ -18,7 +18,8 @@
 // (100: the items GET /api/content returns), BENCH_SECONDS (10 per autocannon run), BENCH_CONNECTIONS (50),
 // BENCH_UPLOAD_MIB (1024: the upload's size), BENCH_SKIP_DASHBOARD=1 (parts 1-3 off), BENCH_SKIP_UPLOAD=1
 // (part 4 off), BENCH_ONLY=<comma-separated row names, e.g. dashboard,login> (only those rows of the table, nothing else),
-// BENCH_PROFILE=<folder> (the server's CPU profile, written there when it stops).
+// BENCH_PROFILE=<folder> (the server's CPU profile, written there when it stops), BENCH_SAVE_HTML=<file> (the
+// dashboard's HTML, kept there to read).
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -222,11 +223,12 @@ const BEFORE = {
 async function benchTable(server, { dashboardUser, apiUser, apiItemId }) {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((name) => name.trim()).filter(Boolean);
   const html = await (await fetch(`${server.url}/dashboard`, { headers: { Cookie: dashboardUser.cookie } })).text();
-  const rendered = html.split('aria-label="Delete ').length - 1;
+  const rendered = html.split('value="delete"').length - 1;
   if (rendered !== PAGE_SIZE) throw new Error(`/dashboard rendered ${rendered} items, expected ${PAGE_SIZE}`);
   const gzipped = zlib.gzipSync(html).length;
   const htmlFile = path.join(server.dataDir, "ceiling.html");
   fs.writeFileSync(htmlFile, html);
+  if (process.env.BENCH_SAVE_HTML) fs.writeFileSync(process.env.BENCH_SAVE_HTML, html);
   const ceiling = await startCeiling(htmlFile);
   let renderedViews = 0;
   const rows = [
@@ -381,7 +383,7 @@ async function benchDashboard() {
     const dashboardUrl = `${server.url}/dashboard`;
     const expectPage = (response, body) => {
       if (response.status !== 200) throw new Error(`/dashboard answered ${response.status}`);
-      const rendered = body.split('aria-label="Delete ').length - 1;
+      const rendered = body.split('value="delete"').length - 1;
       if (rendered !== PAGE_SIZE) throw new Error(`/dashboard rendered ${rendered} items, expected ${PAGE_SIZE}`);
     };
     const lastPageNumber = Math.ceil(ITEMS / PAGE_SIZE);

@@ -22,7 +22,6 @@ import { indexStaticFiles, serveStaticFile } from "./static-files.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
 const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
-const DOCUMENT_REQUEST_HEADER = "x-studio-document-request";
 
 /** The methods this server answers; any other (TRACE, CONNECT, PROPFIND, ...) is 405 at the door. */
 export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -118,10 +117,6 @@ export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
     // Only this server decides who the client is: a header sent by the client is replaced.
     const trustedProxy = trust(req.socket.remoteAddress ?? "", 0);
     req.headers[CLIENT_ADDRESS_HEADER] = proxyAddr(req, trust) ?? req.socket.remoteAddress ?? "unknown";
-    // Route middleware sees `/dashboard.data` as `/dashboard`: only here can a page be told from its
-    // data (app/auth/personal-page-cache.server.ts keeps pages, never data).
-    if (req.method === "GET" && !rawPath.endsWith(".data")) req.headers[DOCUMENT_REQUEST_HEADER] = "1";
-    else delete req.headers[DOCUMENT_REQUEST_HEADER];
     try {
       const request = toFetchRequest(req, res, originOf(req, trustedProxy), createReadableStreamFromReadable);
       // Cross-site writes are refused with 403 before React Router sees them (its own guard would

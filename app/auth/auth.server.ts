@@ -7,7 +7,7 @@ import { verifyAccessToken } from "~/models/token.server";
 import { getUserById, type User } from "~/models/user.server";
 import { apiError, clientAddress, firstIssue } from "~/lib/http.server";
 import { redirectWithError } from "~/lib/toast.server";
-import { requestSessionContext, signInRequiredContext } from "./session.server";
+import { requestSessionContext, requestUrlContext, signInRequiredContext } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
 
@@ -41,8 +41,8 @@ export function currentUser(context: Context): User | null {
   return context.get(requestSessionContext).user;
 }
 
-function loginUrl(request: Request): string {
-  const url = new URL(request.url);
+function loginUrl(context: Context, request: Request): string {
+  const url = context.get(requestUrlContext) ?? new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
   return `/login?${new URLSearchParams({ redirectTo })}`;
 }
@@ -52,7 +52,7 @@ export function requireUser(context: Context, request: Request): User {
   context.set(signInRequiredContext, true);
   const user = currentUser(context);
   if (user) return user;
-  throw redirect(loginUrl(request));
+  throw redirect(loginUrl(context, request));
 }
 
 /** As requireUser, and the login screen tells the person why they are there (e.g. SPEC §6 "Please log in again."). */
@@ -60,7 +60,7 @@ export async function requireUserOrExplain(context: Context, request: Request, m
   context.set(signInRequiredContext, true);
   const user = currentUser(context);
   if (user) return user;
-  throw await redirectWithError(loginUrl(request), message);
+  throw await redirectWithError(loginUrl(context, request), message);
 }
 
 /** The API: `Authorization: Bearer <access token>` or the session cookie; otherwise 401. */

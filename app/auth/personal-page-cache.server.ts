@@ -1,15 +1,9 @@
 import type { MiddlewareFunction } from "react-router";
+import { isDocumentRequest, keptBytesResponse } from "~/lib/http.server";
 import { createPageKeeper, type PageKeeper } from "~/lib/page-keeper.server";
 import { TOAST_COOKIE } from "~/lib/toast.server";
 import { currentUser } from "./auth.server";
 import { SESSION_COOKIE } from "./session.server";
-
-/**
- * Set by the front door (scripts/server.mjs) on a GET for a document, and removed from what clients
- * send: React Router hands route middleware a `/dashboard.data` request under the URL `/dashboard`,
- * so only the door can tell the HTML page from its data.
- */
-export const DOCUMENT_REQUEST_HEADER = "x-studio-document-request";
 
 /** Markup held at most, over every person's kept pages in this process. */
 const KEPT_PAGE_BYTES = 32 * 1024 * 1024;
@@ -34,7 +28,7 @@ const RENDERED = 'page;desc="rendered"';
 export function keepPersonalPages(versionOf: (userId: string) => Promise<number | null>): MiddlewareFunction<Response> {
   return async ({ request, context }, next) => {
     const user = currentUser(context);
-    if (!user || request.method !== "GET" || request.headers.get(DOCUMENT_REQUEST_HEADER) !== "1") return next();
+    if (!user || !isDocumentRequest(request)) return next();
     const cookies = preferenceCookies(request.headers.get("Cookie"));
     if (cookies === null) return next();
     const version = await versionOf(user.id);
@@ -43,7 +37,7 @@ export function keepPersonalPages(versionOf: (userId: string) => Promise<number 
     keeper ??= createPageKeeper({ maxBytes: KEPT_PAGE_BYTES });
     const key = `${user.id}\n${version}\n${request.url}\n${cookies}`;
     const kept = keeper.take(key);
-    if (kept) return new Response(kept.body, { status: kept.status, headers: [...kept.headers, ["Server-Timing", KEPT]] });
+    if (kept) return keptBytesResponse(kept.body, { status: kept.status, headers: [...kept.headers, ["Server-Timing", KEPT]] });
 
     const response = await next();
     const cacheable =

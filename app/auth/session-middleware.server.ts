@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { withHeaders } from "~/lib/middleware.server";
-import { requestSessionContext, resolveSession, SESSION_COOKIE, signInRequiredContext } from "./session.server";
+import { requestSessionContext, requestUrlContext, resolveSession, SESSION_COOKIE, signInRequiredContext } from "./session.server";
 
 /** What a personal page answers with: no shared cache and no back/forward cache may keep it. */
 export const PERSONAL_CACHE_CONTROL = "private, no-store";
@@ -21,14 +21,15 @@ export const ANONYMOUS_PAGE_HEADER = "X-Studio-Anonymous-Page";
  * `Cache-Control: private, no-store` unless the route chose a Cache-Control itself (owner-only files).
  * Anonymous pages of nobody in particular (/, /login, /register) stay cacheable.
  */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
   const { session, setCookie } = await resolveSession(request);
   context.set(requestSessionContext, session);
+  context.set(requestUrlContext, url);
   const response = await next();
   const personal =
     session.user !== null || setCookie !== null || context.get(signInRequiredContext) || response.headers.has("Set-Cookie");
   const addCacheControl =
-    personal && !response.headers.has("Cache-Control") && !new URL(request.url).pathname.startsWith("/api/");
+    personal && !response.headers.has("Cache-Control") && !url.pathname.startsWith("/api/");
   // The route's own session cookie (login, logout) wins over the refreshed one.
   const cookie =
     setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`)) ? setCookie : null;

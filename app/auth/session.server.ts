@@ -44,6 +44,12 @@ export const requestSessionContext = createContext<RequestSession>({ user: null,
  */
 export const signInRequiredContext = createContext<boolean>(false);
 
+/**
+ * The URL React Router routed the request by (no `.data` suffix, no `?_routes`): loaders get the raw
+ * request (future.v8_passThroughRequests), so "where the person was going" is read from here.
+ */
+export const requestUrlContext = createContext<URL | null>(null);
+
 /** Resolves the cookie to a user; returns the Set-Cookie header to send when the cookie changed. */
 export async function resolveSession(request: Request): Promise<{ session: RequestSession; setCookie: string | null }> {
   const cookie = request.headers.get("Cookie");

@@ -30,6 +30,31 @@ export function apiAction<Args extends unknown[]>(handler: (...args: Args) => Re
   };
 }
 
+/**
+ * An answer whose body is bytes kept in memory (a kept page or content list): handed to the Response as a
+ * one-chunk stream, because a Uint8Array body is copied first (90 µs for 150 KB, a tenth of the
+ * request). Nothing downstream writes to a body's chunks, so many answers can share the bytes.
+ */
+export function keptBytesResponse(bytes: Uint8Array, init: { status?: number; headers: Record<string, string> | [string, string][] }): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  const headers = new Headers(init.headers);
+  headers.set("Content-Length", String(bytes.byteLength));
+  return new Response(body, { status: init.status, headers });
+}
+
+/**
+ * A GET for an HTML page, not for its data (`/dashboard.data`, a client-side navigation's). Loaders
+ * and middleware get the request as it came (future.v8_passThroughRequests), `.data` suffix included.
+ */
+export function isDocumentRequest(request: Request): boolean {
+  return request.method === "GET" && !new URL(request.url).pathname.endsWith(".data");
+}
+
 /** 405 with the methods the URL does answer in `Allow`. */
 export function methodNotAllowed(allow: string, detail = "Method not allowed"): DomainError {
   return new DomainError(405, detail, { headers: { Allow: allow } });

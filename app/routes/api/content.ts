@@ -1,7 +1,8 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, parseInput, queryOf, readJsonBody, requireMethod } from "~/lib/http.server";
-import { contentInputSchema, countContent, createContent, listContent, listQuerySchema } from "~/models/content.server";
-import { searchContent, searchQuerySchema } from "~/models/content-search.server";
+import { apiAction, keptBytesResponse, parseInput, queryOf, readJsonBody, requireMethod } from "~/lib/http.server";
+import { contentInputSchema, createContent, listQuerySchema } from "~/models/content.server";
+import { contentListAnswer } from "~/models/content-list.server";
+import { searchQuerySchema } from "~/models/content-search.server";
 import type { Route } from "./+types/content";
 
 const contentQuerySchema = listQuerySchema.extend({ q: searchQuerySchema.optional() });
@@ -15,13 +16,15 @@ const contentQuerySchema = listQuerySchema.extend({ q: searchQuerySchema.optiona
 export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
   const user = await requireApiUser(context, request);
   const { limit, offset, q } = parseInput(contentQuerySchema, queryOf(request));
-  const answer = (items: unknown[], total: number) => Response.json(items, { headers: { "Cache-Control": "no-store", "X-Total-Count": String(total) } });
-  if (q) {
-    const found = await searchContent(user.id, q, { limit, offset });
-    return answer(found.items, found.total);
-  }
-  const [items, total] = await Promise.all([listContent(user.id, { limit, offset }), countContent(user.id)]);
-  return answer(items, total);
+  const { json, total, kept } = await contentListAnswer(user.id, { limit, offset, q });
+  return keptBytesResponse(json, {
+    headers: {
+      "Content-Type": "application/json",
+      "Cache-Control": "no-store",
+      "X-Total-Count": String(total),
+      "Server-Timing": kept ? 'list;desc="kept"' : 'list;desc="read"',
+    },
+  });
 });
 
 /** POST /api/content {title, body?} -> 201 with the item. */
