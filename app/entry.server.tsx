@@ -6,7 +6,9 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { MarkupOnlyProvider } from "./components/markup-only";
 import { NonceProvider } from "./components/nonce";
+import { markupOnlyContext } from "./lib/markup-only.server";
 import { contentSecurityPolicy } from "./lib/security.server";
 // The file app.css's @font-face names for Latin text (Vite gives both one hashed URL).
 import interLatinFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
@@ -26,6 +28,9 @@ export { startApp, stopApp } from "./services/background.server";
 export { createRequestHandler } from "react-router";
 export { createReadableStreamFromReadable } from "@react-router/node";
 
+/** What the server render gets when no loader kept anything out of the hydration data. */
+const EMPTY_STORE: ReadonlyMap<string, unknown> = new Map();
+
 const FONT_PRELOAD = `<${interLatinFont}>; rel=preload; as=font; type="font/woff2"; crossorigin`;
 
 export default function handleRequest(
@@ -33,7 +38,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
   // Every document gets its own nonce; only scripts carrying it (ours) may run.
   const nonce = randomBytes(16).toString("base64");
@@ -55,7 +60,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <MarkupOnlyProvider value={loadContext.get(markupOnlyContext) ?? EMPTY_STORE}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </MarkupOnlyProvider>
       </NonceProvider>,
       {
         nonce,

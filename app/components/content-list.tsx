@@ -13,12 +13,11 @@ export const DELETE_CONFIRM_TEXT = "Delete this content?";
 /** The search box's empty state (issue 15). */
 export const noResultsText = (query: string) => `No results for “${query}”.`;
 
+/** A row as the server orders them: pinned first, then most recently changed first. */
 export interface ContentListItem {
   id: string;
   title: string;
   pinned: boolean;
-  /** 0 for the page's most recently changed item, 1 for the next...: all the list needs of updated_at. */
-  recency: number;
 }
 
 /** What the content screen's action answers to a fetcher (pin, delete). */
@@ -29,7 +28,14 @@ export interface ContentActionResult {
 }
 
 interface ContentListProps {
+  /** In the server's order (pinned first, then most recently changed first). */
   items: ContentListItem[];
+  /**
+   * Each pinned item's rank by last change among all the page's items (0: the most recent), in list
+   * order: all the list needs of updated_at to place a row the person pins or unpins before the
+   * server answers (the unpinned items take the other ranks, in list order).
+   */
+  pinnedRanks: number[];
   total: number;
   /** 1-based page of `pageSize` items (the dashboard renders one page, never the whole list). */
   page: number;
@@ -38,10 +44,21 @@ interface ContentListProps {
   query?: string;
 }
 
-/** SPEC §4: pinned first, then most recently updated first (the same order as the server's query). */
-function compareItems(a: ContentListItem, b: ContentListItem) {
-  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
-  return a.recency - b.recency;
+/** Every item's rank by last change on the page, from the server's order and the pinned items' ranks. */
+function recencyOf(items: ContentListItem[], pinnedRanks: number[]): Map<string, number> {
+  const taken = new Set(pinnedRanks);
+  const recency = new Map<string, number>();
+  let pinned = 0;
+  let next = 0;
+  for (const item of items) {
+    if (item.pinned) {
+      recency.set(item.id, pinnedRanks[pinned++] ?? 0);
+      continue;
+    }
+    while (taken.has(next)) next++;
+    recency.set(item.id, next++);
+  }
+  return recency;
 }
 
 /**
@@ -113,14 +130,18 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
 }
 
 /** The user's content items below the dashboard tools: pin star, title link, Delete; one page at a time. */
-export function ContentList({ items, total, page, pageSize, query = "" }: ContentListProps) {
+export function ContentList({ items, pinnedRanks, total, page, pageSize, query = "" }: ContentListProps) {
   const location = useLocation();
   const redirectTo = location.pathname + location.search;
   const { pins, deletes } = usePendingChanges();
   const followLink = useFollowLinksInApp();
   const keepFocus = useRef<HTMLElement | null>(null);
   const submitRow = useRowSubmissions(keepFocus);
-  const shown = items.map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item)).sort(compareItems);
+  const recency = recencyOf(items, pinnedRanks);
+  // SPEC §4: pinned first, then most recently updated first (the server's order), pending pins included.
+  const shown = items
+    .map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item))
+    .sort((a, b) => (a.pinned !== b.pinned ? (a.pinned ? -1 : 1) : recency.get(a.id)! - recency.get(b.id)!));
   // Moving a focused row in the DOM drops its focus to <body>: give it back, until the pins are settled.
   useLayoutEffect(() => {
     const star = keepFocus.current;
@@ -164,11 +185,12 @@ export function ContentList({ items, total, page, pageSize, query = "" }: Conten
           <p className="muted content-empty">{EMPTY_CONTENT_TEXT}</p>
         )
       ) : null}
+      <RowLabels />
       {/* Rows stay mounted while a delete is pending, even the last one, so a failure can roll back. */}
       {shown.length > 0 ? (
         <ul className="content-list" aria-label="Content items" hidden={visibleCount === 0} onClick={followLink} onSubmit={submitRow}>
-          {shown.map((item) => (
-            <ContentRow key={item.id} item={item} deleting={deletes.has(item.id)} redirectTo={redirectTo} />
+          {shown.map((item, index) => (
+            <ContentRow key={item.id} item={item} index={index} deleting={deletes.has(item.id)} redirectTo={redirectTo} />
           ))}
         </ul>
       ) : null}
@@ -214,11 +236,30 @@ function ContentSearch({ query }: { query: string }) {
 }
 
 /**
- * One row: pin star, title link, Delete. A plain function of its item, with no hooks (a page has
- * 100 rows): the list submits for it and reads what is pending.
+ * The words the rows' buttons are named with, once for the page: each button's name is one of them
+ * and its row's title ("Delete Shopping list"), by aria-labelledby, so the 100 titles are not written
+ * three times each.
  */
-function ContentRow({ item, deleting, redirectTo }: { item: ContentListItem; deleting: boolean; redirectTo: string }) {
+const LABEL_IDS = { pin: "lp", unpin: "lu", delete: "ld" } as const;
+
+function RowLabels() {
+  return (
+    <>
+      <span hidden id={LABEL_IDS.pin}>Pin</span>
+      <span hidden id={LABEL_IDS.unpin}>Unpin</span>
+      <span hidden id={LABEL_IDS.delete}>Delete</span>
+    </>
+  );
+}
+
+/**
+ * One row: pin star, title link, Delete. A plain function of its item, with no hooks (a page has
+ * 100 rows): the list submits for it and reads what is pending. readContentRows reads it back.
+ */
+function ContentRow({ item, index, deleting, redirectTo }: { item: ContentListItem; index: number; deleting: boolean; redirectTo: string }) {
   const action = `${ROW_ACTION}${encodeURIComponent(item.id)}`;
+  // Short ids (a page has 100 rows): l* name the buttons' words, c{index} the row's title.
+  const titleId = `c${index}`;
   // A row being deleted stays mounted (hidden) so that a failure can bring it back and say so.
   // The markup is as small as it can be while each control keeps its name (a page has 100 rows):
   // no classes (styled by place), the star's value says what it asks for, buttons submit by default.
@@ -226,16 +267,34 @@ function ContentRow({ item, deleting, redirectTo }: { item: ContentListItem; del
     <li hidden={deleting}>
       <form method="post" action={action}>
         {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
-        <button name="intent" value={item.pinned ? "unpin" : "pin"} aria-pressed={item.pinned} aria-label={`${item.pinned ? "Unpin" : "Pin"} ${item.title}`}>
+        <button name="intent" value={item.pinned ? "unpin" : "pin"} aria-pressed={item.pinned} aria-labelledby={`${item.pinned ? LABEL_IDS.unpin : LABEL_IDS.pin} ${titleId}`}>
           {item.pinned ? "★" : "☆"}
         </button>
-        <a href={action}>{item.title}</a>
-        <button name="intent" value="delete" aria-label={`Delete ${item.title}`}>
+        <a id={titleId} href={action}>
+          {item.title}
+        </a>
+        <button name="intent" value="delete" aria-labelledby={`${LABEL_IDS.delete} ${titleId}`}>
           Delete
         </button>
       </form>
     </li>
   );
+}
+
+/**
+ * The rows as ContentRow wrote them into the page, in its order: what the dashboard hydrates from when
+ * its loader data leaves them to the markup (app/components/markup-only.tsx).
+ */
+export function readContentRows(): ContentListItem[] {
+  const rows = document.querySelectorAll<HTMLLIElement>("#content .content-list > li");
+  return [...rows].map((row) => {
+    const action = row.querySelector("form")?.getAttribute("action") ?? "";
+    return {
+      id: decodeURIComponent(action.slice(ROW_ACTION.length)),
+      title: row.querySelector("a")?.textContent ?? "",
+      pinned: row.querySelector("button")?.getAttribute("aria-pressed") === "true",
+    };
+  });
 }
 
 /**

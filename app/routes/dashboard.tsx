@@ -2,7 +2,8 @@ import { useEffect, useRef } from "react";
 import { Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
 import { focusElement } from "~/browser/focus";
 import type { ShellHandle } from "~/components/app-shell";
-import { ContentList, type ContentListItem } from "~/components/content-list";
+import { ContentList, readContentRows, type ContentListItem } from "~/components/content-list";
+import { useMarkupOnly } from "~/components/markup-only";
 import { Icon } from "~/components/icon";
 import { EnhancedField } from "~/components/enhanced-field";
 import { ThemeToggle } from "~/components/theme-toggle";
@@ -10,6 +11,7 @@ import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
 import { requireUser } from "~/auth/auth.server";
 import { keepPersonalPages } from "~/auth/personal-page-cache.server";
+import { sendInMarkupOnly } from "~/lib/markup-only.server";
 import { readPreferences } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE, contentVersion, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
 import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
@@ -34,9 +36,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const preferences = await readPreferences(request);
   const editing = new URL(request.url).searchParams.get("edit") === "1";
-  const content = await loadContentPage(user.id, request);
-  return { email: user.email, preferences, editing, content };
+  const { items, ...content } = await loadContentPage(user.id, request);
+  // The rows are in the page's markup; a document does not also carry them as data (decision 0024).
+  return { email: user.email, preferences, editing, content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) } };
 }
+
+/** The key the content rows are handed to the server render under, for a document. */
+const CONTENT_ROWS = "dashboard-content-rows";
 
 /**
  * One page of the content list (?page=N, 100 items a page), or of the matches of the search box
@@ -56,12 +62,12 @@ async function loadContentPage(userId: string, request: Request) {
       let found = await searchContentSummaries(userId, query, range(page));
       const lastPage = Math.max(1, Math.ceil(found.total / CONTENT_PAGE_SIZE));
       if (page > lastPage) found = await searchContentSummaries(userId, query, range((page = lastPage)));
-      return { items: listItems(found.items), total: found.total, page, pageSize: CONTENT_PAGE_SIZE, query };
+      return { ...listItems(found.items), total: found.total, page, pageSize: CONTENT_PAGE_SIZE, query };
     }
     const total = await countContent(userId);
     const page = Math.min(wanted, Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE)));
     const rows = await listContentSummaries(userId, range(page));
-    return { items: listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE, query };
+    return { ...listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE, query };
   } catch (error) {
     console.error("[dashboard] loading content failed", error);
     throw redirect("/login");
@@ -69,14 +75,17 @@ async function loadContentPage(userId: string, request: Request) {
 }
 
 /**
- * What the list shows and needs, nothing more (the page's data is sent with its HTML): titles, and
- * instead of each timestamp its rank by last change on the page (the order the server sorts by
- * after `pinned`), so a pin can re-sort the list before the server answers.
+ * What the list shows and needs, nothing more: titles, and instead of each timestamp the pinned
+ * items' ranks by last change on the page (the unpinned ones are already in that order), so a pin
+ * can re-sort the list before the server answers.
  */
-function listItems(rows: ContentSummary[]): ContentListItem[] {
+function listItems(rows: ContentSummary[]): { items: ContentListItem[]; pinnedRanks: number[] } {
   const byLastChange = [...rows].sort((a, b) => (a.updated_at !== b.updated_at ? (a.updated_at < b.updated_at ? 1 : -1) : a.id < b.id ? 1 : -1));
-  const recency = new Map(byLastChange.map((row, index) => [row.id, index]));
-  return rows.map((row) => ({ id: row.id, title: row.title, pinned: row.pinned, recency: recency.get(row.id)! }));
+  const rank = new Map(byLastChange.map((row, index) => [row.id, index]));
+  return {
+    items: rows.map((row) => ({ id: row.id, title: row.title, pinned: row.pinned })),
+    pinnedRanks: rows.filter((row) => row.pinned).map((row) => rank.get(row.id)!),
+  };
 }
 
 /** Hidden fields every preference form carries. */
@@ -100,6 +109,7 @@ function usePendingPreference(intent: string, field: string): string | null {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { preferences, editing, email, content } = loaderData;
+  const contentRows = useMarkupOnly(CONTENT_ROWS, content.items, content, readContentRows);
   const planFetcher = useFetcher({ key: "plan" });
   const toolsFetcher = useFetcher({ key: "tools" });
   const orderFetcher = useFetcher({ key: "order" });
@@ -196,7 +206,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           ) : null}
         </section>
 
-        <ContentList items={content.items} total={content.total} page={content.page} pageSize={content.pageSize} query={content.query} />
+        <ContentList
+          items={contentRows}
+          pinnedRanks={content.pinnedRanks}
+          total={content.total}
+          page={content.page}
+          pageSize={content.pageSize}
+          query={content.query}
+        />
         <section className="account-export" aria-label="Your data">
           <a className="button button-ghost" href="/api/account/export" download>
             Export my data
