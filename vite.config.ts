@@ -91,8 +91,50 @@ function compactRouteManifest(): Plugin {
   };
 }
 
+/**
+ * React Router matches every request's path against each route in rank order, building match objects
+ * and joining paths for the root of every route it tries (issue 13's profile: 10-14% of an API
+ * request's CPU, twice per request). The answer depends only on the path and the route table, so the
+ * server build remembers it per path (the last 2,000 paths) and hands out a copy: fresh match objects
+ * and params, as the original makes. Only the server's matching, against its precomputed branches, is
+ * remembered; if a React Router release words that function otherwise, the build says so.
+ */
+function rememberRouteMatches(): Plugin {
+  const header = "function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {";
+  const remembered = `const studioMatchesByBranches = new WeakMap();
+function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {
+  if (!precomputedBranches) return matchRoutesImplEachTime(routes, locationArg, basename, allowPartial, precomputedBranches);
+  let byPath = studioMatchesByBranches.get(precomputedBranches);
+  if (!byPath) studioMatchesByBranches.set(precomputedBranches, (byPath = new Map()));
+  const key = (typeof locationArg === "string" ? locationArg : locationArg.pathname) + "\\n" + basename + "\\n" + allowPartial;
+  let matches = byPath.get(key);
+  if (matches === undefined) {
+    matches = matchRoutesImplEachTime(routes, locationArg, basename, allowPartial, precomputedBranches);
+    if (byPath.size >= 2000) byPath.clear();
+    byPath.set(key, matches);
+  }
+  if (matches === null) return null;
+  // One params object is shared by every match of a branch, as matchRouteBranch makes it.
+  const params = { ...matches[matches.length - 1].params };
+  return matches.map((match) => ({ ...match, params }));
+}
+function matchRoutesImplEachTime(routes, locationArg, basename, allowPartial, precomputedBranches) {`;
+  return {
+    name: "studio-remember-route-matches",
+    apply: "build",
+    transform(code, id) {
+      if (this.environment?.name !== "ssr" || !id.includes("/react-router/dist/production/") || !code.includes("function matchRouteBranch(")) return null;
+      if (!code.includes(header)) {
+        this.warn("React Router's matchRoutesImpl is no longer written as expected: route matches are not remembered");
+        return null;
+      }
+      return { code: code.replace(header, remembered), map: null };
+    },
+  };
+}
+
 export default defineConfig(({ command, isSsrBuild }) => ({
-  plugins: [reactRouter(), precompress(), compactRouteManifest()],
+  plugins: [reactRouter(), precompress(), compactRouteManifest(), rememberRouteMatches()],
   resolve: {
     tsconfigPaths: true,
     alias: command === "build" ? productionReactRouter : [],
