@@ -70,25 +70,39 @@ function precompress(): Plugin {
 }
 
 /**
- * React Router writes the route manifest into every document pretty-printed (two-space indents and a
- * line per key): 1.1 KB of the dashboard's HTML is that whitespace (issue 13: the page's HTML at most
- * 40 KB). The server build writes it compact; the JSON is the same. Only the formatting arguments of
- * that one call are dropped; if a React Router release words it otherwise, the build says so.
+ * One exact edit of React Router's production module in the server build (decision 0025). `find`
+ * must occur in the module that holds `marker`; if a React Router release words it otherwise, the
+ * build warns and leaves the code as it is (tests/api/route-matching.test.ts then fails).
  */
-function compactRouteManifest(): Plugin {
-  const prettyManifest = /JSON\.stringify\(\s*getPartialManifest\(manifest, router\),\s*null,\s*2\s*\)/;
+function reactRouterServerEdit(name: string, marker: string, find: RegExp | string, replacement: string, whenMissing: string): Plugin {
   return {
-    name: "studio-compact-route-manifest",
+    name,
     apply: "build",
     transform(code, id) {
-      if (this.environment?.name !== "ssr" || !id.includes("/react-router/dist/production/") || !code.includes("__reactRouterManifest = ")) return null;
-      if (!prettyManifest.test(code)) {
-        this.warn("React Router's inline route manifest is no longer written as expected: it is left pretty-printed");
+      if (this.environment?.name !== "ssr" || !id.includes("/react-router/dist/production/") || !code.includes(marker)) return null;
+      if (typeof find === "string" ? !code.includes(find) : !find.test(code)) {
+        this.warn(whenMissing);
         return null;
       }
-      return { code: code.replace(prettyManifest, "JSON.stringify(getPartialManifest(manifest, router))"), map: null };
+      return { code: code.replace(find, () => replacement), map: null };
     },
   };
+}
+
+/**
+ * React Router writes the route manifest into every document pretty-printed (two-space indents and a
+ * line per key): 1.1 KB of the dashboard's HTML is that whitespace (issue 13: the page's HTML at most
+ * 40 KB). The server build writes it compact; the JSON is the same: only the formatting arguments of
+ * that one call are dropped.
+ */
+function compactRouteManifest(): Plugin {
+  return reactRouterServerEdit(
+    "studio-compact-route-manifest",
+    "__reactRouterManifest = ",
+    /JSON\.stringify\(\s*getPartialManifest\(manifest, router\),\s*null,\s*2\s*\)/,
+    "JSON.stringify(getPartialManifest(manifest, router))",
+    "React Router's inline route manifest is no longer written as expected: it is left pretty-printed",
+  );
 }
 
 /**
@@ -97,7 +111,7 @@ function compactRouteManifest(): Plugin {
  * request's CPU, twice per request). The answer depends only on the path and the route table, so the
  * server build remembers it per path (the last 2,000 paths) and hands out a copy: fresh match objects
  * and params, as the original makes. Only the server's matching, against its precomputed branches, is
- * remembered; if a React Router release words that function otherwise, the build says so.
+ * remembered.
  */
 function rememberRouteMatches(): Plugin {
   const header = "function matchRoutesImpl(routes, locationArg, basename, allowPartial, precomputedBranches) {";
@@ -119,18 +133,13 @@ function matchRoutesImpl(routes, locationArg, basename, allowPartial, precompute
   return matches.map((match) => ({ ...match, params }));
 }
 function matchRoutesImplEachTime(routes, locationArg, basename, allowPartial, precomputedBranches) {`;
-  return {
-    name: "studio-remember-route-matches",
-    apply: "build",
-    transform(code, id) {
-      if (this.environment?.name !== "ssr" || !id.includes("/react-router/dist/production/") || !code.includes("function matchRouteBranch(")) return null;
-      if (!code.includes(header)) {
-        this.warn("React Router's matchRoutesImpl is no longer written as expected: route matches are not remembered");
-        return null;
-      }
-      return { code: code.replace(header, remembered), map: null };
-    },
-  };
+  return reactRouterServerEdit(
+    "studio-remember-route-matches",
+    "function matchRouteBranch(",
+    header,
+    remembered,
+    "React Router's matchRoutesImpl is no longer written as expected: route matches are not remembered",
+  );
 }
 
 export default defineConfig(({ command, isSsrBuild }) => ({
