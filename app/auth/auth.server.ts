@@ -3,8 +3,8 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
-import { verifyAccessToken } from "~/models/token.server";
-import { getUserById, type User } from "~/models/user.server";
+import { userOfAccessToken } from "~/models/token.server";
+import type { User } from "~/models/user.server";
 import { apiError, clientAddress, firstIssue } from "~/lib/http.server";
 import { redirectWithError } from "~/lib/toast.server";
 import { requestSessionContext, requestUrlContext, signInRequiredContext } from "./session.server";
@@ -68,8 +68,7 @@ export async function requireApiUser(context: Context, request: Request): Promis
   const authorization = request.headers.get("Authorization");
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-    const userId = match ? await verifyAccessToken(match[1]) : null;
-    const user = userId ? await getUserById(userId) : undefined;
+    const user = match ? await userOfAccessToken(match[1]) : null;
     if (!user) throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
     return user;
   }

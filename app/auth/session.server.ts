@@ -1,7 +1,7 @@
 import { createContext, createCookieSessionStorage } from "react-router";
 import { createSignedCookie } from "~/lib/signed-cookie.server";
-import { getUserById, type User } from "~/models/user.server";
-import { revokeRefreshToken, rotateRefreshToken, verifyAccessToken, type TokenPair } from "~/models/token.server";
+import type { User } from "~/models/user.server";
+import { revokeRefreshToken, rotateRefreshToken, userOfAccessToken, type TokenPair } from "~/models/token.server";
 import { env, sessionSecret } from "~/lib/env.server";
 
 /**
@@ -59,24 +59,24 @@ export async function resolveSession(request: Request): Promise<{ session: Reque
   const refreshToken = session.get("refreshToken");
   if (!accessToken && !refreshToken) return { session: { user: null, refreshToken: null }, setCookie: null };
 
-  let userId = accessToken ? await verifyAccessToken(accessToken) : null;
+  let user = accessToken ? await userOfAccessToken(accessToken) : null;
   let setCookie: string | null = null;
   let currentRefresh = refreshToken ?? null;
-  if (!userId && refreshToken) {
+  if (!user && refreshToken) {
     // A page load sends several requests with the same expired cookie, possibly to several instances:
     // the first rotates, the others get the same pair from the database (the grace window of rotation).
     const rotation = await rotateRefreshToken(refreshToken);
     // A pair answered within the grace window may be a few seconds old: it counts only while the family
     // is still live (a logout in between ends it), which verifying its access token checks.
-    if (rotation.ok && (await verifyAccessToken(rotation.pair.access_token)) === rotation.userId) {
-      userId = rotation.userId;
+    const rotated = rotation.ok ? await userOfAccessToken(rotation.pair.access_token) : null;
+    if (rotation.ok && rotated?.id === rotation.userId) {
+      user = rotated;
       currentRefresh = rotation.pair.refresh_token;
       session.set("accessToken", rotation.pair.access_token);
       session.set("refreshToken", rotation.pair.refresh_token);
       setCookie = await sessionStorage.commitSession(session);
     }
   }
-  const user = userId ? ((await getUserById(userId)) ?? null) : null;
   if (!user) {
     return { session: { user: null, refreshToken: null }, setCookie: await sessionStorage.destroySession(session) };
   }

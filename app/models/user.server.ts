@@ -1,8 +1,5 @@
-import type { Kysely } from "kysely";
-import { compileOnce } from "~/lib/compiled-query.server";
 import { isUniqueViolation } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
-import type { Database } from "~/lib/db-schema";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
 import { hashPassword } from "./password.server";
@@ -41,15 +38,6 @@ export async function createUser(email: string, password: string): Promise<User>
     throw error;
   }
   return user;
-}
-
-/** getUserById's query, on every authenticated request: compiled once (app/lib/compiled-query.server.ts). */
-const userById = compileOnce((database: Kysely<Database>, p: { id: string }) =>
-  database.selectFrom("users").select(["id", "email"]).where("id", "=", p.id),
-);
-
-export async function getUserById(id: string): Promise<User | undefined> {
-  return userById.first(db, { id });
 }
 
 export async function getUserWithPasswordByEmail(email: string) {

@@ -9,6 +9,7 @@ import {
   REFRESH_GRACE_MS,
   revokeRefreshToken,
   rotateRefreshToken,
+  userOfAccessToken,
   verifyAccessToken,
 } from "~/models/token.server";
 import { createUser } from "~/models/user.server";
@@ -149,5 +150,39 @@ describe("housekeeping is a plain call", () => {
     await expect(pruneExpiredSessions(new Date(Number.NaN))).resolves.toBeUndefined();
     expect(error).toHaveBeenCalled();
     error.mockRestore();
+  });
+});
+
+describe("userOfAccessToken: the token's user in one query", () => {
+  it("is the user (id and email) while the family is live, then null once it is revoked", async () => {
+    const created = await user();
+    const pair = await issueTokenPair(created.id);
+    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
+    await revokeRefreshToken(pair.refresh_token);
+    expect(await userOfAccessToken(pair.access_token)).toBeNull();
+  });
+
+  it("is null for a live family of another user, a tampered token, an expired one, or a deleted user", async () => {
+    const [alice, bob] = await Promise.all([user(), user()]);
+    const alicePair = await issueTokenPair(alice.id);
+    await issueTokenPair(bob.id);
+    const { family_id } = await db
+      .selectFrom("refresh_tokens")
+      .select("family_id")
+      .where("token_hash", "=", sha256(alicePair.refresh_token))
+      .executeTakeFirstOrThrow();
+    // Alice's live family under Bob's id, signed with the real key: the family is not Bob's.
+    const signed = (subject: string) =>
+      new SignJWT({ fid: family_id }).setProtectedHeader({ alg: "HS256" }).setIssuer("creative-ai-studio").setSubject(subject).setIssuedAt().setExpirationTime("5m").sign(accessKey());
+    expect(await userOfAccessToken(await signed(alice.id))).toEqual({ id: alice.id, email: alice.email });
+    const forged = await signed(bob.id);
+    expect(await verifyAccessToken(forged)).toBeNull();
+    expect(await userOfAccessToken(forged)).toBeNull();
+    expect(await userOfAccessToken(alicePair.access_token.slice(0, -2) + "xx")).toBeNull();
+    expect(await userOfAccessToken(alicePair.access_token, new Date(Date.now() + 60 * 60 * 1000))).toBeNull();
+
+    await db.deleteFrom("refresh_tokens").where("user_id", "=", alice.id).execute();
+    await db.deleteFrom("users").where("id", "=", alice.id).execute();
+    expect(await userOfAccessToken(alicePair.access_token)).toBeNull();
   });
 });
