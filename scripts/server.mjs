@@ -27,6 +27,8 @@ const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
 export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const ALLOW = SUPPORTED_METHODS.join(", ");
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** How much of a body nobody read (a refused upload) is read and dropped before the connection is closed. */
+const DISCARD_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Headers the app's middleware gives every answer, given here to static files too. */
 const STATIC_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin" };
@@ -125,6 +127,7 @@ export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
         return refuse(res, rawPath, 403, "Cross-origin request refused", "Cross-origin request refused");
       }
       const response = await handleRequest(request);
+      discardUnreadBody(req, res);
       const page = await pageCache.admit(pageKey, response);
       if (page) sendPage(req, res, page);
       else await sendFetchResponse(req, res, response);
@@ -134,6 +137,29 @@ export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
       else refuse(res, rawPath, 500, "Internal server error", "Internal Server Error");
     }
   };
+}
+
+/**
+ * The answer is ready but its request's body was not read to the end (an upload refused with 413 by
+ * its Content-Length, or midway): the rest is read and dropped, so the client can finish sending and
+ * read the answer, instead of meeting a closed connection while it writes (EPIPE, "fetch failed").
+ * Beyond DISCARD_MAX_BYTES the connection is closed after the answer instead.
+ */
+function discardUnreadBody(req, res) {
+  if (req.complete || req.destroyed || req.readableEnded) return;
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > DISCARD_MAX_BYTES) {
+    if (!res.headersSent) res.setHeader("Connection", "close");
+    return;
+  }
+  let dropped = 0;
+  // The body's web stream no longer gets the bytes (nobody reads it); they are counted and dropped.
+  req.removeAllListeners("data");
+  req.on("data", (chunk) => {
+    dropped += chunk.length;
+    if (dropped > DISCARD_MAX_BYTES) req.socket?.destroy();
+  });
+  req.resume();
 }
 
 /**

@@ -131,9 +131,14 @@ export async function readBodyBytes(request: Request, maxBytes: number, deadline
   return Buffer.concat(chunks);
 }
 
-/** A body left unread makes the connection unusable for the next request: close it after the answer. */
+/**
+ * A body that took too long (408) may still be trickling in: the connection is closed after the
+ * answer. The rest of a body refused for its size (413) is read and dropped by the front door (up to
+ * 32 MiB, scripts/server.mjs), so the client finishes sending and reads the answer; closing instead
+ * raced its writes (EPIPE, "fetch failed" instead of the 413).
+ */
 function bodyErrorHeaders(error: BodyError): Record<string, string> {
-  return error.status === 400 ? {} : { Connection: "close" };
+  return error.status === 408 ? { Connection: "close" } : {};
 }
 
 function formatLimit(bytes: number): string {

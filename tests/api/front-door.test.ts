@@ -1,7 +1,7 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { baseUrl } from "./client";
+import { baseUrl, newUser } from "./client";
 
 /** A request by node:http (fetch refuses TRACE and CONNECT), answered as status, headers and text. */
 function send(method: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
@@ -153,5 +153,40 @@ describe("client files and compression (scripts/static-files.mjs, scripts/fetch-
     });
     expect(head.statusCode).toBe(200);
     expect(Number(head.headers["content-length"])).toBeGreaterThan(0);
+  });
+
+  it("a body refused by its size is read and dropped: the client finishes sending, reads the 413, and the connection serves the next request", async () => {
+    const { token } = await newUser("drain");
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const send = (path: string, body?: Buffer) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const request = http.request(
+          baseUrl() + path,
+          {
+            method: body ? "POST" : "GET",
+            agent,
+            headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json", "Content-Length": String(body.length) } : {}) },
+          },
+          (response) => {
+            sockets.add(response.socket);
+            let text = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk) => (text += chunk));
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        request.on("error", reject);
+        request.end(body);
+      });
+    // 12 MB of JSON to an API whose bodies are at most 2 MB, refused by its Content-Length unread.
+    const refused = await send("/api/content", Buffer.from(JSON.stringify({ title: "x", body: "y".repeat(12 * 1024 * 1024) })));
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.text).detail).toMatch(/at most/);
+    const next = await send("/api/health");
+    expect(next.status).toBe(200);
+    // One connection carried both: the refused body was drained, not cut off.
+    expect(sockets.size).toBe(1);
+    agent.destroy();
   });
 });
