@@ -38,7 +38,10 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "any" },
-  { rel: "stylesheet", href: appStylesheet },
+  // A stylesheet with a precedence is a resource React writes at the top of <head>, before the
+  // scripts' modulepreloads: fetched first, it no longer waits behind ten scripts for a connection
+  // before the first paint (issue 13, Lighthouse on /dashboard).
+  { rel: "stylesheet", href: appStylesheet, precedence: "default" },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
