@@ -25,7 +25,12 @@ export interface ContentListQuery {
 
 const utf8 = new TextEncoder();
 
-let kept: ReturnType<typeof createByteBoundedCache<Omit<ContentListAnswer, "kept">>> | null = null;
+/** Every person's kept answers in this process (a Map; nothing runs until the first list is asked for). */
+const keptLists = createByteBoundedCache<Omit<ContentListAnswer, "kept">>({
+  maxBytes: KEPT_LIST_BYTES,
+  maxEntryBytes: KEPT_LIST_MAX_BYTES,
+  sizeOf: (answer) => answer.json.byteLength,
+});
 
 /**
  * A page of the person's items (or of the matches of `q`), serialised once and answered from memory
@@ -40,12 +45,7 @@ let kept: ReturnType<typeof createByteBoundedCache<Omit<ContentListAnswer, "kept
 export async function contentListAnswer(userId: string, query: ContentListQuery): Promise<ContentListAnswer> {
   const version = await contentVersion(userId);
   const key = `${userId}\n${version}\n${query.limit ?? ""}\n${query.offset ?? ""}\n${query.q ?? ""}`;
-  kept ??= createByteBoundedCache<Omit<ContentListAnswer, "kept">>({
-    maxBytes: KEPT_LIST_BYTES,
-    maxEntryBytes: KEPT_LIST_MAX_BYTES,
-    sizeOf: (answer) => answer.json.byteLength + key.length * 2,
-  });
-  const answer = version === null ? undefined : kept.get(key);
+  const answer = version === null ? undefined : keptLists.get(key);
   if (answer) return { ...answer, kept: true };
 
   const page = { limit: query.limit, offset: query.offset };
@@ -53,6 +53,6 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
     ? await searchContent(userId, query.q, page)
     : await Promise.all([listContent(userId, page), countContent(userId)]).then(([items, total]) => ({ items, total }));
   const fresh = { json: utf8.encode(JSON.stringify(items)), total };
-  if (version !== null) kept.set(key, fresh);
+  if (version !== null) keptLists.set(key, fresh);
   return { ...fresh, kept: false };
 }
