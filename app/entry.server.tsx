@@ -6,8 +6,10 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { contentListFromMemory } from "./auth/api-answers-from-memory.server";
 import { MarkupOnlyProvider } from "./components/markup-only";
 import { NonceProvider } from "./components/nonce";
+import type { DoorRequest, MemoryAnswer } from "./lib/http.server";
 import { markupOnlyContext } from "./lib/markup-only.server";
 import { contentSecurityPolicy } from "./lib/security.server";
 // The file app.css's @font-face names for Latin text (Vite gives both one hashed URL).
@@ -27,6 +29,15 @@ export { startApp, stopApp } from "./services/background.server";
 // the same (production) copy of React Router as the routes (vite.config.ts).
 export { createRequestHandler } from "react-router";
 export { createReadableStreamFromReadable } from "@react-router/node";
+
+/**
+ * Answers the front door may give from memory before React Router, by route id: the URL is the
+ * route's in routes.ts (a path without parameters). Each answers exactly what the route would, or
+ * null to leave the request to React Router (docs/decisions/0026-answers-from-memory.md).
+ */
+export const answersFromMemory: Record<string, (request: DoorRequest) => Promise<MemoryAnswer | null>> = {
+  "routes/api/content": contentListFromMemory,
+};
 
 /** What the server render gets when no loader kept anything out of the hydration data. */
 const EMPTY_STORE: ReadonlyMap<string, unknown> = new Map();

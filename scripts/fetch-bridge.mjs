@@ -218,18 +218,34 @@ function appendVary(vary) {
  * cache's answers), compressed in one go when the client accepts it.
  */
 export function sendPage(req, res, page) {
-  res.statusCode = page.status;
-  if (page.statusText) res.statusMessage = page.statusText;
-  for (const [name, value] of page.headers) {
-    if (name === "set-cookie") res.appendHeader("Set-Cookie", value);
+  sendWhole(req, res, { ...page, body: Buffer.from(page.body) });
+}
+
+/**
+ * Sends an answer held whole in memory: {status, statusText?, headers: [name, value][] or a record,
+ * body: bytes, encoded?}, compressed in one go when the client accepts it. `encoded`, a Map the
+ * answer keeps with its bytes (the app's answers from memory), holds each compressed copy once made.
+ */
+export function sendWhole(req, res, answer) {
+  res.statusCode = answer.status;
+  if (answer.statusText) res.statusMessage = answer.statusText;
+  for (const [name, value] of Array.isArray(answer.headers) ? answer.headers : Object.entries(answer.headers)) {
+    if (name.toLowerCase() === "set-cookie") res.appendHeader("Set-Cookie", value);
     else res.setHeader(name, value);
   }
-  const body = Buffer.from(page.body);
+  const body = answer.body;
   const type = res.getHeader("content-type") ?? "";
-  const encoding = body.length >= SMALL && COMPRESSIBLE.test(String(type)) ? negotiateEncoding(req.headers["accept-encoding"]) : null;
-  if (encoding) res.setHeader("Vary", appendVary(res.getHeader("vary")));
-  const sent = encoding === "br" ? zlib.brotliCompressSync(body, BROTLI) : encoding === "gzip" ? zlib.gzipSync(body, GZIP) : body;
-  if (encoding) res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", sent.length);
+  const encoding = body.byteLength >= SMALL && COMPRESSIBLE.test(String(type)) ? negotiateEncoding(req.headers["accept-encoding"]) : null;
+  let sent = body;
+  if (encoding) {
+    res.setHeader("Vary", appendVary(res.getHeader("vary")));
+    res.setHeader("Content-Encoding", encoding);
+    sent = answer.encoded?.get(encoding);
+    if (!sent) {
+      sent = encoding === "br" ? zlib.brotliCompressSync(body, BROTLI) : zlib.gzipSync(body, GZIP);
+      answer.encoded?.set(encoding, sent);
+    }
+  }
+  res.setHeader("Content-Length", sent.byteLength);
   res.end(req.method === "HEAD" ? undefined : sent);
 }

@@ -15,7 +15,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import proxyAddr from "proxy-addr";
-import { sendFetchResponse, sendPage, toFetchRequest } from "./fetch-bridge.mjs";
+import { sendFetchResponse, sendPage, sendWhole, toFetchRequest } from "./fetch-bridge.mjs";
 import { createPageCache } from "./page-cache.mjs";
 import { indexStaticFiles, serveStaticFile } from "./static-files.mjs";
 
@@ -36,11 +36,30 @@ const STATIC_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy":
 /** The production build's server module and what its entry exports for the front door. */
 export async function loadBuild() {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
-  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable } = build.entry.module;
-  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler || !createReadableStreamFromReadable) {
+  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory } =
+    build.entry.module;
+  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler || !createReadableStreamFromReadable || !answersFromMemory) {
     throw new Error(`${buildDir} is an older build without the front door's exports: run \`npm run build\``);
   }
-  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable };
+  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory };
+}
+
+/**
+ * The answers from memory (entry.server.tsx's answersFromMemory, by route id) by the path of their
+ * route in the build's route tree, so routes.ts stays the one place a URL is written.
+ */
+export function answersFromMemoryByPath(routes, answersFromMemory) {
+  const byPath = new Map();
+  for (const [id, answer] of Object.entries(answersFromMemory)) {
+    const segments = [];
+    for (let route = routes[id]; route; route = route.parentId ? routes[route.parentId] : undefined) {
+      if (route.path) segments.unshift(route.path.replace(/^\/+|\/+$/g, ""));
+    }
+    const pathname = `/${segments.filter(Boolean).join("/")}`;
+    if (!routes[id] || /[:*?]/.test(pathname)) throw new Error(`answersFromMemory: ${id} is not a route with a fixed path`);
+    byPath.set(pathname, answer);
+  }
+  return byPath;
 }
 
 /** An answer from the door itself: `{"detail"}` under /api, plain text for pages. */
@@ -85,15 +104,16 @@ function originOf(req, trusted) {
 
 /**
  * The request listener over a loaded build (see loadBuild): refuses what React Router cannot
- * answer, serves the client files and anonymous pages rendered within the last second, refuses
- * cross-site writes, then hands the rest to React Router.
+ * answer, serves the client files, anonymous pages rendered within the last second and the answers
+ * the app holds in memory, refuses cross-site writes, then hands the rest to React Router.
  */
 export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
-  const { build, settings, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable } = loaded;
+  const { build, settings, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory } = loaded;
   const trust = compileTrust(settings.trustProxy);
   const staticFiles = indexStaticFiles(path.join(buildDir, "client"), STATIC_HEADERS);
   const handleRequest = createRequestHandler(build, "production");
   const pageCache = createPageCache();
+  const fromMemory = answersFromMemoryByPath(build.routes, answersFromMemory);
 
   return async function frontDoor(req, res) {
     // While shutting down, no connection is kept open for another request.
@@ -115,6 +135,13 @@ export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
     const pageKey = pageCache.keyOf(req);
     const cached = pageKey === null ? null : pageCache.get(pageKey);
     if (cached) return sendPage(req, res, cached);
+    // A personal answer the app holds in memory and can vouch for (entry.server.tsx's answersFromMemory):
+    // sent without React Router's Request, middleware and loader; null leaves it to React Router.
+    const answerFromMemory = req.method === "GET" ? fromMemory.get(pathname) : undefined;
+    if (answerFromMemory) {
+      const answer = await answerFromMemory({ url: req.url, headers: req.headers }).catch(() => null);
+      if (answer) return sendWhole(req, res, answer);
+    }
 
     // Only this server decides who the client is: a header sent by the client is replaced.
     const trustedProxy = trust(req.socket.remoteAddress ?? "", 0);

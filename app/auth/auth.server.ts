@@ -67,14 +67,19 @@ export async function requireUserOrExplain(context: Context, request: Request, m
 export async function requireApiUser(context: Context, request: Request): Promise<User> {
   const authorization = request.headers.get("Authorization");
   if (authorization) {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-    const user = match ? await userOfAccessToken(match[1]) : null;
+    const token = bearerTokenOf(authorization);
+    const user = token ? await userOfAccessToken(token) : null;
     if (!user) throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
     return user;
   }
   const user = currentUser(context);
   if (!user) throw apiError(401, "Not authenticated", { "WWW-Authenticate": "Bearer" });
   return user;
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null for any other header. */
+export function bearerTokenOf(authorization: string): string | null {
+  return /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] ?? null;
 }
 
 export { safeRedirectPath } from "~/shared/safe-redirect";

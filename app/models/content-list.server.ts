@@ -1,6 +1,9 @@
 import { createByteBoundedCache } from "~/lib/byte-bounded-cache.server";
-import { contentVersion, countContent, listContent } from "./content.server";
-import { searchContent } from "./content-search.server";
+import { contentVersion, countContent, listContent, listQuerySchema } from "./content.server";
+import { searchContent, searchQuerySchema } from "./content-search.server";
+
+/** GET /api/content's query: ?limit=, ?offset= and the search words ?q=. */
+export const contentListQuerySchema = listQuerySchema.extend({ q: searchQuerySchema.optional() });
 
 /** The list answers held at most, over every person, in this process. */
 const KEPT_LIST_BYTES = 32 * 1024 * 1024;
@@ -16,6 +19,16 @@ export interface ContentListAnswer {
   kept: boolean;
 }
 
+/**
+ * A list answer held in memory. `encoded` holds compressed copies of `json` made for clients that
+ * accept them (the front door makes each once, by encoding name), so they live and go with the answer.
+ */
+export interface KeptContentList {
+  json: Uint8Array<ArrayBuffer>;
+  total: number;
+  encoded: Map<string, Uint8Array>;
+}
+
 export interface ContentListQuery {
   limit?: number;
   offset?: number;
@@ -26,11 +39,24 @@ export interface ContentListQuery {
 const utf8 = new TextEncoder();
 
 /** Every person's kept answers in this process (a Map; nothing runs until the first list is asked for). */
-const keptLists = createByteBoundedCache<Omit<ContentListAnswer, "kept">>({
+const keptLists = createByteBoundedCache<KeptContentList>({
   maxBytes: KEPT_LIST_BYTES,
   maxEntryBytes: KEPT_LIST_MAX_BYTES,
-  sizeOf: (answer) => answer.json.byteLength,
+  // The compressed copies come later and are about a fifth of the JSON: counted in advance.
+  sizeOf: (answer) => Math.ceil(answer.json.byteLength * 1.25),
 });
+
+function keyOf(userId: string, version: number, query: ContentListQuery): string {
+  return `${userId}\n${version}\n${query.limit ?? ""}\n${query.offset ?? ""}\n${query.q ?? ""}`;
+}
+
+/**
+ * The answer kept for this person, content version and query, or null: nothing is read or computed.
+ * The version must have been read no earlier than the request came (the access token's query reads it).
+ */
+export function keptContentList(userId: string, version: number, query: ContentListQuery): KeptContentList | null {
+  return keptLists.get(keyOf(userId, version, query)) ?? null;
+}
 
 /**
  * A page of the person's items (or of the matches of `q`), serialised once and answered from memory
@@ -44,15 +70,14 @@ const keptLists = createByteBoundedCache<Omit<ContentListAnswer, "kept">>({
  */
 export async function contentListAnswer(userId: string, query: ContentListQuery): Promise<ContentListAnswer> {
   const version = await contentVersion(userId);
-  const key = `${userId}\n${version}\n${query.limit ?? ""}\n${query.offset ?? ""}\n${query.q ?? ""}`;
-  const answer = version === null ? undefined : keptLists.get(key);
-  if (answer) return { ...answer, kept: true };
+  const answer = version === null ? null : keptContentList(userId, version, query);
+  if (answer) return { json: answer.json, total: answer.total, kept: true };
 
   const page = { limit: query.limit, offset: query.offset };
   const { items, total } = query.q
     ? await searchContent(userId, query.q, page)
     : await Promise.all([listContent(userId, page), countContent(userId)]).then(([items, total]) => ({ items, total }));
-  const fresh = { json: utf8.encode(JSON.stringify(items)), total };
-  if (version !== null) keptLists.set(key, fresh);
-  return { ...fresh, kept: false };
+  const json = utf8.encode(JSON.stringify(items));
+  if (version !== null) keptLists.set(keyOf(userId, version, query), { json, total, encoded: new Map() });
+  return { json, total, kept: false };
 }

@@ -110,3 +110,55 @@ describe("GET /api/content kept between changes", () => {
     expect(stranger.status).toBe(401);
   });
 });
+
+// A kept list is answered for a bearer token by the front door, before React Router
+// (app/auth/api-answers-from-memory.server.ts, through entry.server.tsx's answersFromMemory).
+describe("GET /api/content answered from memory at the front door", () => {
+  /** Headers that differ by nature between two answers of the same list: when, how it travelled, kept or read. */
+  const OWN = new Set(["date", "server-timing", "content-length", "transfer-encoding", "connection", "keep-alive"]);
+  const comparable = (headers: Headers) => [...headers].filter(([name]) => !OWN.has(name));
+
+  it("answers what the route answers, header for header and byte for byte, compressed once with its length", async () => {
+    const person = await newUser("list-door");
+    for (const title of ["Bee hive", "Cloud atlas"]) await api("/api/content", { token: person.token, json: { title, body: "words ".repeat(300) } });
+    const read = await fetch(`${baseUrl()}/api/content`, { headers: { Authorization: `Bearer ${person.token}` } });
+    expect(read.headers.get("server-timing")).toBe('list;desc="read"');
+    const readBody = await read.text();
+    for (let i = 0; i < 2; i++) {
+      const kept = await fetch(`${baseUrl()}/api/content`, { headers: { Authorization: `Bearer ${person.token}` } });
+      expect(kept.headers.get("server-timing")).toBe('list;desc="kept"');
+      expect(comparable(kept.headers)).toEqual(comparable(read.headers));
+      // The route streams its compressed answer; the door sends the copy it made once, with its length.
+      expect(kept.headers.get("content-encoding")).toBe("gzip");
+      expect(Number(kept.headers.get("content-length"))).toBeGreaterThan(0);
+      expect(await kept.text()).toBe(readBody);
+    }
+  });
+
+  it("checks the token on every answer: a token revoked after the list was kept gets 401, not the list", async () => {
+    const person = await newUser("list-door-revoked");
+    await api("/api/content", { token: person.token, json: { title: "Private diary" } });
+    await list(person.token);
+    expect((await list(person.token)).timing).toBe('list;desc="kept"');
+    const logout = await api("/api/auth/logout", { token: person.token, json: { refresh_token: person.refreshToken } });
+    expect(logout.status).toBe(200);
+    const after = await api("/api/content", { token: person.token });
+    expect(after.status).toBe(401);
+    expect(after.body.detail).toBe("Invalid or expired access token");
+    expect(JSON.stringify(after.body)).not.toContain("Private diary");
+  });
+
+  it("leaves a request with a session cookie, or a query the route refuses, to the route", async () => {
+    const owner = await newUser("list-door-cookie");
+    await api("/api/content", { token: owner.token, json: { title: "Seed list" } });
+    const cookie = await signInWithForm(owner.email);
+    await list(owner.token);
+    // The cookie alone is the session: the route answers it (and refreshes the cookie when due).
+    const withCookie = await fetch(`${baseUrl()}/api/content`, { headers: { Cookie: cookie } });
+    expect(withCookie.status).toBe(200);
+    expect(((await withCookie.json()) as Item[]).map((item) => item.id)).toEqual((await list(owner.token)).items.map((item) => item.id));
+    const refused = await api("/api/content?limit=0", { token: owner.token });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toBe("limit must be at least 1");
+  });
+});
