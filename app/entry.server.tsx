@@ -1,15 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
-import type { RenderToPipeableStreamOptions } from "react-dom/server";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream } from "react-dom/server.bun";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { contentListFromMemory } from "./auth/api-answers-from-memory.server";
 import { MarkupOnlyProvider } from "./components/markup-only";
 import { NonceProvider } from "./components/nonce";
 import type { DoorRequest, MemoryAnswer } from "./lib/http.server";
+import { createMarkupStream } from "./lib/markup-stream.server";
 import { markupOnlyContext } from "./lib/markup-only.server";
 import { contentSecurityPolicy } from "./lib/security.server";
 // The file app.css's @font-face names for Latin text (Vite gives both one hashed URL).
@@ -62,12 +61,21 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
+  // React's "bun" build of the streaming renderer, writing strings into one UTF-8 chunk per burst
+  // (app/lib/markup-stream.server.ts says why not the Node or edge build; decision 0027).
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    // Crawlers (and SPA mode) get the whole page at once, not a shell followed by streamed parts.
+    const wholePage = Boolean(userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+    const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
+    const { destination, stream } = createMarkupStream((reason) => abort(reason));
+    const send = () => {
+      shellRendered = true;
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      pipe(destination as unknown as NodeJS.WritableStream);
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+    };
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -77,20 +85,15 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        onShellReady() {
+          if (!wholePage) send();
+        },
+        onAllReady() {
+          clearTimeout(timeoutId);
+          if (wholePage) send();
         },
         onShellError(error: unknown) {
+          clearTimeout(timeoutId);
           reject(error);
         },
         onError(error: unknown) {
