@@ -185,4 +185,20 @@ describe("userOfAccessToken: the token's user in one query", () => {
     await db.deleteFrom("users").where("id", "=", alice.id).execute();
     expect(await userOfAccessToken(alicePair.access_token)).toBeNull();
   });
+
+  it("a token seen before is still checked for time, family and tampering on every use", async () => {
+    const created = await user();
+    const pair = await issueTokenPair(created.id);
+    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
+    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
+    // Remembered, yet past its expiry it is refused, and before it, still good.
+    expect(await userOfAccessToken(pair.access_token, new Date(Date.now() + 60 * 60 * 1000))).toBeNull();
+    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
+    const [header, payload] = pair.access_token.split(".");
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const otherSubject = Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url");
+    expect(await userOfAccessToken(`${header}.${otherSubject}.${pair.access_token.split(".")[2]}`)).toBeNull();
+    await revokeRefreshToken(pair.refresh_token);
+    expect(await userOfAccessToken(pair.access_token)).toBeNull();
+  });
 });
