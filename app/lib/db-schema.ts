@@ -8,6 +8,8 @@ export interface UsersTable {
   created_at: string;
   /** Counts changes to the person's content_items (triggers of migration 0010): pages built from them are kept until it moves. */
   content_version: Generated<number>;
+  /** How many content_items the person has (triggers of migration 0011). */
+  content_count: Generated<number>;
 }
 
 export interface RefreshTokensTable {

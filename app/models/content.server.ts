@@ -136,11 +136,9 @@ const contentSummaryList = compileOnce((database: Kysely<Database>, p: ListParam
   listQuery(database, p, shape).select(["id", "title", "pinned", "updated_at"]),
 );
 
+/** The person's number of items, kept by migration 0011's triggers (counting the index cost 0.5 ms per 10,000 items). */
 const contentCount = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
-  database
-    .selectFrom("content_items")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("user_id", "=", p.userId),
+  database.selectFrom("users").select("content_count").where("id", "=", p.userId),
 );
 
 /** One of the person's items (getContent, and updateContent's read inside its transaction). */
@@ -187,9 +185,10 @@ export async function contentVersion(userId: string): Promise<number | null> {
   return row ? Number(row.content_version) : null;
 }
 
+/** How many items the person has (0 for no such person). */
 export async function countContent(userId: string): Promise<number> {
-  const row = await contentCount.firstOrThrow(db, { userId });
-  return Number(row.count);
+  const row = await contentCount.first(db, { userId });
+  return row ? Number(row.content_count) : 0;
 }
 
 export async function getContent(userId: string, id: string): Promise<ContentItem | undefined> {

@@ -178,6 +178,34 @@ describe("content items", () => {
   });
 });
 
+describe("content count (kept by triggers, migration 0011)", () => {
+  it("follows creates and deletes by the model and by plain SQL, only the owner's, and equals a count of the rows", async () => {
+    const carol = await newUserId();
+    const dave = await newUserId();
+    const counted = async (userId: string) =>
+      Number((await db.selectFrom("content_items").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow()).n);
+    expect(await countContent(carol)).toBe(0);
+    const items = [];
+    for (let i = 0; i < 5; i++) items.push(await createContent(carol, { title: `Item ${i}` }));
+    await createContent(dave, { title: "Dave's" });
+    expect(await countContent(carol)).toBe(5);
+    expect(await countContent(dave)).toBe(1);
+    expect(await deleteContent(carol, items[0].id)).toBe(true);
+    // Another person's delete of Carol's item changes nothing.
+    expect(await deleteContent(dave, items[1].id)).toBe(false);
+    expect(await countContent(carol)).toBe(4);
+    // Edits and pins do not count; rows written or removed by hand do.
+    await updateContent(carol, items[1].id, { title: "Renamed" });
+    await setPinned(carol, items[1].id, true);
+    await sql`delete from content_items where id = ${items[2].id}`.execute(db);
+    await sql`update content_items set user_id = ${dave} where id = ${items[3].id}`.execute(db);
+    expect(await countContent(carol)).toBe(await counted(carol));
+    expect(await countContent(dave)).toBe(await counted(dave));
+    expect([await countContent(carol), await countContent(dave)]).toEqual([2, 2]);
+    expect(await countContent("no-such-user")).toBe(0);
+  });
+});
+
 describe("content version (what a kept dashboard is keyed on)", () => {
   it("moves with every create, edit, pin and delete, by the model or by plain SQL, and only for the owner", async () => {
     const start = (await contentVersion(alice))!;
