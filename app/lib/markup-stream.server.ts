@@ -1,6 +1,6 @@
 /**
  * Where React's streaming renderer writes a page (entry.server.tsx): it collects the renderer's
- * pieces of markup as strings and hands each burst to a web ReadableStream as one UTF-8 chunk when
+ * pieces of markup in a string and hands each burst to a web ReadableStream as one UTF-8 chunk when
  * the renderer flushes, so a 50 KB page costs one encode instead of one per attribute and text.
  *
  * The renderer is React's "bun" build of renderToPipeableStream, which writes strings to any
@@ -25,7 +25,8 @@ const utf8 = new TextEncoder();
  */
 export function createMarkupStream(onCancel: (reason: unknown) => void): { destination: MarkupDestination; stream: ReadableStream<Uint8Array> } {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let pieces: string[] = [];
+  // One string, appended to: V8 joins the pieces lazily (a rope) and flattens them once, when encoded.
+  let pending = "";
   let open = true;
   const stream = new ReadableStream<Uint8Array>({
     start(streamController) {
@@ -33,21 +34,21 @@ export function createMarkupStream(onCancel: (reason: unknown) => void): { desti
     },
     cancel(reason) {
       open = false;
-      pieces = [];
+      pending = "";
       onCancel(reason);
     },
   });
   const flush = () => {
-    if (!open || pieces.length === 0) return;
-    const text = pieces.length === 1 ? pieces[0] : pieces.join("");
-    pieces = [];
+    if (!open || pending.length === 0) return;
+    const text = pending;
+    pending = "";
     controller.enqueue(utf8.encode(text));
   };
   const destination: MarkupDestination = {
     write(chunk) {
       if (!open) return false;
       if (typeof chunk === "string") {
-        pieces.push(chunk);
+        pending += chunk;
       } else if (chunk.byteLength > 0) {
         flush();
         controller.enqueue(chunk.slice());
@@ -64,7 +65,7 @@ export function createMarkupStream(onCancel: (reason: unknown) => void): { desti
     error(reason) {
       if (open) controller.error(reason);
       open = false;
-      pieces = [];
+      pending = "";
     },
     // The renderer listens for drain, error and close, which a destination that never pushes back,
     // fails or closes by itself never emits.
