@@ -46,10 +46,11 @@ export function keepPersonalPages(versionOf: (userId: string) => Promise<number 
       !response.headers.has("Set-Cookie") &&
       !response.headers.has("Cache-Control");
     if (!cacheable) return response;
-    const body = await response.text();
+    // Bytes throughout: the page is neither decoded to keep it nor encoded again to send it.
+    const body = new Uint8Array(await response.arrayBuffer());
     const headers = [...response.headers].filter(([name]) => name !== "content-length");
     keeper.keep(key, { status: response.status, headers, body });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: [...headers, ["Server-Timing", RENDERED]] });
+    return keptBytesResponse(body, { status: response.status, headers: [...headers, ["Server-Timing", RENDERED]] });
   };
 }
 

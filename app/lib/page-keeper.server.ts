@@ -14,7 +14,8 @@ import { createByteBoundedCache } from "./byte-bounded-cache.server";
 export interface KeptPage {
   status: number;
   headers: [string, string][];
-  body: string;
+  /** The page's UTF-8 bytes, as rendered. */
+  body: Uint8Array;
 }
 
 /** A copy handed out: the body as UTF-8 bytes, ready to send (encoding 50 KB per answer cost 10%). */
@@ -52,7 +53,8 @@ export function createPageKeeper({ maxBytes, maxPageBytes = 512 * 1024 }: { maxB
     keep(key, page) {
       const nonce = nonceOf(page.headers);
       if (!nonce) return pages.delete(key);
-      const pieces = page.body.split(nonce).map((piece) => Buffer.from(piece));
+      // The nonce is base64 (ASCII): its bytes occur in the UTF-8 body exactly where the text does.
+      const pieces = splitBytes(page.body, Buffer.from(nonce));
       const bytes = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
       pages.set(key, { status: page.status, headers: page.headers.map(([name, value]) => [name, value]), nonce, pieces, bytes });
     },
@@ -88,4 +90,17 @@ function restamp(entry: Entry): KeptPageCopy {
     headers: entry.headers.map(([name, value]) => [name, name.toLowerCase() === "content-security-policy" ? value.split(entry.nonce).join(nonce) : value]),
     body,
   };
+}
+
+/** Copies of the parts of `bytes` between the occurrences of `separator` (as String.split does for text). */
+function splitBytes(bytes: Uint8Array, separator: Buffer): Uint8Array[] {
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  for (let at = body.indexOf(separator); at !== -1; at = body.indexOf(separator, start)) {
+    pieces.push(Uint8Array.prototype.slice.call(body, start, at));
+    start = at + separator.byteLength;
+  }
+  pieces.push(Uint8Array.prototype.slice.call(body, start));
+  return pieces;
 }
