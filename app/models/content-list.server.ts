@@ -1,5 +1,5 @@
 import { createByteBoundedCache } from "~/lib/byte-bounded-cache.server";
-import { contentVersion, countContent, listContent, listQuerySchema } from "./content.server";
+import { contentState, listContent, listQuerySchema } from "./content.server";
 import { searchContent, searchQuerySchema } from "./content-search.server";
 
 /** GET /api/content's query: ?limit=, ?offset= and the search words ?q=. */
@@ -69,15 +69,16 @@ export function keptContentList(userId: string, version: number, query: ContentL
  * the newer one.
  */
 export async function contentListAnswer(userId: string, query: ContentListQuery): Promise<ContentListAnswer> {
-  const version = await contentVersion(userId);
-  const answer = version === null ? null : keptContentList(userId, version, query);
+  // The version and the count come from one read of the person's row, before the items.
+  const state = await contentState(userId);
+  const answer = state === null ? null : keptContentList(userId, state.version, query);
   if (answer) return { json: answer.json, total: answer.total, kept: true };
 
   const page = { limit: query.limit, offset: query.offset };
   const { items, total } = query.q
     ? await searchContent(userId, query.q, page)
-    : await Promise.all([listContent(userId, page), countContent(userId)]).then(([items, total]) => ({ items, total }));
+    : { items: await listContent(userId, page), total: state?.count ?? 0 };
   const json = utf8.encode(JSON.stringify(items));
-  if (version !== null) keptLists.set(keyOf(userId, version, query), { json, total, encoded: new Map() });
+  if (state !== null) keptLists.set(keyOf(userId, state.version, query), { json, total, encoded: new Map() });
   return { json, total, kept: false };
 }
