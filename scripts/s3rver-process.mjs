@@ -10,8 +10,8 @@ if (!directory || !bucket) {
   process.exit(2);
 }
 // s3rver keeps objects as files and removes a key's folder when its last object goes; a PUT into
-// that folder at the same moment fails with ENOENT on a stream nobody listens to. That request fails
-// (the SDK retries it); the server goes on.
+// that folder at the same moment fails with ENOENT on a stream nobody listens to, and that request
+// never gets an answer. Folders are now kept (below); should the race come back, the server goes on.
 process.on("uncaughtException", (error) => {
   if (error?.code === "ENOENT" && String(error.path ?? "").startsWith(directory)) {
     console.error(`[s3rver] tolerated a folder race: ${error.message}`);
@@ -20,7 +20,23 @@ process.on("uncaughtException", (error) => {
   console.error(error);
   process.exit(1);
 });
-const S3rver = createRequire(import.meta.url)("s3rver");
+const require = createRequire(import.meta.url);
+// The race's cause, removed: deleting a key's last object no longer removes its folder (empty
+// folders hold no key, so no listing shows them). Seen in CI: an AI video's result PUT into its
+// instance's tmp/ folder while the previous temp object was deleted hung until the SDK's 30 s idle
+// timeout, and the cluster test's job missed its 90 s.
+const FilesystemStore = require("s3rver/lib/stores/filesystem");
+FilesystemStore.prototype.deleteObject = async function deleteObjectKeepingFolders(bucket, key) {
+  const fs = require("node:fs/promises");
+  await Promise.all(
+    ["object", "object.md5", "metadata.json"].map((kind) =>
+      fs.unlink(this.getResourcePath(bucket, key, kind)).catch((error) => {
+        if (error.code !== "ENOENT") throw error;
+      }),
+    ),
+  );
+};
+const S3rver = require("s3rver");
 const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
 const { port } = await server.run();
 console.log(`listening ${port}`);
