@@ -71,38 +71,98 @@ function precompress(): Plugin {
 
 /**
  * One exact edit of React Router's production module in the server build (decision 0025). `find`
- * must occur in the module that holds `marker`; if a React Router release words it otherwise, the
- * build warns and leaves the code as it is (tests/api/route-matching.test.ts then fails).
+ * must occur in the module that holds `marker` (a global pattern: `count` times); if a React Router
+ * release words it otherwise, the build warns and leaves the code as it is (tests/api/route-matching
+ * .test.ts then fails).
  */
-function reactRouterServerEdit(name: string, marker: string, find: RegExp | string, replacement: string, whenMissing: string): Plugin {
+function reactRouterServerEdit(
+  name: string,
+  marker: string,
+  find: RegExp | string,
+  replacement: string | ((match: string, ...groups: string[]) => string),
+  whenMissing: string,
+  count = 1,
+): Plugin {
   return {
     name,
     apply: "build",
     transform(code, id) {
       if (this.environment?.name !== "ssr" || !id.includes("/react-router/dist/production/") || !code.includes(marker)) return null;
-      if (typeof find === "string" ? !code.includes(find) : !find.test(code)) {
-        this.warn(whenMissing);
+      const found = typeof find === "string" ? (code.includes(find) ? 1 : 0) : (code.match(find.global ? find : new RegExp(find.source, `${find.flags}g`)) ?? []).length;
+      if (found !== count) {
+        this.warn(`${whenMissing} (found ${found} of ${count})`);
         return null;
       }
-      return { code: code.replace(find, () => replacement), map: null };
+      const replace = typeof replacement === "string" ? () => replacement : replacement;
+      return { code: code.replace(find, replace as (match: string, ...groups: string[]) => string), map: null };
     },
   };
 }
 
 /**
  * React Router writes the route manifest into every document pretty-printed (two-space indents and a
- * line per key): 1.1 KB of the dashboard's HTML is that whitespace (issue 13: the page's HTML at most
- * 40 KB). The server build writes it compact; the JSON is the same: only the formatting arguments of
- * that one call are dropped.
+ * line per key), with every route's false flags, empty stylesheet lists, and the entry's imports again
+ * in each route: 2 KB of the dashboard's HTML (issue 13: the page's HTML at most 40 KB). The server
+ * build writes it compact and without them: the browser reads each flag by truthiness (absent is
+ * false), a route's `css` and `imports` as optional, and has loaded the entry's imports before any
+ * route's (it preloads a route's imports only for later navigations).
  */
 function compactRouteManifest(): Plugin {
   return reactRouterServerEdit(
     "studio-compact-route-manifest",
     "__reactRouterManifest = ",
     /JSON\.stringify\(\s*getPartialManifest\(manifest, router\),\s*null,\s*2\s*\)/,
-    "JSON.stringify(getPartialManifest(manifest, router))",
+    `JSON.stringify(getPartialManifest(manifest, router), function studioCompactManifest(key, value) {
+        if (value === false || (key === "css" && Array.isArray(value) && value.length === 0)) return undefined;
+        if (key !== "imports" || this === manifest.entry || !Array.isArray(value)) return value;
+        const own = value.filter((href) => !manifest.entry.imports.includes(href));
+        return own.length > 0 ? own : undefined;
+      })`,
     "React Router's inline route manifest is no longer written as expected: it is left pretty-printed",
   );
+}
+
+/**
+ * The browser's copy of the server's settings (`window.__reactRouterContext`) lists every future flag
+ * and mode, most of them false, in every document. The browser reads each by truthiness (absent is
+ * false), so the server build leaves the false ones out (150 bytes of every page, issue 13).
+ */
+function compactServerHandoff(): Plugin {
+  return reactRouterServerEdit(
+    "studio-compact-server-handoff",
+    "function createServerHandoffString(serverHandoff)",
+    "return escapeHtml(JSON.stringify(serverHandoff));",
+    "return escapeHtml(JSON.stringify(serverHandoff, function studioCompactHandoff(key, value) { return value === false ? undefined : value; }));",
+    "React Router's server handoff is no longer written as expected: its false flags are kept",
+  );
+}
+
+/**
+ * React Router puts the document's CSP nonce on every <link> it writes: ten module preloads, the
+ * stylesheet and the icon on the dashboard, 400 bytes of its HTML (issue 13). Our policy's
+ * `script-src 'self' 'nonce-…'` (app/lib/security.server.ts, no 'strict-dynamic') allows any script
+ * of our own origin, and `style-src 'self'` our stylesheets, so only inline scripts need the nonce:
+ * the server build leaves it off links. Inline <script> and <style> elements keep it.
+ */
+function noNonceOnLinks(): Plugin[] {
+  return [
+    reactRouterServerEdit(
+      "studio-no-nonce-on-module-preloads",
+      "function Scripts(scriptProps)",
+      /(rel: "modulepreload",\s*href: [\w.]+,\s*crossOrigin: scriptProps\.crossOrigin,\s*integrity: sri\[[\w.]+\],\s*)nonce: scriptProps\.nonce,\s*/g,
+      (_match, before) => before,
+      "React Router's module preloads are no longer written as expected: they keep the nonce",
+      3,
+    ),
+    reactRouterServerEdit(
+      "studio-no-nonce-on-route-links",
+      "function Links({ nonce, crossOrigin })",
+      /(\{\s*key,\s*)nonce,(\s*\.\.\.link,\s*crossOrigin: link\.crossOrigin \?\? crossOrigin\s*\})/g,
+      (_match, before, after) => `${before}${after}`,
+      "React Router's route links are no longer written as expected: they keep the nonce",
+      2, // a route's links, and the page prefetches they may ask for
+    ),
+  ];
 }
 
 /**
@@ -143,7 +203,7 @@ function matchRoutesImplEachTime(routes, locationArg, basename, allowPartial, pr
 }
 
 export default defineConfig(({ command, isSsrBuild }) => ({
-  plugins: [reactRouter(), precompress(), compactRouteManifest(), rememberRouteMatches()],
+  plugins: [reactRouter(), precompress(), compactRouteManifest(), compactServerHandoff(), ...noNonceOnLinks(), rememberRouteMatches()],
   resolve: {
     tsconfigPaths: true,
     alias: command === "build" ? productionReactRouter : [],

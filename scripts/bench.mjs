@@ -223,7 +223,7 @@ const BEFORE = {
 async function benchTable(server, { dashboardUser, apiUser, apiItemId }) {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((name) => name.trim()).filter(Boolean);
   const html = await (await fetch(`${server.url}/dashboard`, { headers: { Cookie: dashboardUser.cookie } })).text();
-  const rendered = html.split('value="delete"').length - 1;
+  const rendered = html.split('name="delete"').length - 1;
   if (rendered !== PAGE_SIZE) throw new Error(`/dashboard rendered ${rendered} items, expected ${PAGE_SIZE}`);
   const gzipped = zlib.gzipSync(html).length;
   const htmlFile = path.join(server.dataDir, "ceiling.html");
@@ -385,7 +385,7 @@ async function benchDashboard() {
     const dashboardUrl = `${server.url}/dashboard`;
     const expectPage = (response, body) => {
       if (response.status !== 200) throw new Error(`/dashboard answered ${response.status}`);
-      const rendered = body.split('value="delete"').length - 1;
+      const rendered = body.split('name="delete"').length - 1;
       if (rendered !== PAGE_SIZE) throw new Error(`/dashboard rendered ${rendered} items, expected ${PAGE_SIZE}`);
     };
     const lastPageNumber = Math.ceil(ITEMS / PAGE_SIZE);

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from "react";
 import { Form, Link, useFetchers, useLocation, useNavigate, useRouteLoaderData, useSubmit } from "react-router";
 import { focusAfterRemoval } from "~/browser/focus";
-import { pinnedBy } from "~/shared/pin-form";
+import { formIntent, pinnedBy } from "~/shared/pin-form";
 import type { FlashToast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
 
@@ -72,7 +72,7 @@ function usePendingChanges() {
     const form = fetcher.formData;
     const id = form?.get("id");
     if (!form || typeof id !== "string") continue;
-    const intent = form.get("intent");
+    const intent = formIntent(form);
     const pinned = pinnedBy(form);
     if (pinned !== null) pins.set(id, pinned);
     if (intent === "delete") deletes.add(id);
@@ -115,13 +115,15 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const data = new FormData(form, submitter);
-    const intent = data.get("intent");
+    // The row's buttons post their names (pin=, unpin=, delete=): the fetcher carries the intent itself.
+    const intent = formIntent(data);
+    if (intent) data.set("intent", intent);
     // A pin moves its row (pinned first): the star keeps the focus when the row is moved.
     if (intent !== "delete" && submitter) keepFocus.current = submitter;
     // SPEC §8: delete asks first (without JavaScript the plain form simply deletes).
     if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
     // The row hides at once: its Delete keeps no focus, so the next row's Delete takes it.
-    if (intent === "delete") focusAfterRemoval(form.closest("li"), 'button[value="delete"]', () => document.getElementById("content-heading"));
+    if (intent === "delete") focusAfterRemoval(form.closest("li"), 'button[name="delete"]', () => document.getElementById("content-heading"));
     data.set("enhanced", "1");
     data.set("id", id);
     const fetcherKey = `content-${intent === "delete" ? "delete" : "pin"}-${id}`;
@@ -240,7 +242,8 @@ function ContentSearch({ query }: { query: string }) {
  * and its row's title ("Delete Shopping list"), by aria-labelledby, so the 100 titles are not written
  * three times each.
  */
-const LABEL_IDS = { pin: "lp", unpin: "lu", delete: "ld" } as const;
+// One letter each: 200 references a page. No other element of a page has a one-letter id.
+const LABEL_IDS = { pin: "p", unpin: "u", delete: "d" } as const;
 
 function RowLabels() {
   return (
@@ -258,22 +261,24 @@ function RowLabels() {
  */
 function ContentRow({ item, index, deleting, redirectTo }: { item: ContentListItem; index: number; deleting: boolean; redirectTo: string }) {
   const action = `${ROW_ACTION}${encodeURIComponent(item.id)}`;
-  // Short ids (a page has 100 rows): l* name the buttons' words, c{index} the row's title.
+  // Short ids (a page has 100 rows): p/u/d name the buttons' words, c{index} the row's title.
   const titleId = `c${index}`;
   // A row being deleted stays mounted (hidden) so that a failure can bring it back and say so.
   // The markup is as small as it can be while each control keeps its name (a page has 100 rows):
-  // no classes (styled by place), the star's value says what it asks for, buttons submit by default.
+  // no classes (styled by place), buttons submit by default and say what they ask for by their name
+  // alone (formIntent), and the star is a "Pin"/"Unpin" button, not a toggle: its name changes with
+  // the state, so it carries no aria-pressed (a toggle's name must not change).
   return (
     <li hidden={deleting}>
       <form method="post" action={action}>
         {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
-        <button name="intent" value={item.pinned ? "unpin" : "pin"} aria-pressed={item.pinned} aria-labelledby={`${item.pinned ? LABEL_IDS.unpin : LABEL_IDS.pin} ${titleId}`}>
+        <button name={item.pinned ? "unpin" : "pin"} aria-labelledby={`${item.pinned ? LABEL_IDS.unpin : LABEL_IDS.pin} ${titleId}`}>
           {item.pinned ? "★" : "☆"}
         </button>
         <a id={titleId} href={action}>
           {item.title}
         </a>
-        <button name="intent" value="delete" aria-labelledby={`${LABEL_IDS.delete} ${titleId}`}>
+        <button name="delete" aria-labelledby={`${LABEL_IDS.delete} ${titleId}`}>
           Delete
         </button>
       </form>
@@ -292,7 +297,7 @@ export function readContentRows(): ContentListItem[] {
     return {
       id: decodeURIComponent(action.slice(ROW_ACTION.length)),
       title: row.querySelector("a")?.textContent ?? "",
-      pinned: row.querySelector("button")?.getAttribute("aria-pressed") === "true",
+      pinned: row.querySelector("button")?.name === "unpin",
     };
   });
 }

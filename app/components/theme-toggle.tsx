@@ -24,7 +24,7 @@ export function ThemeToggle({ className = "", label }: { className?: string; lab
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <button
         type="submit"
-        className={`button button-ghost ${className}`}
+        className={className ? `button button-ghost ${className}` : "button button-ghost"}
         aria-pressed={theme === "dark"}
         title={`Switch to ${next} mode`}
       >

@@ -52,14 +52,15 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
   };
 
   return (
-    <ul className={`tool-grid ${editing ? "tool-grid-editing" : ""}`} aria-label="Tools">
+    <ul className={editing ? "tool-grid tool-grid-editing" : "tool-grid"} aria-label="Tools">
       {shown.map((id, index) => {
         const tool = toolById.get(id)!;
         const isDragged = dragging.current?.id === id;
         return (
           <li
             key={id}
-            data-tool-id={id}
+            // Only edit mode needs the id (dragging finds the tool under the pointer); a link's icon is its href's.
+            data-tool-id={editing ? id : undefined}
             className={isDragged ? "tool-dragging" : undefined}
             onPointerDown={(event) => onPointerDown(event, id)}
             onPointerMove={onPointerMove}
@@ -73,8 +74,9 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
                 {renderMoveControls(id, index)}
               </div>
             ) : (
-              <Link className="tool-button" to={tool.path} discover="none">
-                <span className="tool-label">{tool.label}</span>
+              // A plain link styled by place (.tool-grid a), its label its text: 13 on every dashboard.
+              <Link to={tool.path} discover="none">
+                {tool.label}
               </Link>
             )}
           </li>

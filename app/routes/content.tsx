@@ -14,7 +14,7 @@ import {
   type SaveFailure,
 } from "~/components/content-texts";
 import { requireUser } from "~/auth/auth.server";
-import { pinnedBy } from "~/shared/pin-form";
+import { formIntent, pinnedBy } from "~/shared/pin-form";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { DomainError } from "~/lib/domain-error";
@@ -73,7 +73,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch {
     return data({ ok: false as const, intent: null, message: "Invalid form" }, { status: 400 });
   }
-  const intent = form.get("intent");
+  const intent = formIntent(form);
   const enhanced = answersWithData(form);
   const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
 
@@ -138,7 +138,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
  * rolls back), and a failed one is said in a toast (the dashboard's 3 s), here, once per answer.
  */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
-  const intent = (await request.clone().formData()).get("intent");
+  const intent = formIntent(await request.clone().formData());
   const result = await withFailureFallback(serverAction, () => ({
     ok: false as const,
     intent: intent === "pin" || intent === "unpin" ? "pin" : intent === "delete" ? intent : null,

@@ -166,7 +166,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </header>
-        <p className="muted">Signed in as {email}</p>
+        <p className="muted">{`Signed in as ${email}`}</p>
 
         <section className="card plan" aria-label="Plan">
           <p>
@@ -175,7 +175,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <planFetcher.Form method="post" action="/preferences" className="plan-buttons">
             <PreferenceFields intent="plan" />
             {PLANS.map((name) => (
-              <button key={name} type="submit" name="plan" value={name} className={`button ${plan === name ? "button-primary" : ""}`} aria-pressed={plan === name}>
+              <button key={name} type="submit" name="plan" value={name} className={plan === name ? "button button-primary" : "button"} aria-pressed={plan === name}>
                 {name}
               </button>
             ))}

@@ -69,10 +69,10 @@ describe("the dashboard kept between changes", () => {
     expect(afterRename).not.toContain("First draft of the owl story");
 
     // A pin changes no title, only the row's state: the star's form says "unpin" once pinned.
-    const unpinnedForms = (afterRename.match(/value="unpin"/g) ?? []).length;
+    const unpinnedForms = (afterRename.match(/name="unpin"/g) ?? []).length;
     const pinned = await api(`/api/content/${itemId}/pin`, { method: "POST", token: owner.token, json: { pinned: true } });
     expect(pinned.status).toBe(200);
-    expect(((await dashboard(cookie)).html.match(/value="unpin"/g) ?? []).length).toBe(unpinnedForms + 1);
+    expect(((await dashboard(cookie)).html.match(/name="unpin"/g) ?? []).length).toBe(unpinnedForms + 1);
 
     const deleted = await api(`/api/content/${created.body.id}`, { method: "DELETE", token: owner.token });
     expect([200, 204]).toContain(deleted.status);

@@ -11,11 +11,38 @@ import { api, baseUrl, newUser, signInWithForm } from "./client";
 const serverBuild = path.resolve(process.env.BUILD_DIR || "build", "server/index.js");
 
 describe("route matching in the server build", () => {
-  it("carries both React Router transforms (a React Router release that words them otherwise fails here, not silently)", () => {
+  it("carries the React Router transforms (a React Router release that words them otherwise fails here, not silently)", () => {
     const code = fs.readFileSync(serverBuild, "utf8");
     expect(code).toContain("function matchRoutesImplEachTime(");
     expect(code).toContain("studioMatchesByBranches");
-    expect(code).toContain("JSON.stringify(getPartialManifest(manifest, router))");
+    expect(code).toContain("JSON.stringify(getPartialManifest(manifest, router), function studioCompactManifest(");
+    expect(code).toContain("JSON.stringify(serverHandoff, function studioCompactHandoff(");
+  });
+
+  it("writes each document's links, manifest and settings without what the browser does not read", async () => {
+    const html = await (await fetch(`${baseUrl()}/login`)).text();
+    const nonce = /<script nonce="([^"]+)"/.exec(html)?.[1];
+    expect(nonce, "inline scripts keep the nonce").toBeTruthy();
+    // The policy allows our own origin's scripts and styles: links need no nonce (vite.config.ts noNonceOnLinks).
+    const links = html.match(/<link [^>]*>/g) ?? [];
+    expect(links.filter((link) => link.includes('rel="modulepreload"')).length).toBeGreaterThan(2);
+    for (const link of links) expect(link).not.toContain("nonce");
+    const inlineScripts = html.match(/<script[^>]*>/g) ?? [];
+    for (const script of inlineScripts) expect(script).toContain(`nonce="${nonce}"`);
+    // The manifest: no false flags, no empty stylesheet lists, the entry's imports once.
+    const manifest = JSON.parse(/window\.__reactRouterManifest = (\{.*?\});\n/.exec(html)![1]);
+    expect(manifest.entry.imports.length).toBeGreaterThan(0);
+    expect(Object.keys(manifest.routes)).toContain("routes/login");
+    for (const route of Object.values<Record<string, unknown>>(manifest.routes)) {
+      expect(Object.values(route)).not.toContain(false);
+      expect(route.css ?? ["kept"]).not.toEqual([]);
+      for (const href of (route.imports as string[] | undefined) ?? []) expect(manifest.entry.imports).not.toContain(href);
+    }
+    expect(manifest.routes.root).toMatchObject({ hasLoader: true, hasDefaultExport: true, hasErrorBoundary: true });
+    // The settings: only what is on (absent is off).
+    const handoff = JSON.parse(/window\.__reactRouterContext = (\{.*?\});/.exec(html)![1]);
+    expect(handoff.future).toMatchObject({ v8_middleware: true, v8_passThroughRequests: true });
+    expect(JSON.stringify(handoff)).not.toContain("false");
   });
 
   it("answers each item of one route by its own id, again and again, in any order", async () => {

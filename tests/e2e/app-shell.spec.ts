@@ -234,7 +234,7 @@ test("the icons come from one cached sprite of lucide symbols", async ({ page })
   // The nav's and the tool grid's icons are CSS masks of the sprite's views, one per tool.
   const maskOf = (selector: string) => page.locator(selector).evaluate((element) => getComputedStyle(element, "::before").maskImage);
   expect(await maskOf('.shell-nav a[href="/voices"]')).toMatch(/\/icons\.svg\?v=\w+#mic-view/);
-  expect(await maskOf('[data-tool-id="create"] .tool-button')).toMatch(/\/icons\.svg\?v=\w+#pen-line-view/);
+  expect(await maskOf('.tool-grid a[href="/create"]')).toMatch(/\/icons\.svg\?v=\w+#pen-line-view/);
   expect(body).toContain('<view id="mic-view"');
   expect(body).toContain('<view id="pen-line-view"');
 });

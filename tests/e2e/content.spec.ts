@@ -34,7 +34,7 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   await page.getByRole("button", { name: "Pin First note" }).click();
   await expect.poll(() => titles(page)).toEqual(["First note", "Second note"]);
   expect((await pinned).status()).toBe(200);
-  await expect(page.getByRole("button", { name: "Unpin First note" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByRole("button", { name: "Unpin First note" })).toHaveText("★");
   await page.reload();
   expect(await titles(page)).toEqual(["First note", "Second note"]);
 
@@ -160,7 +160,7 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
   await page.route(/\/content\/[^/]+\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
   await page.getByRole("button", { name: "Pin Shared note" }).click();
   await expect(page.getByText("Could not update pin")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Pin Shared note" })).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByRole("button", { name: "Pin Shared note" })).toHaveText("☆");
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Delete Shared note" }).click();
   await expect(page.getByText("Failed to delete content")).toBeVisible();

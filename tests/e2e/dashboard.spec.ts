@@ -6,8 +6,9 @@ const TOOLS = [
   "Image Generator", "Voices", "Voice Memo", "Projects", "Camera", "AI x AI", "Library",
 ];
 
+// A tool's label: its link's text, or in edit mode its .tool-label (beside the move buttons).
 const toolLabels = (page: import("@playwright/test").Page) =>
-  page.getByRole("list", { name: "Tools" }).locator(".tool-label").allTextContents();
+  page.getByRole("list", { name: "Tools" }).locator(":scope > li > a, .tool-label").allTextContents();
 
 test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across reloads", async ({ page }) => {
   await signUpAndLogIn(page);

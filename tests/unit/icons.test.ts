@@ -25,7 +25,8 @@ describe("the icon set (issue 14)", () => {
       const rule = css.split("\n").find((line) => line.startsWith(`.shell-nav [href="${toolPath}"]`));
       expect(rule, id).toBeDefined();
       expect(rule, id).toContain(`url("${ICON_SPRITE_URL}#${TOOL_ICONS[id]}-view")`);
-      if (id !== "dashboard") expect(rule, id).toContain(`[data-tool-id="${id}"]`);
+      // The tool grid's links by their href; in edit mode its tools (no links) by their id.
+      if (id !== "dashboard") expect(rule, id).toContain(`.tool-grid [href="${toolPath}"], [data-tool-id="${id}"]`);
     }
     for (const url of css.match(/\/icons\.svg\?v=\w+/g) ?? []) expect(url).toBe(ICON_SPRITE_URL);
   });
