@@ -4,9 +4,10 @@ import { renderToPipeableStream } from "react-dom/server.bun";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { contentListFromMemory } from "./auth/api-answers-from-memory.server";
+import { autosaveAtTheDoor } from "./auth/api-door-actions.server";
 import { MarkupOnlyProvider } from "./components/markup-only";
 import { NonceProvider } from "./components/nonce";
-import type { DoorRequest, MemoryAnswer } from "./lib/http.server";
+import type { DoorAction, DoorRequest, MemoryAnswer } from "./lib/http.server";
 import { createMarkupStream } from "./lib/markup-stream.server";
 import { markupOnlyContext } from "./lib/markup-only.server";
 import { contentSecurityPolicy } from "./lib/security.server";
@@ -35,6 +36,15 @@ export { createReadableStreamFromReadable } from "@react-router/node";
  */
 export const answersFromMemory: Record<string, (request: DoorRequest) => Promise<MemoryAnswer | null>> = {
   "routes/api/content": contentListFromMemory,
+};
+
+/**
+ * POSTs the front door may answer itself before React Router, by route id (the path, parameters
+ * included, is the route's in routes.ts). Each decides from the headers whether it takes the request,
+ * then answers every outcome as the route's action would (docs/decisions/0028-actions-at-the-door.md).
+ */
+export const actionsAtTheDoor: Record<string, DoorAction> = {
+  "routes/api/content.autosave": autosaveAtTheDoor,
 };
 
 /** What the server render gets when no loader kept anything out of the hydration data. */

@@ -36,12 +36,12 @@ const STATIC_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy":
 /** The production build's server module and what its entry exports for the front door. */
 export async function loadBuild() {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
-  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory } =
+  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory, actionsAtTheDoor } =
     build.entry.module;
-  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler || !createReadableStreamFromReadable || !answersFromMemory) {
+  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler || !createReadableStreamFromReadable || !answersFromMemory || !actionsAtTheDoor) {
     throw new Error(`${buildDir} is an older build without the front door's exports: run \`npm run build\``);
   }
-  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory };
+  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory, actionsAtTheDoor };
 }
 
 /**
@@ -60,6 +60,50 @@ export function answersFromMemoryByPath(routes, answersFromMemory) {
     byPath.set(pathname, answer);
   }
   return byPath;
+}
+
+/**
+ * The actions at the door (entry.server.tsx's actionsAtTheDoor, by route id) with their route's path
+ * from the build's route tree as a pattern: `:name` segments are the params, decoded as React Router
+ * decodes them. `match(rawPath)` gives the action and its params, or null.
+ */
+export function actionsAtTheDoorByPath(routes, actionsAtTheDoor) {
+  const patterns = [];
+  for (const [id, action] of Object.entries(actionsAtTheDoor)) {
+    const segments = [];
+    for (let route = routes[id]; route; route = route.parentId ? routes[route.parentId] : undefined) {
+      if (route.path) segments.unshift(...route.path.split("/").filter(Boolean));
+    }
+    if (!routes[id] || segments.some((segment) => segment.includes("*") || segment.endsWith("?"))) {
+      throw new Error(`actionsAtTheDoor: ${id} is not a route with a plain path`);
+    }
+    const names = [];
+    const source = segments
+      .map((segment) => {
+        if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        names.push(segment.slice(1));
+        return "([^/]+)";
+      })
+      .join("/");
+    patterns.push({ id, action, names, pattern: new RegExp(`^/${source}/?$`, "i") });
+  }
+  return {
+    ids: patterns.map((entry) => entry.id),
+    match(rawPath) {
+      for (const { action, names, pattern } of patterns) {
+        const found = pattern.exec(rawPath);
+        if (!found) continue;
+        const params = {};
+        try {
+          names.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1])));
+        } catch {
+          return null;
+        }
+        return { action, params };
+      }
+      return null;
+    },
+  };
 }
 
 /** An answer from the door itself: `{"detail"}` under /api, plain text for pages. */
@@ -108,12 +152,13 @@ function originOf(req, trusted) {
  * the app holds in memory, refuses cross-site writes, then hands the rest to React Router.
  */
 export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
-  const { build, settings, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory } = loaded;
+  const { build, settings, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory, actionsAtTheDoor } = loaded;
   const trust = compileTrust(settings.trustProxy);
   const staticFiles = indexStaticFiles(path.join(buildDir, "client"), STATIC_HEADERS);
   const handleRequest = createRequestHandler(build, "production");
   const pageCache = createPageCache();
   const fromMemory = answersFromMemoryByPath(build.routes, answersFromMemory);
+  const atTheDoor = actionsAtTheDoorByPath(build.routes, actionsAtTheDoor);
 
   return async function frontDoor(req, res) {
     // While shutting down, no connection is kept open for another request.
@@ -141,6 +186,21 @@ export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
     if (answerFromMemory) {
       const answer = await answerFromMemory({ url: req.url, headers: req.headers }).catch(() => null);
       if (answer) return sendWhole(req, res, answer);
+    }
+    // A POST the app answers here for what it is sure of (entry.server.tsx's actionsAtTheDoor): decided
+    // from the headers, then answered whole, refusals included, without React Router's path.
+    const doorAction = req.method === "POST" ? atTheDoor.match(rawPath) : null;
+    const takenAtTheDoor = doorAction?.action({ url: req.url, headers: req.headers, params: doorAction.params, body: req }) ?? null;
+    if (takenAtTheDoor) {
+      try {
+        const answer = await takenAtTheDoor();
+        discardUnreadBody(req, res);
+        return sendWhole(req, res, answer);
+      } catch (error) {
+        console.error("[studio] unexpected error answering", req.method, rawPath, error);
+        if (res.headersSent) return res.destroy();
+        return refuse(res, rawPath, 500, "Internal server error", "Internal Server Error");
+      }
     }
 
     // Only this server decides who the client is: a header sent by the client is replaced.

@@ -66,14 +66,17 @@ export async function requireUserOrExplain(context: Context, request: Request, m
 /** The API: `Authorization: Bearer <access token>` or the session cookie; otherwise 401. */
 export async function requireApiUser(context: Context, request: Request): Promise<User> {
   const authorization = request.headers.get("Authorization");
-  if (authorization) {
-    const token = bearerTokenOf(authorization);
-    const user = token ? await userOfAccessToken(token) : null;
-    if (!user) throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
-    return user;
-  }
+  if (authorization) return userOfAuthorization(authorization);
   const user = currentUser(context);
   if (!user) throw apiError(401, "Not authenticated", { "WWW-Authenticate": "Bearer" });
+  return user;
+}
+
+/** The person an `Authorization` header names by a live access token; 401 otherwise (the API's answer). */
+export async function userOfAuthorization(authorization: string): Promise<User> {
+  const token = bearerTokenOf(authorization);
+  const user = token ? await userOfAccessToken(token) : null;
+  if (!user) throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
   return user;
 }
 

@@ -1,4 +1,5 @@
 import { parseFormData } from "@mjackson/form-data-parser";
+import type { Readable } from "node:stream";
 import type { z } from "zod";
 import { DomainError } from "./domain-error";
 
@@ -48,6 +49,48 @@ export interface MemoryAnswer {
   headers: Record<string, string>;
   body: Uint8Array;
   encoded: Map<string, Uint8Array>;
+}
+
+/** What readNodeBody needs of Node's IncomingMessage: its events. */
+export type NodeBody = Pick<Readable, "on" | "off">;
+
+/**
+ * A POST the front door may answer itself (entry.server.tsx's actionsAtTheDoor): the route's params
+ * as React Router would give them, and the body as Node holds it (not read yet).
+ */
+export interface DoorPost extends DoorRequest {
+  params: Readonly<Record<string, string>>;
+  body: NodeBody;
+}
+
+/**
+ * An action at the door decides from the headers alone whether it takes the request: null leaves it
+ * to React Router (nothing was read); a function is the answer to come, and then every outcome,
+ * refusals included, is answered by it.
+ */
+export type DoorAction = (request: DoorPost) => (() => Promise<MemoryAnswer>) | null;
+
+/** A JSON answer given by the front door: the body and headers `Response.json` would have. */
+export function jsonAnswer(value: unknown, headers: Record<string, string> = {}, status = 200): MemoryAnswer {
+  return { status, headers: { "Content-Type": "application/json", ...headers }, body: Buffer.from(JSON.stringify(value)), encoded: new Map() };
+}
+
+/**
+ * Runs an answer at the door with the API's one responder: a DomainError, or an API error thrown as a
+ * Response (apiError), becomes the same answer React Router's route would send (`{"detail"}`).
+ */
+export async function answerAsApi(answer: () => Promise<MemoryAnswer>, headers: Record<string, string>): Promise<MemoryAnswer> {
+  let response: Response;
+  try {
+    return await answer();
+  } catch (error) {
+    response = error instanceof Response ? error : errorResponse(error);
+  }
+  const own: Record<string, string> = { ...headers };
+  response.headers.forEach((value, name) => {
+    own[name] = value;
+  });
+  return { status: response.status, headers: own, body: new Uint8Array(await response.arrayBuffer()), encoded: new Map() };
 }
 
 /**
@@ -177,6 +220,22 @@ export async function readJsonBody(request: Request, maxBytes = JSON_BODY_MAX): 
     if (error instanceof BodyError) throw apiError(error.status, error.message, bodyErrorHeaders(error));
     throw error;
   }
+  return parseJsonBytes(bytes);
+}
+
+/** readJsonBody for a body the front door holds (an action at the door): the same limits and answers. */
+export async function readDoorJsonBody(request: DoorPost, maxBytes = JSON_BODY_MAX): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await readNodeBody(request.body, request.headers["content-length"], maxBytes);
+  } catch (error) {
+    if (error instanceof BodyError) throw apiError(error.status, error.message, bodyErrorHeaders(error));
+    throw error;
+  }
+  return parseJsonBytes(bytes);
+}
+
+function parseJsonBytes(bytes: Buffer): unknown {
   const text = bytes.toString("utf8");
   if (text.trim() === "") return {};
   try {
@@ -184,6 +243,54 @@ export async function readJsonBody(request: Request, maxBytes = JSON_BODY_MAX): 
   } catch {
     throw apiError(400, "Request body must be valid JSON");
   }
+}
+
+/**
+ * readBodyBytes for Node's IncomingMessage (an action at the door): the same 413 by declared length
+ * or count, and 408 past the deadline. On a refusal it stops listening without destroying the
+ * connection; the front door reads and drops the rest, so the client can read the answer.
+ */
+export function readNodeBody(
+  body: NodeBody,
+  contentLength: string | string[] | undefined,
+  maxBytes: number,
+  deadlineMs = BODY_DEADLINE_MS,
+): Promise<Buffer> {
+  const tooLarge = () => new BodyError(413, `Request body must be at most ${formatLimit(maxBytes)}`);
+  const declared = Number(contentLength);
+  if (typeof contentLength === "string" && Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      body.off("data", onData);
+      body.off("end", onEnd);
+      body.off("error", onError);
+      body.off("close", onClose);
+    };
+    const fail = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) return fail(tooLarge());
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => fail(error);
+    // Closed before its end: the client went away mid-body (nobody reads the answer).
+    const onClose = () => fail(new BodyError(400, "The request body was cut off"));
+    const timer = setTimeout(() => fail(new BodyError(408, "The request body took too long to arrive")), deadlineMs);
+    body.on("data", onData);
+    body.on("end", onEnd);
+    body.on("error", onError);
+    body.on("close", onClose);
+  });
 }
 
 /**

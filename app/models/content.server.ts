@@ -5,6 +5,7 @@ import type { ContentItemsTable, Database } from "~/lib/db-schema";
 import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
+import { parseInput } from "~/lib/http.server";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { displayText } from "~/shared/media-names";
 
@@ -270,6 +271,15 @@ export async function saveContent(userId: string, id: string, input: ContentUpda
   if (result.ok) return result.item;
   if (result.reason === "conflict") throw new DomainError(409, CONTENT_CONFLICT, { data: { current: result.current }, code: CONTENT_CONFLICT_CODE });
   throw contentNotFound();
+}
+
+/**
+ * An autosave as the API takes it (POST /api/content/{id}/autosave, by React Router or at the front
+ * door): `{title, body?, updated_at?}` checked (422), then saveContent.
+ */
+export async function autosaveContent(userId: string, id: string, body: unknown): Promise<ContentItem> {
+  const { updated_at, ...input } = parseInput(contentUpdateSchema, body);
+  return saveContent(userId, id, input, { expectedUpdatedAt: updated_at });
 }
 
 /** The person's item, else 404. */

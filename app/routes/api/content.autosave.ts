@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
-import { contentUpdateSchema, saveContent } from "~/models/content.server";
+import { apiAction, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { autosaveContent } from "~/models/content.server";
 import type { Route } from "./+types/content.autosave";
 
 export const loader = refuseMethod("POST");
@@ -9,10 +9,11 @@ export const loader = refuseMethod("POST");
  * POST /api/content/{id}/autosave {title, body?, updated_at?} -> the saved item. An autosave based on
  * an older version than the stored one is refused with 409 {detail, current: the stored item}, so it
  * never overwrites a newer save and the editor needs no second request to show what is stored.
+ * An API client's (a bearer token, no cookie, no Origin) is answered at the front door the same way
+ * (app/auth/api-door-actions.server.ts).
  */
 export const action = apiAction(async ({ request, context, params }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
-  const { updated_at, ...input } = parseInput(contentUpdateSchema, await readJsonBody(request));
-  return Response.json(await saveContent(user.id, params.id, input, { expectedUpdatedAt: updated_at }));
+  return Response.json(await autosaveContent(user.id, params.id, await readJsonBody(request)));
 });
