@@ -45,18 +45,25 @@ export async function loadBuild() {
 }
 
 /**
- * The answers from memory (entry.server.tsx's answersFromMemory, by route id) by the path of their
- * route in the build's route tree, so routes.ts stays the one place a URL is written.
+ * The segments of a route's full path in the build's route tree (through layout routes without a
+ * path), so routes.ts stays the one place a URL is written; null for no such route.
  */
+function routePathSegments(routes, id) {
+  if (!routes[id]) return null;
+  const segments = [];
+  for (let route = routes[id]; route; route = route.parentId ? routes[route.parentId] : undefined) {
+    if (route.path) segments.unshift(...route.path.split("/").filter(Boolean));
+  }
+  return segments;
+}
+
+/** The answers from memory (entry.server.tsx's answersFromMemory, by route id) by their route's path. */
 export function answersFromMemoryByPath(routes, answersFromMemory) {
   const byPath = new Map();
   for (const [id, answer] of Object.entries(answersFromMemory)) {
-    const segments = [];
-    for (let route = routes[id]; route; route = route.parentId ? routes[route.parentId] : undefined) {
-      if (route.path) segments.unshift(route.path.replace(/^\/+|\/+$/g, ""));
-    }
-    const pathname = `/${segments.filter(Boolean).join("/")}`;
-    if (!routes[id] || /[:*?]/.test(pathname)) throw new Error(`answersFromMemory: ${id} is not a route with a fixed path`);
+    const segments = routePathSegments(routes, id);
+    const pathname = `/${(segments ?? []).join("/")}`;
+    if (!segments || /[:*?]/.test(pathname)) throw new Error(`answersFromMemory: ${id} is not a route with a fixed path`);
     byPath.set(pathname, answer);
   }
   return byPath;
@@ -70,11 +77,8 @@ export function answersFromMemoryByPath(routes, answersFromMemory) {
 export function actionsAtTheDoorByPath(routes, actionsAtTheDoor) {
   const patterns = [];
   for (const [id, action] of Object.entries(actionsAtTheDoor)) {
-    const segments = [];
-    for (let route = routes[id]; route; route = route.parentId ? routes[route.parentId] : undefined) {
-      if (route.path) segments.unshift(...route.path.split("/").filter(Boolean));
-    }
-    if (!routes[id] || segments.some((segment) => segment.includes("*") || segment.endsWith("?"))) {
+    const segments = routePathSegments(routes, id);
+    if (!segments || segments.some((segment) => segment.includes("*") || segment.endsWith("?"))) {
       throw new Error(`actionsAtTheDoor: ${id} is not a route with a plain path`);
     }
     const names = [];

@@ -29,6 +29,6 @@ export function autosaveAtTheDoor(request: DoorPost): (() => Promise<MemoryAnswe
     answerAsApi(async () => {
       const user = await userOfAuthorization(request.headers.authorization);
       const item = await autosaveContent(user.id, request.params.id, await readDoorJsonBody(request));
-      return jsonAnswer(item, DOOR_HEADERS);
+      return jsonAnswer(item);
     }, DOOR_HEADERS);
 }

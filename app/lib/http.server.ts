@@ -78,11 +78,13 @@ export function jsonAnswer(value: unknown, headers: Record<string, string> = {},
 /**
  * Runs an answer at the door with the API's one responder: a DomainError, or an API error thrown as a
  * Response (apiError), becomes the same answer React Router's route would send (`{"detail"}`).
+ * `headers` (what the middleware would add) go with every answer, refusals included.
  */
 export async function answerAsApi(answer: () => Promise<MemoryAnswer>, headers: Record<string, string>): Promise<MemoryAnswer> {
   let response: Response;
   try {
-    return await answer();
+    const given = await answer();
+    return { ...given, headers: { ...headers, ...given.headers } };
   } catch (error) {
     response = error instanceof Response ? error : errorResponse(error);
   }
@@ -160,9 +162,8 @@ export const BODY_DEADLINE_MS = 30_000;
  * one that trickles in slower than `deadlineMs` is refused (408), so none can hold a connection forever.
  */
 export async function readBodyBytes(request: Request, maxBytes: number, deadlineMs = BODY_DEADLINE_MS): Promise<Buffer> {
-  const tooLarge = () => new BodyError(413, `Request body must be at most ${formatLimit(maxBytes)}`);
-  const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const tooLarge = () => bodyTooLarge(maxBytes);
+  if (declaredTooLarge(request.headers.get("Content-Length"), maxBytes)) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -200,6 +201,17 @@ export async function readBodyBytes(request: Request, maxBytes: number, deadline
  * 32 MiB, scripts/server.mjs), so the client finishes sending and reads the answer; closing instead
  * raced its writes (EPIPE, "fetch failed" instead of the 413).
  */
+/** The 413 of a body over `maxBytes`, by its declared length or by count. */
+function bodyTooLarge(maxBytes: number): BodyError {
+  return new BodyError(413, `Request body must be at most ${formatLimit(maxBytes)}`);
+}
+
+/** Whether a declared Content-Length already passes the limit (refused before a byte is read). */
+function declaredTooLarge(contentLength: string | null, maxBytes: number): boolean {
+  const declared = Number(contentLength);
+  return Number.isFinite(declared) && declared > maxBytes;
+}
+
 function bodyErrorHeaders(error: BodyError): Record<string, string> {
   return error.status === 408 ? { Connection: "close" } : {};
 }
@@ -256,9 +268,8 @@ export function readNodeBody(
   maxBytes: number,
   deadlineMs = BODY_DEADLINE_MS,
 ): Promise<Buffer> {
-  const tooLarge = () => new BodyError(413, `Request body must be at most ${formatLimit(maxBytes)}`);
-  const declared = Number(contentLength);
-  if (typeof contentLength === "string" && Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
+  const tooLarge = () => bodyTooLarge(maxBytes);
+  if (typeof contentLength === "string" && declaredTooLarge(contentLength, maxBytes)) return Promise.reject(tooLarge());
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
