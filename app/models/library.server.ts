@@ -10,12 +10,11 @@ import {
   LIBRARY_MAX_PER_PAGE,
   LIBRARY_PAGE_SIZE,
   LIBRARY_SORTS,
-  SAVABLE_KINDS,
   type LibrarySort,
 } from "~/shared/library";
 import { checkMediaName, type MediaKind } from "~/shared/media-names";
 import { mediaUrl } from "./ai-media.server";
-import { getMediaById, MEDIA_COLUMNS, receiveUploadOfKind, storageUsed, toFile, writeMediaName, type MediaFile } from "./media.server";
+import { getMediaById, MEDIA_COLUMNS, storageUsed, toFile, writeMediaName, type MediaFile } from "./media.server";
 
 /**
  * The library (issue 15): every file the person owns, whatever made it (voice and video uploads,
@@ -134,11 +133,6 @@ export async function deleteLibraryFile(userId: string, id: string): Promise<Med
   if (Number(result.numDeletedRows) !== 1) throw fileNotFound();
   await fileStore.remove(id);
   return current;
-}
-
-/** "Save to library": a photo (PNG), camera clip (WebM) or voice memo (M4A) from a multipart upload. */
-export function saveUploadToLibrary(userId: string, request: Request): Promise<MediaFile> {
-  return receiveUploadOfKind(userId, request, SAVABLE_KINDS);
 }
 
 export interface StorageUsage {

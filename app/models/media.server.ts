@@ -8,8 +8,8 @@ import { DomainError } from "~/lib/domain-error";
 import type { ServedFile } from "~/lib/file-response.server";
 import { pngDimensions, sniffM4a, sniffMp3, sniffPng, sniffVideo, sniffWav, sniffWebm, wavDurationMs } from "~/lib/file-signatures";
 import { monotonicIso, newId } from "~/lib/ids.server";
-import { fileStore, FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
-import { formatBytes, receiveMultipartUpload, tooLargeMessage } from "~/lib/upload.server";
+import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
+import { formatBytes, tooLargeMessage } from "~/lib/upload.server";
 import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "~/shared/media-names";
 import type { Provenance } from "~/shared/library";
 
@@ -22,9 +22,11 @@ import type { Provenance } from "~/shared/library";
  * Order of writes, so that neither a row nor a file can be left alone: a new file is complete on disk
  * before its row is inserted (a crash in between leaves a file without a row), and a deleted file's
  * row goes first (a crash leaves the same). The store's sweep removes such files: at start, once
- * after the grace period, and hourly (scheduled by the server's life cycle, never on import).
+ * after the grace period, and hourly (scheduled by app/services/housekeeping.server.ts, never on import).
+ * Reading an upload from a request is app/services/media-upload.server.ts's: the functions here take
+ * plain inputs (the user's id, names, streams, a file the store has staged and its first bytes).
  *
- * Refusals are DomainErrors (404, 409, 413, 415, 422, and the upload's 400/408) with the text the API answers.
+ * Refusals are DomainErrors (404, 409, 413, 415, 422) with the text the API answers.
  */
 export type { MediaKind } from "~/shared/media-names";
 
@@ -87,6 +89,13 @@ export const quotaMessage = (quotaBytes = env.storageQuotaBytes) =>
   `Not enough storage left: this would pass your ${formatBytes(quotaBytes)} quota. Delete files in your library to make room.`;
 const quotaExceeded = () => new DomainError(413, quotaMessage(), { code: QUOTA_EXCEEDED });
 
+/** How much an upload may hold: the largest of the kinds' limits, or what the quota leaves when that is less. */
+export interface UploadLimit {
+  maxBytes: number;
+  /** The quota set the limit: a 413 is then the quota's refusal. */
+  quotaBound: boolean;
+}
+
 /** Bytes the person stores, all kinds together. */
 export async function storageUsed(userId: string): Promise<number> {
   const row = await db
@@ -107,11 +116,16 @@ export async function requireStorageLeft(userId: string): Promise<void> {
   if ((await storageLeft(userId)) <= 0) throw quotaExceeded();
 }
 
-/** The kind's own limit, or what the quota leaves when that is less (then a 413 is the quota's). */
-async function uploadLimit(userId: string, kind: MediaKind) {
+/** The kinds' largest limit, or what the quota leaves when that is less (then a 413 is the quota's). */
+export async function uploadLimit(userId: string, kinds: readonly MediaKind[]): Promise<UploadLimit> {
   const left = await storageLeft(userId);
-  const kindMax = MEDIA_RULES[kind].maxBytes;
+  const kindMax = Math.max(...kinds.map((kind) => MEDIA_RULES[kind].maxBytes));
   return { maxBytes: Math.min(kindMax, left), quotaBound: left < kindMax };
+}
+
+/** A refusal of an upload under `limit`: a 413 is the quota's when the quota set the limit. */
+export function quotaRefusal(limit: UploadLimit, error: unknown): unknown {
+  return limit.quotaBound && error instanceof DomainError && error.status === 413 ? quotaExceeded() : error;
 }
 
 /** What the first bytes tell about a file, kept with its row (dimensions of PNGs, length of WAVs). */
@@ -126,7 +140,7 @@ function describeHead(head: Uint8Array | null): Described {
 }
 
 /** The kind's content check, keeping the head it judged so the row can describe the file. */
-function inspectKeepingHead(kind: MediaKind) {
+export function inspectKeepingHead(kind: MediaKind) {
   let head: Uint8Array | null = null;
   return {
     inspect: (bytes: Uint8Array) => {
@@ -139,6 +153,11 @@ function inspectKeepingHead(kind: MediaKind) {
 
 export const mediaNotFound = (kind: MediaKind) => (kind === "voice" ? "Voice file not found" : "Video not found");
 const NAME_TAKEN = "A file with that name already exists";
+
+/** 409 when the person has a file of this kind by the name an upload's file name gives. */
+export async function refuseTakenName(userId: string, kind: MediaKind, filename: string): Promise<void> {
+  if (await getMediaByName(userId, kind, nameFromUpload(filename, kind))) throw new DomainError(409, NAME_TAKEN);
+}
 
 export function maxBytesLabel(kind: MediaKind) {
   return formatBytes(MEDIA_RULES[kind].maxBytes);
@@ -246,7 +265,7 @@ async function freeName(userId: string, kind: MediaKind, desired: string, alsoTa
  * (sweeps run at start, 16 minutes later and hourly). The reverse order (row first) would show a row
  * whose bytes may never arrive.
  */
-async function commitStaged(
+export async function commitStagedMedia(
   userId: string,
   kind: MediaKind,
   staged: StagedFile,
@@ -306,79 +325,39 @@ async function commitStaged(
   }
 }
 
-/**
- * Receives an upload (multipart field `file`) for the API and the screens alike: streamed to disk
- * under the kind's size limit, refused by content (415), named after the uploaded file's name with
- * the kind's extension. A name the user already has is a 409 (the issue's rule for uploads), found
- * as soon as the part's file name arrives so a large file is not received for nothing, and again
- * by the unique index at insert for two uploads racing for one name.
- */
-export async function receiveMediaUpload(userId: string, kind: MediaKind, request: Request, options: { whenTaken?: "number" | "refuse" } = {}) {
-  const rules = MEDIA_RULES[kind];
-  const whenTaken = options.whenTaken ?? "refuse";
-  // The quota bounds the upload like the kind's limit: by Content-Length before a byte is kept, else during the stream.
-  const limit = await uploadLimit(userId, kind);
-  const inspection = inspectKeepingHead(kind);
-  let upload;
-  try {
-    upload = await receiveMultipartUpload(request, {
-      maxBytes: limit.maxBytes,
-      inspect: inspection.inspect,
-      unsupportedMessage: rules.unsupportedMessage,
-      checkFilename: async (filename) => {
-        if (whenTaken === "refuse" && (await getMediaByName(userId, kind, nameFromUpload(filename, kind)))) throw new DomainError(409, NAME_TAKEN);
-      },
-    });
-  } catch (error) {
-    if (limit.quotaBound && error instanceof DomainError && error.status === 413) throw quotaExceeded();
-    throw error;
-  }
-  const file = await commitStaged(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), whenTaken, inspection.described());
-  return { file, fields: upload.fields };
+const isKindOf = (kinds: readonly MediaKind[], kind: string): kind is MediaKind => kinds.includes(kind as MediaKind);
+const unknownKind = (kinds: readonly MediaKind[]) => new DomainError(422, `kind must be one of: ${kinds.join(", ")}`);
+
+/** An upload may be of one of `kinds`, named by the client: 422 when `kind` names none of them. */
+export function requireKindOf(kinds: readonly MediaKind[], kind: string): MediaKind {
+  if (!isKindOf(kinds, kind)) throw unknownKind(kinds);
+  return kind;
 }
 
 /**
- * An upload whose kind arrives in the form (field `kind`, or `?kind=` on the URL), as the library's
- * "Save to library" sends it: the parts may come in any order, so the bytes are staged under the
- * kinds' largest limit (and the quota), then held to the named kind's content and size once the form
- * is read (422 unknown kind, 415 wrong content, 413 too large or past the quota; nothing kept). A taken
- * name is numbered: captures are named by the time they were taken, and refusing would lose them.
+ * Commits a file staged before its kind was known (the library's "Save to library", whose form may
+ * name the kind after the file): held to the named kind's content and size (422 unknown kind or an
+ * empty file, 415 wrong content, 413 too large; the staged file is discarded). A taken name is
+ * numbered: captures are named by the time they were taken, and refusing would lose them.
  */
-export async function receiveUploadOfKind(userId: string, request: Request, kinds: readonly MediaKind[]): Promise<MediaFile> {
-  const kindMessage = `kind must be one of: ${kinds.join(", ")}`;
-  const fromQuery = new URL(request.url).searchParams.get("kind");
-  if (fromQuery !== null && !kinds.includes(fromQuery as MediaKind)) throw new DomainError(422, kindMessage);
-  const largest = Math.max(...kinds.map((kind) => MEDIA_RULES[kind].maxBytes));
-  const left = await storageLeft(userId);
-  let head: Uint8Array | null = null;
-  let upload;
-  try {
-    upload = await receiveMultipartUpload(request, {
-      maxBytes: Math.min(largest, left),
-      // Judged once the kind is known (below), so the refusal can name what that kind must be.
-      inspect: (bytes) => {
-        head = bytes;
-        return "application/octet-stream";
-      },
-      unsupportedMessage: "The file is not of an accepted type",
-    });
-  } catch (error) {
-    if (left < largest && error instanceof DomainError && error.status === 413) throw quotaExceeded();
-    throw error;
-  }
-  const kind = (upload.fields.kind ?? fromQuery ?? "") as MediaKind;
+export async function commitStagedOfKind(
+  userId: string,
+  kinds: readonly MediaKind[],
+  upload: { staged: StagedFile; filename: string; kind: string; head: Uint8Array | null },
+): Promise<MediaFile> {
   const refuse = async (error: DomainError) => {
     await fileStore.discard(upload.staged);
     throw error;
   };
-  if (!kinds.includes(kind)) return refuse(new DomainError(422, kindMessage));
+  const { kind } = upload;
+  if (!isKindOf(kinds, kind)) return refuse(unknownKind(kinds));
   if (upload.staged.size === 0) return refuse(new DomainError(422, "The file is empty"));
   const rules = MEDIA_RULES[kind];
-  const contentType = head ? rules.sniff(head) : null;
+  const contentType = upload.head ? rules.sniff(upload.head) : null;
   if (!contentType) return refuse(new DomainError(415, rules.unsupportedMessage));
   if (upload.staged.size > rules.maxBytes) return refuse(new DomainError(413, tooLargeMessage(rules.maxBytes)));
   const staged = { ...upload.staged, contentType };
-  return commitStaged(userId, kind, staged, nameFromUpload(upload.filename, kind), "number", describeHead(head));
+  return commitStagedMedia(userId, kind, staged, nameFromUpload(upload.filename, kind), "number", describeHead(upload.head));
 }
 
 /**
@@ -388,7 +367,7 @@ export async function receiveUploadOfKind(userId: string, request: Request, kind
  */
 export async function storeMedia(userId: string, kind: MediaKind, source: Readable, name: string, provenance: Provenance | null = null): Promise<MediaFile> {
   const rules = MEDIA_RULES[kind];
-  const limit = await uploadLimit(userId, kind);
+  const limit = await uploadLimit(userId, [kind]);
   const inspection = inspectKeepingHead(kind);
   let staged: StagedFile;
   try {
@@ -398,7 +377,7 @@ export async function storeMedia(userId: string, kind: MediaKind, source: Readab
     if (error instanceof UnsupportedContentError) throw new DomainError(415, rules.unsupportedMessage);
     throw error;
   }
-  return commitStaged(userId, kind, staged, nameFromUpload(name, kind), "number", { ...inspection.described(), provenance });
+  return commitStagedMedia(userId, kind, staged, nameFromUpload(name, kind), "number", { ...inspection.described(), provenance });
 }
 
 /** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as DomainError. */
@@ -452,26 +431,6 @@ export function sweepOrphanMedia(options?: { graceMs?: number; now?: number }) {
     const rows = await db.selectFrom("media_files").select("id").where("id", "in", keys).execute();
     return new Set(rows.map((row) => row.id));
   }, options);
-}
-
-/**
- * The sweep runs at start, once more just after the grace period (what a restart interrupted is too
- * young for the first sweep; without this it would wait for the hourly one) and hourly after that.
- * The grace period keeps uploads in flight on another instance sharing DATA_DIR safe. The server's
- * life cycle schedules it (app/services/housekeeping.server.ts); nothing starts on import.
- */
-const SWEEP_INTERVAL_MS = 60 * 60_000;
-export const SWEEP_AFTER_START_MS = SWEEP_GRACE_MS + 60_000;
-
-/** Runs `sweep` now, after the grace period and hourly; the timers never keep the process alive. Returns a stop. */
-export function scheduleSweeps(sweep: () => void): () => void {
-  sweep();
-  const once = setTimeout(sweep, SWEEP_AFTER_START_MS).unref();
-  const hourly = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
-  return () => {
-    clearTimeout(once);
-    clearInterval(hourly);
-  };
 }
 
 /** What the file responder needs to serve a stored file. */

@@ -6,8 +6,9 @@ import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { isMultipart, formatBytes } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http.server";
-import { deleteMedia, listMedia, MEDIA_RULES, receiveMediaUpload, renameMedia } from "~/models/media.server";
+import { deleteMedia, listMedia, MEDIA_RULES, renameMedia } from "~/models/media.server";
 import { storageUsage } from "~/models/library.server";
+import { receiveMediaUpload } from "~/services/media-upload.server";
 import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/voices";
 

@@ -1,4 +1,5 @@
-import { scheduleSweeps, sweepOrphanMedia } from "~/models/media.server";
+import { SWEEP_GRACE_MS } from "~/lib/storage.server";
+import { sweepOrphanMedia } from "~/models/media.server";
 import { pruneStaleRecords } from "~/models/token.server";
 
 /**
@@ -13,6 +14,19 @@ import { pruneStaleRecords } from "~/models/token.server";
  * A failure is logged and retried next time. The timers are unref'd: they never keep a process alive.
  */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+/** The sweep after the start's: just past the grace period, so what a restart interrupted is old enough. */
+export const SWEEP_AFTER_START_MS = SWEEP_GRACE_MS + 60_000;
+
+/** Runs `sweep` now, after the grace period and hourly; the timers never keep the process alive. Returns a stop. */
+export function scheduleSweeps(sweep: () => void): () => void {
+  sweep();
+  const once = setTimeout(sweep, SWEEP_AFTER_START_MS).unref();
+  const hourly = setInterval(sweep, HOUSEKEEPING_INTERVAL_MS).unref();
+  return () => {
+    clearTimeout(once);
+    clearInterval(hourly);
+  };
+}
 
 export function sweepMediaQuietly(): Promise<void> {
   return sweepOrphanMedia()
@@ -38,7 +52,7 @@ export interface Housekeeping {
   stop(): Promise<void>;
 }
 
-/** Runs the sweep (on the media model's schedule) and the pruning (hourly) now and on their schedules (jobs replaceable for tests). */
+/** Runs the sweep (scheduleSweeps) and the pruning (hourly) now and on their schedules (jobs replaceable for tests). */
 export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly }): Housekeeping {
   const inFlight = new Set<Promise<void>>();
   let stopped = false;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
 import { parseInput } from "~/lib/http.server";
-import { deleteMedia, getMediaByName, listMedia, mediaNotFound, receiveMediaUpload, renameMedia, type MediaFile } from "~/models/media.server";
+import { deleteMedia, getMediaByName, listMedia, mediaNotFound, renameMedia, type MediaFile } from "~/models/media.server";
+import { receiveMediaUpload } from "./media-upload.server";
 
 /**
  * The two uploadable libraries (voice clips, videos) as the API serves them: one implementation for

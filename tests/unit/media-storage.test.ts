@@ -13,13 +13,13 @@ import {
   getMediaByName,
   listMedia,
   MediaError,
-  receiveMediaUpload,
   renameMedia,
-  scheduleSweeps,
   storeMedia,
   sweepOrphanMedia,
 } from "~/models/media.server";
 import { createUser } from "~/models/user.server";
+import { scheduleSweeps } from "~/services/housekeeping.server";
+import { receiveMediaUpload } from "~/services/media-upload.server";
 import { mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
 
 const tempRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), "studio-store-"));

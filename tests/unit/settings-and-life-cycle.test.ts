@@ -2,8 +2,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { parseSettings, SettingsError } from "~/lib/env.server";
 import { closeDatabase, databaseIsOpen, db, openDatabase } from "~/lib/db.server";
-import { SWEEP_AFTER_START_MS } from "~/models/media.server";
-import { HOUSEKEEPING_INTERVAL_MS, startHousekeeping } from "~/services/housekeeping.server";
+import { HOUSEKEEPING_INTERVAL_MS, startHousekeeping, SWEEP_AFTER_START_MS } from "~/services/housekeeping.server";
 
 describe("settings: one schema, parsed once", () => {
   it("has README's defaults", () => {

@@ -1,6 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http.server";
-import { libraryJson, saveUploadToLibrary } from "~/models/library.server";
+import { libraryJson } from "~/models/library.server";
+import { saveUploadToLibrary } from "~/services/media-upload.server";
 import type { Route } from "./+types/library.upload";
 
 export const loader = refuseMethod("POST");
