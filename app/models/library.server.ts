@@ -10,6 +10,8 @@ import {
   LIBRARY_MAX_PER_PAGE,
   LIBRARY_PAGE_SIZE,
   LIBRARY_SORTS,
+  type LibraryFileJson,
+  type LibraryFilters,
   type LibrarySort,
 } from "~/shared/library";
 import { checkMediaName, type MediaKind } from "~/shared/media-names";
@@ -60,6 +62,21 @@ export const libraryQuerySchema = z.object({
       .default(LIBRARY_PAGE_SIZE),
   ),
 });
+
+/** The filters a library screen's URL (or a posted form's `back`) names; what does not parse falls back to the default, with the reason. */
+export function libraryFilters(search: URLSearchParams): { filters: LibraryFilters; problem: string | null } {
+  const parsed = libraryQuerySchema.safeParse({
+    kind: search.get("kind") ?? undefined,
+    q: search.get("q") ?? undefined,
+    sort: search.get("sort") ?? undefined,
+    page: search.get("page") ?? undefined,
+  });
+  if (!parsed.success) {
+    return { filters: { kind: "", q: "", sort: DEFAULT_LIBRARY_SORT, page: 1 }, problem: parsed.error.issues[0]?.message ?? "Invalid filter" };
+  }
+  const { kind, q, sort, page } = parsed.data;
+  return { filters: { kind: kind ?? "", q: q?.trim() ?? "", sort, page }, problem: null };
+}
 
 /** PATCH /api/library/{id}'s body. */
 export const renameSchema = z.object({ name: z.string({ error: "name is required" }) });
@@ -162,7 +179,7 @@ export async function storageUsage(userId: string): Promise<StorageUsage> {
 export { storageUsed };
 
 /** A file as the API answers it (GET /api/library and /api/library/{id}). */
-export function libraryJson(file: MediaFile) {
+export function libraryJson(file: MediaFile): LibraryFileJson {
   return {
     id: file.id,
     name: file.name,

@@ -36,6 +36,44 @@ export const SORT_LABELS: Record<LibrarySort, string> = {
   size: "Smallest first",
 };
 
+/** A file as GET /api/library answers it and the library screen shows it (libraryJson in app/models/library.server.ts). */
+export interface LibraryFileJson {
+  id: string;
+  name: string;
+  kind: MediaKind;
+  size: number;
+  content_type: string;
+  created_at: string;
+  updated_at: string;
+  url: string;
+  /** For PNG images: a smaller picture of them; null for everything else. */
+  thumbnail_url: string | null;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  provenance: Provenance | null;
+}
+
+/** A view of the library screen: the filters its URL names ("" for every kind). */
+export interface LibraryFilters {
+  kind: MediaKind | "";
+  q: string;
+  sort: LibrarySort;
+  page: number;
+}
+
+/** The query string of a library view (defaults left out), for links and for coming back after a post. */
+export function librarySearch(filters: LibraryFilters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  if (filters.kind) params.set("kind", filters.kind);
+  if (filters.q) params.set("q", filters.q);
+  if (filters.sort !== DEFAULT_LIBRARY_SORT) params.set("sort", filters.sort);
+  if (filters.page > 1) params.set("page", String(filters.page));
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const search = params.toString();
+  return search ? `?${search}` : "";
+}
+
 /** Files a page (the screen and the API's default); the API takes `per_page` up to LIBRARY_MAX_PER_PAGE. */
 export const LIBRARY_PAGE_SIZE = 24;
 export const LIBRARY_MAX_PER_PAGE = 100;

@@ -1,0 +1,196 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useFetcher } from "react-router";
+import { AUDIO_KINDS, IMAGE_KINDS, KIND_LABELS, librarySearch, type LibraryFileJson, type LibraryFilters, type Provenance } from "~/shared/library";
+import type { MediaKind } from "~/shared/media-names";
+import { formatSize } from "../media-ui";
+import { toast } from "../toasts";
+import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
+
+/** Kinds the AI tools make: their provenance is shown, "unknown" for files from before it was kept. */
+const GENERATED_KINDS: readonly MediaKind[] = ["speech", "image", "aivideo", "sketch"];
+
+/** "2026-01-15 12:04 UTC": the same text on the server and in the browser. */
+const dateText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function durationText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function Preview({ file }: { file: LibraryFileJson }) {
+  const { kind } = file;
+  if (IMAGE_KINDS.includes(kind)) {
+    return file.thumbnail_url ? <img className="library-thumb" src={file.thumbnail_url} alt="" loading="lazy" decoding="async" width={160} height={120} /> : null;
+  }
+  if (AUDIO_KINDS.includes(kind)) return <audio className="library-audio" src={file.url} controls preload="none" aria-label={`Play ${file.name}`} />;
+  // No poster is made on the server: the first frame, from the file's metadata, stands in for one.
+  return <video className="library-video" src={file.url} controls preload="metadata" aria-label={`Play ${file.name}`} />;
+}
+
+function ProvenanceDetails({ provenance }: { provenance: Provenance | null }) {
+  if (!provenance) {
+    return (
+      <p className="library-provenance muted" data-testid="provenance">
+        Provenance: unknown
+      </p>
+    );
+  }
+  const rows: [string, string | null][] = [
+    ["Prompt", provenance.prompt],
+    ["Style", provenance.style],
+    ["Voice", provenance.voice],
+    ["Provider", provenance.provider],
+    ["Model", provenance.model],
+    ["Source", provenance.source ? `${provenance.source.type}${provenance.source.id ? ` ${provenance.source.id}` : ""}` : null],
+  ];
+  return (
+    <dl className="library-provenance" data-testid="provenance">
+      {rows
+        .filter((row): row is [string, string] => Boolean(row[1]))
+        .map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+/**
+ * One file of the library: its preview, facts and provenance, and its actions: download, rename (a
+ * form on ?rename={id}), use as a sketch, delete (a dialog and a fetcher with JavaScript, the confirm
+ * panel without) and attach to a project. All post to /library and come back to the same view.
+ */
+export function LibraryItem({
+  file,
+  hidden,
+  filters,
+  renaming,
+  projects,
+  actionData,
+}: {
+  file: LibraryFileJson;
+  hidden: boolean;
+  filters: LibraryFilters;
+  renaming: boolean;
+  projects: { id: string; title: string }[];
+  actionData: LibraryAnswer | null;
+}) {
+  const { kind } = file;
+  const fetcher = useFetcher<LibraryAnswer>({ key: `library-delete-${file.id}` });
+  const reported = useRef<unknown>(null);
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data || reported.current === fetcher.data) return;
+    reported.current = fetcher.data;
+    if (!fetcher.data.ok) toast.error(fetcher.data.message);
+  }, [fetcher.state, fetcher.data]);
+
+  // With JavaScript, Delete asks with a dialog and posts through a fetcher (the item hides at once).
+  const onDelete = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!window.confirm(DELETE_CONFIRM)) return;
+    const form = new FormData(event.currentTarget);
+    form.set("intent", "delete");
+    form.set("enhanced", "1");
+    fetcher.submit(form, { method: "post", action: `/library${back}` });
+  };
+
+  const facts = [
+    KIND_LABELS[kind],
+    formatSize(file.size),
+    file.width && file.height ? `${file.width}×${file.height}` : null,
+    file.duration_ms ? durationText(file.duration_ms) : null,
+  ].filter(Boolean);
+  const back = librarySearch(filters);
+  const renameLink = `/library${librarySearch(filters, { rename: file.id })}`;
+
+  return (
+    <li className="card library-item" data-testid="library-item" data-kind={kind} hidden={hidden}>
+      <div className="library-preview">
+        <Preview file={file} />
+      </div>
+      <h2 className="library-name">{file.name}</h2>
+      <p className="library-facts muted">
+        {facts.join(" · ")} · <time dateTime={file.created_at}>{dateText(file.created_at)}</time>
+      </p>
+      {GENERATED_KINDS.includes(kind) ? <ProvenanceDetails provenance={file.provenance} /> : null}
+
+      {renaming ? (
+        <Form method="post" action={renameLink} className="library-rename">
+          <input type="hidden" name="intent" value="rename" />
+          <input type="hidden" name="id" value={file.id} />
+          <input type="hidden" name="back" value={back} />
+          <label>
+            New name
+            <input
+              name="name"
+              defaultValue={file.name}
+              required
+              maxLength={120}
+              aria-invalid={actionData?.intent === "rename" && !actionData.ok ? true : undefined}
+              aria-describedby={actionData?.intent === "rename" && !actionData.ok ? `rename-error-${file.id}` : undefined}
+            />
+          </label>
+          {actionData?.intent === "rename" && !actionData.ok ? (
+            <p className="field-error" id={`rename-error-${file.id}`} role="alert">
+              {actionData.detail ?? actionData.message}
+            </p>
+          ) : null}
+          <button type="submit" className="button button-small button-primary">
+            Save name
+          </button>
+          <Link className="button button-small button-ghost" to={`/library${back}`}>
+            Cancel
+          </Link>
+        </Form>
+      ) : null}
+
+      <div className="library-actions">
+        <a className="button button-small" href={file.url} download={file.name}>
+          ⬇️ Download
+        </a>
+        {!renaming ? (
+          <Link className="button button-small" to={renameLink} aria-label={`Rename ${file.name}`}>
+            ✏️ Rename
+          </Link>
+        ) : null}
+        {IMAGE_KINDS.includes(kind) ? (
+          <Link className="button button-small" to={`/drawing?${new URLSearchParams({ from: file.id })}`} aria-label={`Use ${file.name} as a sketch`}>
+            🎨 Use as a sketch
+          </Link>
+        ) : null}
+        <Form method="post" action={`/library${back}`} onSubmit={onDelete}>
+          <input type="hidden" name="id" value={file.id} />
+          <input type="hidden" name="back" value={back} />
+          <button type="submit" name="intent" value="delete" className="button button-small button-ghost" aria-label={`Delete ${file.name}`}>
+            🗑️ Delete
+          </button>
+        </Form>
+      </div>
+      {projects.length > 0 ? (
+        <Form method="post" action={`/library${back}`} className="library-attach">
+          <input type="hidden" name="intent" value="attach" />
+          <input type="hidden" name="id" value={file.id} />
+          <input type="hidden" name="back" value={back} />
+          <label>
+            <span className="visually-hidden">Project for {file.name}</span>
+            <select name="project_id" defaultValue="">
+              <option value="" disabled>
+                Attach to a project…
+              </option>
+              {projects.map((project) => (
+                <option key={project.id} value={project.id}>
+                  {project.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button button-small">
+            📎 Attach
+          </button>
+        </Form>
+      ) : null}
+    </li>
+  );
+}

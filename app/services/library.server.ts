@@ -1,0 +1,44 @@
+import { getLibraryFile, libraryJson, listLibrary, storageUsage } from "~/models/library.server";
+import { listProjects, setProjectSlot, type Project } from "~/models/project.server";
+import { AUDIO_KINDS, LIBRARY_PAGE_SIZE, VIDEO_KINDS, type LibraryFilters } from "~/shared/library";
+import type { MediaKind } from "~/shared/media-names";
+
+/**
+ * The library screen's work across models (issue 15): one view of the person's files with their
+ * storage and projects, and attaching a file to a project in the slot its kind fills.
+ */
+
+/**
+ * A view of the library: one page of files as the filters say, the storage used, the projects a file
+ * can be attached to, and the file a Delete without JavaScript asks about (`confirmId`, ?delete={id};
+ * null when it is not the person's).
+ */
+export async function libraryView(userId: string, filters: LibraryFilters, confirmId: string | null) {
+  const [result, usage, projects] = await Promise.all([
+    listLibrary(userId, { kind: filters.kind || null, q: filters.q, sort: filters.sort, page: filters.page, perPage: LIBRARY_PAGE_SIZE }),
+    storageUsage(userId),
+    listProjects(userId),
+  ]);
+  const confirming = confirmId ? await getLibraryFile(userId, confirmId).catch(() => null) : null;
+  return {
+    files: result.files.map(libraryJson),
+    total: result.total,
+    pages: Math.max(1, Math.ceil(result.total / LIBRARY_PAGE_SIZE)),
+    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes },
+    projects: projects.map((project) => ({ id: project.id, title: project.title })),
+    confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
+  };
+}
+
+type SlotOfKind = "voice" | "video" | "image";
+const slotOf = (kind: MediaKind): SlotOfKind => (AUDIO_KINDS.includes(kind) ? "voice" : VIDEO_KINDS.includes(kind) ? "video" : "image");
+
+/**
+ * Attaches the person's file to their project, in the slot its kind fills (a voice, a video or an
+ * image): the project, or undefined when no project is named or it is not theirs. 404 when the file
+ * is not theirs; the project model's refusals as they are.
+ */
+export async function attachToProject(userId: string, fileId: string, projectId: string): Promise<Project | undefined> {
+  const file = await getLibraryFile(userId, fileId);
+  return projectId ? setProjectSlot(userId, projectId, slotOf(file.kind), file.id) : undefined;
+}
