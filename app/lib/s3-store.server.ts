@@ -13,10 +13,12 @@ import {
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+import { createDiskStore } from "./disk-store.server";
 import {
   checkInstanceId,
-  createDiskStore,
+  checkKey,
   createInspector,
+  KEY_PATTERN,
   normalisePrefix,
   SWEEP_GRACE_MS,
   type FileStore,
@@ -24,7 +26,7 @@ import {
   type SweepResult,
 } from "./storage.server";
 
-// Parsing STORAGE_URL lives with the disk store (no SDK needed to read it); kept importable from here.
+// Parsing STORAGE_URL lives with the choice of store (no SDK needed to read it); kept importable from here.
 export { parseStorageUrl, type StorageConfig } from "./storage.server";
 
 /**
@@ -63,13 +65,6 @@ export interface S3StoreOptions {
 
 const MiB = 1024 * 1024;
 const KNOWN_BATCH = 500;
-
-// The same check as the disk store's: keys are our own random ids, nothing else reaches the bucket.
-const KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
-function checkKey(key: string): string {
-  if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
-  return key;
-}
 
 function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;

@@ -1,10 +1,7 @@
-import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { createDiskStore } from "./disk-store.server";
 import { env, SettingsError, type Settings } from "./env.server";
 import { SNIFF_BYTES } from "./file-signatures";
 
@@ -15,8 +12,10 @@ import { SNIFF_BYTES } from "./file-signatures";
  * counting bytes and checking the first bytes, `commit` renames it into place. `sweep` removes what
  * a crash can leave: files without a row and stale temporary files.
  *
- * FileStore is an interface: the disk (below) or an S3-compatible bucket (s3-store.server.ts), as
- * STORAGE_URL says. `openFileStore()` (called by startApp, before the server listens) picks it, checks
+ * FileStore is an interface: the disk (disk-store.server.ts) or an S3-compatible bucket
+ * (s3-store.server.ts), as STORAGE_URL says. This module holds the interface, what both stores share
+ * (the byte counter and sniffer, the key and instance id rules, the sweep's grace period) and the
+ * choice: `openFileStore()` (called by startApp, before the server listens) picks the store, checks
  * that it can be reached and clears this instance's own temporary folder; nothing happens on import.
  *
  * Temporary files live in a folder per instance, `tmp/<instance id>/` (INSTANCE_ID, else
@@ -85,9 +84,9 @@ export class UnsupportedContentError extends Error {
 /** How old an unclaimed or temporary file must be before a sweep removes it (an upload may be in flight). */
 export const SWEEP_GRACE_MS = 15 * 60_000;
 
-// Keys are our own random ids; anything else is refused before it comes near a path.
-const KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
-function checkKey(key: string): string {
+// Keys are our own random ids; anything else is refused before it comes near a path or a bucket.
+export const KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+export function checkKey(key: string): string {
   if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
   return key;
 }
@@ -140,137 +139,8 @@ export function instanceIdFor(settings: Pick<Settings, "instanceId" | "port">, h
   return settings.port === 0 ? `${host}-pid${process.pid}` : `${host}-${settings.port}`;
 }
 
-export interface DiskStoreOptions {
-  /** Names this instance's folder of temporary files, `tmp/<instanceId>/`; default: a random id per store. */
-  instanceId?: string;
-}
-
-/** Files on local disk under `root`: objects/<2 chars>/<key> and tmp/<instance id>/<random>.part. */
-export function createDiskStore(root: string, options: DiskStoreOptions = {}): FileStore {
-  const objectsDir = path.join(root, "objects");
-  const tmpRoot = path.join(root, "tmp");
-  const instanceId = checkInstanceId(options.instanceId ?? randomUUID().slice(0, 8));
-  const tmpDir = path.join(tmpRoot, instanceId);
-  const objectPath = (key: string) => path.join(objectsDir, checkKey(key).slice(0, 2), key);
-
-  const list = async (dir: string) => (await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) as fs.Dirent[];
-
-  async function removeQuietly(file: string) {
-    await fsp.rm(file, { force: true }).catch((error) => console.error(`[storage] could not remove ${file}`, error));
-  }
-
-  return {
-    async stage(source, options) {
-      // The source may fail while the file is being opened; pipeline() then sees it already errored.
-      source.on("error", () => {});
-      const tempPath = path.join(tmpDir, `${randomUUID()}.part`);
-      const inspector = createInspector(options);
-      // Opened before any byte flows, so a refusal cannot race the file's creation (and leave it behind).
-      // Another instance's sweep may remove our folder while it is empty and old: make it again then.
-      const openTemp = async () => {
-        await fsp.mkdir(tmpDir, { recursive: true });
-        return fsp.open(tempPath, "wx", 0o600);
-      };
-      const handle = await openTemp().catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return openTemp();
-        throw error;
-      });
-      try {
-        // Larger write batches than the 16 KiB default: fewer write calls for big media.
-        await pipeline(source, inspector.transform, handle.createWriteStream({ highWaterMark: 1024 * 1024 }));
-      } catch (error) {
-        await handle.close().catch(() => {});
-        await removeQuietly(tempPath);
-        throw error;
-      }
-      return { tempPath, ...inspector.result() };
-    },
-
-    async commit(staged, key) {
-      const target = objectPath(key);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      // Same filesystem, so the rename is atomic: readers see the whole file or none.
-      await fsp.rename(staged.tempPath, target);
-    },
-
-    async discard(staged) {
-      await removeQuietly(staged.tempPath);
-    },
-
-    async stat(key) {
-      try {
-        const info = await fsp.stat(objectPath(key));
-        return info.isFile() ? { size: info.size, modified: info.mtime } : null;
-      } catch {
-        return null;
-      }
-    },
-
-    open(key, range) {
-      return fs.createReadStream(objectPath(key), range ? { start: range.start, end: range.end } : {});
-    },
-
-    async remove(key) {
-      await removeQuietly(objectPath(key));
-    },
-
-    async sweep(known, { graceMs = SWEEP_GRACE_MS, now = Date.now() } = {}) {
-      const result: SweepResult = { removedFiles: 0, removedTemporary: 0 };
-      const isStale = async (file: string) => {
-        try {
-          return now - (await fsp.stat(file)).mtimeMs > graceMs;
-        } catch {
-          return false;
-        }
-      };
-      // Temporary files: each instance's folder (and loose files of the layout before per-instance
-      // folders). A file in flight is written to at least every 60 s (a stalled upload is dropped), so
-      // its modification time keeps it young. Another instance's folder left empty and old goes too.
-      const removeStaleIn = async (dir: string) => {
-        for (const entry of await list(dir)) {
-          const file = path.join(dir, entry.name);
-          if (entry.isFile() && (await isStale(file))) {
-            await removeQuietly(file);
-            result.removedTemporary++;
-          }
-        }
-      };
-      await removeStaleIn(tmpRoot);
-      for (const entry of await list(tmpRoot)) {
-        if (!entry.isDirectory()) continue;
-        const dir = path.join(tmpRoot, entry.name);
-        await removeStaleIn(dir);
-        if (dir !== tmpDir && (await isStale(dir))) await fsp.rmdir(dir).catch(() => {}); // only when empty
-      }
-      for (const shard of await list(objectsDir)) {
-        if (!shard.isDirectory()) continue;
-        const keys = (await list(path.join(objectsDir, shard.name))).filter((e) => e.isFile()).map((e) => e.name);
-        // Ask in batches: a portable IN list stays well below every database's parameter limit.
-        for (let i = 0; i < keys.length; i += 500) {
-          const batch = keys.slice(i, i + 500);
-          const claimed = await known(batch.filter((key) => KEY_PATTERN.test(key)));
-          for (const key of batch) {
-            const file = path.join(objectsDir, shard.name, key);
-            if (!claimed.has(key) && (await isStale(file))) {
-              await removeQuietly(file);
-              result.removedFiles++;
-            }
-          }
-        }
-      }
-      return result;
-    },
-
-    async clearTemporary() {
-      let removed = 0;
-      for (const entry of await list(tmpDir)) {
-        await fsp.rm(path.join(tmpDir, entry.name), { recursive: true, force: true });
-        removed++;
-      }
-      return removed;
-    },
-  };
-}
+// The disk store is this module's default (made on first use below): kept importable from here.
+export { createDiskStore, type DiskStoreOptions } from "./disk-store.server";
 
 export type StorageConfig =
   | { kind: "file"; root: string }
