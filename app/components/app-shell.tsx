@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useFetchers, useLocation, useMatches } from "react-router";
+import { Form, useFetchers, useLocation, useMatches } from "react-router";
 import { DASHBOARD_TOOLS } from "~/shared/tools";
+import { useFollowLinksInApp } from "./in-app-links";
 import { ThemeToggle } from "./theme-toggle";
 
 /** What a screen may ask of the shell through its route `handle`: where the skip link goes. */
@@ -33,6 +34,7 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
   const skip = (useMatches().findLast((match) => (match.handle as ShellHandle | undefined)?.skipLink)?.handle as ShellHandle | undefined)?.skipLink ?? DEFAULT_SKIP;
   const pendingPlan = useFetchers().findLast((fetcher) => fetcher.formData?.get("intent") === "plan")?.formData?.get("plan");
   const shownPlan = typeof pendingPlan === "string" ? pendingPlan : plan;
+  const followLink = useFollowLinksInApp();
 
   // A link followed in the open drawer leaves it closed on the next screen.
   useEffect(() => {
@@ -51,11 +53,12 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
       <a className="skip-link" href={skip.href}>
         {skip.label}
       </a>
-      <header className="shell-bar">
+      {/* Its links are plain (in-app-links.ts): the bar follows them in the app. */}
+      <header className="shell-bar" onClick={followLink}>
         {/* The shell's own icons are CSS masks too (app.css): the dashboard's HTML budget. */}
-        <Link className="shell-brand" to="/dashboard" discover="none">
+        <a className="shell-brand" href="/dashboard">
           Creative AI Studio
-        </Link>
+        </a>
         <details className="shell-menu" ref={menu} onKeyDown={closeOnEscape}>
           <summary className="button button-ghost">
             Menu
@@ -64,9 +67,9 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
             <nav className="shell-nav" aria-label="Studio">
               {/* The icons are CSS's, keyed by the link's path (app.css, "Tool icons"). */}
               {NAV_ITEMS.map((item) => (
-                <Link key={item.id} to={item.path} discover="none" aria-current={current === item.path ? "page" : undefined}>
+                <a key={item.id} href={item.path} aria-current={current === item.path ? "page" : undefined}>
                   {item.label}
-                </Link>
+                </a>
               ))}
             </nav>
             <section className="shell-account" aria-label="Account">

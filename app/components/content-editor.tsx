@@ -6,6 +6,7 @@ import { DELETE_CONFIRM_TEXT, FlashFallback } from "./content-list";
 import { LOAD_FAILED, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
 import { useSaveQueue, type EditorStatus } from "./use-save-queue";
 import { Icon } from "./icon";
+import { useFollowLinksInApp } from "./in-app-links";
 import { Skeleton } from "./page-header";
 
 export function ContentLoading() {
@@ -63,6 +64,7 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
   const editor = useSaveQueue({ item, editing, saveFailure });
   const { saved, draft, status, conflict, saving } = editor;
   const fieldErrors = saveFailure?.fieldErrors ?? {};
+  const followLink = useFollowLinksInApp();
 
   // Edit, Save and Cancel unmount the control that was pressed: focus goes to the title field in edit
   // mode and to the (renamed) title after it, never to <body>.
@@ -94,15 +96,16 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
         </h1>
         {saved.body ? <div className="card content-body">{saved.body}</div> : <p className="muted content-body-empty">No content yet.</p>}
         <StatusLine status={status} />
-        <div className="content-actions">
+        {/* Back to Dashboard is a plain link, followed in the app from here (in-app-links.ts). */}
+        <div className="content-actions" onClick={followLink}>
           <Link className="button button-primary" to={`${viewUrl}?edit=1`} onClick={editor.startEditing} preventScrollReset>
             <Icon name="pencil" />
             Edit
           </Link>
-          <Link className="button button-ghost" to="/dashboard">
+          <a className="button button-ghost" href="/dashboard">
             <Icon name="arrow-left" />
             Back to Dashboard
-          </Link>
+          </a>
         </div>
       </article>
     );

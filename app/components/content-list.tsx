@@ -1,7 +1,8 @@
 import { useLayoutEffect, useRef } from "react";
-import { Form, Link, useFetchers, useLocation, useNavigate, useRouteLoaderData, useSubmit } from "react-router";
+import { Form, Link, useFetchers, useLocation, useRouteLoaderData, useSubmit } from "react-router";
 import { focusAfterRemoval } from "~/browser/focus";
 import { formIntent, pinnedBy } from "~/shared/pin-form";
+import { useFollowLinksInApp } from "./in-app-links";
 import type { FlashToast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
 
@@ -81,22 +82,6 @@ function usePendingChanges() {
 }
 
 /**
- * The titles are plain links (a React Router <Link> per row costs more to render than the rest of
- * the row): one handler on the list turns a plain click into a client-side navigation, as <Link> does.
- */
-function useFollowLinksInApp() {
-  const navigate = useNavigate();
-  return (event: React.MouseEvent<HTMLElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const link = (event.target as Element).closest("a");
-    const href = link?.getAttribute("href");
-    if (!link || !href?.startsWith("/") || link.target) return;
-    event.preventDefault();
-    navigate(href);
-  };
-}
-
-/**
  * The rows' forms, enhanced from the list (their submit events bubble to it): without JavaScript the
  * pressed button's intent is posted and the action redirects back; with it, the same fields go as a
  * fetcher keyed by row and intent, which the list reads for its optimistic order. A failed answer
@@ -136,6 +121,7 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
   const location = useLocation();
   const redirectTo = location.pathname + location.search;
   const { pins, deletes } = usePendingChanges();
+  // The titles are plain links (a <Link> per row costs more to render than the rest of the row).
   const followLink = useFollowLinksInApp();
   const keepFocus = useRef<HTMLElement | null>(null);
   const submitRow = useRowSubmissions(keepFocus);
@@ -192,7 +178,7 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
       {shown.length > 0 ? (
         <ul className="content-list" aria-label="Content items" hidden={visibleCount === 0} onClick={followLink} onSubmit={submitRow}>
           {shown.map((item, index) => (
-            <ContentRow key={item.id} item={item} index={index} deleting={deletes.has(item.id)} redirectTo={redirectTo} />
+            contentRow(item, index, deletes.has(item.id), redirectTo)
           ))}
         </ul>
       ) : null}
@@ -256,10 +242,11 @@ function RowLabels() {
 }
 
 /**
- * One row: pin star, title link, Delete. A plain function of its item, with no hooks (a page has
- * 100 rows): the list submits for it and reads what is pending. readContentRows reads it back.
+ * One row: pin star, title link, Delete. A plain function of its item called by the list, not a
+ * component (a page has 100 rows: no component of its own to render, no hooks): the list submits
+ * for it and reads what is pending. readContentRows reads it back.
  */
-function ContentRow({ item, index, deleting, redirectTo }: { item: ContentListItem; index: number; deleting: boolean; redirectTo: string }) {
+function contentRow(item: ContentListItem, index: number, deleting: boolean, redirectTo: string) {
   const action = `${ROW_ACTION}${encodeURIComponent(item.id)}`;
   // Short ids (a page has 100 rows): p/u/d name the buttons' words, c{index} the row's title.
   const titleId = `c${index}`;
@@ -269,7 +256,7 @@ function ContentRow({ item, index, deleting, redirectTo }: { item: ContentListIt
   // alone (formIntent), and the star is a "Pin"/"Unpin" button, not a toggle: its name changes with
   // the state, so it carries no aria-pressed (a toggle's name must not change).
   return (
-    <li hidden={deleting}>
+    <li key={item.id} hidden={deleting}>
       <form method="post" action={action}>
         {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
         <button name={item.pinned ? "unpin" : "pin"} aria-labelledby={`${item.pinned ? LABEL_IDS.unpin : LABEL_IDS.pin} ${titleId}`}>
@@ -287,7 +274,7 @@ function ContentRow({ item, index, deleting, redirectTo }: { item: ContentListIt
 }
 
 /**
- * The rows as ContentRow wrote them into the page, in its order: what the dashboard hydrates from when
+ * The rows as contentRow wrote them into the page, in its order: what the dashboard hydrates from when
  * its loader data leaves them to the markup (app/components/markup-only.tsx).
  */
 export function readContentRows(): ContentListItem[] {

@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
-import { Link } from "react-router";
 import { DASHBOARD_TOOLS, moveTool, type ToolId } from "~/shared/tools";
 import { Icon } from "./icon";
+import { useFollowLinksInApp } from "./in-app-links";
 
 const toolById = new Map(DASHBOARD_TOOLS.map((tool) => [tool.id, tool]));
 
@@ -22,6 +22,7 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
   const [dragOrder, setDragOrder] = useState<ToolId[] | null>(null);
   const dragging = useRef<{ id: ToolId; pointerId: number } | null>(null);
   const shown = dragOrder ?? order;
+  const followLink = useFollowLinksInApp();
 
   const onPointerDown = (event: React.PointerEvent<HTMLLIElement>, id: ToolId) => {
     if (!editing || (event.target as HTMLElement).closest("button, form")) return;
@@ -52,7 +53,7 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
   };
 
   return (
-    <ul className={editing ? "tool-grid tool-grid-editing" : "tool-grid"} aria-label="Tools">
+    <ul className={editing ? "tool-grid tool-grid-editing" : "tool-grid"} aria-label="Tools" onClick={followLink}>
       {shown.map((id, index) => {
         const tool = toolById.get(id)!;
         const isDragged = dragging.current?.id === id;
@@ -74,10 +75,9 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
                 {renderMoveControls(id, index)}
               </div>
             ) : (
-              // A plain link styled by place (.tool-grid a), its label its text: 13 on every dashboard.
-              <Link to={tool.path} discover="none">
-                {tool.label}
-              </Link>
+              // A plain link styled by place (.tool-grid a), its label its text: 13 on every dashboard,
+              // followed in the app by the grid (in-app-links.ts).
+              <a href={tool.path}>{tool.label}</a>
             )}
           </li>
         );

@@ -6,6 +6,7 @@ import { ContentList, readContentRows, type ContentListItem } from "~/components
 import { useMarkupOnly } from "~/components/markup-only";
 import { Icon } from "~/components/icon";
 import { EnhancedField } from "~/components/enhanced-field";
+import { useFollowLinksInApp } from "~/components/in-app-links";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
@@ -119,6 +120,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const plan = (usePendingPreference("plan", "plan") ?? preferences.plan) as Plan;
   const toolsOpen = (usePendingPreference("tools", "toolsOpen") ?? String(preferences.toolsOpen)) === "true";
   const order: ToolId[] = pendingOrder ? normaliseToolOrder(pendingOrder.split(",")) : preferences.toolOrder;
+  const followLink = useFollowLinksInApp();
 
   // SPEC §2: a welcome toast on arrival (dashboard toasts close after 3 s).
   const welcomed = useRef(false);
@@ -147,11 +149,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="page dashboard">
-      <header className="dashboard-header">
-        <Link className="button button-ghost" to="/" aria-label="Home" discover="none">
+      {/* Home is a plain link, followed in the app by the header (in-app-links.ts). */}
+      <header className="dashboard-header" onClick={followLink}>
+        <a className="button button-ghost" href="/" aria-label="Home">
           <Icon name="house" />
           Home
-        </Link>
+        </a>
         <h1>Dashboard</h1>
         <div className="dashboard-controls">
           <ThemeToggle />
