@@ -116,10 +116,27 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
   };
 }
 
+/** The query parameters the dashboard reads (its loader: page, q, edit); a row's form returns with these only. */
+const LIST_PARAMS = ["page", "q", "edit"];
+
+/**
+ * Where a row's plain form sends the person back: this page of the list with its search and edit
+ * mode, without any other query parameter (none changes the page). So /dashboard with a parameter
+ * it does not read adds no hidden field to each of the 100 rows.
+ */
+function listReturnPath(pathname: string, search: string): string {
+  if (!search) return pathname;
+  const params = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const [name, value] of params) if (LIST_PARAMS.includes(name)) kept.append(name, value);
+  const query = kept.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
 /** The user's content items below the dashboard tools: pin star, title link, Delete; one page at a time. */
 export function ContentList({ items, pinnedRanks, total, page, pageSize, query = "" }: ContentListProps) {
   const location = useLocation();
-  const redirectTo = location.pathname + location.search;
+  const redirectTo = listReturnPath(location.pathname, location.search);
   const { pins, deletes } = usePendingChanges();
   // The titles are plain links (a <Link> per row costs more to render than the rest of the row).
   const followLink = useFollowLinksInApp();
