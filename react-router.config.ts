@@ -5,6 +5,12 @@ export default {
   ssr: true,
   // BUILD_DIR lets parallel checkouts or test runs keep separate builds.
   buildDirectory: process.env.BUILD_DIR || "build",
+  // One cross-origin check: the root's security middleware (app/lib/http/security.server.ts) refuses
+  // cross-site writes with 403 for screens and /api alike, comparing hosts (X-Forwarded-Host behind a
+  // trusted proxy) and Sec-Fetch-Site. React Router's own check would answer 400 first, and compares
+  // whole origins, so a TLS proxy in front (Origin https://, the adapter's URL http://) would refuse
+  // every form; it is left to the middleware.
+  allowedActionOrigins: ["**"],
   future: {
     // Root middleware resolves the session (refreshing it when the access token expired) once per request.
     v8_middleware: true,

@@ -1,51 +1,63 @@
 import { randomBytes } from "node:crypto";
+import { Transform, type TransformCallback } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
-import { renderToPipeableStream } from "react-dom/server.bun";
+import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { contentListFromMemory } from "./auth/api-answers-from-memory.server";
-import { autosaveAtTheDoor } from "./auth/api-door-actions.server";
 import { MarkupOnlyProvider } from "./components/markup-only";
 import { NonceProvider } from "./components/nonce";
-import type { DoorAction, DoorRequest, MemoryAnswer } from "./lib/http.server";
-import { createMarkupStream } from "./lib/markup-stream.server";
 import { markupOnlyContext } from "./lib/markup-only.server";
-import { contentSecurityPolicy } from "./lib/security.server";
+import { contentSecurityPolicy } from "./lib/http/security.server";
 // The file app.css's @font-face names for Latin text (Vite gives both one hashed URL).
 import interLatinFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 
 export const streamTimeout = 5_000;
 
 /**
- * What scripts/server.mjs takes from the build (`build.entry.module`): the settings parsed once, the
- * life cycle (startApp before listening, stopApp after the last request) and the cross-origin rule
- * the front door applies before React Router's own guard (docs/decisions/0014), and the request handler.
+ * What scripts/server.mjs takes from the build (`build.entry.module`): the settings parsed once,
+ * the life cycle (startApp before listening, stopApp after the last request; decision 0014), the
+ * headers static files share with every answer, and React Router's Node adapter with the load
+ * context it gives each request (the client's address). The adapter comes from the build so that it
+ * runs the same production copy of React Router as the routes (vite.config.ts).
  */
 export { env as settings } from "./lib/env.server";
-export { isCrossOriginMutation } from "./lib/security.server";
+export { SECURITY_HEADERS as staticFileHeaders } from "./lib/http/security.server";
+export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/background.server";
-// React Router's request handler and the Node stream bridge come from the build, so the front door runs
-// the same (production) copy of React Router as the routes (vite.config.ts).
-export { createRequestHandler } from "react-router";
-export { createReadableStreamFromReadable } from "@react-router/node";
+export { createRequestListener } from "@react-router/node";
 
 /**
- * Answers the front door may give from memory before React Router, by route id: the URL is the
- * route's in routes.ts (a path without parameters). Each answers exactly what the route would, or
- * null to leave the request to React Router (docs/decisions/0026-answers-from-memory.md).
+ * React's Node renderer writes a page in many small pieces and calls the destination's `flush()`
+ * after each burst it completes (its hook for compression middleware). The pieces of a burst travel
+ * on as one chunk: one read of the body's stream, one write to the socket and one pass through the
+ * compressor per burst instead of per piece.
  */
-export const answersFromMemory: Record<string, (request: DoorRequest) => Promise<MemoryAnswer | null>> = {
-  "routes/api/content": contentListFromMemory,
-};
+class MarkupBursts extends Transform {
+  private pending: Buffer[] = [];
 
-/**
- * POSTs the front door may answer itself before React Router, by route id (the path, parameters
- * included, is the route's in routes.ts). Each decides from the headers whether it takes the request,
- * then answers every outcome as the route's action would (docs/decisions/0028-actions-at-the-door.md).
- */
-export const actionsAtTheDoor: Record<string, DoorAction> = {
-  "routes/api/content.autosave": autosaveAtTheDoor,
-};
+  constructor(private readonly onEnd: () => void) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.pending.push(chunk);
+    callback();
+  }
+
+  /** Called by React after each burst. */
+  flush() {
+    if (this.pending.length === 0) return;
+    this.push(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
+    this.pending = [];
+  }
+
+  override _flush(callback: TransformCallback) {
+    this.flush();
+    this.onEnd();
+    callback();
+  }
+}
 
 /** What the server render gets when no loader kept anything out of the hydration data. */
 const EMPTY_STORE: ReadonlyMap<string, unknown> = new Map();
@@ -70,20 +82,19 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
-  // React's "bun" build of the streaming renderer, writing strings into one UTF-8 chunk per burst
-  // (app/lib/markup-stream.server.ts says why not the Node or edge build; decision 0027).
+  // React's Node renderer, as React Router's default entry uses it.
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
     // Crawlers (and SPA mode) get the whole page at once, not a shell followed by streamed parts.
     const wholePage = Boolean(userAgent && isbot(userAgent)) || routerContext.isSpaMode;
     const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
-    const { destination, stream } = createMarkupStream((reason) => abort(reason));
     const send = () => {
       shellRendered = true;
+      const body = new MarkupBursts(() => clearTimeout(timeoutId));
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      pipe(destination as unknown as NodeJS.WritableStream);
-      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
     };
 
     const { pipe, abort } = renderToPipeableStream(
@@ -98,7 +109,6 @@ export default function handleRequest(
           if (!wholePage) send();
         },
         onAllReady() {
-          clearTimeout(timeoutId);
           if (wholePage) send();
         },
         onShellError(error: unknown) {

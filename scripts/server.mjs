@@ -1,116 +1,76 @@
-// The production HTTP server (the front door): static files, then React Router for everything else.
-// A plain node:http server rather than react-router-serve or Express: it passes the client's address
-// to the app (login rate limits), streams large uploads, answers what React Router cannot (unknown
-// methods, malformed paths), stops in order (docs/decisions/0014-life-cycle.md), and does only that
-// on every request (docs/decisions/0016-front-door-without-express.md).
+// The production HTTP server: node:http with React Router's Node adapter (`createRequestListener` of
+// @react-router/node), static files by sirv (the build's precompressed copies) and per-request
+// compression of dynamic answers (compression). It answers what the adapter cannot (unknown
+// methods, malformed paths), gives the app the client's connection through its load context,
+// bounds what a client may leave unread, and stops in order (decisions 0014 and 0030).
+// Everything about a request's meaning (security headers, the cross-origin check, the session, body
+// limits) is the app's own middleware, the same under `react-router dev`.
 //
 // Settings: this plain script reads one variable itself, BUILD_DIR, because it needs it to find the
 // build. Every other setting (PORT, HOST, TRUST_PROXY, SHUTDOWN_GRACE_SECONDS, ...) comes parsed from
-// the build: `entry.module.settings` is the one zod schema of app/lib/env.server.ts, so the script
-// and the app cannot disagree about a default or a valid value.
+// the build: `entry.module.settings` is the one zod schema of app/lib/env.server.ts.
 //
 // Run: `node scripts/server.mjs` (after `npm run build`), or through scripts/start.mjs (`npm start`)
 // or scripts/launch.mjs (tests, benchmarks). Importing this module starts nothing.
 import http from "node:http";
 import path from "node:path";
+import zlib from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import proxyAddr from "proxy-addr";
-import { sendFetchResponse, sendPage, sendWhole, toFetchRequest } from "./fetch-bridge.mjs";
-import { createPageCache } from "./page-cache.mjs";
-import { indexStaticFiles, serveStaticFile } from "./static-files.mjs";
+import compression from "compression";
+import Negotiator from "negotiator";
+import { mimes } from "mrmime";
+import sirv from "sirv";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
-const CLIENT_ADDRESS_HEADER = "x-studio-client-address";
 
-/** The methods this server answers; any other (TRACE, CONNECT, PROPFIND, ...) is 405 at the door. */
+/** The methods this server answers; any other (TRACE, CONNECT, PROPFIND, ...) is 405 here. */
 export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const ALLOW = SUPPORTED_METHODS.join(", ");
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** How much of a body nobody read (a refused upload) is read and dropped before the connection is closed. */
 const DISCARD_MAX_BYTES = 32 * 1024 * 1024;
+/** ... and how long that rest may stall. */
+const DISCARD_IDLE_MS = 60_000;
+/** Client files named by their content hash (Vite's assets/) never change: a year, immutable. */
+const HASHED_ASSET = /^\/assets\//;
 
-/** Headers the app's middleware gives every answer, given here to static files too. */
-const STATIC_HEADERS = { "X-Content-Type-Options": "nosniff", "Referrer-Policy": "strict-origin-when-cross-origin" };
+/**
+ * Dynamic answers are compressed per request at levels that pay on this kind of machine (issue 24:
+ * Brotli quality 11 cost 13% of a page's CPU at quality 4): Brotli quality 2 or gzip level 3 make a
+ * 40 KB dashboard about 7 KB. Event streams are never compressed, so each event goes out at once.
+ * Behind nginx (the multi-instance set-up) the proxy compresses instead when it is told to.
+ */
+export const COMPRESSION = {
+  brotliQuality: 2,
+  gzipLevel: 3,
+};
+const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/i;
+/** Below this an answer goes as it is: compressing it costs more than the bytes it saves. */
+const COMPRESS_MIN_BYTES = 1024;
 
-/** The production build's server module and what its entry exports for the front door. */
+/**
+ * Pages are compressed whatever their length (they are streamed, and never small); other text only
+ * when its length is known and worth it (a kept content list: yes; a small JSON answer, whose length
+ * the adapter does not send ahead: no).
+ */
+function worthCompressing(res) {
+  const type = String(res.getHeader("Content-Type") ?? "");
+  if (!COMPRESSIBLE.test(type)) return false;
+  if (/^text\/html/i.test(type)) return true;
+  return Number(res.getHeader("Content-Length")) >= COMPRESS_MIN_BYTES;
+}
+
+/** The production build's server module and what its entry exports for this server. */
 export async function loadBuild() {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
-  const { settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory, actionsAtTheDoor } =
-    build.entry.module;
-  if (!settings || !startApp || !stopApp || !isCrossOriginMutation || !createRequestHandler || !createReadableStreamFromReadable || !answersFromMemory || !actionsAtTheDoor) {
-    throw new Error(`${buildDir} is an older build without the front door's exports: run \`npm run build\``);
+  const { settings, startApp, stopApp, createRequestListener, createLoadContext, staticFileHeaders } = build.entry.module;
+  if (!settings || !startApp || !stopApp || !createRequestListener || !createLoadContext || !staticFileHeaders) {
+    throw new Error(`${buildDir} is an older build without the server's exports: run \`npm run build\``);
   }
-  return { build, settings, startApp, stopApp, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory, actionsAtTheDoor };
+  return { build, settings, startApp, stopApp, createRequestListener, createLoadContext, staticFileHeaders };
 }
 
-/**
- * The segments of a route's full path in the build's route tree (through layout routes without a
- * path), so routes.ts stays the one place a URL is written; null for no such route.
- */
-function routePathSegments(routes, id) {
-  if (!routes[id]) return null;
-  const segments = [];
-  for (let route = routes[id]; route; route = route.parentId ? routes[route.parentId] : undefined) {
-    if (route.path) segments.unshift(...route.path.split("/").filter(Boolean));
-  }
-  return segments;
-}
-
-/** The answers from memory (entry.server.tsx's answersFromMemory, by route id) by their route's path. */
-export function answersFromMemoryByPath(routes, answersFromMemory) {
-  const byPath = new Map();
-  for (const [id, answer] of Object.entries(answersFromMemory)) {
-    const segments = routePathSegments(routes, id);
-    const pathname = `/${(segments ?? []).join("/")}`;
-    if (!segments || /[:*?]/.test(pathname)) throw new Error(`answersFromMemory: ${id} is not a route with a fixed path`);
-    byPath.set(pathname, answer);
-  }
-  return byPath;
-}
-
-/**
- * The actions at the door (entry.server.tsx's actionsAtTheDoor, by route id) with their route's path
- * from the build's route tree as a pattern: `:name` segments are the params, decoded as React Router
- * decodes them. `match(rawPath)` gives the action and its params, or null.
- */
-export function actionsAtTheDoorByPath(routes, actionsAtTheDoor) {
-  const patterns = [];
-  for (const [id, action] of Object.entries(actionsAtTheDoor)) {
-    const segments = routePathSegments(routes, id);
-    if (!segments || segments.some((segment) => segment.includes("*") || segment.endsWith("?"))) {
-      throw new Error(`actionsAtTheDoor: ${id} is not a route with a plain path`);
-    }
-    const names = [];
-    const source = segments
-      .map((segment) => {
-        if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-        names.push(segment.slice(1));
-        return "([^/]+)";
-      })
-      .join("/");
-    patterns.push({ id, action, names, pattern: new RegExp(`^/${source}/?$`, "i") });
-  }
-  return {
-    ids: patterns.map((entry) => entry.id),
-    match(rawPath) {
-      for (const { action, names, pattern } of patterns) {
-        const found = pattern.exec(rawPath);
-        if (!found) continue;
-        const params = {};
-        try {
-          names.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1])));
-        } catch {
-          return null;
-        }
-        return { action, params };
-      }
-      return null;
-    },
-  };
-}
-
-/** An answer from the door itself: `{"detail"}` under /api, plain text for pages. */
+/** An answer from the server itself: `{"detail"}` under /api, plain text for pages. */
 function refuse(res, pathname, status, detail, text) {
   res.statusCode = status;
   if (status === 405) res.setHeader("Allow", ALLOW);
@@ -122,134 +82,127 @@ function refuse(res, pathname, status, detail, text) {
   res.end(body);
 }
 
-/**
- * Trust in proxy headers, as Express took TRUST_PROXY: true (any hop), a hop count, or addresses and
- * subnets (comma-separated, with proxy-addr's names loopback, linklocal, uniquelocal).
- */
-function compileTrust(trustProxy) {
-  if (trustProxy === true) return () => true;
-  if (typeof trustProxy === "number") return (_address, hop) => hop < trustProxy;
-  if (typeof trustProxy === "string") return proxyAddr.compile(trustProxy.split(",").map((value) => value.trim()));
-  return proxyAddr.compile([]);
-}
-
-function firstOf(header) {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value?.split(",")[0].trim() || undefined;
+/** What the adapter would fail on before the app sees it: a path that does not decode, a Host that is no host. */
+function malformed(req, rawPath) {
+  try {
+    decodeURIComponent(rawPath);
+    new URL(req.url, `http://${req.headers.host ?? "localhost"}`);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /**
- * The request's origin as the browser saw it. Behind a trusted proxy X-Forwarded-Proto and
- * X-Forwarded-Host count; otherwise the socket and the Host header.
+ * The client files: the build's brotli or gzip copy when the browser accepts it, ETag and ranges
+ * (sirv), hashed assets cached for a year and the rest for an hour, with the app's security headers.
  */
-function originOf(req, trusted) {
-  const own = req.socket.encrypted ? "https" : "http";
-  const protocol = trusted ? (firstOf(req.headers["x-forwarded-proto"]) ?? own) : own;
-  const forwardedHost = trusted ? firstOf(req.headers["x-forwarded-host"]) : undefined;
-  const host = (forwardedHost ?? req.headers.host ?? "localhost").split(/[\\/?#@]/)[0] || "localhost";
-  return `${protocol}://${host}`;
+function clientFiles(headers) {
+  // sirv names types by mrmime's table, which has no entry for the favicon's .ico (mrmime documents
+  // the table as open to additions).
+  mimes.ico ??= "image/x-icon";
+  return sirv(path.join(buildDir, "client"), {
+    brotli: true,
+    gzip: true,
+    etag: true,
+    extensions: [],
+    setHeaders(res, pathname) {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.setHeader("Cache-Control", HASHED_ASSET.test(pathname) ? "public, max-age=31536000, immutable" : "public, max-age=3600");
+    },
+  });
 }
 
 /**
- * The request listener over a loaded build (see loadBuild): refuses what React Router cannot
- * answer, serves the client files, anonymous pages rendered within the last second and the answers
- * the app holds in memory, refuses cross-site writes, then hands the rest to React Router.
+ * sirv picks a precompressed copy by the names in Accept-Encoding alone; a client that refuses one
+ * (`br;q=0`) must not get it. The header is rewritten to the encodings really accepted, best first
+ * (the app reads its headers from the raw ones, which stay as they came).
  */
-export function createFrontDoor(loaded, { isDraining = () => false } = {}) {
-  const { build, settings, isCrossOriginMutation, createRequestHandler, createReadableStreamFromReadable, answersFromMemory, actionsAtTheDoor } = loaded;
-  const trust = compileTrust(settings.trustProxy);
-  const staticFiles = indexStaticFiles(path.join(buildDir, "client"), STATIC_HEADERS);
-  const handleRequest = createRequestHandler(build, "production");
-  const pageCache = createPageCache();
-  const fromMemory = answersFromMemoryByPath(build.routes, answersFromMemory);
-  const atTheDoor = actionsAtTheDoorByPath(build.routes, actionsAtTheDoor);
+function withAcceptedEncodings(req) {
+  const header = req.headers["accept-encoding"];
+  if (header && /;\s*q=/i.test(header)) req.headers["accept-encoding"] = new Negotiator(req).encodings(["br", "gzip"]).filter((name) => name !== "identity").join(", ");
+  return req;
+}
 
-  return async function frontDoor(req, res) {
-    // While shutting down, no connection is kept open for another request.
-    if (isDraining()) res.setHeader("Connection", "close");
-    const query = req.url.indexOf("?");
-    const rawPath = query === -1 ? req.url : req.url.slice(0, query);
-    // What React Router would turn into a 500 or an answer of the wrong shape: a method the Fetch API
-    // cannot carry (TRACE threw inside the request handler) or that no route serves (PROPFIND got
-    // `{"message":"Unexpected Server Error"}` without `Allow`), and a path that does not decode.
-    if (!SUPPORTED_METHODS.includes(req.method)) return refuse(res, rawPath, 405, "Method not allowed", "Method Not Allowed");
-    let pathname;
-    try {
-      pathname = decodeURIComponent(rawPath);
-    } catch {
-      return refuse(res, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
-    }
-    if (serveStaticFile(staticFiles, req, res, pathname)) return;
-    // An anonymous page rendered less than a second ago for the same URL and cookies (page-cache.mjs).
-    const pageKey = pageCache.keyOf(req);
-    const cached = pageKey === null ? null : pageCache.get(pageKey);
-    if (cached) return sendPage(req, res, cached);
-    // A personal answer the app holds in memory and can vouch for (entry.server.tsx's answersFromMemory):
-    // sent without React Router's Request, middleware and loader; null leaves it to React Router.
-    const answerFromMemory = req.method === "GET" ? fromMemory.get(pathname) : undefined;
-    if (answerFromMemory) {
-      const answer = await answerFromMemory({ url: req.url, headers: req.headers }).catch(() => null);
-      if (answer) return sendWhole(req, res, answer);
-    }
-    // A POST the app answers here for what it is sure of (entry.server.tsx's actionsAtTheDoor): decided
-    // from the headers, then answered whole, refusals included, without React Router's path.
-    const doorAction = req.method === "POST" ? atTheDoor.match(rawPath) : null;
-    const takenAtTheDoor = doorAction?.action({ url: req.url, headers: req.headers, params: doorAction.params, body: req }) ?? null;
-    if (takenAtTheDoor) {
-      try {
-        const answer = await takenAtTheDoor();
-        discardUnreadBody(req, res);
-        return sendWhole(req, res, answer);
-      } catch (error) {
-        console.error("[studio] unexpected error answering", req.method, rawPath, error);
-        if (res.headersSent) return res.destroy();
-        return refuse(res, rawPath, 500, "Internal server error", "Internal Server Error");
-      }
-    }
+function dynamicCompression() {
+  const compress = compression({
+    level: COMPRESSION.gzipLevel,
+    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } },
+    threshold: COMPRESS_MIN_BYTES,
+    filter: (_req, res) => worthCompressing(res),
+  });
+  return (req, res, next) =>
+    compress(req, res, () => {
+      flushEachBurst(res);
+      next();
+    });
+}
 
-    // Only this server decides who the client is: a header sent by the client is replaced.
-    const trustedProxy = trust(req.socket.remoteAddress ?? "", 0);
-    req.headers[CLIENT_ADDRESS_HEADER] = proxyAddr(req, trust) ?? req.socket.remoteAddress ?? "unknown";
-    try {
-      const request = toFetchRequest(req, res, originOf(req, trustedProxy), createReadableStreamFromReadable);
-      // Cross-site writes are refused with 403 before React Router sees them (its own guard would
-      // answer 400 for pages). The rule is the app's (app/lib/security.server.ts, through the build).
-      if (!SAFE_METHODS.has(req.method) && isCrossOriginMutation(request)) {
-        return refuse(res, rawPath, 403, "Cross-origin request refused", "Cross-origin request refused");
-      }
-      const response = await handleRequest(request);
-      discardUnreadBody(req, res);
-      const page = await pageCache.admit(pageKey, response);
-      if (page) sendPage(req, res, page);
-      else await sendFetchResponse(req, res, response);
-    } catch (error) {
-      console.error("[studio] unexpected error answering", req.method, rawPath, error);
-      if (res.headersSent) res.destroy();
-      else refuse(res, rawPath, 500, "Internal server error", "Internal Server Error");
+/**
+ * A page or an event stream is written in parts: what is written within one turn of the event loop
+ * is flushed through the compressor together, so the browser sees each part as it comes (a
+ * deferred part of /content/{id}) without a flush per small write.
+ */
+
+function flushEachBurst(res) {
+  const write = res.write;
+  let scheduled = false;
+  res.write = function writeAndFlushLater(...args) {
+    const accepted = write.apply(this, args);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        if (!res.writableEnded) res.flush?.();
+      });
     }
+    return accepted;
   };
 }
 
 /**
- * The answer is ready but its request's body was not read to the end (an upload refused with 413 by
- * its Content-Length, or midway): the rest is read and dropped, so the client can finish sending and
- * read the answer, instead of meeting a closed connection while it writes (EPIPE, "fetch failed").
- * Beyond DISCARD_MAX_BYTES the connection is closed after the answer instead.
+ * The request listener over a loaded build (see loadBuild): refuses what the adapter cannot answer,
+ * serves the client files, and hands the rest, compressed where it pays, to React Router.
  */
-function discardUnreadBody(req, res) {
+export function createServerListener(loaded, { isDraining = () => false } = {}) {
+  const { build, createRequestListener, createLoadContext, staticFileHeaders } = loaded;
+  const serveClientFile = clientFiles(staticFileHeaders);
+  const compress = dynamicCompression();
+  const app = createRequestListener({ build, mode: "production", getLoadContext: createLoadContext });
+
+  return function listener(req, res) {
+    // While shutting down, no connection is kept open for another request.
+    if (isDraining()) res.setHeader("Connection", "close");
+    const query = req.url.indexOf("?");
+    const rawPath = query === -1 ? req.url : req.url.slice(0, query);
+    // What would otherwise be a 500 or an answer of the wrong shape: a method the Fetch API cannot
+    // carry (TRACE) or that no route serves (PROPFIND), and a path or Host that does not parse.
+    if (!SUPPORTED_METHODS.includes(req.method)) return refuse(res, rawPath, 405, "Method not allowed", "Method Not Allowed");
+    if (malformed(req, rawPath)) return refuse(res, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
+    res.once("finish", () => discardUnreadBody(req));
+    const toApp = () => compress(req, res, () => app(req, res));
+    if (req.method === "GET" || req.method === "HEAD") serveClientFile(withAcceptedEncodings(req), res, toApp);
+    else toApp();
+  };
+}
+
+/**
+ * The answer is sent but its request's body was not read to the end (an upload refused with 413 by
+ * its Content-Length, or midway): the rest is read and dropped, up to DISCARD_MAX_BYTES, so the
+ * client can finish sending and read the answer; beyond that the connection is closed (the adapter
+ * pauses a request whose body nobody reads). A rest that stalls for DISCARD_IDLE_MS closes the connection too.
+ */
+function discardUnreadBody(req) {
   if (req.complete || req.destroyed || req.readableEnded) return;
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > DISCARD_MAX_BYTES) {
-    if (!res.headersSent) res.setHeader("Connection", "close");
-    return;
-  }
   let dropped = 0;
-  // The body's web stream no longer gets the bytes (nobody reads it); they are counted and dropped.
+  const idle = setTimeout(() => req.socket?.destroy(), DISCARD_IDLE_MS);
   req.removeAllListeners("data");
   req.on("data", (chunk) => {
     dropped += chunk.length;
+    idle.refresh();
     if (dropped > DISCARD_MAX_BYTES) req.socket?.destroy();
   });
+  req.once("close", () => clearTimeout(idle));
   req.resume();
 }
 
@@ -345,7 +298,7 @@ export async function startServer() {
   warnAboutSecureCookiesOnPlainHttp(settings);
   await startApp();
   let draining = false;
-  const server = http.createServer(createFrontDoor(loaded, { isDraining: () => draining }));
+  const server = http.createServer(createServerListener(loaded, { isDraining: () => draining }));
   server.listen(settings.port, settings.host, () => {
     const shown = settings.host === "0.0.0.0" || settings.host === "::" ? "localhost" : settings.host;
     console.log(`[studio] Creative AI Studio is running at http://${shown}:${server.address().port}`);

@@ -4,7 +4,7 @@ import { diffusionAuthorization, sketchForDiffusion, storedPng } from "./image-b
 import type { GeneratedImage, ImageProvider } from "./image.server";
 import { remoteJson } from "./remote-http.server";
 import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION, type SketchProvider, type SketchStyle } from "./sketch.server";
-import { isRecord } from "~/lib/http.server";
+import { isRecord } from "~/lib/validation.server";
 
 /**
  * AUTOMATIC1111's Stable Diffusion web UI (and Forge, which keeps its API), started with `--api`:

@@ -5,7 +5,7 @@ import { diffusionAuthorization, sketchForDiffusion, storedPng } from "./image-b
 import type { GeneratedImage, ImageProvider } from "./image.server";
 import { remoteBytes, remoteJson } from "./remote-http.server";
 import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION, type SketchProvider, type SketchStyle } from "./sketch.server";
-import { isRecord } from "~/lib/http.server";
+import { isRecord } from "~/lib/validation.server";
 
 /**
  * ComfyUI: a workflow in its API format (AI_COMFYUI_WORKFLOW for prompts, AI_COMFYUI_SKETCH_WORKFLOW

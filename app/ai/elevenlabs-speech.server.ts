@@ -1,4 +1,4 @@
-import { isRecord } from "~/lib/http.server";
+import { isRecord } from "~/lib/validation.server";
 import type { ElevenLabsConfig, RemoteCallConfig } from "./config.server";
 import { ProviderError } from "./errors.server";
 import { remoteBytes, remoteJson } from "./remote-http.server";

@@ -5,7 +5,7 @@ import type { GeneratedImage, ImageProvider } from "./image.server";
 import { checkDownloadUrl, remoteBytes, remoteEventStream, remoteJson } from "./remote-http.server";
 import { SKETCH_STYLE_PROMPTS, type SketchProvider, type SketchStyle } from "./sketch.server";
 import type { SpeechAudio, SpeechProvider, Voice } from "./speech.server";
-import { isRecord } from "~/lib/http.server";
+import { isRecord } from "~/lib/validation.server";
 import { isWav } from "~/lib/file-signatures";
 import { storedPng } from "./image-bytes.server";
 

@@ -1,4 +1,4 @@
-import { isRecord } from "~/lib/http.server";
+import { isRecord } from "~/lib/validation.server";
 import { sniffVideo } from "~/lib/file-signatures";
 import type { RemoteCallConfig, ReplicateConfig } from "./config.server";
 import { ProviderError } from "./errors.server";

@@ -5,7 +5,9 @@ import { loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
 import { userOfAccessToken } from "~/models/token.server";
 import type { User } from "~/models/user.server";
-import { apiError, clientAddress, firstIssue } from "~/lib/http.server";
+import { apiError } from "~/lib/http/responder.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { firstIssue } from "~/lib/validation.server";
 import { redirectWithError } from "~/lib/toast.server";
 import { requestSessionContext, requestUrlContext, signInRequiredContext } from "./session.server";
 
@@ -21,13 +23,19 @@ export class LoginError extends Error {
   }
 }
 
+/**
+ * The login form's request -> its router context, while the form strategy runs: remix-auth hands
+ * the strategy only the request, and the client's address (the login budget's key) is in the context.
+ */
+const loginContexts = new WeakMap<Request, Context>();
+
 /** The login screen's form strategy (remix-auth v4: it returns the user; we commit the session ourselves). */
-export const authenticator = new Authenticator<User>();
+const authenticator = new Authenticator<User>();
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const parsed = loginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
     if (!parsed.success) throw new LoginError(firstIssue(parsed.error), 400);
-    const result = await loginWithPassword(parsed.data.email, parsed.data.password, clientAddress(request));
+    const result = await loginWithPassword(parsed.data.email, parsed.data.password, loginAddress(request));
     if (result.ok) return result.user;
     if (result.reason === "throttled") throw new LoginError(throttledMessage(result.retryAfterSeconds), 429);
     throw new LoginError(LOGIN_FAILED_MESSAGE, 401);
@@ -36,6 +44,21 @@ authenticator.use(
 );
 
 type Context = Readonly<RouterContextProvider>;
+
+function loginAddress(request: Request): string {
+  const context = loginContexts.get(request);
+  return context ? clientAddress(context) : "unknown";
+}
+
+/** Signs in with the login form's email and password (the form strategy); throws LoginError. */
+export async function authenticateLoginForm(request: Request, context: Context): Promise<User> {
+  loginContexts.set(request, context);
+  try {
+    return await authenticator.authenticate("form", request);
+  } finally {
+    loginContexts.delete(request);
+  }
+}
 
 export function currentUser(context: Context): User | null {
   return context.get(requestSessionContext).user;

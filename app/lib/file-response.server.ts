@@ -1,6 +1,6 @@
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { parseRange } from "./byte-range";
-import { apiError } from "./http.server";
+import { apiError } from "~/lib/http/responder.server";
 import type { FileStore } from "./storage.server";
 
 export interface ServedFile {

@@ -1,5 +1,5 @@
 import { createContext, type RouterContextProvider } from "react-router";
-import { isDocumentRequest } from "./http.server";
+import { isDocumentRequest } from "~/lib/http/responder.server";
 
 /**
  * Data a page shows in its markup that need not also travel as its hydration data (issue 13: the

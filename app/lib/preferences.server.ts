@@ -1,3 +1,4 @@
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { DEFAULT_PREFERENCES, normaliseToolOrder, PLANS, type Preferences } from "~/shared/tools";
 import { env, sessionSecret } from "./env.server";
@@ -38,6 +39,24 @@ export async function readPreferences(request: Request): Promise<Preferences> {
   const cookieHeader = request.headers.get("Cookie");
   if (!cookieHeader?.includes(`${PREFERENCES_COOKIE}=`)) return { ...WITHOUT_COOKIE, toolOrder: [...WITHOUT_COOKIE.toolOrder] };
   return fromStored(await preferencesCookie.parse(cookieHeader));
+}
+
+const preferencesContext = createContext<Preferences | null>(null);
+
+/** Reads the preferences cookie once per request into the context (root middleware). */
+export const preferencesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  context.set(preferencesContext, await readPreferences(request));
+  return next();
+};
+
+/**
+ * This request's preferences, parsed once by preferencesMiddleware. A copy: the preferences action
+ * changes what it reads before writing it back.
+ */
+export function preferencesOf(context: Readonly<RouterContextProvider>): Preferences {
+  const preferences = context.get(preferencesContext);
+  if (!preferences) throw new Error("preferencesOf: preferencesMiddleware has not run for this request");
+  return { ...preferences, toolOrder: [...preferences.toolOrder] };
 }
 
 export function serializePreferences(preferences: Preferences): Promise<string> {

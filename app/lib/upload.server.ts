@@ -208,7 +208,15 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       idle.refresh();
     }, options.idleLimitMs ?? IDLE_LIMIT_MS);
     source.on("data", () => idle.refresh());
-    source.on("close", () => clearTimeout(idle));
+    // The server ends the request's signal when the client goes away; the body's stream itself is
+    // not told (React Router's Node adapter), so the upload stops here and its temporary file goes.
+    const onClientGone = () => source.destroy(new Error("The upload was cut off"));
+    if (request.signal.aborted) onClientGone();
+    else request.signal.addEventListener("abort", onClientGone, { once: true });
+    source.on("close", () => {
+      clearTimeout(idle);
+      request.signal.removeEventListener("abort", onClientGone);
+    });
     source.pipe(parser);
   });
 }

@@ -19,14 +19,10 @@ export interface ContentListAnswer {
   kept: boolean;
 }
 
-/**
- * A list answer held in memory. `encoded` holds compressed copies of `json` made for clients that
- * accept them (the front door makes each once, by encoding name), so they live and go with the answer.
- */
-export interface KeptContentList {
+/** A list answer held in memory: data kept inside the loader, under the person's content version. */
+interface KeptContentList {
   json: Uint8Array<ArrayBuffer>;
   total: number;
-  encoded: Map<string, Uint8Array>;
 }
 
 export interface ContentListQuery {
@@ -42,19 +38,15 @@ const utf8 = new TextEncoder();
 const keptLists = createByteBoundedCache<KeptContentList>({
   maxBytes: KEPT_LIST_BYTES,
   maxEntryBytes: KEPT_LIST_MAX_BYTES,
-  // The compressed copies come later and are about a fifth of the JSON: counted in advance.
-  sizeOf: (answer) => Math.ceil(answer.json.byteLength * 1.25),
+  sizeOf: (answer) => answer.json.byteLength,
 });
 
 function keyOf(userId: string, version: number, query: ContentListQuery): string {
   return `${userId}\n${version}\n${query.limit ?? ""}\n${query.offset ?? ""}\n${query.q ?? ""}`;
 }
 
-/**
- * The answer kept for this person, content version and query, or null: nothing is read or computed.
- * The version must have been read no earlier than the request came (the access token's query reads it).
- */
-export function keptContentList(userId: string, version: number, query: ContentListQuery): KeptContentList | null {
+/** The answer kept for this person, content version and query, or null: nothing is read or computed. */
+function keptContentList(userId: string, version: number, query: ContentListQuery): KeptContentList | null {
   return keptLists.get(keyOf(userId, version, query)) ?? null;
 }
 
@@ -79,6 +71,6 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
     ? await searchContent(userId, query.q, page)
     : { items: await listContent(userId, page), total: state?.count ?? 0 };
   const json = utf8.encode(JSON.stringify(items));
-  if (state !== null) keptLists.set(keyOf(userId, state.version, query), { json, total, encoded: new Map() });
+  if (state !== null) keptLists.set(keyOf(userId, state.version, query), { json, total });
   return { json, total, kept: false };
 }

@@ -5,7 +5,7 @@ import type { ContentItemsTable, Database } from "~/lib/db-schema";
 import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { parseInput } from "~/lib/http.server";
+import { parseInput } from "~/lib/validation.server";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { displayText } from "~/shared/media-names";
 

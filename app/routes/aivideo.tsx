@@ -9,7 +9,7 @@ import { EmptyState } from "~/components/page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { readVideoJob, submitVideoJob } from "~/services/video-job-runner.server";
 import { requireUser } from "~/auth/auth.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
 import { DomainError } from "~/lib/domain-error";
 import type { Route } from "./+types/aivideo";

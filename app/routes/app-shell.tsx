@@ -1,13 +1,13 @@
 import { Outlet, useRouteLoaderData } from "react-router";
 import { AppShell } from "~/components/app-shell";
 import { currentUser } from "~/auth/auth.server";
-import { readPreferences } from "~/lib/preferences.server";
+import { preferencesOf } from "~/lib/preferences.server";
 import type { Route } from "./+types/app-shell";
 
 /** The plan for the account corner; the email comes with the root's data. Signed-out visitors (AI x AI, Feedback) get no shell. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   if (!currentUser(context)) return { plan: null };
-  return { plan: (await readPreferences(request)).plan };
+  return { plan: preferencesOf(context).plan };
 }
 
 /** The layout of the signed-in screens (app/routes.ts): the app shell around each of them. */

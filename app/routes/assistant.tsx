@@ -12,7 +12,7 @@ import { speak, voicesForScreen } from "~/services/generation.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { text } from "~/lib/forms.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/assistant";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Assistant · Creative AI Studio" }];

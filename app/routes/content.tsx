@@ -19,7 +19,7 @@ import { safeRedirectPath } from "~/shared/safe-redirect";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { DomainError } from "~/lib/domain-error";
 import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentUpdateSchema, deleteContent, getContent, setPinned, TITLE_MAX, updateContent, type ContentItem } from "~/models/content.server";
 import type { Route } from "./+types/content";
 

@@ -4,7 +4,7 @@ import { PageHeader } from "~/components/page-header";
 import { requireUser } from "~/auth/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { fieldErrors, text } from "~/lib/forms.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentInputSchema, createContent, TITLE_MAX } from "~/models/content.server";
 import type { Route } from "./+types/create";
 

@@ -10,10 +10,11 @@ import { useFollowLinksInApp } from "~/components/in-app-links";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
-import { requireUser } from "~/auth/auth.server";
-import { keepPersonalPages } from "~/auth/personal-page-cache.server";
+import { currentUser, requireUser } from "~/auth/auth.server";
+import { SESSION_COOKIE } from "~/auth/session.server";
+import { keepPersonalPages } from "~/lib/http/kept-pages.server";
 import { sendInMarkupOnly } from "~/lib/markup-only.server";
-import { readPreferences } from "~/lib/preferences.server";
+import { preferencesOf } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE, contentVersion, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
 import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
@@ -26,16 +27,19 @@ export const meta: Route.MetaFunction = () => [
 
 /**
  * The page is built from the person's content, their identity and their preference cookie only, so
- * it is rendered once per content version and answered from memory until an item changes (issue 13).
+ * it is rendered once per content version and answered from memory until an item changes, with an ETag
+ * a browser revalidates (304).
  */
-export const middleware: Route.MiddlewareFunction[] = [keepPersonalPages(contentVersion)];
+export const middleware: Route.MiddlewareFunction[] = [
+  keepPersonalPages({ personOf: (context) => currentUser(context)?.id ?? null, versionOf: contentVersion, sessionCookie: SESSION_COOKIE }),
+];
 
 /** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
 export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" } };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const preferences = await readPreferences(request);
+  const preferences = preferencesOf(context);
   const editing = new URL(request.url).searchParams.get("edit") === "1";
   const { items, ...content } = await loadContentPage(user.id, request);
   // The rows are in the page's markup; a document does not also carry them as data (decision 0024).

@@ -3,7 +3,7 @@ import { data, Link, Form, useActionData } from "react-router";
 import { playSound } from "~/browser/sounds";
 import { currentUser } from "~/auth/auth.server";
 import { fieldErrors } from "~/lib/forms.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { saveFeedback, feedbackSchema } from "~/models/feedback.server";
 import type { Route } from "./+types/feedback";
 

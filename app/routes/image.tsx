@@ -9,7 +9,7 @@ import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/s
 import { generateImage as generateOnServer, imageProviderConfigured } from "~/services/generation.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/image";
 
 export const meta: Route.MetaFunction = () => [{ title: "Image Generator · Creative AI Studio" }];

@@ -7,7 +7,7 @@ import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/media-ui
 import { StorageMeter } from "~/components/storage-meter";
 import { requireUserOrExplain } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/library.server";
 import { attachToProject, libraryView } from "~/services/library.server";

@@ -2,9 +2,9 @@ import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
 import { FlashMessage } from "~/components/flash-message";
-import { authenticator, currentUser, LoginError, safeRedirectPath } from "~/auth/auth.server";
+import { authenticateLoginForm, currentUser, LoginError, safeRedirectPath } from "~/auth/auth.server";
 import { commitTokenPair } from "~/auth/session.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/login";
 
@@ -22,12 +22,12 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return { signedInAs: user?.email ?? null, redirectTo };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request.clone());
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   let user;
   try {
-    user = await authenticator.authenticate("form", request);
+    user = await authenticateLoginForm(request, context);
   } catch (error) {
     if (error instanceof LoginError) return data({ ok: false as const, error: error.message }, { status: error.status });
     throw error;

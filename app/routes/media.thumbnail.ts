@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiError } from "~/lib/http.server";
+import { apiError } from "~/lib/http/responder.server";
 import { fileStore } from "~/lib/storage.server";
 import { THUMBNAIL_SOURCE_MAX, thumbnailOf } from "~/lib/thumbnails.server";
 import { getOwnedMedia } from "~/models/ai-media.server";

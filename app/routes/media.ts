@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { fileResponse } from "~/lib/file-response.server";
-import { apiError } from "~/lib/http.server";
+import { apiError } from "~/lib/http/responder.server";
 import { fileStore } from "~/lib/storage.server";
 import { getOwnedMedia } from "~/models/ai-media.server";
 import { servedFile } from "~/models/media.server";

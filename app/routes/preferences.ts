@@ -1,9 +1,9 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { safeRedirectPath } from "~/auth/auth.server";
-import { readPreferences, serializePreferences } from "~/lib/preferences.server";
+import { preferencesOf, serializePreferences } from "~/lib/preferences.server";
 import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/shared/tools";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/preferences";
 
@@ -20,11 +20,11 @@ const changeSchema = z.discriminatedUnion("intent", [
  * POST /preferences: theme, plan, tools open and tool order, kept in the preferences cookie.
  * Plain forms are redirected back; fetchers get the new preferences.
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = changeSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "Invalid preference" }, { status: 400 });
-  const preferences = await readPreferences(request);
+  const preferences = preferencesOf(context);
   const change = parsed.data;
   switch (change.intent) {
     case "theme":

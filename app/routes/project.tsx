@@ -19,7 +19,7 @@ import { requireUserOrExplain } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { createProject, getProject, projectAttachSchema, projectCreateSchema, projectMediaChoices, setProjectSlot, updateProject } from "~/models/project.server";
 import { PROJECT_DESCRIPTION_MAX, PROJECT_TITLE_MAX } from "~/shared/project-rules";
 import type { Route } from "./+types/project";

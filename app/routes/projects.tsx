@@ -9,7 +9,7 @@ import { ProjectMediaIcons } from "~/components/project-media-icons";
 import { toast } from "~/components/toasts";
 import { requireUserOrExplain } from "~/auth/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { deleteProject, listProjects, type Project } from "~/models/project.server";
 import type { Route } from "./+types/projects";
 

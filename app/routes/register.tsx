@@ -1,7 +1,9 @@
 import { useEffect, useRef } from "react";
 import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
-import { clientAddress, firstIssue, readFormData } from "~/lib/http.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { firstIssue } from "~/lib/validation.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
@@ -20,7 +22,7 @@ function failure(message: string, status: number, headers?: HeadersInit) {
   return data({ ok: false as const, message }, { status, headers });
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
@@ -30,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = credentialsSchema.safeParse({ email, password });
   if (!parsed.success) return failure(`❌ Registration failed: ${firstIssue(parsed.error)}`, 400);
   try {
-    const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(request));
+    const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(context));
     if (!result.ok) {
       const message = `❌ Registration failed: ${registrationThrottledMessage(result.retryAfterSeconds)}`;
       return failure(message, 429, { "Retry-After": String(result.retryAfterSeconds) });

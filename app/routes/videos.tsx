@@ -4,7 +4,7 @@ import { MediaLibrary, VIDEO_LIBRARY, type LibraryAnswer } from "~/components/me
 import { requireUser } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { formatBytes, isMultipart, UPLOAD_MISSING_FILE } from "~/lib/upload.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { deleteMedia, listMedia, MEDIA_RULES, renameMedia } from "~/models/media.server";
 import { storageUsage } from "~/models/library.server";
 import { receiveMediaUpload } from "~/services/media-upload.server";

@@ -5,7 +5,7 @@ import { requireUser } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { isMultipart, formatBytes } from "~/lib/upload.server";
-import { readFormData } from "~/lib/http.server";
+import { readFormData } from "~/lib/http/bodies.server";
 import { deleteMedia, listMedia, MEDIA_RULES, renameMedia } from "~/models/media.server";
 import { storageUsage } from "~/models/library.server";
 import { receiveMediaUpload } from "~/services/media-upload.server";

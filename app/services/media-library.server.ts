@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
-import { parseInput } from "~/lib/http.server";
+import { parseInput } from "~/lib/validation.server";
 import { deleteMedia, getMediaByName, listMedia, mediaNotFound, renameMedia, type MediaFile } from "~/models/media.server";
 import { receiveMediaUpload } from "./media-upload.server";
 

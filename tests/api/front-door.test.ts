@@ -19,7 +19,7 @@ function send(method: string, path: string): Promise<{ status: number; headers: 
 
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
-describe("the front door (scripts/server.mjs)", () => {
+describe("the server (scripts/server.mjs)", () => {
   it.each(["TRACE", "PROPFIND", "MKCOL", "LOCK"])("%s under /api: 405 JSON {detail} with Allow", async (method) => {
     for (const path of ["/api/health", "/api/content/", "/api/no-such-thing"]) {
       const answer = await send(method, path);
@@ -76,7 +76,7 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
   });
 }
 
-describe("client files and compression (scripts/static-files.mjs, scripts/fetch-bridge.mjs)", () => {
+describe("client files (sirv) and compression of dynamic answers (compression)", () => {
   /** The largest script the login page loads (small files have no compressed copy). */
   async function firstScript(): Promise<string> {
     const html = (await get("/login")).body.toString("utf8");
@@ -90,7 +90,7 @@ describe("client files and compression (scripts/static-files.mjs, scripts/fetch-
     const asset = await get(await firstScript());
     expect(asset.status).toBe(200);
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
-    expect(asset.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(asset.headers["content-type"]).toMatch(/^text\/javascript/);
     expect(asset.headers["x-content-type-options"]).toBe("nosniff");
     const favicon = await get("/favicon.ico");
     expect(favicon.headers["cache-control"]).toBe("public, max-age=3600");
@@ -112,11 +112,11 @@ describe("client files and compression (scripts/static-files.mjs, scripts/fetch-
     expect(refused.headers["content-encoding"]).toBeUndefined();
   });
 
-  it("answers 304 to a matching ETag or Last-Modified", async () => {
+  it("answers 304 to a matching ETag", async () => {
     const first = await get("/favicon.ico");
     expect(first.headers.etag).toBeTruthy();
+    expect(first.headers["content-type"]).toBe("image/x-icon");
     expect((await get("/favicon.ico", { "If-None-Match": first.headers.etag! })).status).toBe(304);
-    expect((await get("/favicon.ico", { "If-Modified-Since": first.headers["last-modified"]! })).status).toBe(304);
     expect((await get("/favicon.ico", { "If-None-Match": 'W/"other"' })).status).toBe(200);
   });
 
@@ -126,8 +126,9 @@ describe("client files and compression (scripts/static-files.mjs, scripts/fetch-
     expect(part.status).toBe(206);
     expect(part.headers["content-range"]).toBe(`bytes 100-199/${whole.body.length}`);
     expect(part.body.equals(whole.body.subarray(100, 200))).toBe(true);
-    const tail = await get("/static/music-demos/demo1.mp3", { Range: "bytes=-10" });
-    expect(tail.body.equals(whole.body.subarray(whole.body.length - 10))).toBe(true);
+    const rest = await get("/static/music-demos/demo1.mp3", { Range: `bytes=${whole.body.length - 10}-` });
+    expect(rest.status).toBe(206);
+    expect(rest.body.equals(whole.body.subarray(whole.body.length - 10))).toBe(true);
     const beyond = await get("/static/music-demos/demo1.mp3", { Range: `bytes=${whole.body.length + 5}-` });
     expect(beyond.status).toBe(416);
   });
@@ -143,8 +144,22 @@ describe("client files and compression (scripts/static-files.mjs, scripts/fetch-
     expect(zlib.gunzipSync(gzipPage.body).toString("utf8")).toContain("<form");
     const health = await get("/api/health", { "Accept-Encoding": "br, gzip" });
     expect(health.headers["content-encoding"]).toBeUndefined();
-    expect(Number(health.headers["content-length"])).toBe(health.body.length);
     expect(JSON.parse(health.body.toString("utf8")).status).toBe("ok");
+    // A content list of a few KB is sent compressed, and decodes to the same array.
+    const { token } = await newUser("compressed-list");
+    for (let i = 0; i < 8; i++) {
+      const created = await fetch(`${baseUrl()}/api/content`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ title: `Note ${i}`, body: "words worth keeping ".repeat(40) }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const list = await get("/api/content", { Authorization: `Bearer ${token}`, "Accept-Encoding": "gzip" });
+    expect(list.headers["content-encoding"]).toBe("gzip");
+    expect(list.headers.vary).toContain("Accept-Encoding");
+    const items = JSON.parse(zlib.gunzipSync(list.body).toString("utf8"));
+    expect(items).toHaveLength(8);
   });
 
   it("a HEAD of a client file has its headers and no body", async () => {

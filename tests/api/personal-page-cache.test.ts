@@ -2,15 +2,32 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, newUser, signInWithForm } from "./client";
 
 // The dashboard is rendered once per content version and answered from memory until the person's
-// content changes (app/auth/personal-page-cache.server.ts). What must hold: every change shows at
-// once, one person never sees another's page, every copy has a nonce of its own, and a client-side
-// navigation's data request never gets the kept HTML.
+// content changes (app/lib/http/kept-pages.server.ts, route middleware of /dashboard), with an ETag a
+// browser revalidates. What must hold: every change shows at once, one person never sees another's
+// page, every copy has a nonce of its own, a matching If-None-Match is a 304 without a body, and a
+// client-side navigation's data request never gets the kept HTML.
 
 async function dashboard(cookie: string, query = "") {
   const response = await fetch(`${baseUrl()}/dashboard${query}`, { headers: { Cookie: cookie }, redirect: "manual" });
   expect(response.status).toBe(200);
   const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
-  return { response, html: await response.text(), nonce: nonce! };
+  const html = await response.text();
+  // The markup without its nonce: what two answers of the same page have in common.
+  return { response, html, nonce: nonce!, markup: html.split(nonce!).join("N") };
+}
+
+/** The preferences cookie a theme change sets (POST /preferences, as the header's toggle does). */
+async function themeCookie(cookie: string, theme: "dark" | "light"): Promise<string> {
+  const response = await fetch(`${baseUrl()}/preferences`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: baseUrl(), "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "theme", theme, redirectTo: "/dashboard" }),
+    redirect: "manual",
+  });
+  expect(response.status).toBe(302);
+  const prefs = response.headers.getSetCookie().find((value) => value.startsWith("studio_prefs="));
+  expect(prefs).toBeTruthy();
+  return prefs!.split(";")[0];
 }
 
 describe("the dashboard kept between changes", () => {
@@ -41,9 +58,39 @@ describe("the dashboard kept between changes", () => {
     const scriptNonces = [...second.html.matchAll(/<script[^>]* nonce="([^"]+)"/g)].map((match) => match[1]);
     expect(scriptNonces.length).toBeGreaterThan(0);
     expect(new Set(scriptNonces)).toEqual(new Set([second.nonce]));
-    expect(second.html.split(second.nonce).join("N")).toBe(first.html.split(first.nonce).join("N"));
-    expect(second.response.headers.get("cache-control")).toBe("private, no-store");
+    expect(second.markup).toBe(first.markup);
+    expect(second.response.headers.get("cache-control")).toBe("private, no-cache");
     expect(second.response.headers.get("server-timing")).toBe('page;desc="kept"');
+    expect(second.response.headers.get("etag")).toMatch(/^W\/"[\w-]+"$/);
+    expect(second.response.headers.get("etag")).toBe(first.response.headers.get("etag"));
+  });
+
+  it("answers a browser's revalidation with 304 while the page is unchanged, and with the new page after a change", async () => {
+    const first = await dashboard(cookie);
+    const etag = first.response.headers.get("etag")!;
+    const revalidated = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie, "If-None-Match": etag }, redirect: "manual" });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe("");
+    expect(revalidated.headers.get("etag")).toBe(etag);
+    // The browser keeps the stored page's policy, whose nonce matches the stored markup.
+    expect(revalidated.headers.get("content-security-policy")).toBeNull();
+    expect(revalidated.headers.get("cache-control")).toBe("private, no-cache");
+
+    const other = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie, "If-None-Match": 'W/"something-else"' }, redirect: "manual" });
+    expect(other.status).toBe(200);
+
+    await api("/api/content", { token: owner.token, json: { title: "Written after the page was stored" } });
+    const changed = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie, "If-None-Match": etag }, redirect: "manual" });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(await changed.text()).toContain("Written after the page was stored");
+
+    // Another person's validator never opens this person's page, and a signed-out one gets the login.
+    const theirs = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: otherCookie, "If-None-Match": changed.headers.get("etag")! }, redirect: "manual" });
+    expect(theirs.status).toBe(200);
+    expect(await theirs.text()).not.toContain("Written after the page was stored");
+    const anonymous = await fetch(`${baseUrl()}/dashboard`, { headers: { "If-None-Match": changed.headers.get("etag")! }, redirect: "manual" });
+    expect(anonymous.status).toBe(302);
   });
 
   it("renders again after a change, then keeps the new page", async () => {
@@ -88,10 +135,22 @@ describe("the dashboard kept between changes", () => {
   });
 
   it("keeps pages per URL and per preference cookie", async () => {
-    const plain = (await dashboard(cookie)).html;
-    const editing = (await dashboard(cookie, "?edit=1")).html;
-    expect(editing).not.toBe(plain);
-    expect((await dashboard(cookie)).html.includes('data-theme="light"')).toBe(plain.includes('data-theme="light"'));
+    const plain = await dashboard(cookie);
+    const editing = await dashboard(cookie, "?edit=1");
+    expect(editing.markup).not.toBe(plain.markup);
+    expect((await dashboard(cookie)).markup).toBe(plain.markup);
+
+    // The same person with another theme in the preference cookie: another page, kept apart.
+    const theme = plain.html.includes('data-theme="light"') ? "dark" : "light";
+    const withTheme = `${cookie}; ${await themeCookie(cookie, theme)}`;
+    const themed = await dashboard(withTheme);
+    expect(themed.html).toContain(`data-theme="${theme}"`);
+    expect(themed.response.headers.get("etag")).not.toBe(plain.response.headers.get("etag"));
+    expect((await dashboard(withTheme)).response.headers.get("server-timing")).toBe('page;desc="kept"');
+    // The page without the cookie is still the one it was.
+    const again = await dashboard(cookie);
+    expect(again.markup).toBe(plain.markup);
+    expect(again.html).not.toContain(`data-theme="${theme}"`);
   });
 
   it("a client-side navigation's data request gets data, not the kept page", async () => {
@@ -103,9 +162,12 @@ describe("the dashboard kept between changes", () => {
     expect(await response.text()).not.toMatch(/^<!DOCTYPE html>/i);
   });
 
-  it("a client cannot pretend a data request is a document", async () => {
+  it("a data request that asks like a browser's document (Accept: text/html) still gets data", async () => {
     await dashboard(cookie);
-    const response = await fetch(`${baseUrl()}/dashboard.data`, { headers: { Cookie: cookie, "X-Studio-Document-Request": "1" } });
+    await dashboard(cookie);
+    const response = await fetch(`${baseUrl()}/dashboard.data`, { headers: { Cookie: cookie, Accept: "text/html", "Sec-Fetch-Dest": "document" } });
+    expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).not.toMatch(/text\/html/);
+    expect(response.headers.get("etag")).toBeNull();
   });
 });

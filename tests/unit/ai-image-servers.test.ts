@@ -9,7 +9,7 @@ import { readAiConfig, type Automatic1111Config, type ComfyUiConfig, type Remote
 import { FAILURE_TEXT, ProviderError } from "~/ai/errors.server";
 import { chooseProviders, providerSummary } from "~/ai/providers.server";
 import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION } from "~/ai/sketch.server";
-import { errorResponse } from "~/lib/http.server";
+import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
 import shippedSketchWorkflow from "~/ai/workflows/comfyui-sketch-to-image.json";
 import shippedTextWorkflow from "~/ai/workflows/comfyui-text-to-image.json";

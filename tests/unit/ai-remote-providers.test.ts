@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readAiConfig, type RemoteCallConfig } from "~/ai/config.server";
 import { ElevenLabsSpeech } from "~/ai/elevenlabs-speech.server";
 import { FAILURE_TEXT, ProviderError } from "~/ai/errors.server";
-import { errorResponse } from "~/lib/http.server";
+import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
 
 /** What the API answers for a provider failure: the service's DomainError through the one responder. */

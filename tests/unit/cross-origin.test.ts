@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossOriginMutation, trustProxyEnabled } from "~/lib/security.server";
+import { isCrossOriginMutation, trustProxyEnabled } from "~/lib/http/security.server";
 
 const post = (headers: Record<string, string>, method = "POST") =>
   new Request("http://studio.test/content/new", { method, headers: { Host: "studio.test", ...headers } });

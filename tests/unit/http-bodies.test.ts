@@ -1,6 +1,5 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { BodyError, type DoorPost, readBodyBytes, readDoorJsonBody, readFormData, readJsonBody, readNodeBody } from "~/lib/http.server";
+import { BodyError, readBodyBytes, readFormData, readJsonBody } from "~/lib/http/bodies.server";
 
 const streamOf = (chunks: string[], keepOpen = false) =>
   new ReadableStream<Uint8Array>({
@@ -58,46 +57,5 @@ describe("bounded request bodies", () => {
     const refused = await readFormData(new Request("http://test.invalid/", { method: "POST", body: crowded })).catch((caught) => caught);
     expect(refused).toBeInstanceOf(Response);
     expect(refused.status).toBe(400);
-  });
-});
-
-describe("bounded request bodies at the front door (Node's stream)", () => {
-  const nodeBody = (chunks: string[], end = true) => {
-    const body = new PassThrough();
-    for (const chunk of chunks) body.write(chunk);
-    if (end) body.end();
-    return body;
-  };
-
-  it("reads a body within the limit, in one or many chunks", async () => {
-    expect((await readNodeBody(nodeBody(['{"a":', "1}"]), "7", 100)).toString()).toBe('{"a":1}');
-    expect((await readNodeBody(nodeBody([]), "0", 100)).byteLength).toBe(0);
-  });
-
-  it("refuses by declared length before reading, by counting, and past the deadline; then stops listening", async () => {
-    await expect(readNodeBody(nodeBody(["x"]), "101", 100)).rejects.toMatchObject({ status: 413, message: "Request body must be at most 1 KiB" });
-    const counted = nodeBody(["x".repeat(60), "x".repeat(60)], false);
-    await expect(readNodeBody(counted, undefined, 100)).rejects.toBeInstanceOf(BodyError);
-    expect(counted.listenerCount("data")).toBe(0);
-    expect(counted.destroyed).toBe(false);
-    const slow = nodeBody(["{"], false);
-    await expect(readNodeBody(slow, undefined, 100, 20)).rejects.toMatchObject({ status: 408 });
-    expect(slow.listenerCount("end")).toBe(0);
-    const cut = nodeBody(["{"], false);
-    const reading = readNodeBody(cut, undefined, 100);
-    cut.destroy();
-    await expect(reading).rejects.toMatchObject({ status: 400 });
-  });
-
-  it("answers JSON as readJsonBody does: {} when empty, 400 when not JSON, 413 with the API's detail", async () => {
-    const door = (chunks: string[], length?: string): DoorPost => ({ url: "/", headers: { "content-length": length }, params: {}, body: nodeBody(chunks) });
-    expect(await readDoorJsonBody(door([]))).toEqual({});
-    expect(await readDoorJsonBody(door(['{"title":"Hi"}']))).toEqual({ title: "Hi" });
-    const notJson = await readDoorJsonBody(door(["{title"])).catch((error: Response) => error);
-    expect((notJson as Response).status).toBe(400);
-    expect(await (notJson as Response).json()).toEqual({ detail: "Request body must be valid JSON" });
-    const tooLarge = await readDoorJsonBody(door(["x"], String(3 * 1024 * 1024))).catch((error: Response) => error);
-    expect((tooLarge as Response).status).toBe(413);
-    expect(await (tooLarge as Response).json()).toEqual({ detail: "Request body must be at most 2 MiB" });
   });
 });

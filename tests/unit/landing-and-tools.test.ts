@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
 import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder } from "~/shared/tools";
-import { isCrossOriginMutation } from "~/lib/security.server";
+import { isCrossOriginMutation } from "~/lib/http/security.server";
 
 describe("launch progress", () => {
   it("runs from 2025-08-23 to 2025-12-01, clamped to 0..100 with one decimal", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPageKeeper } from "~/lib/page-keeper.server";
+import { createPageKeeper } from "~/lib/http/page-keeper.server";
 
 // The page keeper holds a rendered page as UTF-8 bytes cut at its CSP nonce and hands out copies
 // joined by a fresh one (app/lib/page-keeper.server.ts): the bytes must come back exactly, whatever

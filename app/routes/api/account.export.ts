@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { zipResponse } from "~/lib/zip-stream.server";
 import { exportAccount } from "~/services/export.server";
 import type { Route } from "./+types/account.export";

@@ -4,7 +4,9 @@ import { isDecodablePng } from "~/ai/local-sketch.server";
 import { sketchToImage } from "~/services/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
-import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/ai.sketch2image";
 
 /** A 10 MiB PNG is about 14 MiB as base64 in JSON; a body beyond this is refused (413) unread. */

@@ -1,7 +1,7 @@
 import { readVideoJob } from "~/services/video-job-runner.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
-import { apiAction, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { VIDEO_JOB_NOT_FOUND } from "~/models/video-job.server";
 import type { Route } from "./+types/aivideo.status";
 

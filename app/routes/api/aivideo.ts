@@ -1,6 +1,8 @@
 import { submitVideoJob } from "~/services/video-job-runner.server";
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { videoPromptSchema } from "~/models/video-job.server";
 import type { Route } from "./+types/aivideo";
 

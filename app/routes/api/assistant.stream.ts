@@ -2,7 +2,9 @@ import { assistantMessageSchema } from "~/ai/inputs.server";
 import { streamAssistant } from "~/services/assistant.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { eventStreamResponse } from "~/lib/event-stream.server";
-import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/assistant.stream";
 
 /**

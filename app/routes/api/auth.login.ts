@@ -1,5 +1,8 @@
 import { DomainError } from "~/lib/domain-error";
-import { apiAction, clientAddress, isRecord, parseInput, readFormData, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { isRecord, parseInput } from "~/lib/validation.server";
+import { readFormData, readJsonBody } from "~/lib/http/bodies.server";
 import { loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
 import { issueTokenPair } from "~/models/token.server";
@@ -24,10 +27,10 @@ async function readCredentials(request: Request): Promise<unknown> {
 }
 
 /** POST /api/auth/login -> {access_token, refresh_token, token_type}; bad credentials 401; too many failures 429. */
-export const action = apiAction(async ({ request }: Route.ActionArgs) => {
+export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const { email, password } = parseInput(loginSchema, await readCredentials(request));
-  const result = await loginWithPassword(email, password, clientAddress(request));
+  const result = await loginWithPassword(email, password, clientAddress(context));
   if (!result.ok && result.reason === "throttled") {
     throw new DomainError(429, throttledMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
   }

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { endSession } from "~/auth/session.server";
 import { revokeRefreshToken } from "~/models/token.server";
 import type { Route } from "./+types/auth.logout";

@@ -1,4 +1,4 @@
-import { refuseMethod } from "~/lib/http.server";
+import { refuseMethod } from "~/lib/http/responder.server";
 import { requireApiUser } from "~/auth/auth.server";
 import type { Route } from "./+types/auth.me";
 

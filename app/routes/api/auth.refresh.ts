@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
-import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { commitTokenPair, refreshTokenFromCookie, sessionStorage } from "~/auth/session.server";
 import { rotateRefreshToken } from "~/models/token.server";
 import type { Route } from "./+types/auth.refresh";

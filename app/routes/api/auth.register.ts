@@ -1,17 +1,20 @@
 import { DomainError } from "~/lib/domain-error";
-import { apiAction, clientAddress, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/auth.register";
 
 /** POST /api/auth/register {email, password} -> 201 {id, email}; taken -> 409; too many from one address -> 429. */
-export const action = apiAction(async ({ request }: Route.ActionArgs) => {
+export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const { email, password } = parseInput(credentialsSchema, await readJsonBody(request));
   let result;
   try {
-    result = await registerWithPassword(email, password, clientAddress(request));
+    result = await registerWithPassword(email, password, clientAddress(context));
   } catch (error) {
     // The accounts model still has its own error type (app/models/user.server.ts).
     if (error instanceof EmailTakenError) throw new DomainError(409, "Email already exists");

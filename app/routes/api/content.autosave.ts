@@ -1,5 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { autosaveContent } from "~/models/content.server";
 import type { Route } from "./+types/content.autosave";
 
@@ -9,8 +10,6 @@ export const loader = refuseMethod("POST");
  * POST /api/content/{id}/autosave {title, body?, updated_at?} -> the saved item. An autosave based on
  * an older version than the stored one is refused with 409 {detail, current: the stored item}, so it
  * never overwrites a newer save and the editor needs no second request to show what is stored.
- * An API client's (a bearer token, no cookie, no Origin) is answered at the front door the same way
- * (app/auth/api-door-actions.server.ts).
  */
 export const action = apiAction(async ({ request, context, params }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);

@@ -1,7 +1,7 @@
 import { providerSummary } from "~/ai/providers.server";
 import { ensureVideoJobRunner } from "~/services/video-job-runner.server";
 import { databaseEngine, databaseIsReachable } from "~/lib/db.server";
-import { refuseMethod } from "~/lib/http.server";
+import { refuseMethod } from "~/lib/http/responder.server";
 import { fileStoreKind } from "~/lib/storage.server";
 import packageJson from "../../../package.json";
 

@@ -1,5 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, parseInput, queryOf, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { queryOf } from "~/lib/http/bodies.server";
 import { libraryJson, libraryQuerySchema, listLibrary } from "~/models/library.server";
 import type { Route } from "./+types/library";
 

@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { libraryJson } from "~/models/library.server";
 import { saveUploadToLibrary } from "~/services/media-upload.server";
 import type { Route } from "./+types/library.upload";

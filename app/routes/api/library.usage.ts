@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { storageUsage } from "~/models/library.server";
 import type { Route } from "./+types/library.usage";
 

@@ -1,5 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, parseInput, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { createProject, projectCreateSchema } from "~/models/project.server";
 import type { Route } from "./+types/project.create";
 

@@ -1,5 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, parseInput, readJsonBody, requireMethod } from "~/lib/http.server";
+import { apiAction, requireMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { deleteProject, getProject, projectNotFound, projectUpdateSchema, updateProject } from "~/models/project.server";
 import type { Route } from "./+types/project.item";
 

@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { listProjects } from "~/models/project.server";
 import type { Route } from "./+types/project";
 

@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, requireMethod } from "~/lib/http.server";
+import { apiAction, requireMethod } from "~/lib/http/responder.server";
 import { fileResponse } from "~/lib/file-response.server";
 import { fileStore } from "~/lib/storage.server";
 import { servedFile } from "~/models/media.server";

@@ -1,5 +1,6 @@
 import { DomainError } from "~/lib/domain-error";
-import { apiAction, queryOf, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
+import { queryOf } from "~/lib/http/bodies.server";
 import { fileResponse } from "~/lib/file-response.server";
 import { verifyMediaAccess } from "~/lib/signed-url.server";
 import { fileStore } from "~/lib/storage.server";

@@ -1,5 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, readJsonBody, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
 import { renameInLibrary } from "~/services/media-library.server";
 import type { Route } from "./+types/videos.rename";
 

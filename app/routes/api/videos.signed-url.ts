@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, parseInput, queryOf, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
+import { parseInput } from "~/lib/validation.server";
+import { queryOf } from "~/lib/http/bodies.server";
 import { signMediaAccess } from "~/lib/signed-url.server";
 import { libraryFile } from "~/services/media-library.server";
 import type { Route } from "./+types/videos.signed-url";

@@ -1,5 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, queryOf, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { queryOf } from "~/lib/http/bodies.server";
 import { renameInLibrary } from "~/services/media-library.server";
 import type { Route } from "./+types/voice.rename";
 

@@ -1,5 +1,5 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, refuseMethod, requireMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { uploadToLibrary } from "~/services/media-library.server";
 import type { Route } from "./+types/voice.upload";
 

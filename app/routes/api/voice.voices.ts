@@ -1,6 +1,6 @@
 import { listVoices } from "~/services/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, refuseMethod } from "~/lib/http.server";
+import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import type { Route } from "./+types/voice.voices";
 
 /** GET /api/voice/voices -> {voices: [{voice_id, name}]}: the speech provider's voices. */

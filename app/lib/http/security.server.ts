@@ -1,7 +1,13 @@
+import type { MiddlewareFunction } from "react-router";
 import { STOCK_PHOTO_BASE } from "~/shared/stock-photo";
-import { env } from "./env.server";
+import { env } from "../env.server";
+import { apiError } from "./responder.server";
 
-/** Headers every response carries; the document's CSP (with its nonce) is set in entry.server.tsx. */
+/**
+ * Headers every response carries (securityMiddleware below; the server gives the same to static
+ * files through the build's `staticFileHeaders`); the document's CSP (with its nonce) is set in
+ * entry.server.tsx.
+ */
 export const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",
@@ -32,7 +38,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Whether a reverse proxy is trusted (TRUST_PROXY: `true`, a hop count, or addresses such as `loopback`;
- * off when unset, `false` or `0`), as scripts/server.mjs hands it to Express. Only then do X-Forwarded-*
+ * off when unset, `false` or `0`), as the server reads them for the client address. Only then do X-Forwarded-*
  * headers say anything: otherwise any client could write them.
  */
 export function trustProxyEnabled(): boolean {
@@ -73,3 +79,32 @@ export function isCrossOriginMutation(request: Request, trustProxy = trustProxyE
   if (originHost === requestHost(request, trustProxy)) return false;
   return !env.allowedOrigins.some((allowed) => allowed === origin || allowed === originHost);
 }
+
+/** Applies header changes to a response, copying it when its headers are immutable. */
+export function withHeaders(response: Response, apply: (headers: Headers) => void): Response {
+  try {
+    apply(response.headers);
+    return response;
+  } catch {
+    // Some responses (e.g. from fetch) have immutable headers: copy them.
+    const copy = new Response(response.body, response);
+    apply(copy.headers);
+    return copy;
+  }
+}
+
+/**
+ * The one cross-origin check and the one list of security headers (root middleware, so screens,
+ * /api and files alike, under `react-router dev` as in production): cross-site writes are refused
+ * with 403 (`{"detail"}` under /api), and every answer gets SECURITY_HEADERS it did not set itself.
+ */
+export const securityMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  if (isCrossOriginMutation(request)) {
+    const isApi = new URL(request.url).pathname.startsWith("/api/");
+    throw isApi ? apiError(403, "Cross-origin request refused") : new Response("Cross-origin request refused", { status: 403 });
+  }
+  const response = await next();
+  return withHeaders(response, (headers) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
+  });
+};

@@ -1,0 +1,58 @@
+import proxyAddr from "proxy-addr";
+import { createContext, RouterContextProvider } from "react-router";
+import { env } from "../env.server";
+
+/**
+ * The client's address, as the server saw it (behind a trusted proxy: the first untrusted hop of
+ * X-Forwarded-For). It reaches the app in React Router's context, set by the server's
+ * `getLoadContext` (createLoadContext below); no header a client could write carries it.
+ * Under `react-router dev` there is no load context: the address is then "unknown".
+ */
+export const clientAddressContext = createContext<string>("unknown");
+
+/** The request's client address (login and registration budgets are counted by it). */
+export function clientAddress(context: Readonly<RouterContextProvider>): string {
+  return context.get(clientAddressContext);
+}
+
+/** What @react-router/node's createRequestListener says of the connection. */
+export interface ConnectionInfo {
+  address?: string;
+}
+
+type Trust = (address: string, hop: number) => boolean;
+
+/**
+ * Trust in proxy headers as TRUST_PROXY gives it (Express's convention): true (any hop), a hop
+ * count, or addresses and subnets (comma-separated, with proxy-addr's names loopback, linklocal,
+ * uniquelocal). Off: only the connection's address counts.
+ */
+function compileTrust(trustProxy: unknown): Trust {
+  if (trustProxy === true) return () => true;
+  if (typeof trustProxy === "number") return (_address, hop) => hop < trustProxy;
+  if (typeof trustProxy === "string") return proxyAddr.compile(trustProxy.split(",").map((value) => value.trim()));
+  return () => false;
+}
+
+let trust: Trust | null = null;
+
+/** The client's address from the connection and, behind a trusted proxy, X-Forwarded-For. */
+export function resolveClientAddress(request: Request, connection: ConnectionInfo): string {
+  const socketAddress = connection.address || "unknown";
+  const forwardedFor = request.headers.get("X-Forwarded-For");
+  if (!forwardedFor || !env.trustProxyEnabled) return socketAddress;
+  trust ??= compileTrust(env.trustProxy);
+  // proxy-addr reads an IncomingMessage's socket address and X-Forwarded-For; this is all it reads of one.
+  const incoming = { headers: { "x-forwarded-for": forwardedFor }, connection: { remoteAddress: socketAddress }, socket: { remoteAddress: socketAddress } };
+  return proxyAddr(incoming as unknown as Parameters<typeof proxyAddr>[0], trust) || socketAddress;
+}
+
+/**
+ * The server's `getLoadContext` (scripts/server.mjs, through the build): a fresh context per request
+ * with the client's address in it.
+ */
+export function createLoadContext(request: Request, connection: ConnectionInfo): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(clientAddressContext, resolveClientAddress(request, connection));
+  return context;
+}
