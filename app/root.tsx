@@ -16,7 +16,7 @@ import { Toasts } from "./components/toasts";
 import { currentUser } from "./auth/auth.server";
 import { sessionMiddleware } from "./auth/session-middleware.server";
 import { securityMiddleware } from "./lib/http/security.server";
-import { preferencesMiddleware, preferencesOf } from "./lib/preferences.server";
+import { preferencesOf } from "./lib/preferences.server";
 import { getToast } from "./lib/toast.server";
 import { startApp } from "./services/background.server";
 import appStylesheet from "./styles/app.css?url";
@@ -34,7 +34,6 @@ export const middleware: Route.MiddlewareFunction[] = [
   ...(import.meta.env.DEV ? [startInDevelopment] : []),
   securityMiddleware,
   sessionMiddleware,
-  preferencesMiddleware,
 ];
 
 export const links: Route.LinksFunction = () => [
@@ -47,8 +46,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The toast cookie is cleared only when the browser sent one (getToast answers headers then).
-  const { toast, headers } = await getToast(request);
-  const preferences = preferencesOf(context);
+  const [{ toast, headers }, preferences] = await Promise.all([getToast(request), preferencesOf(context, request)]);
   const user = currentUser(context);
   return data(
     { toast: toast ?? null, theme: preferences.theme, user: user ? { email: user.email } : null },

@@ -1,4 +1,4 @@
-import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { createContext, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { DEFAULT_PREFERENCES, normaliseToolOrder, PLANS, type Preferences } from "~/shared/tools";
 import { env, sessionSecret } from "./env.server";
@@ -41,21 +41,21 @@ export async function readPreferences(request: Request): Promise<Preferences> {
   return fromStored(await preferencesCookie.parse(cookieHeader));
 }
 
-const preferencesContext = createContext<Preferences | null>(null);
-
-/** Reads the preferences cookie once per request into the context (root middleware). */
-export const preferencesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  context.set(preferencesContext, await readPreferences(request));
-  return next();
-};
+/** This request's preferences, read from its cookie the first time a loader or action asks. */
+const preferencesContext = createContext<Promise<Preferences> | null>(null);
 
 /**
- * This request's preferences, parsed once by preferencesMiddleware. A copy: the preferences action
- * changes what it reads before writing it back.
+ * This request's preferences, parsed once per request into the router context (the root, the shell
+ * and the dashboard all ask; an API call, which never does, pays nothing). A copy: the preferences
+ * action changes what it reads before writing it back.
  */
-export function preferencesOf(context: Readonly<RouterContextProvider>): Preferences {
-  const preferences = context.get(preferencesContext);
-  if (!preferences) throw new Error("preferencesOf: preferencesMiddleware has not run for this request");
+export async function preferencesOf(context: Readonly<RouterContextProvider>, request: Request): Promise<Preferences> {
+  let parsed = context.get(preferencesContext);
+  if (!parsed) {
+    parsed = readPreferences(request);
+    context.set(preferencesContext, parsed);
+  }
+  const preferences = await parsed;
   return { ...preferences, toolOrder: [...preferences.toolOrder] };
 }
 

@@ -7,7 +7,7 @@ import type { Route } from "./+types/app-shell";
 /** The plan for the account corner; the email comes with the root's data. Signed-out visitors (AI x AI, Feedback) get no shell. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   if (!currentUser(context)) return { plan: null };
-  return { plan: preferencesOf(context).plan };
+  return { plan: (await preferencesOf(context, request)).plan };
 }
 
 /** The layout of the signed-in screens (app/routes.ts): the app shell around each of them. */

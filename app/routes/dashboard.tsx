@@ -39,7 +39,7 @@ export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const preferences = preferencesOf(context);
+  const preferences = await preferencesOf(context, request);
   const editing = new URL(request.url).searchParams.get("edit") === "1";
   const { items, ...content } = await loadContentPage(user.id, request);
   // The rows are in the page's markup; a document does not also carry them as data (decision 0024).

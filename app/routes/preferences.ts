@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = changeSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ error: "Invalid preference" }, { status: 400 });
-  const preferences = preferencesOf(context);
+  const preferences = await preferencesOf(context, request);
   const change = parsed.data;
   switch (change.intent) {
     case "theme":
