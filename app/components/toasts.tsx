@@ -58,7 +58,19 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   const theme = useTheme();
   const reducedMotion = useSyncExternalStore(subscribeToMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
   const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
-  useEffect(() => (mounted ? seeThroughUnderPointer() : undefined), [mounted]);
+  useEffect(() => {
+    if (!mounted) return;
+    // Only pages that raised a toast need it: it comes in a chunk of its own, with react-toastify.
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void import("./toast-peek").then(({ seeThroughUnderPointer }) => {
+      if (!cancelled) stop = seeThroughUnderPointer(loadToastify);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [mounted]);
   useEffect(() => {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (SPEC §9).
     if (flash) toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
@@ -78,39 +90,6 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
       />
     </Suspense>
   );
-}
-
-/**
- * While the pointer is over a toast: every toast pauses, and `data-toast-peek` on <html> makes them
- * faint and click-through (app.css). Followed by the pointer's position, since a click-through toast
- * gets no pointer events. Returns the clean-up.
- */
-function seeThroughUnderPointer(): () => void {
-  const root = document.documentElement;
-  let peeking = false;
-  const follow = (event: PointerEvent | null) => {
-    const over =
-      !!event &&
-      [...document.querySelectorAll(".Toastify__toast")].some((element) => {
-        const box = element.getBoundingClientRect();
-        return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
-      });
-    if (over === peeking) return;
-    peeking = over;
-    root.toggleAttribute("data-toast-peek", over);
-    void loadToastify().then((module) => (over ? module.toast.pause() : module.toast.play()));
-  };
-  const onPointer = (event: PointerEvent) => follow(event);
-  const onLeave = () => follow(null);
-  document.addEventListener("pointermove", onPointer, { passive: true });
-  document.addEventListener("pointerdown", onPointer, { passive: true, capture: true });
-  document.documentElement.addEventListener("pointerleave", onLeave);
-  return () => {
-    document.removeEventListener("pointermove", onPointer);
-    document.removeEventListener("pointerdown", onPointer, { capture: true });
-    document.documentElement.removeEventListener("pointerleave", onLeave);
-    root.removeAttribute("data-toast-peek");
-  };
 }
 
 /** Toasts raised in the dashboard area close after 3 s (SPEC §9). */
