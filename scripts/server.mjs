@@ -35,30 +35,19 @@ const DISCARD_IDLE_MS = 60_000;
 const HASHED_ASSET = /^\/assets\//;
 
 /**
- * Dynamic answers are compressed per request at levels that pay on this kind of machine (issue 24:
- * Brotli quality 11 cost 13% of a page's CPU at quality 4): Brotli quality 2 or gzip level 3 make a
- * 40 KB dashboard about 7 KB. Event streams are never compressed, so each event goes out at once.
- * Behind nginx (the multi-instance set-up) the proxy compresses instead when it is told to.
+ * Pages are compressed per request at a level that pays on this kind of machine (issue 24: Brotli
+ * quality 4 was 13% of a page's CPU): Brotli quality 2 with a 256 KiB window, or gzip level 3, make
+ * a 42 KB dashboard about 8 KB (`npm run bench` prints each level's cost and size). Other dynamic
+ * answers (JSON, event streams, files) go as they are: a 150 KB API list cost more to compress than
+ * to send on the networks this server is meant for, and behind nginx (the multi-instance set-up)
+ * the proxy compresses what it is told to. Client files come precompressed from the build.
  */
 export const COMPRESSION = {
   brotliQuality: 2,
+  brotliWindowBits: 18,
   gzipLevel: 3,
 };
-const COMPRESSIBLE = /^(text\/(?!event-stream)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/i;
-/** Below this an answer goes as it is: compressing it costs more than the bytes it saves. */
-const COMPRESS_MIN_BYTES = 1024;
-
-/**
- * Pages are compressed whatever their length (they are streamed, and never small); other text only
- * when its length is known and worth it (a kept content list: yes; a small JSON answer, whose length
- * the adapter does not send ahead: no).
- */
-function worthCompressing(res) {
-  const type = String(res.getHeader("Content-Type") ?? "");
-  if (!COMPRESSIBLE.test(type)) return false;
-  if (/^text\/html/i.test(type)) return true;
-  return Number(res.getHeader("Content-Length")) >= COMPRESS_MIN_BYTES;
-}
+const HTML = /^text\/html/i;
 
 /** The production build's server module and what its entry exports for this server. */
 export async function loadBuild() {
@@ -127,9 +116,12 @@ function withAcceptedEncodings(req) {
 function dynamicCompression() {
   const compress = compression({
     level: COMPRESSION.gzipLevel,
-    brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality } },
-    threshold: COMPRESS_MIN_BYTES,
-    filter: (_req, res) => worthCompressing(res),
+    brotli: {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality, [zlib.constants.BROTLI_PARAM_LGWIN]: COMPRESSION.brotliWindowBits },
+    },
+    // Pages are streamed without a length, and never small.
+    threshold: 0,
+    filter: (_req, res) => HTML.test(String(res.getHeader("Content-Type") ?? "")),
   });
   return (req, res, next) =>
     compress(req, res, () => {

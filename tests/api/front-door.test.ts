@@ -133,7 +133,7 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
     expect(beyond.status).toBe(416);
   });
 
-  it("compresses documents and large JSON for browsers that accept it; small answers go as they are", async () => {
+  it("compresses documents for browsers that accept it; JSON goes as it is", async () => {
     const plain = await get("/login");
     expect(plain.headers["content-encoding"]).toBeUndefined();
     const page = await get("/login", { "Accept-Encoding": "br, gzip" });
@@ -145,8 +145,8 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
     const health = await get("/api/health", { "Accept-Encoding": "br, gzip" });
     expect(health.headers["content-encoding"]).toBeUndefined();
     expect(JSON.parse(health.body.toString("utf8")).status).toBe("ok");
-    // A content list of a few KB is sent compressed, and decodes to the same array.
-    const { token } = await newUser("compressed-list");
+    // JSON is sent as it is, even a list of a few KB: compressing it costs more than it saves here.
+    const { token } = await newUser("uncompressed-list");
     for (let i = 0; i < 8; i++) {
       const created = await fetch(`${baseUrl()}/api/content`, {
         method: "POST",
@@ -155,11 +155,10 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
       });
       expect(created.status).toBe(201);
     }
-    const list = await get("/api/content", { Authorization: `Bearer ${token}`, "Accept-Encoding": "gzip" });
-    expect(list.headers["content-encoding"]).toBe("gzip");
-    expect(list.headers.vary).toContain("Accept-Encoding");
-    const items = JSON.parse(zlib.gunzipSync(list.body).toString("utf8"));
-    expect(items).toHaveLength(8);
+    const list = await get("/api/content", { Authorization: `Bearer ${token}`, "Accept-Encoding": "gzip, br" });
+    expect(list.headers["content-encoding"]).toBeUndefined();
+    expect(Number(list.headers["content-length"])).toBe(list.body.length);
+    expect(JSON.parse(list.body.toString("utf8"))).toHaveLength(8);
   });
 
   it("a HEAD of a client file has its headers and no body", async () => {
