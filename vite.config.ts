@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -71,7 +72,15 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * One id per build: what a kept page's ETag adds to what the page was built from
+ * (app/lib/http/kept-pages.server.ts), so a new build's pages never revalidate as an old one's.
+ * Every instance serving one build shares it.
+ */
+const BUILD_ID = randomBytes(9).toString("base64url");
+
 export default defineConfig(({ command, isSsrBuild }) => ({
+  define: { __STUDIO_BUILD_ID__: JSON.stringify(BUILD_ID) },
   plugins: [reactRouter(), precompress()],
   resolve: {
     tsconfigPaths: true,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createByteBoundedCache } from "../byte-bounded-cache.server";
 
 /**
@@ -21,15 +21,12 @@ export interface KeptPage {
 /** A copy handed out: the body as UTF-8 bytes, ready to send (encoding 50 KB per answer cost 10%). */
 export interface KeptPageCopy {
   status: number;
-  /** The page's weak ETag: a hash of its markup without the nonce (the same on every instance). */
-  etag: string;
   headers: [string, string][];
   body: Uint8Array<ArrayBuffer>;
 }
 
 interface Entry {
   status: number;
-  etag: string;
   headers: [string, string][];
   nonce: string;
   /** The body's UTF-8 bytes between the occurrences of the nonce: a copy is these, joined by a new one. */
@@ -40,13 +37,8 @@ interface Entry {
 export interface PageKeeper {
   /** A copy of the page kept under `key`, with a fresh nonce, or null. */
   take(key: string): KeptPageCopy | null;
-  /** The kept page's ETag without copying it, or null. */
-  etagOf(key: string): string | null;
-  /**
-   * Keeps a page (its headers as sent, its whole body) and answers its ETag. Pages without a nonce,
-   * or too large, are not kept (the ETag is still answered).
-   */
-  keep(key: string, page: KeptPage): string;
+  /** Keeps a page (its headers as sent, its whole body). Pages without a nonce, or too large, are not kept. */
+  keep(key: string, page: KeptPage): void;
   readonly size: number;
   readonly bytes: number;
 }
@@ -58,21 +50,13 @@ export function createPageKeeper({ maxBytes, maxPageBytes = 512 * 1024 }: { maxB
       const entry = pages.get(key);
       return entry ? restamp(entry) : null;
     },
-    etagOf(key) {
-      return pages.get(key)?.etag ?? null;
-    },
     keep(key, page) {
       const nonce = nonceOf(page.headers);
+      if (!nonce) return pages.delete(key);
       // The nonce is base64 (ASCII): its bytes occur in the UTF-8 body exactly where the text does.
-      const pieces = nonce ? splitBytes(page.body, Buffer.from(nonce)) : [page.body];
-      const etag = etagOfPieces(pieces);
-      if (!nonce) {
-        pages.delete(key);
-        return etag;
-      }
+      const pieces = splitBytes(page.body, Buffer.from(nonce));
       const bytes = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
-      pages.set(key, { status: page.status, etag, headers: page.headers.map(([name, value]) => [name, value]), nonce, pieces, bytes });
-      return etag;
+      pages.set(key, { status: page.status, headers: page.headers.map(([name, value]) => [name, value]), nonce, pieces, bytes });
     },
     get size() {
       return pages.size;
@@ -81,16 +65,6 @@ export function createPageKeeper({ maxBytes, maxPageBytes = 512 * 1024 }: { maxB
       return pages.bytes;
     },
   };
-}
-
-/** A weak validator: the markup is the same but for its nonce, which every copy gets anew. */
-function etagOfPieces(pieces: Uint8Array[]): string {
-  const hash = createHash("sha1");
-  pieces.forEach((piece, index) => {
-    if (index > 0) hash.update("\0nonce\0");
-    hash.update(piece);
-  });
-  return `W/"${hash.digest("base64url")}"`;
 }
 
 function nonceOf(headers: [string, string][]): string | null {
@@ -113,7 +87,6 @@ function restamp(entry: Entry): KeptPageCopy {
   });
   return {
     status: entry.status,
-    etag: entry.etag,
     headers: entry.headers.map(([name, value]) => [name, name.toLowerCase() === "content-security-policy" ? value.split(entry.nonce).join(nonce) : value]),
     body,
   };
