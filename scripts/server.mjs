@@ -35,14 +35,14 @@ const HASHED_ASSET = /^\/assets\//;
 
 /**
  * Pages are compressed per request at a level that pays on this kind of machine (issue 24: Brotli
- * quality 4 was 13% of a page's CPU): Brotli quality 2 with a 256 KiB window, or gzip level 3, make
+ * quality 4 was 13% of a page's CPU): Brotli quality 1 with a 256 KiB window, or gzip level 3, make
  * a 42 KB dashboard about 8 KB (`npm run bench` prints each level's cost and size). Other dynamic
  * answers (JSON, event streams, files) go as they are: a 150 KB API list cost more to compress than
  * to send on the networks this server is meant for, and behind nginx (the multi-instance set-up)
  * the proxy compresses what it is told to. Client files come precompressed from the build.
  */
 export const COMPRESSION = {
-  brotliQuality: 2,
+  brotliQuality: 1,
   brotliWindowBits: 18,
   gzipLevel: 3,
 };

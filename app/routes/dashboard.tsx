@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
+import { createContext, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
 import { focusElement } from "~/browser/focus";
 import type { ShellHandle } from "~/components/app-shell";
 import { ContentList, readContentRows, type ContentListItem } from "~/components/content-list";
@@ -15,7 +15,7 @@ import { SESSION_COOKIE } from "~/auth/session.server";
 import { keepPersonalPages } from "~/lib/http/kept-pages.server";
 import { sendInMarkupOnly } from "~/lib/markup-only.server";
 import { preferencesOf } from "~/lib/preferences.server";
-import { CONTENT_PAGE_SIZE, contentVersion, countContent, listContentSummaries, type ContentSummary } from "~/models/content.server";
+import { CONTENT_PAGE_SIZE, contentState, listContentSummaries, type ContentSummary } from "~/models/content.server";
 import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
@@ -31,8 +31,20 @@ export const meta: Route.MetaFunction = () => [
  * a browser revalidates (304).
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  keepPersonalPages({ personOf: (context) => currentUser(context)?.id ?? null, versionOf: contentVersion, sessionCookie: SESSION_COOKIE }),
+  keepPersonalPages({
+    personOf: (context) => currentUser(context)?.id ?? null,
+    versionOf: async (personId, context) => (await contentStateOf(context, personId))?.version ?? null,
+    sessionCookie: SESSION_COOKIE,
+  }),
 ];
+
+/** The person's content version and item count, read once per request (the kept page's key and the list's total share it). */
+const contentStateContext = createContext<Promise<{ version: number; count: number } | null> | null>(null);
+function contentStateOf(context: Route.LoaderArgs["context"], personId: string) {
+  let state = context.get(contentStateContext);
+  if (!state) context.set(contentStateContext, (state = contentState(personId)));
+  return state;
+}
 
 /** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
 export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" } };
@@ -41,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const preferences = await preferencesOf(context, request);
   const editing = new URL(request.url).searchParams.get("edit") === "1";
-  const { items, ...content } = await loadContentPage(user.id, request);
+  const { items, ...content } = await loadContentPage(user.id, request, context);
   // The rows are in the page's markup; a document does not also carry them as data (decision 0024).
   return { email: user.email, preferences, editing, content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) } };
 }
@@ -54,7 +66,7 @@ const CONTENT_ROWS = "dashboard-content-rows";
  * (?q=, issue 15; a longer query is cut to the API's 500 characters). SPEC §6: a load failure sends
  * the person to /login.
  */
-async function loadContentPage(userId: string, request: Request) {
+async function loadContentPage(userId: string, request: Request, context: Route.LoaderArgs["context"]) {
   const params = new URL(request.url).searchParams;
   const requested = Number(params.get("page"));
   const wanted = Number.isInteger(requested) && requested > 1 ? requested : 1;
@@ -69,7 +81,7 @@ async function loadContentPage(userId: string, request: Request) {
       if (page > lastPage) found = await searchContentSummaries(userId, query, range((page = lastPage)));
       return { ...listItems(found.items), total: found.total, page, pageSize: CONTENT_PAGE_SIZE, query };
     }
-    const total = await countContent(userId);
+    const total = (await contentStateOf(context, userId))?.count ?? 0;
     const page = Math.min(wanted, Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE)));
     const rows = await listContentSummaries(userId, range(page));
     return { ...listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE, query };

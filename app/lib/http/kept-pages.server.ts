@@ -30,7 +30,7 @@ export interface KeptPageOptions {
   /** The signed-in person's id, or null (the page is then rendered as usual, never kept). */
   personOf: (context: Readonly<RouterContextProvider>) => string | null;
   /** A number that moves whenever anything the page shows changes, on any instance (it lives in the database). */
-  versionOf: (personId: string) => Promise<number | null>;
+  versionOf: (personId: string, context: Readonly<RouterContextProvider>) => Promise<number | null>;
   /** The session cookie's name: it rotates and says only who, which the key already holds. */
   sessionCookie: string;
 }
@@ -59,7 +59,7 @@ export function keepPersonalPages({ personOf, versionOf, sessionCookie }: KeptPa
     if (!personId || !isDocumentRequest(request)) return next();
     const cookies = preferenceCookies(request.headers.get("Cookie"), sessionCookie);
     if (cookies === null) return next();
-    const version = await versionOf(personId);
+    const version = await versionOf(personId, context);
     if (version === null) return next();
 
     const key = `${personId}\n${version}\n${request.url}\n${cookies}`;
