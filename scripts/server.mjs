@@ -58,15 +58,18 @@ export async function loadBuild() {
   return { build, settings, startApp, stopApp, createRequestListener, createLoadContext, staticFileHeaders };
 }
 
-/** An answer from the server itself: `{"detail"}` under /api, plain text for pages. */
-function refuse(res, pathname, status, detail, text) {
+/**
+ * An answer from the server itself: `{"detail"}` under /api, plain text for pages, with the app's
+ * one list of security headers (`headers`, the build's staticFileHeaders).
+ */
+function refuse(res, headers, pathname, status, detail, text) {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.statusCode = status;
   if (status === 405) res.setHeader("Allow", ALLOW);
   const isApi = pathname.startsWith("/api/") || pathname === "/api";
   const body = isApi ? JSON.stringify({ detail }) : text;
   res.setHeader("Content-Type", isApi ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.setHeader("X-Content-Type-Options", "nosniff");
   res.end(body);
 }
 
@@ -234,8 +237,8 @@ export function createServerListener(loaded, { isDraining = () => false } = {}) 
     const rawPath = query === -1 ? req.url : req.url.slice(0, query);
     // What would otherwise be a 500 or an answer of the wrong shape: a method the Fetch API cannot
     // carry (TRACE) or that no route serves (PROPFIND), and a path or Host that does not parse.
-    if (!SUPPORTED_METHODS.includes(req.method)) return refuse(res, rawPath, 405, "Method not allowed", "Method Not Allowed");
-    if (malformed(req, rawPath)) return refuse(res, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
+    if (!SUPPORTED_METHODS.includes(req.method)) return refuse(res, staticFileHeaders, rawPath, 405, "Method not allowed", "Method Not Allowed");
+    if (malformed(req, rawPath)) return refuse(res, staticFileHeaders, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
     res.once("finish", () => discardUnreadBody(req));
     const toApp = () => {
       compressPages(req, res);

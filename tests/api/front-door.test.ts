@@ -27,6 +27,10 @@ describe("the server (scripts/server.mjs)", () => {
       expect(answer.headers.allow).toBe(ALLOW);
       expect(answer.headers["content-type"]).toMatch(/^application\/json/);
       expect(JSON.parse(answer.text)).toEqual({ detail: "Method not allowed" });
+      // The app's one list of security headers, here too.
+      expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+      expect(answer.headers["x-frame-options"]).toBe("DENY");
+      expect(answer.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     }
   });
 
