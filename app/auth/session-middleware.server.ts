@@ -9,7 +9,8 @@ export const PERSONAL_CACHE_CONTROL = "private, no-store";
  * Resolves the session cookie once per request (refreshing an expired access token) and writes
  * the refreshed cookie on the way out, unless the route set the session cookie itself (login, logout).
  *
- * Pages (everything outside /api, which says its own caching) answered for a signed-in person, for a
+ * The API's JSON answers that name no caching of their own are `Cache-Control: no-store`. Pages
+ * (everything outside /api) answered for a signed-in person, for a
  * screen that needs sign-in (its redirect to /login included) or that set a cookie are
  * `Cache-Control: private, no-store` unless the route chose a Cache-Control itself (owner-only files).
  * Anonymous pages of nobody in particular (/, /login, /register) are left as they are.
@@ -21,14 +22,17 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const response = await next();
   const personal =
     session.user !== null || setCookie !== null || context.get(signInRequiredContext) || response.headers.has("Set-Cookie");
-  const addCacheControl =
-    personal && !response.headers.has("Cache-Control") && !url.pathname.startsWith("/api/");
+  const isApi = url.pathname.startsWith("/api/");
+  const addCacheControl = personal && !response.headers.has("Cache-Control") && !isApi;
+  // The API's JSON (who someone is, their items, their usage) is never stored by any cache.
+  const apiJson = isApi && !response.headers.has("Cache-Control") && /^application\/json/i.test(response.headers.get("Content-Type") ?? "");
   // The route's own session cookie (login, logout) wins over the refreshed one.
   const cookie =
     setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`)) ? setCookie : null;
-  if (!addCacheControl && cookie === null) return response;
+  if (!addCacheControl && !apiJson && cookie === null) return response;
   return withHeaders(response, (headers) => {
     if (cookie !== null) headers.append("Set-Cookie", cookie);
     if (addCacheControl) headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
+    if (apiJson) headers.set("Cache-Control", "no-store");
   });
 };

@@ -356,6 +356,24 @@ export async function revokeRefreshToken(refreshToken: string, now = new Date())
   if (stored) await revokeFamily(stored.family_id, now);
 }
 
+/**
+ * Logout by an access token alone (an API client that sends no refresh token): the family it was
+ * issued with stops working, its refresh token included. Scoped by the token's own user. A token
+ * that is not valid revokes nothing.
+ */
+export async function revokeAccessTokenFamily(accessToken: string, now = new Date()) {
+  const payload = verifyAccessTokenSignature(accessToken, now);
+  const family = payload?.[FAMILY_CLAIM];
+  if (!payload || typeof payload.sub !== "string" || typeof family !== "string") return;
+  await db
+    .updateTable("refresh_tokens")
+    .set({ revoked_at: nowIso(now), successor_sealed: null })
+    .where("family_id", "=", family)
+    .where("user_id", "=", payload.sub)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
 /** Housekeeping: expired tokens are of no use to anyone. */
 export async function deleteExpiredRefreshTokens(now = new Date()) {
   await db.deleteFrom("refresh_tokens").where("expires_at", "<=", nowIso(now)).execute();

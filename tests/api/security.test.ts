@@ -65,6 +65,31 @@ describe("logout ends the session on the next request", () => {
     expect((await api("/api/content", { json: { title: "After logout", body: "x" }, token })).status).toBe(401);
   });
 
+  it("a logout with only the bearer token ends its family: the access token and its refresh token stop working", async () => {
+    const { token, refreshToken } = await newUser("logout-bearer-only");
+    const other = await newUser("logout-bearer-only-other");
+    expect((await api("/api/auth/logout", { method: "POST", token, json: {} })).status).toBe(200);
+    expect(await api("/api/auth/me", { token })).toMatchObject({ status: 401, body: { detail: "Invalid or expired access token" } });
+    expect((await api("/api/auth/refresh", { json: { refresh_token: refreshToken } })).status).toBe(401);
+    // Nobody else's session is touched.
+    expect((await api("/api/auth/me", { token: other.token })).status).toBe(200);
+    // A bearer token that is not one of ours revokes nothing and is still a plain logout.
+    expect((await api("/api/auth/logout", { method: "POST", token: "not-a-token", json: {} })).status).toBe(200);
+    expect((await api("/api/auth/refresh", { json: { refresh_token: other.refreshToken } })).status).toBe(200);
+  });
+
+  it("who someone is, and their JSON, is never stored by a cache (Cache-Control: no-store)", async () => {
+    const { token } = await newUser("no-store");
+    for (const path of ["/api/auth/me", "/api/content", "/api/library/usage", "/api/voice/list-files"]) {
+      const answer = await fetch(`${baseUrl()}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get("cache-control"), path).toBe("no-store");
+    }
+    const refused = await fetch(`${baseUrl()}/api/auth/me`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+  });
+
   // A reused refresh token (after the 10 s grace window) ends the family's access tokens too: that
   // check waits the window out, once, in tests/api/refresh-grace.test.ts.
   it("a spent refresh token replayed within the grace window forks nothing: the same pair, and a logout ends it", async () => {
