@@ -17,6 +17,12 @@ export const LOCAL_SKETCH_PROVIDER_ID = "local-stylise";
 
 /** Sketches are scaled to fit this box (the drawing pad sends about 800x500). */
 const MAX_SIDE = 1024;
+/**
+ * The smallest side the styles work on: libvips' median and convolution windows (up to 9 pixels)
+ * refuse a smaller image ("rank: window too large"). A smaller sketch, down to 1x1, is enlarged to
+ * it first, pixel for pixel, so every valid sketch is stylised.
+ */
+const MIN_SIDE = 16;
 /** Refuses decompression bombs: a 10 MiB PNG can claim gigapixels. */
 const MAX_INPUT_PIXELS = 4096 * 4096;
 
@@ -135,7 +141,14 @@ async function loadSketch(png: Buffer): Promise<Canvas> {
     .toColourspace("srgb")
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { rgb: data, width: info.width, height: info.height };
+  if (info.width >= MIN_SIDE && info.height >= MIN_SIDE) return { rgb: data, width: info.width, height: info.height };
+  const width = Math.max(MIN_SIDE, info.width);
+  const height = Math.max(MIN_SIDE, info.height);
+  const enlarged = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .resize({ width, height, fit: "fill", kernel: "nearest" })
+    .raw()
+    .toBuffer();
+  return { rgb: enlarged, width, height };
 }
 
 /** True when sharp can decode the PNG within the pixel limit (the API answers 422 otherwise). */

@@ -193,6 +193,26 @@ describe("offline sketch stylise", () => {
   });
 });
 
+describe("offline sketches of any size", () => {
+  it.each([
+    [1, 1],
+    [1, 40],
+    [7, 3],
+    [15, 200],
+  ])("a %ix%i sketch is stylised in every style", async (width, height) => {
+    const sketch = await sharp({ create: { width, height, channels: 4, background: { r: 255, g: 64, b: 129, alpha: 1 } } }).png().toBuffer();
+    const stylist = new LocalSketchStylist();
+    for (const style of SKETCH_STYLES) {
+      const image = await stylist.stylise(sketch, style);
+      expect(image.contentType, style).toBe("image/png");
+      const metadata = await sharp(image.bytes).metadata();
+      expect(metadata.format, style).toBe("png");
+      expect(metadata.width, style).toBeGreaterThanOrEqual(width);
+      expect(metadata.height, style).toBeGreaterThanOrEqual(height);
+    }
+  });
+});
+
 describe("offline sketch pixels off the main thread", () => {
   /** A sketch-like RGB canvas: dark paper with a few coloured strokes. */
   function canvas(width: number, height: number) {
