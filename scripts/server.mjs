@@ -111,14 +111,19 @@ function clientFiles(headers) {
  */
 function withAcceptedEncodings(req) {
   const header = req.headers["accept-encoding"];
-  if (header && /;\s*q=/i.test(header)) req.headers["accept-encoding"] = new Negotiator(req).encodings(["br", "gzip"], ["br", "gzip"]).filter((name) => name !== "identity").join(", ");
+  if (header && /;\s*q=/i.test(header)) req.headers["accept-encoding"] = acceptedEncodings(req).join(", ");
   return req;
+}
+
+/** br and gzip as the request accepts them, best first (br on a tie). */
+function acceptedEncodings(req) {
+  return new Negotiator(req).encodings(["br", "gzip"], ["br", "gzip"]).filter((name) => name === "br" || name === "gzip");
 }
 
 /** The encoding to compress a page with for this request: br, gzip or null. */
 function pageEncoding(req) {
   if (req.method === "HEAD" || !req.headers["accept-encoding"]) return null;
-  return new Negotiator(req).encodings(["br", "gzip"], ["br", "gzip"]).find((name) => name === "br" || name === "gzip") ?? null;
+  return acceptedEncodings(req)[0] ?? null;
 }
 
 const BROTLI_OPTIONS = {

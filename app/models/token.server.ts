@@ -134,31 +134,17 @@ export async function verifyAccessToken(token: string, now = new Date()): Promis
  * null for a bad, expired or revoked token, or a user who no longer exists.
  */
 export async function userOfAccessToken(token: string, now = new Date()): Promise<User | null> {
-  return (await accessTokenHolder(token, now))?.user ?? null;
-}
-
-/** Who holds a live access token, with their content version (counted by triggers on every change of their items). */
-export interface AccessTokenHolder {
-  user: User;
-  contentVersion: number;
-}
-
-/**
- * userOfAccessToken with the user's content version from the same row: what the API needs to answer
- * a list from memory (app/auth/api-answers-from-memory.server.ts) in one query.
- */
-export async function accessTokenHolder(token: string, now = new Date()): Promise<AccessTokenHolder | null> {
   const payload = verifyAccessTokenSignature(token, now);
   const family = payload?.[FAMILY_CLAIM];
   if (!payload || typeof payload.sub !== "string" || typeof family !== "string") return null;
   const row = await liveFamilyUser.first(db, { familyId: family, userId: payload.sub, now: nowIso(now) });
-  return row ? { user: { id: row.id, email: row.email }, contentVersion: Number(row.content_version) } : null;
+  return row ? { id: row.id, email: row.email } : null;
 }
 
 const liveFamilyUser = compileOnce((database: Kysely<Database>, p: { familyId: string; userId: string; now: string }) =>
   database
     .selectFrom("users")
-    .select(["users.id", "users.email", "users.content_version"])
+    .select(["users.id", "users.email"])
     .where("users.id", "=", p.userId)
     .where((eb) =>
       eb.exists(
