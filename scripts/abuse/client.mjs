@@ -1,0 +1,84 @@
+// What the probes of `npm run abuse` share: the settings the set-ups run with, and a context per probe
+// (its own client addresses, people who register and sign in, plain fetch helpers).
+import { randomUUID } from "node:crypto";
+
+/** Settings every abuse set-up runs with: a small quota so races and text fill it quickly. */
+export const ABUSE_ENV = {
+  TRUST_PROXY: "loopback",
+  USER_STORAGE_QUOTA_MB: "3",
+};
+
+let addressCounter = 0;
+/** A client address no other probe uses (TEST-NET-2 and -3, then 10/8): X-Forwarded-For. */
+export function freshAddress() {
+  addressCounter++;
+  return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+}
+
+/** One signed-in person: bearer token and session cookie, requests from `address`. */
+export class AbusePerson {
+  constructor(baseUrl, address) {
+    this.baseUrl = baseUrl;
+    this.address = address;
+    this.email = `abuse-${randomUUID().slice(0, 12)}@example.com`;
+    this.password = "correct horse battery staple";
+    this.token = null;
+    this.refreshToken = null;
+  }
+
+  /** fetch with this person's address and, unless `auth: false`, the bearer token; `json` sets the body. */
+  async request(path, { method = "GET", json, body, headers = {}, auth = true, signal } = {}) {
+    const sent = { "X-Forwarded-For": this.address, Origin: this.baseUrl, ...headers };
+    if (json !== undefined) sent["Content-Type"] = "application/json";
+    if (auth && this.token) sent.Authorization = `Bearer ${this.token}`;
+    const started = performance.now();
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers: sent,
+      body: json !== undefined ? JSON.stringify(json) : body,
+      redirect: "manual",
+      signal: signal ?? AbortSignal.timeout(120_000),
+    });
+    const text = await response.text();
+    let data = text;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: the text itself
+    }
+    return { status: response.status, data, headers: response.headers, ms: performance.now() - started, bytes: text.length };
+  }
+
+  /** Registers and signs in through the API (SPEC §7); throws when either fails. */
+  async signUp() {
+    const registered = await this.request("/api/auth/register", { method: "POST", json: { email: this.email, password: this.password }, auth: false });
+    if (registered.status !== 201 && registered.status !== 200) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.data)}`);
+    return this.logIn();
+  }
+
+  async logIn() {
+    const login = await this.request("/api/auth/login", { method: "POST", json: { email: this.email, password: this.password }, auth: false });
+    if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.data)}`);
+    this.token = login.data.access_token;
+    this.refreshToken = login.data.refresh_token;
+    return this;
+  }
+}
+
+/** The context a probe runs with: the set-up, and people from addresses of the probe's own. */
+export function abuseContext(setup, probeName) {
+  return {
+    setup,
+    url: setup.url,
+    probeName,
+    freshAddress,
+    /** A new person, registered and signed in, from a fresh address (or `address`). */
+    async newPerson(address = freshAddress()) {
+      return new AbusePerson(setup.url, address).signUp();
+    },
+    /** A person not yet registered (for login and registration probes). */
+    stranger(address = freshAddress()) {
+      return new AbusePerson(setup.url, address);
+    },
+  };
+}
