@@ -68,5 +68,7 @@ console.log(line({ setup: "setup", probe: "probe", expected: "expected", seen: "
 console.log(`|${"-".repeat(widths.setup + 2)}|${"-".repeat(widths.probe + 2)}|${"-".repeat(widths.expected + 2)}|${"-".repeat(widths.seen + 2)}|-------|`);
 for (const row of rows) console.log(line({ ...row, holds: row.ok ? "yes" : "NO" }));
 const failed = rows.filter((row) => !row.ok).length;
-console.log(`\n[abuse] ${rows.length - failed} hold, ${failed} fail`);
+console.log(`\n[abuse] ${rows.length - failed} of ${rows.length} probes hold`);
+// The closing line .ci/run sums with the other steps'.
+console.log(`${rows.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
