@@ -119,6 +119,11 @@ const settingsSchema = z
     TRUST_PROXY: trustProxy,
     BUILD_DIR: setting("build", "a folder", (raw) => raw),
     SHUTDOWN_GRACE_SECONDS: nonNegativeNumber(10),
+    /** How long any request but an upload may take to arrive whole, headers and body (408 beyond it). */
+    REQUEST_DEADLINE_SECONDS: positiveNumber(30),
+    /** An upload slower than this on average over UPLOAD_RATE_WINDOW_SECONDS is cut (408). */
+    UPLOAD_MIN_BYTES_PER_SECOND: positiveNumber(1024),
+    UPLOAD_RATE_WINDOW_SECONDS: positiveNumber(30),
     DATA_DIR: setting("./data", "a folder", (raw) => raw),
     DATABASE_FILE: optionalText,
     /** postgres://… or postgresql://…: PostgreSQL instead of the embedded SQLite file. */
@@ -215,6 +220,12 @@ const settingsSchema = z
       buildDir: raw.BUILD_DIR,
       /** How long requests in flight may take to finish after SIGTERM/SIGINT before their sockets are closed. */
       shutdownGraceMs: raw.SHUTDOWN_GRACE_SECONDS * 1000,
+      /** The time a request other than an upload has to arrive whole (headers and body); its answer may take longer. */
+      requestDeadlineMs: raw.REQUEST_DEADLINE_SECONDS * 1000,
+      /** An upload (multipart/form-data) has no deadline but must bring at least this many bytes per second... */
+      uploadMinBytesPerSecond: raw.UPLOAD_MIN_BYTES_PER_SECOND,
+      /** ...on average over each window of this length, or it is cut with 408 and nothing of it is kept. */
+      uploadRateWindowMs: raw.UPLOAD_RATE_WINDOW_SECONDS * 1000,
       // Storage.
       dataDir,
       /** The database to open: PostgreSQL when DATABASE_URL is set, else the SQLite file; db.server.ts picks the dialect. */

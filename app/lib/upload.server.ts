@@ -2,6 +2,7 @@ import { PassThrough, Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { DomainError } from "./domain-error";
+import { env } from "./env.server";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type FileStore, type StagedFile, type StageOptions } from "./storage.server";
 
 /**
@@ -17,6 +18,7 @@ export const UploadError = DomainError;
 /** DomainError codes of refusals a screen shows in its own words. */
 export const UPLOAD_MISSING_FILE = "upload_missing_file";
 export const UPLOAD_STALLED = "upload_stalled";
+export const UPLOAD_TOO_SLOW = "upload_too_slow";
 
 export interface ReceivedUpload {
   /** The staged file: commit it into the store, or discard it. */
@@ -41,6 +43,10 @@ export interface UploadOptions extends StageOptions {
   store?: FileStore;
   /** How long the client may send nothing before the upload is refused as stalled (tests shorten it). */
   idleLimitMs?: number;
+  /** The least average rate an upload must keep over each window (default: UPLOAD_MIN_BYTES_PER_SECOND)... */
+  minBytesPerSecond?: number;
+  /** ...and the window's length (default: UPLOAD_RATE_WINDOW_SECONDS). */
+  rateWindowMs?: number;
 }
 
 /** Room for the multipart boundaries, part headers and a few small fields around the file. */
@@ -67,6 +73,8 @@ export function formatBytes(bytes: number): string {
 
 export const tooLargeMessage = (maxBytes: number) => `File is too large (the limit is ${formatBytes(maxBytes)})`;
 export const STALLED_MESSAGE = "The upload stalled: nothing arrived for too long";
+export const tooSlowMessage = (minBytesPerSecond: number, windowMs: number) =>
+  `The upload was too slow: less than ${formatBytes(minBytesPerSecond)}/s over ${windowMs / 1000} s`;
 export const missingFileMessage = (field = "file") => `A file is required (multipart field "${field}")`;
 
 export function isMultipart(request: Request): boolean {
@@ -207,7 +215,23 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       fail(new DomainError(408, STALLED_MESSAGE, { code: UPLOAD_STALLED, headers: { Connection: "close" } }));
       idle.refresh();
     }, options.idleLimitMs ?? IDLE_LIMIT_MS);
-    source.on("data", () => idle.refresh());
+    // An upload has no deadline (a large video may take hours) but must keep a least average rate over
+    // each window: one that trickles (a byte a minute keeps the stall timer quiet) is refused with 408
+    // and its staged bytes go; one that trickles while its rest is being dropped is cut.
+    const minBytesPerSecond = options.minBytesPerSecond ?? env.uploadMinBytesPerSecond;
+    const rateWindowMs = options.rateWindowMs ?? env.uploadRateWindowMs;
+    let windowBytes = 0;
+    const rate = setInterval(function onRateWindow() {
+      const enough = windowBytes >= (minBytesPerSecond * rateWindowMs) / 1000;
+      windowBytes = 0;
+      if (enough) return;
+      if (settled) return void source.destroy(new Error("Upload too slow"));
+      fail(new DomainError(408, tooSlowMessage(minBytesPerSecond, rateWindowMs), { code: UPLOAD_TOO_SLOW, headers: { Connection: "close" } }));
+    }, rateWindowMs);
+    source.on("data", (chunk: Buffer) => {
+      idle.refresh();
+      windowBytes += chunk.length;
+    });
     // The server ends the request's signal when the client goes away; the body's stream itself is
     // not told (React Router's Node adapter), so the upload stops here and its temporary file goes.
     const onClientGone = () => source.destroy(new Error("The upload was cut off"));
@@ -215,6 +239,7 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
     else request.signal.addEventListener("abort", onClientGone, { once: true });
     source.on("close", () => {
       clearTimeout(idle);
+      clearInterval(rate);
       request.signal.removeEventListener("abort", onClientGone);
     });
     source.pipe(parser);
