@@ -85,13 +85,90 @@ async function restoreMedia(storage, objectsDir) {
   return files.length;
 }
 
+// The only names `npm run backup` writes (scripts/backup.mjs); a manifest naming anything else is not one
+// of ours and is refused before anything is read or written through it.
+const DATABASE_FILES = { sqlite: "database.sqlite", postgres: "database.dump" };
+const MEDIA_FOLDER = "media/objects";
+const SESSION_SECRET_FILE = "session-secret";
+
+/**
+ * `relative` under `source`, checked: it resolves inside `source`, and neither it nor any folder on the
+ * way is a symbolic link (a link inside a backup could point anywhere: ~/.ssh, /etc). Returns the path,
+ * or null when it does not exist and `optional`.
+ */
+function insideBackup(source, relative, kind, what, optional = false) {
+  const target = path.resolve(source, relative);
+  const fromSource = path.relative(source, target);
+  if (fromSource === "" || fromSource.startsWith("..") || path.isAbsolute(fromSource)) {
+    throw new Refused(`manifest.json: ${what} "${relative}" is outside the backup folder`);
+  }
+  let current = source;
+  for (const part of fromSource.split(path.sep)) {
+    current = path.join(current, part);
+    let stat;
+    try {
+      stat = fs.lstatSync(current);
+    } catch (error) {
+      if (error.code === "ENOENT" && optional) return null;
+      if (error.code === "ENOENT") throw new Refused(`${what} ${current} is missing from the backup`);
+      throw error;
+    }
+    if (stat.isSymbolicLink()) throw new Refused(`${what}: ${current} is a symbolic link; a backup made by \`npm run backup\` holds none`);
+    if (current === target && (kind === "file" ? !stat.isFile() : !stat.isDirectory())) {
+      throw new Refused(`${what}: ${current} is not a ${kind === "file" ? "regular file" : "folder"}`);
+    }
+  }
+  return target;
+}
+
+/** Every entry under the media folder must be a folder or a regular file: no links, devices or sockets. */
+function checkMediaTree(dir) {
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isDirectory() || entry.isFile()) continue;
+    const where = path.join(entry.parentPath ?? entry.path, entry.name);
+    throw new Refused(`${where} is ${entry.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; a backup made by \`npm run backup\` holds none`);
+  }
+}
+
+/** The manifest's names, checked against what backup writes; the resolved paths, all inside `source`. */
+function checkedPaths(source, manifest) {
+  const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!isRecord(manifest.database) || !isRecord(manifest.media)) throw new Refused("manifest.json: no database or media section: not a backup made by `npm run backup`");
+  const engine = manifest.database.engine;
+  if (!Object.hasOwn(DATABASE_FILES, engine)) throw new Refused(`manifest.json: unknown database engine ${JSON.stringify(engine)}`);
+  if (manifest.database.file !== DATABASE_FILES[engine]) {
+    throw new Refused(`manifest.json: database.file ${JSON.stringify(manifest.database.file)} is not "${DATABASE_FILES[engine]}", the name backup writes`);
+  }
+  if (manifest.media.folder !== MEDIA_FOLDER) {
+    throw new Refused(`manifest.json: media.folder ${JSON.stringify(manifest.media.folder)} is not "${MEDIA_FOLDER}", the name backup writes`);
+  }
+  if (manifest.session_secret != null && manifest.session_secret !== SESSION_SECRET_FILE) {
+    throw new Refused(`manifest.json: session_secret ${JSON.stringify(manifest.session_secret)} is not "${SESSION_SECRET_FILE}", the name backup writes`);
+  }
+  const databaseFile = insideBackup(source, DATABASE_FILES[engine], "file", "the database");
+  // No media folder: a backup of a store without objects.
+  const mediaFolder = insideBackup(source, MEDIA_FOLDER, "folder", "the media folder", true);
+  if (mediaFolder) checkMediaTree(mediaFolder);
+  const sessionSecret = manifest.session_secret ? insideBackup(source, SESSION_SECRET_FILE, "file", "the session secret") : null;
+  return { databaseFile, mediaFolder, sessionSecret };
+}
+
 export async function restore(folder, env = process.env) {
   if (!folder) throw new Refused("usage: npm run restore -- <backup folder>");
-  const source = path.resolve(folder);
+  if (!fs.existsSync(folder)) throw new Refused(`${path.resolve(folder)} does not exist`);
+  // The folder itself may be reached through a link; what is inside it may not.
+  const source = fs.realpathSync(path.resolve(folder));
   const manifestFile = path.join(source, "manifest.json");
   if (!fs.existsSync(manifestFile)) throw new Refused(`${source} has no manifest.json: not a backup made by \`npm run backup\``);
-  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
-  if (manifest.format !== 1) throw new Refused(`${manifestFile}: unknown backup format ${manifest.format}`);
+  insideBackup(source, "manifest.json", "file", "the manifest");
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+  } catch {
+    throw new Refused(`${manifestFile} is not JSON: not a backup made by \`npm run backup\``);
+  }
+  if (manifest === null || typeof manifest !== "object" || manifest.format !== 1) throw new Refused(`${manifestFile}: unknown backup format ${manifest?.format}`);
+  const paths = checkedPaths(source, manifest);
   const settings = readSettings(env);
 
   // Everything is checked before anything is written.
@@ -117,7 +194,7 @@ export async function restore(folder, env = process.env) {
   }
 
   // The database.
-  const databaseFile = path.join(source, manifest.database.file);
+  const { databaseFile } = paths;
   if (settings.database.engine === "sqlite") {
     await fsp.mkdir(path.dirname(settings.database.file), { recursive: true });
     await fsp.copyFile(databaseFile, settings.database.file, fs.constants.COPYFILE_EXCL);
@@ -126,13 +203,13 @@ export async function restore(folder, env = process.env) {
   }
 
   // The media.
-  const objects = await restoreMedia(settings.storage, path.join(source, manifest.media.folder));
+  const objects = paths.mediaFolder ? await restoreMedia(settings.storage, paths.mediaFolder) : 0;
 
   // The generated session secret, unless SESSION_SECRET is set (then that one counts).
   let secret = false;
-  if (manifest.session_secret && !settings.sessionSecretSet) {
+  if (paths.sessionSecret && !settings.sessionSecretSet) {
     await fsp.mkdir(settings.dataDir, { recursive: true });
-    await fsp.copyFile(path.join(source, manifest.session_secret), path.join(settings.dataDir, "session-secret"), fs.constants.COPYFILE_EXCL);
+    await fsp.copyFile(paths.sessionSecret, path.join(settings.dataDir, "session-secret"), fs.constants.COPYFILE_EXCL);
     await fsp.chmod(path.join(settings.dataDir, "session-secret"), 0o600);
     secret = true;
   }
