@@ -44,6 +44,8 @@ export interface RemoteCallConfig {
   maxRetries: number;
   /** The first pause between attempts; it doubles each time (a Retry-After header wins, up to 10 s). */
   retryBaseMs: number;
+  /** AI_DOWNLOAD_HOSTS: hosts a provider's download links may name besides its base URL's (app/ai/remote-http.server.ts). */
+  downloadHosts?: readonly string[];
 }
 
 /** AUTOMATIC1111 / Forge (`--api`): AI_IMAGE_BASE_URL is the server's root. */
@@ -188,7 +190,7 @@ export function aiConfigFrom(settings: Settings): AiConfig {
     image: imageConfig(ai),
     elevenlabs,
     replicate,
-    remote: { timeoutMs: ai.timeoutMs, totalTimeoutMs: ai.totalTimeoutMs, maxRetries: ai.maxRetries, retryBaseMs: 500 },
+    remote: { timeoutMs: ai.timeoutMs, totalTimeoutMs: ai.totalTimeoutMs, maxRetries: ai.maxRetries, retryBaseMs: 500, downloadHosts: ai.downloadHosts },
     videoJobTimeoutMs: ai.videoJobTimeoutMs,
     videoMaxActiveJobs: ai.videoMaxActiveJobs,
     maxGeneratedBytes: 200 * 1024 * 1024,

@@ -2,7 +2,7 @@ import type { OpenAiCompatibleConfig, RemoteCallConfig } from "./config.server";
 import { STUDIO_SYSTEM_PROMPT, type ChatContext, type ChatProvider, type ChatReply } from "./chat.server";
 import { ProviderError, type Capability } from "./errors.server";
 import type { GeneratedImage, ImageProvider } from "./image.server";
-import { checkDownloadUrl, remoteBytes, remoteEventStream, remoteJson } from "./remote-http.server";
+import { checkDownloadUrl, downloadPin, remoteBytes, remoteEventStream, remoteJson } from "./remote-http.server";
 import { SKETCH_STYLE_PROMPTS, type SketchProvider, type SketchStyle } from "./sketch.server";
 import type { SpeechAudio, SpeechProvider, Voice } from "./speech.server";
 import { isRecord } from "~/lib/validation.server";
@@ -138,6 +138,11 @@ export class OpenAiSpeech implements SpeechProvider {
   }
 }
 
+/** Where api.openai.com's image links (DALL-E 2/3 `url` answers) point. */
+const OPENAI_FILE_HOSTS = ["oaidalleapiprodscus.blob.core.windows.net"];
+/** The most an image download may bring (a picture, not a video): reading stops past it. */
+export const IMAGE_DOWNLOAD_MAX_BYTES = 50 * 1024 * 1024;
+
 /** The image in an /images answer: `b64_json` (gpt-image-1, most servers) or a `url` to fetch. */
 async function imageFromAnswer(
   answer: unknown,
@@ -145,6 +150,7 @@ async function imageFromAnswer(
   provider: string,
   call: RemoteCallConfig,
   maxBytes: number,
+  baseUrl: string,
   signal?: AbortSignal,
 ): Promise<GeneratedImage> {
   const data = isRecord(answer) && Array.isArray(answer.data) ? answer.data : [];
@@ -153,8 +159,10 @@ async function imageFromAnswer(
   if (isRecord(first) && typeof first.b64_json === "string" && first.b64_json) {
     bytes = Buffer.from(first.b64_json, "base64");
   } else if (isRecord(first) && first.url !== undefined) {
-    const url = checkDownloadUrl(first.url, capability, provider);
-    bytes = (await remoteBytes({ capability, provider, url, call, signal }, maxBytes)).bytes;
+    // Only from the image server's own host or AI_DOWNLOAD_HOSTS (OpenAI's DALL-E links: its blob host).
+    const pin = downloadPin(baseUrl, call, new URL(baseUrl).hostname === "api.openai.com" ? OPENAI_FILE_HOSTS : []);
+    const url = checkDownloadUrl(first.url, capability, provider, pin);
+    bytes = (await remoteBytes({ capability, provider, url, call, signal, pin }, Math.min(maxBytes, IMAGE_DOWNLOAD_MAX_BYTES))).bytes;
   }
   // Stored images are PNG, whatever the provider sent.
   return storedPng(bytes, capability, provider, maxBytes);
@@ -181,7 +189,7 @@ export class OpenAiImages implements ImageProvider, SketchProvider {
       call: this.call,
       signal,
     });
-    return imageFromAnswer(answer, "image", this.id, this.call, this.maxBytes, signal);
+    return imageFromAnswer(answer, "image", this.id, this.call, this.maxBytes, this.config.baseUrl, signal);
   }
 
   /** The sketch goes to /images/edits with a prompt that names the style. */
@@ -201,6 +209,6 @@ export class OpenAiImages implements ImageProvider, SketchProvider {
       call: this.call,
       signal,
     });
-    return imageFromAnswer(answer, "sketch", this.id, this.call, this.maxBytes, signal);
+    return imageFromAnswer(answer, "sketch", this.id, this.call, this.maxBytes, this.config.baseUrl, signal);
   }
 }

@@ -2,7 +2,7 @@ import { isRecord } from "~/lib/validation.server";
 import { sniffVideo } from "~/lib/file-signatures";
 import type { RemoteCallConfig, ReplicateConfig } from "./config.server";
 import { ProviderError } from "./errors.server";
-import { checkDownloadUrl, remoteBytes, remoteJson } from "./remote-http.server";
+import { checkDownloadUrl, downloadPin, remoteBytes, remoteJson } from "./remote-http.server";
 import type { RenderedVideo, VideoJobRun, VideoProvider } from "./video.server";
 
 /**
@@ -14,6 +14,8 @@ import type { RenderedVideo, VideoJobRun, VideoProvider } from "./video.server";
 export const REPLICATE_PROVIDER_ID = "replicate";
 
 const POLL_MS = 2000;
+/** Where api.replicate.com delivers outputs (its `output` links). */
+const REPLICATE_FILE_HOSTS = ["replicate.delivery", "*.replicate.delivery"];
 /** Replicate gives no progress figure: the bar advances towards 85% over this typical run time. */
 const TYPICAL_RUN_MS = 120_000;
 
@@ -77,8 +79,10 @@ export class ReplicateVideo implements VideoProvider {
       if (status === "succeeded") {
         await job.report({ status: "finishing", progress: Math.max(progress, 0.9) });
         const output = isRecord(prediction) ? prediction.output : undefined;
-        const url = checkDownloadUrl(Array.isArray(output) ? output[0] : output, "video", this.id);
-        const { bytes } = await remoteBytes({ capability: "video", provider: this.id, url, call: this.call, signal }, this.maxBytes);
+        // Only from Replicate's own hosts (its API's, replicate.delivery) or AI_DOWNLOAD_HOSTS.
+        const pin = downloadPin(this.config.baseUrl, this.call, new URL(this.config.baseUrl).hostname === "api.replicate.com" ? REPLICATE_FILE_HOSTS : []);
+        const url = checkDownloadUrl(Array.isArray(output) ? output[0] : output, "video", this.id, pin);
+        const { bytes } = await remoteBytes({ capability: "video", provider: this.id, url, call: this.call, signal, pin }, this.maxBytes);
         const contentType = sniffVideo(bytes.subarray(0, 4096));
         if (contentType !== "video/mp4" && contentType !== "video/webm" && contentType !== "video/quicktime") {
           throw new ProviderError("video", this.id, "bad_response", "the output is not an MP4, MOV or WebM video");

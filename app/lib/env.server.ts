@@ -180,6 +180,14 @@ const settingsSchema = z
     REPLICATE_API_TOKEN: optionalText,
     REPLICATE_VIDEO_MODEL: optionalText,
     REPLICATE_BASE_URL: httpUrl("https://api.replicate.com/v1"),
+    /** Hosts a provider's download links may name besides its own base URL's host (app/ai/remote-http.server.ts). */
+    AI_DOWNLOAD_HOSTS: setting<string[]>([], "a comma-separated list of host names (host, host:port or *.domain)", (raw) => {
+      const hosts = raw
+        .split(",")
+        .map((item) => item.trim().toLowerCase())
+        .filter(Boolean);
+      return hosts.every((host) => /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) ? hosts : undefined;
+    }),
     AI_TIMEOUT_SECONDS: positiveNumber(60),
     AI_MAX_RETRIES: nonNegativeNumber(2),
     AI_TOTAL_TIMEOUT_SECONDS: positiveNumber(120),
@@ -283,6 +291,7 @@ const settingsSchema = z
         replicateApiToken: raw.REPLICATE_API_TOKEN,
         replicateVideoModel: raw.REPLICATE_VIDEO_MODEL,
         replicateBaseUrl: raw.REPLICATE_BASE_URL as string,
+        downloadHosts: raw.AI_DOWNLOAD_HOSTS,
         timeoutMs: raw.AI_TIMEOUT_SECONDS * 1000,
         totalTimeoutMs: raw.AI_TOTAL_TIMEOUT_SECONDS * 1000,
         maxRetries: Math.floor(raw.AI_MAX_RETRIES),

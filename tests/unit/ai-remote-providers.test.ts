@@ -340,7 +340,7 @@ describe("configuration", () => {
     expect(none.image).toBeNull();
     expect(none.elevenlabs).toBeNull();
     expect(none.replicate).toBeNull();
-    expect(none.remote).toEqual({ timeoutMs: 60_000, totalTimeoutMs: 120_000, maxRetries: 2, retryBaseMs: 500 });
+    expect(none.remote).toEqual({ timeoutMs: 60_000, totalTimeoutMs: 120_000, maxRetries: 2, retryBaseMs: 500, downloadHosts: [] });
     expect(none.videoMaxActiveJobs).toBe(3);
 
     const full = readAiConfig({
