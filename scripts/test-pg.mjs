@@ -29,6 +29,8 @@ const UNIT_FILES = [
   "tests/unit/refresh-grace.test.ts",
   "tests/unit/domain-errors.test.ts",
   "tests/unit/db-concurrency.test.ts",
+  "tests/unit/ai-limits.test.ts",
+  "tests/unit/assistant-context.test.ts",
   "tests/unit/postgres-portability.test.ts",
   "tests/unit/migrations.test.ts",
   "tests/unit/compiled-query.test.ts",

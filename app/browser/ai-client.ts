@@ -174,3 +174,11 @@ export async function startVideoGeneration(prompt: string): Promise<string> {
   if (typeof answer?.id !== "string") throw new Error("No job id came back");
   return answer.id;
 }
+
+/**
+ * A screen's text for an AI call that failed: SPEC's failure text, and when the server refused it for
+ * the person's AI limits (429), its reason, which says when to try again.
+ */
+export function aiFailureText(failureText: string, error: unknown): string {
+  return error instanceof ApiError && error.status === 429 ? `${failureText} ${error.detail}` : failureText;
+}

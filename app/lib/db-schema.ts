@@ -135,6 +135,18 @@ export interface ProjectsTable {
   updated_at: string;
 }
 
+/** One AI request of a person, any capability (db/migrations/0013_ai_limits.ts; app/models/ai-usage.server.ts). */
+export interface AiRequestsTable {
+  id: string;
+  user_id: string;
+  /** The capability asked: chat | speech | sketch | image | video. */
+  kind: string;
+  started_at: string;
+  /** Moved while the request runs; null once it ended. A stale one (its instance died) no longer holds a slot. */
+  heartbeat_at: string | null;
+  finished_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -145,4 +157,5 @@ export interface Database {
   media_files: MediaFilesTable;
   video_jobs: VideoJobsTable;
   projects: ProjectsTable;
+  ai_requests: AiRequestsTable;
 }

@@ -193,6 +193,9 @@ const settingsSchema = z
     AI_TOTAL_TIMEOUT_SECONDS: positiveNumber(120),
     VIDEO_MAX_ACTIVE_JOBS: positiveWhole(3),
     VIDEO_JOB_TIMEOUT_SECONDS: positiveNumber(600),
+    /** Per-person AI limits across every AI call and instance (app/models/ai-usage.server.ts). */
+    AI_REQUESTS_PER_MINUTE: positiveWhole(20),
+    AI_CONCURRENT_PER_PERSON: positiveWhole(2),
   })
   .superRefine((raw, context) => {
     const imageProvider = raw.AI_IMAGE_PROVIDER;
@@ -298,6 +301,9 @@ const settingsSchema = z
         videoJobTimeoutMs: raw.VIDEO_JOB_TIMEOUT_SECONDS * 1000,
         videoMaxActiveJobs: raw.VIDEO_MAX_ACTIVE_JOBS,
       },
+      /** AI requests one person may start per minute, and have running at once (every capability, every instance). */
+      aiRequestsPerMinute: raw.AI_REQUESTS_PER_MINUTE,
+      aiConcurrentPerPerson: raw.AI_CONCURRENT_PER_PERSON,
     };
   });
 

@@ -154,3 +154,48 @@ export async function countContentMatches(userId: string, q: string): Promise<nu
   const row = await searchCount.firstOrThrow(db, { userId, query: queryText(db, words, userId) });
   return Number(row.count);
 }
+
+/** FTS5: the person's entries with any of the words (each a quoted prefix) in title or body. */
+export function ftsAnyQuery(words: string[], userId: string): string {
+  return `user_id : "${userId.replace(/"/g, '""')}" AND {title body} : (${words.map((word) => `"${word}"*`).join(" OR ")})`;
+}
+
+/** PostgreSQL to_tsquery: any of the words, each a quoted prefix lexeme. */
+export function tsAnyQuery(words: string[]): string {
+  return words.map((word) => `'${word}':*`).join(" | ");
+}
+
+export interface ContextHitOptions {
+  /** At most this many items. */
+  limit: number;
+  /** Each body is cut to this many characters (by the database: the rest is never sent). */
+  bodyChars: number;
+}
+
+/**
+ * The assistant's context (app/services/assistant.server.ts): at most `limit` of the person's items
+ * that match the words, bodies cut to `bodyChars`. The items with every word come first, then, to fill
+ * the rest, those with any of them; each group in the list's order (pinned, then most recent). Two
+ * queries with a LIMIT on the person's index, whatever the person has stored: the context and the
+ * work stay the same size for a person with 10 items or 10,000 long ones.
+ */
+export async function contextHits(userId: string, terms: string[], options: ContextHitOptions): Promise<ContentItem[]> {
+  const words = searchWords(terms.join(" "));
+  if (words.length === 0 || options.limit < 1) return [];
+  const postgres = engineOf(db) === "postgres";
+  const select = (query: string, limit: number, except: string[]) => {
+    let q = db
+      .selectFrom("content_items")
+      .select(["id", "title", "pinned", "updated_at", sql<string>`substr(content_items.body, 1, ${options.bodyChars})`.as("body")])
+      .where("user_id", "=", userId)
+      .where(matches(db, query));
+    if (except.length > 0) q = q.where("id", "not in", except);
+    return q.orderBy("pinned", "desc").orderBy("updated_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  };
+  const rows = await select(postgres ? tsQuery(words) : ftsQuery(words, userId), options.limit, []);
+  if (rows.length < options.limit && words.length > 1) {
+    const any = postgres ? tsAnyQuery(words) : ftsAnyQuery(words, userId);
+    rows.push(...(await select(any, options.limit - rows.length, rows.map((row) => row.id))));
+  }
+  return rows.map((row) => ({ id: row.id, title: row.title, body: row.body, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+}

@@ -185,15 +185,26 @@ function toProject(row: ProjectRow): Project {
   };
 }
 
-/** Most recently changed first. */
-export async function listProjects(userId: string): Promise<Project[]> {
-  const rows = await projectQuery(userId).orderBy("projects.updated_at", "desc").orderBy("projects.id", "desc").execute();
+/** The person's projects, most recently updated first; `limit`: only that many (the assistant's context). */
+export async function listProjects(userId: string, options: { limit?: number } = {}): Promise<Project[]> {
+  let query = projectQuery(userId).orderBy("projects.updated_at", "desc").orderBy("projects.id", "desc");
+  if (options.limit !== undefined) query = query.limit(options.limit);
+  const rows = await query.execute();
   return rows.map(toProject);
 }
 
 export async function getProject(userId: string, id: string): Promise<Project | undefined> {
   const row = await projectQuery(userId).where("projects.id", "=", id).executeTakeFirst();
   return row ? toProject(row) : undefined;
+}
+
+/** A page of the person's projects in listProjects' order, and how many they have (GET /api/project). */
+export async function listProjectPage(userId: string, page: { limit: number; offset: number }): Promise<{ projects: Project[]; total: number }> {
+  const [rows, counted] = await Promise.all([
+    projectQuery(userId).orderBy("projects.updated_at", "desc").orderBy("projects.id", "desc").limit(page.limit).offset(page.offset).execute(),
+    db.selectFrom("projects").select((eb) => eb.fn.countAll<number | string>().as("total")).where("user_id", "=", userId).executeTakeFirstOrThrow(),
+  ]);
+  return { projects: rows.map(toProject), total: Number(counted.total) };
 }
 
 /** The person's file of a kind the slot takes, by id or by name; undefined when there is none. */

@@ -8,6 +8,7 @@ import { Icon } from "~/components/icon";
 import { EmptyState } from "~/components/page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { readVideoJob, submitVideoJob } from "~/services/video-job-runner.server";
+import { AI_LIMITED } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
@@ -48,8 +49,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     const job = await submitVideoJob(user.id, parsed.data.prompt);
     return redirect(`/aivideo?job=${encodeURIComponent(job.id)}`);
   } catch (error) {
-    if (!(error instanceof DomainError && error.code === VIDEO_JOB_LIMIT)) throw error;
-    return data({ refused: error.detail, prompt: parsed.data.prompt }, { status: 429 });
+    // Too many unfinished jobs, or over the person's AI limits (the reason says when to try again).
+    if (!(error instanceof DomainError && (error.code === VIDEO_JOB_LIMIT || error.code === AI_LIMITED))) throw error;
+    return data({ refused: error.detail, prompt: parsed.data.prompt }, { status: 429, headers: error.options.headers });
   }
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form } from "react-router";
-import { generateSpeech, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
+import { aiFailureText, generateSpeech, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
 import { speakableText } from "~/shared/speech";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
@@ -9,6 +9,7 @@ import { assistantMessageSchema } from "~/ai/inputs.server";
 import { OFFLINE_ASSISTANT_ID } from "~/shared/assistant-labels";
 import { askAssistant as askOnServer, assistantIsOffline } from "~/services/assistant.server";
 import { speak, voicesForScreen } from "~/services/generation.server";
+import { screenAiFailure } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { text } from "~/lib/forms.server";
@@ -32,7 +33,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 type AskResult =
-  | { ok: true; question: string; voiceId: string; reply: string; provider: string; audioUrl: string | null; speechFailed: boolean }
+  | { ok: true; question: string; voiceId: string; reply: string; provider: string; audioUrl: string | null; speechError: string | null }
   | { ok: false; question: string; voiceId?: string; error: string };
 
 /**
@@ -58,21 +59,23 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     answer = await askOnServer(user.id, parsed.data.message, request.signal);
   } catch (error) {
-    // A provider failure reaches the screen as the service's DomainError: SPEC §8's text with its status.
+    // A provider failure reaches the screen as the service's DomainError: SPEC §8's text with its status;
+    // over the person's AI limits, the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
-    return data<AskResult>({ ok: false, question, voiceId, error: SOMETHING_WENT_WRONG }, { status: error.status });
+    const failure = screenAiFailure(SOMETHING_WENT_WRONG, error);
+    return data<AskResult>({ ok: false, question, voiceId, error: failure.message }, { status: failure.status, headers: failure.headers });
   }
   let audioUrl: string | null = null;
-  let speechFailed = false;
+  let speechError: string | null = null;
   if (form.get("auto_speak") === "on") {
     try {
       audioUrl = (await speak(user.id, speakableText(answer.reply), voiceId || undefined, request.signal)).url;
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      speechFailed = true;
+      speechError = screenAiFailure(SOMETHING_WENT_WRONG, error).message;
     }
   }
-  return data<AskResult>({ ok: true, question, voiceId, reply: answer.reply, provider: answer.provider, audioUrl, speechFailed });
+  return data<AskResult>({ ok: true, question, voiceId, reply: answer.reply, provider: answer.provider, audioUrl, speechError });
 }
 
 type VoicesState = { state: "loading" } | { state: "ready"; voices: VoiceOption[] };
@@ -110,7 +113,7 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     actionData?.ok ? { reply: actionData.reply, provider: actionData.provider } : null,
   );
   const [error, setError] = useState<string | null>(actionData && !actionData.ok ? actionData.error : null);
-  const [speechError, setSpeechError] = useState<string | null>(actionData?.ok && actionData.speechFailed ? SOMETHING_WENT_WRONG : null);
+  const [speechError, setSpeechError] = useState<string | null>(actionData?.ok ? actionData.speechError : null);
   const [audioUrl, setAudioUrl] = useState<string | null>(actionData?.ok ? actionData.audioUrl : null);
   const audioRef = useRef<HTMLAudioElement>(null);
 
@@ -135,8 +138,8 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
           // Autoplay may be refused; the player is there to press play.
         });
       }
-    } catch {
-      setSpeechError(SOMETHING_WENT_WRONG);
+    } catch (error) {
+      setSpeechError(aiFailureText(SOMETHING_WENT_WRONG, error));
     } finally {
       setSpeaking(false);
     }
@@ -155,9 +158,9 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
       const result = await streamAssistant(message, (replySoFar, provider) => setAnswer({ reply: replySoFar, provider }));
       setAnswer(result);
       if (autoSpeak) void speakReply(result.reply);
-    } catch {
+    } catch (error) {
       setAnswer(null);
-      setError(SOMETHING_WENT_WRONG);
+      setError(aiFailureText(SOMETHING_WENT_WRONG, error));
     } finally {
       setAsking(false);
     }

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { sketchToImage } from "~/browser/ai-client";
+import { aiFailureText, sketchToImage } from "~/browser/ai-client";
 import { captureFilename, downloadBlob } from "~/browser/download";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { Icon } from "~/components/icon";
@@ -78,9 +78,9 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
     setError(null);
     try {
       setResult({ url: await sketchToImage(imageData, style), style });
-    } catch {
-      // SPEC §8: also when no image comes back.
-      setError(GENERATION_FAILED);
+    } catch (error) {
+      // SPEC §8: also when no image comes back; over the person's AI limits, with when to try again.
+      setError(aiFailureText(GENERATION_FAILED, error));
     } finally {
       setGenerating(false);
     }

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { data, Form } from "react-router";
-import { generateImage } from "~/browser/ai-client";
+import { aiFailureText, generateImage } from "~/browser/ai-client";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { PROMPT_MAX } from "~/ai/image.server";
 import { promptSchema } from "~/ai/inputs.server";
 import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/shared/stock-photo";
 import { generateImage as generateOnServer, imageProviderConfigured } from "~/services/generation.server";
+import { screenAiFailure } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { readFormData } from "~/lib/http/bodies.server";
@@ -46,8 +47,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<Outcome>({ prompt, result: { kind: "image", url: image.url }, error: null });
   } catch (error) {
     // A provider failure reaches the screen as the service's DomainError: SPEC §8's text with its status.
+    // Over the person's AI limits: the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
-    return data<Outcome>({ prompt, result: null, error: GENERATION_FAILED }, { status: error.status });
+    const failure = screenAiFailure(GENERATION_FAILED, error);
+    return data<Outcome>({ prompt, result: null, error: failure.message }, { status: failure.status, headers: failure.headers });
   }
 }
 
@@ -86,8 +89,8 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
     }
     try {
       setResult({ kind: "image", url: await generateImage(text) });
-    } catch {
-      setError(GENERATION_FAILED);
+    } catch (error) {
+      setError(aiFailureText(GENERATION_FAILED, error));
     } finally {
       setBusy(false);
     }

@@ -1,48 +1,51 @@
 import type { ChatContext, ChatReply, SearchableProject } from "~/ai/chat.server";
 import { FAILURE_TEXT } from "~/ai/errors.server";
+import { searchTerms } from "~/ai/offline-assistant.server";
 import { aiProviders } from "~/ai/providers.server";
 import { DomainError } from "~/lib/domain-error";
-import { CONTENT_PAGE_SIZE, listContent, type ContentItem } from "~/models/content.server";
+import { contextHits } from "~/models/content-search.server";
 import { listProjects, type Project } from "~/models/project.server";
+import { acquireAiSlot, withAiSlot } from "./ai-limits.server";
 import { withProviderFailures } from "./provider-failure.server";
 
 /**
  * The assistant as both doors use it: what the person's question is answered from. Providers know
  * no users; this service reads the person's own content and projects (scoped by their id) for a
  * provider that answers from them (the offline assistant) and passes them in as plain text.
+ *
+ * The context is bounded, whatever the person has stored (issue 14): the top search hits of the
+ * question's words among their items (the content search's index, app/models/content-search.server.ts),
+ * their most recent projects, each body cut. At most ASSISTANT_CONTEXT.items + .projects entries of at
+ * most .bodyChars characters of body each (ASSISTANT_CONTEXT_MAX_BODY_CHARS in all), plus their titles
+ * (200 characters at most each).
  */
+export const ASSISTANT_CONTEXT = { items: 8, projects: 20, bodyChars: 2000 } as const;
+export const ASSISTANT_CONTEXT_MAX_BODY_CHARS = (ASSISTANT_CONTEXT.items + ASSISTANT_CONTEXT.projects) * ASSISTANT_CONTEXT.bodyChars;
 
-/** How many of the person's items are searched (newest and pinned first), in pages. */
-const SEARCHED_ITEMS = 500;
-
-async function searchableItems(userId: string): Promise<ContentItem[]> {
-  const items: ContentItem[] = [];
-  for (let offset = 0; offset < SEARCHED_ITEMS; offset += CONTENT_PAGE_SIZE) {
-    const page = await listContent(userId, { limit: CONTENT_PAGE_SIZE, offset });
-    items.push(...page);
-    if (page.length < CONTENT_PAGE_SIZE) break;
-  }
-  return items;
-}
-
-/** A project as the search reads it: its description and the names of its attached media. */
+/** A project as the search reads it: its description and the names of its attached media (cut to the context's body length). */
 export function searchableProject(project: Project): SearchableProject {
   const media = [project.voice_file, project.media.music?.name, project.video_file, project.image_file].filter(Boolean);
   const body = [project.description, media.length ? `Media: ${media.join(", ")}` : ""].filter(Boolean).join(" ");
-  return { id: project.id, title: project.title, body, updated_at: project.updated_at };
+  return { id: project.id, title: project.title, body: body.slice(0, ASSISTANT_CONTEXT.bodyChars), updated_at: project.updated_at };
 }
 
-/** The person's own material for a provider that searches it. */
-export async function personalContext(userId: string): Promise<ChatContext> {
-  const [items, projects] = await Promise.all([searchableItems(userId), listProjects(userId)]);
+/** The person's own material for a provider that searches it, for this question: bounded (ASSISTANT_CONTEXT). */
+export async function personalContext(userId: string, message: string): Promise<ChatContext> {
+  const [items, projects] = await Promise.all([
+    contextHits(userId, searchTerms(message), { limit: ASSISTANT_CONTEXT.items, bodyChars: ASSISTANT_CONTEXT.bodyChars }),
+    listProjects(userId, { limit: ASSISTANT_CONTEXT.projects }),
+  ]);
   return { items, projects: projects.map(searchableProject) };
 }
 
 /** The assistant's answer; a provider failure is a DomainError with SPEC §8's text (502/504). */
 export async function askAssistant(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
   const provider = aiProviders().chat;
-  const context = provider.searchesPersonalContent ? await personalContext(userId) : {};
-  return withProviderFailures("chat", () => provider.reply(message, context, signal));
+  // One of the person's AI slots for the whole answer (429 over the limits: ai-limits.server).
+  return withAiSlot(userId, "chat", async () => {
+    const context = provider.searchesPersonalContent ? await personalContext(userId, message) : {};
+    return withProviderFailures("chat", () => provider.reply(message, context, signal));
+  });
 }
 
 /**
@@ -56,9 +59,23 @@ export async function streamAssistant(
   signal?: AbortSignal,
 ): Promise<{ provider: string; pieces: AsyncGenerator<{ delta: string }> }> {
   const provider = aiProviders().chat;
-  const context = provider.searchesPersonalContent ? await personalContext(userId) : {};
-  const iterator = provider.stream(message, context, signal)[Symbol.asyncIterator]();
-  const first = await withProviderFailures("chat", () => iterator.next());
+  // One of the person's AI slots, held until the stream ends or the person goes away (429 over the
+  // limits). The slot is freed by whichever comes first: the pieces ending (done, failed or returned
+  // when the answer is cancelled), the request's signal, or a failure before the answer starts.
+  const slot = await acquireAiSlot(userId, "chat");
+  const release = () => void slot.release();
+  signal?.addEventListener("abort", release, { once: true });
+  let iterator: AsyncIterator<string>;
+  let first: IteratorResult<string>;
+  try {
+    const context = provider.searchesPersonalContent ? await personalContext(userId, message) : {};
+    iterator = provider.stream(message, context, signal)[Symbol.asyncIterator]();
+    first = await withProviderFailures("chat", () => iterator.next());
+  } catch (error) {
+    signal?.removeEventListener("abort", release);
+    await slot.release();
+    throw error;
+  }
   async function* pieces(): AsyncGenerator<{ delta: string }> {
     let done = first.done;
     try {
@@ -79,6 +96,8 @@ export async function streamAssistant(
     } finally {
       // Stopped early (the person left): the provider stops too.
       if (!done) await iterator.return?.();
+      signal?.removeEventListener("abort", release);
+      await slot.release();
     }
   }
   return { provider: provider.id, pieces: pieces() };

@@ -9,6 +9,7 @@ import type { SketchStyle } from "~/ai/sketch.server";
 import type { Voice } from "~/ai/speech.server";
 import { voicesOrFallback } from "~/shared/voice-options";
 import { providerFailure, withProviderFailures } from "./provider-failure.server";
+import { withAiSlot } from "./ai-limits.server";
 
 /**
  * The AI capabilities as the screens and the API use them: provider call, then the result stored as
@@ -55,7 +56,8 @@ export async function speak(userId: string, text: string, voiceId: string | unde
   const provider = aiProviders().speech;
   // Past the storage quota nothing is generated (413 before the provider is asked).
   await requireStorageLeft(userId);
-  const { voice, audio } = await withProviderFailures("speech", async () => {
+  // One of the person's AI slots while the provider works (429 over the limits: ai-limits.server).
+  const { voice, audio } = await withAiSlot(userId, "speech", () => withProviderFailures("speech", async () => {
     const voices = await provider.listVoices(signal);
     const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
     if (!voice) {
@@ -63,7 +65,7 @@ export async function speak(userId: string, text: string, voiceId: string | unde
       throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
     }
     return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
-  });
+  }));
   const stored = await storeGenerated(userId, "speech", audio.bytes, `speech-${slugOf(text, 30)}`, {
     prompt: text,
     voice: voice.name && voice.name !== voice.voice_id ? `${voice.name} (${voice.voice_id})` : voice.voice_id,
@@ -77,7 +79,7 @@ export async function speak(userId: string, text: string, voiceId: string | unde
 export async function sketchToImage(userId: string, png: Buffer, style: SketchStyle, signal?: AbortSignal) {
   const provider = aiProviders().sketch;
   await requireStorageLeft(userId);
-  const image = await withProviderFailures("sketch", () => provider.stylise(png, style, signal));
+  const image = await withAiSlot(userId, "sketch", () => withProviderFailures("sketch", () => provider.stylise(png, style, signal)));
   // Kind "sketch": the library tells drawing-pad results from prompted images.
   const stored = await storeGenerated(userId, "sketch", image.bytes, `sketch-${style}`, {
     style,
@@ -109,7 +111,7 @@ export async function generateImage(userId: string, prompt: string, signal?: Abo
   const provider = aiProviders().image;
   if (!provider) throw providerFailure(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER), "image");
   await requireStorageLeft(userId);
-  const image = await withProviderFailures("image", () => provider.generate(prompt, signal));
+  const image = await withAiSlot(userId, "image", () => withProviderFailures("image", () => provider.generate(prompt, signal)));
   const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`, {
     prompt,
     ...providerAndModel(provider.id),

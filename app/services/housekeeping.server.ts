@@ -1,6 +1,7 @@
 import { SWEEP_GRACE_MS } from "~/lib/storage.server";
 import { sweepOrphanMedia } from "~/models/media.server";
 import { pruneStaleRecords } from "~/models/token.server";
+import { pruneAiRequests } from "~/models/ai-usage.server";
 
 /**
  * The schedules of the server's housekeeping, started and stopped by app/services/background.server.ts
@@ -10,7 +11,7 @@ import { pruneStaleRecords } from "~/models/token.server";
  *   would wait for the hourly one) and hourly. The grace period keeps uploads in flight on another
  *   instance sharing the storage safe;
  * - pruning of rows that no longer count (expired refresh tokens, login and registration attempts
- *   older than their window): at start and hourly.
+ *   older than their window, AI requests older than a day): at start and hourly.
  * A failure is logged and retried next time. The timers are unref'd: they never keep a process alive.
  */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -39,7 +40,9 @@ export function sweepMediaQuietly(): Promise<void> {
 }
 
 export function pruneQuietly(): Promise<void> {
-  return pruneStaleRecords().catch((error) => console.error("[studio] housekeeping failed", error));
+  return Promise.all([pruneStaleRecords(), pruneAiRequests()])
+    .then(() => {})
+    .catch((error) => console.error("[studio] housekeeping failed", error));
 }
 
 export interface HousekeepingJobs {

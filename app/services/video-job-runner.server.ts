@@ -3,6 +3,7 @@ import { storeGenerated, slugOf } from "~/models/ai-media.server";
 import { deleteMedia, requireStorageLeft } from "~/models/media.server";
 import { DomainError } from "~/lib/domain-error";
 import { providerAndModel } from "./generation.server";
+import { withAiSlot } from "./ai-limits.server";
 import {
   claimJob,
   createVideoJob,
@@ -231,7 +232,11 @@ export async function stopVideoJobRunner(): Promise<void> {
 export async function submitVideoJob(userId: string, prompt: string): Promise<VideoJobView> {
   await ensureVideoJobRunner();
   await requireStorageLeft(userId);
-  const job = await createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs });
+  // A new job is one of the person's AI requests (ai-limits.server); the work itself is bounded by
+  // VIDEO_MAX_ACTIVE_JOBS unfinished jobs per person, not by a slot.
+  const job = await withAiSlot(userId, "video", () =>
+    createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs }),
+  );
   void processRunner?.tick();
   return job;
 }

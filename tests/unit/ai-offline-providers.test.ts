@@ -19,7 +19,7 @@ import { createProject } from "~/models/project.server";
 import { newUserId } from "./users";
 
 /** The offline assistant as the service calls it: with the asking person's own material. */
-const ask = async (userId: string, message: string) => new OfflineAssistant().reply(message, await personalContext(userId));
+const ask = async (userId: string, message: string) => new OfflineAssistant().reply(message, await personalContext(userId, message));
 
 const item = (title: string, body: string, updated_at = "2025-01-01T00:00:00.000Z"): ContentItem => ({ id: newId(), title, body, pinned: false, updated_at });
 

@@ -1,0 +1,44 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signUpAndLogIn } from "./helpers";
+
+/**
+ * Per-person AI limits on the screens (issue 14): once a person has used the minute's AI requests
+ * (AI_REQUESTS_PER_MINUTE, 20 by default, as the e2e server runs), the assistant screen says SPEC's
+ * failure text and the reason, which says when to try again, with JavaScript off (the form's action)
+ * and on (the API's 429).
+ */
+async function useTheMinute(page: Page) {
+  const origin = new URL(page.url()).origin;
+  for (let i = 0; i < 20; i++) {
+    const answer = await page.request.post("/api/assistant/message", { data: { message: `hello ${i}` }, headers: { Origin: origin } });
+    expect(answer.status()).toBe(200);
+  }
+}
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the assistant's form says when to try again once the minute's AI requests are used", async ({ page }) => {
+    await signUpAndLogIn(page, "ai-limit-nojs");
+    await page.goto("/assistant");
+    await useTheMinute(page);
+    await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
+    await page.getByRole("button", { name: "Ask" }).click();
+    const alert = page.getByRole("alert");
+    await expect(alert).toContainText("Something went wrong.");
+    await expect(alert).toContainText(/Too many AI requests: at most 20 a minute\. Try again in \d+ seconds?\./);
+  });
+});
+
+test("with JavaScript on, the assistant says when to try again once the minute's AI requests are used", async ({ page }) => {
+  await signUpAndLogIn(page, "ai-limit-js");
+  await page.goto("/assistant");
+  await expect(page.getByLabel("Voice").locator("option").first()).toHaveText("English (America)");
+  await useTheMinute(page);
+  await page.getByLabel("Auto-Speak").uncheck();
+  await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText("Something went wrong.");
+  await expect(alert).toContainText(/Try again in \d+ seconds?\./);
+});
