@@ -1,9 +1,21 @@
+import { z } from "zod";
 import { createByteBoundedCache } from "~/lib/byte-bounded-cache.server";
-import { contentState, listContent, listQuerySchema } from "./content.server";
+import type { Page } from "~/lib/http/paging.server";
+import { contentState, listContent, type ContentItem } from "./content.server";
 import { searchContent, searchQuerySchema } from "./content-search.server";
 
-/** GET /api/content's query: ?limit=, ?offset= and the search words ?q=. */
-export const contentListQuerySchema = listQuerySchema.extend({ q: searchQuerySchema.optional() });
+/** GET /api/content's search words ?q= (its ?limit= and ?offset= are the API's paging, app/lib/http/paging.server.ts). */
+export const contentListQuerySchema = z.object({ q: searchQuerySchema.optional() });
+
+const MiB = 1024 * 1024;
+/**
+ * No answer of the list is larger: a page ends before the item that would pass this many bytes of
+ * JSON (its Link names the rest). 500 items of 100,000 characters would be 50-300 MB; one item is at
+ * most about 600 KB (every character escaped), so a page always holds at least one.
+ */
+export const CONTENT_ANSWER_MAX_BYTES = 4 * MiB;
+/** Items are read this many at a time, so a page of long items stops reading once it is full. */
+const READ_BATCH = 100;
 
 /** The list answers held at most, over every person, in this process. */
 const KEPT_LIST_BYTES = 32 * 1024 * 1024;
@@ -15,6 +27,8 @@ export interface ContentListAnswer {
   json: Uint8Array<ArrayBuffer>;
   /** How many items the list (or the search) has in all. */
   total: number;
+  /** How many items this page holds (the next page starts after them). */
+  count: number;
   /** Whether it came from memory (said in Server-Timing, as the dashboard's kept pages are). */
   kept: boolean;
 }
@@ -23,11 +37,10 @@ export interface ContentListAnswer {
 interface KeptContentList {
   json: Uint8Array<ArrayBuffer>;
   total: number;
+  count: number;
 }
 
-export interface ContentListQuery {
-  limit?: number;
-  offset?: number;
+export interface ContentListQuery extends Page {
   /** Search words (content-search.server.ts); blank or absent for the plain list. */
   q?: string;
 }
@@ -42,7 +55,7 @@ const keptLists = createByteBoundedCache<KeptContentList>({
 });
 
 function keyOf(userId: string, version: number, query: ContentListQuery): string {
-  return `${userId}\n${version}\n${query.limit ?? ""}\n${query.offset ?? ""}\n${query.q ?? ""}`;
+  return `${userId}\n${version}\n${query.limit}\n${query.offset}\n${query.q ?? ""}`;
 }
 
 /** The answer kept for this person, content version and query, or null: nothing is read or computed. */
@@ -64,13 +77,34 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
   // The version and the count come from one read of the person's row, before the items.
   const state = await contentState(userId);
   const answer = state === null ? null : keptContentList(userId, state.version, query);
-  if (answer) return { json: answer.json, total: answer.total, kept: true };
+  if (answer) return { json: answer.json, total: answer.total, count: answer.count, kept: true };
 
-  const page = { limit: query.limit, offset: query.offset };
-  const { items, total } = query.q
-    ? await searchContent(userId, query.q, page)
-    : { items: await listContent(userId, page), total: state?.count ?? 0 };
-  const json = utf8.encode(JSON.stringify(items));
-  if (state !== null) keptLists.set(keyOf(userId, state.version, query), { json, total });
-  return { json, total, kept: false };
+  const parts: string[] = [];
+  let bytes = 2;
+  let total = state?.count ?? 0;
+  let offset = query.offset;
+  for (let full = false; !full && parts.length < query.limit; ) {
+    const want = Math.min(READ_BATCH, query.limit - parts.length);
+    let items: ContentItem[];
+    if (query.q) {
+      const found = await searchContent(userId, query.q, { limit: want, offset });
+      if (offset === query.offset) total = found.total;
+      items = found.items;
+    } else items = await listContent(userId, { limit: want, offset });
+    for (const item of items) {
+      const text = JSON.stringify(item);
+      const size = Buffer.byteLength(text) + (parts.length > 0 ? 1 : 0);
+      if (parts.length > 0 && bytes + size > CONTENT_ANSWER_MAX_BYTES) {
+        full = true;
+        break;
+      }
+      parts.push(text);
+      bytes += size;
+    }
+    if (items.length < want) break;
+    offset += items.length;
+  }
+  const json = utf8.encode(`[${parts.join(",")}]`);
+  if (state !== null) keptLists.set(keyOf(userId, state.version, query), { json, total, count: parts.length });
+  return { json, total, count: parts.length, kept: false };
 }
