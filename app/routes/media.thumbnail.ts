@@ -1,5 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { apiError } from "~/lib/http/responder.server";
+import { isDomainError } from "~/lib/domain-error";
+import { apiError, errorResponse } from "~/lib/http/responder.server";
 import { fileStore } from "~/lib/storage.server";
 import { THUMBNAIL_SOURCE_MAX, thumbnailOf } from "~/lib/thumbnails.server";
 import { getOwnedMedia } from "~/models/ai-media.server";
@@ -8,7 +9,9 @@ import type { Route } from "./+types/media.thumbnail";
 /**
  * GET/HEAD /media/{id}/thumbnail: a small WebP preview of one of the person's images (the library's
  * grid), owner only, nosniff, cached (in memory on the server, privately by the browser). Not an
- * image, too large, or another user's -> 404.
+ * image, too large a file, or another user's -> 404; too many pixels -> 422; too many previews of
+ * this person at once -> 429 with Retry-After (app/lib/thumbnails.server.ts). Server-Timing says
+ * whether the preview was made for this request, shared with one being made, or cached.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireApiUser(context, request);
@@ -24,13 +27,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     "Content-Security-Policy": "default-src 'none'; sandbox",
   });
   if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
-  let thumbnail: Buffer;
+  const started = performance.now();
+  let made: Awaited<ReturnType<typeof thumbnailOf>>;
   try {
-    thumbnail = await thumbnailOf(fileStore, file.id, version);
-  } catch {
+    made = await thumbnailOf(fileStore, file.id, version, user.id);
+  } catch (error) {
+    if (isDomainError(error)) return errorResponse(error);
     // Bytes that pass the PNG check but do not decode: no preview, the tile shows the name.
     return apiError(404, "No preview for this file");
   }
+  const { thumbnail, source } = made;
+  headers.set("Server-Timing", `thumbnail;desc="${source}";dur=${(performance.now() - started).toFixed(1)}`);
   headers.set("Content-Length", String(thumbnail.length));
   return new Response(request.method === "HEAD" ? null : new Uint8Array(thumbnail), { headers });
 }
