@@ -137,7 +137,7 @@ export class Person {
       auth: "none",
       expect: [302, 303],
     });
-    const cookie = result.headers.getSetCookie?.().find((c) => c.startsWith("__session="));
+    const cookie = result.headers.getSetCookie?.().find((c) => /^(__Host-session|__session)=/.test(c));
     if (cookie) this.cookie = cookie.split(";")[0];
     return Boolean(this.cookie);
   }

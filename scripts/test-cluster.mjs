@@ -58,7 +58,7 @@ async function screenLogin(base, email) {
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
   });
   assert.ok([302, 303].includes(response.status), `login form answered ${response.status}`);
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
+  const cookie = response.headers.getSetCookie().find((c) => /^(__Host-session|__session)=/.test(c));
   assert.ok(cookie, "the login form set the session cookie");
   return cookie.split(";")[0];
 }

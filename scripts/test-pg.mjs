@@ -25,6 +25,7 @@ const UNIT_FILES = [
   "tests/unit/tokens.test.ts",
   "tests/unit/media-storage.test.ts",
   "tests/unit/login-throttle.test.ts",
+  "tests/unit/password-queue.test.ts",
   "tests/unit/session-revocation.test.ts",
   "tests/unit/refresh-grace.test.ts",
   "tests/unit/domain-errors.test.ts",

@@ -1,7 +1,7 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
 import { userOfAccessToken } from "~/models/token.server";
 import type { User } from "~/models/user.server";
@@ -18,6 +18,8 @@ export class LoginError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** Seconds to wait before trying again (429, 503): the answer's Retry-After. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -37,7 +39,8 @@ authenticator.use(
     if (!parsed.success) throw new LoginError(firstIssue(parsed.error), 400);
     const result = await loginWithPassword(parsed.data.email, parsed.data.password, loginAddress(request));
     if (result.ok) return result.user;
-    if (result.reason === "throttled") throw new LoginError(throttledMessage(result.retryAfterSeconds), 429);
+    if (result.reason === "throttled") throw new LoginError(throttledMessage(result.retryAfterSeconds), 429, result.retryAfterSeconds);
+    if (result.reason === "busy") throw new LoginError(busyMessage(result.retryAfterSeconds), 503, result.retryAfterSeconds);
     throw new LoginError(LOGIN_FAILED_MESSAGE, 401);
   }),
   "form",
@@ -54,7 +57,12 @@ function loginAddress(request: Request): string {
 export async function authenticateLoginForm(request: Request, context: Context): Promise<User> {
   loginContexts.set(request, context);
   try {
-    return await authenticator.authenticate("form", request);
+    // The strategy itself, given this very request: Authenticator.authenticate hands strategies a copy
+    // (`new Request(url, request)`), which the map does not know, so every form login was counted
+    // against one address, "unknown" (and, once budgets refused before the hash, locked out together).
+    const strategy = authenticator.get<FormStrategy<User>>("form");
+    if (!strategy) throw new ReferenceError("the form strategy is not registered");
+    return await strategy.authenticate(request);
   } finally {
     loginContexts.delete(request);
   }

@@ -1,5 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { withHeaders } from "~/lib/http/security.server";
+import { renameOldCookies } from "~/lib/signed-cookie.server";
 import { requestSessionContext, requestUrlContext, resolveSession, SESSION_COOKIE, signInRequiredContext } from "./session.server";
 
 /** What a personal page answers with: no shared cache and no back/forward cache may keep it. */
@@ -14,14 +15,22 @@ export const PERSONAL_CACHE_CONTROL = "private, no-store";
  * screen that needs sign-in (its redirect to /login included) or that set a cookie are
  * `Cache-Control: private, no-store` unless the route chose a Cache-Control itself (owner-only files).
  * Anonymous pages of nobody in particular (/, /login, /register) are left as they are.
+ *
+ * First of all, cookies the browser still holds under an old name (`__session` before `__Host-session`)
+ * are read under the new one and moved in the browser by this answer (renameOldCookies).
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
+  const renamed = renameOldCookies(request);
   const { session, setCookie } = await resolveSession(request);
   context.set(requestSessionContext, session);
   context.set(requestUrlContext, url);
   const response = await next();
   const personal =
-    session.user !== null || setCookie !== null || context.get(signInRequiredContext) || response.headers.has("Set-Cookie");
+    session.user !== null ||
+    setCookie !== null ||
+    renamed !== null ||
+    context.get(signInRequiredContext) ||
+    response.headers.has("Set-Cookie");
   const isApi = url.pathname.startsWith("/api/");
   const addCacheControl = personal && !response.headers.has("Cache-Control") && !isApi;
   // The API's JSON (who someone is, their items, their usage) is never stored by any cache.
@@ -29,9 +38,10 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // The route's own session cookie (login, logout) wins over the refreshed one.
   const cookie =
     setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`)) ? setCookie : null;
-  if (!addCacheControl && !apiJson && cookie === null) return response;
+  if (!addCacheControl && !apiJson && cookie === null && renamed === null) return response;
   return withHeaders(response, (headers) => {
     if (cookie !== null) headers.append("Set-Cookie", cookie);
+    if (renamed !== null) for (const moved of renamed.setCookies(headers.getSetCookie())) headers.append("Set-Cookie", moved);
     if (addCacheControl) headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
     if (apiJson) headers.set("Cache-Control", "no-store");
   });

@@ -1,5 +1,5 @@
 import { createContext, createCookieSessionStorage } from "react-router";
-import { createSignedCookie } from "~/lib/signed-cookie.server";
+import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
 import type { User } from "~/models/user.server";
 import { revokeRefreshToken, rotateRefreshToken, userOfAccessToken, type TokenPair } from "~/models/token.server";
 import { env, sessionSecret } from "~/lib/env.server";
@@ -16,11 +16,17 @@ interface SessionData {
   refreshToken: string;
 }
 
-export const SESSION_COOKIE = "__session";
+/**
+ * `__Host-session` when cookies are Secure (COOKIE_SECURE, on in production), else `__session`. A browser
+ * still holding `__session` from before is moved over on its next request (renameOldCookies in
+ * sessionMiddleware): nobody is signed out by the rename.
+ */
+export const SESSION_COOKIE = hostCookieName("__session", env.cookieSecure);
 
 /** React Router's cookie format and secret rotation, with the HMAC key prepared once (signed-cookie.server.ts). */
 export const sessionStorage = createCookieSessionStorage<SessionData>({
   cookie: createSignedCookie(SESSION_COOKIE, {
+    renamedFrom: "__session",
     httpOnly: true,
     sameSite: "lax",
     path: "/",

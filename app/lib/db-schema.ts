@@ -44,6 +44,13 @@ export interface RegistrationAttemptsTable {
   attempted_at: string;
 }
 
+/** One feedback message sent from a client address (db/migrations/0014_feedback_attempts.ts). */
+export interface FeedbackAttemptsTable {
+  id: string;
+  client_address: string;
+  attempted_at: string;
+}
+
 export interface FeedbackTable {
   id: string;
   user_id: string | null;
@@ -152,6 +159,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   login_attempts: LoginAttemptsTable;
   registration_attempts: RegistrationAttemptsTable;
+  feedback_attempts: FeedbackAttemptsTable;
   feedback: FeedbackTable;
   content_items: ContentItemsTable;
   media_files: MediaFilesTable;

@@ -143,9 +143,11 @@ const settingsSchema = z
     COOKIE_SECURE: boolean,
     ALLOWED_ORIGINS: list([]),
     LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveWhole(10),
-    LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWhole(50),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWhole(100),
     LOGIN_FAILURE_WINDOW_MINUTES: positiveWhole(15),
     REGISTER_MAX_PER_ADDRESS: positiveWhole(20),
+    FEEDBACK_MAX_PER_ADDRESS: positiveWhole(10),
+    PASSWORD_HASH_QUEUE_MAX: positiveWhole(16),
     ACCESS_TOKEN_MINUTES: positiveWhole(15),
     REFRESH_TOKEN_DAYS: positiveWhole(30),
     VOICE_MAX_BYTES: bytes(25 * MiB),
@@ -259,6 +261,10 @@ const settingsSchema = z
       loginFailureWindowMinutes: raw.LOGIN_FAILURE_WINDOW_MINUTES,
       /** Registrations per client address per hour (each costs an argon2 hash); loopback is not counted. */
       registerMaxPerAddress: raw.REGISTER_MAX_PER_ADDRESS,
+      /** Feedback messages per client address per hour (anyone may send them); loopback is not counted. */
+      feedbackMaxPerAddress: raw.FEEDBACK_MAX_PER_ADDRESS,
+      /** Password hashes that may wait for a hashing thread; more answer 503 with Retry-After (app/models/password.server.ts). */
+      passwordHashQueueMax: raw.PASSWORD_HASH_QUEUE_MAX,
       accessTokenMinutes: raw.ACCESS_TOKEN_MINUTES,
       refreshTokenDays: raw.REFRESH_TOKEN_DAYS,
       // Media.

@@ -2,14 +2,16 @@ import { createContext, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { DEFAULT_PREFERENCES, normaliseToolOrder, PLANS, type Preferences } from "~/shared/tools";
 import { env, sessionSecret } from "./env.server";
-import { createSignedCookie } from "./signed-cookie.server";
+import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
 
 /**
  * Local settings the server must render without JavaScript (theme, plan, tools open, tool order)
  * live in a small signed cookie, so the first paint is already right.
  */
-const PREFERENCES_COOKIE = "studio_prefs";
+// `__Host-studio_prefs` when cookies are Secure; a browser's old `studio_prefs` is moved over (renamedFrom).
+const PREFERENCES_COOKIE = hostCookieName("studio_prefs", env.cookieSecure);
 const preferencesCookie = createSignedCookie(PREFERENCES_COOKIE, {
+  renamedFrom: "studio_prefs",
   path: "/",
   sameSite: "lax",
   httpOnly: true,

@@ -13,11 +13,18 @@ import type { Cookie, CookieOptions, CookieParseOptions, CookieSerializeOptions 
  * package React Router uses (Max-Age, Domain, Path, Expires, HttpOnly, Secure, Partitioned, Priority,
  * SameSite). Pass the cookie to `createCookieSessionStorage({ cookie })`, which accepts any `Cookie`.
  */
-export function createSignedCookie(name: string, cookieOptions: CookieOptions = {}): Cookie {
-  const { secrets = [], ...options } = { path: "/", sameSite: "lax" as const, ...cookieOptions };
+export function createSignedCookie(name: string, cookieOptions: CookieOptions & { renamedFrom?: string | null } = {}): Cookie {
+  const { secrets = [], renamedFrom, ...options } = { path: "/", sameSite: "lax" as const, ...cookieOptions };
+  // RFC 6265bis: a `__Host-` cookie is Secure, Path=/ and has no Domain, or browsers drop it.
+  if (name.startsWith("__Host-") && (!options.secure || options.path !== "/" || options.domain)) {
+    throw new TypeError(`cookie ${name}: a __Host- cookie must be Secure, with Path=/ and no Domain`);
+  }
   const keys: KeyObject[] = secrets.map((secret) => createSecretKey(Buffer.from(secret, "utf8")));
   // The attributes are the same on every serialize that adds no options of its own: written once.
   const attributes = setCookieAttributes(options);
+  if (renamedFrom && renamedFrom !== name) {
+    renamedCookies.set(renamedFrom, { from: renamedFrom, to: name, attributes, expired: `${renamedFrom}=${setCookieAttributes({ ...options, maxAge: undefined, expires: new Date(0) })}` });
+  }
 
   const encodeValue = (value: unknown): string => {
     const encoded = Buffer.from(JSON.stringify(value), "utf8").toString("base64");
@@ -55,6 +62,68 @@ export function createSignedCookie(name: string, cookieOptions: CookieOptions = 
       return `${name}=${cookieValue}${serializeOptions ? setCookieAttributes(merged) : attributes}`;
     },
   };
+}
+
+/**
+ * The name a cookie takes: `__Host-<name>` when it is Secure (the browser then keeps it only for this
+ * host, Path=/, set over HTTPS, so neither a sibling subdomain nor plain HTTP can plant or overwrite
+ * it), else `<name>` as it is (COOKIE_SECURE=false, development). `__session` becomes `__Host-session`.
+ */
+export function hostCookieName(name: string, secure: boolean): string {
+  return secure ? `__Host-${name.replace(/^_+/, "")}` : name;
+}
+
+interface CookieRename {
+  from: string;
+  to: string;
+  /** The new cookie's Set-Cookie attributes. */
+  attributes: string;
+  /** The Set-Cookie that removes the old cookie from the browser. */
+  expired: string;
+}
+
+/** Cookies that had another name before (createSignedCookie's `renamedFrom`), by their old name. */
+const renamedCookies = new Map<string, CookieRename>();
+
+/**
+ * A cookie the browser still holds under its old name (e.g. `__session` from before `__Host-`) is read
+ * once more: its pair is renamed in the request's Cookie header, so every reader of this request finds
+ * it under the new name (the value's signature does not cover the name), and the answer's Set-Cookie
+ * headers that move it in the browser are returned: the new name with the same value (unless the answer
+ * sets that cookie itself, see `setCookies`) and the old name expired. Nobody is signed out by the rename.
+ */
+export function renameOldCookies(request: Request): RenamedCookies | null {
+  if (renamedCookies.size === 0) return null;
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  const moved: Array<{ to: string; set: string | null; expired: string }> = [];
+  const pairs = header.split(";").map((pair) => {
+    const eq = pair.indexOf("=");
+    const rename = eq === -1 ? undefined : renamedCookies.get(pair.slice(0, eq).trim());
+    if (!rename) return pair;
+    const value = pair.slice(eq + 1).trim();
+    // The new name wins when the browser sends both (only the old one is removed then).
+    const hasNew = header.split(";").some((other) => other.trim().startsWith(`${rename.to}=`));
+    moved.push({ to: rename.to, set: hasNew || !COOKIE_VALUE.test(value) ? null : `${rename.to}=${value}${rename.attributes}`, expired: rename.expired });
+    return hasNew ? null : ` ${rename.to}=${value}`;
+  });
+  if (moved.length === 0) return null;
+  request.headers.set("Cookie", pairs.filter((pair): pair is string => pair !== null).join(";").trim());
+  return {
+    setCookies(answered: string[]) {
+      const setCookies: string[] = [];
+      for (const { to, set, expired } of moved) {
+        if (set && !answered.some((cookie) => cookie.startsWith(`${to}=`))) setCookies.push(set);
+        setCookies.push(expired);
+      }
+      return setCookies;
+    },
+  };
+}
+
+export interface RenamedCookies {
+  /** The Set-Cookie headers to add to an answer that already sets `answered` (its own Set-Cookie headers). */
+  setCookies(answered: string[]): string[];
 }
 
 function signature(value: string, key: KeyObject): string {

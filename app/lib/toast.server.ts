@@ -2,15 +2,24 @@ import { createCookieSessionStorage } from "react-router";
 import { createToastUtilsWithCustomSession, type ToastMessage } from "remix-toast";
 import { z } from "zod";
 import { env, sessionSecret } from "./env.server";
-import { createSignedCookie } from "./signed-cookie.server";
+import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
 
 /**
- * Flash toasts after a redirect, in remix-toast's cookie (`toast-session`, its format unchanged), signed
- * with our secret (remix-toast's built-in one is public) and with the key prepared once.
+ * Flash toasts after a redirect, in remix-toast's cookie format (unchanged) under our name
+ * (`__Host-toast-session` when cookies are Secure, else `toast-session`, remix-toast's own, which a
+ * browser may still hold: read once, then expired), signed with our secret (remix-toast's built-in one
+ * is public) and with the key prepared once.
  */
-export const TOAST_COOKIE = "toast-session";
+export const TOAST_COOKIE = hostCookieName("toast-session", env.cookieSecure);
 const toastStorage = createCookieSessionStorage({
-  cookie: createSignedCookie(TOAST_COOKIE, { secrets: [sessionSecret()], secure: env.cookieSecure, sameSite: "lax", httpOnly: true, path: "/" }),
+  cookie: createSignedCookie(TOAST_COOKIE, {
+    secrets: [sessionSecret()],
+    secure: env.cookieSecure,
+    sameSite: "lax",
+    httpOnly: true,
+    path: "/",
+    renamedFrom: "toast-session",
+  }),
 });
 
 const toasts = createToastUtilsWithCustomSession(toastStorage);

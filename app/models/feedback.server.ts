@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { withoutNul } from "~/lib/db-dialect.server";
+import { lockKey, withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
+import { isLoopbackAddress } from "./login-attempt.server";
 
 export const feedbackSchema = z.object({
   // U+0000 dropped from free text (PostgreSQL refuses it in text; both engines store the same).
@@ -23,11 +25,55 @@ export const feedbackSchema = z.object({
 
 export type FeedbackInput = z.infer<typeof feedbackSchema>;
 
-/** Feedback needs no account; when the sender is signed in we remember who it was. */
-export async function saveFeedback(input: FeedbackInput, userId: string | null) {
-  const row = { id: newId(), user_id: userId, ...input, created_at: nowIso() };
-  await db.insertInto("feedback").values(row).execute();
-  return row;
+/** Feedback is counted per client address over this sliding window (FEEDBACK_MAX_PER_ADDRESS per window). */
+export const FEEDBACK_WINDOW_MINUTES = 60;
+const feedbackWindowStart = (now: Date) => new Date(now.getTime() - FEEDBACK_WINDOW_MINUTES * 60_000);
+
+export type FeedbackResult =
+  | { ok: true; feedback: { id: string } }
+  | { ok: false; reason: "throttled"; retryAfterSeconds: number };
+
+/**
+ * Feedback needs no account; when the sender is signed in we remember who it was. Anyone may send it,
+ * so each client address may send FEEDBACK_MAX_PER_ADDRESS messages an hour (loopback, this machine,
+ * is not counted, as for registrations): the message and its count are written in one transaction
+ * that holds a lock on the address, so concurrent sends from one address cannot pass the count
+ * together, on SQLite and PostgreSQL alike (the shape of login-attempt.server's beginRegistration).
+ * Over the allowance nothing is stored: refused with the seconds until the oldest counted one leaves the window.
+ */
+export async function sendFeedback(input: FeedbackInput, userId: string | null, clientAddress: string, now = new Date()): Promise<FeedbackResult> {
+  const row = { id: newId(), user_id: userId, ...input, created_at: nowIso(now) };
+  if (isLoopbackAddress(clientAddress)) {
+    await db.insertInto("feedback").values(row).execute();
+    return { ok: true, feedback: { id: row.id } };
+  }
+  return db.transaction().execute(async (trx) => {
+    await lockKey(trx, "feedback_attempts", clientAddress);
+    const counted = await trx
+      .selectFrom("feedback_attempts")
+      .select([(eb) => eb.fn.countAll<number>().as("sent"), (eb) => eb.fn.min("attempted_at").as("oldest")])
+      .where("client_address", "=", clientAddress)
+      .where("attempted_at", ">", nowIso(feedbackWindowStart(now)))
+      .executeTakeFirstOrThrow();
+    if (Number(counted.sent) >= env.feedbackMaxPerAddress) {
+      const oldest = counted.oldest ? new Date(counted.oldest as string).getTime() : now.getTime();
+      const retryAfterSeconds = Math.max(1, Math.ceil((oldest + FEEDBACK_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000));
+      return { ok: false, reason: "throttled", retryAfterSeconds } as const;
+    }
+    await trx.insertInto("feedback_attempts").values({ id: newId(), client_address: clientAddress, attempted_at: nowIso(now) }).execute();
+    await trx.insertInto("feedback").values(row).execute();
+    return { ok: true, feedback: { id: row.id } } as const;
+  });
+}
+
+export function feedbackThrottledMessage(retryAfterSeconds: number) {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Too many feedback messages from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/** Housekeeping: counts older than the window no longer matter. */
+export async function pruneFeedbackAttempts(now = new Date()) {
+  await db.deleteFrom("feedback_attempts").where("attempted_at", "<=", nowIso(feedbackWindowStart(now))).execute();
 }
 
 export async function listFeedback(limit = 100) {

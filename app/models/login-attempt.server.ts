@@ -4,33 +4,43 @@ import type { Database } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
+import type { HashPriority } from "./password.server";
 
 /**
- * Failed logins are counted per account and per client address within a sliding window.
+ * Failed logins are counted per account and per client address within a sliding window
+ * (LOGIN_FAILURE_WINDOW_MINUTES, default 15), and both budgets are spent BEFORE any password is hashed:
  *
- * - Per account (LOGIN_MAX_FAILURES_PER_ACCOUNT, NIST 800-63B): once an account has that many failures
- *   in the window, every attempt on it is refused before the password is checked, the right one too.
- * - Per address (LOGIN_MAX_FAILURES_PER_ADDRESS): once an address has that many failures in the window,
- *   across any emails (known or not), every attempt from it that FAILS answers 429 instead of 401; a
- *   correct password for an account that is not itself locked still gets in. Behind NAT or a proxy one
- *   person's guesses must not lock everyone else out, so the address budget only throttles what would
- *   fail; guessing per account stays bounded by the account cap.
+ * - Per account (LOGIN_MAX_FAILURES_PER_ACCOUNT, default 10, NIST 800-63B): once an account has that many
+ *   failures in the window, every attempt on it is refused (429) before the password is checked, the
+ *   right one too.
+ * - Per address (LOGIN_MAX_FAILURES_PER_ADDRESS, default 100): once an address has that many failures in
+ *   the window, across any emails (known or not), every attempt from it is refused (429) before the
+ *   password is checked, the right one too. So a flood from one address costs one indexed count per
+ *   request, never an argon2 hash (tens of milliseconds of a core each). The budget is generous on
+ *   purpose: an office or a mobile carrier puts many people behind one address, and a hundred typos in
+ *   a quarter of an hour is far more than such a crowd makes, while one guesser is stopped at a hundred.
+ *   Loopback (this machine: local scripts, the test suites) is not counted, as for registrations; behind
+ *   a proxy TRUST_PROXY must be set (README).
+ * - Below both budgets, a correct password always gets in: nothing else refuses it, except the bounded
+ *   hash queue when the whole server is flooded (503 with Retry-After, app/models/password.server.ts),
+ *   in which an address with no other attempt in the window goes first (`hashPriority`).
  *
  * An attempt is recorded BEFORE the password is checked and counted including itself, so concurrent
  * attempts cannot all pass a count taken before any of them was recorded (check-then-act race). The row
- * stays when the password is wrong (it is the failure), and is removed when the login succeeds or is
- * refused. Overlapping attempts see each other, so a burst may be refused a little early, never late.
- * Per account the attempts take turns (a transaction with a lock on the email, see beginLoginAttempt), so
+ * stays when the password is wrong (it is the failure), and is removed when the login succeeds, is
+ * refused, or could not be checked (hash queue full). Overlapping attempts see each other, so a burst
+ * may be refused a little early, never late. The attempts on one account, and those from one address,
+ * take turns (a transaction with locks on the email and then the address, see beginLoginAttempt), so
  * the same rule holds on SQLite and PostgreSQL.
  */
 export type LoginAttemptStart =
   | {
       allowed: true;
       attemptId: number;
-      /** Set when the address is over its budget: a failure of this attempt answers 429 after this many seconds. */
-      addressRetryAfterSeconds: number | null;
+      /** `first` when the address has no other attempt in the window (or is loopback): its hash goes ahead in a full queue. */
+      hashPriority: HashPriority;
     }
-  | { allowed: false; retryAfterSeconds: number };
+  | { allowed: false; retryAfterSeconds: number; refusedBy: "account" | "address" };
 
 const windowMs = () => env.loginFailureWindowMinutes * 60_000;
 const windowStart = (now: Date) => new Date(now.getTime() - windowMs());
@@ -50,19 +60,23 @@ async function countSince(database: Kysely<Database>, column: "email" | "client_
 }
 
 /**
- * Records a login attempt; refused when it would be more than the account's allowance. When it would
- * be more than the address's allowance it goes ahead, marked: only its failure is throttled.
+ * Records a login attempt; refused (nothing recorded, nothing to hash) when it would be more than the
+ * account's or the address's allowance.
  */
 export async function beginLoginAttempt(email: string, clientAddress: string, now = new Date()): Promise<LoginAttemptStart> {
   // The login form only trims the email: U+0000 (which PostgreSQL refuses in text) is dropped, so the
   // attempt still counts, against the account it names without it (no account has a NUL in its email).
   email = withoutNul(email);
+  const addressCounted = !isLoopbackAddress(clientAddress);
   // One account's attempts take turns (insert, count, maybe delete) in a transaction holding a lock on
-  // the email: on PostgreSQL an advisory lock, on SQLite the transaction itself. Without it, a burst of
-  // concurrent attempts on PostgreSQL could all count each other, all be refused and all delete their
-  // rows, leaving the account with fewer recorded failures than the cap (unlocked) after the burst.
+  // the email, and one address's attempts a lock on the address (always taken second, so two attempts
+  // never wait on each other in a circle): on PostgreSQL advisory locks, on SQLite the transaction
+  // itself. Without them, a burst of concurrent attempts on PostgreSQL could all count each other, all
+  // be refused and all delete their rows (the account left with fewer recorded failures than the cap),
+  // or all miss each other and all pass the address's budget.
   return db.transaction().execute(async (trx) => {
     await lockKey(trx, "login_attempts", email);
+    if (addressCounted) await lockKey(trx, "login_attempts_address", clientAddress);
     const { id } = await trx
       .insertInto("login_attempts")
       .values({ email, client_address: clientAddress, attempted_at: nowIso(now) })
@@ -72,13 +86,17 @@ export async function beginLoginAttempt(email: string, clientAddress: string, no
     const byAccount = await countSince(trx, "email", email, since);
     const byAddress = await countSince(trx, "client_address", clientAddress, since);
     // Counts include this attempt: the 10th failure in the window is still checked, the 11th is not.
-    if (byAccount.attempts > env.loginMaxFailuresPerAccount) {
+    const refusal = (retryAfterSeconds: number, refusedBy: "account" | "address") => ({ allowed: false, retryAfterSeconds, refusedBy }) as const;
+    let refused: ReturnType<typeof refusal> | null = null;
+    if (byAccount.attempts > env.loginMaxFailuresPerAccount) refused = refusal(retryAfter(byAccount.oldest, now), "account");
+    else if (addressCounted && byAddress.attempts > env.loginMaxFailuresPerAddress) refused = refusal(retryAfter(byAddress.oldest, now), "address");
+    if (refused) {
       // A refused attempt checked nothing, so it is not a failure (and does not extend the block).
       await trx.deleteFrom("login_attempts").where("id", "=", id).execute();
-      return { allowed: false, retryAfterSeconds: retryAfter(byAccount.oldest, now) } as const;
+      return refused;
     }
-    const addressOver = byAddress.attempts > env.loginMaxFailuresPerAddress;
-    return { allowed: true, attemptId: id, addressRetryAfterSeconds: addressOver ? retryAfter(byAddress.oldest, now) : null } as const;
+    const hashPriority: HashPriority = !addressCounted || byAddress.attempts === 1 ? "first" : "later";
+    return { allowed: true, attemptId: id, hashPriority } as const;
   });
 }
 
@@ -92,10 +110,15 @@ export async function loginAttemptSucceeded(email: string, attemptId: number) {
   await db.deleteFrom("login_attempts").where("email", "=", email).where("id", "<=", attemptId).execute();
 }
 
+/** The password could not be checked (the hash queue was full): the attempt is no failure. */
+export async function loginAttemptAbandoned(attemptId: number) {
+  await db.deleteFrom("login_attempts").where("id", "=", attemptId).execute();
+}
+
 /**
  * Read-only view of the allowance (nothing recorded), e.g. for tests and diagnostics: `blocked` when the
- * account is locked (even the right password is refused); `failuresThrottled` when the address is over its
- * budget (a wrong password answers 429, the right one still gets in).
+ * next attempt would be refused before its password is checked (the account is locked, or the address
+ * is over its budget), with the seconds until it would not be.
  */
 export async function checkLoginThrottle(email: string, clientAddress: string, now = new Date()) {
   email = withoutNul(email);
@@ -104,11 +127,13 @@ export async function checkLoginThrottle(email: string, clientAddress: string, n
     countSince(db, "email", email, since),
     countSince(db, "client_address", clientAddress, since),
   ]);
-  const failuresThrottled = byAddress.attempts >= env.loginMaxFailuresPerAddress;
   if (byAccount.attempts >= env.loginMaxFailuresPerAccount) {
-    return { blocked: true, failuresThrottled, retryAfterSeconds: retryAfter(byAccount.oldest, now) };
+    return { blocked: true, retryAfterSeconds: retryAfter(byAccount.oldest, now) };
   }
-  return { blocked: false, failuresThrottled, retryAfterSeconds: failuresThrottled ? retryAfter(byAddress.oldest, now) : 0 };
+  if (!isLoopbackAddress(clientAddress) && byAddress.attempts >= env.loginMaxFailuresPerAddress) {
+    return { blocked: true, retryAfterSeconds: retryAfter(byAddress.oldest, now) };
+  }
+  return { blocked: false, retryAfterSeconds: 0 };
 }
 
 /** Housekeeping: rows older than the window no longer count for anything. */
@@ -132,8 +157,8 @@ export function isLoopbackAddress(address: string) {
 export async function beginRegistration(
   clientAddress: string,
   now = new Date(),
-): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-  if (isLoopbackAddress(clientAddress)) return { allowed: true };
+): Promise<{ allowed: true; registrationId: string | null } | { allowed: false; retryAfterSeconds: number }> {
+  if (isLoopbackAddress(clientAddress)) return { allowed: true, registrationId: null };
   // One address's registrations take turns, as one account's login attempts do (beginLoginAttempt).
   return db.transaction().execute(async (trx) => {
     await lockKey(trx, "registration_attempts", clientAddress);
@@ -145,7 +170,7 @@ export async function beginRegistration(
       .where("client_address", "=", clientAddress)
       .where("attempted_at", ">", nowIso(registrationWindowStart(now)))
       .executeTakeFirstOrThrow();
-    if (Number(row.attempts) <= env.registerMaxPerAddress) return { allowed: true } as const;
+    if (Number(row.attempts) <= env.registerMaxPerAddress) return { allowed: true, registrationId: id } as const;
     await trx.deleteFrom("registration_attempts").where("id", "=", id).execute();
     const oldest = row.oldest ? new Date(row.oldest as string).getTime() : now.getTime();
     return {
@@ -153,6 +178,11 @@ export async function beginRegistration(
       retryAfterSeconds: Math.max(1, Math.ceil((oldest + REGISTRATION_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000)),
     } as const;
   });
+}
+
+/** The registration could not hash its password (the queue was full): it does not count. */
+export async function registrationAbandoned(registrationId: string) {
+  await db.deleteFrom("registration_attempts").where("id", "=", registrationId).execute();
 }
 
 export async function pruneRegistrationAttempts(now = new Date()) {

@@ -6,6 +6,7 @@ import { db } from "~/lib/db.server";
 import type { Database } from "~/lib/db-schema";
 import { env, sessionSecret } from "~/lib/env.server";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
+import { pruneFeedbackAttempts } from "./feedback.server";
 import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
 import type { User } from "./user.server";
 
@@ -381,6 +382,7 @@ export async function pruneStaleRecords(now = new Date()) {
   await clearSpentSuccessors(now);
   await pruneLoginAttempts(now);
   await pruneRegistrationAttempts(now);
+  await pruneFeedbackAttempts(now);
 }
 
 /**

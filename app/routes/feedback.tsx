@@ -4,7 +4,8 @@ import { playSound } from "~/browser/sounds";
 import { currentUser } from "~/auth/auth.server";
 import { fieldErrors } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { saveFeedback, feedbackSchema } from "~/models/feedback.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { feedbackSchema, feedbackThrottledMessage, sendFeedback } from "~/models/feedback.server";
 import type { Route } from "./+types/feedback";
 
 export const meta: Route.MetaFunction = () => [{ title: "Feedback · Creative AI Studio" }];
@@ -15,17 +16,41 @@ const FAILURE = "⚠️ Something went wrong. Please try again.";
 type FieldErrors = Partial<Record<"name" | "email" | "message", string>>;
 
 /** Without JavaScript the form posts here; with it, the page calls POST /api/feedback (SPEC §7). */
+/** The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const parsed = feedbackSchema.safeParse({ name: form.get("name"), email: form.get("email"), message: form.get("message") });
   if (!parsed.success) {
     return data({ ok: false as const, fieldErrors: fieldErrors(parsed.error, ["name", "email", "message"]) as FieldErrors }, { status: 400 });
   }
-  await saveFeedback(parsed.data, currentUser(context)?.id ?? null);
+  const sent = await sendFeedback(parsed.data, currentUser(context)?.id ?? null, clientAddress(context));
+  if (!sent.ok) {
+    const reason = feedbackThrottledMessage(sent.retryAfterSeconds);
+    return data({ ok: false as const, fieldErrors: {} as FieldErrors, reason }, { status: 429, headers: { "Retry-After": String(sent.retryAfterSeconds) } });
+  }
   return { ok: true as const, fieldErrors: {} as FieldErrors };
 }
 
-type Outcome = { ok: boolean; fieldErrors: FieldErrors };
+/** `reason`: why it failed, when the server said (e.g. too many messages from this address), shown after SPEC's text. */
+type Outcome = { ok: boolean; fieldErrors: FieldErrors; reason?: string };
+
+/** The API's `{"detail"}` of a refusal, when it sent one a person may read (429); null otherwise. */
+async function refusalDetail(response: Response): Promise<string | null> {
+  if (response.status !== 429) return null;
+  try {
+    const body: unknown = await response.json();
+    return body && typeof body === "object" && "detail" in body && typeof body.detail === "string" ? body.detail : null;
+  } catch {
+    return null;
+  }
+}
 
 export default function Feedback() {
   const actionData = useActionData<typeof action>();
@@ -49,7 +74,11 @@ export default function Feedback() {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(Object.fromEntries(form)),
       });
-      if (response.status !== 200) throw new Error(`Feedback failed with ${response.status}`);
+      if (response.status !== 200) {
+        setClientOutcome({ ok: false, fieldErrors: {}, reason: (await refusalDetail(response)) ?? undefined });
+        playSound("fail");
+        return;
+      }
       setClientOutcome({ ok: true, fieldErrors: {} });
       formRef.current?.reset();
       playSound("success");
@@ -84,7 +113,7 @@ export default function Feedback() {
         </label>
         {outcome ? (
           <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"}>
-            {outcome.ok ? SUCCESS : FAILURE}
+            {outcome.ok ? SUCCESS : outcome.reason ? `${FAILURE} ${outcome.reason}` : FAILURE}
           </p>
         ) : null}
         <button type="submit" className="button button-primary" disabled={sending}>

@@ -22,6 +22,14 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return { signedInAs: user?.email ?? null, redirectTo };
 }
 
+/** The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request.clone());
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
@@ -29,7 +37,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     user = await authenticateLoginForm(request, context);
   } catch (error) {
-    if (error instanceof LoginError) return data({ ok: false as const, error: error.message }, { status: error.status });
+    if (error instanceof LoginError) {
+      const headers = error.retryAfterSeconds === null ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
+      return data({ ok: false as const, error: error.message }, { status: error.status, headers });
+    }
     throw error;
   }
   const setCookie = await commitTokenPair(request, await issueTokenPair(user.id));

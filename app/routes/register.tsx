@@ -4,7 +4,7 @@ import { EnhancedField } from "~/components/enhanced-field";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { firstIssue } from "~/lib/validation.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
+import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/register";
@@ -22,6 +22,14 @@ function failure(message: string, status: number, headers?: HeadersInit) {
   return data({ ok: false as const, message }, { status, headers });
 }
 
+/** The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const email = String(form.get("email") ?? "");
@@ -34,8 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(context));
     if (!result.ok) {
-      const message = `❌ Registration failed: ${registrationThrottledMessage(result.retryAfterSeconds)}`;
-      return failure(message, 429, { "Retry-After": String(result.retryAfterSeconds) });
+      const busy = result.reason === "busy";
+      const reason = busy ? busyMessage(result.retryAfterSeconds) : registrationThrottledMessage(result.retryAfterSeconds);
+      return failure(`❌ Registration failed: ${reason}`, busy ? 503 : 429, { "Retry-After": String(result.retryAfterSeconds) });
     }
   } catch (error) {
     if (error instanceof EmailTakenError) return failure("⚠️ That email is already registered.", 409);

@@ -112,26 +112,8 @@ describe("POST /api/auth/login", () => {
     }
   });
 
-  // Was "50 failures from one address -> 429 for any account from it", correct passwords included: behind
-  // NAT one person locked everyone out (step 7). Now the address's failures answer 429; a correct password
-  // for an account that is not itself locked still gets in.
-  it("50 failures from one address -> 429 for every failure from it; a correct password still gets in", async () => {
-    const address = "198.51.100.7";
-    for (let i = 0; i < 50; i++) {
-      await api("/api/auth/login", { json: { email: uniqueEmail("spray"), password: "guess-guess" }, headers: { "X-Forwarded-For": address } });
-    }
-    const { email } = await newUser();
-    const guess = await api("/api/auth/login", { json: { email: uniqueEmail("spray"), password: "guess-guess" }, headers: { "X-Forwarded-For": address } });
-    expect(guess.status).toBe(429);
-    expect(guess.body.detail).toMatch(/^Too many failed login attempts\. Try again in \d+ minutes?\.$/);
-    expect(Number(guess.headers.get("retry-after"))).toBeGreaterThan(0);
-    const wrong = await api("/api/auth/login", { json: { email, password: "wrong password" }, headers: { "X-Forwarded-For": address } });
-    expect(wrong.status).toBe(429);
-    const fromSprayer = await api("/api/auth/login", { json: { email, password: PASSWORD }, headers: { "X-Forwarded-For": address } });
-    expect(fromSprayer.status).toBe(200);
-    const fromElsewhere = await api("/api/auth/login", { json: { email, password: PASSWORD }, headers: { "X-Forwarded-For": "198.51.100.8" } });
-    expect(fromElsewhere.status).toBe(200);
-  });
+  // The per-address budget (429 before any hash, the right password too, once an address is over it)
+  // is tested with a small budget on a server of its own: tests/api/auth-flood.test.ts.
 });
 
 describe("POST /api/auth/refresh", () => {
@@ -167,11 +149,11 @@ describe("POST /api/auth/refresh", () => {
       redirect: "manual",
     });
     expect(login.status).toBe(302);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
     const refreshed = await api("/api/auth/refresh", { json: {}, headers: { Cookie: cookie } });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).not.toHaveProperty("refresh_token");
-    const newCookie = refreshed.headers.getSetCookie().find((c) => c.startsWith("__session="))!;
+    const newCookie = refreshed.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!;
     expect(newCookie).toContain("HttpOnly");
     expect(newCookie).toContain("SameSite=Lax");
     expect(newCookie.split(";")[0]).not.toBe(cookie);

@@ -27,7 +27,7 @@ describe("caching of personal pages", () => {
     });
     expect(login.status).toBe(302);
     loginCacheControl = login.headers.get("cache-control");
-    cookie = login.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+    cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
     const created = await api("/api/content", { token: user.token, json: { title: "Private notes" } });
     expect(created.status).toBe(201);
     contentId = created.body.id;
@@ -90,13 +90,13 @@ describe("caching of personal pages", () => {
   it("a flash toast is read once: the cookie is cleared on the page that shows it", async () => {
     // /projects without a session redirects to /login with "Please log in again." in the toast cookie.
     const redirect = await page("/projects");
-    const toastCookie = redirect.headers.getSetCookie().find((c) => c.startsWith("toast-session="));
+    const toastCookie = redirect.headers.getSetCookie().find((c) => c.startsWith("__Host-toast-session="));
     expect(toastCookie).toBeDefined();
     const shown = await page(redirect.headers.get("location")!, toastCookie!.split(";")[0]);
     expect(shown.status).toBe(200);
     expect(await shown.text()).toContain("Please log in again.");
-    const cleared = shown.headers.getSetCookie().find((c) => c.startsWith("toast-session="));
-    expect(cleared).toMatch(/^toast-session=; .*Expires=Thu, 01 Jan 1970/);
+    const cleared = shown.headers.getSetCookie().find((c) => c.startsWith("__Host-toast-session="));
+    expect(cleared).toMatch(/^__Host-toast-session=; .*Expires=Thu, 01 Jan 1970/);
     expect(shown.headers.get("cache-control")).toBe(PERSONAL);
   });
 });
@@ -127,7 +127,7 @@ describe("anonymous pages are rendered for each visitor", () => {
       body: new URLSearchParams({ intent: "theme", theme: "light", redirectTo: "/login" }),
       redirect: "manual",
     });
-    const light = prefs.headers.getSetCookie().find((c) => c.startsWith("studio_prefs="))!.split(";")[0];
+    const light = prefs.headers.getSetCookie().find((c) => c.startsWith("__Host-studio_prefs="))!.split(";")[0];
     expect(await (await page("/login")).text()).toContain('data-theme="dark"');
     expect(await (await page("/login", light)).text()).toContain('data-theme="light"');
   });

@@ -25,7 +25,7 @@ async function themeCookie(cookie: string, theme: "dark" | "light"): Promise<str
     redirect: "manual",
   });
   expect(response.status).toBe(302);
-  const prefs = response.headers.getSetCookie().find((value) => value.startsWith("studio_prefs="));
+  const prefs = response.headers.getSetCookie().find((value) => value.startsWith("__Host-studio_prefs="));
   expect(prefs).toBeTruthy();
   return prefs!.split(";")[0];
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { api, baseUrl, newUser, PASSWORD } from "./client";
 
-/** Signs in through the login form; answers the session cookie ("__session=..."). */
+/** Signs in through the login form; answers the session cookie ("__Host-session=..."). */
 async function formLogin(email: string, base = baseUrl()) {
   const response = await fetch(`${base}/login`, {
     method: "POST",
@@ -11,7 +11,7 @@ async function formLogin(email: string, base = baseUrl()) {
     redirect: "manual",
   });
   expect(response.status).toBe(302);
-  return response.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+  return response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
 }
 
 describe("a redirectTo outside ASCII is encoded, never a 500", () => {

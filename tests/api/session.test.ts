@@ -5,7 +5,7 @@ import { api, baseUrl, newUser, PASSWORD } from "./client";
 
 // The test server's secret (tests/support/server.ts), so the test can write the cookie a browser would hold.
 const SECRET = "test-session-secret-that-is-long-enough-0123456789";
-const storage = createCookieSessionStorage({ cookie: { name: "__session", secrets: [SECRET], path: "/", sameSite: "lax", httpOnly: true } });
+const storage = createCookieSessionStorage({ cookie: { name: "__Host-session", secrets: [SECRET], path: "/", sameSite: "lax", httpOnly: true, secure: true } });
 
 async function expiredAccessToken(userId: string) {
   const past = Math.floor(Date.now() / 1000) - 3600;
@@ -31,7 +31,7 @@ describe("the session cookie", () => {
     const cookie = await cookieFor(await expiredAccessToken(user.id), user.refreshToken);
     const response = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(response.status).toBe(200);
-    const renewed = response.headers.getSetCookie().find((c) => c.startsWith("__session="));
+    const renewed = response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
     expect(renewed).toBeDefined();
     // The old refresh token is spent now: within the grace window it answers with the cookie's new pair.
     const renewedSession = await storage.getSession(renewed!.split(";")[0]);
@@ -57,7 +57,7 @@ describe("the session cookie", () => {
     const response = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toContain("/login");
-    expect(response.headers.getSetCookie().find((c) => c.startsWith("__session="))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))).toMatch(/Expires=Thu, 01 Jan 1970/);
   });
 
   it("a login form post sets an HttpOnly, SameSite=Lax, Secure (production) session cookie", async () => {
@@ -69,7 +69,7 @@ describe("the session cookie", () => {
     });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/dashboard");
-    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__session="))!;
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Secure/);
@@ -78,7 +78,7 @@ describe("the session cookie", () => {
   it("logout revokes the cookie's pair", async () => {
     const { email } = await newUser();
     const login = await fetch(`${baseUrl()}/login`, { method: "POST", body: new URLSearchParams({ email, password: PASSWORD }), redirect: "manual" });
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__session="))!.split(";")[0];
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
     const logout = await fetch(`${baseUrl()}/logout`, { method: "POST", headers: { Cookie: cookie }, redirect: "manual" });
     expect(logout.status).toBe(302);
     expect(logout.headers.get("location")).toBe("/login");

@@ -26,7 +26,7 @@ async function sessionCookie(email: string, base = baseUrl()) {
     body: new URLSearchParams({ email, password: PASSWORD }),
     redirect: "manual",
   });
-  return response.headers.getSetCookie().find((cookie) => cookie.startsWith("__session="))!.split(";")[0];
+  return response.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-session="))!.split(";")[0];
 }
 
 describe("POST /api/voice/upload", () => {

@@ -3,7 +3,7 @@ import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.ser
 import { clientAddress } from "~/lib/http/client-address.server";
 import { isRecord, parseInput } from "~/lib/validation.server";
 import { readFormData, readJsonBody } from "~/lib/http/bodies.server";
-import { loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/auth.login";
@@ -26,13 +26,19 @@ async function readCredentials(request: Request): Promise<unknown> {
   return isRecord(body) && body.email === undefined && typeof body.username === "string" ? { ...body, email: body.username } : body;
 }
 
-/** POST /api/auth/login -> {access_token, refresh_token, token_type}; bad credentials 401; too many failures 429. */
+/**
+ * POST /api/auth/login -> {access_token, refresh_token, token_type}; bad credentials 401; too many failures
+ * (account or address) 429, before any password is hashed; the server's hash queue full 503. Both with Retry-After.
+ */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const { email, password } = parseInput(loginSchema, await readCredentials(request));
   const result = await loginWithPassword(email, password, clientAddress(context));
   if (!result.ok && result.reason === "throttled") {
     throw new DomainError(429, throttledMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
+  }
+  if (!result.ok && result.reason === "busy") {
+    throw new DomainError(503, busyMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
   }
   if (!result.ok) throw new DomainError(401, "Incorrect email or password", { headers: { "WWW-Authenticate": "Bearer" } });
   return Response.json(await issueTokenPair(result.user.id), { headers: { "Cache-Control": "no-store" } });

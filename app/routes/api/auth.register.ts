@@ -3,12 +3,12 @@ import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.ser
 import { clientAddress } from "~/lib/http/client-address.server";
 import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
+import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError } from "~/models/user.server";
 import type { Route } from "./+types/auth.register";
 
-/** POST /api/auth/register {email, password} -> 201 {id, email}; taken -> 409; too many from one address -> 429. */
+/** POST /api/auth/register {email, password} -> 201 {id, email}; taken -> 409; too many from one address -> 429; hash queue full -> 503. */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const { email, password } = parseInput(credentialsSchema, await readJsonBody(request));
@@ -22,6 +22,7 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   }
   if (!result.ok) {
     const retryAfter = String(result.retryAfterSeconds);
+    if (result.reason === "busy") throw new DomainError(503, busyMessage(result.retryAfterSeconds), { headers: { "Retry-After": retryAfter } });
     throw new DomainError(429, registrationThrottledMessage(result.retryAfterSeconds), { headers: { "Retry-After": retryAfter } });
   }
   return Response.json(result.user, { status: 201 });
