@@ -28,8 +28,20 @@ export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE
 const ALLOW = SUPPORTED_METHODS.join(", ");
 /** How much of a body nobody read (a refused upload) is read and dropped before the connection is closed. */
 const DISCARD_MAX_BYTES = 32 * 1024 * 1024;
-/** ... and how long that rest may stall. */
-const DISCARD_IDLE_MS = 60_000;
+/**
+ * After an answer that closes its connection while the client is still sending, the socket is
+ * half-closed and what still arrives is dropped for this long before it is destroyed: destroying it
+ * with unread bytes makes the kernel reset the connection, which can erase the answer (a 408, a 413)
+ * before the client has read it.
+ */
+const LINGER_MS = 2_000;
+/** The defaults of REQUEST_DEADLINE_SECONDS, UPLOAD_MIN_BYTES_PER_SECOND and UPLOAD_RATE_WINDOW_SECONDS. */
+const DEFAULT_LIMITS = { requestDeadlineMs: 30_000, uploadMinBytesPerSecond: 1024, uploadRateWindowMs: 30_000 };
+/** Headers must arrive within this (or the request deadline, when shorter), for uploads too (slowloris). */
+const HEADERS_TIMEOUT_MS = 60_000;
+const CONNECTED_AT = Symbol("connectedAt");
+const SERVED = Symbol("served");
+const LINGERS = Symbol("lingers");
 /** Client files named by their content hash (Vite's assets/) never change: a year, immutable. */
 const HASHED_ASSET = /^\/assets\//;
 
@@ -232,6 +244,7 @@ export function compressPages(req, res) {
  */
 export function createServerListener(loaded, { isDraining = () => false } = {}) {
   const { build, createRequestListener, createLoadContext, staticFileHeaders } = loaded;
+  const limits = limitsOf(loaded.settings);
   const serveClientFile = clientFiles(staticFileHeaders);
   const app = createRequestListener({ build, mode: "production", getLoadContext: createLoadContext });
 
@@ -244,7 +257,8 @@ export function createServerListener(loaded, { isDraining = () => false } = {}) 
     // carry (TRACE) or that no route serves (PROPFIND), and a path or Host that does not parse.
     if (!SUPPORTED_METHODS.includes(req.method)) return refuse(res, staticFileHeaders, rawPath, 405, "Method not allowed", "Method Not Allowed");
     if (malformed(req, rawPath)) return refuse(res, staticFileHeaders, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
-    res.once("finish", () => discardUnreadBody(req));
+    holdToDeadline(req, res, { deadlineMs: limits.requestDeadlineMs, headers: staticFileHeaders });
+    res.once("finish", () => discardUnreadBody(req, limits));
     const toApp = () => {
       compressPages(req, res);
       app(req, res);
@@ -258,31 +272,156 @@ export function createServerListener(loaded, { isDraining = () => false } = {}) 
  * The answer is sent but its request's body was not read to the end (an upload refused with 413 by
  * its Content-Length, or midway): the rest is read and dropped, up to DISCARD_MAX_BYTES, so the
  * client can finish sending and read the answer; beyond that the connection is closed (the adapter
- * pauses a request whose body nobody reads). A rest that stalls for DISCARD_IDLE_MS closes the connection too.
+ * pauses a request whose body nobody reads). A rest that arrives slower than an upload must
+ * (UPLOAD_MIN_BYTES_PER_SECOND on average over each UPLOAD_RATE_WINDOW_SECONDS) closes it too; the
+ * rest of any other request still has its deadline (holdToDeadline).
  */
-function discardUnreadBody(req) {
+function discardUnreadBody(req, limits = DEFAULT_LIMITS) {
   if (req.complete || req.destroyed || req.readableEnded) return;
   let dropped = 0;
-  const idle = setTimeout(() => req.socket?.destroy(), DISCARD_IDLE_MS);
+  let windowBytes = 0;
+  const rate = setInterval(() => {
+    if (windowBytes < (limits.uploadMinBytesPerSecond * limits.uploadRateWindowMs) / 1000) req.socket?.destroy();
+    windowBytes = 0;
+  }, limits.uploadRateWindowMs);
   req.removeAllListeners("data");
   req.on("data", (chunk) => {
     dropped += chunk.length;
-    idle.refresh();
+    windowBytes += chunk.length;
     if (dropped > DISCARD_MAX_BYTES) req.socket?.destroy();
   });
-  req.once("close", () => clearTimeout(idle));
+  req.once("close", () => clearInterval(rate));
+  req.once("end", () => clearInterval(rate));
   req.resume();
 }
 
+/** The front door's limits from the build's settings (app/lib/env.server.ts), or their defaults. */
+function limitsOf(settings) {
+  return {
+    requestDeadlineMs: settings?.requestDeadlineMs ?? DEFAULT_LIMITS.requestDeadlineMs,
+    uploadMinBytesPerSecond: settings?.uploadMinBytesPerSecond ?? DEFAULT_LIMITS.uploadMinBytesPerSecond,
+    uploadRateWindowMs: settings?.uploadRateWindowMs ?? DEFAULT_LIMITS.uploadRateWindowMs,
+  };
+}
+
 /**
- * Node's default requestTimeout (300 s) cuts off any request whose body takes longer, so a 2 GiB
- * video would need about 7 MB/s. Uploads are not bounded by duration but by a stall timer
- * (app/lib/upload.server.ts drops one that sends nothing for 60 s) and by size limits; other
- * bodies are small and size-capped. The headers still have to arrive within 60 s (slowloris).
+ * An upload is a multipart/form-data request: it has no deadline (a 2 GiB video may take hours) but
+ * must keep UPLOAD_MIN_BYTES_PER_SECOND, which app/lib/upload.server.ts holds it to where it is
+ * received (408, its staged bytes removed); a small multipart form is read with the deadline of
+ * app/lib/http/bodies.server.ts.
  */
-export function applyTimeouts(server) {
+export function isUpload(req) {
+  return /^multipart\/form-data\s*;/i.test(req.headers["content-type"] ?? "");
+}
+
+/** Whether the request says it carries a body at all (a GET usually does not: no timer for it). */
+function hasBody(req) {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/**
+ * Every request but an upload must arrive whole, headers and body, within `deadlineMs` of its first
+ * byte (the connection's opening for its first request; for a later one on a kept-alive connection,
+ * its headers are bounded by headersTimeout and the deadline counts from them). One that has not is
+ * cut: a 408 with `Connection: close` when no answer has begun (the app's own writes are dropped
+ * then), else the connection is closed. Only the arrival is timed: once the request is whole, the
+ * answer (an event stream, a download, a zip export) takes as long as it takes.
+ */
+export function holdToDeadline(req, res, { deadlineMs = DEFAULT_LIMITS.requestDeadlineMs, headers = {} } = {}) {
+  const socket = req.socket;
+  const first = socket && !socket[SERVED];
+  if (socket) socket[SERVED] = true;
+  lingerOnClose(socket);
+  if (req.complete || !hasBody(req) || isUpload(req)) return;
+  const startedAt = first ? (socket[CONNECTED_AT] ?? Date.now()) : Date.now();
+  // Whether the app has begun its answer, and whether the front door answered instead (then the
+  // app's writes, which may still come, are dropped).
+  let began = false;
+  let cut = false;
+  const { writeHead, write, end } = res;
+  const callbackOf = (args) => args.find((arg) => typeof arg === "function");
+  res.writeHead = function guardedWriteHead(...args) {
+    if (cut) return res;
+    began = true;
+    return writeHead.apply(res, args);
+  };
+  res.write = function guardedWrite(...args) {
+    if (cut) return void callbackOf(args)?.(), true;
+    began = true;
+    return write.apply(res, args);
+  };
+  res.end = function guardedEnd(...args) {
+    if (cut) return void callbackOf(args)?.(), res;
+    began = true;
+    return end.apply(res, args);
+  };
+  const timer = setTimeout(() => {
+    if (req.complete || req.destroyed) return;
+    if (began || res.headersSent || res.writableEnded) return void socket?.destroy();
+    cut = true;
+    answerTimedOut(req, res, headers);
+  }, Math.max(0, startedAt + deadlineMs - Date.now()));
+  timer.unref?.();
+  const settle = () => clearTimeout(timer);
+  req.once("end", settle);
+  socket?.once("close", settle);
+}
+
+/** The front door's 408 in place of the app's answer; header changes the app still makes are dropped. */
+function answerTimedOut(req, res, headers) {
+  const proto = Object.getPrototypeOf(res);
+  const query = req.url.indexOf("?");
+  const pathname = query === -1 ? req.url : req.url.slice(0, query);
+  const isApi = pathname.startsWith("/api/") || pathname === "/api";
+  const body = isApi ? JSON.stringify({ detail: "The request took too long to arrive" }) : "Request Timeout";
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader("Connection", "close");
+  res.setHeader("Content-Type", isApi ? "application/json; charset=utf-8" : "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  // The prototype's own methods: the instance's are the app's (compressPages, the guards above).
+  proto.writeHead.call(res, 408);
+  proto.end.call(res, body);
+  res.setHeader = () => res;
+  res.appendHeader = () => res;
+  res.removeHeader = () => {};
+}
+
+/**
+ * Node closes a connection after an answer with `Connection: close` by destroying its socket once
+ * the answer is written (destroySoon). With the client still sending, that is a reset, and the
+ * client's kernel may drop the answer before it is read (a 408 seen as ECONNRESET, now and then, on
+ * Node 24): instead the socket is half-closed, what still arrives is dropped, and it is destroyed
+ * when the client closes its side or after LINGER_MS.
+ */
+function lingerOnClose(socket) {
+  if (!socket || socket[LINGERS] || typeof socket.destroySoon !== "function") return;
+  socket[LINGERS] = true;
+  socket.destroySoon = function lingeringDestroySoon() {
+    if (this.destroyed) return;
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref?.();
+    this.once("close", () => clearTimeout(timer));
+    this.once("end", () => this.destroy());
+    this.resume();
+  };
+}
+
+/**
+ * Node's own requestTimeout would cut every request, uploads too, after a fixed time (a 2 GiB video
+ * would need about 7 MB/s within the default 300 s): it is off, and the deadline is the front
+ * door's (holdToDeadline), for every request but an upload; an upload is held to a least rate
+ * instead (app/lib/upload.server.ts). Headers must arrive within 60 s or the deadline, whichever is
+ * shorter (slowloris).
+ */
+export function applyTimeouts(server, limits = {}) {
+  const deadlineMs = limits.requestDeadlineMs ?? DEFAULT_LIMITS.requestDeadlineMs;
   server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, deadlineMs);
+  server.on("connection", (socket) => {
+    socket[CONNECTED_AT] = Date.now();
+  });
   return server;
 }
 
@@ -371,7 +510,7 @@ export async function startServer() {
     const shown = settings.host === "0.0.0.0" || settings.host === "::" ? "localhost" : settings.host;
     console.log(`[studio] Creative AI Studio is running at http://${shown}:${server.address().port}`);
   });
-  applyTimeouts(server);
+  applyTimeouts(server, limitsOf(settings));
   stopOnSignals(server, { graceMs: settings.shutdownGraceMs, stopApp, onDrain: () => (draining = true) });
   return server;
 }

@@ -1,72 +1,196 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 // scripts/server.mjs is plain JavaScript (no types): imported by a computed path.
-const { applyTimeouts } = (await import(path.resolve("scripts/server.mjs"))) as { applyTimeouts: (server: http.Server) => http.Server };
+type Limits = { requestDeadlineMs?: number };
+const { applyTimeouts, holdToDeadline } = (await import(path.resolve("scripts/server.mjs"))) as {
+  applyTimeouts: (server: http.Server, limits?: Limits) => http.Server;
+  holdToDeadline: (req: http.IncomingMessage, res: http.ServerResponse, options: { deadlineMs: number }) => void;
+};
 
 const servers: http.Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
-/** A server that reads the whole body and answers its length, checking deadlines every 50 ms. */
-async function bodyCounter(setup: (server: http.Server) => void) {
-  const server = http.createServer({ connectionsCheckingInterval: 50 }, (req, res) => {
+const DEADLINE_MS = 600;
+
+/**
+ * A server with the front door's timeouts scaled down (a 600 ms deadline): it reads the whole body
+ * and answers its length, or, with `answerAtOnce`, answers before reading anything; `slowAnswerMs`
+ * streams the answer for that long once the body is in.
+ */
+async function frontDoor({ answerAtOnce = false, slowAnswerMs = 0 } = {}) {
+  const server = http.createServer((req, res) => {
+    holdToDeadline(req, res, { deadlineMs: DEADLINE_MS });
+    if (answerAtOnce) return void res.end("early");
     let length = 0;
     req.on("data", (chunk: Buffer) => (length += chunk.length));
-    req.on("end", () => res.end(String(length)));
+    req.on("end", () => {
+      if (!slowAnswerMs) return void res.end(String(length));
+      // A long answer (an event stream, a download): a part every 100 ms.
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      const parts = Math.ceil(slowAnswerMs / 100);
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(`data: ${sent}\n\n`);
+        if (++sent === parts) {
+          clearInterval(timer);
+          res.end(`data: ${length}\n\n`);
+        }
+      }, 100);
+    });
   });
-  setup(server);
+  applyTimeouts(server, { requestDeadlineMs: DEADLINE_MS });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
 }
 
-/** POSTs `chunks` pieces of 1 KiB, `gapMs` apart: a slow but steady upload. */
-function slowPost(port: number, chunks: number, gapMs: number) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.request({ port, host: "127.0.0.1", method: "POST", path: "/", headers: { "Content-Length": chunks * 1024 } });
+interface Outcome {
+  /** The answer's status, or 0 when the connection was cut without one the client could read. */
+  status: number;
+  body: string;
+  /** When the answer ended or the connection was cut, in ms from the first byte sent. */
+  endedMs: number;
+  /** When the client sent its last piece of the body (Infinity: it never got to). */
+  sentAllMs: number;
+}
+
+/**
+ * POSTs `chunks` pieces of 1 KiB, `gapMs` apart (a slow body), with `contentType`. Resolves with the
+ * answer, or with status 0 when the server cut the connection first: on Node 24 a 408 sent while the
+ * client is still writing may reach it as a reset; either way the body was cut.
+ */
+function slowPost(port: number, { chunks, gapMs, contentType = "application/json" }: { chunks: number; gapMs: number; contentType?: string }) {
+  return new Promise<Outcome>((resolve) => {
+    const started = performance.now();
+    let sentAllMs = Infinity;
+    let settled = false;
+    const settle = (status: number, body: string) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(timer);
+      resolve({ status, body, endedMs: performance.now() - started, sentAllMs });
+    };
+    const request = http.request({ port, host: "127.0.0.1", method: "POST", path: "/api/thing", headers: { "Content-Length": chunks * 1024, "Content-Type": contentType } });
     request.on("response", (response) => {
       let body = "";
       response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, body }));
+      response.on("end", () => settle(response.statusCode!, body));
+      response.on("error", () => settle(response.statusCode!, body));
     });
-    request.on("error", reject);
+    request.on("error", () => settle(0, ""));
+    request.on("close", () => setTimeout(() => settle(0, ""), 50));
     let sent = 0;
     const timer = setInterval(() => {
+      if (settled || request.destroyed) return;
       request.write(Buffer.alloc(1024));
       if (++sent === chunks) {
         clearInterval(timer);
+        sentAllMs = performance.now() - started;
         request.end();
       }
     }, gapMs);
   });
 }
 
+/**
+ * The same slow body over a plain socket that reads the answer as soon as it comes and then stops
+ * sending: what arrived, and when the connection ended. (Node's http client, still writing, could
+ * see a connection reset before the 408 when the server destroyed the socket with bytes unread, as on
+ * Node 24 in CI; the server now half-closes and drops the rest instead, and this client reads whatever
+ * the server said.)
+ */
+function slowRawPost(port: number, { chunks, gapMs }: { chunks: number; gapMs: number }) {
+  return new Promise<{ answer: string; endedMs: number; sentAllMs: number }>((resolve) => {
+    const started = performance.now();
+    let answer = "";
+    let sentAllMs = Infinity;
+    let sent = 0;
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(`POST /api/thing HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${chunks * 1024}\r\n\r\n`);
+    });
+    const timer = setInterval(() => {
+      if (answer || socket.destroyed) return;
+      socket.write(Buffer.alloc(1024));
+      if (++sent === chunks) {
+        clearInterval(timer);
+        sentAllMs = performance.now() - started;
+      }
+    }, gapMs);
+    socket.on("data", (chunk) => (answer += chunk.toString("utf8")));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve({ answer, endedMs: performance.now() - started, sentAllMs });
+    });
+  });
+}
+
 describe("production server timeouts (scripts/server.mjs)", () => {
-  it("no overall request deadline (uploads are bounded by stalls and size), a sane one for headers", () => {
-    const server = applyTimeouts(http.createServer());
+  it("turns Node's own request timeout off (the deadline is the front door's, uploads have none) and keeps headers within the deadline", () => {
+    const server = applyTimeouts(http.createServer(), { requestDeadlineMs: 30_000 });
     expect(server.requestTimeout).toBe(0);
-    expect(server.headersTimeout).toBe(60_000);
+    expect(server.headersTimeout).toBe(30_000);
+    expect(applyTimeouts(http.createServer(), { requestDeadlineMs: 120_000 }).headersTimeout).toBe(60_000);
   });
 
-  it("a slow but steady body outlives what would have been the request deadline", async () => {
-    // Node's defaults (headers within 60 s, the whole request within 300 s) scaled down so the test is
-    // quick: the slow body is cut off (408)...
-    const scaledDefaults = (server: http.Server) => {
-      server.headersTimeout = 100;
-      server.requestTimeout = 500;
-    };
-    const limited = await bodyCounter(scaledDefaults);
-    const cut = await slowPost(limited, 12, 100).catch(() => ({ status: 0, body: "" }));
-    expect(cut.status).toBe(408);
-    // ...and with applyTimeouts the same body (1.2 s) arrives whole.
-    const open = await bodyCounter((server) => {
-      scaledDefaults(server);
-      applyTimeouts(server);
+  it("cuts a slow non-upload body at the deadline with a 408 the client can read, long before the body would have arrived", async () => {
+    const port = await frontDoor();
+    // 12 KiB over 2.4 s against a 600 ms deadline.
+    const cut = await slowRawPost(port, { chunks: 12, gapMs: 200 });
+    expect(cut.answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(cut.answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(cut.answer.endsWith(JSON.stringify({ detail: "The request took too long to arrive" }))).toBe(true);
+    expect(cut.endedMs).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+    expect(cut.sentAllMs).toBe(Infinity);
+  });
+
+  it("cuts it for Node's http client too: a 408, or at worst a closed connection, never the whole body read", async () => {
+    const port = await frontDoor();
+    const cut = await slowPost(port, { chunks: 12, gapMs: 200 });
+    expect([408, 0]).toContain(cut.status);
+    expect(cut.endedMs).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+    expect(cut.endedMs).toBeLessThan(cut.sentAllMs === Infinity ? 2_200 : cut.sentAllMs);
+  });
+
+  it("closes the connection of a body still trickling in at the deadline after the answer was sent", async () => {
+    const port = await frontDoor({ answerAtOnce: true });
+    const outcome = await new Promise<{ answered: string; closedMs: number }>((resolve) => {
+      const started = performance.now();
+      let answered = "";
+      const request = http.request({ port, host: "127.0.0.1", method: "POST", path: "/", headers: { "Content-Length": 30 * 1024 } });
+      request.on("response", (response) => response.on("data", (chunk) => (answered += chunk)));
+      request.on("error", () => {});
+      const timer = setInterval(() => request.write(Buffer.alloc(1024)), 100);
+      request.on("close", () => {
+        clearInterval(timer);
+        resolve({ answered, closedMs: performance.now() - started });
+      });
     });
-    expect(await slowPost(open, 12, 100)).toEqual({ status: 200, body: String(12 * 1024) });
+    expect(outcome.answered).toBe("early");
+    // 30 KiB at 10 KiB/s would take 3 s: the connection goes at the deadline (plus the linger for the reset).
+    expect(outcome.closedMs).toBeLessThan(2_800);
+  });
+
+  it("holds no upload (multipart/form-data) to the deadline: a slow but steady one arrives whole", async () => {
+    const port = await frontDoor();
+    const upload = await slowPost(port, { chunks: 12, gapMs: 100, contentType: "multipart/form-data; boundary=x" });
+    expect(upload).toMatchObject({ status: 200, body: String(12 * 1024) });
+    expect(upload.sentAllMs).toBeGreaterThan(DEADLINE_MS);
+  });
+
+  it("times only the arrival: an answer streamed for longer than the deadline is not cut", async () => {
+    const port = await frontDoor({ slowAnswerMs: 1_500 });
+    const answer = await slowPost(port, { chunks: 2, gapMs: 50 });
+    expect(answer.status).toBe(200);
+    expect(answer.body.endsWith(`data: ${2 * 1024}\n\n`)).toBe(true);
+    expect(answer.endedMs).toBeGreaterThan(1_400);
   });
 });

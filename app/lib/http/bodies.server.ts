@@ -1,4 +1,5 @@
 import { parseFormData } from "@mjackson/form-data-parser";
+import { env } from "../env.server";
 import { apiError } from "./responder.server";
 
 const MiB = 1024 * 1024;
@@ -19,15 +20,19 @@ export class BodyError extends Error {
   }
 }
 
-/** A small body that has not arrived in this time is refused (408): the server has no overall request timeout (uploads may take hours). */
-export const BODY_DEADLINE_MS = 30_000;
+/**
+ * A small body that has not arrived within REQUEST_DEADLINE_SECONDS is refused (408). The production
+ * server holds every request but an upload to the same deadline from its first byte (scripts/server.mjs);
+ * this one also holds under `react-router dev`, which has no such front door.
+ */
+export const bodyDeadlineMs = () => env.requestDeadlineMs;
 
 /**
  * Reads at most `maxBytes` of the body into memory: a larger body is refused (413) by its declared
  * length before reading, or as soon as the count passes the limit, so no request can fill the memory;
  * one that trickles in slower than `deadlineMs` is refused (408), so none can hold a connection forever.
  */
-export async function readBodyBytes(request: Request, maxBytes: number, deadlineMs = BODY_DEADLINE_MS): Promise<Buffer> {
+export async function readBodyBytes(request: Request, maxBytes: number, deadlineMs = bodyDeadlineMs()): Promise<Buffer> {
   const tooLarge = () => bodyTooLarge(maxBytes);
   if (declaredTooLarge(request.headers.get("Content-Length"), maxBytes)) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
