@@ -1,16 +1,27 @@
 import { formatSize } from "./media-ui";
 
 export interface StorageUsageView {
+  /** Files and text together: what the quota counts. */
   usedBytes: number;
   quotaBytes: number;
+  /** The part of usedBytes that is text (content items' titles and bodies). */
+  textBytes: number;
+}
+
+/** What the meter says: the share of the quota used (0-100), and the used bytes as files and as text. */
+export function storageMeterNumbers(usage: StorageUsageView) {
+  const percent = usage.quotaBytes > 0 ? Math.min(100, Math.round((usage.usedBytes / usage.quotaBytes) * 100)) : 100;
+  const textBytes = Math.max(0, Math.min(usage.textBytes, usage.usedBytes));
+  return { percent, mediaBytes: usage.usedBytes - textBytes, textBytes };
 }
 
 /**
  * How much of the storage quota (USER_STORAGE_QUOTA_MB) the person uses, as a <meter>: on the
- * library and on the upload screens, so a 413 never comes as a surprise.
+ * dashboard, the library and the upload screens, so a 413 never comes as a surprise. Files and text
+ * count together; the line says how much of each.
  */
 export function StorageMeter({ usage }: { usage: StorageUsageView }) {
-  const percent = usage.quotaBytes > 0 ? Math.min(100, Math.round((usage.usedBytes / usage.quotaBytes) * 100)) : 100;
+  const { percent, mediaBytes, textBytes } = storageMeterNumbers(usage);
   return (
     <div className="storage-meter" data-testid="storage-meter">
       <label htmlFor="storage-meter">Storage</label>
@@ -18,7 +29,7 @@ export function StorageMeter({ usage }: { usage: StorageUsageView }) {
         {percent}%
       </meter>
       <span className="muted">
-        {formatSize(usage.usedBytes)} of {formatSize(usage.quotaBytes)} used ({percent}%)
+        {formatSize(usage.usedBytes)} of {formatSize(usage.quotaBytes)} used ({percent}%): files {formatSize(mediaBytes)}, text {formatSize(textBytes)}
       </span>
     </div>
   );

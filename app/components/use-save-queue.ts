@@ -72,7 +72,8 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   const [saved, setSavedState] = useState<EditableItem>(saveFailure?.current ?? item);
   const [draft, setDraftState] = useState<Draft>(saveFailure?.values ?? { title: item.title, body: item.body });
   const [status, setStatus] = useState<EditorStatus>(
-    saveFailure ? { tone: "error", text: saveFailure.conflict ? saveFailure.message : SAVE_FAILED } : null,
+    // The action's message is SPEC's text, with the reason when it has one (a conflict, the storage quota).
+    saveFailure ? { tone: "error", text: saveFailure.message || SAVE_FAILED } : null,
   );
   const [conflict, setConflict] = useState(saveFailure?.conflict ?? false);
   const [saving, setSaving] = useState(false);
@@ -128,7 +129,8 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
             setStatus({ tone: "error", text: CONFLICT_TEXT });
             return "conflict";
           }
-          setStatus({ tone: "error", text: SAVE_FAILED });
+          // A refusal with a reason the person can act on (413: the storage quota) says it after SPEC's text.
+          setStatus({ tone: "error", text: reply.status === 413 && reply.detail ? `${SAVE_FAILED} ${reply.detail}` : SAVE_FAILED });
           return "failed";
         } catch {
           setStatus({ tone: "error", text: SAVE_FAILED });

@@ -10,6 +10,19 @@ export interface UsersTable {
   content_version: Generated<number>;
   /** How many content_items the person has (triggers of migration 0011). */
   content_count: Generated<number>;
+  /** Bytes of the person's media_files (triggers of migration 0012). */
+  media_bytes: Generated<number>;
+  /** UTF-8 bytes of the titles and bodies of the person's content_items (triggers of migration 0012). */
+  text_bytes: Generated<number>;
+}
+
+/** Bytes an upload or generation in flight holds against its person's quota (migration 0012). */
+export interface StorageReservationsTable {
+  id: string;
+  user_id: string;
+  instance_id: string;
+  bytes: number;
+  updated_at: string;
 }
 
 export interface RefreshTokensTable {
@@ -165,5 +178,6 @@ export interface Database {
   media_files: MediaFilesTable;
   video_jobs: VideoJobsTable;
   projects: ProjectsTable;
+  storage_reservations: StorageReservationsTable;
   ai_requests: AiRequestsTable;
 }

@@ -35,6 +35,12 @@ export interface StageOptions {
   maxBytes: number;
   /** Judges the first bytes (up to SNIFF_BYTES): a Content-Type, or null to refuse the file. */
   inspect: (head: Uint8Array) => string | null;
+  /**
+   * Told the bytes staged so far after each chunk, before the chunk is written: a promise holds the
+   * stream until it settles (a rejection refuses the file with its error); undefined goes on at once.
+   * The storage quota's reservation (app/models/storage-quota.server.ts) grows through it.
+   */
+  reserve?: (size: number) => Promise<void> | undefined;
 }
 
 export interface StoredFileInfo {
@@ -92,7 +98,7 @@ export function checkKey(key: string): string {
 }
 
 /** Staging transform: counts bytes against the limit and checks the head before much is written. */
-export function createInspector({ maxBytes, inspect }: StageOptions) {
+export function createInspector({ maxBytes, inspect, reserve }: StageOptions) {
   let size = 0;
   let head: Buffer = Buffer.alloc(0);
   let contentType: string | null = null;
@@ -111,6 +117,8 @@ export function createInspector({ maxBytes, inspect }: StageOptions) {
           if (error) return callback(error);
         }
       }
+      const reserving = reserve?.(size);
+      if (reserving) return void reserving.then(() => callback(null, chunk), callback);
       callback(null, chunk);
     },
     flush(callback) {

@@ -55,7 +55,7 @@ export function provenanceOf(input: ProvenanceInput): Provenance {
  */
 export async function storeGenerated(userId: string, kind: GeneratedKind, bytes: Buffer, label: string, provenance: ProvenanceInput = {}): Promise<StoredGenerated> {
   const name = `${label}-${stamp()}`;
-  const file = await storeMedia(userId, kind, Readable.from([bytes]), name, provenanceOf(provenance));
+  const file = await storeMedia(userId, kind, Readable.from([bytes]), name, provenanceOf(provenance), { expectedBytes: bytes.length });
   return { file, url: mediaUrl(file.id) };
 }
 

@@ -8,6 +8,7 @@ import { DomainError } from "~/lib/domain-error";
 import { parseInput } from "~/lib/validation.server";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { displayText } from "~/shared/media-names";
+import { requireWithinQuota } from "./storage-quota.server";
 
 /**
  * Text content items (SPEC §3): every function takes the signed-in user's id and every query is
@@ -173,13 +174,26 @@ export async function listContentSummaries(userId: string, options: ListOptions 
  * (0011; counting the index cost 0.5 ms per 10,000 items).
  */
 const contentStateOfUser = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
-  database.selectFrom("users").select(["content_version", "content_count"]).where("id", "=", p.userId),
+  database.selectFrom("users").select(["content_version", "content_count", "media_bytes", "text_bytes"]).where("id", "=", p.userId),
 );
 
-/** What a page or list built from the person's items is kept under, and how many items they have; null: no such person. */
-export async function contentState(userId: string): Promise<{ version: number; count: number } | null> {
+export interface ContentState {
+  version: number;
+  count: number;
+  /** Bytes of the person's files and of their items' text (migration 0012's counters), for the storage meter. */
+  mediaBytes: number;
+  textBytes: number;
+}
+
+/**
+ * What a page or list built from the person's items is kept under, how many items they have and what
+ * they store (files, text), all from their row in one read; null: no such person.
+ */
+export async function contentState(userId: string): Promise<ContentState | null> {
   const row = await contentStateOfUser.first(db, { userId });
-  return row ? { version: Number(row.content_version), count: Number(row.content_count) } : null;
+  return row
+    ? { version: Number(row.content_version), count: Number(row.content_count), mediaBytes: Number(row.media_bytes), textBytes: Number(row.text_bytes) }
+    : null;
 }
 
 /**
@@ -200,6 +214,14 @@ export async function getContent(userId: string, id: string): Promise<ContentIte
   return row ? toItem(row) : undefined;
 }
 
+/** The UTF-8 bytes an item's text counts toward the storage quota (migration 0012's triggers count the same). */
+export const textBytesOf = (title: string, body: string) => Buffer.byteLength(title, "utf8") + Buffer.byteLength(body, "utf8");
+
+/**
+ * A new item. Its text counts toward the person's storage quota: the insert (whose trigger adds its
+ * bytes to the person's row and takes that row) and the check are one transaction, so racing creates
+ * cannot pass the quota together; past it, 413 (QUOTA_EXCEEDED) and nothing is saved.
+ */
 export async function createContent(userId: string, input: { title: string; body?: string }): Promise<ContentItem> {
   const now = monotonicIso();
   const row = {
@@ -211,7 +233,10 @@ export async function createContent(userId: string, input: { title: string; body
     created_at: now,
     updated_at: now,
   };
-  await db.insertInto("content_items").values(row).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto("content_items").values(row).execute();
+    await requireWithinQuota(trx, userId);
+  });
   return toItem(row);
 }
 
@@ -226,6 +251,9 @@ export type UpdateResult =
  * never overwrites a newer save. The write itself is conditional on the version read, so two
  * concurrent writers cannot both win; that compare-and-set is what makes it safe, so the read and the
  * write need no transaction around them (BEGIN and COMMIT were a third of an autosave's queries).
+ * A save that makes the item's text larger counts toward the storage quota: then the write and the
+ * check are one transaction (as createContent), and past the quota it is a 413 (QUOTA_EXCEEDED) with
+ * nothing saved. A save that keeps or shrinks the text never needs the check.
  */
 export async function updateContent(
   userId: string,
@@ -243,14 +271,23 @@ export async function updateContent(
   if (input.title === current.title && body === current.body) return { ok: true, item: toItem(current) };
 
   const changes = { title: input.title, body, updated_at: monotonicIso(current.updated_at) /* always past the version it replaces */ };
-  const updated = await contentVersionUpdate.affectedRows(db, {
-    title: changes.title,
-    body: changes.body,
-    updatedAt: changes.updated_at,
-    id,
-    userId,
-    readUpdatedAt: current.updated_at,
-  });
+  const write = (database: Kysely<Database>) =>
+    contentVersionUpdate.affectedRows(database, {
+      title: changes.title,
+      body: changes.body,
+      updatedAt: changes.updated_at,
+      id,
+      userId,
+      readUpdatedAt: current.updated_at,
+    });
+  const grows = textBytesOf(changes.title, changes.body) > textBytesOf(current.title, current.body);
+  const updated = grows
+    ? await db.transaction().execute(async (trx) => {
+        const rows = await write(trx);
+        if (Number(rows) === 1) await requireWithinQuota(trx, userId);
+        return rows;
+      })
+    : await write(db);
   if (Number(updated) !== 1) {
     // Another write landed between the read and this one (or the item was deleted): say which.
     const latest = await contentById.first(db, { id, userId });

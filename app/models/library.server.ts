@@ -17,6 +17,7 @@ import {
 import { checkMediaName, type MediaKind } from "~/shared/media-names";
 import { mediaUrl } from "./ai-media.server";
 import { getMediaById, MEDIA_COLUMNS, storageUsed, toFile, writeMediaName, type MediaFile } from "./media.server";
+import { storageUse } from "./storage-quota.server";
 
 /**
  * The library (issue 15): every file the person owns, whatever made it (voice and video uploads,
@@ -153,27 +154,33 @@ export async function deleteLibraryFile(userId: string, id: string): Promise<Med
 }
 
 export interface StorageUsage {
+  /** Files and text together: what the quota counts (uploads in flight aside). */
   usedBytes: number;
   quotaBytes: number;
   byKind: Record<MediaKind, number>;
+  /** The UTF-8 bytes of the person's content items' titles and bodies (included in usedBytes). */
+  textBytes: number;
 }
 
-/** Bytes stored in all and by kind (every kind present, 0 when none), against USER_STORAGE_QUOTA_MB. */
+/** Bytes stored in all, by kind (every kind present, 0 when none) and as text, against USER_STORAGE_QUOTA_MB. */
 export async function storageUsage(userId: string): Promise<StorageUsage> {
-  const rows = await db
-    .selectFrom("media_files")
-    .select((eb) => ["kind", eb.fn.sum<number | string>("size").as("bytes")])
-    .where("user_id", "=", userId)
-    .groupBy("kind")
-    .execute();
+  const [rows, use] = await Promise.all([
+    db
+      .selectFrom("media_files")
+      .select((eb) => ["kind", eb.fn.sum<number | string>("size").as("bytes")])
+      .where("user_id", "=", userId)
+      .groupBy("kind")
+      .execute(),
+    storageUse(userId),
+  ]);
   const byKind = Object.fromEntries(LIBRARY_KINDS.map((kind) => [kind, 0])) as Record<MediaKind, number>;
-  let usedBytes = 0;
+  let mediaBytes = 0;
   for (const row of rows) {
     const bytes = Number(row.bytes ?? 0);
-    usedBytes += bytes;
+    mediaBytes += bytes;
     if (row.kind in byKind) byKind[row.kind as MediaKind] = bytes;
   }
-  return { usedBytes, quotaBytes: env.storageQuotaBytes, byKind };
+  return { usedBytes: mediaBytes + use.textBytes, quotaBytes: env.storageQuotaBytes, byKind, textBytes: use.textBytes };
 }
 
 export { storageUsed };

@@ -10,6 +10,7 @@ import { pngDimensions, sniffM4a, sniffMp3, sniffPng, sniffVideo, sniffWav, snif
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
 import { formatBytes, tooLargeMessage } from "~/lib/upload.server";
+import { quotaExceeded, requireWithinQuota, storageLeft, storageUse, StorageHold } from "./storage-quota.server";
 import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "~/shared/media-names";
 import type { Provenance } from "~/shared/library";
 
@@ -83,11 +84,8 @@ export const MEDIA_RULES: Record<MediaKind, KindRules> = {
   memo: { maxBytes: env.voiceMaxBytes, sniff: sniffM4a, unsupportedMessage: "A voice memo must be M4A (MP4 audio)" },
 };
 
-/** Refusals for the storage quota (USER_STORAGE_QUOTA_MB): the API's 413 detail, a screen's text. */
-export const QUOTA_EXCEEDED = "quota_exceeded";
-export const quotaMessage = (quotaBytes = env.storageQuotaBytes) =>
-  `Not enough storage left: this would pass your ${formatBytes(quotaBytes)} quota. Delete files in your library to make room.`;
-const quotaExceeded = () => new DomainError(413, quotaMessage(), { code: QUOTA_EXCEEDED });
+// The quota's rule and refusal live in storage-quota.server.ts (text counts too); named here as before.
+export { QUOTA_EXCEEDED, quotaMessage, storageLeft } from "./storage-quota.server";
 
 /** How much an upload may hold: the largest of the kinds' limits, or what the quota leaves when that is less. */
 export interface UploadLimit {
@@ -96,19 +94,10 @@ export interface UploadLimit {
   quotaBound: boolean;
 }
 
-/** Bytes the person stores, all kinds together. */
+/** Bytes the person stores, files and text together (in-flight uploads not counted). */
 export async function storageUsed(userId: string): Promise<number> {
-  const row = await db
-    .selectFrom("media_files")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>("size"), sql<number>`0`).as("used"))
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  return Number(row?.used ?? 0);
-}
-
-/** Bytes the person may still store (never negative). */
-export async function storageLeft(userId: string): Promise<number> {
-  return Math.max(0, env.storageQuotaBytes - (await storageUsed(userId)));
+  const use = await storageUse(userId);
+  return use.mediaBytes + use.textBytes;
 }
 
 /** Refuses (413) a generation before the provider is asked when the person has no room left. */
@@ -251,6 +240,12 @@ async function freeName(userId: string, kind: MediaKind, desired: string, alsoTa
  * Commits a staged file under a new row named `desired`. When the name is taken, `whenTaken` says
  * what happens: "number" takes the next free "name (2)", "refuse" is a 409. The file is discarded on failure.
  *
+ * The quota (storage-quota.server.ts): `hold` is the reservation the bytes were staged under (one is
+ * made here when none is given). It covers the staged size before the store's commit and keeps covering
+ * it during that commit (on S3 a server-side copy of seconds), so no other upload of the person can take
+ * that room meanwhile; the row's insert, the reservation's delete and the quota check are then one
+ * transaction. Past the quota: 413 and nothing kept. The hold is consumed or released either way.
+ *
  * Order, and what a crash (kill -9) between two steps leaves, on disk and on S3 alike:
  * 1. bytes under a temporary key (`tmp/<instance id>/…`; on S3 a multipart upload) → crash: a
  *    temporary file or unfinished upload, cleared when this instance starts again, or by another
@@ -260,6 +255,7 @@ async function freeName(userId: string, kind: MediaKind, desired: string, alsoTa
  *    and possibly the temporary copy: the sweep removes both once older than the grace period (an S3
  *    copy is dated by the copy, a renamed file by its last write, i.e. the end of the upload);
  * 3. the row is inserted (the file becomes visible) → nothing left over.
+ * A crash leaves a reservation row too: it stops counting after RESERVATION_LIVE_MS.
  * A row is never written before its bytes are complete under the final key, so a row without bytes
  * cannot happen; bytes without a row live at most until the first sweep after the grace period
  * (sweeps run at start, 16 minutes later and hourly). The reverse order (row first) would show a row
@@ -272,23 +268,25 @@ export async function commitStagedMedia(
   desired: string,
   whenTaken: "number" | "refuse",
   extra: Described & { provenance?: Provenance | null } = { width: null, height: null, durationMs: null },
+  hold: StorageHold = new StorageHold(userId),
 ): Promise<MediaFile> {
-  // Two uploads of one person racing for the last room: each was bounded by what was left when it
-  // started, so the quota is checked once more before the file becomes theirs.
-  if (staged.size > (await storageLeft(userId))) {
-    await fileStore.discard(staged);
-    throw quotaExceeded();
+  try {
+    await hold.cover(staged.size);
+  } catch (error) {
+    await Promise.all([fileStore.discard(staged), hold.release()]);
+    throw error;
   }
   const id = newId();
   try {
     await fileStore.commit(staged, id);
   } catch (error) {
-    await fileStore.discard(staged);
+    await Promise.all([fileStore.discard(staged), hold.release()]);
     throw error;
   }
   const tried = new Set<string>();
   try {
-    // Two files racing for one name: the unique index decides; the loser takes the next number or is refused.
+    // Two files racing for one name: the unique index decides; the loser takes the next number or is
+    // refused. A unique violation ends its transaction (PostgreSQL aborts it); the next try is a new one.
     for (let attempt = 0; attempt < 5; attempt++) {
       const name = whenTaken === "number" ? await freeName(userId, kind, desired, tried) : desired;
       const now = monotonicIso();
@@ -310,7 +308,14 @@ export async function commitStagedMedia(
         duration_ms: extra.durationMs,
       };
       try {
-        await db.insertInto("media_files").values(row).execute();
+        await db.transaction().execute(async (trx) => {
+          // The row first (its trigger adds the size to the person's row and takes it), then the
+          // reservation it replaces goes, then the check: all or nothing.
+          await trx.insertInto("media_files").values(row).execute();
+          await trx.deleteFrom("storage_reservations").where("id", "=", hold.id).where("user_id", "=", userId).execute();
+          await requireWithinQuota(trx, userId, hold.id);
+        });
+        hold.consumed();
         return toFile(row);
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -320,7 +325,7 @@ export async function commitStagedMedia(
     }
     throw new DomainError(409, NAME_TAKEN);
   } catch (error) {
-    await fileStore.remove(id);
+    await Promise.all([fileStore.remove(id), hold.release()]);
     throw error;
   }
 }
@@ -344,9 +349,10 @@ export async function commitStagedOfKind(
   userId: string,
   kinds: readonly MediaKind[],
   upload: { staged: StagedFile; filename: string; kind: string; head: Uint8Array | null },
+  hold: StorageHold = new StorageHold(userId),
 ): Promise<MediaFile> {
   const refuse = async (error: DomainError) => {
-    await fileStore.discard(upload.staged);
+    await Promise.all([fileStore.discard(upload.staged), hold.release()]);
     throw error;
   };
   const { kind } = upload;
@@ -357,7 +363,7 @@ export async function commitStagedOfKind(
   if (!contentType) return refuse(new DomainError(415, rules.unsupportedMessage));
   if (upload.staged.size > rules.maxBytes) return refuse(new DomainError(413, tooLargeMessage(rules.maxBytes)));
   const staged = { ...upload.staged, contentType };
-  return commitStagedMedia(userId, kind, staged, nameFromUpload(upload.filename, kind), "number", describeHead(upload.head));
+  return commitStagedMedia(userId, kind, staged, nameFromUpload(upload.filename, kind), "number", describeHead(upload.head), hold);
 }
 
 /**
@@ -365,19 +371,29 @@ export async function commitStagedOfKind(
  * limits, content check and naming as uploads, except that a taken name is numbered ("name (2)"):
  * nobody chose it, so refusing would only lose the generated file.
  */
-export async function storeMedia(userId: string, kind: MediaKind, source: Readable, name: string, provenance: Provenance | null = null): Promise<MediaFile> {
+export async function storeMedia(
+  userId: string,
+  kind: MediaKind,
+  source: Readable,
+  name: string,
+  provenance: Provenance | null = null,
+  options: { expectedBytes?: number } = {},
+): Promise<MediaFile> {
   const rules = MEDIA_RULES[kind];
   const limit = await uploadLimit(userId, [kind]);
   const inspection = inspectKeepingHead(kind);
+  // The bytes are reserved as they are staged (413 as soon as they pass the room left).
+  const hold = new StorageHold(userId, options.expectedBytes ?? null);
   let staged: StagedFile;
   try {
-    staged = await fileStore.stage(source, { maxBytes: limit.maxBytes, inspect: inspection.inspect });
+    staged = await fileStore.stage(source, { maxBytes: limit.maxBytes, inspect: inspection.inspect, reserve: hold.cover });
   } catch (error) {
+    await hold.release();
     if (error instanceof FileTooLargeError) throw limit.quotaBound ? quotaExceeded() : new DomainError(413, tooLargeMessage(error.maxBytes));
     if (error instanceof UnsupportedContentError) throw new DomainError(415, rules.unsupportedMessage);
     throw error;
   }
-  return commitStagedMedia(userId, kind, staged, nameFromUpload(name, kind), "number", { ...inspection.described(), provenance });
+  return commitStagedMedia(userId, kind, staged, nameFromUpload(name, kind), "number", { ...inspection.described(), provenance }, hold);
 }
 
 /** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as DomainError. */

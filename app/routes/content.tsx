@@ -125,6 +125,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         const current = (error.data?.current ?? null) as ContentItem | null;
         return failure(409, { conflict: true, message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`, current });
       }
+      // A refusal with a reason (413 past the storage quota) says SPEC's text and the reason.
+      if (error instanceof DomainError && error.status === 413) return failure(413, { message: `${SAVE_FAILED} ${error.detail}` });
       if (error instanceof DomainError && error.status < 500) return failure(error.status);
       console.error("[content] save failed", error);
       return failure(500);

@@ -3,6 +3,7 @@ import { withFailureFallback } from "~/browser/network-safe";
 import { PageHeader } from "~/components/page-header";
 import { requireUser } from "~/auth/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
+import { DomainError } from "~/lib/domain-error";
 import { fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentInputSchema, createContent, TITLE_MAX } from "~/models/content.server";
@@ -37,6 +38,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     await createContent(user.id, parsed.data);
   } catch (error) {
+    // Past the storage quota (413): SPEC's text and the reason; nothing was saved.
+    if (error instanceof DomainError && error.status === 413) {
+      return data({ error: `${CREATE_FAILED} ${error.detail}`, fieldErrors: {} as FieldErrors, values }, { status: 413 });
+    }
     console.error("[content] create failed", error);
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });
   }

@@ -6,16 +6,18 @@ import { ContentList, readContentRows, type ContentListItem } from "~/components
 import { useMarkupOnly } from "~/components/markup-only";
 import { Icon } from "~/components/icon";
 import { EnhancedField } from "~/components/enhanced-field";
+import { StorageMeter } from "~/components/storage-meter";
 import { useFollowLinksInApp } from "~/components/in-app-links";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import { ToolGrid } from "~/components/tool-grid";
 import { currentUser, requireUser } from "~/auth/auth.server";
 import { SESSION_COOKIE } from "~/auth/session.server";
+import { env } from "~/lib/env.server";
 import { keepPersonalPages } from "~/lib/http/kept-pages.server";
 import { sendInMarkupOnly } from "~/lib/markup-only.server";
 import { preferencesOf } from "~/lib/preferences.server";
-import { CONTENT_PAGE_SIZE, contentState, listContentSummaries, type ContentSummary } from "~/models/content.server";
+import { CONTENT_PAGE_SIZE, contentState, listContentSummaries, type ContentState, type ContentSummary } from "~/models/content.server";
 import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
@@ -33,13 +35,17 @@ export const meta: Route.MetaFunction = () => [
 export const middleware: Route.MiddlewareFunction[] = [
   keepPersonalPages({
     personOf: (context) => currentUser(context)?.id ?? null,
-    versionOf: async (personId, context) => (await contentStateOf(context, personId))?.version ?? null,
+    // The storage meter shows the files' bytes beside the text's (which moves the content version) and the quota.
+    versionOf: async (personId, context) => {
+      const state = await contentStateOf(context, personId);
+      return state ? `${state.version}.${state.mediaBytes}.${env.storageQuotaBytes}` : null;
+    },
     sessionCookie: SESSION_COOKIE,
   }),
 ];
 
 /** The person's content version and item count, read once per request (the kept page's key and the list's total share it). */
-const contentStateContext = createContext<Promise<{ version: number; count: number } | null> | null>(null);
+const contentStateContext = createContext<Promise<ContentState | null> | null>(null);
 function contentStateOf(context: Route.LoaderArgs["context"], personId: string) {
   let state = context.get(contentStateContext);
   if (!state) context.set(contentStateContext, (state = contentState(personId)));
@@ -54,8 +60,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const preferences = await preferencesOf(context, request);
   const editing = new URL(request.url).searchParams.get("edit") === "1";
   const { items, ...content } = await loadContentPage(user.id, request, context);
+  const state = await contentStateOf(context, user.id);
+  // Files and text count toward the quota together; the meter says how much of each.
+  const usage = { usedBytes: (state?.mediaBytes ?? 0) + (state?.textBytes ?? 0), quotaBytes: env.storageQuotaBytes, textBytes: state?.textBytes ?? 0 };
   // The rows are in the page's markup; a document does not also carry them as data (decision 0024).
-  return { email: user.email, preferences, editing, content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) } };
+  return { email: user.email, preferences, editing, usage, content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) } };
 }
 
 /** The key the content rows are handed to the server render under, for a document. */
@@ -125,7 +134,7 @@ function usePendingPreference(intent: string, field: string): string | null {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { preferences, editing, email, content } = loaderData;
+  const { preferences, editing, email, content, usage } = loaderData;
   const contentRows = useMarkupOnly(CONTENT_ROWS, content.items, content, readContentRows);
   const planFetcher = useFetcher({ key: "plan" });
   const toolsFetcher = useFetcher({ key: "tools" });
@@ -186,6 +195,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </div>
       </header>
         <p className="muted">{`Signed in as ${email}`}</p>
+        <StorageMeter usage={usage} />
 
         <section className="card plan" aria-label="Plan">
           <p>

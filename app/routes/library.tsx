@@ -43,7 +43,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         pages: 1,
         filters,
         problem,
-        usage: { usedBytes: 0, quotaBytes: 0 },
+        usage: { usedBytes: 0, quotaBytes: 0, textBytes: 0 },
         projects: [],
         confirming: null,
         renaming: null,

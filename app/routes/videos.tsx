@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [files, usage] = await Promise.all([listMedia(user.id, "video"), storageUsage(user.id)]);
   return {
     // The storage quota's use, as a meter under the upload form (issue 15).
-    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes },
+    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
     videos: files.map((file) => ({ name: file.name, size: file.size, updatedAt: file.updatedAt })),
     maxBytes: MEDIA_RULES.video.maxBytes,
     maxLabel: formatBytes(MEDIA_RULES.video.maxBytes),

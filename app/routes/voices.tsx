@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [files, usage] = await Promise.all([listMedia(user.id, "voice"), storageUsage(user.id)]);
   return {
     // The storage quota's use, as a meter under the upload form (issue 15).
-    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes },
+    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
     files: files.map((file) => ({ name: file.name, size: file.size })),
     maxBytes: MEDIA_RULES.voice.maxBytes,
     maxLabel: formatBytes(MEDIA_RULES.voice.maxBytes),

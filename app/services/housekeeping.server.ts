@@ -1,5 +1,6 @@
 import { SWEEP_GRACE_MS } from "~/lib/storage.server";
 import { sweepOrphanMedia } from "~/models/media.server";
+import { pruneStaleReservations } from "~/models/storage-quota.server";
 import { pruneStaleRecords } from "~/models/token.server";
 import { pruneAiRequests } from "~/models/ai-usage.server";
 
@@ -11,7 +12,8 @@ import { pruneAiRequests } from "~/models/ai-usage.server";
  *   would wait for the hourly one) and hourly. The grace period keeps uploads in flight on another
  *   instance sharing the storage safe;
  * - pruning of rows that no longer count (expired refresh tokens, login and registration attempts
- *   older than their window, AI requests older than a day): at start and hourly.
+ *   older than their window, storage reservations gone stale or left by this instance's previous
+ *   process, AI requests older than a day): at start and hourly.
  * A failure is logged and retried next time. The timers are unref'd: they never keep a process alive.
  */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
@@ -40,7 +42,7 @@ export function sweepMediaQuietly(): Promise<void> {
 }
 
 export function pruneQuietly(): Promise<void> {
-  return Promise.all([pruneStaleRecords(), pruneAiRequests()])
+  return Promise.all([pruneStaleRecords(), pruneStaleReservations(), pruneAiRequests()])
     .then(() => {})
     .catch((error) => console.error("[studio] housekeeping failed", error));
 }

@@ -24,7 +24,7 @@ export async function libraryView(userId: string, filters: LibraryFilters, confi
     files: result.files.map(libraryJson),
     total: result.total,
     pages: Math.max(1, Math.ceil(result.total / LIBRARY_PAGE_SIZE)),
-    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes },
+    usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
     projects: projects.map((project) => ({ id: project.id, title: project.title })),
     confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
   };

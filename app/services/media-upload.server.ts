@@ -11,6 +11,7 @@ import {
   type MediaFile,
   type MediaKind,
 } from "~/models/media.server";
+import { StorageHold } from "~/models/storage-quota.server";
 import { SAVABLE_KINDS } from "~/shared/library";
 import { nameFromUpload } from "~/shared/media-names";
 
@@ -19,7 +20,15 @@ import { nameFromUpload } from "~/shared/media-names";
  * streams into the file store's staging area (app/lib/upload.server.ts) under the limits and content
  * rules of the media model, which then commits the staged file as the person's. Refusals are
  * DomainErrors (400, 408, 409, 413, 415, 422) with the text the API answers; nothing is kept then.
+ * The bytes hold their room in the person's quota while they stream (a StorageHold, grown per MiB),
+ * so uploads racing for the last room cannot all pass: the one that finds none is a 413 at once.
  */
+
+/** The request's Content-Length, when it says one: the file within it is no larger. */
+function declaredLength(request: Request): number | null {
+  const declared = Number(request.headers.get("Content-Length") ?? NaN);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : null;
+}
 
 /**
  * An upload of one kind: streamed under the kind's size limit (and the quota: by Content-Length
@@ -32,20 +41,23 @@ export async function receiveMediaUpload(userId: string, kind: MediaKind, reques
   const whenTaken = options.whenTaken ?? "refuse";
   const limit = await uploadLimit(userId, [kind]);
   const inspection = inspectKeepingHead(kind);
+  const hold = new StorageHold(userId, declaredLength(request));
   let upload;
   try {
     upload = await receiveMultipartUpload(request, {
       maxBytes: limit.maxBytes,
       inspect: inspection.inspect,
+      reserve: hold.cover,
       unsupportedMessage: MEDIA_RULES[kind].unsupportedMessage,
       checkFilename: async (filename) => {
         if (whenTaken === "refuse") await refuseTakenName(userId, kind, filename);
       },
     });
   } catch (error) {
+    await hold.release();
     throw quotaRefusal(limit, error);
   }
-  const file = await commitStagedMedia(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), whenTaken, inspection.described());
+  const file = await commitStagedMedia(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), whenTaken, inspection.described(), hold);
   return { file, fields: upload.fields };
 }
 
@@ -59,11 +71,13 @@ export async function receiveUploadOfKind(userId: string, request: Request, kind
   const fromQuery = new URL(request.url).searchParams.get("kind");
   if (fromQuery !== null) requireKindOf(kinds, fromQuery);
   const limit = await uploadLimit(userId, kinds);
+  const hold = new StorageHold(userId, declaredLength(request));
   let head: Uint8Array | null = null;
   let upload;
   try {
     upload = await receiveMultipartUpload(request, {
       maxBytes: limit.maxBytes,
+      reserve: hold.cover,
       // Judged once the kind is known, so the refusal can name what that kind must be.
       inspect: (bytes) => {
         head = bytes;
@@ -72,9 +86,10 @@ export async function receiveUploadOfKind(userId: string, request: Request, kind
       unsupportedMessage: "The file is not of an accepted type",
     });
   } catch (error) {
+    await hold.release();
     throw quotaRefusal(limit, error);
   }
-  return commitStagedOfKind(userId, kinds, { staged: upload.staged, filename: upload.filename, kind: upload.fields.kind ?? fromQuery ?? "", head });
+  return commitStagedOfKind(userId, kinds, { staged: upload.staged, filename: upload.filename, kind: upload.fields.kind ?? fromQuery ?? "", head }, hold);
 }
 
 /** "Save to library": a photo (PNG), camera clip (WebM) or voice memo (M4A) from a multipart upload. */

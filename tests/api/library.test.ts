@@ -247,6 +247,7 @@ describe("GET /api/library/usage", () => {
       used_bytes: 0,
       quota_bytes: 1024 * 1024 * 1024,
       by_kind: { voice: 0, video: 0, speech: 0, image: 0, aivideo: 0, sketch: 0, photo: 0, clip: 0, memo: 0 },
+      text_bytes: 0,
     });
     await save(token, PNG_BYTES, "a.png", "photo");
     await save(token, m4aBytes(100), "b.m4a", "memo");

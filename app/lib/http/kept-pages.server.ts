@@ -29,8 +29,8 @@ const UNCHANGED = 'page;desc="unchanged"';
 export interface KeptPageOptions {
   /** The signed-in person's id, or null (the page is then rendered as usual, never kept). */
   personOf: (context: Readonly<RouterContextProvider>) => string | null;
-  /** A number that moves whenever anything the page shows changes, on any instance (it lives in the database). */
-  versionOf: (personId: string, context: Readonly<RouterContextProvider>) => Promise<number | null>;
+  /** A number (or text) that moves whenever anything the page shows changes, on any instance (it lives in the database). */
+  versionOf: (personId: string, context: Readonly<RouterContextProvider>) => Promise<number | string | null>;
   /** The session cookie's name: it rotates and says only who, which the key already holds. */
   sessionCookie: string;
 }
