@@ -43,11 +43,20 @@ http {
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
+  # Connections per client address (README's example allows 32; here every client of the load test and
+  # the cluster tests is 127.0.0.1, so the limit is the test's concurrency with room to spare).
+  limit_conn_zone $binary_remote_addr zone=per_address:10m;
+  limit_conn_status 429;
   upstream studio {
 ${upstreams.map((upstream) => `    server ${upstream} max_fails=0;`).join("\n")}
   }
   server {
     listen 127.0.0.1:${port};
+    limit_conn per_address 512;
+    # A client that sends nothing for this long while its headers or body arrive is cut (408); the
+    # app holds the body to its own deadline (other requests) or least rate (uploads) within that.
+    client_header_timeout 30s;
+    client_body_timeout 60s;
     # The app bounds bodies itself (413 with a detail); uploads stream through, not buffered to disk.
     client_max_body_size 0;
     proxy_request_buffering off;
