@@ -37,7 +37,14 @@ const SAMPLES = [
 ];
 
 const server = (scratch.server = await launchServer({
-  env: { DATA_DIR: path.join(work, "data"), SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789" },
+  // The seed's one person generates speech from several workers at once: the per-person AI limits
+  // (AI_REQUESTS_PER_MINUTE, AI_CONCURRENT_PER_PERSON) are lifted for it.
+  env: {
+    DATA_DIR: path.join(work, "data"),
+    SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789",
+    AI_REQUESTS_PER_MINUTE: "100000",
+    AI_CONCURRENT_PER_PERSON: "1000",
+  },
 }));
 const base = server.url;
 const email = `library-bench-${Date.now()}@example.com`;
