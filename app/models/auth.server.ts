@@ -1,5 +1,5 @@
-import { beginLoginAttempt, beginRegistration, loginAttemptAbandoned, registrationAbandoned, loginAttemptSucceeded } from "./login-attempt.server";
-import { decoyPasswordHash, PasswordHashingBusy, verifyPassword } from "./password.server";
+import { beginLoginAttempt, beginRegistration, isLoopbackAddress, loginAttemptAbandoned, registrationAbandoned, loginAttemptSucceeded } from "./login-attempt.server";
+import { decoyPasswordHash, hashQueueRefusal, PasswordHashingBusy, verifyPassword, type HashPriority } from "./password.server";
 import type { User } from "./user.server";
 import { createUser, getUserWithPasswordByEmail } from "./user.server";
 
@@ -9,6 +9,26 @@ export type PasswordLoginResult =
   | { ok: false; reason: "throttled"; retryAfterSeconds: number }
   | { ok: false; reason: "busy"; retryAfterSeconds: number };
 
+/** Addresses this instance saw a login attempt from, with when (most recent last), at most RECENT_MAX. */
+const recentLoginAddresses = new Map<string, number>();
+const RECENT_MAX = 50_000;
+const RECENT_MS = 15 * 60_000;
+
+/**
+ * Whether this instance saw a login attempt from the address in the last 15 minutes; notes this one.
+ * Only a hint for the hash queue's order (the database's counts decide refusals, on every instance): an
+ * address whose attempts were all answered 503 left no row behind, and would otherwise stay a newcomer.
+ * Loopback (this machine) always counts as a newcomer.
+ */
+function sawLoginAttemptFrom(clientAddress: string, now = Date.now()): boolean {
+  if (isLoopbackAddress(clientAddress)) return false;
+  const last = recentLoginAddresses.get(clientAddress);
+  recentLoginAddresses.delete(clientAddress);
+  recentLoginAddresses.set(clientAddress, now);
+  if (recentLoginAddresses.size > RECENT_MAX) recentLoginAddresses.delete(recentLoginAddresses.keys().next().value as string);
+  return last !== undefined && now - last < RECENT_MS;
+}
+
 /**
  * Checks an email and password, counting failures per account and per client address: a locked account
  * or an address over its budget is refused (429) before any hash; below both, a correct password gets
@@ -16,6 +36,11 @@ export type PasswordLoginResult =
  * the attempt is not counted ("busy": 503 with Retry-After, see password.server).
  */
 export async function loginWithPassword(email: string, password: string, clientAddress: string): Promise<PasswordLoginResult> {
+  // An address this instance saw trying lately waits behind newcomers when the hash queue is long, and is
+  // told so before anything is written when there is no room for it (a flood costs no database work then).
+  const priority: HashPriority = sawLoginAttemptFrom(clientAddress) ? "later" : "first";
+  const full = hashQueueRefusal(priority);
+  if (full) return { ok: false, reason: "busy", retryAfterSeconds: full.retryAfterSeconds };
   // Recorded before the (slow) check, so concurrent guesses count against each other (see login-attempt.server).
   const attempt = await beginLoginAttempt(email, clientAddress);
   if (!attempt.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: attempt.retryAfterSeconds };
@@ -24,7 +49,7 @@ export async function loginWithPassword(email: string, password: string, clientA
   let valid: boolean;
   try {
     user = await getUserWithPasswordByEmail(email);
-    valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password, attempt.hashPriority);
+    valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password, priority === "later" ? "later" : attempt.hashPriority);
   } catch (error) {
     if (!(error instanceof PasswordHashingBusy)) throw error;
     await loginAttemptAbandoned(attempt.attemptId);
@@ -51,6 +76,9 @@ export type RegistrationResult =
  * hash queue is full (503, the registration is then not counted); EmailTakenError as createUser.
  */
 export async function registerWithPassword(email: string, password: string, clientAddress: string): Promise<RegistrationResult> {
+  // No room in the hash queue: told before anything is written or counted.
+  const full = hashQueueRefusal("later");
+  if (full) return { ok: false, reason: "busy", retryAfterSeconds: full.retryAfterSeconds };
   const allowance = await beginRegistration(clientAddress);
   if (!allowance.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: allowance.retryAfterSeconds };
   try {

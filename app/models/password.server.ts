@@ -43,12 +43,18 @@ let averageHashMs = 50;
 
 const queued = () => firstQueue.length + laterQueue.length;
 
-function admit(priority: HashPriority, bounded: boolean): void {
-  if (!bounded || running < slots) return;
+/** The refusal a hash of this priority would get now (the queue has no room for it), or null. */
+export function hashQueueRefusal(priority: HashPriority): PasswordHashingBusy | null {
+  if (running < slots) return null;
   const limit = priority === "first" ? env.passwordHashQueueMax : Math.ceil(env.passwordHashQueueMax / 2);
-  if (queued() < limit) return;
+  if (queued() < limit) return null;
   const waitMs = ((queued() + running) * averageHashMs) / slots;
-  throw new PasswordHashingBusy(Math.max(1, Math.ceil(waitMs / 1000)));
+  return new PasswordHashingBusy(Math.max(1, Math.ceil(waitMs / 1000)));
+}
+
+function admit(priority: HashPriority, bounded: boolean): void {
+  const refusal = bounded ? hashQueueRefusal(priority) : null;
+  if (refusal) throw refusal;
 }
 
 async function runHash<T>(work: () => Promise<T>, priority: HashPriority, bounded = true): Promise<T> {

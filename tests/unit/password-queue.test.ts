@@ -49,6 +49,24 @@ describe("the password hash queue is bounded (PASSWORD_HASH_QUEUE_MAX, default 1
     expect(done.indexOf("first")).toBeLessThanOrEqual(slots);
   });
 
+  it("an address that tried lately waits behind newcomers, even when all its attempts were refused 503 (nothing recorded)", async () => {
+    const person = email("newcomer");
+    await createUser(person, "right-password");
+    const { slots, queueMax } = passwordHashing();
+    // The flooder's first attempt meets a full queue: 503, and no row is left to say it tried.
+    const full = fillQueue();
+    expect(await loginWithPassword(email("flood"), "guess-guess", "10.31.0.1")).toMatchObject({ reason: "busy" });
+    await full;
+    // Every thread busy and the `later` half of the queue taken: the flooder is refused at once, before
+    // anything is written; a newcomer's login still finds room, and gets in.
+    const running = Array.from({ length: slots }, (_, i) => hashPassword(`running ${i}`, "first"));
+    const later = Array.from({ length: queueMax / 2 }, (_, i) => hashPassword(`later ${i}`, "later"));
+    expect(await loginWithPassword(email("flood"), "guess-guess", "10.31.0.1")).toMatchObject({ reason: "busy" });
+    expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.31.0.1").execute()).toHaveLength(0);
+    expect((await loginWithPassword(person, "right-password", "10.31.0.2")).ok).toBe(true);
+    await Promise.all([...running, ...later]);
+  });
+
   it("a login refused by a full queue answers busy and is not counted as a failure; a registration the same", async () => {
     const person = email("busy");
     await createUser(person, "right-password");
