@@ -114,13 +114,27 @@ export class Person {
     return { status: response.status, data, headers: response.headers };
   }
 
+  /**
+   * A sign-in or registration, again after Retry-After (and a little more, so a crowd spreads out) while
+   * the server answers 503: its password hash queue is bounded (PASSWORD_HASH_QUEUE_MAX), and a crowd
+   * arriving at once is told to come back rather than queued without end. At most 20 tries.
+   */
+  async hashing(kind, path, options) {
+    for (let tries = 1; ; tries++) {
+      const result = await this.call(kind, path, { ...options, expect: [...(options.expect ?? [200]), 503] });
+      if (result.status !== 503 || tries === 20) return result;
+      const seconds = Number(result.headers.get("retry-after")) || 1;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000 * (1 + Math.random())));
+    }
+  }
+
   async register() {
-    const result = await this.call("register", "/api/auth/register", { method: "POST", json: { email: this.email, password: PASSWORD }, expect: [201] });
+    const result = await this.hashing("register", "/api/auth/register", { method: "POST", json: { email: this.email, password: PASSWORD }, expect: [201] });
     return result.status === 201;
   }
 
   async login() {
-    const result = await this.call("login", "/api/auth/login", { method: "POST", json: { email: this.email, password: PASSWORD }, auth: "none" });
+    const result = await this.hashing("login", "/api/auth/login", { method: "POST", json: { email: this.email, password: PASSWORD }, auth: "none" });
     if (result.status !== 200) return false;
     this.token = result.data.access_token;
     this.refreshToken = result.data.refresh_token;
@@ -130,7 +144,7 @@ export class Person {
   /** The screens' login: a form post that answers with the session cookie. */
   async screenLogin() {
     const form = new URLSearchParams({ email: this.email, password: PASSWORD });
-    const result = await this.call("login form", "/login", {
+    const result = await this.hashing("login form", "/login", {
       method: "POST",
       body: form,
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
