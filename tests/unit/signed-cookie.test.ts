@@ -110,3 +110,36 @@ describe("readPreferences", () => {
     expect(DEFAULT_PREFERENCES.theme).toBe("dark");
   });
 });
+
+describe("__Host- cookies", () => {
+  it("hostCookieName: __Host-<name> when Secure, the name as it is otherwise", async () => {
+    const { hostCookieName } = await import("~/lib/signed-cookie.server");
+    expect(hostCookieName("__session", true)).toBe("__Host-session");
+    expect(hostCookieName("toast-session", true)).toBe("__Host-toast-session");
+    expect(hostCookieName("__session", false)).toBe("__session");
+  });
+
+  it("a __Host- cookie must be Secure, with Path=/ and no Domain (browsers drop it otherwise)", () => {
+    expect(() => createSignedCookie("__Host-a", { ...OPTIONS, secure: false })).toThrow(/must be Secure/);
+    expect(() => createSignedCookie("__Host-b", { ...OPTIONS, path: "/app" })).toThrow(/must be Secure/);
+    expect(() => createSignedCookie("__Host-c", { ...OPTIONS, domain: "studio.test" })).toThrow(/must be Secure/);
+    expect(createSignedCookie("__Host-d", OPTIONS).name).toBe("__Host-d");
+  });
+
+  it("renameOldCookies: the old cookie is read under the new name once, then moved in the browser", async () => {
+    const { renameOldCookies } = await import("~/lib/signed-cookie.server");
+    const renamed = createSignedCookie("__Host-moved", { ...OPTIONS, renamedFrom: "moved" });
+    const value = header(await renamed.serialize({ a: 1 })).slice("__Host-moved=".length);
+    const request = new Request("http://studio.test/", { headers: { Cookie: `other=1; moved=${value}` } });
+    const moves = renameOldCookies(request)!;
+    expect(request.headers.get("Cookie")).toBe(`other=1; __Host-moved=${value}`);
+    expect(await renamed.parse(request.headers.get("Cookie"))).toEqual({ a: 1 });
+    expect(moves.setCookies([])).toEqual([
+      `__Host-moved=${value}; Max-Age=2592000; Path=/; HttpOnly; Secure; SameSite=Lax`,
+      "moved=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax",
+    ]);
+    // An answer that sets the cookie itself keeps its own; the old one is still expired.
+    expect(moves.setCookies(["__Host-moved=fresh; Path=/"])).toEqual(["moved=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax"]);
+    expect(renameOldCookies(new Request("http://studio.test/", { headers: { Cookie: `__Host-moved=${value}` } }))).toBeNull();
+  });
+});
