@@ -13,9 +13,13 @@ import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
 import { DomainError } from "~/lib/domain-error";
+import { actionRetryAfter } from "~/lib/http/responder.server";
 import type { Route } from "./+types/aivideo";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI Studio" }];
+
+/** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
+export const headers: Route.HeadersFunction = actionRetryAfter;
 
 interface JobState {
   id: string | null;

@@ -14,9 +14,13 @@ import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
+import { actionRetryAfter } from "~/lib/http/responder.server";
 import type { Route } from "./+types/assistant";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Assistant · Creative AI Studio" }];
+
+/** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
+export const headers: Route.HeadersFunction = actionRetryAfter;
 
 /** SPEC §2 and §8 texts of the assistant. */
 const SOMETHING_WENT_WRONG = "Something went wrong.";

@@ -11,9 +11,13 @@ import { screenAiFailure } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { readFormData } from "~/lib/http/bodies.server";
+import { actionRetryAfter } from "~/lib/http/responder.server";
 import type { Route } from "./+types/image";
 
 export const meta: Route.MetaFunction = () => [{ title: "Image Generator · Creative AI Studio" }];
+
+/** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
+export const headers: Route.HeadersFunction = actionRetryAfter;
 
 /** SPEC §5 and §8 texts of the image generator. */
 const ENTER_PROMPT = "Please enter a prompt.";

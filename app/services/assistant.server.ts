@@ -65,6 +65,8 @@ export async function streamAssistant(
   const slot = await acquireAiSlot(userId, "chat");
   const release = () => void slot.release();
   signal?.addEventListener("abort", release, { once: true });
+  // Gone already (before the listener): nobody will read the pieces.
+  if (signal?.aborted) release();
   let iterator: AsyncIterator<string>;
   let first: IteratorResult<string>;
   try {

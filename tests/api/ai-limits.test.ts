@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, newUser } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "./client";
 
 /**
  * Per-person AI limits (issue 14): every AI call of a person counts against one allowance,
@@ -58,6 +58,26 @@ describe("per-minute AI limit (default 20)", () => {
     expectLimited(await api("/api/aivideo/", { token: user.token, json: { prompt: "one more" } }), /a minute/);
     expectLimited(await api("/api/creative-tools/aivideo/generate", { token: user.token, json: { prompt: "one more" } }), /a minute/);
     expectLimited(await api("/api/ai/sketch2image", { token: user.token, json: { image_data: `data:image/png;base64,${png.toString("base64")}`, style: "cartoon" } }), /a minute/);
+  });
+
+  it("the screens' forms share the allowance: the assistant's form answers 429 with Retry-After and says when", async () => {
+    const user = await newUser("ai-form");
+    const cookie = await signInWithForm(user.email);
+    const ask = () =>
+      fetch(`${baseUrl()}/assistant`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ message: "How do I use the Drawing Pad?" }),
+        redirect: "manual",
+      });
+    for (let i = 0; i < 10; i++) expect((await ask()).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await message(user.token, `hello ${i}`)).status).toBe(200);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const page = await refused.text();
+    expect(page).toContain("Something went wrong.");
+    expect(page).toMatch(/Too many AI requests: at most 20 a minute\. Try again in \d+ seconds?\./);
   });
 
   it("bad input is not an AI request: a 422 does not count", async () => {

@@ -67,3 +67,23 @@ export function refuseMethod(allow: string, detail?: string): () => Response {
 export function requireMethod(request: Request, allowed: string[], allow = allowed.join(", ")): void {
   if (!allowed.includes(request.method)) throw methodNotAllowed(allow);
 }
+
+/**
+ * A screen's `headers` export that passes its action's Retry-After (a 429 of the person's AI limits)
+ * to the page's answer, beside the parent routes' and its loader's headers: `export const headers = actionRetryAfter`.
+ */
+export function actionRetryAfter({
+  actionHeaders,
+  loaderHeaders,
+  parentHeaders,
+}: {
+  actionHeaders: Headers;
+  loaderHeaders: Headers;
+  parentHeaders: Headers;
+}): Headers {
+  const headers = new Headers(parentHeaders);
+  loaderHeaders.forEach((value, name) => (name === "set-cookie" ? headers.append(name, value) : headers.set(name, value)));
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+}
