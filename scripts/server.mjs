@@ -363,7 +363,12 @@ export function holdToDeadline(req, res, { deadlineMs = DEFAULT_LIMITS.requestDe
     answerTimedOut(req, res, headers);
   }, Math.max(0, startedAt + deadlineMs - Date.now()));
   timer.unref?.();
-  const settle = () => clearTimeout(timer);
+  // Settled once the body is in (or the connection gone); a kept-alive socket keeps no listener per request.
+  const settle = () => {
+    clearTimeout(timer);
+    req.off("end", settle);
+    socket?.off("close", settle);
+  };
   req.once("end", settle);
   socket?.once("close", settle);
 }
