@@ -29,52 +29,89 @@ export class PasswordHashingBusy extends DomainError {
  * (four hashing threads by default) takes every core of a small machine and every other request waits
  * for the event loop's share: at most one hash per core but one runs at a time, the others queue.
  *
- * The queue is bounded (PASSWORD_HASH_QUEUE_MAX, default 16: well under two seconds of hashing on
- * one core): a hash asked for beyond it is refused at once (PasswordHashingBusy, 503 with Retry-After)
+ * The queue is bounded: at most PASSWORD_HASH_QUEUE_MAX (default 16) hashes wait, and never more than
+ * QUEUE_SECONDS of work at the recent time per hash (a loaded machine hashes slower, so fewer may
+ * wait). A hash asked for beyond it is refused at once (PasswordHashingBusy, 503 with Retry-After)
  * instead of making everyone wait longer and longer. `later` hashes may take only half of the queue,
  * and `first` ones are started before any `later` one.
  */
+const QUEUE_SECONDS = 1.5;
 const slots = Math.max(1, os.availableParallelism() - 1);
 let running = 0;
-const firstQueue: Array<() => void> = [];
-const laterQueue: Array<() => void> = [];
-/** Recent time of one hash (moving average), for Retry-After. */
+
+interface Waiter {
+  start: () => void;
+  refuse: (error: PasswordHashingBusy) => void;
+  /** False for the decoy hash, which is never refused. */
+  bounded: boolean;
+}
+const firstQueue: Waiter[] = [];
+const laterQueue: Waiter[] = [];
+/** Recent time of one hash (moving average): the queue's bound in time, and Retry-After. */
 let averageHashMs = 50;
 
 const queued = () => firstQueue.length + laterQueue.length;
 
-/** The refusal a hash of this priority would get now (the queue has no room for it), or null. */
-export function hashQueueRefusal(priority: HashPriority): PasswordHashingBusy | null {
-  if (running < slots) return null;
-  const limit = priority === "first" ? env.passwordHashQueueMax : Math.ceil(env.passwordHashQueueMax / 2);
-  if (queued() < limit) return null;
+/** How many hashes may wait now: PASSWORD_HASH_QUEUE_MAX, or fewer when hashes are slow (QUEUE_SECONDS of work). */
+function queueLimit(): number {
+  const byTime = Math.floor(((QUEUE_SECONDS * 1000) / averageHashMs) * slots);
+  return Math.max(2, Math.min(env.passwordHashQueueMax, byTime));
+}
+
+function busy(): PasswordHashingBusy {
   const waitMs = ((queued() + running) * averageHashMs) / slots;
   return new PasswordHashingBusy(Math.max(1, Math.ceil(waitMs / 1000)));
 }
 
-function admit(priority: HashPriority, bounded: boolean): void {
-  const refusal = bounded ? hashQueueRefusal(priority) : null;
-  if (refusal) throw refusal;
+/** The refusal a hash of this priority would get now (the queue has no room for it), or null. */
+export function hashQueueRefusal(priority: HashPriority): PasswordHashingBusy | null {
+  if (running < slots) return null;
+  const limit = priority === "first" ? queueLimit() : Math.ceil(queueLimit() / 2);
+  return queued() < limit ? null : busy();
+}
+
+/**
+ * When hashes got slower, fewer may wait: the newest waiting ones past the bound are refused (503),
+ * `later` ones before `first` ones, so what waits is again about QUEUE_SECONDS of work.
+ */
+function shed(): void {
+  const limit = queueLimit();
+  const refuseNewest = (queue: Waiter[]) => {
+    for (let index = queue.length - 1; index >= 0; index--) {
+      if (!queue[index].bounded) continue;
+      const [waiter] = queue.splice(index, 1);
+      waiter.refuse(busy());
+      return true;
+    }
+    return false;
+  };
+  while (laterQueue.length > Math.ceil(limit / 2) && refuseNewest(laterQueue));
+  while (queued() > limit && (refuseNewest(laterQueue) || refuseNewest(firstQueue)));
 }
 
 async function runHash<T>(work: () => Promise<T>, priority: HashPriority, bounded = true): Promise<T> {
-  admit(priority, bounded);
+  const refusal = bounded ? hashQueueRefusal(priority) : null;
+  if (refusal) throw refusal;
   if (running < slots) running++;
-  else await new Promise<void>((resolve) => (priority === "first" ? firstQueue : laterQueue).push(resolve)); // the slot is handed over on release
+  else {
+    // The slot is handed over on release (start), or the wait ends in a refusal (shed).
+    await new Promise<void>((start, refuse) => (priority === "first" ? firstQueue : laterQueue).push({ start, refuse, bounded }));
+  }
   const started = performance.now();
   try {
     return await work();
   } finally {
-    averageHashMs = averageHashMs * 0.8 + (performance.now() - started) * 0.2;
+    averageHashMs = averageHashMs * 0.7 + (performance.now() - started) * 0.3;
+    shed();
     const next = firstQueue.shift() ?? laterQueue.shift();
-    if (next) next();
+    if (next) next.start();
     else running--;
   }
 }
 
-/** How many hashes run now, wait, the most that may run at once and wait (GET /api/health could show it; tests read it). */
+/** How many hashes run now, wait, the most that may run at once and wait now (GET /api/health could show it; tests read it). */
 export function passwordHashing(): { running: number; queued: number; slots: number; queueMax: number } {
-  return { running, queued: queued(), slots, queueMax: env.passwordHashQueueMax };
+  return { running, queued: queued(), slots, queueMax: queueLimit() };
 }
 
 /** Hashes a new password (registration): a `later` hash; throws PasswordHashingBusy when the queue is full. */
