@@ -22,7 +22,7 @@ export class BodyError extends Error {
 
 /**
  * A small body that has not arrived within REQUEST_DEADLINE_SECONDS is refused (408). The production
- * server holds every request but an upload to the same deadline from its first byte (scripts/server.mjs);
+ * server holds every request but an upload to the same deadline from its connection's opening (scripts/server.mjs);
  * this one also holds under `react-router dev`, which has no such front door.
  */
 export const bodyDeadlineMs = () => env.requestDeadlineMs;
