@@ -88,7 +88,9 @@ describe("POST /api/auth/login", () => {
     );
     const checked = statuses.filter((status) => status === 401).length;
     expect(checked).toBeLessThanOrEqual(10);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - checked);
+    // The rest refused before any check: 429, or 503 when the machine hashes so slowly that the bounded
+    // hash queue (about 1.5 s of work) has no room for ten.
+    expect(statuses.filter((status) => status === 429 || status === 503)).toHaveLength(30 - checked);
     // Whatever got through, the account is locked now: 10 more guesses cannot follow.
     const more = await Promise.all(
       Array.from({ length: 10 - checked + 1 }, () =>
