@@ -55,7 +55,7 @@ const queued = () => firstQueue.length + laterQueue.length;
 /** How many hashes may wait now: PASSWORD_HASH_QUEUE_MAX, or fewer when hashes are slow (QUEUE_SECONDS of work). */
 function queueLimit(): number {
   const byTime = Math.floor(((QUEUE_SECONDS * 1000) / averageHashMs) * slots);
-  return Math.max(2, Math.min(env.passwordHashQueueMax, byTime));
+  return Math.min(env.passwordHashQueueMax, Math.max(4, byTime));
 }
 
 function busy(): PasswordHashingBusy {

@@ -2,7 +2,7 @@ import { isUniqueViolation } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
-import { hashPassword } from "./password.server";
+import { hashPassword, type HashPriority } from "./password.server";
 
 export interface User {
   id: string;
@@ -23,13 +23,13 @@ export class InvalidEmailError extends DomainError {
 }
 
 /** Creates an account; email must already be normalised (credentialsSchema). */
-export async function createUser(email: string, password: string): Promise<User> {
+export async function createUser(email: string, password: string, hashPriority: HashPriority = "later"): Promise<User> {
   // No valid address holds U+0000 (PostgreSQL could not store it either): refused like a malformed one.
   if (email.includes("\u0000")) throw new InvalidEmailError();
   const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
   if (existing) throw new EmailTakenError();
   const user = { id: newId(), email };
-  const password_hash = await hashPassword(password);
+  const password_hash = await hashPassword(password, hashPriority);
   try {
     await db.insertInto("users").values({ ...user, password_hash, created_at: nowIso() }).execute();
   } catch (error) {
