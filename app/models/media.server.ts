@@ -105,9 +105,13 @@ export async function requireStorageLeft(userId: string): Promise<void> {
   if ((await storageLeft(userId)) <= 0) throw quotaExceeded();
 }
 
-/** The kinds' largest limit, or what the quota leaves when that is less (then a 413 is the quota's). */
+/**
+ * The kinds' largest limit, or what the quota leaves when that is less (then a 413 is the quota's).
+ * What is left here counts what is stored, not what other uploads hold in flight (they may yet fail):
+ * the upload's own StorageHold refuses it, as its bytes arrive, when they find no room.
+ */
 export async function uploadLimit(userId: string, kinds: readonly MediaKind[]): Promise<UploadLimit> {
-  const left = await storageLeft(userId);
+  const left = Math.max(0, env.storageQuotaBytes - (await storageUsed(userId)));
   const kindMax = Math.max(...kinds.map((kind) => MEDIA_RULES[kind].maxBytes));
   return { maxBytes: Math.min(kindMax, left), quotaBound: left < kindMax };
 }

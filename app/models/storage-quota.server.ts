@@ -154,7 +154,12 @@ export class StorageHold {
     const granted = await db.transaction().execute(async (trx) => {
       await lockPerson(trx, this.userId);
       const left = env.storageQuotaBytes - total(await storageUseOn(trx, this.userId, this.id));
-      if (size > left) throw quotaExceeded();
+      if (size > left) {
+        // Refused: what it held is given back in the same transaction, so two uploads refused at
+        // once cannot both be refused for the room the other still held.
+        await trx.deleteFrom("storage_reservations").where("id", "=", this.id).where("user_id", "=", this.userId).execute();
+        return null;
+      }
       // A step ahead of the bytes, but never more than half the room beyond them: near the quota the
       // steps shrink, so uploads racing for the last room are not refused for room another only holds ahead.
       const ahead = size + Math.min(RESERVATION_STEP, Math.floor((left - size) / 2));
@@ -167,6 +172,11 @@ export class StorageHold {
         .execute();
       return bytes;
     });
+    if (granted === null) {
+      this.#written = false;
+      this.bytes = 0;
+      throw quotaExceeded();
+    }
     this.#written = true;
     this.bytes = granted;
     this.#refreshedAt = Date.now();
