@@ -291,7 +291,9 @@ export async function commitStagedMedia(
   try {
     // Two files racing for one name: the unique index decides; the loser takes the next number or is
     // refused. A unique violation ends its transaction (PostgreSQL aborts it); the next try is a new one.
-    for (let attempt = 0; attempt < 5; attempt++) {
+    // Each round of racers has a winner, so N racing for one name need up to N tries (the person's row
+    // lock makes them meet more often than bare inserts did).
+    for (let attempt = 0; attempt < 10; attempt++) {
       const name = whenTaken === "number" ? await freeName(userId, kind, desired, tried) : desired;
       const now = monotonicIso();
       const { provenance = null } = extra;
