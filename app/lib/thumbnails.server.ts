@@ -15,7 +15,7 @@ import type { FileStore } from "./storage.server";
  *   no preview: 422, and the grid shows a plain tile;
  * - each person makes at most THUMBNAIL_CONCURRENCY_PER_PERSON previews at once; further ones wait in
  *   a short queue (THUMBNAIL_QUEUE_PER_PERSON, about one library page of pictures) and beyond it are
- *   refused with 429 and Retry-After (decision 0042).
+ *   refused with 429 and Retry-After (decision 0041).
  */
 export const THUMBNAIL_SIZE = 320;
 const CACHE_ENTRIES = 300;
