@@ -105,6 +105,10 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // A finished Suspense boundary (the content page's <Await>) is written in place however large:
+        // by default React sends one over 12,800 bytes after its fallback, for a script to swap in, and
+        // a browser without JavaScript would show "Loading..." for a long item for ever.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onShellReady() {
           if (!wholePage) send();
         },

@@ -281,4 +281,19 @@ test.describe("with JavaScript off", () => {
     await page.waitForURL("**/dashboard");
     expect(await titles(page)).toEqual(["Plain one, edited"]);
   });
+
+  test("a long item is shown and edited whole, not left on its loading placeholder", async ({ page }) => {
+    await signUpAndLogIn(page, "content-long");
+    // 60 KB: well past the 12,800 bytes beyond which React sends a Suspense boundary's content after its
+    // fallback, for a script to swap in.
+    const body = Array.from({ length: 1200 }, (_, line) => `Line ${line + 1} of a long piece of writing.`).join("\n");
+    const created = await page.request.post("/api/content", { data: { title: "Long piece", body } });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await page.goto(`/content/${id}`);
+    await expect(page.getByRole("heading", { name: "Long piece" })).toBeVisible();
+    await expect(page.getByText("Line 1200 of a long piece of writing.")).toBeVisible();
+    await page.goto(`/content/${id}?edit=1`);
+    await expect(page.getByLabel("Body")).toHaveValue(body);
+  });
 });
