@@ -1,8 +1,6 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { engineOf, type DatabaseEngine } from "~/lib/db-dialect.server";
-import { env, type Settings } from "~/lib/env.server";
+import { engineOf } from "~/lib/db-dialect.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import {
   AI_SLOT_STALE_MS,
@@ -14,8 +12,7 @@ import {
   type AiRequestStart,
 } from "~/models/ai-usage.server";
 import { acquireAiSlot, AI_LIMITED, withAiSlot } from "~/services/ai-limits.server";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
-import { createTestDatabase, postgresTestServer } from "../support/postgres";
+import { bothEngines } from "../support/engines";
 
 /**
  * Per-person AI limits (issue 14) on both engines: many requests of one person racing never get more
@@ -23,27 +20,11 @@ import { createTestDatabase, postgresTestServer } from "../support/postgres";
  * does not block the person, and other people's requests do not count. The PostgreSQL half runs as in
  * tests/unit/db-concurrency.test.ts (TEST_DATABASE_URL, or a throwaway cluster when PostgreSQL is installed).
  */
-const serverUrl = postgresTestServer();
-const postgres = process.env.TEST_DATABASE_URL && serverUrl ? "server" : postgresAvailable() ? "cluster" : null;
-if (!postgres) console.warn("[ai-limits.test] PostgreSQL half NOT RUN: no TEST_DATABASE_URL and no PostgreSQL binaries");
-const engines: DatabaseEngine[] = postgres ? ["sqlite", "postgres"] : ["sqlite"];
-
-let cluster: PgCluster | undefined;
-async function settingsFor(engine: DatabaseEngine): Promise<Settings> {
-  if (engine === "sqlite") {
-    return { ...env, database: { engine: "sqlite", file: path.join(process.env.DATA_DIR!, `ai-limits-${newId()}.sqlite`) } } as Settings;
-  }
-  let admin = serverUrl!;
-  if (postgres === "cluster") {
-    cluster ??= await startPgCluster({ database: "studio_ai_limits" });
-    admin = cluster.url;
-  }
-  return { ...env, database: { engine: "postgres", url: await createTestDatabase(admin, "ailimits") } } as Settings;
-}
+const { engines, settingsFor, stop: stopPostgres } = bothEngines("ai-limits.test");
 
 afterAll(async () => {
   await closeDatabase();
-  await cluster?.stop();
+  await stopPostgres();
 });
 
 async function newUser(): Promise<string> {

@@ -1,13 +1,10 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { engineOf, type DatabaseEngine } from "~/lib/db-dialect.server";
-import { env, type Settings } from "~/lib/env.server";
+import { engineOf } from "~/lib/db-dialect.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import { claimJob, claimJobs, createVideoJob, findClaimableJobs, VIDEO_JOB_LIMIT, type RunnerJob } from "~/models/video-job.server";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
-import { createTestDatabase, postgresTestServer } from "../support/postgres";
+import { bothEngines } from "../support/engines";
 
 /**
  * The domain's concurrency rules on both engines (issue 12): the per-person limit of unfinished video
@@ -17,27 +14,11 @@ import { createTestDatabase, postgresTestServer } from "../support/postgres";
  * taken over. The PostgreSQL half runs when TEST_DATABASE_URL is a postgres:// URL (npm run test:pg)
  * or PostgreSQL's binaries are installed (a throwaway cluster), as tests/unit/migrations.test.ts does.
  */
-const serverUrl = postgresTestServer();
-const postgres = process.env.TEST_DATABASE_URL && serverUrl ? "server" : postgresAvailable() ? "cluster" : null;
-if (!postgres) console.warn("[db-concurrency.test] PostgreSQL half NOT RUN: no TEST_DATABASE_URL and no PostgreSQL binaries");
-const engines: DatabaseEngine[] = postgres ? ["sqlite", "postgres"] : ["sqlite"];
-
-let cluster: PgCluster | undefined;
-async function settingsFor(engine: DatabaseEngine): Promise<Settings> {
-  if (engine === "sqlite") {
-    return { ...env, database: { engine: "sqlite", file: path.join(process.env.DATA_DIR!, `concurrency-${newId()}.sqlite`) } } as Settings;
-  }
-  let admin = serverUrl!;
-  if (postgres === "cluster") {
-    cluster ??= await startPgCluster({ database: "studio_concurrency" });
-    admin = cluster.url;
-  }
-  return { ...env, database: { engine: "postgres", url: await createTestDatabase(admin, "concurrency") } } as Settings;
-}
+const { engines, settingsFor, stop: stopPostgres } = bothEngines("db-concurrency.test");
 
 afterAll(async () => {
   await closeDatabase();
-  await cluster?.stop();
+  await stopPostgres();
 });
 
 async function newUser(): Promise<string> {

@@ -1,18 +1,16 @@
-import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { engineOf, type DatabaseEngine } from "~/lib/db-dialect.server";
-import { env, type Settings } from "~/lib/env.server";
+import { engineOf } from "~/lib/db-dialect.server";
+import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import { instanceIdFor } from "~/lib/storage.server";
 import { createContent, deleteContent, updateContent } from "~/models/content.server";
 import { storageUsage } from "~/models/library.server";
 import { storeMedia } from "~/models/media.server";
 import { pruneStaleReservations, QUOTA_EXCEEDED, RESERVATION_LIVE_MS, StorageHold, storageLeft, storageUse } from "~/models/storage-quota.server";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
 import { mp4Bytes } from "../support/media";
-import { createTestDatabase, postgresTestServer } from "../support/postgres";
+import { bothEngines } from "../support/engines";
 
 // A 3 MiB quota, parsed with the settings (before the app's modules are imported).
 vi.hoisted(() => {
@@ -27,27 +25,11 @@ vi.hoisted(() => {
  */
 const MiB = 1024 * 1024;
 const QUOTA = 3 * MiB;
-const serverUrl = postgresTestServer();
-const postgres = process.env.TEST_DATABASE_URL && serverUrl ? "server" : postgresAvailable() ? "cluster" : null;
-if (!postgres) console.warn("[storage-quota.test] PostgreSQL half NOT RUN: no TEST_DATABASE_URL and no PostgreSQL binaries");
-const engines: DatabaseEngine[] = postgres ? ["sqlite", "postgres"] : ["sqlite"];
-
-let cluster: PgCluster | undefined;
-async function settingsFor(engine: DatabaseEngine): Promise<Settings> {
-  if (engine === "sqlite") {
-    return { ...env, database: { engine: "sqlite", file: path.join(process.env.DATA_DIR!, `quota-${newId()}.sqlite`) } } as Settings;
-  }
-  let admin = serverUrl!;
-  if (postgres === "cluster") {
-    cluster ??= await startPgCluster({ database: "studio_quota" });
-    admin = cluster.url;
-  }
-  return { ...env, database: { engine: "postgres", url: await createTestDatabase(admin, "quota") } } as Settings;
-}
+const { engines, settingsFor, stop: stopPostgres } = bothEngines("storage-quota.test");
 
 afterAll(async () => {
   await closeDatabase();
-  await cluster?.stop();
+  await stopPostgres();
 });
 
 async function newUser(): Promise<string> {
