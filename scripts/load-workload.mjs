@@ -249,8 +249,13 @@ export class Person {
       else if (Boolean(result.data.pinned) !== item.pinned && !item.pinUnsure) missing.push(`content ${id}: stale pin`);
     }
     if (this.voices.size) {
-      const result = await this.call("verify", "/api/voice/list-files");
-      const names = new Set((result.data?.files ?? []).map((f) => (typeof f === "string" ? f : f.name)));
+      // The list pages (at most 500 a page): follow its Link rel="next" to the end.
+      const names = new Set();
+      for (let path = "/api/voice/list-files?limit=500"; path; ) {
+        const result = await this.call("verify", path);
+        for (const f of result.data?.files ?? []) names.add(typeof f === "string" ? f : f.name);
+        path = /<([^>]+)>;\s*rel="next"/.exec(result.headers.get("link") ?? "")?.[1] ?? null;
+      }
       for (const name of this.voices) if (!names.has(name)) missing.push(`voice ${name}`);
     }
     return missing;
