@@ -148,6 +148,8 @@ const settingsSchema = z
     REGISTER_MAX_PER_ADDRESS: positiveWhole(20),
     FEEDBACK_MAX_PER_ADDRESS: positiveWhole(10),
     PASSWORD_HASH_QUEUE_MAX: positiveWhole(16),
+    /** The most hashing work (at the recent time per hash) that may wait; fewer than PASSWORD_HASH_QUEUE_MAX when hashes are slow. */
+    PASSWORD_HASH_QUEUE_SECONDS: positiveNumber(1.5),
     ACCESS_TOKEN_MINUTES: positiveWhole(15),
     REFRESH_TOKEN_DAYS: positiveWhole(30),
     VOICE_MAX_BYTES: bytes(25 * MiB),
@@ -265,6 +267,7 @@ const settingsSchema = z
       feedbackMaxPerAddress: raw.FEEDBACK_MAX_PER_ADDRESS,
       /** Password hashes that may wait for a hashing thread; more answer 503 with Retry-After (app/models/password.server.ts). */
       passwordHashQueueMax: raw.PASSWORD_HASH_QUEUE_MAX,
+      passwordHashQueueMs: raw.PASSWORD_HASH_QUEUE_SECONDS * 1000,
       accessTokenMinutes: raw.ACCESS_TOKEN_MINUTES,
       refreshTokenDays: raw.REFRESH_TOKEN_DAYS,
       // Media.

@@ -30,12 +30,11 @@ export class PasswordHashingBusy extends DomainError {
  * for the event loop's share: at most one hash per core but one runs at a time, the others queue.
  *
  * The queue is bounded: at most PASSWORD_HASH_QUEUE_MAX (default 16) hashes wait, and never more than
- * QUEUE_SECONDS of work at the recent time per hash (a loaded machine hashes slower, so fewer may
+ * PASSWORD_HASH_QUEUE_SECONDS (1.5) of work at the recent time per hash (a loaded machine hashes slower, so fewer may
  * wait). A hash asked for beyond it is refused at once (PasswordHashingBusy, 503 with Retry-After)
  * instead of making everyone wait longer and longer. `later` hashes may take only half of the queue,
  * and `first` ones are started before any `later` one.
  */
-const QUEUE_SECONDS = 1.5;
 const slots = Math.max(1, os.availableParallelism() - 1);
 let running = 0;
 
@@ -52,9 +51,9 @@ let averageHashMs = 50;
 
 const queued = () => firstQueue.length + laterQueue.length;
 
-/** How many hashes may wait now: PASSWORD_HASH_QUEUE_MAX, or fewer when hashes are slow (QUEUE_SECONDS of work). */
+/** How many hashes may wait now: PASSWORD_HASH_QUEUE_MAX, or fewer when hashes are slow (PASSWORD_HASH_QUEUE_SECONDS of work). */
 function queueLimit(): number {
-  const byTime = Math.floor(((QUEUE_SECONDS * 1000) / averageHashMs) * slots);
+  const byTime = Math.floor((env.passwordHashQueueMs / averageHashMs) * slots);
   return Math.min(env.passwordHashQueueMax, Math.max(4, byTime));
 }
 
@@ -72,7 +71,7 @@ export function hashQueueRefusal(priority: HashPriority): PasswordHashingBusy | 
 
 /**
  * When hashes got slower, fewer may wait: the newest waiting ones past the bound are refused (503),
- * `later` ones before `first` ones, so what waits is again about QUEUE_SECONDS of work.
+ * `later` ones before `first` ones, so what waits is again about PASSWORD_HASH_QUEUE_SECONDS of work.
  */
 function shed(): void {
   const limit = queueLimit();

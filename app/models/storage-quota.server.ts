@@ -137,6 +137,8 @@ export class StorageHold {
    * when the quota has no room).
    */
   cover = (size: number): Promise<void> | undefined => {
+    // Bytes are whole (PostgreSQL's bigint refuses 1.5).
+    size = Math.ceil(size);
     if (size <= this.bytes && (!this.#written || Date.now() - this.#refreshedAt < RESERVATION_REFRESH_MS)) return undefined;
     if (this.#pending) return this.#pending.then(() => this.cover(size));
     const pending = size <= this.bytes ? this.#refresh() : this.#grow(size);

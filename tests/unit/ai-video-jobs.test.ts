@@ -28,7 +28,8 @@ class ScriptedProvider implements VideoProvider {
 
 const untilAborted = (signal: AbortSignal) => new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+// The local renderer draws for a few seconds; a loaded 2-core machine takes several times longer.
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();

@@ -1,8 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/lib/db.server";
 import { loginWithPassword, registerWithPassword } from "~/models/auth.server";
 import { hashPassword, passwordHashing, PasswordHashingBusy } from "~/models/password.server";
 import { createUser } from "~/models/user.server";
+
+// The queue's bound in time set far off (before the settings are parsed), so PASSWORD_HASH_QUEUE_MAX
+// alone decides here however slow a loaded machine hashes; password-queue-slow.test.ts checks the bound in time.
+vi.hoisted(() => {
+  process.env.PASSWORD_HASH_QUEUE_SECONDS = "600";
+});
 
 const email = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 const outcome = (promise: Promise<unknown>) =>
@@ -20,8 +26,7 @@ function fillQueue() {
 describe("the password hash queue is bounded (PASSWORD_HASH_QUEUE_MAX, default 16, and about 1.5 s of work)", () => {
   it("beyond it a hash is refused at once: 503 with Retry-After, and the queue never grows past it", async () => {
     const { slots, queueMax } = passwordHashing();
-    expect(queueMax).toBeGreaterThanOrEqual(2);
-    expect(queueMax).toBeLessThanOrEqual(16);
+    expect(queueMax).toBe(16);
     const burst = Array.from({ length: slots + queueMax + 3 }, (_, i) => outcome(hashPassword(`burst ${i}`, "first")));
     expect(passwordHashing()).toMatchObject({ running: slots, queued: queueMax });
     const results = await Promise.all(burst);

@@ -89,7 +89,7 @@ for (const engine of engines) {
       const holds = Array.from({ length: 12 }, () => new StorageHold(userId));
       const outcomes = await Promise.allSettled(holds.map(async (hold, i) => {
         // Each grows as an upload does, 256 KiB at a time, to 0.5-1.6 MiB.
-        const target = (0.5 + (i % 5) * 0.275) * MiB;
+        const target = Math.round((0.5 + (i % 5) * 0.275) * MiB);
         for (let size = 256 * 1024; ; size = Math.min(target, size + 256 * 1024)) {
           await hold.cover(size);
           if (size >= target) return target;
