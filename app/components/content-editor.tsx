@@ -3,7 +3,7 @@ import { Form, Link, useAsyncError, useNavigate, useSearchParams } from "react-r
 import { focusElement } from "~/browser/focus";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { DELETE_CONFIRM_TEXT, FlashFallback } from "./content-list";
-import { LOAD_FAILED, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
+import { LOAD_FAILED, SAVING_STATUS, UNSAVED_STATUS, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
 import { useSaveQueue, type EditorStatus } from "./use-save-queue";
 import { Icon } from "./icon";
 import { useFollowLinksInApp } from "./in-app-links";
@@ -43,7 +43,7 @@ function StatusLine({ status }: { status: EditorStatus }) {
   if (!status) return null;
   return (
     <p
-      className={`message ${status.tone === "error" ? "message-error" : "message-success"} content-status`}
+      className={`message message-${status.tone} content-status`}
       role={status.tone === "error" ? "alert" : "status"}
     >
       {status.text}
@@ -62,8 +62,31 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
   const navigate = useNavigate();
   const viewUrl = `/content/${encodeURIComponent(item.id)}`;
   const editor = useSaveQueue({ item, editing, saveFailure });
-  const { saved, draft, status, conflict, saving } = editor;
+  const { saved, draft, status, conflict, saving, autosaving, dirty } = editor;
   const fieldErrors = saveFailure?.fieldErrors ?? {};
+  // The edit's status line: what went wrong or was restored, else a save on its way, else unsaved changes, else the last save.
+  const editStatus: EditorStatus =
+    status && status.tone !== "success"
+      ? status
+      : saving || autosaving
+        ? { tone: "info", text: SAVING_STATUS }
+        : dirty
+          ? { tone: "info", text: UNSAVED_STATUS }
+          : status;
+
+  // Ctrl/Cmd+S saves the edit (and stays in it) instead of the browser saving the page.
+  const saveRef = useRef(editor.save);
+  saveRef.current = editor.save;
+  useEffect(() => {
+    if (!editing) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== "s" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      event.preventDefault();
+      void saveRef.current("manual");
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [editing]);
   const followLink = useFollowLinksInApp();
 
   // Edit, Save and Cancel unmount the control that was pressed: focus goes to the title field in edit
@@ -142,7 +165,10 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
           />
           {fieldErrors.body ? <span className="field-error">{fieldErrors.body}</span> : null}
         </label>
-        <StatusLine status={status} />
+        {/* A line of its own height, so that a status coming or going moves nothing below it. */}
+        <div className="content-status-line">
+          <StatusLine status={editStatus} />
+        </div>
         {conflict ? (
           <p className="content-conflict">
             <button type="button" className="button button-danger" onClick={() => void editor.save("force")}>

@@ -10,6 +10,9 @@ export const SAVE_AGAIN_TEXT = "Save again to replace it with your version.";
 export const DRAFT_RESTORED = "↩️ Your unsaved changes were restored.";
 export const LEAVE_UNSAVED = "Your changes could not be saved. Leave anyway and lose them?";
 export const AUTOSAVE_MS = 3000;
+/** The editor's status line while a save runs, and while there are changes no save has taken yet (issue 15). */
+export const SAVING_STATUS = "Saving…";
+export const UNSAVED_STATUS = "Unsaved changes";
 
 /** One content item as the screen's loader and GET /api/content/{id} answer it. */
 export interface EditableItem {

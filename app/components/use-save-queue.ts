@@ -77,6 +77,8 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   );
   const [conflict, setConflict] = useState(saveFailure?.conflict ?? false);
   const [saving, setSaving] = useState(false);
+  /** An autosave is on its way (the status line says "Saving…"). */
+  const [autosaving, setAutosaving] = useState(false);
 
   // Refs give the save queue and the page-leave handlers the latest values.
   const savedRef = useRef(saved);
@@ -109,6 +111,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
           return "invalid";
         }
         if (manual) setSaving(true);
+        if (kind === "auto") setAutosaving(true);
         savesInFlight.current++;
         try {
           const payload: Record<string, unknown> = { title: current.title, body: current.body };
@@ -138,6 +141,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
         } finally {
           savesInFlight.current--;
           setSaving(false);
+          if (kind === "auto") setAutosaving(false);
         }
       };
       // Saves run one after another, except the one sent while the page is being left: it cannot wait.
@@ -234,8 +238,15 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
     }
     setDraft({ title: savedRef.current.title, body: savedRef.current.body });
     setConflict(false);
+    // What this edit said (a missing title, a failed save) is not about the view Cancel goes back to.
+    setStatus(null);
   };
-  const editDraft = (change: Partial<Draft>) => setDraft({ ...draftRef.current, ...change });
+  const editDraft = (change: Partial<Draft>) => {
+    const next = { ...draftRef.current, ...change };
+    setDraft(next);
+    // "⚠️ Title is required" goes once there is a title.
+    if (next.title.trim()) setStatus((current) => (current?.text === TITLE_REQUIRED_NOTE ? null : current));
+  };
 
-  return { saved, draft, status, conflict, saving, save, startEditing, cancelEditing, editDraft };
+  return { saved, draft, status, conflict, saving, autosaving, dirty, save, startEditing, cancelEditing, editDraft };
 }

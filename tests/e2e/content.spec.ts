@@ -231,6 +231,63 @@ test("content: a session that ends mid-edit sends the person to log in, and the 
   expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Second draft, not saved anywhere yet");
 });
 
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`content editor at ${viewport.width}px: one status line (Unsaved changes, Saving…, 💾 Saved) that moves nothing; errors go once fixed and with Cancel; Ctrl/Cmd+S saves`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "content-status");
+    await createItem(page, "Status note", "Start");
+    await contentList(page).getByRole("link", { name: "Status note" }).click();
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    const id = page.url().split("/content/")[1].split("?")[0];
+    const save = page.getByRole("button", { name: "Save", exact: true });
+    const saveTop = async () => (await save.boundingBox())!.y;
+    const top = await saveTop();
+    // Autosaves answer a little late, so "Saving…" is seen.
+    await page.route("**/api/content/*/autosave", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+
+    await page.getByLabel("Body").fill("Typed");
+    await expect(page.getByRole("status")).toHaveText("Unsaved changes");
+    expect(await saveTop()).toBe(top);
+    await expect(page.getByRole("status")).toHaveText("Saving…", { timeout: 6000 });
+    expect(await saveTop()).toBe(top);
+    await expect(page.getByRole("status")).toHaveText("💾 Saved");
+    expect(await saveTop()).toBe(top);
+
+    // "⚠️ Title is required" goes once there is a title again.
+    await page.getByLabel("Title").fill("");
+    await expect(page.getByRole("alert")).toHaveText("⚠️ Title is required", { timeout: 6000 });
+    expect(await saveTop()).toBe(top);
+    await page.getByLabel("Title").fill("Status note, renamed");
+    await expect(page.getByText("⚠️ Title is required")).toHaveCount(0);
+    await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 6000 });
+
+    // Ctrl+S (Cmd+S on a Mac) saves by hand and stays in the editor.
+    await page.getByLabel("Body").fill("Saved with the keyboard");
+    await page.getByLabel("Body").press("Control+s");
+    await expect(page.getByRole("status")).toHaveText("✅ Saved manually");
+    await expect(page).toHaveURL(/\?edit=1$/);
+    expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Saved with the keyboard");
+    await page.getByLabel("Body").fill("Saved with Cmd+S");
+    await page.getByLabel("Title").press("Meta+s");
+    await expect(page.getByRole("status")).toHaveText("✅ Saved manually");
+    expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Saved with Cmd+S");
+
+    // An error of the edit does not follow Cancel back to the view.
+    await page.getByLabel("Title").fill("");
+    await page.getByLabel("Title").press("Control+s");
+    await expect(page.getByRole("alert")).toHaveText("⚠️ Title is required");
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await expect(page.getByRole("heading", { name: "Status note, renamed" })).toBeVisible();
+    await expect(page.getByText("⚠️ Title is required")).toHaveCount(0);
+  });
+}
+
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
