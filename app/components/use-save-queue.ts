@@ -79,6 +79,9 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   const [saving, setSaving] = useState(false);
   /** An autosave is on its way (the status line says "Saving…"). */
   const [autosaving, setAutosaving] = useState(false);
+  /** The text this edit began with, and whether an autosave has stored anything since (Cancel then asks). */
+  const editStart = useRef<Draft>({ title: item.title, body: item.body });
+  const [autosavedThisEdit, setAutosavedThisEdit] = useState(false);
 
   // Refs give the save queue and the page-leave handlers the latest values.
   const savedRef = useRef(saved);
@@ -124,6 +127,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
             setSavedState(reply.item);
             setConflict(false);
             setStatus({ tone: "success", text: manual ? SAVED_MANUALLY : SAVED_AUTO });
+            if (!manual) setAutosavedThisEdit(true);
             return "saved";
           }
           if (reply.status === 409) {
@@ -226,6 +230,8 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   }, [blocker.state, save]);
 
   const startEditing = () => {
+    editStart.current = { title: savedRef.current.title, body: savedRef.current.body };
+    setAutosavedThisEdit(false);
     setDraft({ title: savedRef.current.title, body: savedRef.current.body });
     setStatus(null);
     setConflict(false);
@@ -240,6 +246,14 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
     setConflict(false);
     // What this edit said (a missing title, a failed save) is not about the view Cancel goes back to.
     setStatus(null);
+    setAutosavedThisEdit(false);
+  };
+  /** Cancel's other choice after an autosave: the text the edit began with, saved again. */
+  const revertEdit = async (): Promise<SaveOutcome> => {
+    setDraft(editStart.current);
+    const outcome = await save("manual");
+    if (outcome === "saved") setAutosavedThisEdit(false);
+    return outcome;
   };
   const editDraft = (change: Partial<Draft>) => {
     const next = { ...draftRef.current, ...change };
@@ -248,5 +262,5 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
     if (next.title.trim()) setStatus((current) => (current?.text === TITLE_REQUIRED_NOTE ? null : current));
   };
 
-  return { saved, draft, status, conflict, saving, autosaving, dirty, save, startEditing, cancelEditing, editDraft };
+  return { saved, draft, status, conflict, saving, autosaving, dirty, autosavedThisEdit, save, startEditing, cancelEditing, revertEdit, editDraft };
 }
