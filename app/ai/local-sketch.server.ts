@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { ProviderError } from "./errors.server";
 import type { GeneratedImage } from "./image.server";
 import type { SketchProvider, SketchStyle } from "./sketch.server";
+import { BLANK_TOLERANCE, SKETCH_PAPER } from "~/shared/sketch-styles";
 import { cartoonPixelsOffThread, noisePixelsOffThread } from "./sketch-pixels.server";
 
 /**
@@ -163,6 +164,27 @@ export async function isDecodablePng(png: Buffer): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * True when the sketch has nothing drawn on it: every pixel white or transparent, or all the drawing
+ * pad's paper (each within BLANK_TOLERANCE: rubbing out leaves rounding behind). Measured by libvips' statistics (no per-pixel JavaScript on a 16-megapixel image):
+ * flattened on white, a blank sketch is white throughout; flattened on the paper, all paper.
+ */
+export async function isBlankSketch(png: Buffer): Promise<boolean> {
+  const uniform = async (background: string) => {
+    // stats() measures a pipeline's input, so the flattened pixels are made first.
+    const { data, info } = await sharp(png, { limitInputPixels: MAX_INPUT_PIXELS })
+      .flatten({ background })
+      .removeAlpha()
+      .toColourspace("srgb")
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { channels } = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).stats();
+    const target = [1, 3, 5].map((at) => parseInt(background.slice(at, at + 2), 16));
+    return channels.slice(0, 3).every((channel, i) => channel.min >= target[i] - BLANK_TOLERANCE && channel.max <= target[i] + BLANK_TOLERANCE);
+  };
+  return (await uniform("#ffffff")) || (await uniform(SKETCH_PAPER));
 }
 
 export class LocalSketchStylist implements SketchProvider {

@@ -1,9 +1,9 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, useAsyncError, useNavigate, useSearchParams } from "react-router";
 import { focusElement } from "~/browser/focus";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { DELETE_CONFIRM_TEXT, FlashFallback } from "./content-list";
-import { LOAD_FAILED, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
+import { CANCEL_ASKS, CANCEL_DROPS, CANCEL_QUESTION, LOAD_FAILED, SAVING_STATUS, UNSAVED_STATUS, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
 import { useSaveQueue, type EditorStatus } from "./use-save-queue";
 import { Icon } from "./icon";
 import { useFollowLinksInApp } from "./in-app-links";
@@ -43,7 +43,7 @@ function StatusLine({ status }: { status: EditorStatus }) {
   if (!status) return null;
   return (
     <p
-      className={`message ${status.tone === "error" ? "message-error" : "message-success"} content-status`}
+      className={`message message-${status.tone} content-status`}
       role={status.tone === "error" ? "alert" : "status"}
     >
       {status.text}
@@ -62,8 +62,34 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
   const navigate = useNavigate();
   const viewUrl = `/content/${encodeURIComponent(item.id)}`;
   const editor = useSaveQueue({ item, editing, saveFailure });
-  const { saved, draft, status, conflict, saving } = editor;
+  const { saved, draft, status, conflict, saving, autosaving, dirty, autosavedThisEdit } = editor;
+  // Cancel after an autosave: keep what was saved, or go back to the text the edit began with.
+  const [askingCancel, setAskingCancel] = useState(false);
+  const asksOnCancel = autosavedThisEdit && !conflict;
   const fieldErrors = saveFailure?.fieldErrors ?? {};
+  // The edit's status line: what went wrong or was restored, else a save on its way, else unsaved changes, else the last save.
+  const editStatus: EditorStatus =
+    status && status.tone !== "success"
+      ? status
+      : saving || autosaving
+        ? { tone: "info", text: SAVING_STATUS }
+        : dirty
+          ? { tone: "info", text: UNSAVED_STATUS }
+          : status;
+
+  // Ctrl/Cmd+S saves the edit (and stays in it) instead of the browser saving the page.
+  const saveRef = useRef(editor.save);
+  saveRef.current = editor.save;
+  useEffect(() => {
+    if (!editing) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== "s" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      event.preventDefault();
+      void saveRef.current("manual");
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [editing]);
   const followLink = useFollowLinksInApp();
 
   // Edit, Save and Cancel unmount the control that was pressed: focus goes to the title field in edit
@@ -142,7 +168,10 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
           />
           {fieldErrors.body ? <span className="field-error">{fieldErrors.body}</span> : null}
         </label>
-        <StatusLine status={status} />
+        {/* A line of its own height, so that a status coming or going moves nothing below it. */}
+        <div className="content-status-line">
+          <StatusLine status={editStatus} />
+        </div>
         {conflict ? (
           <p className="content-conflict">
             <button type="button" className="button button-danger" onClick={() => void editor.save("force")}>
@@ -155,10 +184,59 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
           <button type="submit" className="button button-primary" disabled={saving}>
             {saving ? "Saving..." : "Save"}
           </button>
-          <Link className="button button-ghost" to={viewUrl} onClick={editor.cancelEditing} preventScrollReset>
+          <Link
+            className="button button-ghost"
+            to={viewUrl}
+            onClick={(event) => {
+              if (asksOnCancel) {
+                event.preventDefault();
+                setAskingCancel(true);
+              } else editor.cancelEditing();
+            }}
+            preventScrollReset
+            aria-describedby="content-cancel-note"
+          >
             Cancel
           </Link>
+          <span id="content-cancel-note" className="muted content-cancel-note">
+            {asksOnCancel ? CANCEL_ASKS : CANCEL_DROPS}
+          </span>
         </div>
+        {askingCancel && asksOnCancel ? (
+          <div className="card confirm-panel" role="alertdialog" aria-labelledby="content-cancel-question">
+            <p id="content-cancel-question" className="confirm-question">
+              {CANCEL_QUESTION}
+            </p>
+            <div className="content-actions">
+              <Link
+                className="button button-primary"
+                to={viewUrl}
+                onClick={() => {
+                  setAskingCancel(false);
+                  editor.cancelEditing();
+                }}
+                preventScrollReset
+              >
+                Keep the autosaved text
+              </Link>
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  void editor.revertEdit().then((outcome) => {
+                    setAskingCancel(false);
+                    if (outcome === "saved") navigate(viewUrl, { preventScrollReset: true });
+                  })
+                }
+              >
+                Go back to the text I began with
+              </button>
+              <button type="button" className="button button-ghost" onClick={() => setAskingCancel(false)}>
+                Keep editing
+              </button>
+            </div>
+          </div>
+        ) : null}
       </Form>
     </article>
   );

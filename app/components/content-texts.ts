@@ -10,6 +10,13 @@ export const SAVE_AGAIN_TEXT = "Save again to replace it with your version.";
 export const DRAFT_RESTORED = "↩️ Your unsaved changes were restored.";
 export const LEAVE_UNSAVED = "Your changes could not be saved. Leave anyway and lose them?";
 export const AUTOSAVE_MS = 3000;
+/** The editor's status line while a save runs, and while there are changes no save has taken yet (issue 15). */
+export const SAVING_STATUS = "Saving…";
+export const UNSAVED_STATUS = "Unsaved changes";
+/** What Cancel does (issue 15): it drops what is not saved; after an autosave it asks about what is. */
+export const CANCEL_DROPS = "Cancel leaves without saving.";
+export const CANCEL_ASKS = "Autosave has saved part of this edit: Cancel asks whether to keep it.";
+export const CANCEL_QUESTION = "Autosave already saved changes from this edit. Keep them, or go back to the text this edit began with?";
 
 /** One content item as the screen's loader and GET /api/content/{id} answer it. */
 export interface EditableItem {

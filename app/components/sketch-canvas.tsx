@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, type Ref } from "react";
+import { BLANK_TOLERANCE, SKETCH_PAPER } from "~/shared/sketch-styles";
 
 /** SPEC §9: erase width is 1.5 times the brush. */
 export const ERASE_FACTOR = 1.5;
 export const SKETCH_SIZE = { width: 800, height: 500 };
 /** The paper: the sketch is opaque so that a saved PNG looks like the pad. */
-export const SKETCH_BACKGROUND = "#10141c";
+export const SKETCH_BACKGROUND = SKETCH_PAPER;
 
 export type SketchMode = "draw" | "erase";
 
@@ -12,6 +13,8 @@ export interface SketchCanvasHandle {
   clear(): void;
   toDataUrl(): string;
   toBlob(): Promise<Blob>;
+  /** True while nothing but paper is on the canvas (never drawn, cleared, or all erased). */
+  isBlank(): boolean;
 }
 
 interface SketchCanvasProps {
@@ -66,6 +69,17 @@ export function SketchCanvas({ colour, brushSize, mode, startImage = null, ref }
     ref,
     () => ({
       clear,
+      isBlank: () => {
+        const ctx = context();
+        if (!ctx) return true;
+        const pixels = ctx.getImageData(0, 0, SKETCH_SIZE.width, SKETCH_SIZE.height).data;
+        const paper = [parseInt(SKETCH_BACKGROUND.slice(1, 3), 16), parseInt(SKETCH_BACKGROUND.slice(3, 5), 16), parseInt(SKETCH_BACKGROUND.slice(5, 7), 16)];
+        for (let i = 0; i < pixels.length; i += 4) {
+          if (pixels[i + 3] === 0) continue;
+          if (Math.abs(pixels[i] - paper[0]) > BLANK_TOLERANCE || Math.abs(pixels[i + 1] - paper[1]) > BLANK_TOLERANCE || Math.abs(pixels[i + 2] - paper[2]) > BLANK_TOLERANCE) return false;
+        }
+        return true;
+      },
       toDataUrl: () => canvasRef.current?.toDataURL("image/png") ?? "",
       toBlob: () =>
         new Promise<Blob>((resolve, reject) => {

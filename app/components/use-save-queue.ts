@@ -77,6 +77,11 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   );
   const [conflict, setConflict] = useState(saveFailure?.conflict ?? false);
   const [saving, setSaving] = useState(false);
+  /** An autosave is on its way (the status line says "Saving…"). */
+  const [autosaving, setAutosaving] = useState(false);
+  /** The text this edit began with, and whether an autosave has stored anything since (Cancel then asks). */
+  const editStart = useRef<Draft>({ title: item.title, body: item.body });
+  const [autosavedThisEdit, setAutosavedThisEdit] = useState(false);
 
   // Refs give the save queue and the page-leave handlers the latest values.
   const savedRef = useRef(saved);
@@ -109,6 +114,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
           return "invalid";
         }
         if (manual) setSaving(true);
+        if (kind === "auto") setAutosaving(true);
         savesInFlight.current++;
         try {
           const payload: Record<string, unknown> = { title: current.title, body: current.body };
@@ -121,6 +127,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
             setSavedState(reply.item);
             setConflict(false);
             setStatus({ tone: "success", text: manual ? SAVED_MANUALLY : SAVED_AUTO });
+            if (!manual) setAutosavedThisEdit(true);
             return "saved";
           }
           if (reply.status === 409) {
@@ -138,6 +145,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
         } finally {
           savesInFlight.current--;
           setSaving(false);
+          if (kind === "auto") setAutosaving(false);
         }
       };
       // Saves run one after another, except the one sent while the page is being left: it cannot wait.
@@ -222,6 +230,8 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   }, [blocker.state, save]);
 
   const startEditing = () => {
+    editStart.current = { title: savedRef.current.title, body: savedRef.current.body };
+    setAutosavedThisEdit(false);
     setDraft({ title: savedRef.current.title, body: savedRef.current.body });
     setStatus(null);
     setConflict(false);
@@ -234,8 +244,23 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
     }
     setDraft({ title: savedRef.current.title, body: savedRef.current.body });
     setConflict(false);
+    // What this edit said (a missing title, a failed save) is not about the view Cancel goes back to.
+    setStatus(null);
+    setAutosavedThisEdit(false);
   };
-  const editDraft = (change: Partial<Draft>) => setDraft({ ...draftRef.current, ...change });
+  /** Cancel's other choice after an autosave: the text the edit began with, saved again. */
+  const revertEdit = async (): Promise<SaveOutcome> => {
+    setDraft(editStart.current);
+    const outcome = await save("manual");
+    if (outcome === "saved") setAutosavedThisEdit(false);
+    return outcome;
+  };
+  const editDraft = (change: Partial<Draft>) => {
+    const next = { ...draftRef.current, ...change };
+    setDraft(next);
+    // "⚠️ Title is required" goes once there is a title.
+    if (next.title.trim()) setStatus((current) => (current?.text === TITLE_REQUIRED_NOTE ? null : current));
+  };
 
-  return { saved, draft, status, conflict, saving, save, startEditing, cancelEditing, editDraft };
+  return { saved, draft, status, conflict, saving, autosaving, dirty, autosavedThisEdit, save, startEditing, cancelEditing, revertEdit, editDraft };
 }

@@ -3,6 +3,7 @@ import { data, Form } from "react-router";
 import { aiFailureText, generateSpeech, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
 import { speakableText } from "~/shared/speech";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
+import { AssistantConversation, type Exchange } from "~/components/assistant-conversation";
 import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGE_MAX } from "~/ai/chat.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
@@ -113,9 +114,11 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
   const [autoSpeak, setAutoSpeak] = useState(true);
   const [asking, setAsking] = useState(false);
   const [speaking, setSpeaking] = useState(false);
-  const [answer, setAnswer] = useState<{ reply: string; provider: string } | null>(
-    actionData?.ok ? { reply: actionData.reply, provider: actionData.provider } : null,
+  // The reply being shown (growing while it streams), and the exchanges of this visit before it.
+  const [answer, setAnswer] = useState<Exchange | null>(
+    actionData?.ok ? { question: actionData.question, reply: actionData.reply, provider: actionData.provider } : null,
   );
+  const [earlier, setEarlier] = useState<Exchange[]>([]);
   const [error, setError] = useState<string | null>(actionData && !actionData.ok ? actionData.error : null);
   const [speechError, setSpeechError] = useState<string | null>(actionData?.ok ? actionData.speechError : null);
   const [audioUrl, setAudioUrl] = useState<string | null>(actionData?.ok ? actionData.audioUrl : null);
@@ -156,11 +159,12 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     if (!message || asking) return;
     setAsking(true);
     setError(null);
+    if (answer) setEarlier((exchanges) => [...exchanges, answer]);
     setAnswer(null);
     try {
       // The reply grows in the box as the provider streams it; Auto-Speak speaks it once it is whole.
-      const result = await streamAssistant(message, (replySoFar, provider) => setAnswer({ reply: replySoFar, provider }));
-      setAnswer(result);
+      const result = await streamAssistant(message, (replySoFar, provider) => setAnswer({ question: message, reply: replySoFar, provider }));
+      setAnswer({ question: message, ...result });
       if (autoSpeak) void speakReply(result.reply);
     } catch (error) {
       setAnswer(null);
@@ -170,7 +174,8 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     }
   };
 
-  const offlineAnswer = answer?.provider === OFFLINE_ASSISTANT_ID;
+  const answeredBy = (provider: string) => (provider === OFFLINE_ASSISTANT_ID ? `Answered by the ${OFFLINE_LABEL.toLowerCase()}` : `Answered by ${provider}`);
+  const conversation = answer ? [...earlier, answer] : earlier;
   const voiceOptions =
     voices.state === "loading" ? (
       <option value="">{LOADING_VOICES}</option>
@@ -202,6 +207,13 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
             maxLength={loaderData.messageMax}
             value={question}
             onChange={(event) => setQuestion(event.target.value)}
+            // Ctrl/Cmd+Enter asks; Enter alone is a new line.
+            aria-keyshortcuts="Control+Enter Meta+Enter"
+            onKeyDown={(event) => {
+              if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }}
             placeholder="Ask about your content or how a tool works..."
           />
         </label>
@@ -239,20 +251,14 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
       </Form>
 
       <section className="card ai-reply" aria-label="Reply" aria-live="polite" aria-busy={asking}>
+        {conversation.length > 0 ? <AssistantConversation exchanges={conversation} answeredBy={answeredBy} /> : null}
         {error ? (
           <p className="message message-error" role="alert">
             {error}
           </p>
-        ) : answer ? (
-          <>
-            <p className="ai-reply-text" data-testid="assistant-reply">
-              {answer.reply}
-            </p>
-            <p className="muted ai-reply-meta">{offlineAnswer ? `Answered by the ${OFFLINE_LABEL.toLowerCase()}` : `Answered by ${answer.provider}`}</p>
-          </>
-        ) : (
+        ) : conversation.length === 0 ? (
           <p className="muted">The reply appears here.</p>
-        )}
+        ) : null}
         {speechError ? (
           <p className="message message-error" role="alert">
             {speechError}

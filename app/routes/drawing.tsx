@@ -17,6 +17,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative
 
 /** SPEC §8 and §9 texts and constants of the drawing pad. */
 const GENERATION_FAILED = "AI generation failed. Please try again.";
+/** Generate on an empty pad sends nothing: a blank sketch would only come back as a blank image. */
+const DRAW_FIRST = "Draw something first";
 const DEFAULT_COLOUR = "#ffff00";
 const BRUSH = { min: 1, max: 30, initial: 5 };
 const STYLE_LABELS: Record<SketchStyle, string> = {
@@ -72,8 +74,14 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
   };
 
   const generate = async () => {
-    const imageData = canvas.current?.toDataUrl();
-    if (!imageData || generating) return;
+    if (generating || !canvas.current) return;
+    if (canvas.current.isBlank()) {
+      setResult(null);
+      setError(DRAW_FIRST);
+      return;
+    }
+    const imageData = canvas.current.toDataUrl();
+    if (!imageData) return;
     setGenerating(true);
     setError(null);
     try {
@@ -95,7 +103,10 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
           <input type="color" value={colour} onChange={(event) => setColour(event.target.value)} aria-label="Colour" />
         </label>
         <label className="ai-inline-label">
-          Brush size <output>{brushSize}</output>
+          {/* One flex row for the words and the number: the label is a column, and a loose <output> was a row of its own that lifted "Brush size" above its neighbours' labels. */}
+          <span>
+            Brush size <output>{brushSize}</output>
+          </span>
           <input
             type="range"
             min={BRUSH.min}

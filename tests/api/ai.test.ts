@@ -199,6 +199,37 @@ describe("POST /api/ai/sketch2image", () => {
     }
   });
 
+  it("refuses a blank sketch (nothing drawn) with 400 and a detail, before any AI work", async () => {
+    const user = await newUser("ai-blank");
+    const blanks = [
+      await sharp({ create: { width: 320, height: 200, channels: 3, background: "#ffffff" } }).png().toBuffer(),
+      await sharp({ create: { width: 320, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer(),
+      // White with a transparent half.
+      await sharp({ create: { width: 320, height: 200, channels: 4, background: "#ffffff" } })
+        .composite([{ input: await sharp({ create: { width: 160, height: 200, channels: 4, background: { r: 200, g: 0, b: 0, alpha: 0 } } }).png().toBuffer(), left: 0, top: 0, blend: "source" }])
+        .png()
+        .toBuffer(),
+      // The drawing pad's empty paper.
+      await sharp({ create: { width: 800, height: 500, channels: 4, background: "#10141c" } }).png().toBuffer(),
+    ];
+    for (const [index, png] of blanks.entries()) {
+      const response = await api("/api/ai/sketch2image", { token: user.token, json: { image_data: dataUrl(png), style: "cartoon" } });
+      expect(response.status, `blank ${index}`).toBe(400);
+      expect(response.body.detail).toMatch(/blank sketch/);
+    }
+    // No image was made for them.
+    expect((await api("/api/library", { token: user.token })).body.total).toBe(0);
+
+    // One dot on white is a drawing.
+    const dot = await sharp({ create: { width: 320, height: 200, channels: 3, background: "#ffffff" } })
+      .composite([{ input: await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000000" } }).png().toBuffer(), left: 100, top: 100 }])
+      .png()
+      .toBuffer();
+    const drawn = await api("/api/ai/sketch2image", { token: user.token, json: { image_data: dataUrl(dot), style: "cartoon" } });
+    expect(drawn.status).toBe(201);
+    expect((await api("/api/library", { token: user.token })).body.total).toBe(1);
+  });
+
   it("refuses a body far beyond the limit with 413 without reading it all", async () => {
     const response = await api("/api/ai/sketch2image", {
       token: alice.token,

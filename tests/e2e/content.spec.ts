@@ -231,6 +231,112 @@ test("content: a session that ends mid-edit sends the person to log in, and the 
   expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Second draft, not saved anywhere yet");
 });
 
+test("content: Cancel says what it does; after an autosave it asks whether to keep it or go back to the text the edit began with", async ({ page }) => {
+  await signUpAndLogIn(page, "content-cancel");
+  await createItem(page, "Cancel note", "The beginning");
+  await contentList(page).getByRole("link", { name: "Cancel note" }).click();
+  await page.waitForURL(/\/content\/[^/?]+$/);
+  const id = page.url().split("/content/")[1].split("?")[0];
+  const stored = async () => (await (await page.request.get(`/api/content/${id}`)).json()).body;
+  const cancel = page.getByRole("link", { name: "Cancel" });
+  const question = page.getByRole("alertdialog", { name: /Keep them, or go back/ });
+
+  // Nothing autosaved yet: Cancel drops the typing and says so.
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
+  await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
+  await page.getByLabel("Body").fill("Typed, never saved");
+  await cancel.click();
+  await expect(page.locator(".content-body")).toHaveText("The beginning");
+  expect(await stored()).toBe("The beginning");
+
+  // Autosaved: Cancel asks. Keep: the autosaved text stays.
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
+  await page.getByLabel("Body").fill("Autosaved middle");
+  await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
+  await expect(cancel).toHaveAccessibleDescription("Autosave has saved part of this edit: Cancel asks whether to keep it.");
+  await cancel.click();
+  await expect(question).toBeVisible();
+  await expect(page).toHaveURL(/\?edit=1$/);
+  await question.getByRole("button", { name: "Keep editing" }).click();
+  await expect(question).toHaveCount(0);
+  await cancel.click();
+  await question.getByRole("link", { name: "Keep the autosaved text" }).click();
+  await expect(page.locator(".content-body")).toHaveText("Autosaved middle");
+  expect(await stored()).toBe("Autosaved middle");
+
+  // Autosaved twice: go back restores the text this edit began with (not the first autosave's).
+  await page.getByRole("link", { name: "Edit", exact: true }).click();
+  await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
+  await page.getByLabel("Body").fill("Second edit, autosaved");
+  await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
+  await page.getByLabel("Body").fill("Second edit, autosaved again");
+  await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
+  await cancel.click();
+  await question.getByRole("button", { name: "Go back to the text I began with" }).click();
+  await expect(page).not.toHaveURL(/edit=1/);
+  await expect(page.locator(".content-body")).toHaveText("Autosaved middle");
+  expect(await stored()).toBe("Autosaved middle");
+});
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`content editor at ${viewport.width}px: one status line (Unsaved changes, Saving…, 💾 Saved) that moves nothing; errors go once fixed and with Cancel; Ctrl/Cmd+S saves`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "content-status");
+    await createItem(page, "Status note", "Start");
+    await contentList(page).getByRole("link", { name: "Status note" }).click();
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    const id = page.url().split("/content/")[1].split("?")[0];
+    const save = page.getByRole("button", { name: "Save", exact: true });
+    const saveTop = async () => (await save.boundingBox())!.y;
+    const top = await saveTop();
+    // Autosaves answer a little late, so "Saving…" is seen.
+    await page.route("**/api/content/*/autosave", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+
+    await page.getByLabel("Body").fill("Typed");
+    await expect(page.getByRole("status")).toHaveText("Unsaved changes");
+    expect(await saveTop()).toBe(top);
+    await expect(page.getByRole("status")).toHaveText("Saving…", { timeout: 6000 });
+    expect(await saveTop()).toBe(top);
+    await expect(page.getByRole("status")).toHaveText("💾 Saved");
+    expect(await saveTop()).toBe(top);
+
+    // "⚠️ Title is required" goes once there is a title again.
+    await page.getByLabel("Title").fill("");
+    await expect(page.getByRole("alert")).toHaveText("⚠️ Title is required", { timeout: 6000 });
+    expect(await saveTop()).toBe(top);
+    await page.getByLabel("Title").fill("Status note, renamed");
+    await expect(page.getByText("⚠️ Title is required")).toHaveCount(0);
+    await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 6000 });
+
+    // Ctrl+S (Cmd+S on a Mac) saves by hand and stays in the editor.
+    await page.getByLabel("Body").fill("Saved with the keyboard");
+    await page.getByLabel("Body").press("Control+s");
+    await expect(page.getByRole("status")).toHaveText("✅ Saved manually");
+    await expect(page).toHaveURL(/\?edit=1$/);
+    expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Saved with the keyboard");
+    await page.getByLabel("Body").fill("Saved with Cmd+S");
+    await page.getByLabel("Title").press("Meta+s");
+    await expect(page.getByRole("status")).toHaveText("✅ Saved manually");
+    expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Saved with Cmd+S");
+
+    // An error of the edit does not follow Cancel back to the view.
+    await page.getByLabel("Title").fill("");
+    await page.getByLabel("Title").press("Control+s");
+    await expect(page.getByRole("alert")).toHaveText("⚠️ Title is required");
+    // This edit autosaved, so Cancel asks first (see the test above).
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.getByRole("link", { name: "Keep the autosaved text" }).click();
+    await expect(page.getByRole("heading", { name: "Status note, renamed" })).toBeVisible();
+    await expect(page.getByText("⚠️ Title is required")).toHaveCount(0);
+  });
+}
+
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -280,6 +386,18 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await page.waitForURL("**/dashboard");
     expect(await titles(page)).toEqual(["Plain one, edited"]);
+  });
+
+  test("content: Cancel is a link back to the view that says what it does; what was saved stays", async ({ page }) => {
+    await signUpAndLogIn(page, "content-cancel-nojs");
+    const created = await (await page.request.post("/api/content", { data: { title: "Plain cancel", body: "Kept as saved" } })).json();
+    await page.goto(`/content/${created.id}?edit=1`);
+    const cancel = page.getByRole("link", { name: "Cancel" });
+    await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
+    await page.getByLabel("Body").fill("Typed without JavaScript");
+    await cancel.click();
+    await expect(page).toHaveURL(new RegExp(`/content/${created.id}$`));
+    await expect(page.locator(".content-body")).toHaveText("Kept as saved");
   });
 
   test("a long item is shown and edited whole, not left on its loading placeholder", async ({ page }) => {

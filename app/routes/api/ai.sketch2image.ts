@@ -1,6 +1,6 @@
 import { decodePngDataUrl } from "~/lib/file-signatures";
 import { sketchSchema } from "~/ai/inputs.server";
-import { isDecodablePng } from "~/ai/local-sketch.server";
+import { isBlankSketch, isDecodablePng } from "~/ai/local-sketch.server";
 import { sketchToImage } from "~/services/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
@@ -15,7 +15,8 @@ const BODY_MAX_BYTES = 14 * 1024 * 1024 + 64 * 1024;
 /**
  * POST /api/ai/sketch2image {image_data: PNG data URL, style} -> {image: URL of the stored image}.
  * Not a PNG (by its bytes), over 10 MiB, not decodable, or an unknown style -> 422; a provider
- * failure -> 502/504 with SPEC §8's text.
+ * failure -> 502/504 with SPEC §8's text. A blank sketch (nothing drawn: all white or transparent, or all
+ * the pad's paper) -> 400 before any AI work: it would only come back as a blank image.
  */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
@@ -24,6 +25,7 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   const png = decodePngDataUrl(image_data);
   if (!png.ok) throw new DomainError(422, png.message);
   if (!(await isDecodablePng(png.bytes))) throw new DomainError(422, "image_data must be a whole PNG image of at most 4096x4096 pixels");
+  if (await isBlankSketch(png.bytes)) throw new DomainError(400, "image_data is a blank sketch: nothing is drawn on it (every pixel white, transparent or the pad's paper). Draw something first");
   const result = await sketchToImage(user.id, png.bytes, style, request.signal);
   return Response.json({ image: result.url, media_id: result.media_id, style, provider: result.provider }, { status: 201 });
 });
