@@ -53,7 +53,7 @@ function contentStateOf(context: Route.LoaderArgs["context"], personId: string) 
 }
 
 /** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
-export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" } };
+export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" }, ownThemeToggle: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);

@@ -79,7 +79,7 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("button", { name: "Ultimate" }).click();
     await expect(page.getByTestId("current-plan")).toHaveText("Ultimate");
     await expect(page.getByRole("status").filter({ hasText: "Ultimate Plan Activated!" })).toBeVisible();
-    await page.getByRole("button", { name: /Dark mode: on/ }).click();
+    await page.getByRole("button", { name: "Switch to light theme" }).click();
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
     await page.getByRole("link", { name: "Edit mode" }).click();
     await page.getByRole("button", { name: "Move AI Assistant up" }).click();

@@ -35,7 +35,7 @@ for (const viewport of [
       const controls = [
         page.getByRole("link", { name: /Edit mode/ }),
         page.getByRole("button", { name: "Logout" }),
-        page.getByRole("button", { name: /Dark mode/ }),
+        page.getByRole("button", { name: /^Switch to (dark|light) theme$/ }),
       ];
       let checked = 0;
       for (const control of controls) {
