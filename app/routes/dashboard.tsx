@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
 import { createContext, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
 import { focusElement } from "~/browser/focus";
-import { firstWelcomeOfSignIn } from "~/browser/welcome";
 import type { ShellHandle } from "~/components/app-shell";
 import { ContentList, readContentRows, type ContentListItem } from "~/components/content-list";
 import { useMarkupOnly } from "~/components/markup-only";
@@ -54,7 +53,7 @@ function contentStateOf(context: Route.LoaderArgs["context"], personId: string) 
 }
 
 /** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
-export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" }, ownThemeToggle: true };
+export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" } };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -148,13 +147,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const order: ToolId[] = pendingOrder ? normaliseToolOrder(pendingOrder.split(",")) : preferences.toolOrder;
   const followLink = useFollowLinksInApp();
 
-  // SPEC §2: a welcome toast on arrival (dashboard toasts close after 3 s), once per sign-in (issue 15).
+  // SPEC §2: a welcome toast on arrival (dashboard toasts close after 3 s).
   const welcomed = useRef(false);
   useEffect(() => {
     if (welcomed.current) return;
     welcomed.current = true;
-    if (firstWelcomeOfSignIn(email)) toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
-  }, [preferences.plan, email]);
+    toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
+  }, [preferences.plan]);
 
   // SPEC §6: choosing a plan only sets the label and says so.
   // Each answer is a new object, so choosing the same plan twice announces it twice; a re-render does not.
