@@ -4,9 +4,11 @@ import { DASHBOARD_TOOLS } from "~/shared/tools";
 import { useFollowLinksInApp } from "./in-app-links";
 import { ThemeToggle } from "./theme-toggle";
 
-/** What a screen may ask of the shell through its route `handle`: where the skip link goes. */
+/** What a screen may ask of the shell through its route `handle`: where the skip link goes; that it has its own theme toggle. */
 export interface ShellHandle {
   skipLink?: { href: string; label: string };
+  /** The screen's header has SPEC's dark-mode toggle (the dashboard): the shell then shows none, so a page has one theme control. */
+  ownThemeToggle?: boolean;
 }
 
 const DEFAULT_SKIP = { href: "#main", label: "Skip to content" };
@@ -31,7 +33,9 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
   const location = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
   const current = navSection(location.pathname);
-  const skip = (useMatches().findLast((match) => (match.handle as ShellHandle | undefined)?.skipLink)?.handle as ShellHandle | undefined)?.skipLink ?? DEFAULT_SKIP;
+  const handles = useMatches().map((match) => match.handle as ShellHandle | undefined);
+  const skip = handles.findLast((handle) => handle?.skipLink)?.skipLink ?? DEFAULT_SKIP;
+  const ownThemeToggle = handles.some((handle) => handle?.ownThemeToggle);
   const pendingPlan = useFetchers().findLast((fetcher) => fetcher.formData?.get("intent") === "plan")?.formData?.get("plan");
   const shownPlan = typeof pendingPlan === "string" ? pendingPlan : plan;
   const followLink = useFollowLinksInApp();
@@ -80,7 +84,7 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
                 Plan: <strong>{shownPlan}</strong>
               </p>
               <div className="shell-account-actions">
-                <ThemeToggle className="button-small shell-theme" label="Dark theme" />
+                {ownThemeToggle ? null : <ThemeToggle className="button-small shell-theme" />}
                 <Form method="post" action="/logout" className="inline-form" discover="none">
                   <button type="submit" className="button button-ghost button-small shell-logout">
                     Logout

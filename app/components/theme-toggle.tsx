@@ -10,8 +10,12 @@ export function useTheme(): Theme {
   return pendingTheme === "light" || pendingTheme === "dark" ? pendingTheme : (rootData?.theme ?? "dark");
 }
 
-/** Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. `label`: fixed words (the pressed state says which theme). */
-export function ThemeToggle({ className = "", label }: { className?: string; label?: string }) {
+/**
+ * Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. Its one label says
+ * what a press will do ("Switch to dark theme"), the same words wherever it shows (issue 15: a
+ * "Dark mode: off" state label and a "Dark theme" action label disagreed); `data-next` picks its icon.
+ */
+export function ThemeToggle({ className = "" }: { className?: string }) {
   const fetcher = useFetcher({ key: "theme" });
   const theme = useTheme();
   const location = useLocation();
@@ -22,14 +26,13 @@ export function ThemeToggle({ className = "", label }: { className?: string; lab
       <input type="hidden" name="intent" value="theme" />
       <input type="hidden" name="theme" value={next} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <button
-        type="submit"
-        className={className ? `button button-ghost ${className}` : "button button-ghost"}
-        aria-pressed={theme === "dark"}
-        title={`Switch to ${next} mode`}
-      >
-        {label ?? (theme === "dark" ? "Dark mode: on" : "Dark mode: off")}
+      <button type="submit" className={className ? `button button-ghost ${className}` : "button button-ghost"} data-next={next}>
+        {themeToggleLabel(next)}
       </button>
     </fetcher.Form>
   );
+}
+
+export function themeToggleLabel(next: Theme): string {
+  return `Switch to ${next} theme`;
 }

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
-import { useLocation } from "react-router";
+import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from "react";
+import { useLocation, useRouteLoaderData } from "react-router";
+import { forgetWelcome } from "~/browser/welcome";
 import type { ToastOptions } from "react-toastify/unstyled";
 import { useTheme } from "./theme-toggle";
 
@@ -36,11 +37,18 @@ const subscribe = (listener: () => void) => {
 const LazyToastContainer = lazy(() => loadToastify().then((module) => ({ default: module.ToastContainer })));
 
 const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
-const subscribeToMotion = (listener: () => void) => {
-  const query = window.matchMedia(REDUCED_MOTION);
+/** app.css's phone width: toasts are full width there. */
+const PHONE = "(max-width: 600px)";
+const subscribeTo = (media: string) => (listener: () => void) => {
+  const query = window.matchMedia(media);
   query.addEventListener("change", listener);
   return () => query.removeEventListener("change", listener);
 };
+const subscribeToMotion = subscribeTo(REDUCED_MOTION);
+const subscribeToPhone = subscribeTo(PHONE);
+
+/** How many toasts show at once (issue 15: four stacked toasts covered half a phone); the rest wait their turn. */
+export const TOASTS_AT_ONCE = { phone: 2, desktop: 3 };
 
 /**
  * SPEC §8: toasts auto-close after 5000 ms, pause on hover, Alt+T focuses them (react-toastify's
@@ -57,7 +65,21 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   const { pathname } = useLocation();
   const theme = useTheme();
   const reducedMotion = useSyncExternalStore(subscribeToMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
+  const phone = useSyncExternalStore(subscribeToPhone, () => window.matchMedia(PHONE).matches, () => false);
   const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
+  const signedIn = !!(useRouteLoaderData("root") as { user?: unknown } | undefined)?.user;
+  const wasSignedIn = useRef(signedIn);
+  useEffect(() => {
+    // Signed out: no toast of the session outlives it (shown or waiting), and the next sign-in is welcomed.
+    if (!signedIn) forgetWelcome();
+    if (wasSignedIn.current && !signedIn && toastify) {
+      void toastify.then((module) => {
+        module.toast.clearWaitingQueue();
+        module.toast.dismiss();
+      });
+    }
+    wasSignedIn.current = signedIn;
+  }, [signedIn]);
   useEffect(() => {
     if (!mounted) return;
     // Only pages that raised a toast need it: it comes in a chunk of its own, with react-toastify.
@@ -82,6 +104,7 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
       <LazyToastContainer
         position="bottom-right"
         theme={theme}
+        limit={phone ? TOASTS_AT_ONCE.phone : TOASTS_AT_ONCE.desktop}
         hideProgressBar={reducedMotion}
         autoClose={5000}
         // Hover is followed by seeThroughUnderPointer (a click-through toast has no hover of its own).

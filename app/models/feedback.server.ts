@@ -79,3 +79,16 @@ export async function pruneFeedbackAttempts(now = new Date()) {
 export async function listFeedback(limit = 100) {
   return db.selectFrom("feedback").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
 }
+
+/** The name a person last signed their feedback with (the form's default next time), or null. */
+export async function lastFeedbackName(userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("feedback")
+    .select("name")
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.name ?? null;
+}

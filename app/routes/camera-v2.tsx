@@ -28,9 +28,10 @@ export default function CameraV2({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   return (
     <main className="page capture-page capture-page-v2">
-      {/* SPEC §2: a sticky header with back and home (inside the app shell since issue 14). */}
+      {/* SPEC §2: a sticky header with back and home (inside the app shell since issue 14). The screen is
+          signed-in only, so home is the person's dashboard, not the signed-out landing page (issue 15). */}
       <PageHeader title="Camera V2.90" back={{ to: "/camera", label: "Back to Camera" }} className="capture-header-sticky">
-        <Link className="button button-ghost" to="/" aria-label="Home">
+        <Link className="button button-ghost" to="/dashboard" aria-label="Home">
           <Icon name="house" />
           Home
         </Link>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { createContext, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
 import { focusElement } from "~/browser/focus";
+import { firstWelcomeOfSignIn } from "~/browser/welcome";
 import type { ShellHandle } from "~/components/app-shell";
 import { ContentList, readContentRows, type ContentListItem } from "~/components/content-list";
 import { useMarkupOnly } from "~/components/markup-only";
@@ -53,7 +54,7 @@ function contentStateOf(context: Route.LoaderArgs["context"], personId: string) 
 }
 
 /** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
-export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" } };
+export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" }, ownThemeToggle: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -147,13 +148,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const order: ToolId[] = pendingOrder ? normaliseToolOrder(pendingOrder.split(",")) : preferences.toolOrder;
   const followLink = useFollowLinksInApp();
 
-  // SPEC §2: a welcome toast on arrival (dashboard toasts close after 3 s).
+  // SPEC §2: a welcome toast on arrival (dashboard toasts close after 3 s), once per sign-in (issue 15).
   const welcomed = useRef(false);
   useEffect(() => {
     if (welcomed.current) return;
     welcomed.current = true;
-    toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
-  }, [preferences.plan]);
+    if (firstWelcomeOfSignIn(email)) toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
+  }, [preferences.plan, email]);
 
   // SPEC §6: choosing a plan only sets the label and says so.
   // Each answer is a new object, so choosing the same plan twice announces it twice; a re-render does not.

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Link, Form, useActionData } from "react-router";
+import { data, Link, Form, useActionData, useLoaderData } from "react-router";
 import { playSound } from "~/browser/sounds";
 import { currentUser } from "~/auth/auth.server";
 import { fieldErrors } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { clientAddress } from "~/lib/http/client-address.server";
-import { feedbackSchema, feedbackThrottledMessage, sendFeedback } from "~/models/feedback.server";
+import { feedbackSchema, feedbackThrottledMessage, lastFeedbackName, sendFeedback } from "~/models/feedback.server";
 import type { Route } from "./+types/feedback";
 
 export const meta: Route.MetaFunction = () => [{ title: "Feedback · Creative AI Studio" }];
@@ -23,6 +23,16 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
   if (retryAfter) headers.set("Retry-After", retryAfter);
   return headers;
 };
+
+/**
+ * A signed-in person's name and email start filled in (issue 15), and stay editable: the email of the
+ * account, the name they last signed feedback with (else their email's local part).
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = currentUser(context);
+  if (!user) return { name: "", email: "" };
+  return { name: (await lastFeedbackName(user.id)) ?? user.email.split("@")[0], email: user.email };
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
@@ -54,6 +64,7 @@ async function refusalDetail(response: Response): Promise<string | null> {
 
 export default function Feedback() {
   const actionData = useActionData<typeof action>();
+  const known = useLoaderData<typeof loader>();
   const [clientOutcome, setClientOutcome] = useState<Outcome | null>(null);
   const [sending, setSending] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -98,12 +109,12 @@ export default function Feedback() {
       <Form method="post" className="card form" aria-label="Feedback" onSubmit={submit} ref={formRef}>
         <label>
           Name
-          <input name="name" required maxLength={100} autoComplete="name" aria-invalid={!!errors.name} />
+          <input name="name" required maxLength={100} autoComplete="name" defaultValue={known.name} aria-invalid={!!errors.name} />
           {errors.name ? <span className="field-error">{errors.name}</span> : null}
         </label>
         <label>
           Email
-          <input name="email" type="email" required maxLength={254} autoComplete="email" aria-invalid={!!errors.email} />
+          <input name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={known.email} aria-invalid={!!errors.email} />
           {errors.email ? <span className="field-error">{errors.email}</span> : null}
         </label>
         <label>

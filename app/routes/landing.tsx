@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ThemeToggle, useTheme } from "~/components/theme-toggle";
-import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
+import { currentUser } from "~/auth/auth.server";
+import { LAUNCHED_TEXT, launchHappened, launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
 import type { Route } from "./+types/landing";
 
 export const meta: Route.MetaFunction = () => [
@@ -9,9 +10,9 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Write, draw, speak, film and generate: your self-hosted creative AI workspace." },
 ];
 
-/** The server's clock seeds the first render so the page hydrates without a mismatch. */
-export function loader() {
-  return { now: Date.now() };
+/** The server's clock seeds the first render so the page hydrates without a mismatch; a signed-in person gets a way back to the dashboard. */
+export function loader({ context }: Route.LoaderArgs) {
+  return { now: Date.now(), signedIn: currentUser(context) !== null };
 }
 
 const AMBIENT_VOLUME = 0.5;
@@ -95,9 +96,19 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
             <div className="launch-fill" style={{ width: `${percent}%` }} />
           </div>
           <p data-testid="launch-progress">{launchProgressLabel(now)}</p>
+          {launchHappened(now) ? (
+            <p className="launch-done" data-testid="launch-done">
+              {LAUNCHED_TEXT}
+            </p>
+          ) : null}
         </div>
         <nav className="landing-actions" aria-label="Get started">
-          <Link className="button button-primary" to="/register">
+          {loaderData.signedIn ? (
+            <Link className="button button-primary" to="/dashboard">
+              Open dashboard
+            </Link>
+          ) : null}
+          <Link className={loaderData.signedIn ? "button" : "button button-primary"} to="/register">
             Register
           </Link>
           <Link className="button" to="/login">

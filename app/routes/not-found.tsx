@@ -1,24 +1,39 @@
-import { data, Link } from "react-router";
+import { data, Link, useRouteLoaderData } from "react-router";
+import { AppShell } from "~/components/app-shell";
+import { currentUser } from "~/auth/auth.server";
+import { preferencesOf } from "~/lib/preferences.server";
 import type { Route } from "./+types/not-found";
 
 export const meta: Route.MetaFunction = () => [{ title: "Page not found · Creative AI Studio" }];
 
-export function loader() {
-  return data(null, { status: 404 });
+/** A signed-in person's 404 sits inside the app shell (issue 15): the plan is the shell's account corner. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const plan = currentUser(context) ? (await preferencesOf(context, request)).plan : null;
+  return data({ plan }, { status: 404 });
 }
 
 export function action() {
   return data(null, { status: 404 });
 }
 
-export default function NotFound() {
-  return (
+export default function NotFound({ loaderData }: Route.ComponentProps) {
+  const rootData = useRouteLoaderData("root") as { user?: { email: string } | null } | undefined;
+  const email = rootData?.user?.email;
+  const plan = loaderData?.plan;
+  // Home for a signed-in person is their dashboard; the landing page is the signed-out front door.
+  const page = (
     <main className="page page-narrow error-page">
       <h1>404</h1>
       <p>This page does not exist.</p>
-      <Link className="button button-primary" to="/">
+      <Link className="button button-primary" to={email && plan ? "/dashboard" : "/"}>
         Return Home
       </Link>
     </main>
+  );
+  if (!email || !plan) return page;
+  return (
+    <AppShell email={email} plan={plan}>
+      {page}
+    </AppShell>
   );
 }

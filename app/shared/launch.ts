@@ -12,6 +12,13 @@ export function launchProgressLabel(now: number): string {
   return `${launchProgressPercent(now).toFixed(1)}% to 100-Day Launch`;
 }
 
+/** After the window the clamped bar reads "100.0%" for good: a line says the launch happened (issue 15), so the page does not look abandoned. */
+export function launchHappened(now: number): boolean {
+  return now >= LAUNCH_END;
+}
+
+export const LAUNCHED_TEXT = "Launched on December 1, 2025.";
+
 const clockFormat = new Intl.DateTimeFormat("en-US", {
   timeZone: CLOCK_TIME_ZONE,
   hour: "2-digit",

@@ -79,6 +79,13 @@ async function settle(page: Page) {
   });
 }
 
+/** Once the dashboard is hydrated, choosing the current plan again raises its toast. */
+async function raisePlanToast(page: Page) {
+  await page.waitForFunction(() => Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")));
+  await page.getByRole("button", { name: "Free", exact: true }).click();
+  await expect(page.getByText("Free Plan Activated!")).toBeVisible();
+}
+
 /** Checks one screen in both themes at both sizes: no axe violation, no sideways scrolling. */
 async function checkScreen(page: Page, url: string, ready?: (page: Page) => Promise<void>) {
   for (const theme of THEMES) {
@@ -120,7 +127,8 @@ test.describe("visitors", () => {
 
 test.describe("signed in", () => {
   const screens: Array<[string, (account: Account) => string, ((page: Page) => Promise<void>)?]> = [
-    ["dashboard", () => "/dashboard", (page) => expect(page.getByText(/Welcome back/)).toBeVisible()],
+    // The welcome shows once per sign-in (issue 15): a plan toast puts a toast under axe on every visit.
+    ["dashboard", () => "/dashboard", raisePlanToast],
     ["create", () => "/create"],
     ["content view", ({ contentId }) => `/content/${contentId}`, (page) => expect(page.getByRole("heading", { name: "Harbour at dawn" })).toBeVisible()],
     ["content edit", ({ contentId }) => `/content/${contentId}?edit=1`, (page) => expect(page.getByLabel("Title")).toBeVisible()],
@@ -146,6 +154,8 @@ test.describe("signed in", () => {
   ];
   for (const [name, url, ready] of screens) {
     test(`${name} has no axe violation and does not scroll sideways`, async ({ signedIn, account }) => {
+      // The dashboard raises a toast on each of its four visits and waits for it: more time on a busy machine.
+      if (ready === raisePlanToast) test.slow();
       await checkScreen(signedIn, url(account), ready);
     });
   }

@@ -133,7 +133,7 @@ test("signed in, /login offers Logout in colours that read in both themes (WCAG 
     await page.goto("/dashboard");
     if ((await page.locator("html").getAttribute("data-theme")) !== theme) {
       const saved = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/preferences"));
-      await page.getByRole("button", { name: /Dark mode/ }).click();
+      await page.getByRole("button", { name: /^Switch to (dark|light) theme$/ }).click();
       await saved;
     }
     await page.goto("/login");

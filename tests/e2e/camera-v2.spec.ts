@@ -27,7 +27,7 @@ test.describe("camera V2", () => {
     await page.goto("/camera-v2");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Camera V2.90");
     await expect(page.getByRole("link", { name: "Back to Camera" })).toHaveAttribute("href", "/camera");
-    await expect(page.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+    await expect(page.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/dashboard");
     await expect(page.locator(".capture-header-sticky")).toHaveCSS("position", "sticky");
 
     const filter = page.getByLabel("Filter", { exact: true });
@@ -42,6 +42,14 @@ test.describe("camera V2", () => {
     const canvas = page.locator("canvas.camera-canvas");
     expect(await canvas.evaluate((element: HTMLCanvasElement) => [element.width, element.height])).toEqual([1280, 720]);
     await expect(page.getByText("No captures yet.")).toBeVisible();
+  });
+
+  test("Home takes a signed-in person to their dashboard, not the signed-out landing page", async ({ page }) => {
+    await signUpAndLogIn(page, "camv2-home");
+    await page.goto("/camera-v2");
+    await page.getByRole("link", { name: "Home" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole("heading", { level: 1, name: /Dashboard/ })).toBeVisible();
   });
 
   test("a photo and a video are kept across reloads and saved as files; Clear All empties the gallery", async ({ page }) => {

@@ -54,7 +54,8 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
   await page.reload();
   expect(await toolLabels(page)).toEqual(["Create", "Camera", ...TOOLS.slice(1).filter((t) => t !== "Camera")]);
   await expect(page.getByTestId("current-plan")).toHaveText("Pro");
-  await expect(page.getByText("Welcome back, Pro user!")).toBeVisible();
+  // The welcome is once per sign-in (issue 15): the reload of the same sign-in has none.
+  await expect(page.getByText(/Welcome back/)).toHaveCount(0);
 });
 
 test("choosing the same plan again announces it again", async ({ page }) => {

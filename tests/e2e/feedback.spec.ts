@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signUpAndLogIn } from "./helpers";
 
 test("feedback without signing in: success message and sound", async ({ page }) => {
   await page.addInitScript(() => {
@@ -38,4 +39,22 @@ test("feedback failure shows the SPEC text and plays the fail sound", async ({ p
   await expect(page.getByRole("alert")).toHaveText("⚠️ Something went wrong. Please try again.");
   await expect(page.getByLabel("Message")).toHaveValue("Hello");
   expect(await page.evaluate(() => (window as any).__sounds)).toEqual([expect.stringContaining("/static/sounds/fail.wav")]);
+});
+
+test("signed in: name and email start filled in and can be changed", async ({ page }) => {
+  const { email } = await signUpAndLogIn(page, "feedback-known");
+  await page.goto("/feedback");
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await expect(page.getByLabel("Name")).toHaveValue(email.split("@")[0]);
+  await page.getByLabel("Name").fill("Ada Lovelace");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Message").fill("Prefilled, and mine to change.");
+  const posted = page.waitForRequest((request) => request.url().endsWith("/api/feedback") && request.method() === "POST");
+  await page.getByRole("button", { name: "Submit" }).click();
+  expect((await posted).postDataJSON()).toEqual({ name: "Ada Lovelace", email: "ada@example.com", message: "Prefilled, and mine to change." });
+  await expect(page.getByRole("status")).toHaveText("✅ Feedback sent successfully!");
+  // Next time the name is the one last signed with.
+  await page.goto("/feedback");
+  await expect(page.getByLabel("Name")).toHaveValue("Ada Lovelace");
+  await expect(page.getByLabel("Email")).toHaveValue(email);
 });

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
+import { signUpAndLogIn } from "./helpers";
 
 test("landing: clock ticks, launch progress, buttons, sound and theme toggles", async ({ page }) => {
   const errors: string[] = [];
@@ -39,7 +40,7 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   await expect(page.locator("h1.glitch")).toBeVisible();
   // The toggle is optimistic: wait for the server to have kept the choice before reloading.
   const saved = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/preferences") && response.request().method() === "POST");
-  await page.getByRole("button", { name: /Dark mode: on/ }).click();
+  await page.getByRole("button", { name: "Switch to light theme" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
   expect((await saved).ok()).toBe(true);
   await expect(page.locator("canvas")).toHaveAttribute("data-mode", "starfield");
@@ -78,8 +79,22 @@ test("landing: launch progress follows the clock and is clamped to 0-100 %", asy
   await page.goto("/");
   const progress = page.getByTestId("launch-progress");
   await expect(progress).toHaveText("50.5% to 100-Day Launch");
+  await expect(page.getByTestId("launch-done")).toHaveCount(0);
   await page.clock.setFixedTime(new Date("2025-08-01T12:00:00Z"));
   await expect(progress).toHaveText("0.0% to 100-Day Launch");
   await page.clock.setFixedTime(new Date("2026-03-01T12:00:00Z"));
   await expect(progress).toHaveText("100.0% to 100-Day Launch");
+  // Past the window SPEC's bar stays full and a line says the launch happened (issue 15).
+  await expect(page.getByTestId("launch-done")).toHaveText("Launched on December 1, 2025.");
+});
+
+test("a signed-in person is greeted with Open dashboard beside SPEC's buttons", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("link", { name: "Open dashboard" })).toHaveCount(0);
+  await signUpAndLogIn(page, "landing-home");
+  await page.goto("/");
+  const actions = page.getByRole("navigation", { name: "Get started" });
+  for (const name of ["Register", "Login", "Give Feedback"]) await expect(actions.getByRole("link", { name })).toBeVisible();
+  await actions.getByRole("link", { name: "Open dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });

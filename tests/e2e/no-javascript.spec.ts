@@ -48,6 +48,19 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("status")).toHaveText("✅ Feedback sent successfully!");
   });
 
+  test("feedback: a signed-in person's name and email are filled in, and a changed one is sent", async ({ page }) => {
+    const { email } = await signUpAndLogIn(page, "feedback-nojs");
+    await page.goto("/feedback");
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await expect(page.getByLabel("Name")).toHaveValue(email.split("@")[0]);
+    await page.getByLabel("Name").fill("Grace Hopper");
+    await page.getByLabel("Message").fill("Filled in for me, without scripts.");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByRole("status")).toHaveText("✅ Feedback sent successfully!");
+    await expect(page.getByLabel("Name")).toHaveValue("Grace Hopper");
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+  });
+
   test("choosing a plan says so in the page", async ({ page }) => {
     await signUpAndLogIn(page);
     await page.goto("/dashboard");
@@ -66,7 +79,7 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("button", { name: "Ultimate" }).click();
     await expect(page.getByTestId("current-plan")).toHaveText("Ultimate");
     await expect(page.getByRole("status").filter({ hasText: "Ultimate Plan Activated!" })).toBeVisible();
-    await page.getByRole("button", { name: /Dark mode: on/ }).click();
+    await page.getByRole("button", { name: "Switch to light theme" }).click();
     await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
     await page.getByRole("link", { name: "Edit mode" }).click();
     await page.getByRole("button", { name: "Move AI Assistant up" }).click();

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signUpAndLogIn } from "./helpers";
 
 /** Chooses the theme the way the toggle does (the preferences cookie). */
@@ -17,43 +17,113 @@ const luminance = (rgb: string) => {
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
+/** Everything of `controls` that is shown, checked against the toasts' boxes; how many were checked. */
+async function expectNoToastCovers(page: Page, controls: Locator[], what: string) {
+  const toastBoxes = await Promise.all((await page.locator(".Toastify__toast").all()).map(async (toast) => (await toast.boundingBox())!));
+  let checked = 0;
+  for (const control of controls) {
+    for (const element of await control.all()) {
+      if (!(await element.isVisible())) continue;
+      const controlBox = (await element.boundingBox())!;
+      for (const box of toastBoxes) {
+        expect(overlaps(box, controlBox), `${what}: a toast covers ${await element.getAttribute("aria-label") ?? await element.textContent()}`).toBe(false);
+      }
+      checked++;
+    }
+  }
+  return checked;
+}
+
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`the welcome toast covers none of the header's controls and follows the theme at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+  test(`the welcome toast covers none of the header's controls, the search box or a row's Delete, and follows the theme at ${viewport.width}x${viewport.height}`, async ({ page }) => {
     await page.setViewportSize(viewport);
-    await signUpAndLogIn(page, "toasts");
     for (const theme of ["dark", "light"] as const) {
+      // The welcome shows once per sign-in: each theme's check signs a new person in.
+      await signUpAndLogIn(page, "toasts");
+      for (const title of ["Harbour", "Gulls", "Red boat", "Tide tables"]) await page.request.post("/api/content", { data: { title, body: "" } });
       await chooseTheme(page, theme);
       await page.goto("/dashboard");
       const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
       await expect(toast).toBeVisible();
       // Entrance finished: the box is where it stays.
       await expect.poll(() => toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length)).toBe(0);
-      const box = (await toast.boundingBox())!;
       const controls = [
         page.getByRole("link", { name: /Edit mode/ }),
         page.getByRole("button", { name: "Logout" }),
-        page.getByRole("button", { name: /Dark mode/ }),
+        page.getByRole("button", { name: /^Switch to (dark|light) theme$/ }),
+        page.getByRole("searchbox", { name: "Search your content" }),
       ];
-      let checked = 0;
-      for (const control of controls) {
-        for (const element of await control.all()) {
-          if (!(await element.isVisible())) continue;
-          const controlBox = (await element.boundingBox())!;
-          expect(overlaps(box, controlBox), `${theme}: the toast covers ${await element.textContent()}`).toBe(false);
-          checked++;
-        }
-      }
-      expect(checked).toBeGreaterThanOrEqual(2);
+      expect(await expectNoToastCovers(page, controls, `${theme}, top`)).toBeGreaterThanOrEqual(2);
+      // Scrolled to the end, the page's last controls (the rows' Delete, Export) end above the toasts:
+      // the page has room for them.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const deletes = page.getByRole("button", { name: /^Delete / });
+      await expect(deletes.last()).toBeInViewport();
+      await expect(page.getByRole("link", { name: "Export my data" })).toBeInViewport();
+      expect(await expectNoToastCovers(page, [deletes, page.getByRole("link", { name: "Export my data" })], `${theme}, end`)).toBeGreaterThanOrEqual(2);
       // Dark toasts in dark mode, light ones in light mode.
       const background = await toast.evaluate((element) => getComputedStyle(element).backgroundColor);
       if (theme === "dark") expect(luminance(background), background).toBeLessThan(0.1);
       else expect(luminance(background), background).toBeGreaterThan(0.6);
     }
   });
+
+  const atOnce = viewport.width < 600 ? 2 : 3;
+  test(`at most ${atOnce} toasts show at once at ${viewport.width}x${viewport.height}; the rest wait their turn`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "toast-limit");
+    await page.goto("/dashboard");
+    await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
+    let most = 0;
+    const sample = async () => (most = Math.max(most, await page.locator(".Toastify__toast").count()));
+    // Three plan toasts raised while the welcome still shows: four in all.
+    for (const plan of ["Pro", "Ultimate", "Free"]) {
+      await page.getByRole("button", { name: plan, exact: true }).click();
+      await expect(page.getByTestId("current-plan")).toHaveText(plan);
+      await expect.poll(async () => (await sample(), page.locator(".Toastify__toast").count())).toBeGreaterThan(0);
+    }
+    // Each one is shown in its turn (none is dropped), never more than the limit together.
+    for (const text of ["Pro Plan Activated!", "Ultimate Plan Activated!", "Free Plan Activated!"]) {
+      await expect
+        .poll(async () => (await sample(), page.locator(".Toastify__toast").filter({ hasText: text }).count()), { timeout: 10_000 })
+        .toBe(1);
+    }
+    expect(most).toBeGreaterThanOrEqual(2);
+    expect(most).toBeLessThanOrEqual(atOnce);
+  });
 }
+
+test("the welcome toast shows once per sign-in, and no toast outlives a logout", async ({ page }) => {
+  // Without motion a dismissed toast leaves at once (its exit animation would keep it in the page a moment).
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const { email, password } = await signUpAndLogIn(page, "welcome-once");
+  const welcome = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
+  await page.goto("/dashboard");
+  await expect(welcome).toBeVisible();
+  // Later visits of the same sign-in: the dashboard is hydrated (a plan toast shows) and no welcome.
+  for (const visit of [() => page.reload(), () => page.goto("/create").then(() => page.goto("/dashboard"))]) {
+    await expect(welcome).toHaveCount(0, { timeout: 8000 });
+    await visit();
+    await page.getByRole("button", { name: "Pro", exact: true }).click();
+    await expect(page.getByText("Pro Plan Activated!")).toBeVisible();
+    await expect(welcome).toHaveCount(0);
+  }
+  // Logout while a toast shows: the login page has none.
+  await page.getByRole("button", { name: "Ultimate", exact: true }).click();
+  await expect(page.getByText("Ultimate Plan Activated!")).toBeVisible();
+  await page.getByRole("region", { name: "Account" }).getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.locator(".Toastify__toast")).toHaveCount(0, { timeout: 1000 });
+  // A new sign-in is welcomed again.
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText("Welcome back, Ultimate user!")).toBeVisible();
+});
 
 test("a toast over a control gets out of the way of the pointer: faint, click-through and paused", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 667 });
@@ -110,6 +180,8 @@ test("reduced motion: no animation or transition moves, the toast's countdown ba
     await page.goto(path);
     expect(await movingThings(page), path).toEqual([]);
   }
+  // The welcome shows once per sign-in: a new one raises it again.
+  await signUpAndLogIn(page, "motion-again");
   await page.goto("/dashboard");
   await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
   await expect(page.locator(".Toastify__progress-bar--wrp")).toHaveAttribute("data-hidden", "true");
