@@ -3,7 +3,7 @@
  * faint and click-through (app.css). Followed by the pointer's position, since a click-through toast
  * gets no pointer events. Returns the clean-up.
  */
-export function seeThroughUnderPointer(loadToastify: () => Promise<typeof import("react-toastify/unstyled")>): () => void {
+export function seeThroughUnderPointer(toasts: { pause(): void; play(): void }): () => void {
   const root = document.documentElement;
   let peeking = false;
   const follow = (event: PointerEvent | null) => {
@@ -16,7 +16,8 @@ export function seeThroughUnderPointer(loadToastify: () => Promise<typeof import
     if (over === peeking) return;
     peeking = over;
     root.toggleAttribute("data-toast-peek", over);
-    void loadToastify().then((module) => (over ? module.toast.pause() : module.toast.play()));
+    if (over) toasts.pause();
+    else toasts.play();
   };
   const onPointer = (event: PointerEvent) => follow(event);
   const onLeave = () => follow(null);

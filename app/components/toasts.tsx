@@ -21,8 +21,7 @@ const listeners = new Set<() => void>();
 
 function loadToastify() {
   if (!toastify) {
-    // Its stylesheet comes with it (it was render-blocking on every page while no toast showed).
-    toastify = Promise.all([import("react-toastify/unstyled"), import("react-toastify/ReactToastify.css")]).then(([module]) => module);
+    toastify = import("react-toastify/unstyled");
     wanted = true;
     for (const listener of listeners) listener();
   }
@@ -34,38 +33,13 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-const LazyToastContainer = lazy(() => loadToastify().then((module) => ({ default: module.ToastContainer })));
+// The container, its settings and its stylesheet (toast-container.tsx) come with react-toastify.
+const LazyToastContainer = lazy(() => import("./toast-container"));
 
-const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
-/** app.css's phone width: toasts are full width there. */
-const PHONE = "(max-width: 600px)";
-const subscribeTo = (media: string) => (listener: () => void) => {
-  const query = window.matchMedia(media);
-  query.addEventListener("change", listener);
-  return () => query.removeEventListener("change", listener);
-};
-const subscribeToMotion = subscribeTo(REDUCED_MOTION);
-const subscribeToPhone = subscribeTo(PHONE);
-
-/** How many toasts show at once (issue 15: four stacked toasts covered half a phone); the rest wait their turn. */
-export const TOASTS_AT_ONCE = { phone: 2, desktop: 3 };
-
-/**
- * SPEC §8: toasts auto-close after 5000 ms, pause on hover, Alt+T focuses them (react-toastify's
- * defaults, set explicitly). They sit at the bottom (full width on phones), not SPEC's top-right, where
- * they covered the header's controls (WCAG 2.4.11; docs/decisions/0021), and
- * take the page's theme. Where a toast still lies over a control (a row's Delete at the bottom of the
- * screen), it gets out of the way: while the pointer is over a toast, the toasts pause (SPEC's pause
- * on hover) and turn faint and click-through (app.css), so the control beneath shows and takes the
- * click; a control reached with the keyboard is scrolled clear of them (app.css). With reduced motion
- * the countdown bar is hidden (it still times the close: react-toastify closes a toast when the
- * bar's animation ends) and app.css stills the entrances.
- */
+/** Mounts the toasts' container once a toast is raised, raises the flash toast, and clears toasts on sign-out. */
 export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   const { pathname } = useLocation();
   const theme = useTheme();
-  const reducedMotion = useSyncExternalStore(subscribeToMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
-  const phone = useSyncExternalStore(subscribeToPhone, () => window.matchMedia(PHONE).matches, () => false);
   const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
   const signedIn = !!(useRouteLoaderData("root") as { user?: unknown } | undefined)?.user;
   const wasSignedIn = useRef(signedIn);
@@ -81,19 +55,6 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
     wasSignedIn.current = signedIn;
   }, [signedIn]);
   useEffect(() => {
-    if (!mounted) return;
-    // Only pages that raised a toast need it: it comes in a chunk of its own, with react-toastify.
-    let stop: (() => void) | undefined;
-    let cancelled = false;
-    void import("./toast-peek").then(({ seeThroughUnderPointer }) => {
-      if (!cancelled) stop = seeThroughUnderPointer(loadToastify);
-    });
-    return () => {
-      cancelled = true;
-      stop?.();
-    };
-  }, [mounted]);
-  useEffect(() => {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (SPEC §9).
     if (flash) toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
     // Only a new flash raises a toast; the path is read when it arrives.
@@ -101,16 +62,7 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   if (!mounted) return null;
   return (
     <Suspense fallback={null}>
-      <LazyToastContainer
-        position="bottom-right"
-        theme={theme}
-        limit={phone ? TOASTS_AT_ONCE.phone : TOASTS_AT_ONCE.desktop}
-        hideProgressBar={reducedMotion}
-        autoClose={5000}
-        // Hover is followed by seeThroughUnderPointer (a click-through toast has no hover of its own).
-        pauseOnHover={false}
-        hotKeys={(event) => event.altKey && event.code === "KeyT"}
-      />
+      <LazyToastContainer theme={theme} />
     </Suspense>
   );
 }
