@@ -44,13 +44,21 @@ test.describe("camera V2", () => {
     await expect(page.getByText("No captures yet.")).toBeVisible();
   });
 
-  test("Home takes a signed-in person to their dashboard, not the signed-out landing page", async ({ page }) => {
-    await signUpAndLogIn(page, "camv2-home");
-    await page.goto("/camera-v2");
-    await page.getByRole("link", { name: "Home" }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole("heading", { level: 1, name: /Dashboard/ })).toBeVisible();
-  });
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 375, height: 667 },
+  ]) {
+    test(`Home takes a signed-in person to their dashboard, not the signed-out landing page, at ${viewport.width}x${viewport.height}`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await signUpAndLogIn(page, "camv2-home");
+      await page.goto("/camera-v2");
+      await page.getByRole("link", { name: "Home" }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(page.getByRole("heading", { level: 1, name: /Dashboard/ })).toBeVisible();
+    });
+  }
 
   test("a photo and a video are kept across reloads and saved as files; Clear All empties the gallery", async ({ page }) => {
     // Two reloads of a 1280x720 preview plus a video recording: slow on a busy 2-core machine.
@@ -122,7 +130,10 @@ test.describe("camera V2", () => {
     await page.getByLabel("Filter", { exact: true }).selectOption("bw");
     await capture.click();
     await expect(galleryItems(page)).toHaveCount(2);
-    await galleryItems(page).first().getByRole("button", { name: /^Delete Photo, Black & White filter/ }).click();
+    await galleryItems(page)
+      .first()
+      .getByRole("button", { name: /^Delete Photo, Black & White filter/ })
+      .click();
     await expect(galleryItems(page)).toHaveCount(1);
     await page.reload();
     await expect(galleryItems(page)).toHaveCount(1);
@@ -158,7 +169,9 @@ test.describe("camera V2 with JavaScript off", () => {
     // (Playwright's text matching skips <noscript>, so the message is found by its class.)
     const notice = page.locator(".requires-javascript");
     await expect(notice).toBeVisible();
-    await expect(notice).toHaveText("Camera V2 runs in your browser and needs JavaScript. Turn JavaScript on and reload this page to use it.");
+    await expect(notice).toHaveText(
+      "Camera V2 runs in your browser and needs JavaScript. Turn JavaScript on and reload this page to use it.",
+    );
     await expect(page.getByRole("button", { name: "Capture" })).toHaveCount(0);
   });
 });

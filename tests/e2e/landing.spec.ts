@@ -26,7 +26,13 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   expect(await audio.evaluate((el: HTMLAudioElement) => el.paused)).toBe(true);
   await page.getByRole("button", { name: "Sound: off" }).click();
   await expect(page.getByRole("button", { name: "Sound: on" })).toBeVisible();
-  expect(await audio.evaluate((el: HTMLAudioElement) => ({ paused: el.paused, loop: el.loop, volume: el.volume }))).toEqual({
+  expect(
+    await audio.evaluate((el: HTMLAudioElement) => ({
+      paused: el.paused,
+      loop: el.loop,
+      volume: el.volume,
+    })),
+  ).toEqual({
     paused: false,
     loop: true,
     volume: 0.5,
@@ -39,7 +45,9 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   await expect(page.locator("canvas")).toHaveAttribute("data-mode", "matrix");
   await expect(page.locator("h1.glitch")).toBeVisible();
   // The toggle is optimistic: wait for the server to have kept the choice before reloading.
-  const saved = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/preferences") && response.request().method() === "POST");
+  const saved = page.waitForResponse(
+    (response) => new URL(response.url()).pathname.startsWith("/preferences") && response.request().method() === "POST",
+  );
   await page.getByRole("button", { name: "Switch to light theme" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
   expect((await saved).ok()).toBe(true);
@@ -51,7 +59,9 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
   // runs in a worker on the canvas the page handed over, so the page cannot read its pixels: its
   // screenshot is read instead.
   const painted = async () => {
-    const { data, info } = await sharp(await page.locator("canvas").screenshot()).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(await page.locator("canvas").screenshot())
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const colours = new Set<number>();
     for (let i = 0; i < data.length; i += info.channels * 97) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
     return colours.size;
@@ -88,13 +98,32 @@ test("landing: launch progress follows the clock and is clamped to 0-100 %", asy
   await expect(page.getByTestId("launch-done")).toHaveText("Launched on December 1, 2025.");
 });
 
-test("a signed-in person is greeted with Open dashboard beside SPEC's buttons", async ({ page }) => {
-  await page.goto("/");
-  await expect(page.getByRole("link", { name: "Open dashboard" })).toHaveCount(0);
-  await signUpAndLogIn(page, "landing-home");
-  await page.goto("/");
-  const actions = page.getByRole("navigation", { name: "Get started" });
-  for (const name of ["Register", "Login", "Give Feedback"]) await expect(actions.getByRole("link", { name })).toBeVisible();
-  await actions.getByRole("link", { name: "Open dashboard" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-});
+// Issue 15: both viewports, with JavaScript on and off (the greeting is server-rendered).
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  for (const javaScriptEnabled of [true, false]) {
+    test.describe(`at ${viewport.width}x${viewport.height}, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
+      test.use({ viewport, javaScriptEnabled });
+      test("a signed-in person is greeted with Open dashboard beside SPEC's buttons", async ({ page }) => {
+        await page.goto("/");
+        await expect(page.getByRole("link", { name: "Open dashboard" })).toHaveCount(0);
+        await signUpAndLogIn(page, "landing-home");
+        await page.goto("/");
+        const actions = page.getByRole("navigation", { name: "Get started" });
+        for (const name of ["Register", "Login", "Give Feedback"]) await expect(actions.getByRole("link", { name })).toBeVisible();
+        await actions.getByRole("link", { name: "Open dashboard" }).click();
+        await expect(page).toHaveURL(/\/dashboard$/);
+      });
+
+      test("past the launch window the page says the launch happened", async ({ page }) => {
+        await page.clock.setFixedTime(new Date("2026-11-25T12:00:00Z"));
+        await page.goto("/");
+        await expect(page.getByTestId("launch-progress")).toHaveText("100.0% to 100-Day Launch");
+        await expect(page.getByTestId("launch-done")).toHaveText("Launched on December 1, 2025.");
+        await expect(page.getByTestId("launch-done")).toBeVisible();
+      });
+    });
+  }
+}
