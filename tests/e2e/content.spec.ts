@@ -231,52 +231,58 @@ test("content: a session that ends mid-edit sends the person to log in, and the 
   expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Second draft, not saved anywhere yet");
 });
 
-test("content: Cancel says what it does; after an autosave it asks whether to keep it or go back to the text the edit began with", async ({ page }) => {
-  await signUpAndLogIn(page, "content-cancel");
-  await createItem(page, "Cancel note", "The beginning");
-  await contentList(page).getByRole("link", { name: "Cancel note" }).click();
-  await page.waitForURL(/\/content\/[^/?]+$/);
-  const id = page.url().split("/content/")[1].split("?")[0];
-  const stored = async () => (await (await page.request.get(`/api/content/${id}`)).json()).body;
-  const cancel = page.getByRole("link", { name: "Cancel" });
-  const question = page.getByRole("alertdialog", { name: /Keep them, or go back/ });
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`content: Cancel says what it does; after an autosave it asks whether to keep it or go back to the text the edit began with at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "content-cancel");
+    await createItem(page, "Cancel note", "The beginning");
+    await contentList(page).getByRole("link", { name: "Cancel note" }).click();
+    await page.waitForURL(/\/content\/[^/?]+$/);
+    const id = page.url().split("/content/")[1].split("?")[0];
+    const stored = async () => (await (await page.request.get(`/api/content/${id}`)).json()).body;
+    const cancel = page.getByRole("link", { name: "Cancel" });
+    const question = page.getByRole("alertdialog", { name: /Keep them, or go back/ });
 
-  // Nothing autosaved yet: Cancel drops the typing and says so.
-  await page.getByRole("link", { name: "Edit", exact: true }).click();
-  await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
-  await page.getByLabel("Body").fill("Typed, never saved");
-  await cancel.click();
-  await expect(page.locator(".content-body")).toHaveText("The beginning");
-  expect(await stored()).toBe("The beginning");
+    // Nothing autosaved yet: Cancel drops the typing and says so.
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
+    await page.getByLabel("Body").fill("Typed, never saved");
+    await cancel.click();
+    await expect(page.locator(".content-body")).toHaveText("The beginning");
+    expect(await stored()).toBe("The beginning");
 
-  // Autosaved: Cancel asks. Keep: the autosaved text stays.
-  await page.getByRole("link", { name: "Edit", exact: true }).click();
-  await page.getByLabel("Body").fill("Autosaved middle");
-  await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
-  await expect(cancel).toHaveAccessibleDescription("Autosave has saved part of this edit: Cancel asks whether to keep it.");
-  await cancel.click();
-  await expect(question).toBeVisible();
-  await expect(page).toHaveURL(/\?edit=1$/);
-  await question.getByRole("button", { name: "Keep editing" }).click();
-  await expect(question).toHaveCount(0);
-  await cancel.click();
-  await question.getByRole("link", { name: "Keep the autosaved text" }).click();
-  await expect(page.locator(".content-body")).toHaveText("Autosaved middle");
-  expect(await stored()).toBe("Autosaved middle");
+    // Autosaved: Cancel asks. Keep: the autosaved text stays.
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    await page.getByLabel("Body").fill("Autosaved middle");
+    await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
+    await expect(cancel).toHaveAccessibleDescription("Autosave has saved part of this edit: Cancel asks whether to keep it.");
+    await cancel.click();
+    await expect(question).toBeVisible();
+    await expect(page).toHaveURL(/\?edit=1$/);
+    await question.getByRole("button", { name: "Keep editing" }).click();
+    await expect(question).toHaveCount(0);
+    await cancel.click();
+    await question.getByRole("link", { name: "Keep the autosaved text" }).click();
+    await expect(page.locator(".content-body")).toHaveText("Autosaved middle");
+    expect(await stored()).toBe("Autosaved middle");
 
-  // Autosaved twice: go back restores the text this edit began with (not the first autosave's).
-  await page.getByRole("link", { name: "Edit", exact: true }).click();
-  await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
-  await page.getByLabel("Body").fill("Second edit, autosaved");
-  await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
-  await page.getByLabel("Body").fill("Second edit, autosaved again");
-  await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
-  await cancel.click();
-  await question.getByRole("button", { name: "Go back to the text I began with" }).click();
-  await expect(page).not.toHaveURL(/edit=1/);
-  await expect(page.locator(".content-body")).toHaveText("Autosaved middle");
-  expect(await stored()).toBe("Autosaved middle");
-});
+    // Autosaved twice: go back restores the text this edit began with (not the first autosave's).
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
+    await page.getByLabel("Body").fill("Second edit, autosaved");
+    await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
+    await page.getByLabel("Body").fill("Second edit, autosaved again");
+    await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
+    await cancel.click();
+    await question.getByRole("button", { name: "Go back to the text I began with" }).click();
+    await expect(page).not.toHaveURL(/edit=1/);
+    await expect(page.locator(".content-body")).toHaveText("Autosaved middle");
+    expect(await stored()).toBe("Autosaved middle");
+  });
+}
 
 for (const viewport of [
   { width: 1280, height: 900 },

@@ -132,44 +132,50 @@ test("drawing pad: 'AI generation failed. Please try again.' on failure and when
   await expect(page.getByTestId("sketch-result")).toHaveCount(0);
 });
 
-test("drawing pad: Generate on an empty canvas says 'Draw something first' and sends nothing", async ({ page }) => {
-  await signUpAndLogIn(page, "drawing-empty");
-  await page.goto("/drawing");
-  const sent: string[] = [];
-  page.on("request", (request) => {
-    if (request.url().includes("/api/ai/sketch2image")) sent.push(request.url());
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`drawing pad: Generate on an empty canvas says 'Draw something first' and sends nothing at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "drawing-empty");
+    await page.goto("/drawing");
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/ai/sketch2image")) sent.push(request.url());
+    });
+    const generate = page.getByRole("button", { name: "Generate AI Image" });
+    const result = page.getByRole("region", { name: "AI result" });
+
+    await generate.click();
+    await expect(result.getByRole("alert")).toHaveText("Draw something first");
+
+    // Drawn, then all cleared away: empty again.
+    await stroke(page, [[100, 100], [300, 300]]);
+    await page.getByRole("button", { name: "Clear" }).click();
+    await generate.click();
+    await expect(result.getByRole("alert")).toHaveText("Draw something first");
+    // Drawn, then erased over with a wide eraser: empty again.
+    await page.getByRole("slider", { name: "Brush size" }).fill("5");
+    await stroke(page, [[200, 200], [260, 200]]);
+    await page.getByRole("slider", { name: "Brush size" }).fill("30");
+    await page.getByRole("button", { name: "Erase" }).click();
+    await stroke(page, [[180, 200], [280, 200]]);
+    await generate.click();
+    await expect(result.getByRole("alert")).toHaveText("Draw something first");
+    expect(sent).toEqual([]);
+
+    // Something drawn: it is sent, and the note goes.
+    await page.getByRole("button", { name: "Draw" }).click();
+    await stroke(page, [[400, 250], [500, 300]]);
+    const answer = page.waitForResponse((response) => response.url().includes("/api/ai/sketch2image"));
+    await generate.click();
+    expect((await answer).status()).toBe(201);
+    await expect(page.getByTestId("sketch-result")).toBeVisible();
+    await expect(result.getByRole("alert")).toHaveCount(0);
+    expect(sent).toHaveLength(1);
   });
-  const generate = page.getByRole("button", { name: "Generate AI Image" });
-  const result = page.getByRole("region", { name: "AI result" });
-
-  await generate.click();
-  await expect(result.getByRole("alert")).toHaveText("Draw something first");
-
-  // Drawn, then all cleared away: empty again.
-  await stroke(page, [[100, 100], [300, 300]]);
-  await page.getByRole("button", { name: "Clear" }).click();
-  await generate.click();
-  await expect(result.getByRole("alert")).toHaveText("Draw something first");
-  // Drawn, then erased over with a wide eraser: empty again.
-  await page.getByRole("slider", { name: "Brush size" }).fill("5");
-  await stroke(page, [[200, 200], [260, 200]]);
-  await page.getByRole("slider", { name: "Brush size" }).fill("30");
-  await page.getByRole("button", { name: "Erase" }).click();
-  await stroke(page, [[180, 200], [280, 200]]);
-  await generate.click();
-  await expect(result.getByRole("alert")).toHaveText("Draw something first");
-  expect(sent).toEqual([]);
-
-  // Something drawn: it is sent, and the note goes.
-  await page.getByRole("button", { name: "Draw" }).click();
-  await stroke(page, [[400, 250], [500, 300]]);
-  const answer = page.waitForResponse((response) => response.url().includes("/api/ai/sketch2image"));
-  await generate.click();
-  expect((await answer).status()).toBe(201);
-  await expect(page.getByTestId("sketch-result")).toBeVisible();
-  await expect(result.getByRole("alert")).toHaveCount(0);
-  expect(sent).toHaveLength(1);
-});
+}
 
 for (const viewport of [
   { width: 1280, height: 900 },
