@@ -1,6 +1,8 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchServer } from "../../scripts/launch.mjs";
 import { startOidcProvider, startSsoApp, SSO_NAME, type OidcProvider, type SsoApp } from "../support/oidc";
+import { startTestServer } from "../support/server";
 import { baseUrl, PASSWORD, uniqueEmail } from "./client";
 
 /**
@@ -62,6 +64,9 @@ class Browser {
     return { response, url };
   }
 }
+
+/** Tests that start a server of their own (a few seconds each, more on a busy machine). */
+const SERVER_START_TIMEOUT_MS = 60_000;
 
 let provider: OidcProvider;
 let app: SsoApp;
@@ -288,7 +293,66 @@ describe("single sign-on when registration is closed", () => {
     // The stranger's sign-in created nothing: once open again it would be a new account, not found now.
     const second = new Browser();
     expect(await loginScreenMessage(second, (await backAtTheApp(second, await throughProvider(second, stranger))).location)).toContain("registration on this studio is closed");
+  }, SERVER_START_TIMEOUT_MS);
+});
+
+describe("single sign-on by invitation, behind a proxy named by PUBLIC_URL", () => {
+  it("the redirect URI is PUBLIC_URL's; an unknown email is told to register with an invitation first", async () => {
+    const publicUrl = "https://studio.example.com";
+    const invite = await startSsoApp(provider, { REGISTRATION: "invite", PUBLIC_URL: publicUrl }, [`${publicUrl}/auth/oidc/callback`]);
+    try {
+      const browser = new Browser();
+      const started = await browser.request(`${invite.server.url}/auth/oidc`);
+      expect(new URL(started.headers.get("Location")!).searchParams.get("redirect_uri")).toBe(`${publicUrl}/auth/oidc/callback`);
+      const stranger = uniqueEmail("sso-invitee");
+      // Through the provider, whose answer goes to PUBLIC_URL: the proxy there forwards it to the app.
+      const saved = appUrl;
+      appUrl = invite.server.url;
+      let callback: URL;
+      try {
+        callback = new URL(await throughProvider(browser, stranger));
+      } finally {
+        appUrl = saved;
+      }
+      expect(callback.origin).toBe(publicUrl);
+      const { answer, location } = await backAtTheApp(browser, `${invite.server.url}${callback.pathname}${callback.search}`);
+      expect(location).toBe("/login");
+      expect(answer.headers.getSetCookie().some((line) => line.startsWith("__Host-session="))).toBe(false);
+      const page = await browser.request(`${invite.server.url}/login`);
+      expect(await page.text()).toContain(
+        `No account uses ${stranger}. New people join this studio by invitation: register with your invitation link first, then sign in with ${SSO_NAME}.`,
+      );
+    } finally {
+      await invite.stop();
+    }
+  }, SERVER_START_TIMEOUT_MS);
+
+  it("behind a trusted proxy without PUBLIC_URL, the redirect URI is the proxy's X-Forwarded-Proto and -Host", async () => {
+    // The app under test trusts loopback proxies (TRUST_PROXY=loopback, tests/support/server.ts).
+    const started = await fetch(appUrl + "/auth/oidc", { headers: { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "studio.example.org" }, redirect: "manual" });
+    expect(new URL(started.headers.get("Location")!).searchParams.get("redirect_uri")).toBe("https://studio.example.org/auth/oidc/callback");
   });
+});
+
+describe("an unreachable provider", () => {
+  it("is reported on the Login screen, never as a 500", async () => {
+    // A loopback port nobody listens on.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const app = await startTestServer({ OIDC_ISSUER: `http://127.0.0.1:${port}`, OIDC_CLIENT_ID: "studio", OIDC_CLIENT_SECRET: "secret", OIDC_NAME: "Nowhere" });
+    try {
+      const browser = new Browser();
+      const started = await browser.request(`${app.url}/auth/oidc?redirectTo=/projects`);
+      expect(started.status).toBe(302);
+      expect(started.headers.get("Location")).toBe("/login?redirectTo=%2Fprojects");
+      const page = await browser.request(`${app.url}/login?redirectTo=%2Fprojects`);
+      expect(await page.text()).toContain("Sign-in with Nowhere is not available right now. Please try again later, or use your password.");
+    } finally {
+      await app.stop();
+    }
+  }, SERVER_START_TIMEOUT_MS);
 });
 
 describe("without single sign-on", () => {
@@ -305,5 +369,5 @@ describe("without single sign-on", () => {
     await expect(launchServer({ env: { OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "studio" } })).rejects.toThrow(
       /OIDC_CLIENT_SECRET must be set too: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET together/,
     );
-  });
+  }, SERVER_START_TIMEOUT_MS);
 });
