@@ -7,6 +7,9 @@ export default [
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
   route("logout", "routes/logout.ts"),
+  // Single sign-on (OpenID Connect, when set up): the Login screen's link, and the provider's way back.
+  route("auth/oidc", "routes/auth.oidc.ts"),
+  route("auth/oidc/callback", "routes/auth.oidc.callback.ts"),
   // Signed-in screens inside the app shell (navigation, theme, account).
   layout("routes/app-shell.tsx", [
     route("dashboard", "routes/dashboard.tsx"),

@@ -98,6 +98,22 @@ const trustProxy = setting<TrustProxy>(false, "true, false, a hop count or addre
   return raw;
 });
 
+/** An issuer URL as given (its exact text is the issuer identifier, a trailing slash included): https, or http on this machine only. */
+const oidcIssuer = setting<string | null>(null, "an https URL (http only on this machine: localhost, 127.0.0.1 or [::1])", (raw) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.search || url.hash) return undefined;
+  if (url.protocol === "https:") return raw;
+  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) ? raw : undefined;
+});
+
+/** The settings single sign-on needs together (README "Single sign-on (OpenID Connect)"). */
+const OIDC_TOGETHER = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+
 const port = setting(3000, "a port number (0-65535)", (raw) => {
   const value = number(raw);
   return Number.isInteger(value) && value >= 0 && value <= 65535 ? value : undefined;
@@ -142,6 +158,14 @@ const settingsSchema = z
     ),
     COOKIE_SECURE: boolean,
     ALLOWED_ORIGINS: list([]),
+    /** The address people reach the studio at (e.g. https://studio.example.com), when a proxy hides it. */
+    PUBLIC_URL: httpUrl(null),
+    /** Single sign-on: all three of issuer, client id and secret, or none. */
+    OIDC_ISSUER: oidcIssuer,
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: setting<string | null>(null, "a client secret", (raw) => raw, { secret: true }),
+    /** What the Login screen's button says: "Sign in with {OIDC_NAME}". */
+    OIDC_NAME: optionalText,
     LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveWhole(10),
     LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWhole(100),
     LOGIN_FAILURE_WINDOW_MINUTES: positiveWhole(15),
@@ -202,6 +226,16 @@ const settingsSchema = z
     AI_CONCURRENT_PER_PERSON: positiveWhole(2),
   })
   .superRefine((raw, context) => {
+    const oidcGiven = OIDC_TOGETHER.filter((name) => raw[name] !== null);
+    if (oidcGiven.length > 0 && oidcGiven.length < OIDC_TOGETHER.length) {
+      for (const name of OIDC_TOGETHER.filter((missing) => raw[missing] === null)) {
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message: `must be set too: single sign-on needs ${OIDC_TOGETHER.join(", ")} together (${oidcGiven.join(" and ")} ${oidcGiven.length === 1 ? "is" : "are"} set), or none of them`,
+        });
+      }
+    }
     const imageProvider = raw.AI_IMAGE_PROVIDER;
     if (imageProvider && !(raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL)) {
       context.addIssue({ code: "custom", path: ["AI_IMAGE_BASE_URL"], message: `must be set (or AI_BASE_URL) for the ${imageProvider} image provider` });
@@ -258,6 +292,13 @@ const settingsSchema = z
       cookieSecure: raw.COOKIE_SECURE ?? isProduction,
       /** Extra origins allowed to post forms and API calls, e.g. behind a proxy that rewrites Host. */
       allowedOrigins: raw.ALLOWED_ORIGINS ?? [],
+      /** PUBLIC_URL without a trailing slash; null: each request's own origin (behind a trusted proxy, its X-Forwarded-Proto and -Host). */
+      publicUrl: raw.PUBLIC_URL,
+      /** Single sign-on with an OpenID provider (app/auth/oidc.server.ts), or null when not set up. */
+      oidc:
+        raw.OIDC_ISSUER && raw.OIDC_CLIENT_ID && raw.OIDC_CLIENT_SECRET
+          ? { issuer: raw.OIDC_ISSUER, clientId: raw.OIDC_CLIENT_ID, clientSecret: raw.OIDC_CLIENT_SECRET, name: raw.OIDC_NAME ?? "SSO" }
+          : null,
       loginMaxFailuresPerAccount: raw.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       loginMaxFailuresPerAddress: raw.LOGIN_MAX_FAILURES_PER_ADDRESS,
       loginFailureWindowMinutes: raw.LOGIN_FAILURE_WINDOW_MINUTES,
@@ -335,6 +376,19 @@ export function parseSettings(source: Record<string, string | undefined> = proce
 
 /** The process's settings, parsed once. */
 export const env: Settings = parseSettings();
+
+/** Who may create an account: SPEC's open registration, invitations only, or nobody. */
+export type RegistrationMode = "open" | "invite" | "closed";
+
+/**
+ * REGISTRATION (issue 27): `open` (the default), `invite` or `closed`. Read here alone so every door
+ * (the register form and API, single sign-on) asks the same question; an unknown value closes.
+ */
+export function registrationMode(source: Record<string, string | undefined> = process.env): RegistrationMode {
+  const raw = source.REGISTRATION?.trim().toLowerCase();
+  if (!raw || raw === "open") return "open";
+  return raw === "invite" ? "invite" : "closed";
+}
 
 let cachedSecret: string | undefined;
 

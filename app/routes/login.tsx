@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate } fr
 import { EnhancedField } from "~/components/enhanced-field";
 import { FlashMessage } from "~/components/flash-message";
 import { authenticateLoginForm, currentUser, LoginError, safeRedirectPath } from "~/auth/auth.server";
+import { ssoLink } from "~/auth/oidc.server";
 import { commitTokenPair } from "~/auth/session.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { issueTokenPair } from "~/models/token.server";
@@ -19,7 +20,7 @@ const LOGIN_REDIRECT_MS = 300;
 export function loader({ context, request }: Route.LoaderArgs) {
   const user = currentUser(context);
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-  return { signedInAs: user?.email ?? null, redirectTo };
+  return { signedInAs: user?.email ?? null, redirectTo, sso: ssoLink(redirectTo) };
 }
 
 /** The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers. */
@@ -121,6 +122,11 @@ export default function Login({ loaderData }: Route.ComponentProps) {
           {busy ? "Logging in..." : "Login"}
         </button>
       </fetcher.Form>
+      {loaderData.sso ? (
+        <a className="button sso-link" href={loaderData.sso.href}>
+          {`Sign in with ${loaderData.sso.name}`}
+        </a>
+      ) : null}
       <p className="muted">
         No account yet? <Link to="/register">Create one</Link>
       </p>

@@ -46,7 +46,7 @@ export function trustProxyEnabled(): boolean {
 }
 
 /** The host this request was addressed to: the proxy's X-Forwarded-Host (first hop) only when the proxy is trusted. */
-function requestHost(request: Request, trustProxy: boolean): string {
+export function requestHost(request: Request, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = request.headers.get("X-Forwarded-Host")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;

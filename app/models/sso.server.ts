@@ -1,0 +1,38 @@
+import { randomBytes } from "node:crypto";
+import { registrationMode, type RegistrationMode } from "~/lib/env.server";
+import { registerWithPassword } from "./auth.server";
+import { EmailTakenError, getUserWithPasswordByEmail, type User } from "./user.server";
+
+export type SsoAccountResult =
+  | { ok: true; user: User; created: boolean }
+  /** No account has this email, and registration is not open: nothing was created. */
+  | { ok: false; reason: "unknown"; mode: Exclude<RegistrationMode, "open"> }
+  | { ok: false; reason: "throttled" | "busy"; retryAfterSeconds: number };
+
+/**
+ * The account a single sign-on stands for (decision 0048): the one whose email is the provider's
+ * verified email, or a new one when registration is open. A new account gets a random password nobody
+ * knows (the person signs in through their provider), and counts as a registration from the client's
+ * address (REGISTER_MAX_PER_ADDRESS, the hash queue), as the Register screen's would. `email` must be
+ * verified by the provider and normalised (emailSchema) before it gets here.
+ */
+export async function accountForVerifiedEmail(email: string, clientAddress: string, mode = registrationMode()): Promise<SsoAccountResult> {
+  const existing = await findUser(email);
+  if (existing) return { ok: true, user: existing, created: false };
+  if (mode !== "open") return { ok: false, reason: "unknown", mode };
+  try {
+    const registered = await registerWithPassword(email, randomBytes(32).toString("base64url"), clientAddress);
+    return registered.ok ? { ok: true, user: registered.user, created: true } : registered;
+  } catch (error) {
+    // Two sign-ins (or a registration) of the same new email at once: the other one created it.
+    if (!(error instanceof EmailTakenError)) throw error;
+    const raced = await findUser(email);
+    if (!raced) throw error;
+    return { ok: true, user: raced, created: false };
+  }
+}
+
+async function findUser(email: string): Promise<User | null> {
+  const row = await getUserWithPasswordByEmail(email);
+  return row ? { id: row.id, email: row.email } : null;
+}
