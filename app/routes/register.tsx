@@ -91,7 +91,8 @@ export default function Register() {
       {/* Without JavaScript the browser follows this after 1.5 s (React hoists it into <head>). */}
       {result?.ok && !fetcher.data ? <meta httpEquiv="refresh" content="1.5;url=/login" /> : null}
       <h1>Create Account</h1>
-      {refusal ? (
+      {/* After a success the loader may already find the invitation used: the success stays in view. */}
+      {refusal && !result?.ok ? (
         <p className="card message message-error" role="alert">
           {refusal}
         </p>
