@@ -36,6 +36,7 @@ const UNIT_FILES = [
   "tests/unit/postgres-portability.test.ts",
   "tests/unit/migrations.test.ts",
   "tests/unit/compiled-query.test.ts",
+  "tests/unit/invitations.test.ts",
 ].filter((file) => fs.existsSync(path.join(root, file)));
 
 const started = Date.now();

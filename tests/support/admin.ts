@@ -21,6 +21,8 @@ export function runAdmin(args: string[], options: { dataDir: string; env?: Recor
       env: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",
+        // The build under test (CI's Node 24 run builds into build-node24).
+        ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}),
         SESSION_SECRET: "test-session-secret-that-is-long-enough-0123456789",
         DATA_DIR: options.dataDir,
         ...databaseEnvOf(options.dataDir),
