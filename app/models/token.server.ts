@@ -7,6 +7,7 @@ import type { Database } from "~/lib/db-schema";
 import { env, sessionSecret } from "~/lib/env.server";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { pruneFeedbackAttempts } from "./feedback.server";
+import { pruneExpiredInvitations } from "./invitation.server";
 import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
 import type { User } from "./user.server";
 
@@ -413,13 +414,14 @@ export async function clearSpentSuccessors(now = new Date(), graceMs = REFRESH_G
     .execute();
 }
 
-/** Housekeeping: rows that no longer count for anything (expired tokens, successor pairs past their window, attempts older than their window). */
+/** Housekeeping: rows that no longer count for anything (expired tokens, successor pairs past their window, attempts older than their window, invitations a day past their expiry). */
 export async function pruneStaleRecords(now = new Date()) {
   await deleteExpiredRefreshTokens(now);
   await clearSpentSuccessors(now);
   await pruneLoginAttempts(now);
   await pruneRegistrationAttempts(now);
   await pruneFeedbackAttempts(now);
+  await pruneExpiredInvitations(now);
 }
 
 /**
