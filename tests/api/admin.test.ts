@@ -16,13 +16,15 @@ const DISABLED = "This account is disabled. Ask the person who runs this studio 
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // A daily AI cap for everyone without their own (AI_DAILY_LIMIT).
+  server = await startTestServer({ AI_DAILY_LIMIT: "3" });
 });
 afterAll(async () => {
   await server?.stop();
 });
 
-const admin = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) => runAdmin(args, { dataDir: server.dataDir, ...options });
+const admin = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
+  runAdmin(args, { dataDir: server.dataDir, ...options, env: { AI_DAILY_LIMIT: "3", ...options.env } });
 
 async function call(pathname: string, init: { token?: string; json?: unknown; method?: string; body?: BodyInit } = {}) {
   const headers: Record<string, string> = {};
@@ -101,16 +103,20 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
   it("users: a table of everyone with created, last seen, disabled, storage and AI requests today", async () => {
     const busy = await person("table-busy");
     const idle = await person("table-idle");
+    const newcomer = uniqueEmail("table-new");
+    expect((await call("/api/auth/register", { json: { email: newcomer, password: PASSWORD } })).status).toBe(201);
     expect((await call("/api/assistant/message", { token: busy.token, json: { message: "How do I use the Drawing Pad?" } })).status).toBe(200);
     expect((await call("/api/videos/upload", { token: busy.token, body: videoForm(mp4Bytes(100_000), "clip.mp4") })).status).toBe(201);
-    const run = await admin(["users"], { env: { AI_DAILY_LIMIT: "50" } });
+    const run = await admin(["users"]);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0].split(/\s{2,}/)).toEqual(["email", "created (UTC)", "last seen (UTC)", "disabled", "storage used / quota", "AI today / cap"]);
     const row = (email: string) => lines.find((line) => line.startsWith(email))!.split(/\s{2,}/);
     const today = new Date().toISOString().slice(0, 10);
-    expect(row(busy.email)).toEqual([busy.email, expect.stringMatching(new RegExp(`^${today} \\d\\d:\\d\\d$`)), expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", expect.stringMatching(/^97\.\d KiB \/ 1 GiB$/), "1 / 50"]);
-    expect(row(idle.email).slice(3)).toEqual(["no", "0 bytes / 1 GiB", "0 / 50"]);
+    expect(row(busy.email)).toEqual([busy.email, expect.stringMatching(new RegExp(`^${today} \\d\\d:\\d\\d$`)), expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", expect.stringMatching(/^97\.\d KiB \/ 1 GiB$/), "1 / 3"]);
+    expect(row(idle.email).slice(2)).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", "0 bytes / 1 GiB", "0 / 3"]);
+    // Registered, never signed in.
+    expect(row(newcomer).slice(2)).toEqual(["never", "no", "0 bytes / 1 GiB", "0 / 3"]);
     expect(lines.at(-1)).toMatch(/^\d+ people$/);
   });
 
@@ -154,21 +160,28 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect((await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(600_000), "big.mp4") })).status).toBe(201);
   });
 
-  it("ai-limit: past the person's daily cap their AI requests are 429 with a detail and Retry-After", async () => {
+  it("ai-limit: past the daily cap (AI_DAILY_LIMIT, or the person's own) AI requests are 429 with a detail and Retry-After", async () => {
     const someone = await person("ai-cap");
-    const run = await admin(["ai-limit", someone.email, "1"]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe(`${someone.email}: at most 1 AI requests a day (UTC).\n`);
     const ask = () => call("/api/assistant/message", { token: someone.token, json: { message: "How do I use the Drawing Pad?" } });
-    expect((await ask()).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await ask()).status).toBe(200);
     const refused = await ask();
     expect(refused.status).toBe(429);
-    expect(refused.body.detail).toMatch(/^Too many AI requests today: at most 1 a day\. Try again in \d+ hours? \(at midnight UTC\)\.$/);
+    expect(refused.body.detail).toMatch(/^Too many AI requests today: at most 3 a day\. Try again in \d+ hours? \(at midnight UTC\)\.$/);
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(86_400);
-    await admin(["ai-limit", someone.email, "0"]);
+
+    // Their own cap wins over AI_DAILY_LIMIT: 5 lets two more through.
+    const run = await admin(["ai-limit", someone.email, "5"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`${someone.email}: at most 5 AI requests a day (UTC).\n`);
     expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(429);
+    expect((await admin(["ai-limit", someone.email, "0"])).stdout).toBe(`${someone.email}: no daily cap on AI requests.\n`);
+    expect((await ask()).status).toBe(200);
+    expect((await admin(["ai-limit", someone.email, "default"])).stdout).toBe(`${someone.email}: at most 3 AI requests a day (UTC) (AI_DAILY_LIMIT, the default).\n`);
+    expect((await ask()).status).toBe(429);
   });
 
   it("invite: prints a link on the origin PUBLIC_URL names, or says what it used", async () => {

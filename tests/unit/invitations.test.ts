@@ -99,6 +99,15 @@ for (const engine of engines) {
       expect((await userOfAccessToken((await issueTokenPair(userId)).access_token))?.id).toBe(userId);
     });
 
+    it("a token issued after the disable (a login already past its password check) does not work either", async () => {
+      const userId = await newUserId();
+      await disablePerson(userId);
+      const late = await issueTokenPair(userId);
+      expect(await userOfAccessToken(late.access_token)).toBeNull();
+      await enablePerson(userId);
+      expect((await userOfAccessToken(late.access_token))?.id).toBe(userId);
+    });
+
     it("holds the person's own storage quota instead of USER_STORAGE_QUOTA_MB", async () => {
       const userId = await newUserId();
       await setStorageQuota(userId, 2 * 1024 * 1024);
