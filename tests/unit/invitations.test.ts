@@ -7,7 +7,7 @@ import { registerWithPassword } from "~/models/auth.server";
 import { createInvitation, invitationIsUsable } from "~/models/invitation.server";
 import { deletePersonRows, disablePerson, enablePerson, setAiDailyLimit, setStorageQuota } from "~/models/operator.server";
 import { StorageHold, storageUse } from "~/models/storage-quota.server";
-import { issueTokenPair, userOfAccessToken } from "~/models/token.server";
+import { issueTokenPair, pruneStaleRecords, userOfAccessToken } from "~/models/token.server";
 import { createUser, InvitationNeededError } from "~/models/user.server";
 import { bothEngines } from "../support/engines";
 
@@ -85,6 +85,14 @@ for (const engine of engines) {
       // Open: SPEC's registration, no invitation asked for (and none used).
       expect((await registerWithPassword(email("open"), "right-password", "127.0.0.1", null, "open")).ok).toBe(true);
       expect(await invitationIsUsable(fresh.code)).toBe(true);
+    });
+
+    it("the housekeeping forgets invitations a day past their expiry, and keeps the others", async () => {
+      const stale = await createInvitation(1, new Date(Date.now() - 3 * 86_400_000));
+      const fresh = await createInvitation();
+      await pruneStaleRecords();
+      const left = (await db.selectFrom("invitations").select("id").where("id", "in", [stale.id, fresh.id]).execute()).map((row) => row.id);
+      expect(left).toEqual([fresh.id]);
     });
 
     it("a disabled person's access token stops at once; enabled again, a new login works", async () => {
