@@ -151,12 +151,18 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect(run.stdout).toBe(`${someone.email} may now store 512 KiB.\n`);
     expect((await call("/api/library/usage", { token: someone.token })).body.quota_bytes).toBe(MiB / 2);
     expect((await call("/api/library/usage", { token: other.token })).body.quota_bytes).toBe(1024 * MiB);
+    // The dashboard's storage meter too (and its kept page moves with the quota).
+    const login = await fetch(`${server.url}/login`, { method: "POST", body: new URLSearchParams({ email: someone.email, password: PASSWORD }), redirect: "manual" });
+    const cookie = login.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const meterMax = async () => /<meter id="storage-meter"[^>]* max="(\d+)"/.exec(await (await fetch(`${server.url}/dashboard`, { headers: { Cookie: cookie } })).text())?.[1];
+    expect(await meterMax()).toBe(String(MiB / 2));
     const refused = await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(600_000), "big.mp4") });
     expect(refused).toMatchObject({ status: 413, body: { detail: "Not enough storage left: this would pass your 512 KiB quota. Delete files in your library to make room." } });
     expect((await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(300_000), "fits.mp4") })).status).toBe(201);
 
     await admin(["quota", someone.email, "default"]);
     expect((await call("/api/library/usage", { token: someone.token })).body.quota_bytes).toBe(1024 * MiB);
+    expect(await meterMax()).toBe(String(1024 * MiB));
     expect((await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(600_000), "big.mp4") })).status).toBe(201);
   });
 
