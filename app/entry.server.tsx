@@ -25,6 +25,7 @@ export { env as settings } from "./lib/env.server";
 export { SECURITY_HEADERS as staticFileHeaders } from "./lib/http/security.server";
 export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/background.server";
+export { runAdmin } from "./services/admin.server";
 export { createRequestListener } from "@react-router/node";
 
 /**

@@ -37,6 +37,7 @@ const UNIT_FILES = [
   "tests/unit/migrations.test.ts",
   "tests/unit/compiled-query.test.ts",
   "tests/unit/sso.test.ts",
+  "tests/unit/invitations.test.ts",
 ].filter((file) => fs.existsSync(path.join(root, file)));
 
 const started = Date.now();

@@ -1,7 +1,7 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
 import { userOfAccessToken } from "~/models/token.server";
 import type { User } from "~/models/user.server";
@@ -41,6 +41,7 @@ authenticator.use(
     if (result.ok) return result.user;
     if (result.reason === "throttled") throw new LoginError(throttledMessage(result.retryAfterSeconds), 429, result.retryAfterSeconds);
     if (result.reason === "busy") throw new LoginError(busyMessage(result.retryAfterSeconds), 503, result.retryAfterSeconds);
+    if (result.reason === "disabled") throw new LoginError(ACCOUNT_DISABLED_MESSAGE, 403);
     throw new LoginError(LOGIN_FAILED_MESSAGE, 401);
   }),
   "form",

@@ -8,10 +8,9 @@ import { clientAddress } from "~/lib/http/client-address.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
 import { redirectWithError } from "~/lib/toast.server";
-import { busyMessage, registrationThrottledMessage } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE, busyMessage, registrationThrottledMessage } from "~/models/auth.server";
 import { accountForVerifiedEmail } from "~/models/sso.server";
 import { issueTokenPair } from "~/models/token.server";
-import type { User } from "~/models/user.server";
 import { emailSchema } from "~/shared/credentials";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { commitTokenPair } from "./session.server";
@@ -131,6 +130,7 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
 
   const account = await accountForVerifiedEmail(email.data, clientAddress(context));
   if (!account.ok) {
+    if (account.reason === "disabled") return refuse(ACCOUNT_DISABLED_MESSAGE);
     if (account.reason !== "unknown") {
       return refuse(account.reason === "throttled" ? registrationThrottledMessage(account.retryAfterSeconds) : busyMessage(account.retryAfterSeconds));
     }
@@ -140,22 +140,11 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
         : `No account uses ${email.data}, and registration on this studio is closed.`,
     );
   }
-  const refusal = ssoSignInRefusal(account.user);
-  if (refusal) return refuse(refusal);
-
   // The same session as a password login (routes/login.tsx): a fresh token pair in the session cookie.
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", await commitTokenPair(request, await issueTokenPair(account.user.id)));
   headers.append("Set-Cookie", clearFlow);
   return redirect(flow.redirectTo, { headers });
-}
-
-/**
- * The one check point before an account signs in by SSO: a reason to refuse it, or null. Where a
- * disabled flag on accounts is checked (issue 27's `npm run admin -- disable`), once there is one.
- */
-function ssoSignInRefusal(_user: User): string | null {
-  return null;
 }
 
 /** The code grant (openid-client checks state, PKCE, nonce, issuer and the ID token), then the email claims. */

@@ -14,6 +14,24 @@ export interface UsersTable {
   media_bytes: Generated<number>;
   /** UTF-8 bytes of the titles and bodies of the person's content_items (triggers of migration 0012). */
   text_bytes: Generated<number>;
+  /** Set by `npm run admin -- disable` (migration 0015): tokens stop at once, login is refused. */
+  disabled_at?: string | null;
+  /** The person's own storage quota (`admin quota`); null: USER_STORAGE_QUOTA_MB (bigint: may come back as a string). */
+  storage_quota_bytes?: number | string | null;
+  /** The person's daily cap on AI requests (`admin ai-limit`); null: AI_DAILY_LIMIT; 0: none. */
+  ai_daily_limit?: number | null;
+  /** When a token pair was last issued or rotated for the person. */
+  last_seen_at?: string | null;
+}
+
+/** An invitation link of REGISTRATION=invite (migration 0015): the code only as its SHA-256, used once. */
+export interface InvitationsTable {
+  id: string;
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
 }
 
 /** Bytes an upload or generation in flight holds against its person's quota (migration 0012). */
@@ -180,4 +198,5 @@ export interface Database {
   projects: ProjectsTable;
   storage_reservations: StorageReservationsTable;
   ai_requests: AiRequestsTable;
+  invitations: InvitationsTable;
 }

@@ -126,6 +126,16 @@ export const OPENAI_DEFAULT_VOICES = ["alloy", "ash", "ballad", "coral", "echo",
 export const IMAGE_PROVIDER_KINDS = ["openai", "automatic1111", "comfyui"] as const;
 export type ImageProviderKind = (typeof IMAGE_PROVIDER_KINDS)[number];
 
+/** Who may create an account (REGISTRATION): anyone, holders of an invitation link, or nobody. */
+export const REGISTRATION_MODES = ["open", "invite", "closed"] as const;
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
+
+const wholeAtLeastZero = (fallback: number) =>
+  setting(fallback, "a whole number of at least 0", (raw) => {
+    const value = number(raw);
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  });
+
 /** The one schema: variable names as README's Configuration table spells them, with their defaults. */
 const settingsSchema = z
   .object({
@@ -169,6 +179,10 @@ const settingsSchema = z
     LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveWhole(10),
     LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWhole(100),
     LOGIN_FAILURE_WINDOW_MINUTES: positiveWhole(15),
+    /** open (SPEC's default), invite (an invitation link from `npm run admin -- invite`) or closed. */
+    REGISTRATION: setting<RegistrationMode>("open", `one of ${REGISTRATION_MODES.join(", ")}`, (raw) =>
+      (REGISTRATION_MODES as readonly string[]).includes(raw.toLowerCase()) ? (raw.toLowerCase() as RegistrationMode) : undefined,
+    ),
     REGISTER_MAX_PER_ADDRESS: positiveWhole(20),
     FEEDBACK_MAX_PER_ADDRESS: positiveWhole(10),
     PASSWORD_HASH_QUEUE_MAX: positiveWhole(16),
@@ -224,6 +238,8 @@ const settingsSchema = z
     /** Per-person AI limits across every AI call and instance (app/models/ai-usage.server.ts). */
     AI_REQUESTS_PER_MINUTE: positiveWhole(20),
     AI_CONCURRENT_PER_PERSON: positiveWhole(2),
+    /** AI requests one person may start per day (UTC), unless `npm run admin -- ai-limit` set theirs; 0: no cap. */
+    AI_DAILY_LIMIT: wholeAtLeastZero(0),
   })
   .superRefine((raw, context) => {
     const oidcGiven = OIDC_TOGETHER.filter((name) => raw[name] !== null);
@@ -292,7 +308,7 @@ const settingsSchema = z
       cookieSecure: raw.COOKIE_SECURE ?? isProduction,
       /** Extra origins allowed to post forms and API calls, e.g. behind a proxy that rewrites Host. */
       allowedOrigins: raw.ALLOWED_ORIGINS ?? [],
-      /** PUBLIC_URL without a trailing slash; null: each request's own origin (behind a trusted proxy, its X-Forwarded-Proto and -Host). */
+      /** PUBLIC_URL without a trailing slash: invitation links and the SSO redirect URI; null: each request's own origin (behind a trusted proxy, its X-Forwarded-Proto and -Host), and the admin command says http://localhost:PORT. */
       publicUrl: raw.PUBLIC_URL,
       /** Single sign-on with an OpenID provider (app/auth/oidc.server.ts), or null when not set up. */
       oidc:
@@ -302,6 +318,8 @@ const settingsSchema = z
       loginMaxFailuresPerAccount: raw.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       loginMaxFailuresPerAddress: raw.LOGIN_MAX_FAILURES_PER_ADDRESS,
       loginFailureWindowMinutes: raw.LOGIN_FAILURE_WINDOW_MINUTES,
+      /** Who may register: open (anyone), invite (with an invitation link's code) or closed. */
+      registration: raw.REGISTRATION,
       /** Registrations per client address per hour (each costs an argon2 hash); loopback is not counted. */
       registerMaxPerAddress: raw.REGISTER_MAX_PER_ADDRESS,
       /** Feedback messages per client address per hour (anyone may send them); loopback is not counted. */
@@ -354,6 +372,8 @@ const settingsSchema = z
       /** AI requests one person may start per minute, and have running at once (every capability, every instance). */
       aiRequestsPerMinute: raw.AI_REQUESTS_PER_MINUTE,
       aiConcurrentPerPerson: raw.AI_CONCURRENT_PER_PERSON,
+      /** AI requests one person may start per UTC day (0: none); a person's own cap (users.ai_daily_limit) wins. */
+      aiDailyLimit: raw.AI_DAILY_LIMIT,
     };
   });
 
@@ -376,19 +396,6 @@ export function parseSettings(source: Record<string, string | undefined> = proce
 
 /** The process's settings, parsed once. */
 export const env: Settings = parseSettings();
-
-/** Who may create an account: SPEC's open registration, invitations only, or nobody. */
-export type RegistrationMode = "open" | "invite" | "closed";
-
-/**
- * REGISTRATION (issue 27): `open` (the default), `invite` or `closed`. Read here alone so every door
- * (the register form and API, single sign-on) asks the same question; an unknown value closes.
- */
-export function registrationMode(source: Record<string, string | undefined> = process.env): RegistrationMode {
-  const raw = source.REGISTRATION?.trim().toLowerCase();
-  if (!raw || raw === "open") return "open";
-  return raw === "invite" ? "invite" : "closed";
-}
 
 let cachedSecret: string | undefined;
 

@@ -8,6 +8,8 @@ import { newId, nowIso } from "~/lib/ids.server";
  * sketch, image, video) on every instance: each request is a row of ai_requests (db/migrations/0013).
  *
  * - Per minute (AI_REQUESTS_PER_MINUTE): requests started in the last 60 seconds, a sliding window.
+ * - Per day (issue 27): requests started since midnight UTC, against the person's own cap
+ *   (users.ai_daily_limit, `npm run admin -- ai-limit`) or AI_DAILY_LIMIT (0: none).
  * - At once (AI_CONCURRENT_PER_PERSON): requests whose heartbeat is fresh. The instance working a
  *   request beats it (heartbeatAiRequests) and clears the heartbeat when the request ends
  *   (finishAiRequest); an instance that was killed stops beating, and its requests stop holding a
@@ -24,11 +26,13 @@ export type AiRequestKind = "chat" | "speech" | "sketch" | "image" | "video";
 export interface AiLimits {
   perMinute: number;
   concurrent: number;
+  /** Requests per UTC day when the person has no cap of their own (AI_DAILY_LIMIT); 0: none. */
+  perDay?: number;
 }
 
 export type AiRequestStart =
   | { allowed: true; id: string }
-  | { allowed: false; reason: "per_minute" | "concurrent"; limit: number; retryAfterSeconds: number };
+  | { allowed: false; reason: "per_minute" | "per_day" | "concurrent"; limit: number; retryAfterSeconds: number };
 
 /** A running request's heartbeat older than this no longer holds a slot (its instance stopped). */
 export const AI_SLOT_STALE_MS = 60_000;
@@ -41,7 +45,10 @@ export const AI_CONCURRENT_RETRY_SECONDS = 5;
 /** How long rows are kept: "requests today" counts from midnight UTC, never more than a day back. */
 export const AI_REQUESTS_KEPT_MS = 24 * 60 * 60_000;
 
-export const aiLimitsFromSettings = (): AiLimits => ({ perMinute: env.aiRequestsPerMinute, concurrent: env.aiConcurrentPerPerson });
+export const aiLimitsFromSettings = (): AiLimits => ({ perMinute: env.aiRequestsPerMinute, concurrent: env.aiConcurrentPerPerson, perDay: env.aiDailyLimit });
+
+/** Midnight UTC of `now`'s day: "today" of the daily cap and of `npm run admin -- users`. */
+export const startOfUtcDay = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /** Records the person's request; refused (and not recorded) when it would be over either limit. */
 export async function beginAiRequest(userId: string, kind: AiRequestKind, limits: AiLimits = aiLimitsFromSettings(), now = new Date()): Promise<AiRequestStart> {
@@ -62,6 +69,23 @@ export async function beginAiRequest(userId: string, kind: AiRequestKind, limits
       const oldest = minute.oldest ? new Date(minute.oldest as string).getTime() : now.getTime();
       const retryAfterSeconds = Math.max(1, Math.ceil((oldest + AI_RATE_WINDOW_MS - now.getTime()) / 1000));
       return { allowed: false, reason: "per_minute", limit: limits.perMinute, retryAfterSeconds } as const;
+    }
+    // The daily cap (issue 27): the person's own (`npm run admin -- ai-limit`) or AI_DAILY_LIMIT; 0: none.
+    const own = await trx.selectFrom("users").select("ai_daily_limit").where("id", "=", userId).executeTakeFirst();
+    const perDay = own?.ai_daily_limit ?? limits.perDay ?? 0;
+    if (perDay > 0) {
+      const midnight = startOfUtcDay(now);
+      const today = await trx
+        .selectFrom("ai_requests")
+        .select((eb) => eb.fn.countAll<number>().as("requests"))
+        .where("user_id", "=", userId)
+        .where("started_at", ">=", nowIso(midnight))
+        .executeTakeFirstOrThrow();
+      if (Number(today.requests) > perDay) {
+        await trx.deleteFrom("ai_requests").where("id", "=", id).execute();
+        const retryAfterSeconds = Math.max(1, Math.ceil((midnight.getTime() + 86_400_000 - now.getTime()) / 1000));
+        return { allowed: false, reason: "per_day", limit: perDay, retryAfterSeconds } as const;
+      }
     }
     const running = await trx
       .selectFrom("ai_requests")

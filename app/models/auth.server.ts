@@ -1,11 +1,14 @@
 import { beginLoginAttempt, beginRegistration, isLoopbackAddress, loginAttemptAbandoned, registrationAbandoned, loginAttemptSucceeded } from "./login-attempt.server";
 import { decoyPasswordHash, hashQueueRefusal, PasswordHashingBusy, verifyPassword, type HashPriority } from "./password.server";
+import { env, type RegistrationMode } from "~/lib/env.server";
+import { invitationIsUsable } from "./invitation.server";
 import type { User } from "./user.server";
-import { createUser, getUserWithPasswordByEmail } from "./user.server";
+import { createUser, getUserWithPasswordByEmail, InvitationNeededError } from "./user.server";
 
 export type PasswordLoginResult =
   | { ok: true; user: User }
   | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "disabled" }
   | { ok: false; reason: "throttled"; retryAfterSeconds: number }
   | { ok: false; reason: "busy"; retryAfterSeconds: number };
 
@@ -58,6 +61,8 @@ export async function loginWithPassword(email: string, password: string, clientA
   // A wrong password leaves the attempt recorded: it is the failure. Known and unknown emails answer alike.
   if (!user || !valid) return { ok: false, reason: "invalid" };
   await loginAttemptSucceeded(email, attempt.attemptId);
+  // Told only to whoever knows the password: a disabled account is not revealed to guessers.
+  if (user.disabled_at) return { ok: false, reason: "disabled" };
   return { ok: true, user: { id: user.id, email: user.email } };
 }
 
@@ -66,8 +71,13 @@ export function throttledMessage(retryAfterSeconds: number) {
   return `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
+/** What login answers a disabled account (403 on the API, the Login screen's message). */
+export const ACCOUNT_DISABLED_MESSAGE = "This account is disabled. Ask the person who runs this studio to enable it.";
+
 export type RegistrationResult =
   | { ok: true; user: User }
+  | { ok: false; reason: "closed" }
+  | { ok: false; reason: "invitation" }
   | { ok: false; reason: "throttled"; retryAfterSeconds: number }
   | { ok: false; reason: "busy"; retryAfterSeconds: number };
 
@@ -75,7 +85,16 @@ export type RegistrationResult =
  * Creates an account unless the client address has registered too often lately (429) or the server's
  * hash queue is full (503, the registration is then not counted); EmailTakenError as createUser.
  */
-export async function registerWithPassword(email: string, password: string, clientAddress: string): Promise<RegistrationResult> {
+export async function registerWithPassword(
+  email: string,
+  password: string,
+  clientAddress: string,
+  invitation: string | null = null,
+  mode: RegistrationMode = env.registration,
+): Promise<RegistrationResult> {
+  // REGISTRATION: closed refuses everyone, invite anyone without a usable invitation, before any hash or count.
+  if (mode === "closed") return { ok: false, reason: "closed" };
+  if (mode === "invite" && !(await invitationIsUsable(invitation))) return { ok: false, reason: "invitation" };
   // No room in the hash queue: told before anything is written or counted.
   const full = hashQueueRefusal(isLoopbackAddress(clientAddress) ? "first" : "later");
   if (full) return { ok: false, reason: "busy", retryAfterSeconds: full.retryAfterSeconds };
@@ -83,8 +102,10 @@ export async function registerWithPassword(email: string, password: string, clie
   if (!allowance.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: allowance.retryAfterSeconds };
   try {
     // This machine's own registrations (local scripts, the test suites) wait no longer than a newcomer's login.
-    return { ok: true, user: await createUser(email, password, isLoopbackAddress(clientAddress) ? "first" : "later") };
+    return { ok: true, user: await createUser(email, password, isLoopbackAddress(clientAddress) ? "first" : "later", mode === "invite" ? invitation : null) };
   } catch (error) {
+    // Another registration used the invitation between the check and the claim.
+    if (error instanceof InvitationNeededError) return { ok: false, reason: "invitation" };
     if (!(error instanceof PasswordHashingBusy)) throw error;
     if (allowance.registrationId) await registrationAbandoned(allowance.registrationId);
     return { ok: false, reason: "busy", retryAfterSeconds: error.retryAfterSeconds };

@@ -4,6 +4,7 @@ import { compileOnce } from "~/lib/compiled-query.server";
 import type { ContentItemsTable, Database } from "~/lib/db-schema";
 import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
 import { parseInput } from "~/lib/validation.server";
 import { monotonicIso, newId } from "~/lib/ids.server";
@@ -174,7 +175,7 @@ export async function listContentSummaries(userId: string, options: ListOptions 
  * (0011; counting the index cost 0.5 ms per 10,000 items).
  */
 const contentStateOfUser = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
-  database.selectFrom("users").select(["content_version", "content_count", "media_bytes", "text_bytes"]).where("id", "=", p.userId),
+  database.selectFrom("users").select(["content_version", "content_count", "media_bytes", "text_bytes", "storage_quota_bytes"]).where("id", "=", p.userId),
 );
 
 export interface ContentState {
@@ -183,6 +184,8 @@ export interface ContentState {
   /** Bytes of the person's files and of their items' text (migration 0012's counters), for the storage meter. */
   mediaBytes: number;
   textBytes: number;
+  /** The person's storage quota: their own (`npm run admin -- quota`) or USER_STORAGE_QUOTA_MB. */
+  quotaBytes: number;
 }
 
 /**
@@ -192,7 +195,7 @@ export interface ContentState {
 export async function contentState(userId: string): Promise<ContentState | null> {
   const row = await contentStateOfUser.first(db, { userId });
   return row
-    ? { version: Number(row.content_version), count: Number(row.content_count), mediaBytes: Number(row.media_bytes), textBytes: Number(row.text_bytes) }
+    ? { version: Number(row.content_version), count: Number(row.content_count), mediaBytes: Number(row.media_bytes), textBytes: Number(row.text_bytes), quotaBytes: row.storage_quota_bytes == null ? env.storageQuotaBytes : Number(row.storage_quota_bytes) }
     : null;
 }
 

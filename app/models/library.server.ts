@@ -180,7 +180,7 @@ export async function storageUsage(userId: string): Promise<StorageUsage> {
     mediaBytes += bytes;
     if (row.kind in byKind) byKind[row.kind as MediaKind] = bytes;
   }
-  return { usedBytes: mediaBytes + use.textBytes, quotaBytes: env.storageQuotaBytes, byKind, textBytes: use.textBytes };
+  return { usedBytes: mediaBytes + use.textBytes, quotaBytes: use.quotaBytes, byKind, textBytes: use.textBytes };
 }
 
 export { storageUsed };

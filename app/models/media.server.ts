@@ -92,6 +92,8 @@ export interface UploadLimit {
   maxBytes: number;
   /** The quota set the limit: a 413 is then the quota's refusal. */
   quotaBound: boolean;
+  /** The person's quota (their own or USER_STORAGE_QUOTA_MB), for the refusal's words. */
+  quotaBytes: number;
 }
 
 /** Bytes the person stores, files and text together (in-flight uploads not counted). */
@@ -102,7 +104,8 @@ export async function storageUsed(userId: string): Promise<number> {
 
 /** Refuses (413) a generation before the provider is asked when the person has no room left. */
 export async function requireStorageLeft(userId: string): Promise<void> {
-  if ((await storageLeft(userId)) <= 0) throw quotaExceeded();
+  const use = await storageUse(userId);
+  if (use.quotaBytes - use.mediaBytes - use.textBytes - use.reservedBytes <= 0) throw quotaExceeded(use.quotaBytes);
 }
 
 /**
@@ -111,14 +114,15 @@ export async function requireStorageLeft(userId: string): Promise<void> {
  * the upload's own StorageHold refuses it, as its bytes arrive, when they find no room.
  */
 export async function uploadLimit(userId: string, kinds: readonly MediaKind[]): Promise<UploadLimit> {
-  const left = Math.max(0, env.storageQuotaBytes - (await storageUsed(userId)));
+  const use = await storageUse(userId);
+  const left = Math.max(0, use.quotaBytes - use.mediaBytes - use.textBytes);
   const kindMax = Math.max(...kinds.map((kind) => MEDIA_RULES[kind].maxBytes));
-  return { maxBytes: Math.min(kindMax, left), quotaBound: left < kindMax };
+  return { maxBytes: Math.min(kindMax, left), quotaBound: left < kindMax, quotaBytes: use.quotaBytes };
 }
 
 /** A refusal of an upload under `limit`: a 413 is the quota's when the quota set the limit. */
 export function quotaRefusal(limit: UploadLimit, error: unknown): unknown {
-  return limit.quotaBound && error instanceof DomainError && error.status === 413 ? quotaExceeded() : error;
+  return limit.quotaBound && error instanceof DomainError && error.status === 413 ? quotaExceeded(limit.quotaBytes) : error;
 }
 
 /** What the first bytes tell about a file, kept with its row (dimensions of PNGs, length of WAVs). */
@@ -395,7 +399,7 @@ export async function storeMedia(
     staged = await fileStore.stage(source, { maxBytes: limit.maxBytes, inspect: inspection.inspect, reserve: hold.cover });
   } catch (error) {
     await hold.release();
-    if (error instanceof FileTooLargeError) throw limit.quotaBound ? quotaExceeded() : new DomainError(413, tooLargeMessage(error.maxBytes));
+    if (error instanceof FileTooLargeError) throw limit.quotaBound ? quotaExceeded(limit.quotaBytes) : new DomainError(413, tooLargeMessage(error.maxBytes));
     if (error instanceof UnsupportedContentError) throw new DomainError(415, rules.unsupportedMessage);
     throw error;
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { registrationMode, type RegistrationMode } from "~/lib/env.server";
+import { env, type RegistrationMode } from "~/lib/env.server";
 import { registerWithPassword } from "./auth.server";
 import { EmailTakenError, getUserWithPasswordByEmail, type User } from "./user.server";
 
@@ -7,7 +7,9 @@ export type SsoAccountResult =
   | { ok: true; user: User; created: boolean }
   /** No account has this email, and registration is not open: nothing was created. */
   | { ok: false; reason: "unknown"; mode: Exclude<RegistrationMode, "open"> }
-  | { ok: false; reason: "throttled" | "busy"; retryAfterSeconds: number };
+  | { ok: false; reason: "throttled" | "busy"; retryAfterSeconds: number }
+  /** The account exists and the operator disabled it (`npm run admin -- disable`). */
+  | { ok: false; reason: "disabled" };
 
 /**
  * The account a single sign-on stands for (decision 0048): the one whose email is the provider's
@@ -16,13 +18,19 @@ export type SsoAccountResult =
  * address (REGISTER_MAX_PER_ADDRESS, the hash queue), as the Register screen's would. `email` must be
  * verified by the provider and normalised (emailSchema) before it gets here.
  */
-export async function accountForVerifiedEmail(email: string, clientAddress: string, mode = registrationMode()): Promise<SsoAccountResult> {
-  const existing = await findUser(email);
-  if (existing) return { ok: true, user: existing, created: false };
+export async function accountForVerifiedEmail(email: string, clientAddress: string, mode: RegistrationMode = env.registration): Promise<SsoAccountResult> {
+  const existing = await getUserWithPasswordByEmail(email);
+  if (existing?.disabled_at) return { ok: false, reason: "disabled" };
+  if (existing) return { ok: true, user: { id: existing.id, email: existing.email }, created: false };
   if (mode !== "open") return { ok: false, reason: "unknown", mode };
   try {
-    const registered = await registerWithPassword(email, randomBytes(32).toString("base64url"), clientAddress);
-    return registered.ok ? { ok: true, user: registered.user, created: true } : registered;
+    const registered = await registerWithPassword(email, randomBytes(32).toString("base64url"), clientAddress, null, "open");
+    if (registered.ok) return { ok: true, user: registered.user, created: true };
+    // Registration was asked as open above; "closed" or "invitation" cannot come back, but are told as such.
+    if (registered.reason === "closed" || registered.reason === "invitation") {
+      return { ok: false, reason: "unknown", mode: registered.reason === "closed" ? "closed" : "invite" };
+    }
+    return registered;
   } catch (error) {
     // Two sign-ins (or a registration) of the same new email at once: the other one created it.
     if (!(error instanceof EmailTakenError)) throw error;

@@ -9,7 +9,7 @@ import { instanceIdFor } from "~/lib/storage.server";
 import { formatBytes } from "~/lib/upload.server";
 
 /**
- * The storage quota (USER_STORAGE_QUOTA_MB) as one rule for every way bytes arrive, held under races
+ * The storage quota (USER_STORAGE_QUOTA_MB, or the person's own set by `npm run admin -- quota`) as one rule for every way bytes arrive, held under races
  * on both engines (issue 14; docs/decisions/0037). What a person uses is
  *
  *   users.media_bytes + users.text_bytes + their live storage_reservations
@@ -33,7 +33,7 @@ import { formatBytes } from "~/lib/upload.server";
 export const QUOTA_EXCEEDED = "quota_exceeded";
 export const quotaMessage = (quotaBytes = env.storageQuotaBytes) =>
   `Not enough storage left: this would pass your ${formatBytes(quotaBytes)} quota. Delete files in your library to make room.`;
-export const quotaExceeded = () => new DomainError(413, quotaMessage(), { code: QUOTA_EXCEEDED });
+export const quotaExceeded = (quotaBytes = env.storageQuotaBytes) => new DomainError(413, quotaMessage(quotaBytes), { code: QUOTA_EXCEEDED });
 
 const MiB = 1024 * 1024;
 /** A reservation grows up to this much ahead of the bytes: one transaction per MiB of an upload, not per packet. */
@@ -50,6 +50,8 @@ export interface StorageUse {
   textBytes: number;
   /** Bytes held by uploads and generations in flight. */
   reservedBytes: number;
+  /** The person's quota: their own (`npm run admin -- quota`, users.storage_quota_bytes) or USER_STORAGE_QUOTA_MB. */
+  quotaBytes: number;
 }
 
 /**
@@ -62,6 +64,7 @@ async function storageUseOn(database: Kysely<Database>, userId: string, exceptRe
     .select((eb) => [
       "media_bytes",
       "text_bytes",
+      "storage_quota_bytes",
       eb
         .selectFrom("storage_reservations")
         .select((inner) => inner.fn.coalesce(inner.fn.sum<number | string>("bytes"), inner.lit(0)).as("reserved"))
@@ -72,7 +75,13 @@ async function storageUseOn(database: Kysely<Database>, userId: string, exceptRe
     ])
     .where("id", "=", userId)
     .executeTakeFirst();
-  return { mediaBytes: Number(row?.media_bytes ?? 0), textBytes: Number(row?.text_bytes ?? 0), reservedBytes: Number(row?.reserved ?? 0) };
+  const own = row?.storage_quota_bytes;
+  return {
+    mediaBytes: Number(row?.media_bytes ?? 0),
+    textBytes: Number(row?.text_bytes ?? 0),
+    reservedBytes: Number(row?.reserved ?? 0),
+    quotaBytes: own === null || own === undefined ? env.storageQuotaBytes : Number(own),
+  };
 }
 
 const total = (use: StorageUse) => use.mediaBytes + use.textBytes + use.reservedBytes;
@@ -84,7 +93,8 @@ export function storageUse(userId: string): Promise<StorageUse> {
 
 /** Bytes the person may still store (never negative), in-flight uploads counted. */
 export async function storageLeft(userId: string): Promise<number> {
-  return Math.max(0, env.storageQuotaBytes - total(await storageUse(userId)));
+  const use = await storageUse(userId);
+  return Math.max(0, use.quotaBytes - total(use));
 }
 
 /**
@@ -105,7 +115,8 @@ async function lockPerson(trx: Kysely<Database>, userId: string): Promise<void> 
  */
 export async function requireWithinQuota(trx: Kysely<Database>, userId: string, exceptReservation: string | null = null): Promise<void> {
   await lockPerson(trx, userId);
-  if (total(await storageUseOn(trx, userId, exceptReservation)) > env.storageQuotaBytes) throw quotaExceeded();
+  const use = await storageUseOn(trx, userId, exceptReservation);
+  if (total(use) > use.quotaBytes) throw quotaExceeded(use.quotaBytes);
 }
 
 /**
@@ -155,12 +166,13 @@ export class StorageHold {
   async #grow(size: number): Promise<void> {
     const granted = await db.transaction().execute(async (trx) => {
       await lockPerson(trx, this.userId);
-      const left = env.storageQuotaBytes - total(await storageUseOn(trx, this.userId, this.id));
+      const use = await storageUseOn(trx, this.userId, this.id);
+      const left = use.quotaBytes - total(use);
       if (size > left) {
         // Refused: what it held is given back in the same transaction, so two uploads refused at
         // once cannot both be refused for the room the other still held.
         await trx.deleteFrom("storage_reservations").where("id", "=", this.id).where("user_id", "=", this.userId).execute();
-        return null;
+        return { refusedQuota: use.quotaBytes };
       }
       // A step ahead of the bytes, but never more than half the room beyond them: near the quota the
       // steps shrink, so uploads racing for the last room are not refused for room another only holds ahead.
@@ -174,10 +186,10 @@ export class StorageHold {
         .execute();
       return bytes;
     });
-    if (granted === null) {
+    if (typeof granted !== "number") {
       this.#written = false;
       this.bytes = 0;
-      throw quotaExceeded();
+      throw quotaExceeded(granted.refusedQuota);
     }
     this.#written = true;
     this.bytes = granted;

@@ -7,6 +7,7 @@ import type { Database } from "~/lib/db-schema";
 import { env, sessionSecret } from "~/lib/env.server";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { pruneFeedbackAttempts } from "./feedback.server";
+import { pruneExpiredInvitations } from "./invitation.server";
 import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
 import type { User } from "./user.server";
 
@@ -147,6 +148,8 @@ const liveFamilyUser = compileOnce((database: Kysely<Database>, p: { familyId: s
     .selectFrom("users")
     .select(["users.id", "users.email"])
     .where("users.id", "=", p.userId)
+    // A disabled person's tokens stop on their next request, on every instance (`npm run admin -- disable`).
+    .where("users.disabled_at", "is", null)
     .where((eb) =>
       eb.exists(
         eb
@@ -179,12 +182,25 @@ async function storeRefreshToken(userId: string, familyId: string, now: Date, da
   return refreshToken;
 }
 
+/**
+ * Notes that the person was seen (`npm run admin -- users`' "last seen"): at a login and at each
+ * rotation, so at most once per ACCESS_TOKEN_MINUTES per session, outside any transaction. Never rejects.
+ */
+async function noteSeen(userId: string, now: Date): Promise<void> {
+  try {
+    await db.updateTable("users").set({ last_seen_at: nowIso(now) }).where("id", "=", userId).execute();
+  } catch (error) {
+    console.error("[studio] could not note when a person was last seen", error);
+  }
+}
+
 /** A new login: a new token family. */
 export async function issueTokenPair(userId: string, now = new Date()): Promise<TokenPair> {
   const familyId = newId();
   const [access_token, refresh_token] = await Promise.all([
     signAccessToken(userId, familyId, now),
     storeRefreshToken(userId, familyId, now),
+    noteSeen(userId, now),
   ]);
   return { access_token, refresh_token, token_type: "bearer" };
 }
@@ -289,7 +305,10 @@ export async function rotateRefreshToken(refreshToken: string, now = new Date(),
     await trx.updateTable("refresh_tokens").set({ successor_sealed: sealSuccessor(stored.id, successor) }).where("id", "=", stored.id).execute();
     return successor;
   });
-  if (pair) return { ok: true, userId: stored.user_id, pair };
+  if (pair) {
+    await noteSeen(stored.user_id, now);
+    return { ok: true, userId: stored.user_id, pair };
+  }
 
   // Another exchange of this token (here or on another instance) won a moment ago: answer with its pair.
   const current = await findToken("id", stored.id);
@@ -331,6 +350,25 @@ export async function revokeFamily(familyId: string, now = new Date()) {
     .where("family_id", "=", familyId)
     .where("revoked_at", "is", null)
     .execute();
+}
+
+/** Every session of the person ends (`npm run admin -- sessions revoke`, disable): their refresh tokens are revoked. Returns how many families ended. */
+export async function revokeUserSessions(userId: string, now = new Date()): Promise<number> {
+  const families = await db
+    .selectFrom("refresh_tokens")
+    .select("family_id")
+    .distinct()
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .where("expires_at", ">", nowIso(now))
+    .execute();
+  await db
+    .updateTable("refresh_tokens")
+    .set({ revoked_at: nowIso(now), successor_sealed: null })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .execute();
+  return families.length;
 }
 
 /** Logout: the refresh token's whole family stops working. Unknown tokens are ignored. */
@@ -376,13 +414,14 @@ export async function clearSpentSuccessors(now = new Date(), graceMs = REFRESH_G
     .execute();
 }
 
-/** Housekeeping: rows that no longer count for anything (expired tokens, successor pairs past their window, attempts older than their window). */
+/** Housekeeping: rows that no longer count for anything (expired tokens, successor pairs past their window, attempts older than their window, invitations a day past their expiry). */
 export async function pruneStaleRecords(now = new Date()) {
   await deleteExpiredRefreshTokens(now);
   await clearSpentSuccessors(now);
   await pruneLoginAttempts(now);
   await pruneRegistrationAttempts(now);
   await pruneFeedbackAttempts(now);
+  await pruneExpiredInvitations(now);
 }
 
 /**

@@ -39,7 +39,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     // The storage meter shows the files' bytes beside the text's (which moves the content version) and the quota.
     versionOf: async (personId, context) => {
       const state = await contentStateOf(context, personId);
-      return state ? `${state.version}.${state.mediaBytes}.${env.storageQuotaBytes}` : null;
+      return state ? `${state.version}.${state.mediaBytes}.${state.quotaBytes}` : null;
     },
     sessionCookie: SESSION_COOKIE,
   }),
@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { items, ...content } = await loadContentPage(user.id, request, context);
   const state = await contentStateOf(context, user.id);
   // Files and text count toward the quota together; the meter says how much of each.
-  const usage = { usedBytes: (state?.mediaBytes ?? 0) + (state?.textBytes ?? 0), quotaBytes: env.storageQuotaBytes, textBytes: state?.textBytes ?? 0 };
+  const usage = { usedBytes: (state?.mediaBytes ?? 0) + (state?.textBytes ?? 0), quotaBytes: state?.quotaBytes ?? env.storageQuotaBytes, textBytes: state?.textBytes ?? 0 };
   // The rows are in the page's markup; a document does not also carry them as data (decision 0024).
   return { email: user.email, preferences, editing, usage, content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) } };
 }

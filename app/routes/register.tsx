@@ -1,12 +1,14 @@
 import { useEffect, useRef } from "react";
-import { data, Link, useActionData, useFetcher, useNavigate } from "react-router";
+import { data, Link, useActionData, useFetcher, useLoaderData, useNavigate } from "react-router";
 import { EnhancedField } from "~/components/enhanced-field";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { firstIssue } from "~/lib/validation.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
 import { credentialsSchema } from "~/shared/credentials";
-import { EmailTakenError } from "~/models/user.server";
+import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/user.server";
+import { invitationIsUsable } from "~/models/invitation.server";
+import { env } from "~/lib/env.server";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [
@@ -30,6 +32,18 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
   return headers;
 };
 
+/**
+ * REGISTRATION (issue 27): open shows the form; invite shows it only for a usable invitation link
+ * (`/register?invite=CODE`, the code carried on as a hidden field), else says an invitation is needed;
+ * closed says registration is closed. The server renders it all: no script decides.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  if (env.registration === "closed") return { refusal: REGISTRATION_CLOSED_MESSAGE, invite: null };
+  if (env.registration === "open") return { refusal: null, invite: null };
+  const invite = new URL(request.url).searchParams.get("invite")?.trim() ?? "";
+  return (await invitationIsUsable(invite)) ? { refusal: null, invite } : { refusal: INVITATION_NEEDED_MESSAGE, invite: null };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const email = String(form.get("email") ?? "");
@@ -40,7 +54,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = credentialsSchema.safeParse({ email, password });
   if (!parsed.success) return failure(`❌ Registration failed: ${firstIssue(parsed.error)}`, 400);
   try {
-    const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(context));
+    const invite = String(form.get("invite") ?? "").trim() || null;
+    const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(context), invite);
+    if (!result.ok && result.reason === "closed") return failure(`❌ ${REGISTRATION_CLOSED_MESSAGE}`, 403);
+    if (!result.ok && result.reason === "invitation") return failure(`❌ ${INVITATION_NEEDED_MESSAGE}`, 403);
     if (!result.ok) {
       const busy = result.reason === "busy";
       const reason = busy ? busyMessage(result.retryAfterSeconds) : registrationThrottledMessage(result.retryAfterSeconds);
@@ -54,6 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Register() {
+  const { refusal, invite } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<typeof action>();
   const actionData = useActionData<typeof action>();
   const result = fetcher.data ?? actionData;
@@ -73,29 +91,37 @@ export default function Register() {
       {/* Without JavaScript the browser follows this after 1.5 s (React hoists it into <head>). */}
       {result?.ok && !fetcher.data ? <meta httpEquiv="refresh" content="1.5;url=/login" /> : null}
       <h1>Create Account</h1>
-      <fetcher.Form method="post" className="card form" aria-label="Register" noValidate>
-        <EnhancedField />
-        <label>
-          Email
-          <input type="email" name="email" autoComplete="email" maxLength={254} />
-        </label>
-        <label>
-          Password
-          <input type="password" name="password" autoComplete="new-password" maxLength={256} />
-        </label>
-        <label>
-          Confirm Password
-          <input type="password" name="confirmPassword" autoComplete="new-password" maxLength={256} />
-        </label>
-        {result ? (
-          <p className={`message ${result.ok ? "message-success" : "message-error"}`} role={result.ok ? "status" : "alert"}>
-            {result.message}
-          </p>
-        ) : null}
-        <button type="submit" className="button button-primary" disabled={busy || !!result?.ok}>
-          {busy ? "Creating..." : "Create Account"}
-        </button>
-      </fetcher.Form>
+      {/* After a success the loader may already find the invitation used: the success stays in view. */}
+      {refusal && !result?.ok ? (
+        <p className="card message message-error" role="alert">
+          {refusal}
+        </p>
+      ) : (
+        <fetcher.Form method="post" className="card form" aria-label="Register" noValidate>
+          <EnhancedField />
+          {invite ? <input type="hidden" name="invite" value={invite} /> : null}
+          <label>
+            Email
+            <input type="email" name="email" autoComplete="email" maxLength={254} />
+          </label>
+          <label>
+            Password
+            <input type="password" name="password" autoComplete="new-password" maxLength={256} />
+          </label>
+          <label>
+            Confirm Password
+            <input type="password" name="confirmPassword" autoComplete="new-password" maxLength={256} />
+          </label>
+          {result ? (
+            <p className={`message ${result.ok ? "message-success" : "message-error"}`} role={result.ok ? "status" : "alert"}>
+              {result.message}
+            </p>
+          ) : null}
+          <button type="submit" className="button button-primary" disabled={busy || !!result?.ok}>
+            {busy ? "Creating..." : "Create Account"}
+          </button>
+        </fetcher.Form>
+      )}
       <p className="muted">
         Already have an account? <Link to="/login">Log in</Link>
       </p>

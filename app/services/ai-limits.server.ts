@@ -27,6 +27,10 @@ function seconds(count: number) {
 /** The refusal's words: which limit, and when to try again. */
 export function aiLimitedMessage(refusal: Extract<AiRequestStart, { allowed: false }>): string {
   const when = `Try again in ${seconds(refusal.retryAfterSeconds)}.`;
+  if (refusal.reason === "per_day") {
+    const hours = Math.ceil(refusal.retryAfterSeconds / 3600);
+    return `Too many AI requests today: at most ${refusal.limit} a day. Try again in ${hours} hour${hours === 1 ? "" : "s"} (at midnight UTC).`;
+  }
   return refusal.reason === "per_minute"
     ? `Too many AI requests: at most ${refusal.limit} a minute. ${when}`
     : `Too many AI requests at once: at most ${refusal.limit} at a time. ${when}`;

@@ -53,3 +53,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     onOutput: process.env.TEST_SERVER_LOG ? (text: string) => process.stderr.write(text) : undefined,
   });
 }
+
+/**
+ * The database settings a server started by startTestServer on `dataDir` uses, for a process that must
+ * reach the same data (e.g. `npm run admin` in tests/api/admin.test.ts): its DATABASE_URL on PostgreSQL,
+ * nothing on SQLite (the file in DATA_DIR).
+ */
+export function databaseEnvOf(dataDir: string): Record<string, string> {
+  const url = databaseOfDataDir.get(path.resolve(dataDir));
+  return url ? { DATABASE_URL: url } : {};
+}

@@ -176,7 +176,7 @@ for (const engine of engines) {
       expectAllSucceeded(results, "Up");
       schemas[engine] = await readSchema(target.db);
       expect(Object.keys(schemas[engine]!.tables)).toEqual(
-        expect.arrayContaining(["users", "refresh_tokens", "login_attempts", "feedback", "content_items", "media_files", "video_jobs", "projects", "registration_attempts"]),
+        expect.arrayContaining(["users", "refresh_tokens", "login_attempts", "feedback", "content_items", "media_files", "video_jobs", "projects", "registration_attempts", "invitations"]),
       );
     });
 

@@ -60,6 +60,19 @@ describe("settings: one schema, parsed once", () => {
     expect(parseSettings({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
   });
 
+  it("REGISTRATION, PUBLIC_URL and AI_DAILY_LIMIT (issue 27): open, none and no cap unless set; a bad one is named", () => {
+    expect(parseSettings({})).toMatchObject({ registration: "open", publicUrl: null, aiDailyLimit: 0 });
+    expect(parseSettings({ REGISTRATION: "Invite", PUBLIC_URL: "https://studio.example.org/", AI_DAILY_LIMIT: "200" })).toMatchObject({
+      registration: "invite",
+      publicUrl: "https://studio.example.org",
+      aiDailyLimit: 200,
+    });
+    expect(parseSettings({ REGISTRATION: "closed" }).registration).toBe("closed");
+    expect(() => parseSettings({ REGISTRATION: "friends" })).toThrow('REGISTRATION must be one of open, invite, closed, got "friends"');
+    expect(() => parseSettings({ AI_DAILY_LIMIT: "-1" })).toThrow("AI_DAILY_LIMIT must be a whole number of at least 0");
+    expect(() => parseSettings({ PUBLIC_URL: "studio.example.org" })).toThrow("PUBLIC_URL must be an http(s) URL");
+  });
+
   it("names every bad variable at once, and never echoes a secret", () => {
     let error: unknown;
     try {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseSettings, registrationMode, SettingsError } from "~/lib/env.server";
+import { parseSettings, SettingsError } from "~/lib/env.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { loginWithPassword } from "~/models/auth.server";
 import { accountForVerifiedEmail } from "~/models/sso.server";
+import { disablePerson, enablePerson } from "~/models/operator.server";
 import { createUser } from "~/models/user.server";
 
 const email = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -56,12 +57,11 @@ describe("single sign-on settings", () => {
     expect(problemsOf({ PUBLIC_URL: "studio.example.com" })).toEqual(['PUBLIC_URL must be an http(s) URL, got "studio.example.com"']);
   });
 
-  it("REGISTRATION is read by one function: open by default, and an unknown value closes", () => {
-    expect(registrationMode({})).toBe("open");
-    expect(registrationMode({ REGISTRATION: " Open " })).toBe("open");
-    expect(registrationMode({ REGISTRATION: "invite" })).toBe("invite");
-    expect(registrationMode({ REGISTRATION: "closed" })).toBe("closed");
-    expect(registrationMode({ REGISTRATION: "cloesd" })).toBe("closed");
+  it("REGISTRATION is open by default, and an unknown value stops the start", () => {
+    expect(parseSettings({}).registration).toBe("open");
+    expect(parseSettings({ REGISTRATION: "Invite" }).registration).toBe("invite");
+    expect(parseSettings({ REGISTRATION: "closed" }).registration).toBe("closed");
+    expect(problemsOf({ REGISTRATION: "cloesd" })).toHaveLength(1);
   });
 });
 
@@ -90,6 +90,15 @@ describe("the account a verified email names", () => {
       expect(await accountForVerifiedEmail(address, "127.0.0.1", mode)).toEqual({ ok: true, user, created: false });
     }
     expect(await loginWithPassword(address, "correct horse battery", "127.0.0.1")).toEqual({ ok: true, user });
+  });
+
+  it("is refused while the operator has disabled it, and signs in again once enabled", async () => {
+    const address = email("disabled");
+    const user = await createUser(address, "correct horse battery");
+    await disablePerson(user.id);
+    expect(await accountForVerifiedEmail(address, "127.0.0.1", "open")).toEqual({ ok: false, reason: "disabled" });
+    await enablePerson(user.id);
+    expect(await accountForVerifiedEmail(address, "127.0.0.1", "open")).toEqual({ ok: true, user, created: false });
   });
 
   it("is a new one when registration is open, and the same one on the next sign-in", async () => {

@@ -3,7 +3,7 @@ import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.ser
 import { clientAddress } from "~/lib/http/client-address.server";
 import { isRecord, parseInput } from "~/lib/validation.server";
 import { readFormData, readJsonBody } from "~/lib/http/bodies.server";
-import { busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/auth.login";
@@ -28,7 +28,7 @@ async function readCredentials(request: Request): Promise<unknown> {
 
 /**
  * POST /api/auth/login -> {access_token, refresh_token, token_type}; bad credentials 401; too many failures
- * (account or address) 429, before any password is hashed; the server's hash queue full 503. Both with Retry-After.
+ * (account or address) 429; a disabled account (right password) 403, before any password is hashed; the server's hash queue full 503. Both with Retry-After.
  */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
@@ -40,6 +40,7 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   if (!result.ok && result.reason === "busy") {
     throw new DomainError(503, busyMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
   }
+  if (!result.ok && result.reason === "disabled") throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
   if (!result.ok) throw new DomainError(401, "Incorrect email or password", { headers: { "WWW-Authenticate": "Bearer" } });
   return Response.json(await issueTokenPair(result.user.id), { headers: { "Cache-Control": "no-store" } });
 });
