@@ -124,8 +124,14 @@ test("on a desktop no toast lies over a control mid-page: a long list's rows, th
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUpAndLogIn(page, "toasts-mid");
   for (let index = 1; index <= 40; index++) await page.request.post("/api/content", { data: { title: `Note ${index}`, body: "" } });
-  // The window losing focus pauses the toasts (react-toastify's pauseOnFocusLoss): they stay for the checks.
-  const holdToasts = () => page.evaluate(() => window.dispatchEvent(new Event("blur")));
+  // The window losing focus pauses the toasts (react-toastify's pauseOnFocusLoss): they stay for the
+  // checks. After their entrance, whose end sets them going again.
+  const moving = () =>
+    page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running" && !(a.effect as KeyframeEffect).target?.classList.contains("Toastify__progress-bar")).length);
+  const holdToasts = async () => {
+    await expect.poll(moving).toBe(0);
+    await page.evaluate(() => window.dispatchEvent(new Event("blur")));
+  };
   await page.goto("/dashboard");
   await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
   await holdToasts();
@@ -137,7 +143,7 @@ test("on a desktop no toast lies over a control mid-page: a long list's rows, th
   }
   await expect(page.locator(".Toastify__toast")).toHaveCount(3);
   await page.getByRole("link", { name: "Note 20", exact: true }).evaluate((element) => element.scrollIntoView({ block: "center" }));
-  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running" && !(a.effect as KeyframeEffect).target?.classList.contains("Toastify__progress-bar")).length)).toBe(0);
+  await expect.poll(moving).toBe(0);
   const deletes = page.getByRole("button", { name: /^Delete Note/ });
   let onScreen = 0;
   for (const button of await deletes.all()) if (await button.isVisible() && (await button.evaluate((element) => { const box = element.getBoundingClientRect(); return box.top >= 0 && box.bottom <= window.innerHeight; }))) onScreen++;
