@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { ApiError, saveToLibrary } from "~/browser/api-client";
+import { Icon } from "./icon";
 import { toast } from "./toasts";
 
 /** SPEC §8 style: what failed, then the server's reason when it gave one. */
@@ -38,7 +39,7 @@ export function SaveToLibraryButton({
     try {
       const saved = await saveToLibrary(source, filename, kind);
       setState({ phase: "saved" });
-      toast.success(`💾 Saved to your library: ${saved.name}`);
+      toast.success(`Saved to your library: ${saved.name}`);
     } catch (error) {
       const detail = error instanceof ApiError ? error.detail : undefined;
       setState({ phase: "failed", detail });
@@ -48,7 +49,8 @@ export function SaveToLibraryButton({
   return (
     <span className="save-to-library">
       <button type="button" className="button button-small" onClick={() => void save()} disabled={state.phase === "saving" || state.phase === "saved"}>
-        {state.phase === "saving" ? "Saving…" : state.phase === "saved" ? "✅ In your library" : `💾 ${label}`}
+        {state.phase === "saved" ? <Icon name="check" /> : <Icon name="save" />}
+        {state.phase === "saving" ? "Saving…" : state.phase === "saved" ? "In your library" : label}
       </button>
       {state.phase === "saved" ? (
         <Link className="button button-small button-ghost" to="/library">

@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from "react";
 import { ToastContainer, toast } from "react-toastify/unstyled";
 import "react-toastify/ReactToastify.css";
 import type { Theme } from "~/shared/tools";
-import { seeThroughUnderPointer } from "./toast-peek";
+import { followToastStack, seeThroughUnderPointer } from "./toast-peek";
 
 /**
  * The toasts' container with its settings. It comes with react-toastify in a chunk of its own, fetched
@@ -26,7 +26,9 @@ export const TOASTS_AT_ONCE = { phone: 2, desktop: 3 };
  * SPEC §8: toasts auto-close after 5000 ms, pause on hover, Alt+T focuses them (react-toastify's
  * defaults, set explicitly). They sit at the bottom (full width on phones), not SPEC's top-right, where
  * they covered the header's controls (WCAG 2.4.11; docs/decisions/0021), and
- * take the page's theme. Where a toast still lies over a control (a row's Delete at the bottom of the
+ * take the page's theme. On a desktop with the sidebar they sit at the sidebar's foot, and the sidebar
+ * ends above them (followToastStack, app.css; docs/decisions/0045): mid-page they covered a row's
+ * Delete (issue 26). Where a toast still lies over a control (a row's Delete at the bottom of the
  * screen), it gets out of the way: while the pointer is over a toast, the toasts pause (SPEC's pause
  * on hover) and turn faint and click-through (app.css), so the control beneath shows and takes the
  * click; a control reached with the keyboard is scrolled clear of them (app.css). With reduced motion
@@ -37,6 +39,7 @@ export default function StudioToastContainer({ theme }: { theme: Theme }) {
   const reducedMotion = useSyncExternalStore(subscribeToMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
   const phone = useSyncExternalStore(subscribeToPhone, () => window.matchMedia(PHONE).matches, () => false);
   useEffect(() => seeThroughUnderPointer(toast), []);
+  useEffect(() => followToastStack(), []);
   return (
     <ToastContainer
       position="bottom-right"

@@ -31,3 +31,37 @@ export function seeThroughUnderPointer(toasts: { pause(): void; play(): void }):
     root.removeAttribute("data-toast-peek");
   };
 }
+
+/**
+ * Keeps `--toast-stack` on <html> at the height the shown toasts take from the bottom of the window
+ * (0 with none): on a desktop with the sidebar the toasts sit at its foot and the sidebar ends above
+ * them (app.css, issue 26), so no control lies under a toast. Followed through the toasts' arrivals,
+ * departures and size changes. Returns the clean-up.
+ */
+export function followToastStack(): () => void {
+  const root = document.documentElement;
+  const region = document.querySelector(".Toastify");
+  if (!region) return () => {};
+  const measure = () => {
+    let top = Infinity;
+    for (const toast of region.querySelectorAll(".Toastify__toast")) top = Math.min(top, toast.getBoundingClientRect().top);
+    const room = Number.isFinite(top) ? Math.max(0, Math.ceil(window.innerHeight - top)) : 0;
+    root.style.setProperty("--toast-stack", `${room}px`);
+  };
+  const sizes = new ResizeObserver(measure);
+  const watch = () => {
+    sizes.disconnect();
+    for (const toast of region.querySelectorAll(".Toastify__toast")) sizes.observe(toast);
+    measure();
+  };
+  const arrivals = new MutationObserver(watch);
+  arrivals.observe(region, { childList: true, subtree: true });
+  window.addEventListener("resize", measure);
+  watch();
+  return () => {
+    arrivals.disconnect();
+    sizes.disconnect();
+    window.removeEventListener("resize", measure);
+    root.style.removeProperty("--toast-stack");
+  };
+}

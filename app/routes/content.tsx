@@ -99,7 +99,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     }
     if (enhanced) return data({ ok: done, intent: intent === "delete" ? intent : "pin", message: done ? undefined : failed }, { status: done ? 200 : status });
     if (!done) return redirectWithError(back, failed);
-    return intent === "delete" ? redirectWithSuccess(back, "🗑️ Content deleted") : redirect(back);
+    return intent === "delete" ? redirectWithSuccess(back, "Content deleted") : redirect(back);
   }
 
   if (intent === "save") {

@@ -45,7 +45,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     console.error("[content] create failed", error);
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });
   }
-  return redirectWithSuccess("/dashboard", "✅ Content created");
+  return redirectWithSuccess("/dashboard", "Content created");
 }
 
 /** With JavaScript: a post that never reaches the server keeps what was typed and says SPEC's text. */

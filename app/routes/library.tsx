@@ -81,7 +81,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (!name.trim()) return answer({ intent, id, ok: false, message: RENAME_FAILED, detail: "Name is required" }, 400);
     try {
       const renamed = await renameLibraryFile(user.id, id, name);
-      return done(`✏️ Renamed to ${renamed.name}`);
+      return done(`Renamed to ${renamed.name}`);
     } catch (error) {
       const failure = screenFailure(error);
       return answer({ intent, id, ok: false, message: RENAME_FAILED, detail: failure.detail }, failure.status === 422 ? 400 : failure.status);
@@ -104,7 +104,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     try {
       const project = await attachToProject(user.id, id, text(form.get("project_id")));
       if (!project) return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: "Choose one of your projects" }, 400);
-      return done(`📎 Attached to ${project.title}`);
+      return done(`Attached to ${project.title}`);
     } catch (error) {
       const failure = screenFailure(error);
       return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: failure.detail }, failure.status);
@@ -140,7 +140,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
 
   return (
     <main className="page library-page" aria-busy={busy || undefined}>
-      <MediaHeader title="🗂️ Library" />
+      <MediaHeader title="Library" icon="library" />
       <FlashMessage />
       <StorageMeter usage={usage} />
       <LibraryFilterForm filters={filters} />

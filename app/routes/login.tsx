@@ -115,7 +115,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         ) : null}
         {result?.ok ? (
           <p className="message message-success" role="status">
-            ✅ Logged in. Opening your dashboard...
+            Logged in. Opening your dashboard...
           </p>
         ) : null}
         <button type="submit" className="button button-primary" disabled={busy || !!result?.ok}>

@@ -69,7 +69,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     console.error("[projects] delete failed", error);
   }
   if (enhanced) return data({ ok: deleted, message: deleted ? undefined : DELETE_FAILED }, { status: deleted ? 200 : 404 });
-  return deleted ? redirectWithSuccess("/projects", "🗑️ Project deleted") : redirectWithError("/projects", DELETE_FAILED);
+  return deleted ? redirectWithSuccess("/projects", "Project deleted") : redirectWithError("/projects", DELETE_FAILED);
 }
 
 /** With JavaScript: a delete whose request fails brings the card back and says SPEC's text. */

@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = () => [
 
 /** SPEC §4: after registering, show success and go to /login after 1.5 s. */
 const REGISTER_REDIRECT_MS = 1500;
-const SUCCESS_MESSAGE = "✅ Account created! Redirecting to login...";
+const SUCCESS_MESSAGE = "Account created! Redirecting to login...";
 
 function failure(message: string, status: number, headers?: HeadersInit) {
   return data({ ok: false as const, message }, { status, headers });

@@ -86,7 +86,36 @@ async function raisePlanToast(page: Page) {
   await expect(page.getByText("Free Plan Activated!")).toBeVisible();
 }
 
-/** Checks one screen in both themes at both sizes: no axe violation, no sideways scrolling. */
+/**
+ * The texts SPEC writes with an emoji (its §4 and §8): the only emoji a control may show (issue 26:
+ * line icons everywhere else). None is a control's text today; a control quoting one would be allowed.
+ */
+const SPEC_EMOJI_TEXTS = [
+  "💾 Saved", "✅ Saved manually", "✅ Completed!", "❌ Error generating video.", "⚠️ Timed out.",
+  "⚠️ Please fill in all fields.", "❌ Passwords do not match.", "⚠️ That email is already registered.", "❌ Registration failed:",
+  "⚠️ Error creating content. Please try again.", "⚠️ Failed to load content", "❌ Save failed",
+  "❌ Upload failed", "❌ Upload error", "✅ Upload successful!", "🗑️ File deleted", "✨ Renamed successfully",
+  "🎙️ Microphone access denied or unsupported browser.", "⚠️ Something went wrong. Please try again.", "✅ Feedback sent successfully!",
+];
+
+/** The controls (buttons, links, disclosure summaries, options) whose words or name hold an emoji that SPEC does not quote. */
+function controlsWithEmoji(page: Page) {
+  return page.evaluate((quoted) => {
+    const pictograph = /\p{Extended_Pictographic}/u;
+    const found: string[] = [];
+    const controls = document.querySelectorAll("button, a[href], summary, [role='button'], [role='link'], [role='menuitem'], select option, input[type='submit'], input[type='button']");
+    for (const control of controls) {
+      const words = control instanceof HTMLInputElement ? control.value : (control.textContent ?? "");
+      for (const text of [words, control.getAttribute("aria-label") ?? "", control.getAttribute("title") ?? ""]) {
+        const unquoted = quoted.reduce((rest, spec) => rest.replaceAll(spec, ""), text);
+        if (pictograph.test(unquoted)) found.push(`${control.tagName.toLowerCase()}: ${text.trim()}`);
+      }
+    }
+    return found;
+  }, SPEC_EMOJI_TEXTS);
+}
+
+/** Checks one screen in both themes at both sizes: no axe violation, no sideways scrolling, no emoji on a control. */
 async function checkScreen(page: Page, url: string, ready?: (page: Page) => Promise<void>) {
   for (const theme of THEMES) {
     await chooseTheme(page, theme);
@@ -111,6 +140,7 @@ async function checkScreen(page: Page, url: string, ready?: (page: Page) => Prom
           .map((fieldset) => fieldset.className || fieldset.name || "fieldset"),
       );
       expect(spilled, `${where}: fieldsets wider than their form`).toEqual([]);
+      expect(await controlsWithEmoji(page), `${where}: emoji on a control (line icons instead, issue 26)`).toEqual([]);
     }
   }
 }
@@ -149,7 +179,11 @@ test.describe("signed in", () => {
     ["projects", () => "/projects", (page) => expect(page.getByText("Short film")).toBeVisible()],
     ["project new", () => "/project/new"],
     ["project edit", ({ projectId }) => `/project/${projectId}`, (page) => expect(page.getByLabel("Title")).toHaveValue("Short film")],
-    ["library", () => "/library"],
+    // The first file's "Attach to project" chooser open (issue 26): its select and button are checked too.
+    ["library", () => "/library", async (page) => {
+      await page.locator(".library-attach > summary").first().click();
+      await expect(page.getByLabel(/^Project for /).first()).toBeVisible();
+    }],
     ["404", () => "/no-such-page"],
   ];
   for (const [name, url, ready] of screens) {

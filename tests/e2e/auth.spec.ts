@@ -78,7 +78,7 @@ test.describe("login", () => {
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await page.getByRole("button", { name: "Login" }).click();
-    await expect(page.getByRole("status")).toHaveText("✅ Logged in. Opening your dashboard...");
+    await expect(page.getByRole("status")).toHaveText("Logged in. Opening your dashboard...");
     await page.waitForURL(/\/dashboard$/);
     await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { sawSignedInVariant: boolean }).sawSignedInVariant)).toBe(false);

@@ -229,7 +229,7 @@ test.describe("with JavaScript off", () => {
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await page.waitForURL("**/projects");
-    await expect(page.getByText("🗑️ Project deleted")).toBeVisible();
+    await expect(page.getByText("Project deleted")).toBeVisible();
     await expect(card(page, "Plain project, edited")).toHaveCount(0);
   });
 });

@@ -96,6 +96,70 @@ for (const viewport of [
   });
 }
 
+/**
+ * What lies under the toasts: every interactive control (button, link, field, summary) found under a
+ * point of a toast's box (a 6 px grid), as the browser hit-tests it (so what the sidebar's own scroll
+ * clips away is not there). Empty when no toast covers a control.
+ */
+function controlsUnderToasts(page: Page) {
+  return page.evaluate(() => {
+    const found = new Set<string>();
+    for (const toast of document.querySelectorAll(".Toastify__toast")) {
+      const box = toast.getBoundingClientRect();
+      for (let y = box.top + 1; y < box.bottom; y += 6) {
+        for (let x = box.left + 1; x < box.right; x += 6) {
+          for (const element of document.elementsFromPoint(x, y)) {
+            if (element.closest(".Toastify")) continue;
+            const control = element.closest("button, a, input, select, textarea, summary, [role='button']");
+            if (control) found.add(`${control.tagName.toLowerCase()} "${control.getAttribute("aria-label") ?? control.textContent?.trim()}"`);
+          }
+        }
+      }
+    }
+    return [...found];
+  });
+}
+
+test("on a desktop no toast lies over a control mid-page: a long list's rows, the sidebar, the header (issue 26)", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signUpAndLogIn(page, "toasts-mid");
+  for (let index = 1; index <= 40; index++) await page.request.post("/api/content", { data: { title: `Note ${index}`, body: "" } });
+  // The window losing focus pauses the toasts (react-toastify's pauseOnFocusLoss): they stay for the
+  // checks. After their entrance, whose end sets them going again.
+  const moving = () =>
+    page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running" && !(a.effect as KeyframeEffect).target?.classList.contains("Toastify__progress-bar")).length);
+  const holdToasts = async () => {
+    await expect.poll(moving).toBe(0);
+    await page.evaluate(() => window.dispatchEvent(new Event("blur")));
+  };
+  await page.goto("/dashboard");
+  await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
+  await holdToasts();
+  // Three toasts at once (the desktop's most), then the list's middle on the screen: rows' Delete everywhere.
+  for (const plan of ["Pro", "Ultimate"]) {
+    await page.getByRole("button", { name: plan, exact: true }).click();
+    await expect(page.getByText(`${plan} Plan Activated!`)).toBeVisible();
+    await holdToasts();
+  }
+  await expect(page.locator(".Toastify__toast")).toHaveCount(3);
+  await page.getByRole("link", { name: "Note 20", exact: true }).evaluate((element) => element.scrollIntoView({ block: "center" }));
+  await expect.poll(moving).toBe(0);
+  const deletes = page.getByRole("button", { name: /^Delete Note/ });
+  let onScreen = 0;
+  for (const button of await deletes.all()) if (await button.isVisible() && (await button.evaluate((element) => { const box = element.getBoundingClientRect(); return box.top >= 0 && box.bottom <= window.innerHeight; }))) onScreen++;
+  expect(onScreen).toBeGreaterThan(10);
+  expect(await controlsUnderToasts(page)).toEqual([]);
+  // Scrolled back to the top: the header's and the sidebar's controls are clear of them too.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  expect(await controlsUnderToasts(page)).toEqual([]);
+  // Every link of the sidebar stays within reach while they show: its own scroll brings the last one above them.
+  const logout = page.getByRole("region", { name: "Account" }).getByRole("button", { name: "Logout" });
+  await logout.scrollIntoViewIfNeeded();
+  await expect(logout).toBeInViewport();
+  expect(await controlsUnderToasts(page)).toEqual([]);
+  await expect(page.locator(".Toastify__toast")).toHaveCount(3);
+});
+
 test("the welcome toast shows once per sign-in, and no toast outlives a logout", async ({ page }) => {
   // Without motion a dismissed toast leaves at once (its exit animation would keep it in the page a moment).
   await page.emulateMedia({ reducedMotion: "reduce" });

@@ -2,15 +2,13 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { AUDIO_KINDS, IMAGE_KINDS, KIND_LABELS, librarySearch, type LibraryFileJson, type LibraryFilters, type Provenance } from "~/shared/library";
 import type { MediaKind } from "~/shared/media-names";
+import { Icon } from "../icon";
 import { formatSize } from "../media-ui";
 import { toast } from "../toasts";
 import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
 
 /** Kinds the AI tools make: their provenance is shown, "unknown" for files from before it was kept. */
 const GENERATED_KINDS: readonly MediaKind[] = ["speech", "image", "aivideo", "sketch"];
-
-/** "2026-01-15 12:04 UTC": the same text on the server and in the browser. */
-const dateText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 function durationText(ms: number): string {
   const seconds = Math.round(ms / 1000);
@@ -25,6 +23,28 @@ function Preview({ file }: { file: LibraryFileJson }) {
   if (AUDIO_KINDS.includes(kind)) return <audio className="library-audio" src={file.url} controls preload="none" aria-label={`Play ${file.name}`} />;
   // No poster is made on the server: the first frame, from the file's metadata, stands in for one.
   return <video className="library-video" src={file.url} controls preload="metadata" aria-label={`Play ${file.name}`} />;
+}
+
+/** A prompt longer than this is clipped to two lines with "more" (about two lines of a phone's card). */
+const PROMPT_SHOWN_WHOLE = 60;
+
+/**
+ * Text clipped to two lines (library.css) with a "more" that shows it whole and "less" that clips it
+ * again: a <details> with nothing but its summary, so it works without JavaScript; the clip follows
+ * its open state (`:has()`).
+ */
+function ClippedText({ text }: { text: string }) {
+  return (
+    <span className="library-clip">
+      <span className="library-clip-text">{text}</span>
+      <details className="library-more">
+        <summary>
+          <span className="library-more-closed">more</span>
+          <span className="library-more-open">less</span>
+        </summary>
+      </details>
+    </span>
+  );
 }
 
 function ProvenanceDetails({ provenance }: { provenance: Provenance | null }) {
@@ -50,7 +70,7 @@ function ProvenanceDetails({ provenance }: { provenance: Provenance | null }) {
         .map(([label, value]) => (
           <div key={label}>
             <dt>{label}</dt>
-            <dd>{value}</dd>
+            <dd>{label === "Prompt" && value.length > PROMPT_SHOWN_WHOLE ? <ClippedText text={value} /> : value}</dd>
           </div>
         ))}
     </dl>
@@ -112,7 +132,10 @@ export function LibraryItem({
       </div>
       <h2 className="library-name">{file.name}</h2>
       <p className="library-facts muted">
-        {facts.join(" · ")} · <time dateTime={file.created_at}>{dateText(file.created_at)}</time>
+        {facts.join(" · ")} · <time dateTime={file.created_at}>
+          {file.created_at.slice(0, 10)}
+          <span className="library-clock"> {file.created_at.slice(11, 16)} UTC</span>
+        </time>
       </p>
       {GENERATED_KINDS.includes(kind) ? <ProvenanceDetails provenance={file.provenance} /> : null}
 
@@ -147,50 +170,79 @@ export function LibraryItem({
       ) : null}
 
       <div className="library-actions">
-        <a className="button button-small" href={file.url} download={file.name}>
-          ⬇️ Download
+        <a className="button button-small" href={file.url} download={file.name} aria-label={`Download ${file.name}`}>
+          <Icon name="download" />
+          <span className="library-action-label">Download</span>
         </a>
         {!renaming ? (
           <Link className="button button-small" to={renameLink} aria-label={`Rename ${file.name}`}>
-            ✏️ Rename
+            <Icon name="pencil" />
+            <span className="library-action-label">Rename</span>
           </Link>
         ) : null}
         {IMAGE_KINDS.includes(kind) ? (
           <Link className="button button-small" to={`/drawing?${new URLSearchParams({ from: file.id })}`} aria-label={`Use ${file.name} as a sketch`}>
-            🎨 Use as a sketch
+            <Icon name="brush" />
+            <span className="library-action-label">Use as a sketch</span>
           </Link>
         ) : null}
         <Form method="post" action={`/library${back}`} onSubmit={onDelete}>
           <input type="hidden" name="id" value={file.id} />
           <input type="hidden" name="back" value={back} />
           <button type="submit" name="intent" value="delete" className="button button-small button-ghost" aria-label={`Delete ${file.name}`}>
-            🗑️ Delete
+            <Icon name="trash-2" />
+            <span className="library-action-label">Delete</span>
           </button>
         </Form>
+        {projects.length > 0 ? <AttachChooser file={file} back={back} projects={projects} /> : null}
       </div>
-      {projects.length > 0 ? (
-        <Form method="post" action={`/library${back}`} className="library-attach">
-          <input type="hidden" name="intent" value="attach" />
-          <input type="hidden" name="id" value={file.id} />
-          <input type="hidden" name="back" value={back} />
-          <label>
-            <span className="visually-hidden">Project for {file.name}</span>
-            <select name="project_id" defaultValue="">
-              <option value="" disabled>
-                Attach to a project…
-              </option>
-              {projects.map((project) => (
-                <option key={project.id} value={project.id}>
-                  {project.title}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="button button-small">
-            📎 Attach
-          </button>
-        </Form>
-      ) : null}
     </li>
+  );
+}
+
+/**
+ * One "Attach to project" per file (issue 26: a project dropdown on every card made a phone's library
+ * 5,500 px tall): a <details> whose summary opens the chooser, the person's projects and Attach, a
+ * plain form posting to /library (with or without JavaScript). Sent, the chooser closes.
+ */
+function AttachChooser({ file, back, projects }: { file: LibraryFileJson; back: string; projects: { id: string; title: string }[] }) {
+  return (
+    <details className="library-attach">
+      <summary className="button button-small">
+        <Icon name="paperclip" />
+        <span className="library-action-label">
+          Attach<span className="library-attach-more"> to project</span>
+        </span>
+        <span className="visually-hidden">: {file.name}</span>
+      </summary>
+      <Form
+        method="post"
+        action={`/library${back}`}
+        className="library-attach-chooser"
+        onSubmit={(event) => event.currentTarget.closest("details")?.removeAttribute("open")}
+      >
+        <input type="hidden" name="intent" value="attach" />
+        <input type="hidden" name="id" value={file.id} />
+        <input type="hidden" name="back" value={back} />
+        <label>
+          <span>
+            Project<span className="visually-hidden"> for {file.name}</span>
+          </span>
+          <select name="project_id" defaultValue="" required>
+            <option value="" disabled>
+              Choose a project…
+            </option>
+            {projects.map((project) => (
+              <option key={project.id} value={project.id}>
+                {project.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button button-small button-primary">
+          Attach
+        </button>
+      </Form>
+    </details>
   );
 }
