@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Provenance } from "~/shared/library";
-import { getMediaById, storeMedia, type MediaFile } from "./media.server";
+import { deleteMedia, getMediaById, listMedia, storeMedia, type MediaFile } from "./media.server";
 
 /**
  * Files the AI tools make (speech, images, AI video clips) are the person's media files like their
@@ -62,4 +62,20 @@ export async function storeGenerated(userId: string, kind: GeneratedKind, bytes:
 /** Any of the person's stored files by id (another user's is undefined, like one that does not exist). */
 export function getOwnedMedia(userId: string, id: string): Promise<MediaFile | undefined> {
   return getMediaById(userId, id);
+}
+
+/** The person's AI video clips (the Video Hub's "Generated" section), newest first. */
+export function listGeneratedVideos(userId: string): Promise<MediaFile[]> {
+  return listMedia(userId, "aivideo");
+}
+
+/**
+ * Deletes one of the person's AI video clips by id: the row, then the bytes (deleteMedia's order; a job
+ * that made it keeps its row, its media id set to null). False when the person has no generated video
+ * by that id (another person's, an upload's, or one already gone).
+ */
+export async function deleteGeneratedVideo(userId: string, id: string): Promise<boolean> {
+  const file = await getMediaById(userId, id);
+  if (!file || file.kind !== "aivideo") return false;
+  return deleteMedia(userId, "aivideo", file.name);
 }

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { data, Form, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { fetchTestMode, startVideo, videoStatus } from "~/browser/ai-client";
 import { ApiError } from "~/browser/api-client";
 import { isFinished, pollVideoJob, progressTone, showsProgressBar, videoStatusText } from "~/browser/video-status";
 import { AiPageHeader } from "~/components/ai-page-header";
+import { generatedVideoHref } from "~/components/generated-videos";
 import { Icon } from "~/components/icon";
 import { EmptyState } from "~/components/page-header";
 import { useHydrated } from "~/components/use-hydrated";
@@ -14,6 +15,7 @@ import { readFormData } from "~/lib/http/bodies.server";
 import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
 import { DomainError } from "~/lib/domain-error";
 import { actionRetryAfter } from "~/lib/http/responder.server";
+import generatedStylesheet from "~/styles/generated-media.css?url";
 import type { Route } from "./+types/aivideo";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI Studio" }];
@@ -21,11 +23,16 @@ export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
 
+/** The finished clip's actions (issue 26). */
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: generatedStylesheet }];
+
 interface JobState {
   id: string | null;
   status: string;
   progress: number;
   url: string | null;
+  /** The finished clip's file (where "Open in Video Hub" leads); never shown. */
+  media_id?: string | null;
 }
 
 /** ?job={id} shows one of the person's jobs (how the screen works without JavaScript). */
@@ -35,7 +42,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const job = jobId ? await readVideoJob(user.id, jobId) : undefined;
   return {
     promptMax: VIDEO_PROMPT_MAX,
-    job: job ? { id: job.id, status: job.status, progress: job.progress, url: job.url, prompt: job.prompt } : null,
+    job: job ? { id: job.id, status: job.status, progress: job.progress, url: job.url, media_id: job.media_id, prompt: job.prompt } : null,
   };
 }
 
@@ -224,10 +231,20 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
               <span className="muted">The preview appears here.</span>
             )}
           </div>
-          {job.id ? (
-            <p className="muted video-id">
-              Generation ID: <code data-testid="generation-id">{job.id}</code>
-            </p>
+          {/* A finished clip: download it, or see it among the person's videos (issue 26; no raw id is shown). */}
+          {job.status === "completed" && job.url ? (
+            <div className="media-actions video-job-actions">
+              <a className="button button-small" href={job.url} download data-testid="video-download">
+                <Icon name="download" />
+                Download
+              </a>
+              {job.media_id ? (
+                <Link className="button button-primary button-small" to={generatedVideoHref(job.media_id)} data-testid="open-in-video-hub">
+                  <Icon name="film" />
+                  Open in Video Hub
+                </Link>
+              ) : null}
+            </div>
           ) : null}
         </section>
       ) : (

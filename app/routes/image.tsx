@@ -12,12 +12,16 @@ import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { readFormData } from "~/lib/http/bodies.server";
 import { actionRetryAfter } from "~/lib/http/responder.server";
+import generatedStylesheet from "~/styles/generated-media.css?url";
 import type { Route } from "./+types/image";
 
 export const meta: Route.MetaFunction = () => [{ title: "Image Generator · Creative AI Studio" }];
 
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
+
+/** The unloadable picture's note in its own box (issue 26). */
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: generatedStylesheet }];
 
 /** SPEC §5 and §8 texts of the image generator. */
 const ENTER_PROMPT = "Please enter a prompt.";
@@ -142,12 +146,14 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
 }
 
 /** Said when the picture does not arrive (offline, blocked, or the service failed); the link stays. */
-const IMAGE_NOT_LOADED = "The image could not be loaded here. The link beside it still leads to it.";
+const IMAGE_NOT_LOADED = "The image could not be loaded here. The link below still leads to it.";
 
 /**
- * SPEC §2 "the resulting image": the picture itself, with its link beside it. The stock photo is
+ * SPEC §2 "the resulting image": the picture itself, with its link below it. The stock photo is
  * LoremFlickr's, loaded by the browser straight from there (the CSP's img-src allows that one origin;
- * no referrer is sent; docs/decisions/0021). When it cannot load, the page says so in words.
+ * no referrer is sent; docs/decisions/0021). When it cannot load, the page says so in words, in a box of
+ * its own between the (hidden) picture and the link (issue 26: it used to sit inline in the caption,
+ * over its own lines and the link).
  */
 function ResultImage({ result, prompt }: { result: Result; prompt: string }) {
   const [failed, setFailed] = useState(false);
@@ -172,12 +178,12 @@ function ResultImage({ result, prompt }: { result: Result; prompt: string }) {
         hidden={failed}
         data-testid="result-image"
       />
+      {failed ? (
+        <p className="message message-error ai-image-note" role="status" data-testid="image-not-loaded">
+          {IMAGE_NOT_LOADED}
+        </p>
+      ) : null}
       <figcaption className="ai-stock-link">
-        {failed ? (
-          <span className="message message-error" role="status" data-testid="image-not-loaded">
-            {IMAGE_NOT_LOADED}
-          </span>
-        ) : null}
         {stock ? (
           <>
             Stock photo ({STOCK_PHOTO_SIZE.width}x{STOCK_PHOTO_SIZE.height}) for your prompt:{" "}

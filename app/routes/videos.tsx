@@ -1,14 +1,18 @@
 import { data, redirect } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
 import { MediaLibrary, VIDEO_LIBRARY, type LibraryAnswer } from "~/components/media-library";
+import { GENERATED_DELETE_FAILED, GENERATED_INTENT, GeneratedVideos, type GeneratedAnswer } from "~/components/generated-videos";
 import { requireUser } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { formatBytes, isMultipart, UPLOAD_MISSING_FILE } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteMedia, listMedia, MEDIA_RULES, renameMedia } from "~/models/media.server";
 import { storageUsage } from "~/models/library.server";
+import { deleteGeneratedVideo, listGeneratedVideos, mediaUrl } from "~/models/ai-media.server";
+import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { receiveMediaUpload } from "~/services/media-upload.server";
 import libraryStylesheet from "~/styles/library.css?url";
+import generatedStylesheet from "~/styles/generated-media.css?url";
 import type { Route } from "./+types/videos";
 
 export const meta: Route.MetaFunction = () => [{ title: "Video Hub · Creative AI Studio" }];
@@ -17,11 +21,18 @@ export const meta: Route.MetaFunction = () => [{ title: "Video Hub · Creative A
 const { texts } = VIDEO_LIBRARY;
 
 /** The storage meter's look (it lives with the library's). */
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: libraryStylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: libraryStylesheet },
+  { rel: "stylesheet", href: generatedStylesheet },
+];
+
+/** Said (as a toast) when a generated video is deleted; SPEC has no text for it. */
+const GENERATED_DELETED = "Generated video deleted.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const [files, usage] = await Promise.all([listMedia(user.id, "video"), storageUsage(user.id)]);
+  const [files, usage, generated] = await Promise.all([listMedia(user.id, "video"), storageUsage(user.id), listGeneratedVideos(user.id)]);
+  const search = new URL(request.url).searchParams;
   return {
     // The storage quota's use, as a meter under the upload form (issue 15).
     usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
@@ -29,7 +40,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     maxBytes: MEDIA_RULES.video.maxBytes,
     maxLabel: formatBytes(MEDIA_RULES.video.maxBytes),
     // Without JavaScript, "Rename" is a link to ?rename={name}: that row shows its form.
-    renaming: new URL(request.url).searchParams.get("rename"),
+    renaming: search.get("rename"),
+    // The person's AI video clips (issue 26), titled by their prompts; ?generated={id} marks one ("Open in Video Hub").
+    generated: generated.map((file) => ({
+      id: file.id,
+      title: file.provenance?.prompt?.trim() || file.name,
+      name: file.name,
+      url: mediaUrl(file.id),
+      size: file.size,
+      createdAt: file.createdAt,
+    })),
+    highlighted: search.get("generated"),
   };
 }
 
@@ -61,6 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer({ intent: null, ok: false, message: "Invalid form" }, 400);
   }
   const intent = form.get("intent");
+  if (intent === GENERATED_INTENT) return deleteGenerated(user.id, form);
   const name = text(form.get("name"));
   const done = (newName?: string) =>
     answersWithData(form) ? answer({ intent: intent as "rename" | "delete", name, newName, ok: true, message: "" }) : redirect("/videos");
@@ -84,24 +106,49 @@ export async function action({ request, context }: Route.ActionArgs) {
   return answer({ intent: null, ok: false, message: "Unknown action" }, 400);
 }
 
+/**
+ * Deletes one of the person's generated videos (issue 26): the row and the file, scoped to them. A plain
+ * form's post redirects back with a toast; a fetcher's gets data (the success's toast rides along).
+ */
+async function deleteGenerated(userId: string, form: FormData) {
+  const id = text(form.get("id"));
+  const deleted = id !== "" && (await deleteGeneratedVideo(userId, id));
+  if (answersWithData(form)) {
+    return deleted
+      ? dataWithSuccess<GeneratedAnswer>({ intent: GENERATED_INTENT, id, ok: true, message: GENERATED_DELETED }, GENERATED_DELETED)
+      : data<GeneratedAnswer>({ intent: GENERATED_INTENT, id, ok: false, message: GENERATED_DELETE_FAILED }, { status: 404 });
+  }
+  return deleted ? redirectWithSuccess("/videos", GENERATED_DELETED) : redirectWithError("/videos", GENERATED_DELETE_FAILED);
+}
+
 /** With JavaScript: a rename or delete whose request fails says SPEC's text. */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
-  const intent = (await request.clone().formData()).get("intent");
+  const form = await request.clone().formData();
+  const intent = form.get("intent");
+  if (intent === GENERATED_INTENT) {
+    const id = String(form.get("id") ?? "");
+    return withFailureFallback(serverAction, (): GeneratedAnswer => ({ intent: GENERATED_INTENT, id, ok: false, message: GENERATED_DELETE_FAILED }));
+  }
   return withFailureFallback(serverAction, (): LibraryAnswer =>
     intent === "rename" ? { intent, ok: false, message: texts.renameFailed } : { intent: "delete", ok: false, message: texts.deleteFailed },
   );
 }
 
 export default function Videos({ loaderData, actionData }: Route.ComponentProps) {
+  // The generated section's answers are its own (its fetchers read them); the upload card reads the rest.
+  const libraryAnswer = actionData && "intent" in actionData && actionData.intent !== GENERATED_INTENT ? (actionData as LibraryAnswer) : undefined;
   return (
-    <MediaLibrary
-      kind={VIDEO_LIBRARY}
-      files={loaderData.videos}
-      maxBytes={loaderData.maxBytes}
-      maxLabel={loaderData.maxLabel}
-      renaming={loaderData.renaming}
-      actionData={actionData}
-      usage={loaderData.usage}
-    />
+    <>
+      <MediaLibrary
+        kind={VIDEO_LIBRARY}
+        files={loaderData.videos}
+        maxBytes={loaderData.maxBytes}
+        maxLabel={loaderData.maxLabel}
+        renaming={loaderData.renaming}
+        actionData={libraryAnswer}
+        usage={loaderData.usage}
+      />
+      <GeneratedVideos videos={loaderData.generated} highlighted={loaderData.highlighted} />
+    </>
   );
 }

@@ -2,7 +2,7 @@
  * SPEC §7 "Static and local-only": with no image model configured, the image generator builds a
  * stock-photo search link (800x600) from the prompt after 2 s. Our server never fetches it; the page
  * shows it as the resulting image (the browser loads it from LoremFlickr, the one outside origin the
- * CSP's img-src allows) with the link beside it. Shared by the screen and server.
+ * CSP's img-src allows) with the link below it. Shared by the screen and server.
  *
  * The link is LoremFlickr's keyword search (https://loremflickr.com/{width}/{height}/{keywords}),
  * which answers with a photo tagged with any of the keywords. source.unsplash.com, which did the

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3WithId3, mp4Bytes, movBytes, PNG_BYTES, riffBytes, webmBytes } from "../support/media";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
 
 // The test server's secret (tests/support/server.ts): lets a test sign an expired link the way the server would.
 const SECRET = "test-session-secret-that-is-long-enough-0123456789";
@@ -168,6 +168,66 @@ describe("PUT /api/videos/rename and DELETE /api/videos/{name}", () => {
     expect((await api(videoPath("keep.mov"), { method: "DELETE", token: owner.token })).status).toBe(404);
   });
 });
+
+/** A finished AI video clip of the user's (the local renderer, offline): its media id and URL. */
+async function generatedClip(token: string, prompt: string): Promise<{ mediaId: string; url: string }> {
+  const created = await api("/api/aivideo/", { token, json: { prompt } });
+  expect(created.status).toBe(202);
+  const started = Date.now();
+  let status: any;
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    status = (await api(`/api/aivideo/status/${created.body.id}`, { token })).body;
+  } while (status.status !== "completed" && Date.now() - started < 40_000);
+  expect(status.status).toBe("completed");
+  return { mediaId: status.media_id, url: status.url };
+}
+
+/** The Video Hub's own form post (the screen's action), as a plain form or a fetcher sends it. */
+async function videoHubPost(cookie: string, fields: Record<string, string>) {
+  const response = await fetch(`${baseUrl()}/videos`, { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(fields), redirect: "manual" });
+  await response.arrayBuffer();
+  return response;
+}
+
+describe("the Video Hub's generated videos (issue 26)", () => {
+  it("GET /api/videos stays the uploads; the screen's delete removes only the person's own generated clip", async () => {
+    const owner = await newUser("generated-owner");
+    const other = await newUser("generated-other");
+    await upload(owner.token, webmBytes(), "upload.webm");
+    const clip = await generatedClip(owner.token, "Gulls over the pier");
+    const otherClip = await generatedClip(other.token, "Someone else's clip");
+
+    // SPEC §7's list is the uploads only.
+    const listed = await api("/api/videos", { token: owner.token });
+    expect(listed.body.map((video: { filename: string }) => video.filename)).toEqual(["upload.mov"]);
+
+    const ownerCookie = await signInWithForm(owner.email);
+    // Another person's clip, an unknown id, an upload's id, no id: refused, nothing deleted.
+    const uploaded = (await api("/api/library?kind=video", { token: owner.token })).body.files[0].id as string;
+    for (const id of [otherClip.mediaId, "00000000-0000-0000-0000-000000000000", uploaded, ""]) {
+      expect((await videoHubPost(ownerCookie, { intent: "delete-generated", id, enhanced: "1" })).status).toBe(404);
+    }
+    expect((await download(other.token, otherClip.url)).status).toBe(200);
+    expect((await api(videoPath("upload.mov"), { token: owner.token })).status).toBe(200);
+
+    // A plain form: deleted, and back to the Video Hub.
+    const deleted = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("location")).toBe("/videos");
+    expect((await download(owner.token, clip.url)).status).toBe(404);
+    expect((await api(`/api/library/${clip.mediaId}`, { token: owner.token })).status).toBe(404);
+    // Again: it is gone (a plain form is sent back with the failure's toast).
+    expect((await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId })).status).toBe(302);
+    expect((await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, enhanced: "1" })).status).toBe(404);
+  }, 90_000);
+});
+
+async function download(token: string, url: string) {
+  const response = await fetch(baseUrl() + url, { headers: { Authorization: `Bearer ${token}` } });
+  await response.arrayBuffer();
+  return response;
+}
 
 describe("GET /api/videos/signed_url", () => {
   it("is root-relative even when the request came through a TLS proxy", async () => {

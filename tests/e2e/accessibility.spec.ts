@@ -4,12 +4,13 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Browser, type Page } from "@playwright/test";
 import { webmBytes } from "../support/media";
 import { PASSWORD, uniqueEmail } from "./helpers";
+import { generateVideo } from "./generated-video";
 
 /**
  * Every screen, in both themes, at 1280x900 and 375x667: axe-core reports no violation of WCAG 2.0,
  * 2.1 and 2.2 A/AA or of its best practices, and nothing scrolls sideways. One signed-in person per
- * worker, with a little of everything (a content item, a project, a voice clip, a video), so the
- * lists and item pages are checked with something in them. Each test checks one screen four ways.
+ * worker, with a little of everything (a content item, a project, a voice clip, a video, a generated
+ * video), so the lists and item pages are checked with something in them. Each test checks one screen four ways.
  */
 
 const WCAG_AND_BEST_PRACTICE = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
@@ -24,6 +25,9 @@ interface Account {
   contentId: string;
   projectId: string;
   videoName: string;
+  /** A finished AI video job (its clip is in the Video Hub's Generated section). */
+  videoJobId: string;
+  generatedMediaId: string;
 }
 
 /** Registers and signs in one person for the worker and gives them something of each kind. */
@@ -39,18 +43,21 @@ async function createAccount(browser: Browser, baseURL: string): Promise<Account
   const voice = await request.post("/api/voice/upload", { multipart: { file: { name: "narration.mp3", mimeType: "audio/mpeg", buffer: mp3 } } });
   const video = await request.post("/api/videos/upload", { multipart: { file: { name: "waves.webm", mimeType: "video/webm", buffer: webmBytes() } } });
   for (const answer of [content, project, voice, video]) expect(answer.ok(), await answer.text()).toBe(true);
+  const generated = await generateVideo(request, "Gulls over a grey harbour at dawn");
   const account = {
     storageState: await context.storageState(),
     contentId: ((await content.json()) as { id: string }).id,
     projectId: ((await project.json()) as { id: string | number }).id.toString(),
     videoName: ((await video.json()) as { filename: string }).filename,
+    videoJobId: generated.jobId,
+    generatedMediaId: generated.mediaId,
   };
   await context.close();
   return account;
 }
 
 const test = base.extend<{ signedIn: Page }, { account: Account }>({
-  account: [async ({ browser }, use) => use(await createAccount(browser, process.env.BASE_URL ?? "http://localhost:3000")), { scope: "worker" }],
+  account: [async ({ browser }, use) => use(await createAccount(browser, process.env.BASE_URL ?? "http://localhost:3000")), { scope: "worker", timeout: 120_000 }],
   signedIn: async ({ browser, account, baseURL }, use) => {
     const context = await browser.newContext({ baseURL, storageState: account.storageState });
     await use(await context.newPage());
@@ -167,7 +174,14 @@ test.describe("signed in", () => {
     ["capcut", () => "/capcut"],
     ["music", () => "/music"],
     ["voices", () => "/voices", (page) => expect(page.getByText("narration.mp3")).toBeVisible()],
-    ["videos", () => "/videos"],
+    ["videos", () => "/videos", (page) => expect(page.getByTestId("generated-item")).toHaveCount(1)],
+    // "Open in Video Hub" lands here: the generated clip marked (issue 26). Without its #fragment: a
+    // second visit to the same address with one would not load the page again (the theme would stay).
+    [
+      "videos with a generated video marked",
+      ({ generatedMediaId }) => `/videos?generated=${encodeURIComponent(generatedMediaId)}`,
+      (page) => expect(page.getByTestId("generated-item")).toHaveAttribute("aria-current", "true"),
+    ],
     ["video page", ({ videoName }) => `/videos/${encodeURIComponent(videoName)}`],
     ["camera", () => "/camera", (page) => expect(page.getByRole("button", { name: "Capture" })).toBeEnabled()],
     ["camera-v2", () => "/camera-v2", (page) => expect(page.getByRole("button", { name: "Capture" })).toBeEnabled()],
@@ -176,6 +190,8 @@ test.describe("signed in", () => {
     ["image", () => "/image"],
     ["drawing", () => "/drawing"],
     ["aivideo", () => "/aivideo"],
+    // A finished job: the preview with Download and Open in Video Hub (issue 26).
+    ["aivideo finished", ({ videoJobId }) => `/aivideo?job=${encodeURIComponent(videoJobId)}`, (page) => expect(page.getByRole("link", { name: "Open in Video Hub" })).toBeVisible()],
     ["projects", () => "/projects", (page) => expect(page.getByText("Short film")).toBeVisible()],
     ["project new", () => "/project/new"],
     ["project edit", ({ projectId }) => `/project/${projectId}`, (page) => expect(page.getByLabel("Title")).toHaveValue("Short film")],

@@ -1,8 +1,7 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { signUpAndLogIn } from "./helpers";
-
-// The server's one job runner works two jobs at a time for everyone: a job may wait behind other tests' jobs.
-const JOB_WAIT_MS = 30_000;
+import { JOB_WAIT_MS, RAW_ID, shownText } from "./generated-video";
 
 test("AI video: a job runs to '✅ Completed!' with the progress bar, and the clip plays", async ({ page }) => {
   test.setTimeout(60_000);
@@ -24,7 +23,7 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
 
   await page.getByLabel("Prompt").fill("Lanterns drifting over a dark lake");
   await page.getByRole("button", { name: "Generate Video" }).click();
-  await expect(page.getByTestId("generation-id")).toHaveText(/^[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("video-status")).toBeVisible();
 
   // Follow the screen: status texts, and the bar (only while queued/processing/finishing) with its tone.
   const texts = new Set<string>();
@@ -64,7 +63,58 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   const first = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 5000 }).toBeGreaterThan(first);
   expect(await video.evaluate((element: HTMLVideoElement) => element.error)).toBeNull();
+  // Issue 26: the raw generation id is not shown.
+  expect(await shownText(page)).not.toMatch(RAW_ID);
 });
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`AI video at ${viewport.width}px: a finished video offers Download and Open in Video Hub, which lands on it under Generated; no id is shown`, async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "aivideo-actions");
+    await page.goto("/aivideo");
+    await expect(page.getByTestId("test-mode-badge")).toBeVisible();
+    const prompt = `Paper lanterns over a harbour at ${viewport.width}px`;
+    await page.getByLabel("Prompt").fill(prompt);
+    await page.getByRole("button", { name: "Generate Video" }).click();
+    // No action before the clip is there.
+    await expect(page.getByTestId("video-status")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Download" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Open in Video Hub" })).toHaveCount(0);
+    await expect(page.getByTestId("video-status")).toHaveText("✅ Completed!", { timeout: JOB_WAIT_MS });
+
+    // Download: the clip itself, saved under its file name.
+    const download = page.getByRole("link", { name: "Download" });
+    await expect(download).toBeVisible();
+    const src = await page.getByTestId("video-preview").getAttribute("src");
+    await expect(download).toHaveAttribute("href", src!);
+    const saving = page.waitForEvent("download");
+    await download.click();
+    const saved = await saving;
+    expect(saved.suggestedFilename()).toMatch(/^ai-video-paper-lanterns.*\.webm$/);
+    // A WebM file (EBML magic), not a page or an error.
+    expect([...fs.readFileSync((await saved.path())!).subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
+    expect(await shownText(page)).not.toMatch(RAW_ID);
+
+    // Open in Video Hub: a real link to the clip in the Video Hub, which marks it and scrolls to it.
+    const open = page.getByRole("link", { name: "Open in Video Hub" });
+    await expect(open).toBeVisible();
+    await expect(open).toHaveAttribute("href", /^\/videos\?generated=[\w-]+#generated-[\w-]+$/);
+    await open.click();
+    await expect(page).toHaveURL(/\/videos\?generated=[\w-]+#generated-[\w-]+$/);
+    const section = page.getByRole("region", { name: "Generated" });
+    const item = section.getByTestId("generated-item");
+    await expect(item).toHaveCount(1);
+    await expect(item.getByRole("heading", { level: 3 })).toHaveText(prompt);
+    await expect(item).toHaveAttribute("aria-current", "true");
+    await expect(item).toBeInViewport();
+    await expect(item.getByTestId("generated-video")).toHaveAttribute("src", src!);
+    expect(await shownText(page)).not.toMatch(RAW_ID);
+  });
+}
 
 test("AI video: a poll error stops polling with '❌ Error generating video.'", async ({ page }) => {
   await signUpAndLogIn(page, "aivideo-error");
@@ -142,6 +192,16 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByTestId("video-status")).toHaveText("✅ Completed!", { timeout: JOB_WAIT_MS });
     const src = await page.getByTestId("video-preview").getAttribute("src");
     expect((await page.request.get(src!)).headers()["content-type"]).toBe("video/webm");
+    // Issue 26: Download and Open in Video Hub are plain links; no raw id is shown.
+    await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("href", src!);
+    await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("download", "");
+    expect(await shownText(page)).not.toMatch(RAW_ID);
+    await page.getByRole("link", { name: "Open in Video Hub" }).click();
+    await expect(page).toHaveURL(/\/videos\?generated=[\w-]+#generated-[\w-]+$/);
+    const item = page.getByRole("region", { name: "Generated" }).getByTestId("generated-item");
+    await expect(item.getByRole("heading", { level: 3 })).toHaveText("A kite over the dunes");
+    await expect(item).toHaveAttribute("aria-current", "true");
+    expect(await shownText(page)).not.toMatch(RAW_ID);
   });
 
   test("AI video: the plain form shows why a fourth unfinished job is refused", async ({ page }) => {

@@ -43,16 +43,43 @@ test("image generator: with no image model, the stock photo for the prompt after
   expect(external).toEqual(["https://loremflickr.com/800/600/red,fox,snow"]);
 });
 
-test("image generator: a stock photo that cannot load is said in words; the link stays", async ({ page }) => {
-  await signUpAndLogIn(page, "image-offline");
-  await page.route(STOCK, (route) => route.abort("internetdisconnected"));
-  await page.goto("/image");
-  await page.getByLabel("Prompt").fill("quiet harbour");
-  await page.getByRole("button", { name: "Generate Image" }).click();
-  await expect(page.getByTestId("image-not-loaded")).toHaveText("The image could not be loaded here. The link beside it still leads to it.");
-  await expect(page.getByTestId("result-image")).toBeHidden();
-  await expect(page.getByTestId("stock-photo-link")).toHaveAttribute("href", "https://loremflickr.com/800/600/quiet,harbour");
-});
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`image generator at ${viewport.width}px: a stock photo that cannot load is said in words, in a box of its own above the link`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "image-offline");
+    // The stock photo fails to load: its request is cut off.
+    await page.route(STOCK, (route) => route.abort("internetdisconnected"));
+    await page.goto("/image");
+    await page.getByLabel("Prompt").fill("quiet harbour with fishing boats and gulls at dawn");
+    await page.getByRole("button", { name: "Generate Image" }).click();
+    const note = page.getByTestId("image-not-loaded");
+    await expect(note).toHaveText("The image could not be loaded here. The link below still leads to it.");
+    await expect(page.getByTestId("result-image")).toBeHidden();
+    const link = page.getByTestId("stock-photo-link");
+    await expect(link).toHaveAttribute("href", "https://loremflickr.com/800/600/quiet,harbour,fishing,boats,gulls");
+
+    // The note is a box of its own: above the caption and its link, overlapping neither, and its text
+    // stays inside it (it used to run over its own lines and the link).
+    const box = (await note.boundingBox())!;
+    const caption = (await page.locator(".ai-stock-link").boundingBox())!;
+    const linkBox = (await link.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(caption.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(linkBox.y);
+    expect(await note.evaluate((element) => getComputedStyle(element).display)).toBe("block");
+    const lines = await note.evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const outer = element.getBoundingClientRect();
+      return [...range.getClientRects()].every((rect) => rect.top >= outer.top - 0.5 && rect.bottom <= outer.bottom + 0.5);
+    });
+    expect(lines).toBe(true);
+    // Nothing sideways either.
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+  });
+}
 
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });

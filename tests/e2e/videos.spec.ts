@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { mp3WithId3, webmBytes } from "../support/media";
 import { signUpAndLogIn } from "./helpers";
+import { generateVideo, RAW_ID, shownText } from "./generated-video";
 
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
 
@@ -171,6 +173,92 @@ test("video page: loading text, then the video; an unknown file says so", async 
   await expect(page).toHaveURL(/\/videos$/);
 });
 
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`video hub at ${viewport.width}px: generated videos in a section of their own, titled by the prompt, play, download and delete; GET /api/videos stays uploads only`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "videos-generated");
+    await page.request.post("/api/videos/upload", { multipart: { file: { name: "upload.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+    await page.goto("/videos");
+    const section = page.getByRole("region", { name: "Generated" });
+    await expect(section.getByRole("heading", { name: "Generated" })).toBeVisible();
+    await expect(section.getByText("No generated videos yet.")).toBeVisible();
+
+    const prompt = "A slow pan across a rainy neon street, reflections everywhere";
+    const clip = await generateVideo(page.request, prompt);
+    await page.reload();
+    const item = section.getByTestId("generated-item");
+    await expect(item).toHaveCount(1);
+    await expect(item.getByRole("heading", { level: 3 })).toHaveText(prompt);
+    // Nothing is marked unless "Open in Video Hub" asked for it.
+    await expect(item).not.toHaveAttribute("aria-current", "true");
+    // The upload stays in the upload card's list, and only there; the generated clip is not in it.
+    await expect(page.getByTestId("video-item")).toHaveCount(1);
+    await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("upload.mov");
+    const listed = (await (await page.request.get("/api/videos")).json()) as Array<{ filename: string }>;
+    expect(listed.map((video) => video.filename)).toEqual(["upload.mov"]);
+
+    // It plays: a <video> whose source answers 200 with the clip.
+    const video = item.getByTestId("generated-video");
+    const src = await video.getAttribute("src");
+    expect(src).toBe(clip.url);
+    const answer = await page.request.get(src!);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()["content-type"]).toBe("video/webm");
+    await video.evaluate((element: HTMLVideoElement) => element.play());
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await video.evaluate((element: HTMLVideoElement) => element.error)).toBeNull();
+
+    // It downloads, under its file name.
+    const saving = page.waitForEvent("download");
+    await item.getByRole("link", { name: `Download “${prompt}”` }).click();
+    const saved = await saving;
+    expect(saved.suggestedFilename()).toMatch(/^ai-video-a-slow-pan.*\.webm$/);
+    expect([...fs.readFileSync((await saved.path())!).subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
+
+    expect(await shownText(page)).not.toMatch(RAW_ID);
+
+    // Delete: gone from the list and from the store (its link answers 404); the upload stays.
+    await item.getByRole("button", { name: `Delete “${prompt}”` }).click();
+    await expect(toast(page, "Generated video deleted.")).toBeVisible();
+    await expect(item).toHaveCount(0);
+    await expect(section.getByText("No generated videos yet.")).toBeVisible();
+    expect((await page.request.get(src!)).status()).toBe(404);
+    await expect(page.getByTestId("video-item")).toHaveCount(1);
+  });
+}
+
+test("video hub: a generated video's delete that fails says so and keeps it", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signUpAndLogIn(page, "videos-generated-fail");
+  const clip = await generateVideo(page.request, "Fog rolling over hills");
+  await page.goto("/videos");
+  await page.route(/\/videos\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
+  const item = page.getByTestId("generated-item");
+  await item.getByRole("button", { name: "Delete “Fog rolling over hills”" }).click();
+  await expect(toast(page, "Failed to delete video.")).toBeVisible();
+  await expect(item).toHaveCount(1);
+  expect((await page.request.get(clip.url)).status()).toBe(200);
+});
+
+test("video hub: one person cannot delete another's generated video", async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  await signUpAndLogIn(page, "videos-generated-owner");
+  const clip = await generateVideo(page.request, "Owner's own clip");
+  const other = await browser.newContext({ baseURL });
+  const otherPage = await other.newPage();
+  await signUpAndLogIn(otherPage, "videos-generated-other");
+  const refused = await other.request.post("/videos", { form: { intent: "delete-generated", id: clip.mediaId, enhanced: "1" } });
+  expect(refused.status()).toBe(404);
+  await other.close();
+  expect((await page.request.get(clip.url)).status()).toBe(200);
+  await page.goto("/videos");
+  await expect(page.getByTestId("generated-item")).toHaveCount(1);
+});
+
 test.describe("video hub with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -202,4 +290,36 @@ test.describe("video hub with JavaScript off", () => {
     await page.getByRole("button", { name: "Delete renamed.mov" }).click();
     await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
   });
+
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 375, height: 667 },
+  ]) {
+    test(`at ${viewport.width}px a generated video plays, downloads and is deleted by a plain form`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize(viewport);
+      await signUpAndLogIn(page, "videos-generated-nojs");
+      const clip = await generateVideo(page.request, "Waves on black sand");
+      await page.goto("/videos");
+      const item = page.getByRole("region", { name: "Generated" }).getByTestId("generated-item");
+      await expect(item.getByRole("heading", { level: 3 })).toHaveText("Waves on black sand");
+      await expect(item.getByTestId("generated-video")).toHaveAttribute("src", clip.url);
+      expect((await page.request.get(clip.url)).status()).toBe(200);
+      const download = item.getByRole("link", { name: "Download “Waves on black sand”" });
+      await expect(download).toHaveAttribute("href", clip.url);
+      const saving = page.waitForEvent("download");
+      await download.click();
+      expect((await saving).suggestedFilename()).toMatch(/\.webm$/);
+      expect(await shownText(page)).not.toMatch(RAW_ID);
+
+      const answer = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/videos");
+      await item.getByRole("button", { name: "Delete “Waves on black sand”" }).click();
+      expect((await answer).status()).toBe(302);
+      await expect(page).toHaveURL(/\/videos$/);
+      await expect(page.getByTestId("media-outcome")).toHaveText("Generated video deleted.");
+      await expect(item).toHaveCount(0);
+      await expect(page.getByText("No generated videos yet.")).toBeVisible();
+      expect((await page.request.get(clip.url)).status()).toBe(404);
+    });
+  }
 });
