@@ -246,6 +246,14 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
               ) : null}
             </div>
           ) : null}
+          {/* SPEC §2 lists the generation id on this screen; issue 26 keeps raw ids out of sight, so it is
+              one press away, for whoever reports a problem with a job. */}
+          {job.id ? (
+            <details className="muted video-id">
+              <summary>Details</summary>
+              Generation ID: <code data-testid="generation-id">{job.id}</code>
+            </details>
+          ) : null}
         </section>
       ) : (
         <section className="card ai-result" aria-label="Video preview">

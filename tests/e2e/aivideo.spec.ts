@@ -63,8 +63,12 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   const first = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 5000 }).toBeGreaterThan(first);
   expect(await video.evaluate((element: HTMLVideoElement) => element.error)).toBeNull();
-  // Issue 26: the raw generation id is not shown.
+  // Issue 26: the raw generation id is not shown; SPEC's generation id is one press away, under Details.
   expect(await shownText(page)).not.toMatch(RAW_ID);
+  await expect(page.getByTestId("generation-id")).toBeHidden();
+  await page.getByText("Details", { exact: true }).click();
+  await expect(page.getByTestId("generation-id")).toBeVisible();
+  await expect(page.getByTestId("generation-id")).toHaveText(RAW_ID);
 });
 
 for (const viewport of [
