@@ -41,7 +41,7 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
     throw new DomainError(503, busyMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
   }
   if (!result.ok) throw new DomainError(401, "Incorrect email or password", { headers: { "WWW-Authenticate": "Bearer" } });
-  return Response.json(await issueTokenPair(result.user.id), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await issueTokenPair(result.user.id, new Date(), request.headers.get("User-Agent")), { headers: { "Cache-Control": "no-store" } });
 });
 
 export const loader = refuseMethod("POST");
