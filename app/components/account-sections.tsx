@@ -81,9 +81,10 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
     if (fetcher.state === "idle" && fetcher.data?.intent === "password" && fetcher.data.ok) formRef.current?.reset();
   }, [fetcher.state, fetcher.data]);
   const field = (name: "current_password" | "new_password" | "confirm_password", label: string, autoComplete: string, hint?: string) => (
-    <label>
-      {label}
+    <div className="account-field">
+      <label htmlFor={`account-${name}`}>{label}</label>
       <input
+        id={`account-${name}`}
         type="password"
         name={name}
         required
@@ -99,7 +100,7 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
         </span>
       ) : null}
       <FieldError id={`${name}-error`} message={errors[name]} />
-    </label>
+    </div>
   );
   return (
     <section className="card account-section" aria-labelledby="password-title">
