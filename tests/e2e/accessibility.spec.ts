@@ -150,6 +150,7 @@ test.describe("signed in", () => {
     ["project new", () => "/project/new"],
     ["project edit", ({ projectId }) => `/project/${projectId}`, (page) => expect(page.getByLabel("Title")).toHaveValue("Short film")],
     ["library", () => "/library"],
+    ["account", () => "/account", (page) => expect(page.getByTestId("session")).toHaveCount(1)],
     ["404", () => "/no-such-page"],
   ];
   for (const [name, url, ready] of screens) {
