@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { lockKey, withoutNul } from "~/lib/db-dialect.server";
+import { lockKey } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
+import { displayText } from "~/shared/media-names";
 import type { User } from "./user.server";
 
 /**
@@ -21,7 +22,8 @@ export const API_TOKEN_TOUCH_MS = 60_000;
 
 export const apiTokenNameSchema = z
   .string({ error: "Enter a name for the token" })
-  .transform((name) => withoutNul(name).trim())
+  // Shown as one line: control characters as spaces, bidirectional controls dropped (as titles are).
+  .transform((name) => displayText(name).trim())
   .pipe(
     z
       .string()

@@ -4,7 +4,7 @@ import { engineOf } from "~/lib/db-dialect.server";
 import { deviceLabel } from "~/lib/device-label";
 import { newId, nowIso, sha256 } from "~/lib/ids.server";
 import { beginAiRequest } from "~/models/ai-usage.server";
-import { API_TOKENS_MAX, createApiToken, listApiTokens, revokeApiToken, userOfApiToken } from "~/models/api-token.server";
+import { API_TOKENS_MAX, apiTokenNameSchema, createApiToken, listApiTokens, revokeApiToken, userOfApiToken } from "~/models/api-token.server";
 import { verifyPassword } from "~/models/password.server";
 import {
   listSessions,
@@ -192,6 +192,15 @@ for (const engine of engines) {
     });
   });
 }
+
+describe("a token's name", () => {
+  it("is trimmed, shown as one line without bidirectional controls, 1 to 100 characters", () => {
+    expect(apiTokenNameSchema.parse("  Backup\u202E script\n ")).toBe("Backup script");
+    expect(apiTokenNameSchema.safeParse(" \u202E ").error?.issues[0].message).toBe("Enter a name for the token");
+    expect(apiTokenNameSchema.safeParse("x".repeat(101)).error?.issues[0].message).toBe("A token's name must be at most 100 characters");
+    expect(apiTokenNameSchema.parse("x".repeat(100))).toHaveLength(100);
+  });
+});
 
 describe("the device of a sign-in", () => {
   it.each([
