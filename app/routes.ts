@@ -32,6 +32,7 @@ export default [
     route("projects", "routes/projects.tsx"),
     route("project/:id", "routes/project.tsx"),
     route("library", "routes/library.tsx"),
+    route("account", "routes/account.tsx"),
   ]),
 
   // JSON API
@@ -69,6 +70,11 @@ export default [
   route("api/project/:id", "routes/api/project.item.ts"),
   route("api/project/:id/export", "routes/api/project.export.ts"),
   route("api/account/export", "routes/api/account.export.ts"),
+  route("api/account/password", "routes/api/account.password.ts"),
+  route("api/account/sessions", "routes/api/account.sessions.ts"),
+  route("api/account/sessions/:id", "routes/api/account.sessions.item.ts"),
+  route("api/account/tokens", "routes/api/account.tokens.ts"),
+  route("api/account/tokens/:id", "routes/api/account.tokens.item.ts"),
   route("api/library", "routes/api/library.ts"),
   route("api/library/usage", "routes/api/library.usage.ts"),
   route("api/library/upload", "routes/api/library.upload.ts"),

@@ -27,6 +27,7 @@ const UNIT_FILES = [
   "tests/unit/login-throttle.test.ts",
   "tests/unit/password-queue.test.ts",
   "tests/unit/session-revocation.test.ts",
+  "tests/unit/account.test.ts",
   "tests/unit/refresh-grace.test.ts",
   "tests/unit/domain-errors.test.ts",
   "tests/unit/db-concurrency.test.ts",

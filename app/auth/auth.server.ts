@@ -3,7 +3,8 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
-import { userOfAccessToken } from "~/models/token.server";
+import { sessionOfAccessToken } from "~/models/token.server";
+import { isApiToken, userOfApiToken } from "~/models/api-token.server";
 import type { User } from "~/models/user.server";
 import { apiError } from "~/lib/http/responder.server";
 import { clientAddress } from "~/lib/http/client-address.server";
@@ -95,21 +96,47 @@ export async function requireUserOrExplain(context: Context, request: Request, m
   throw await redirectWithError(loginUrl(context, request), message);
 }
 
-/** The API: `Authorization: Bearer <access token>` or the session cookie; otherwise 401. */
+/** The API: `Authorization: Bearer <access token or personal API token>` or the session cookie; otherwise 401. */
 export async function requireApiUser(context: Context, request: Request): Promise<User> {
+  return (await requireApiCaller(context, request)).user;
+}
+
+/** Who calls the API, and through which session (null for a personal API token): the account calls keep "this" session. */
+export interface ApiCaller {
+  user: User;
+  sessionId: string | null;
+}
+
+/** As requireApiUser, with the caller's session. */
+export async function requireApiCaller(context: Context, request: Request): Promise<ApiCaller> {
   const authorization = request.headers.get("Authorization");
-  if (authorization) return userOfAuthorization(authorization);
-  const user = currentUser(context);
+  if (authorization) return callerOfAuthorization(authorization);
+  const { user, sessionId } = context.get(requestSessionContext);
   if (!user) throw apiError(401, "Not authenticated", { "WWW-Authenticate": "Bearer" });
-  return user;
+  return { user, sessionId: sessionId ?? null };
+}
+
+/** The screens' signed-in session (its token family), or null. */
+export function currentSessionId(context: Context): string | null {
+  return context.get(requestSessionContext).sessionId ?? null;
 }
 
 /** The person an `Authorization` header names by a live access token; 401 otherwise (the API's answer). */
 export async function userOfAuthorization(authorization: string): Promise<User> {
+  return (await callerOfAuthorization(authorization)).user;
+}
+
+/** A live access token (its session) or a personal API token (`cas_…`, no session); 401 otherwise. */
+async function callerOfAuthorization(authorization: string): Promise<ApiCaller> {
   const token = bearerTokenOf(authorization);
-  const user = token ? await userOfAccessToken(token) : null;
-  if (!user) throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
-  return user;
+  if (token && isApiToken(token)) {
+    const user = await userOfApiToken(token);
+    if (user) return { user, sessionId: null };
+  } else {
+    const session = token ? await sessionOfAccessToken(token) : null;
+    if (session) return session;
+  }
+  throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or null for any other header. */

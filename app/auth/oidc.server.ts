@@ -142,7 +142,7 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
   }
   // The same session as a password login (routes/login.tsx): a fresh token pair in the session cookie.
   const headers = new Headers({ "Cache-Control": "no-store" });
-  headers.append("Set-Cookie", await commitTokenPair(request, await issueTokenPair(account.user.id)));
+  headers.append("Set-Cookie", await commitTokenPair(request, await issueTokenPair(account.user.id, new Date(), request.headers.get("User-Agent"))));
   headers.append("Set-Cookie", clearFlow);
   return redirect(flow.redirectTo, { headers });
 }

@@ -1,7 +1,7 @@
 import { createContext, createCookieSessionStorage } from "react-router";
 import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
 import type { User } from "~/models/user.server";
-import { revokeRefreshToken, rotateRefreshToken, userOfAccessToken, type TokenPair } from "~/models/token.server";
+import { revokeRefreshToken, rotateRefreshToken, sessionOfAccessToken, type TokenPair } from "~/models/token.server";
 import { env, sessionSecret } from "~/lib/env.server";
 
 /**
@@ -39,6 +39,8 @@ export const sessionStorage = createCookieSessionStorage<SessionData>({
 export interface RequestSession {
   user: User | null;
   refreshToken: string | null;
+  /** The signed-in session (its token family, app/models/sessions.server.ts), for the account screen. */
+  sessionId?: string | null;
 }
 
 /** Set by the root middleware for every request: who is signed in through the cookie. */
@@ -65,7 +67,9 @@ export async function resolveSession(request: Request): Promise<{ session: Reque
   const refreshToken = session.get("refreshToken");
   if (!accessToken && !refreshToken) return { session: { user: null, refreshToken: null }, setCookie: null };
 
-  let user = accessToken ? await userOfAccessToken(accessToken) : null;
+  const signedIn = accessToken ? await sessionOfAccessToken(accessToken) : null;
+  let user = signedIn?.user ?? null;
+  let sessionId = signedIn?.sessionId ?? null;
   let setCookie: string | null = null;
   let currentRefresh = refreshToken ?? null;
   if (!user && refreshToken) {
@@ -74,9 +78,10 @@ export async function resolveSession(request: Request): Promise<{ session: Reque
     const rotation = await rotateRefreshToken(refreshToken);
     // A pair answered within the grace window may be a few seconds old: it counts only while the family
     // is still live (a logout in between ends it), which verifying its access token checks.
-    const rotated = rotation.ok ? await userOfAccessToken(rotation.pair.access_token) : null;
-    if (rotation.ok && rotated?.id === rotation.userId) {
-      user = rotated;
+    const rotated = rotation.ok ? await sessionOfAccessToken(rotation.pair.access_token) : null;
+    if (rotation.ok && rotated?.user.id === rotation.userId) {
+      user = rotated.user;
+      sessionId = rotated.sessionId;
       currentRefresh = rotation.pair.refresh_token;
       session.set("accessToken", rotation.pair.access_token);
       session.set("refreshToken", rotation.pair.refresh_token);
@@ -86,7 +91,7 @@ export async function resolveSession(request: Request): Promise<{ session: Reque
   if (!user) {
     return { session: { user: null, refreshToken: null }, setCookie: await sessionStorage.destroySession(session) };
   }
-  return { session: { user, refreshToken: currentRefresh }, setCookie };
+  return { session: { user, refreshToken: currentRefresh, sessionId }, setCookie };
 }
 
 /** Set-Cookie for a freshly issued pair (login, API refresh through the cookie). */

@@ -78,7 +78,9 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
             </nav>
             <section className="shell-account" aria-label="Account">
               <p className="shell-email">
-                <span>{email}</span>
+                <a href="/account" aria-current={location.pathname === "/account" ? "page" : undefined}>
+                  <span>{email}</span>
+                </a>
               </p>
               <p>
                 Plan: <strong>{shownPlan}</strong>

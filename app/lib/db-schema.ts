@@ -185,6 +185,28 @@ export interface AiRequestsTable {
   finished_at: string | null;
 }
 
+/** One sign-in: a refresh-token family, named and dated for the account screen (db/migrations/0015). Live while a token of the family is. */
+export interface SessionsTable {
+  /** The refresh-token family's id. */
+  id: string;
+  user_id: string;
+  /** A short label read from the User-Agent at sign-in, e.g. "Chrome on Linux". */
+  device: string;
+  created_at: string;
+  /** Moved at most once a minute while the session is used. */
+  last_used_at: string;
+}
+
+/** A personal API token (db/migrations/0015): only its SHA-256 is stored; revoking deletes the row. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -199,4 +221,6 @@ export interface Database {
   storage_reservations: StorageReservationsTable;
   ai_requests: AiRequestsTable;
   invitations: InvitationsTable;
+  sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
 }

@@ -124,6 +124,13 @@ export async function finishAiRequest(userId: string, id: string, now = new Date
 }
 
 /** How many AI requests the person started since `since` (e.g. midnight UTC: "AI requests today"). */
+/** The person's daily cap on AI requests: their own (`npm run admin -- ai-limit`) or AI_DAILY_LIMIT; null: none. */
+export async function dailyAiLimitOf(userId: string, limits: AiLimits = aiLimitsFromSettings()): Promise<number | null> {
+  const own = await db.selectFrom("users").select("ai_daily_limit").where("id", "=", userId).executeTakeFirst();
+  const perDay = own?.ai_daily_limit ?? limits.perDay ?? 0;
+  return perDay > 0 ? perDay : null;
+}
+
 export async function countAiRequestsSince(userId: string, since: Date): Promise<number> {
   const row = await db
     .selectFrom("ai_requests")

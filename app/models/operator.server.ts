@@ -120,7 +120,7 @@ export async function deletePersonRows(userId: string): Promise<string[]> {
     await trx.deleteFrom("feedback").where("user_id", "=", userId).execute();
     await trx.deleteFrom("login_attempts").where("email", "=", person.email).execute();
     await trx.updateTable("invitations").set({ used_by: null }).where("used_by", "=", userId).execute();
-    for (const table of ["refresh_tokens", "ai_requests", "storage_reservations", "video_jobs", "projects", "content_items", "media_files"] as const) {
+    for (const table of ["api_tokens", "sessions", "refresh_tokens", "ai_requests", "storage_reservations", "video_jobs", "projects", "content_items", "media_files"] as const) {
       await trx.deleteFrom(table).where("user_id", "=", userId).execute();
     }
     await trx.deleteFrom("users").where("id", "=", userId).execute();

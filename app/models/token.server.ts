@@ -9,6 +9,7 @@ import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { pruneFeedbackAttempts } from "./feedback.server";
 import { pruneExpiredInvitations } from "./invitation.server";
 import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
+import { pruneEndedSessions, recordSession, touchSession } from "./sessions.server";
 import type { User } from "./user.server";
 
 /**
@@ -136,11 +137,21 @@ export async function verifyAccessToken(token: string, now = new Date()): Promis
  * null for a bad, expired or revoked token, or a user who no longer exists.
  */
 export async function userOfAccessToken(token: string, now = new Date()): Promise<User | null> {
+  return (await sessionOfAccessToken(token, now))?.user ?? null;
+}
+
+/**
+ * As userOfAccessToken, with the session (the token's family id) it belongs to, whose "last used"
+ * moves (at most once a minute, app/models/sessions.server.ts).
+ */
+export async function sessionOfAccessToken(token: string, now = new Date()): Promise<{ user: User; sessionId: string } | null> {
   const payload = verifyAccessTokenSignature(token, now);
   const family = payload?.[FAMILY_CLAIM];
   if (!payload || typeof payload.sub !== "string" || typeof family !== "string") return null;
   const row = await liveFamilyUser.first(db, { familyId: family, userId: payload.sub, now: nowIso(now) });
-  return row ? { id: row.id, email: row.email } : null;
+  if (!row) return null;
+  await touchSession(family, now);
+  return { user: { id: row.id, email: row.email }, sessionId: family };
 }
 
 const liveFamilyUser = compileOnce((database: Kysely<Database>, p: { familyId: string; userId: string; now: string }) =>
@@ -194,9 +205,10 @@ async function noteSeen(userId: string, now: Date): Promise<void> {
   }
 }
 
-/** A new login: a new token family. */
-export async function issueTokenPair(userId: string, now = new Date()): Promise<TokenPair> {
+/** A new login: a new token family, recorded as a session with the device its User-Agent names. */
+export async function issueTokenPair(userId: string, now = new Date(), userAgent: string | null = null): Promise<TokenPair> {
   const familyId = newId();
+  await recordSession(db, { id: familyId, userId, userAgent, now });
   const [access_token, refresh_token] = await Promise.all([
     signAccessToken(userId, familyId, now),
     storeRefreshToken(userId, familyId, now),
@@ -417,6 +429,7 @@ export async function clearSpentSuccessors(now = new Date(), graceMs = REFRESH_G
 /** Housekeeping: rows that no longer count for anything (expired tokens, successor pairs past their window, attempts older than their window, invitations a day past their expiry). */
 export async function pruneStaleRecords(now = new Date()) {
   await deleteExpiredRefreshTokens(now);
+  await pruneEndedSessions();
   await clearSpentSuccessors(now);
   await pruneLoginAttempts(now);
   await pruneRegistrationAttempts(now);

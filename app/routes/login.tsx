@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error;
   }
-  const setCookie = await commitTokenPair(request, await issueTokenPair(user.id));
+  const setCookie = await commitTokenPair(request, await issueTokenPair(user.id, new Date(), request.headers.get("User-Agent")));
   if (form.get("enhanced") === "1") {
     return data({ ok: true as const, redirectTo }, { headers: { "Set-Cookie": setCookie } });
   }

@@ -200,6 +200,7 @@ test.describe("signed in", () => {
       await page.locator(".library-attach > summary").first().click();
       await expect(page.getByLabel(/^Project for /).first()).toBeVisible();
     }],
+    ["account", () => "/account", (page) => expect(page.getByTestId("session")).toHaveCount(1)],
     ["404", () => "/no-such-page"],
   ];
   for (const [name, url, ready] of screens) {

@@ -254,6 +254,23 @@ for (const engine of engines) {
       expect(claimed).toEqual([{ id: "j1" }]);
     });
 
+    it("0016 names every family live before it as a session (issue 27), and no revoked one", async () => {
+      // The database of this engine's tests (a second schema would confuse the migrator's lock table on PostgreSQL):
+      // back to before 0016, a person with two families (one revoked), then up again.
+      const { db } = target;
+      expect((await new Migrator({ db, provider }).migrateTo("0015_operators")).error).toBeUndefined();
+      const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
+      await db.insertInto("users").values({ id: "u-0016", email: "sessions@example.com", password_hash: "x", created_at: at(0) }).execute();
+      const token = (id: string, family: string, minute: number, revoked: boolean) => ({
+        id, user_id: "u-0016", family_id: family, token_hash: id, created_at: at(minute), expires_at: "2026-02-01T00:00:00.000Z", used_at: null, revoked_at: revoked ? at(30) : null,
+      });
+      await db.insertInto("refresh_tokens").values([token("t1", "f1", 1, false), token("t2", "f1", 5, false), token("t3", "f2", 2, true)]).execute();
+      expect((await new Migrator({ db, provider }).migrateToLatest()).error).toBeUndefined();
+      const sessions = await db.selectFrom("sessions").selectAll().where("user_id", "=", "u-0016").execute();
+      expect(sessions).toEqual([{ id: "f1", user_id: "u-0016", device: "Unknown device", created_at: at(1), last_used_at: at(5) }]);
+      expect(await readSchema(db)).toEqual(schemas[engine]);
+    });
+
     if (engine === "sqlite") {
       it("creates on SQLite exactly what 0001–0006 always created (existing databases ran them)", async () => {
         const fresh = await openTarget("sqlite");

@@ -42,7 +42,7 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   }
   if (!result.ok && result.reason === "disabled") throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
   if (!result.ok) throw new DomainError(401, "Incorrect email or password", { headers: { "WWW-Authenticate": "Bearer" } });
-  return Response.json(await issueTokenPair(result.user.id), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await issueTokenPair(result.user.id, new Date(), request.headers.get("User-Agent")), { headers: { "Cache-Control": "no-store" } });
 });
 
 export const loader = refuseMethod("POST");

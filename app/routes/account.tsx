@@ -1,0 +1,131 @@
+import { data } from "react-router";
+import { withFailureFallback } from "~/browser/network-safe";
+import {
+  PasswordSection,
+  SessionsSection,
+  TokensSection,
+  UsageSection,
+  type AccountAnswer,
+  type AccountIntent,
+} from "~/components/account-sections";
+import { FlashMessage } from "~/components/flash-message";
+import { PageHeader } from "~/components/page-header";
+import { currentSessionId, requireUserOrExplain } from "~/auth/auth.server";
+import { answersWithData, screenFailure, text } from "~/lib/forms.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { readFormData } from "~/lib/http/bodies.server";
+import { dataWithError, dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { firstIssue } from "~/lib/validation.server";
+import { API_TOKEN_NAME_MAX, API_TOKENS_MAX, apiTokenNameSchema, createApiToken, listApiTokens, revokeApiToken } from "~/models/api-token.server";
+import { revokeOtherSessions, revokeSession } from "~/models/sessions.server";
+import { accountSessions, accountUsage, changePassword } from "~/services/account.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/credentials";
+import accountStylesheet from "~/styles/account.css?url";
+import libraryStylesheet from "~/styles/library.css?url";
+import type { Route } from "./+types/account";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: libraryStylesheet },
+  { rel: "stylesheet", href: accountStylesheet },
+];
+
+export const meta: Route.MetaFunction = () => [{ title: "Account · Creative AI Studio" }];
+
+const LOG_IN_AGAIN = "Please log in again.";
+const PASSWORDS_DO_NOT_MATCH = "❌ Passwords do not match.";
+
+type Intent = AccountIntent;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  const caller = { user, sessionId: currentSessionId(context) };
+  const [sessions, tokens, usage] = await Promise.all([accountSessions(caller), listApiTokens(user.id), accountUsage(user.id)]);
+  return { email: user.email, sessions, tokens, usage, limits: { passwordMin: PASSWORD_MIN, passwordMax: PASSWORD_MAX, tokenName: API_TOKEN_NAME_MAX, tokens: API_TOKENS_MAX } };
+}
+
+const answer = (result: AccountAnswer, status = 200) => data(result, { status });
+
+/**
+ * Posts to /account, by `intent`: password, revoke-session, revoke-other-sessions, create-token,
+ * revoke-token. A plain form's success redirects back with a toast; a fetcher's (`enhanced`) is
+ * answered with data and the toast; a refusal is answered with the reason beside its field (400). A
+ * new token is answered with the page itself, either way: it is shown this once.
+ */
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  let form: FormData;
+  try {
+    form = await readFormData(request);
+  } catch {
+    return answer({ intent: null, ok: false, message: "Invalid form" }, 400);
+  }
+  const intent = text(form.get("intent")) as Intent;
+  const caller = { user, sessionId: currentSessionId(context) };
+  const done = (message: string) => (answersWithData(form) ? dataWithSuccess<AccountAnswer>({ intent, ok: true, message }, message) : redirectWithSuccess("/account", message));
+  const refused = (message: string, status: number) =>
+    answersWithData(form) ? dataWithError<AccountAnswer>({ intent, ok: false, message }, message, { status }) : redirectWithError("/account", message);
+
+  if (intent === "password") {
+    const values = { current_password: text(form.get("current_password")), new_password: text(form.get("new_password")) };
+    if (values.new_password !== text(form.get("confirm_password"))) {
+      return answer({ intent, ok: false, fieldErrors: { confirm_password: PASSWORDS_DO_NOT_MATCH } }, 400);
+    }
+    try {
+      const { sessionsEnded } = await changePassword(caller, values, clientAddress(context));
+      const others = sessionsEnded === 1 ? "1 other session was" : `${sessionsEnded} other sessions were`;
+      return done(`✅ Password changed. ${others} signed out.`);
+    } catch (error) {
+      const failure = screenFailure(error);
+      if (failure.status === 400 && (failure.code === "current_password" || failure.code === "new_password")) {
+        return answer({ intent, ok: false, fieldErrors: { [failure.code]: failure.detail } }, 400);
+      }
+      return answer({ intent, ok: false, message: `❌ Password not changed: ${failure.detail ?? "Unexpected error."}` }, failure.status);
+    }
+  }
+  if (intent === "revoke-session") {
+    if (!(await revokeSession(user.id, text(form.get("id"))))) return refused("That session has already ended.", 404);
+    return done("🔒 Session signed out");
+  }
+  if (intent === "revoke-other-sessions") {
+    const ended = await revokeOtherSessions(user.id, caller.sessionId);
+    return done(ended === 0 ? "No other session was signed in" : `🔒 Signed out everywhere else (${ended} session${ended === 1 ? "" : "s"})`);
+  }
+  if (intent === "create-token") {
+    const name = apiTokenNameSchema.safeParse(text(form.get("name")));
+    if (!name.success) return answer({ intent, ok: false, fieldErrors: { name: firstIssue(name.error) } }, 400);
+    try {
+      const created = await createApiToken(user.id, name.data);
+      return answer({ intent, ok: true, created: { id: created.id, name: created.name, token: created.token } }, 201);
+    } catch (error) {
+      const failure = screenFailure(error);
+      return answer({ intent, ok: false, fieldErrors: { name: failure.detail } }, failure.status);
+    }
+  }
+  if (intent === "revoke-token") {
+    if (!(await revokeApiToken(user.id, text(form.get("id"))))) return refused("That token was already revoked.", 404);
+    return done("🗑️ Token revoked");
+  }
+  return answer({ intent: null, ok: false, message: "Unknown action" }, 400);
+}
+
+/** With JavaScript: a post that never reaches the server says so. */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const intent = (await request.clone().formData()).get("intent");
+  return withFailureFallback(serverAction, (): AccountAnswer => ({ intent: intent as Intent, ok: false, message: "⚠️ Something went wrong. Please try again." }));
+}
+
+/** The account (issue 27): password, sessions, personal API tokens and usage. Every form works without JavaScript. */
+export default function Account({ loaderData }: Route.ComponentProps) {
+  const { email, sessions, tokens, usage, limits } = loaderData;
+  return (
+    <main className="page page-narrow account-page">
+      <PageHeader title="Account" icon="circle-user" />
+      <p className="muted">Signed in as {email}.</p>
+      <FlashMessage />
+      <PasswordSection limits={limits} />
+      <SessionsSection sessions={sessions} />
+      <TokensSection tokens={tokens} nameMax={limits.tokenName} tokensMax={limits.tokens} />
+      <UsageSection usage={usage} />
+    </main>
+  );
+}

@@ -1,0 +1,20 @@
+import { requireApiCaller } from "~/auth/auth.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { readJsonBody } from "~/lib/http/bodies.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { changePassword } from "~/services/account.server";
+import type { Route } from "./+types/account.password";
+
+/**
+ * POST /api/account/password {current_password, new_password} -> {ok: true, sessions_ended}: every
+ * other session ends, the caller's own goes on. A wrong current password is 400 {detail}; a new one
+ * that breaks the account rules 400 with the rule; too many wrong tries 429, a busy server 503.
+ */
+export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
+  requireMethod(request, ["POST"]);
+  const caller = await requireApiCaller(context, request);
+  const { sessionsEnded } = await changePassword(caller, await readJsonBody(request), clientAddress(context));
+  return Response.json({ ok: true, sessions_ended: sessionsEnded });
+});
+
+export const loader = refuseMethod("POST");

@@ -1,0 +1,18 @@
+import { requireApiCaller } from "~/auth/auth.server";
+import { apiAction, requireMethod } from "~/lib/http/responder.server";
+import { revokeOtherSessions } from "~/models/sessions.server";
+import { accountSessions } from "~/services/account.server";
+import type { Route } from "./+types/account.sessions";
+
+/** GET /api/account/sessions -> {sessions: [{id, device, created_at, last_used_at, current}]}: the caller's own first. */
+export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
+  const caller = await requireApiCaller(context, request);
+  return Response.json({ sessions: await accountSessions(caller) });
+});
+
+/** DELETE /api/account/sessions -> {sessions_ended}: log out everywhere else (every session but the caller's). */
+export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
+  requireMethod(request, ["DELETE"], "GET, DELETE");
+  const caller = await requireApiCaller(context, request);
+  return Response.json({ sessions_ended: await revokeOtherSessions(caller.user.id, caller.sessionId) });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+
+const NEW_PASSWORD = "a brand new passphrase";
+const meWithCookie = (cookie: string) => fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((response) => response.status);
+const login = (email: string, password: string) => api("/api/auth/login", { json: { email, password } });
+
+describe("POST /api/account/password", () => {
+  it("changes the password with the current one, ends every other session and keeps this one", async () => {
+    const person = await newUser("password");
+    const phone = (await login(person.email, PASSWORD)).body;
+    const cookie = await signInWithForm(person.email);
+    const changed = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD }, token: person.token });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toEqual({ ok: true, sessions_ended: 2 });
+    // This session goes on; the others are signed out at once.
+    expect((await api("/api/auth/me", { token: person.token })).status).toBe(200);
+    expect((await api("/api/auth/refresh", { json: { refresh_token: person.refreshToken } })).status).toBe(200);
+    expect((await api("/api/auth/me", { token: phone.access_token })).status).toBe(401);
+    expect((await api("/api/auth/refresh", { json: { refresh_token: phone.refresh_token } })).status).toBe(401);
+    expect(await meWithCookie(cookie)).toBe(401);
+    // The new password signs in, the old one no longer does.
+    expect((await login(person.email, PASSWORD)).status).toBe(401);
+    expect((await login(person.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it("through the cookie: the cookie's session goes on, the bearer sessions end", async () => {
+    const person = await newUser("password");
+    const cookie = await signInWithForm(person.email);
+    const changed = await fetch(`${baseUrl()}/api/account/password`, {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ current_password: PASSWORD, new_password: NEW_PASSWORD }),
+    });
+    expect(changed.status).toBe(200);
+    expect(await meWithCookie(cookie)).toBe(200);
+    expect((await api("/api/auth/me", { token: person.token })).status).toBe(401);
+  });
+
+  it("a wrong current password is 400 with a detail, and nothing changes", async () => {
+    const person = await newUser("password");
+    const phone = (await login(person.email, PASSWORD)).body;
+    const refused = await api("/api/account/password", { json: { current_password: "not my password", new_password: NEW_PASSWORD }, token: person.token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe("Your current password is incorrect.");
+    expect((await api("/api/auth/me", { token: phone.access_token })).status).toBe(200);
+    expect((await login(person.email, PASSWORD)).status).toBe(200);
+  });
+
+  it("a new password that breaks the rules gets the rule's message (400), and a missing field is 400", async () => {
+    const person = await newUser("password");
+    const short = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: "short" }, token: person.token });
+    expect(short.status).toBe(400);
+    expect(short.body.detail).toBe("Password must be at least 8 characters");
+    const long = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: "x".repeat(257) }, token: person.token });
+    expect(long.status).toBe(400);
+    expect(long.body.detail).toBe("Password must be at most 256 characters");
+    const missing = await api("/api/account/password", { json: { new_password: NEW_PASSWORD }, token: person.token });
+    expect(missing.status).toBe(400);
+    expect(missing.body.detail).toEqual(expect.any(String));
+    expect((await login(person.email, PASSWORD)).status).toBe(200);
+  });
+
+  it("needs a signed-in caller, and only POST", async () => {
+    expect((await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD } })).status).toBe(401);
+    const person = await newUser("password");
+    expect((await api("/api/account/password", { token: person.token })).status).toBe(405);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { api, newUser } from "./client";
+
+/** Personal API tokens (issue 27): made, listed without the secret, used as a bearer token, revoked. */
+describe("personal API tokens", () => {
+  it("are made with a name (201, the token shown once), listed without the secret, and work on /api", async () => {
+    const person = await newUser("tokens");
+    const made = await api("/api/account/tokens", { json: { name: "  Backup script  " }, token: person.token });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ id: expect.any(String), name: "Backup script", token: expect.stringMatching(/^cas_[\w-]{40,}$/) });
+
+    const listed = await api("/api/account/tokens", { token: person.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.tokens).toEqual([{ id: made.body.id, name: "Backup script", created_at: expect.any(String), last_used_at: null }]);
+    expect(JSON.stringify(listed.body)).not.toContain(made.body.token);
+    expect(JSON.stringify(listed.body)).not.toContain(made.body.token.slice(4));
+
+    // The token is a bearer token on any /api call, as the person.
+    const me = await api("/api/auth/me", { token: made.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ id: person.id, email: person.email });
+    const created = await api("/api/content", { json: { title: "From a script", body: "" }, token: made.body.token });
+    expect(created.status).toBeLessThan(300);
+    const content = await api("/api/content", { token: person.token });
+    expect(JSON.stringify(content.body)).toContain("From a script");
+    // ...and its use is dated.
+    const after = await api("/api/account/tokens", { token: person.token });
+    expect(after.body.tokens[0].last_used_at).toEqual(expect.any(String));
+  });
+
+  it("a revoked token is refused at once (401); revoking it again is 404", async () => {
+    const person = await newUser("tokens");
+    const made = await api("/api/account/tokens", { json: { name: "CI" }, token: person.token });
+    expect((await api("/api/auth/me", { token: made.body.token })).status).toBe(200);
+    const revoked = await api(`/api/account/tokens/${made.body.id}`, { method: "DELETE", token: person.token });
+    expect(revoked.status).toBe(204);
+    const refused = await api("/api/auth/me", { token: made.body.token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.detail).toEqual(expect.any(String));
+    expect((await api("/api/account/tokens", { token: person.token })).body.tokens).toEqual([]);
+    expect((await api(`/api/account/tokens/${made.body.id}`, { method: "DELETE", token: person.token })).status).toBe(404);
+  });
+
+  it("are scoped to their person: another person's token id is 404 and stays working; their list is their own", async () => {
+    const owner = await newUser("tokens");
+    const other = await newUser("tokens");
+    const made = await api("/api/account/tokens", { json: { name: "Owner's" }, token: owner.token });
+    expect((await api(`/api/account/tokens/${made.body.id}`, { method: "DELETE", token: other.token })).status).toBe(404);
+    expect((await api("/api/account/tokens", { token: other.token })).body.tokens).toEqual([]);
+    expect((await api("/api/auth/me", { token: made.body.token })).body.id).toBe(owner.id);
+  });
+
+  it("refuses a blank, missing or too long name with 400 and a detail", async () => {
+    const person = await newUser("tokens");
+    for (const json of [{ name: "   " }, {}, { name: "x".repeat(101) }, { name: 5 }]) {
+      const answer = await api("/api/account/tokens", { json, token: person.token });
+      expect(answer.status, JSON.stringify(json)).toBe(400);
+      expect(answer.body.detail).toEqual(expect.any(String));
+    }
+    expect((await api("/api/account/tokens", { json: { name: "x".repeat(100) }, token: person.token })).status).toBe(201);
+  });
+
+  it("allows at most 50 per person, then 409 with a detail until one is revoked", async () => {
+    const person = await newUser("tokens");
+    const made = [];
+    for (let index = 0; index < 50; index++) {
+      const answer = await api("/api/account/tokens", { json: { name: `token ${index}` }, token: person.token });
+      expect(answer.status).toBe(201);
+      made.push(answer.body.id as string);
+    }
+    const refused = await api("/api/account/tokens", { json: { name: "one too many" }, token: person.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/50/);
+    expect((await api(`/api/account/tokens/${made[0]}`, { method: "DELETE", token: person.token })).status).toBe(204);
+    expect((await api("/api/account/tokens", { json: { name: "now there is room" }, token: person.token })).status).toBe(201);
+  });
+
+  it("need a signed-in caller, and a made-up cas_ token is 401", async () => {
+    expect((await api("/api/account/tokens")).status).toBe(401);
+    expect((await api("/api/account/tokens", { json: { name: "x" } })).status).toBe(401);
+    expect((await api("/api/auth/me", { token: "cas_not-a-real-token" })).status).toBe(401);
+  });
+});
