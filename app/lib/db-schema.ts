@@ -167,6 +167,29 @@ export interface AiRequestsTable {
   finished_at: string | null;
 }
 
+/**
+ * Speech that is not kept (db/migrations/0015_transient_speech.ts; app/models/transient-speech.server.ts):
+ * its bytes live in the file store under `id` until `expires_at`; nothing lists or counts it.
+ */
+export interface TransientSpeechTable {
+  /** Random id; also the bytes' storage key (and the media_files id if the clip is kept). */
+  id: string;
+  user_id: string;
+  /** The name the file takes in the library if it is kept. */
+  name: string;
+  content_type: string;
+  /** Bytes (bigint column: Postgres answers it as a string). */
+  size: number | string;
+  /** The spoken text. */
+  prompt: string;
+  /** JSON of {style, voice, provider, model, source}, as media_files.provenance. */
+  provenance: string;
+  voice_id: string;
+  duration_ms: number | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -180,4 +203,5 @@ export interface Database {
   projects: ProjectsTable;
   storage_reservations: StorageReservationsTable;
   ai_requests: AiRequestsTable;
+  transient_speech: TransientSpeechTable;
 }
