@@ -61,6 +61,7 @@ export default [
   route("api/assistant/stream", "routes/api/assistant.stream.ts"),
   route("api/voice/voices", "routes/api/voice.voices.ts"),
   route("api/voice/generate", "routes/api/voice.generate.ts"),
+  route("api/voice/spoken/:id/keep", "routes/api/voice.spoken.keep.ts"),
   route("api/ai/sketch2image", "routes/api/ai.sketch2image.ts"),
   route("api/aivideo", "routes/api/aivideo.ts"),
   route("api/aivideo/status/:id", "routes/api/aivideo.status.ts"),
@@ -86,6 +87,8 @@ export default [
   // Generated files (speech, images, AI video) by id, owner only.
   route("media/:id", "routes/media.ts"),
   route("media/:id/thumbnail", "routes/media.thumbnail.ts"),
+  // Speech that is not kept (the assistant's replies), owner only, for minutes.
+  route("media/spoken/:id", "routes/media.spoken.ts"),
   // The interface icons (lucide) as one SVG sprite, for <use href="/icons.svg?v=…#name">.
   route("icons.svg", "routes/icons-sprite.ts"),
 

@@ -1,6 +1,7 @@
 // `npm run test:cluster`: two app instances behind nginx (round robin, loopback), sharing one throwaway
 // PostgreSQL and one S3-compatible store (s3rver), worked across both: a session made on one is used
-// on the other, writes on one are read on the other, files uploaded on one play from the other,
+// on the other, writes on one are read on the other, files uploaded on one play from the other (and
+// unkept speech made on one, kept from the other),
 // refresh-token rotation and login rate limits hold across both, and AI video jobs finish with one
 // worker each, also when the instance working a job is killed. Needs a production build
 // (`npm run build`), Debian's nginx and postgresql. Prints `N passed, M failed`; exits 1 on a failure.
@@ -145,6 +146,21 @@ try {
 
     assert.equal((await call(b, `/api/voice/file/${encodeURIComponent(uploaded.data.filename)}`, { method: "DELETE", token: tokens.access_token })).status, 200);
     assert.equal((await call(a, `/static/voices/${encodeURIComponent(uploaded.data.filename)}`, { token: tokens.access_token })).status, 404);
+  });
+
+  await check("unkept speech made on one plays from the other, is in no library, and Save to library on the other keeps it", async () => {
+    const before = await call(proxy, "/api/library", { token: tokens.access_token });
+    const spoken = await call(a, "/api/voice/generate", { method: "POST", token: tokens.access_token, json: { text: "Heard on either instance.", keep: false } });
+    assert.equal(spoken.status, 201, JSON.stringify(spoken.data));
+    assert.equal(spoken.data.media_id, null);
+    const played = await call(b, spoken.data.url, { token: tokens.access_token, headers: { Range: "bytes=0-11" } });
+    assert.equal(played.status, 206);
+    assert.equal(played.buffer.toString("ascii", 0, 4), "RIFF");
+    assert.equal((await call(b, "/api/library", { token: tokens.access_token })).data.total, before.data.total);
+    const kept = await call(b, spoken.data.keep_url, { method: "POST", token: tokens.access_token });
+    assert.equal(kept.status, 201, JSON.stringify(kept.data));
+    assert.equal((await call(a, kept.data.url, { token: tokens.access_token })).status, 200);
+    assert.equal((await call(a, "/api/library", { token: tokens.access_token })).data.total, before.data.total + 1);
   });
 
   await check("refresh-token rotation: parallel refreshes of one token on both instances get one successor pair", async () => {

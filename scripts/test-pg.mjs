@@ -34,6 +34,7 @@ const UNIT_FILES = [
   "tests/unit/ai-limits.test.ts",
   "tests/unit/assistant-context.test.ts",
   "tests/unit/storage-quota.test.ts",
+  "tests/unit/transient-speech.test.ts",
   "tests/unit/postgres-portability.test.ts",
   "tests/unit/migrations.test.ts",
   "tests/unit/compiled-query.test.ts",

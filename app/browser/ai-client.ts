@@ -82,14 +82,30 @@ export async function streamAssistant(
   throw new Error("The reply was cut off");
 }
 
-/** SPEC §7: POST /voice/generate {text, voice_id} -> url or audio_url of a playable file. */
-export async function generateSpeech(text: string, voiceId: string): Promise<string> {
-  const answer = await apiJson<{ url?: unknown; audio_url?: unknown }>("/api/voice/generate", {
-    body: { text: speakableText(text), voice_id: voiceId },
+/** Speech that plays but is not kept (docs/decisions/0042): its URL lives minutes; keepSpokenReply keeps it. */
+export interface SpokenReply {
+  url: string;
+  speechId: string;
+}
+
+/**
+ * SPEC §7: POST /voice/generate {text, voice_id, keep: false} -> the url (or audio_url) of speech that
+ * plays for a while and is not filed in the library (the assistant's spoken replies).
+ */
+export async function generateSpeech(text: string, voiceId: string): Promise<SpokenReply> {
+  const answer = await apiJson<{ url?: unknown; audio_url?: unknown; speech_id?: unknown }>("/api/voice/generate", {
+    body: { text: speakableText(text), voice_id: voiceId, keep: false },
   });
   const url = typeof answer?.url === "string" ? answer.url : typeof answer?.audio_url === "string" ? answer.audio_url : null;
-  if (!url) throw new Error("No audio came back");
-  return url;
+  if (!url || typeof answer?.speech_id !== "string") throw new Error("No audio came back");
+  return { url, speechId: answer.speech_id };
+}
+
+/** "Save to library" for a spoken reply: POST /voice/spoken/{id}/keep -> the library file's name and id. */
+export async function keepSpokenReply(speechId: string): Promise<{ name: string; media_id: string }> {
+  const answer = await apiJson<{ filename?: unknown; media_id?: unknown }>(`/api/voice/spoken/${encodeURIComponent(speechId)}/keep`, { method: "POST" });
+  if (typeof answer?.media_id !== "string") throw new Error("Nothing was kept");
+  return { name: typeof answer.filename === "string" ? answer.filename : answer.media_id, media_id: answer.media_id };
 }
 
 export async function sketchToImage(imageData: string, style: string): Promise<string> {

@@ -1,29 +1,124 @@
-/** One question of this visit and the reply it got. */
+import { Form, Link } from "react-router";
+import { keepSpokenReply } from "~/browser/ai-client";
+import { Icon } from "./icon";
+import { SAVE_FAILED, SaveToLibrary } from "./save-to-library";
+
+/**
+ * A reply's speech: it plays from `url` for a while and is not in the library (docs/decisions/0042)
+ * until "Save to library" keeps it. `saved` (the library file's name) and `saveError` come from the
+ * page's own action, when the save was a plain form post (JavaScript off).
+ */
+export interface SpokenAudio {
+  url: string;
+  /** The unkept clip's id ("Save to library" keeps it by this). */
+  speechId: string;
+  saved?: string | null;
+  saveError?: string | null;
+}
+
+/** One question of this visit and the reply it got, with its speech once spoken. */
 export interface Exchange {
+  id: string;
   question: string;
   reply: string;
   provider: string;
+  speech?: SpokenAudio | null;
+}
+
+export interface ConversationSpeech {
+  /** With JavaScript: "Save to library" calls the API; without, it is a form posted to the page. */
+  hydrated: boolean;
+  /** The voice asked with (the no-JS save form carries it back, so the page comes back as it was). */
+  voiceId: string;
+  /** Hands each reply's player to the page, which plays it once spoken. */
+  player: (exchangeId: string, element: HTMLAudioElement | null) => void;
 }
 
 /**
- * The conversation of this visit, oldest first: each question above its reply and who answered it.
- * The newest reply is the one that grows while it streams (data-testid assistant-reply).
+ * The conversation of this visit, oldest first: each question above its reply and who answered it,
+ * then, once spoken, the reply's player and "Save to library". The newest reply is the one that grows
+ * while it streams (data-testid assistant-reply); its player is data-testid reply-audio.
  */
-export function AssistantConversation({ exchanges, answeredBy }: { exchanges: Exchange[]; answeredBy: (provider: string) => string }) {
+export function AssistantConversation({
+  exchanges,
+  answeredBy,
+  speech,
+}: {
+  exchanges: Exchange[];
+  answeredBy: (provider: string) => string;
+  speech: ConversationSpeech;
+}) {
   return (
     <ol className="ai-conversation" aria-label="Conversation">
-      {exchanges.map((exchange, index) => (
-        <li key={index} className="ai-exchange">
-          <p className="ai-question">
-            <span className="visually-hidden">You asked: </span>
-            {exchange.question}
-          </p>
-          <p className="ai-reply-text" data-testid={index === exchanges.length - 1 ? "assistant-reply" : undefined}>
-            {exchange.reply}
-          </p>
-          <p className="muted ai-reply-meta">{answeredBy(exchange.provider)}</p>
-        </li>
-      ))}
+      {exchanges.map((exchange, index) => {
+        const newest = index === exchanges.length - 1;
+        return (
+          <li key={exchange.id} className="ai-exchange">
+            <p className="ai-question">
+              <span className="visually-hidden">You asked: </span>
+              {exchange.question}
+            </p>
+            <p className="ai-reply-text" data-testid={newest ? "assistant-reply" : undefined}>
+              {exchange.reply}
+            </p>
+            <p className="muted ai-reply-meta">{answeredBy(exchange.provider)}</p>
+            {exchange.speech ? (
+              <div className="ai-spoken">
+                <audio
+                  ref={(element) => speech.player(exchange.id, element)}
+                  controls
+                  preload="auto"
+                  src={exchange.speech.url}
+                  aria-label={newest ? "The reply, spoken" : `The reply to "${exchange.question.slice(0, 60)}", spoken`}
+                  data-testid={newest ? "reply-audio" : undefined}
+                />
+                <KeepSpeech exchange={exchange} spoken={exchange.speech} speech={speech} />
+              </div>
+            ) : null}
+          </li>
+        );
+      })}
     </ol>
+  );
+}
+
+/**
+ * "Save to library" for one spoken reply. With JavaScript: the shared button (a toast, then "In your
+ * library" and a link). Without: a small form posted to the page's action (intent keep_speech) with
+ * what the page shows, so it comes back with the reply and says it is in the library.
+ */
+function KeepSpeech({ exchange, spoken, speech }: { exchange: Exchange; spoken: SpokenAudio; speech: ConversationSpeech }) {
+  if (spoken.saved) {
+    return (
+      <p className="message message-success ai-spoken-saved" role="status">
+        <Icon name="check" />
+        In your library: {spoken.saved}{" "}
+        <Link className="button button-small button-ghost" to="/library">
+          Open library
+        </Link>
+      </p>
+    );
+  }
+  if (speech.hydrated) return <SaveToLibrary key={spoken.speechId} save={() => keepSpokenReply(spoken.speechId)} />;
+  return (
+    <>
+      <Form method="post" className="ai-keep-form">
+        <input type="hidden" name="intent" value="keep_speech" />
+        <input type="hidden" name="speech_id" value={spoken.speechId} />
+        <input type="hidden" name="message" value={exchange.question} />
+        <input type="hidden" name="reply" value={exchange.reply} />
+        <input type="hidden" name="provider" value={exchange.provider} />
+        <input type="hidden" name="voice_id" value={speech.voiceId} />
+        <button type="submit" className="button button-small">
+          💾 Save to library
+        </button>
+      </Form>
+      {spoken.saveError ? (
+        <p className="message message-error" role="alert">
+          {SAVE_FAILED}
+          <span className="message-detail">{spoken.saveError}</span>
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -33,11 +33,21 @@ export function SaveToLibraryButton({
   kind: "photo" | "clip" | "memo";
   label?: string;
 }) {
+  return <SaveToLibrary save={() => saveToLibrary(source, filename, kind)} label={label} />;
+}
+
+/**
+ * The button itself, for anything a screen can keep: `save` keeps it (resolving the library file's
+ * name, or throwing an ApiError with the server's reason), and the button confirms as above: a toast,
+ * "In your library" with a check icon and a link to the library, or the failure and its reason. (The assistant's spoken
+ * replies keep their unkept speech this way.)
+ */
+export function SaveToLibrary({ save, label = "Save to library" }: { save: () => Promise<{ name: string }>; label?: string }) {
   const [state, setState] = useState<{ phase: "idle" | "saving" | "saved" | "failed"; detail?: string }>({ phase: "idle" });
-  const save = async () => {
+  const keep = async () => {
     setState({ phase: "saving" });
     try {
-      const saved = await saveToLibrary(source, filename, kind);
+      const saved = await save();
       setState({ phase: "saved" });
       toast.success(`Saved to your library: ${saved.name}`);
     } catch (error) {
@@ -48,7 +58,7 @@ export function SaveToLibraryButton({
   };
   return (
     <span className="save-to-library">
-      <button type="button" className="button button-small" onClick={() => void save()} disabled={state.phase === "saving" || state.phase === "saved"}>
+      <button type="button" className="button button-small" onClick={() => void keep()} disabled={state.phase === "saving" || state.phase === "saved"}>
         {state.phase === "saved" ? <Icon name="check" /> : <Icon name="save" />}
         {state.phase === "saving" ? "Saving…" : state.phase === "saved" ? "In your library" : label}
       </button>

@@ -185,7 +185,7 @@ export interface AiRequestsTable {
   finished_at: string | null;
 }
 
-/** One sign-in: a refresh-token family, named and dated for the account screen (db/migrations/0015). Live while a token of the family is. */
+/** One sign-in: a refresh-token family, named and dated for the account screen (db/migrations/0016). Live while a token of the family is. */
 export interface SessionsTable {
   /** The refresh-token family's id. */
   id: string;
@@ -197,7 +197,7 @@ export interface SessionsTable {
   last_used_at: string;
 }
 
-/** A personal API token (db/migrations/0015): only its SHA-256 is stored; revoking deletes the row. */
+/** A personal API token (db/migrations/0016): only its SHA-256 is stored; revoking deletes the row. */
 export interface ApiTokensTable {
   id: string;
   user_id: string;
@@ -205,6 +205,29 @@ export interface ApiTokensTable {
   token_hash: string;
   created_at: string;
   last_used_at: string | null;
+}
+
+/**
+ * Speech that is not kept (db/migrations/0017_transient_speech.ts; app/models/transient-speech.server.ts):
+ * its bytes live in the file store under `id` until `expires_at`; nothing lists or counts it.
+ */
+export interface TransientSpeechTable {
+  /** Random id; also the bytes' storage key (and the media_files id if the clip is kept). */
+  id: string;
+  user_id: string;
+  /** The name the file takes in the library if it is kept. */
+  name: string;
+  content_type: string;
+  /** Bytes (bigint column: Postgres answers it as a string). */
+  size: number | string;
+  /** The spoken text. */
+  prompt: string;
+  /** JSON of {style, voice, provider, model, source}, as media_files.provenance. */
+  provenance: string;
+  voice_id: string;
+  duration_ms: number | null;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface Database {
@@ -223,4 +246,5 @@ export interface Database {
   invitations: InvitationsTable;
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
+  transient_speech: TransientSpeechTable;
 }

@@ -29,6 +29,9 @@ export function slugOf(text: string, maxLength = 40): string {
   return slug || "untitled";
 }
 
+/** A generated file's name (before its extension): the label and the time it was made, "speech-hello-20260115-120405". */
+export const generatedName = (label: string, date = new Date()) => `${label}-${stamp(date)}`;
+
 export interface StoredGenerated {
   file: MediaFile;
   url: string;
@@ -54,7 +57,7 @@ export function provenanceOf(input: ProvenanceInput): Provenance {
  * `provenance` says how it was made (the library shows it). Past the storage quota: 413.
  */
 export async function storeGenerated(userId: string, kind: GeneratedKind, bytes: Buffer, label: string, provenance: ProvenanceInput = {}): Promise<StoredGenerated> {
-  const name = `${label}-${stamp()}`;
+  const name = generatedName(label);
   const file = await storeMedia(userId, kind, Readable.from([bytes]), name, provenanceOf(provenance), { expectedBytes: bytes.length });
   return { file, url: mediaUrl(file.id) };
 }

@@ -225,7 +225,7 @@ export async function getMediaById(userId: string, id: string): Promise<MediaFil
 }
 
 /** `desired` if free, else "desired (2)", "(3)", ...: the first name no file of this user and kind has. */
-async function freeName(userId: string, kind: MediaKind, desired: string, alsoTaken: Set<string>): Promise<string> {
+export async function freeName(userId: string, kind: MediaKind, desired: string, alsoTaken: Set<string>): Promise<string> {
   const extensionLength = desired.length - desired.lastIndexOf(".");
   const base = desired.slice(0, desired.length - extensionLength);
   const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -450,12 +450,19 @@ export async function deleteMedia(userId: string, kind: MediaKind, name: string)
   return true;
 }
 
-/** Removes stored files that have no row and stale temporary files (older than `graceMs`). */
+/**
+ * Removes stored files that have no row and stale temporary files (older than `graceMs`). A file is
+ * claimed by its media_files row, or by its transient_speech row while that lives (unkept speech,
+ * app/models/transient-speech.server.ts, whose own pruning removes it once expired).
+ */
 export function sweepOrphanMedia(options?: { graceMs?: number; now?: number }) {
   return fileStore.sweep(async (keys) => {
     if (keys.length === 0) return new Set();
-    const rows = await db.selectFrom("media_files").select("id").where("id", "in", keys).execute();
-    return new Set(rows.map((row) => row.id));
+    const [kept, transient] = await Promise.all([
+      db.selectFrom("media_files").select("id").where("id", "in", keys).execute(),
+      db.selectFrom("transient_speech").select("id").where("id", "in", keys).execute(),
+    ]);
+    return new Set([...kept, ...transient].map((row) => row.id));
   }, options);
 }
 

@@ -1,15 +1,17 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { data, Form } from "react-router";
-import { aiFailureText, generateSpeech, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
+import { aiFailureText, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
 import { speakableText } from "~/shared/speech";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
-import { AssistantConversation, type Exchange } from "~/components/assistant-conversation";
+import { AssistantConversation, type SpokenAudio } from "~/components/assistant-conversation";
+import { useSpokenReplies } from "~/components/use-spoken-replies";
 import { useHydrated } from "~/components/use-hydrated";
 import { MESSAGE_MAX } from "~/ai/chat.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
 import { OFFLINE_ASSISTANT_ID } from "~/shared/assistant-labels";
 import { askAssistant as askOnServer, assistantIsOffline } from "~/services/assistant.server";
-import { speak, voicesForScreen } from "~/services/generation.server";
+import { keepSpokenReply, speakUnkept, voicesForScreen } from "~/services/generation.server";
+import { transientSpeechUrl } from "~/models/transient-speech.server";
 import { screenAiFailure } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
@@ -38,13 +40,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 type AskResult =
-  | { ok: true; question: string; voiceId: string; reply: string; provider: string; audioUrl: string | null; speechError: string | null }
+  | { ok: true; question: string; voiceId: string; reply: string; provider: string; speech: SpokenAudio | null; speechError: string | null }
   | { ok: false; question: string; voiceId?: string; error: string };
 
 /**
- * Asking without JavaScript: a plain form post; the reply renders in the page, and with Auto-Speak
- * on it is spoken (an audio player with the generated file). With JavaScript the screen calls the
- * API instead (SPEC §7).
+ * Without JavaScript: a plain form post. Asking renders the reply in the page and, with Auto-Speak on,
+ * speaks it without keeping it (a player whose audio lives minutes; docs/decisions/0042). Its "Save to
+ * library" posts here too (intent keep_speech) with what the page showed, which comes back with the
+ * reply and says it is in the library. With JavaScript the screen calls the API instead (SPEC §7).
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
@@ -56,6 +59,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const question = text(form.get("message"));
   const voiceId = text(form.get("voice_id")).trim();
+  if (form.get("intent") === "keep_speech") return keepSpeech(user.id, form, question, voiceId);
   // SPEC §5: an empty or whitespace question is ignored.
   if (question.trim() === "") return null;
   const parsed = assistantMessageSchema.safeParse({ message: question });
@@ -70,17 +74,32 @@ export async function action({ context, request }: Route.ActionArgs) {
     const failure = screenAiFailure(SOMETHING_WENT_WRONG, error);
     return data<AskResult>({ ok: false, question, voiceId, error: failure.message }, { status: failure.status, headers: failure.headers });
   }
-  let audioUrl: string | null = null;
+  let speech: SpokenAudio | null = null;
   let speechError: string | null = null;
   if (form.get("auto_speak") === "on") {
     try {
-      audioUrl = (await speak(user.id, speakableText(answer.reply), voiceId || undefined, request.signal)).url;
+      const spoken = await speakUnkept(user.id, speakableText(answer.reply), voiceId || undefined, request.signal);
+      speech = { url: spoken.url, speechId: spoken.speech_id };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       speechError = screenAiFailure(SOMETHING_WENT_WRONG, error).message;
     }
   }
-  return data<AskResult>({ ok: true, question, voiceId, reply: answer.reply, provider: answer.provider, audioUrl, speechError });
+  return data<AskResult>({ ok: true, question, voiceId, reply: answer.reply, provider: answer.provider, speech, speechError });
+}
+
+/** "Save to library" without JavaScript: keeps the spoken reply, and the page shows it again as it was, saved or why not. */
+async function keepSpeech(userId: string, form: FormData, question: string, voiceId: string) {
+  const speechId = text(form.get("speech_id")).trim();
+  const shown = { ok: true as const, question, voiceId, reply: text(form.get("reply")), provider: text(form.get("provider")), speechError: null };
+  try {
+    const kept = await keepSpokenReply(userId, speechId);
+    return data<AskResult>({ ...shown, speech: { url: kept.url, speechId, saved: kept.filename } });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    // The reason (expired, past the quota) as the other save buttons show it.
+    return data<AskResult>({ ...shown, speech: { url: transientSpeechUrl(speechId), speechId, saveError: error.detail } }, { status: error.status });
+  }
 }
 
 type VoicesState = { state: "loading" } | { state: "ready"; voices: VoiceOption[] };
@@ -105,6 +124,9 @@ function useVoices(serverVoices: VoiceOption[]): VoicesState {
   return voices;
 }
 
+/** Names this visit's exchanges (crypto.randomUUID needs a secure context, which plain HTTP on a LAN is not). */
+let askedCount = 0;
+
 export default function Assistant({ loaderData, actionData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const voices = useVoices(loaderData.voices);
@@ -113,16 +135,14 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
   const [question, setQuestion] = useState(actionData?.question ?? "");
   const [autoSpeak, setAutoSpeak] = useState(true);
   const [asking, setAsking] = useState(false);
-  const [speaking, setSpeaking] = useState(false);
-  // The reply being shown (growing while it streams), and the exchanges of this visit before it.
-  const [answer, setAnswer] = useState<Exchange | null>(
-    actionData?.ok ? { question: actionData.question, reply: actionData.reply, provider: actionData.provider } : null,
+  // The exchanges of this visit, the newest last (growing while it streams), each with its speech once spoken.
+  const { exchanges, show, drop, speak, speaking, speechError, player } = useSpokenReplies(
+    actionData?.ok ? [{ id: "posted", question: actionData.question, reply: actionData.reply, provider: actionData.provider, speech: actionData.speech }] : [],
+    actionData?.ok ? actionData.speechError : null,
+    SOMETHING_WENT_WRONG,
   );
-  const [earlier, setEarlier] = useState<Exchange[]>([]);
+  const answer = exchanges.at(-1);
   const [error, setError] = useState<string | null>(actionData && !actionData.ok ? actionData.error : null);
-  const [speechError, setSpeechError] = useState<string | null>(actionData?.ok ? actionData.speechError : null);
-  const [audioUrl, setAudioUrl] = useState<string | null>(actionData?.ok ? actionData.audioUrl : null);
-  const audioRef = useRef<HTMLAudioElement>(null);
 
   // The first voice is chosen once the list is in.
   useEffect(() => {
@@ -131,27 +151,6 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     }
   }, [voices, voiceId]);
 
-  const speakReply = async (reply: string) => {
-    if (!reply.trim()) return;
-    setSpeaking(true);
-    setSpeechError(null);
-    try {
-      const url = await generateSpeech(reply, voiceId);
-      setAudioUrl(url);
-      const audio = audioRef.current;
-      if (audio) {
-        audio.src = url;
-        await audio.play().catch(() => {
-          // Autoplay may be refused; the player is there to press play.
-        });
-      }
-    } catch (error) {
-      setSpeechError(aiFailureText(SOMETHING_WENT_WRONG, error));
-    } finally {
-      setSpeaking(false);
-    }
-  };
-
   const ask = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const message = question.trim();
@@ -159,15 +158,15 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     if (!message || asking) return;
     setAsking(true);
     setError(null);
-    if (answer) setEarlier((exchanges) => [...exchanges, answer]);
-    setAnswer(null);
+    const id = `asked-${++askedCount}`;
     try {
       // The reply grows in the box as the provider streams it; Auto-Speak speaks it once it is whole.
-      const result = await streamAssistant(message, (replySoFar, provider) => setAnswer({ question: message, reply: replySoFar, provider }));
-      setAnswer({ question: message, ...result });
-      if (autoSpeak) void speakReply(result.reply);
+      const result = await streamAssistant(message, (replySoFar, provider) => show({ id, question: message, reply: replySoFar, provider }));
+      const whole = { id, question: message, ...result };
+      show(whole);
+      if (autoSpeak) void speak(whole, voiceId);
     } catch (error) {
-      setAnswer(null);
+      drop(id);
       setError(aiFailureText(SOMETHING_WENT_WRONG, error));
     } finally {
       setAsking(false);
@@ -175,7 +174,6 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
   };
 
   const answeredBy = (provider: string) => (provider === OFFLINE_ASSISTANT_ID ? `Answered by the ${OFFLINE_LABEL.toLowerCase()}` : `Answered by ${provider}`);
-  const conversation = answer ? [...earlier, answer] : earlier;
   const voiceOptions =
     voices.state === "loading" ? (
       <option value="">{LOADING_VOICES}</option>
@@ -242,7 +240,7 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
           <button
             type="button"
             className="button"
-            onClick={() => answer && void speakReply(answer.reply)}
+            onClick={() => answer && void speak(answer, voiceId)}
             disabled={!hydrated || !answer || speaking}
           >
             {speaking ? "Speaking..." : "Speak Reply"}
@@ -251,12 +249,12 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
       </Form>
 
       <section className="card ai-reply" aria-label="Reply" aria-live="polite" aria-busy={asking}>
-        {conversation.length > 0 ? <AssistantConversation exchanges={conversation} answeredBy={answeredBy} /> : null}
+        {exchanges.length > 0 ? <AssistantConversation exchanges={exchanges} answeredBy={answeredBy} speech={{ hydrated, voiceId, player }} /> : null}
         {error ? (
           <p className="message message-error" role="alert">
             {error}
           </p>
-        ) : conversation.length === 0 ? (
+        ) : exchanges.length === 0 ? (
           <p className="muted">The reply appears here.</p>
         ) : null}
         {speechError ? (
@@ -264,7 +262,6 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
             {speechError}
           </p>
         ) : null}
-        <audio ref={audioRef} controls src={audioUrl ?? undefined} hidden={!audioUrl} data-testid="reply-audio" />
       </section>
       </div>
     </main>

@@ -1,4 +1,5 @@
-import { slugOf, storeGenerated } from "~/models/ai-media.server";
+import { generatedName, mediaUrl, slugOf, storeGenerated } from "~/models/ai-media.server";
+import { keepTransientSpeech, storeTransientSpeech, transientSpeechUrl } from "~/models/transient-speech.server";
 import { requireStorageLeft } from "~/models/media.server";
 import { ProviderError } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
@@ -51,12 +52,12 @@ export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAI
   );
 }
 
-/** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */
-export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal, source?: ProvenanceSource) {
+/**
+ * Speaks `text` in the voice (the first voice when none is named) in one of the person's AI slots (429
+ * over the limits: ai-limits.server), and says how it was made (the file's provenance).
+ */
+async function synthesize(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal, source?: ProvenanceSource) {
   const provider = aiProviders().speech;
-  // Past the storage quota nothing is generated (413 before the provider is asked).
-  await requireStorageLeft(userId);
-  // One of the person's AI slots while the provider works (429 over the limits: ai-limits.server).
   const { voice, audio } = await withAiSlot(userId, "speech", () => withProviderFailures("speech", async () => {
     const voices = await provider.listVoices(signal);
     const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
@@ -66,13 +67,44 @@ export async function speak(userId: string, text: string, voiceId: string | unde
     }
     return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
   }));
-  const stored = await storeGenerated(userId, "speech", audio.bytes, `speech-${slugOf(text, 30)}`, {
+  const provenance = {
     prompt: text,
     voice: voice.name && voice.name !== voice.voice_id ? `${voice.name} (${voice.voice_id})` : voice.voice_id,
     ...providerAndModel(provider.id),
     ...(source ? { source } : {}),
-  });
-  return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, voice_id: voice.voice_id, provider: provider.id };
+  };
+  return { voice, bytes: audio.bytes, provenance, label: `speech-${slugOf(text, 30)}`, provider: provider.id };
+}
+
+/** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */
+export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal, source?: ProvenanceSource) {
+  // Past the storage quota nothing is generated (413 before the provider is asked).
+  await requireStorageLeft(userId);
+  const spoken = await synthesize(userId, text, voiceId, signal, source);
+  const stored = await storeGenerated(userId, "speech", spoken.bytes, spoken.label, spoken.provenance);
+  return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, voice_id: spoken.voice.voice_id, provider: spoken.provider };
+}
+
+/**
+ * Speaks `text` without keeping it (the assistant's replies; docs/decisions/0042): the audio plays from
+ * a short-lived URL of its owner's (`expires_at`), is never a library file and counts toward no quota,
+ * so a full library does not silence the assistant. The same AI limits as speak. "Save to library"
+ * keeps it with keepSpokenReply.
+ */
+export async function speakUnkept(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal) {
+  const spoken = await synthesize(userId, text, voiceId, signal);
+  const clip = await storeTransientSpeech(userId, spoken.bytes, { name: generatedName(spoken.label), voiceId: spoken.voice.voice_id, provenance: spoken.provenance });
+  return { url: transientSpeechUrl(clip.id), speech_id: clip.id, expires_at: clip.expiresAt, voice_id: spoken.voice.voice_id, provider: spoken.provider };
+}
+
+/**
+ * "Save to library" for unkept speech: the clip becomes the person's speech file, the very bytes that
+ * were heard (no second call to the provider, no AI request counted). 404 once it expired, 413 past the
+ * quota (it stays unkept). `created` is false when it had been kept already.
+ */
+export async function keepSpokenReply(userId: string, speechId: string) {
+  const kept = await keepTransientSpeech(userId, speechId);
+  return { url: mediaUrl(kept.file.id), media_id: kept.file.id, filename: kept.file.name, voice_id: kept.voiceId, created: kept.created };
 }
 
 /** The sketch restyled (offline) or redrawn by the image model, stored as the person's image. */

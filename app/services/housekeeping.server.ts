@@ -3,6 +3,7 @@ import { sweepOrphanMedia } from "~/models/media.server";
 import { pruneStaleReservations } from "~/models/storage-quota.server";
 import { pruneStaleRecords } from "~/models/token.server";
 import { pruneAiRequests } from "~/models/ai-usage.server";
+import { pruneTransientSpeech, TRANSIENT_SPEECH_TTL_MS } from "~/models/transient-speech.server";
 
 /**
  * The schedules of the server's housekeeping, started and stopped by app/services/background.server.ts
@@ -13,12 +14,17 @@ import { pruneAiRequests } from "~/models/ai-usage.server";
  *   instance sharing the storage safe;
  * - pruning of rows that no longer count (expired refresh tokens, login and registration attempts
  *   older than their window, storage reservations gone stale or left by this instance's previous
- *   process, AI requests older than a day): at start and hourly.
+ *   process, AI requests older than a day): at start and hourly;
+ * - unkept speech past its expiry (its row, then its bytes; docs/decisions/0042): at start and every
+ *   SPEECH_PRUNE_INTERVAL_MS, so an expired clip's bytes stay on the store for minutes, not an hour.
  * A failure is logged and retried next time. The timers are unref'd: they never keep a process alive.
  */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 /** The sweep after the start's: just past the grace period, so what a restart interrupted is old enough. */
 export const SWEEP_AFTER_START_MS = SWEEP_GRACE_MS + 60_000;
+
+/** Half the unkept speech's lifetime: a clip's bytes go at most 15 minutes after it was spoken. */
+export const SPEECH_PRUNE_INTERVAL_MS = TRANSIENT_SPEECH_TTL_MS / 2;
 
 /** Runs `sweep` now, after the grace period and hourly; the timers never keep the process alive. Returns a stop. */
 export function scheduleSweeps(sweep: () => void): () => void {
@@ -47,9 +53,19 @@ export function pruneQuietly(): Promise<void> {
     .catch((error) => console.error("[studio] housekeeping failed", error));
 }
 
+export function pruneSpeechQuietly(): Promise<void> {
+  return pruneTransientSpeech()
+    .then((removed) => {
+      if (removed) console.log(`[speech] removed ${removed} expired unkept clip(s)`);
+    })
+    .catch((error) => console.error("[speech] pruning unkept speech failed", error));
+}
+
 export interface HousekeepingJobs {
   sweep: () => Promise<void>;
   prune: () => Promise<void>;
+  /** Unkept speech past its expiry (left out: not scheduled). */
+  pruneSpeech?: () => Promise<void>;
 }
 
 export interface Housekeeping {
@@ -57,8 +73,11 @@ export interface Housekeeping {
   stop(): Promise<void>;
 }
 
-/** Runs the sweep (scheduleSweeps) and the pruning (hourly) now and on their schedules (jobs replaceable for tests). */
-export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly }): Housekeeping {
+/**
+ * Runs the sweep (scheduleSweeps), the pruning (hourly) and the unkept speech's pruning (every
+ * SPEECH_PRUNE_INTERVAL_MS) now and on their schedules (jobs replaceable for tests).
+ */
+export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly, pruneSpeech: pruneSpeechQuietly }): Housekeeping {
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   const tracked = (job: () => Promise<void>) => () => {
@@ -71,11 +90,18 @@ export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQu
   const pruning = setInterval(prune, HOUSEKEEPING_INTERVAL_MS);
   pruning.unref();
   prune();
+  let speechPruning: NodeJS.Timeout | undefined;
+  if (jobs.pruneSpeech) {
+    const pruneSpeech = tracked(jobs.pruneSpeech);
+    speechPruning = setInterval(pruneSpeech, SPEECH_PRUNE_INTERVAL_MS).unref();
+    pruneSpeech();
+  }
   return {
     async stop() {
       stopped = true;
       stopSweeps();
       clearInterval(pruning);
+      clearInterval(speechPruning);
       await Promise.allSettled([...inFlight]);
     },
   };

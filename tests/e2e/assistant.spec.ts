@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { signUpAndLogIn } from "./helpers";
 
 test("assistant: voices load, blank questions are ignored, a reply streams in, growing, and is spoken when whole", async ({ page }) => {
@@ -38,7 +39,7 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
     }).observe(document.querySelector("section[aria-label=Reply]")!, { subtree: true, childList: true, characterData: true });
   });
   const speech = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
-  const audioFile = page.waitForResponse((response) => /\/media\/[\w-]+$/.test(new URL(response.url()).pathname) && response.request().method() === "GET");
+  const audioFile = page.waitForResponse((response) => /\/media\/spoken\/[\w-]+$/.test(new URL(response.url()).pathname) && response.request().method() === "GET");
   await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
@@ -59,6 +60,8 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   const generated = await speech;
   expect(generated.status()).toBe(201);
   expect(JSON.parse(generated.request().postData()!).voice_id).toBe("gmw/en-GB-x-rp");
+  // Not kept: the assistant's speech is never filed in the library (issue 26).
+  expect(JSON.parse(generated.request().postData()!).keep).toBe(false);
   // Spoken once, when whole: the whole reply, not a piece of it.
   expect(JSON.parse(generated.request().postData()!).text).toBe(finalReply!.trim());
   const audio = await audioFile;
@@ -168,7 +171,7 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
     // The post carried the choice: the page comes back with it selected and the reply spoken.
     await expect(page.getByLabel("Voice")).toHaveValue("gmw/en-GB-x-rp");
-    expect(await page.getByTestId("reply-audio").getAttribute("src")).toMatch(/^\/media\/[\w-]+$/);
+    expect(await page.getByTestId("reply-audio").getAttribute("src")).toMatch(/^\/media\/spoken\/[\w-]+$/);
   });
 
   test("assistant: a plain form post renders the reply and its spoken audio in the page", async ({ page }) => {
@@ -180,9 +183,101 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByTestId("assistant-reply")).toContainText("Lighthouse notes");
     await expect(page.getByTestId("assistant-reply")).toContainText("twelve seconds");
     const src = await page.getByTestId("reply-audio").getAttribute("src");
-    expect(src).toMatch(/^\/media\/[\w-]+$/);
+    expect(src).toMatch(/^\/media\/spoken\/[\w-]+$/);
     const audio = await page.request.get(src!);
     expect(audio.status()).toBe(200);
     expect(audio.headers()["content-type"]).toBe("audio/wav");
+  });
+});
+
+/** axe-core finds nothing in the reply's section (the players and the save controls), as tests/e2e/accessibility.spec.ts asks of every screen. */
+async function expectAccessibleReplies(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .include("section[aria-label=Reply]")
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** How many files the signed-in person's library holds (the page's own session). */
+async function libraryTotal(page: Page): Promise<number> {
+  const answer = await page.request.get("/api/library");
+  expect(answer.status()).toBe(200);
+  return (await answer.json()).total;
+}
+
+// Issue 26: the assistant's speech is not filed in the library; "Save to library" keeps one on purpose.
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`assistant at ${viewport.width}px: Auto-Speak leaves the library as it was, and Save to library adds exactly that reply`, async ({ page }) => {
+    // Two spoken replies, a save and an axe run: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "assistant-keep");
+    await page.goto("/assistant");
+    await expect(page.getByLabel("Voice").locator("option").first()).toHaveText("English (America)");
+    expect(await libraryTotal(page)).toBe(0);
+
+    // Two questions, each spoken by Auto-Speak: two players, nothing filed.
+    for (const [index, message] of ["How do I use the Drawing Pad?", "How do I record a voice memo?"].entries()) {
+      const spoken = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
+      await page.getByLabel("Your question").fill(message);
+      await page.getByRole("button", { name: "Ask", exact: true }).click();
+      const generated = await spoken;
+      expect(generated.status()).toBe(201);
+      expect(JSON.parse(generated.request().postData()!).keep).toBe(false);
+      await expect(page.locator(".ai-exchange audio")).toHaveCount(index + 1);
+    }
+    const player = page.getByTestId("reply-audio");
+    await expect(player).toHaveAttribute("src", /^\/media\/spoken\/[\w-]+$/);
+    await expect.poll(() => player.evaluate((element: HTMLAudioElement) => element.duration), { timeout: 10_000 }).toBeGreaterThan(1);
+    expect(await libraryTotal(page)).toBe(0);
+
+    // "Save to library" under the second reply keeps that one: a toast, the button says so, one file.
+    const second = page.getByRole("list", { name: "Conversation" }).getByRole("listitem").nth(1);
+    const keep = page.waitForResponse((response) => /\/api\/voice\/spoken\/[\w-]+\/keep$/.test(response.url()));
+    await second.getByRole("button", { name: "💾 Save to library" }).click();
+    expect((await keep).status()).toBe(201);
+    await expect(second.getByRole("button", { name: "In your library" })).toBeDisabled();
+    await expect(second.getByRole("link", { name: "Open library" })).toBeVisible();
+    await expect(page.getByText(/Saved to your library: speech-.*\.wav/)).toBeVisible();
+    const library = await (await page.request.get("/api/library")).json();
+    expect(library.total).toBe(1);
+    expect(library.files[0]).toMatchObject({ kind: "speech", provenance: { prompt: expect.stringContaining("/voicememo") } });
+    // The first reply's speech is still unkept, and the saved one keeps playing from its player.
+    await expect(page.getByRole("list", { name: "Conversation" }).getByRole("listitem").first().getByRole("button", { name: "💾 Save to library" })).toBeEnabled();
+    expect((await page.request.get((await player.getAttribute("src"))!)).status()).toBe(200);
+    // Nothing scrolls sideways at either width, and the replies' controls pass axe.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectAccessibleReplies(page);
+  });
+}
+
+test.describe("with JavaScript off, saving", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("assistant: the spoken reply is not filed, and its Save to library form keeps it and says so", async ({ page }) => {
+    await signUpAndLogIn(page, "assistant-nojs-keep");
+    await page.goto("/assistant");
+    await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
+    await page.getByRole("button", { name: "Ask" }).click();
+    await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
+    const src = await page.getByTestId("reply-audio").getAttribute("src");
+    expect(src).toMatch(/^\/media\/spoken\/[\w-]+$/);
+    expect(await libraryTotal(page)).toBe(0);
+
+    await page.getByRole("button", { name: "💾 Save to library" }).click();
+    // The page comes back with the reply, its player (now the library file) and where it went.
+    await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
+    await expect(page.getByRole("status").filter({ hasText: "In your library" })).toContainText(/speech-.*\.wav/);
+    await expect(page.getByRole("link", { name: "Open library" })).toBeVisible();
+    const kept = await page.getByTestId("reply-audio").getAttribute("src");
+    expect(kept).toBe(src!.replace("/media/spoken/", "/media/"));
+    expect((await page.request.get(kept!)).status()).toBe(200);
+    expect(await libraryTotal(page)).toBe(1);
+    // The voice asked with stays chosen.
+    await expect(page.getByLabel("Voice")).toHaveValue("gmw/en-US");
   });
 });
