@@ -81,7 +81,7 @@ for (const engine of engines) {
 
       expect(await mediaRows(alice)).toEqual([]);
       expect((await listLibrary(alice)).total).toBe(0);
-      expect(await storageUse(alice)).toEqual({ mediaBytes: 0, textBytes: 0, reservedBytes: 0 });
+      expect(await storageUse(alice)).toMatchObject({ mediaBytes: 0, textBytes: 0, reservedBytes: 0 });
       expect(Number((await person(alice)).media_bytes)).toBe(0);
     });
 
