@@ -34,12 +34,16 @@ const SHOTS = [
   { name: "projects-dark", path: "/projects", theme: "dark", viewport: WIDE, wait: "Short film" },
   { name: "project-editor-light", path: "/project/{project}", theme: "light", viewport: WIDE },
   { name: "voices-dark", path: "/voices", theme: "dark", viewport: WIDE, wait: "Narration.mp3" },
-  { name: "videos-light", path: "/videos", theme: "light", viewport: WIDE },
-  { name: "aivideo-dark", path: "/aivideo", theme: "dark", viewport: WIDE },
+  { name: "videos-light", path: "/videos", theme: "light", viewport: WIDE, wait: "Generated" },
+  { name: "library-dark", path: "/library", theme: "dark", viewport: WIDE, wait: "Narration.mp3" },
+  { name: "account-light", path: "/account", theme: "light", viewport: WIDE, wait: "Personal API tokens" },
+  // A finished clip: its player, Download and Open in Video Hub (issue 26).
+  { name: "aivideo-dark", path: "/aivideo?job={job}", theme: "dark", viewport: WIDE, wait: "Open in Video Hub" },
   { name: "image-light", path: "/image", theme: "light", viewport: WIDE },
   { name: "dashboard-phone-dark", path: "/dashboard", theme: "dark", viewport: PHONE, wait: "Your content" },
   { name: "assistant-phone-light", path: "/assistant", theme: "light", viewport: PHONE },
   { name: "menu-phone-dark", path: "/voices", theme: "dark", viewport: PHONE, act: openMenu },
+  { name: "library-phone-light", path: "/library", theme: "light", viewport: PHONE, wait: "Narration.mp3" },
 ];
 
 const log = (message) => process.stdout.write(`[screenshots] ${message}\n`);
@@ -76,7 +80,17 @@ async function seed(url) {
   form.append("file", new Blob([fs.readFileSync(path.join(root, "public/static/music-demos/demo2.mp3"))], { type: "audio/mpeg" }), "Narration.mp3");
   const voice = await fetch(`${url}/api/voice/upload`, { method: "POST", headers: { Cookie: cookie }, body: form });
   if (!voice.ok) throw new Error(`voice: ${voice.status} ${await voice.text()}`);
-  return { cookie, projectId: String(projectId) };
+  // An AI video clip from the local renderer (the Video Hub's Generated section, the library).
+  const job = await json("/api/aivideo", { prompt: "Waves rolling onto a pebble beach at dawn, slow pan" }, cookie);
+  if (job.status !== 202) throw new Error(`aivideo: ${job.status} ${await job.text()}`);
+  const { id: jobId } = await job.json();
+  for (let tries = 0; ; tries++) {
+    const status = await (await fetch(`${url}/api/aivideo/status/${encodeURIComponent(jobId)}`, { headers: { Cookie: cookie } })).json();
+    if (status.status === "completed") break;
+    if (status.status === "error" || tries > 240) throw new Error(`aivideo: ${status.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return { cookie, projectId: String(projectId), jobId: String(jobId) };
 }
 
 async function askAssistant(page) {
@@ -111,7 +125,7 @@ try {
   const executablePath = ensureChromium();
   ensureBuild(log);
   server = await launchServer({ dataDirPrefix: "studio-screenshots-" });
-  const { cookie, projectId } = await seed(server.url);
+  const { cookie, projectId, jobId } = await seed(server.url);
   browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   // localhost (not 127.0.0.1): a secure context, so Secure cookies work over http (as in scripts/e2e.mjs).
   const base = server.url.replace("127.0.0.1", "localhost");
@@ -127,7 +141,7 @@ try {
       const theme = await context.request.post("/preferences", { form: { intent: "theme", theme: shot.theme, redirectTo: "/" }, maxRedirects: 0 });
       if (theme.status() !== 302) throw new Error(`theme: ${theme.status()}`);
       const page = await context.newPage();
-      await page.goto(shot.path.replace("{project}", encodeURIComponent(projectId)));
+      await page.goto(shot.path.replace("{project}", encodeURIComponent(projectId)).replace("{job}", encodeURIComponent(jobId)));
       if (shot.wait) await page.getByText(shot.wait).first().waitFor();
       await settle(page);
       if (shot.act) await shot.act(page);
