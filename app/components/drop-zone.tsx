@@ -1,18 +1,31 @@
-import { forwardRef, useState } from "react";
+import { forwardRef, useEffect, useRef, useState } from "react";
 import { Icon } from "./icon";
 
 /**
  * The file picker: a drop zone with the native <input type="file"> inside, so choosing (and the
  * form's plain submission) works without JavaScript; with it a file dropped anywhere on the zone is
- * put into that input (as if chosen) and its name is shown. Never wider than its card.
+ * put into that input (as if chosen) and its name is shown. Never wider than its card. When its form
+ * is reset (after a successful upload) the input is emptied and the name goes with it. `error` is the
+ * field's own message, shown right under the input and tied to it (aria-describedby, aria-invalid).
  */
 export const DropZone = forwardRef<
   HTMLInputElement,
-  { label: string; name: string; accept?: string; required?: boolean; hint?: string; id?: string }
->(function DropZone({ label, name, accept, required, hint, id }, ref) {
+  { label: string; name: string; accept?: string; required?: boolean; hint?: string; id?: string; error?: React.ReactNode; onChoose?: () => void }
+>(function DropZone({ label, name, accept, required, hint, id, error, onChoose }, ref) {
   const [active, setActive] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
   const inputId = id ?? `drop-zone-${name}`;
+  const errorId = `${inputId}-error`;
+  const zone = useRef<HTMLDivElement>(null);
+
+  // A reset form (the upload went through) empties the input: "Chosen: …" goes too.
+  useEffect(() => {
+    const form = zone.current?.closest("form");
+    if (!form) return;
+    const cleared = () => setChosen(null);
+    form.addEventListener("reset", cleared);
+    return () => form.removeEventListener("reset", cleared);
+  }, []);
 
   const onDragOver = (event: React.DragEvent<HTMLDivElement>) => {
     if (![...event.dataTransfer.types].includes("Files")) return;
@@ -38,6 +51,7 @@ export const DropZone = forwardRef<
 
   return (
     <div
+      ref={zone}
       className={active ? "drop-zone drop-zone-active" : "drop-zone"}
       onDragOver={onDragOver}
       onDragEnter={onDragOver}
@@ -57,11 +71,21 @@ export const DropZone = forwardRef<
         name={name}
         accept={accept}
         required={required}
-        onChange={(event) => setChosen(event.currentTarget.files?.[0]?.name ?? null)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        onChange={(event) => {
+          setChosen(event.currentTarget.files?.[0]?.name ?? null);
+          onChoose?.();
+        }}
       />
       {chosen ? (
         <p className="drop-zone-file" aria-live="polite">
           Chosen: <strong>{chosen}</strong>
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error drop-zone-error" id={errorId} role="alert" data-testid="upload-error">
+          {error}
         </p>
       ) : null}
     </div>

@@ -1,16 +1,15 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useFetcher, useRevalidator } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { apiJson } from "~/browser/api-client";
 import { focusAfterRemoval, focusElement } from "~/browser/focus";
-import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
 import { hasExtension } from "~/shared/media-names";
 import type { IconName } from "~/shared/icons";
-import { DropZone } from "./drop-zone";
 import { Icon } from "./icon";
 import { EmptyState, MediaHeader } from "./page-header";
-import { FlashMessage, OutcomeMessage, UploadProgress, formatSize, type Outcome } from "./media-ui";
-import { StorageMeter, type StorageUsageView } from "./storage-meter";
+import { FlashMessage, OutcomeMessage, formatSize, type Outcome } from "./media-ui";
+import type { StorageUsageView } from "./storage-meter";
 import { toast } from "./toasts";
+import { UPLOAD_SUCCESSFUL, UploadCard } from "./upload-card";
 import { useHydrated } from "./use-hydrated";
 import { VideoModal } from "./video-modal";
 
@@ -36,7 +35,8 @@ export interface MediaLibraryKind {
   testId: string;
   texts: {
     empty: string;
-    uploadOk?: string;
+    /** The same for every upload (SPEC §8's voice text): UPLOAD_SUCCESSFUL. */
+    uploadOk: string;
     uploadFailed: string;
     /** The upload never got an answer. */
     uploadError: string;
@@ -68,7 +68,7 @@ export const VOICE_LIBRARY: MediaLibraryKind = {
   testId: "voice-item",
   texts: {
     empty: "No voices yet. Upload an MP3!",
-    uploadOk: "✅ Upload successful!",
+    uploadOk: UPLOAD_SUCCESSFUL,
     uploadFailed: "❌ Upload failed",
     uploadError: "❌ Upload error",
     onlyExtension: "Only MP3 files allowed",
@@ -96,6 +96,8 @@ export const VIDEO_LIBRARY: MediaLibraryKind = {
   testId: "video-item",
   texts: {
     empty: "No videos uploaded yet.",
+    // SPEC gives videos no success text: the voices' one, so every upload confirms alike (issue 26).
+    uploadOk: UPLOAD_SUCCESSFUL,
     uploadFailed: "Failed to upload video.",
     uploadError: "Failed to upload video.",
     selectFirst: "Please select a video first.",
@@ -140,10 +142,12 @@ export function MediaLibrary({
 }) {
   const { texts } = kind;
   const hydrated = useHydrated();
-  const revalidator = useRevalidator();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
   const [editing, setEditing] = useState<string | null>(renaming);
+  /** A rename's refusal, shown once beside the name field (no toast); a plain form's comes back as actionData. */
+  const [renameError, setRenameError] = useState<(Outcome & { name: string }) | null>(
+    actionData?.intent === "rename" && !actionData.ok && actionData.name ? { ...actionData, name: actionData.name } : null,
+  );
   /** The row whose Rename link takes the focus once it is shown (after a rename or a cancelled one). */
   const [focusRow, setFocusRow] = useState<string | null>(null);
   const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
@@ -151,7 +155,6 @@ export function MediaLibrary({
   const [loop, setLoop] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
   const lastPlayed = useRef<HTMLAudioElement | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const renameFetcher = useFetcher<LibraryAnswer>({ key: `${kind.kind}-rename` });
   const deleteFetcher = useFetcher<LibraryAnswer>({ key: `${kind.kind}-delete` });
   const busyName = (renameFetcher.formData ?? deleteFetcher.formData)?.get("name") ?? null;
@@ -173,8 +176,9 @@ export function MediaLibrary({
 
   // The answers of rename and delete (the screen's action, through the fetchers).
   useAnswer(renameFetcher, (answer) => {
+    if (!answer.ok) return setRenameError({ ...answer, name: answer.name ?? editing ?? "" });
     say(answer);
-    if (!answer.ok) return;
+    setRenameError(null);
     setEditing(null);
     setFocusRow(answer.newName ?? answer.name ?? null);
   });
@@ -190,47 +194,21 @@ export function MediaLibrary({
   }, [focusRow, files, editing]);
 
   const stopEditing = (name: string) => {
+    setRenameError(null);
     setEditing(null);
     setFocusRow(name);
   };
   useAnswer(deleteFetcher, say);
 
-  const upload = async (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const file = fileInput.current?.files?.[0];
-    if (!file) {
-      if (texts.selectFirst) say({ ok: false, message: texts.selectFirst }, "warning");
-      return;
-    }
-    // SPEC §5: voices take only names ending in .mp3 (the server also checks the content).
-    if (texts.onlyExtension && !hasExtension(file.name, kind.kind)) return say({ ok: false, message: texts.onlyExtension });
-    if (file.size > maxBytes) return say({ ok: false, message: texts.uploadFailed, detail: `File is too large (the limit is ${maxLabel})` });
-    const form = new FormData();
-    form.append("file", file);
-    setOutcome(null);
-    setProgress(0);
-    try {
-      const result = await uploadWithProgress<{ filename: string }>(kind.uploadUrl, form, { onProgress: setProgress });
-      if (!result.ok) return say({ ok: false, message: texts.uploadFailed, detail: result.detail });
-      say({ ok: true, message: texts.uploadOk ?? "" });
-      if (fileInput.current) fileInput.current.value = "";
-      revalidator.revalidate();
-    } catch (error) {
-      if (!(error instanceof UploadNetworkError)) console.error(error);
-      say({ ok: false, message: texts.uploadError });
-    } finally {
-      setProgress(null);
-    }
-  };
-
   const rename = (event: React.FormEvent<HTMLFormElement>, name: string) => {
     event.preventDefault();
     const newName = String(new FormData(event.currentTarget).get("new_name") ?? "").trim();
     if (!newName) {
-      // SPEC §5: Voices refuse a blank name; the Video hub ignores it.
-      if (texts.nameRequired) return say({ ok: false, message: texts.nameRequired }, "warning");
+      // SPEC §5: Voices refuse a blank name (said beside the field); the Video hub ignores it.
+      if (texts.nameRequired) return setRenameError({ ok: false, message: texts.nameRequired, name });
       return stopEditing(name);
     }
+    setRenameError(null);
     renameFetcher.submit({ intent: "rename", name, new_name: newName, enhanced: "1" }, { method: "post", action: kind.path });
   };
 
@@ -258,7 +236,10 @@ export function MediaLibrary({
     void audio.play().catch(() => {});
   };
 
-  const renameForm = (name: string) => (
+  const renameForm = (name: string) => {
+    const error = renameError?.name === name ? renameError : null;
+    const errorId = `${kind.kind}-rename-error`;
+    return (
     <form method="post" className="media-rename" onSubmit={(event) => rename(event, name)}>
       <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name="name" value={name} />
@@ -268,6 +249,9 @@ export function MediaLibrary({
         aria-label={`New name for ${name}`}
         maxLength={120}
         autoFocus
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        onChange={() => error && setRenameError(null)}
         onKeyDown={(event) => event.key === "Escape" && stopEditing(name)}
       />
       <button type="submit" className="button button-primary button-small" disabled={busyName === name}>
@@ -285,8 +269,15 @@ export function MediaLibrary({
           Cancel
         </Link>
       ) : null}
+      {error ? (
+        <p className="field-error media-rename-error" id={errorId} role="alert" data-testid="rename-error">
+          {error.message}
+          {error.detail ? <span className="message-detail">{error.detail}</span> : null}
+        </p>
+      ) : null}
     </form>
-  );
+    );
+  };
 
   const renameLink = (name: string) => (
     <Link
@@ -320,22 +311,27 @@ export function MediaLibrary({
       {/* Upload beside the list on wide screens; one column on phones. */}
       <div className="workspace media-workspace">
       <div className="media-column">
-      <section className="card media-upload" aria-label={kind.uploadSection}>
-        <form method="post" encType="multipart/form-data" className="media-upload-form" onSubmit={upload}>
-          <input type="hidden" name="intent" value="upload" />
-          <DropZone ref={fileInput} label={kind.fileLabel} name="file" accept={kind.accept} required={kind.fileRequired} hint="Drop a file here, or choose one." />
-          <button type="submit" className="button button-primary" disabled={progress !== null}>
-            <Icon name="cloud-upload" />
-            {progress !== null ? "Uploading..." : "Upload"}
-          </button>
-        </form>
-        <p className="muted media-hint">{kind.hint(maxLabel)}</p>
-        <UploadProgress percent={progress} />
-        {usage ? <StorageMeter usage={usage} /> : null}
-      </section>
+      <UploadCard
+        section={kind.uploadSection}
+        uploadUrl={kind.uploadUrl}
+        fileLabel={kind.fileLabel}
+        accept={kind.accept}
+        fileRequired={kind.fileRequired}
+        hint={kind.hint(maxLabel)}
+        maxBytes={maxBytes}
+        maxLabel={maxLabel}
+        texts={texts}
+        // SPEC §5: voices take only names ending in .mp3 (the server also checks the content).
+        refuse={(file) => (texts.onlyExtension && !hasExtension(file.name, kind.kind) ? texts.onlyExtension : null)}
+        toastMs={kind.toastMs}
+        answer={actionData?.intent === "upload" ? actionData : null}
+        usage={usage}
+        id={`${kind.kind}-upload-file`}
+      />
 
       <FlashMessage />
-      <OutcomeMessage outcome={outcome ?? actionData} />
+      {/* What is not a field's own error (a delete, a playback); a plain form's answer too. */}
+      <OutcomeMessage outcome={outcome ?? (actionData?.intent === "upload" || actionData?.intent === "rename" ? null : actionData)} />
       </div>
 
       <div className="media-column">

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigate } from "react-router";
-import { musicTrack, PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
+import { PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
 import { FlashMessage } from "./media-ui";
 import { MediaHeader } from "./page-header";
 import { Icon } from "./icon";
@@ -90,8 +90,9 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   const [description, setDescription] = useState(initial.description);
   const [selection, setSelection] = useState<Selection>(initial.selection);
   const [choices, setChoices] = useState<Choices>(loaded.choices);
+  // A title's error is said once, beside the field; the status line says the rest.
   const [status, setStatus] = useState<{ ok: boolean; text: string; detail?: string } | null>(
-    saveAnswer && !saveAnswer.ok ? { ok: false, text: saveAnswer.message, detail: saveAnswer.detail } : null,
+    saveAnswer && !saveAnswer.ok && !saveAnswer.titleError ? { ok: false, text: saveAnswer.message, detail: saveAnswer.detail } : null,
   );
   const [titleError, setTitleError] = useState(saveAnswer?.titleError ?? null);
 
@@ -105,7 +106,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
     const answer = saveFetcher.data;
     if (saveFetcher.state !== "idle" || !answer || handledSave.current === answer) return;
     handledSave.current = answer;
-    setStatus({ ok: answer.ok, text: answer.message, detail: answer.detail });
+    setStatus(answer.titleError ? null : { ok: answer.ok, text: answer.message, detail: answer.detail });
     setTitleError(answer.titleError ?? null);
     if (!answer.ok) return;
     const timer = setTimeout(() => navigate("/projects"), SAVED_REDIRECT_MS);
@@ -124,7 +125,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!title.trim()) {
-      setStatus({ ok: false, text: TITLE_REQUIRED });
+      setStatus(null);
       setTitleError(TITLE_REQUIRED);
       return;
     }
@@ -157,44 +158,61 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
       <FlashMessage />
       {/* The form beside its generators on wide screens. */}
       <div className="workspace">
-      <Form method="post" action={formAction} className="card form project-form" aria-label="Project" onSubmit={hydrated ? onSubmit : undefined} noValidate={hydrated}>
+      <Form
+        method="post"
+        action={formAction}
+        id={PROJECT_FORM_ID}
+        className="card form project-form"
+        aria-label="Project"
+        onSubmit={hydrated ? onSubmit : undefined}
+        noValidate={hydrated}
+      >
         <input type="hidden" name="intent" value="save" />
-        <label>
-          Title
-          <input
-            name="title"
-            required
-            maxLength={limits.title}
-            value={title}
-            onChange={(event) => {
-              setTitle(event.target.value);
-              setTitleError(null);
-            }}
-            aria-invalid={!!titleError}
-            aria-describedby={titleError ? "project-title-error" : undefined}
-          />
+        <div className="project-field">
+          <label>
+            Title
+            <input
+              name="title"
+              required
+              maxLength={limits.title}
+              value={title}
+              onChange={(event) => {
+                setTitle(event.target.value);
+                // Fixed as soon as a title is typed: its error goes.
+                if (event.target.value.trim()) setTitleError(null);
+              }}
+              aria-invalid={!!titleError}
+              aria-describedby={titleError ? "project-title-error" : undefined}
+            />
+          </label>
           {titleError ? (
-            <span className="field-error" id="project-title-error">
+            <p className="field-error" id="project-title-error" role="alert" data-testid="project-title-error">
               {titleError}
-            </span>
+            </p>
           ) : null}
-        </label>
+        </div>
         <label>
           Description
-          <textarea name="description" rows={5} maxLength={limits.description} value={description} onChange={(event) => setDescription(event.target.value)} />
+          <textarea name="description" rows={3} maxLength={limits.description} value={description} onChange={(event) => setDescription(event.target.value)} />
         </label>
         <fieldset className="project-media">
           <legend>Media</legend>
           <ProjectMediaIcons names={names} />
-          {PROJECT_SLOTS.map((slot) => (
-            <MediaSlot
-              key={slot}
-              slot={slot}
-              choices={choices[slot]}
-              value={selection[slot]}
-              onChange={(value) => setSelection((current) => ({ ...current, [slot]: value }))}
-            />
-          ))}
+          <div className="project-slots">
+            {FILE_SLOTS.map((slot) => (
+              <MediaSlot
+                key={slot}
+                slot={slot}
+                choices={choices[slot]}
+                value={selection[slot]}
+                onChange={(value) => setSelection((current) => ({ ...current, [slot]: value }))}
+              />
+            ))}
+            {/* SPEC §2: music is the Music generator's (coming soon: the bundled tracks); its choice is this form's field. */}
+            <p className="muted project-slot-empty project-music-note" data-slot="music">
+              {names.music ? `Music: ${names.music}. ` : null}Pick a bundled track under Generators, Music.
+            </p>
+          </div>
         </fieldset>
         {status ? (
           <p className={`message ${status.ok ? "message-success" : "message-error"}`} role={status.ok ? "status" : "alert"} data-testid="project-status">
@@ -223,6 +241,8 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
         imageConfigured={generators.imageConfigured}
         assistantOffline={generators.assistantOffline}
         selectedMusic={selection.music}
+        onMusic={(trackId) => setSelection((current) => ({ ...current, music: trackId }))}
+        musicForm={PROJECT_FORM_ID}
         onScript={(script) =>
           setDescription((current) => (current.trim() ? `${current.trimEnd()}\n\n${script}` : script).slice(0, limits.description))
         }
@@ -234,8 +254,13 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   );
 }
 
+/** The form's id: the Music generator's track choice (outside the form, beside it) belongs to it. */
+const PROJECT_FORM_ID = "project-form";
+/** The slots chosen with a select here; music is chosen in the Music generator (one place for it). */
+type FileSlot = Exclude<ProjectSlot, "music">;
+const FILE_SLOTS = PROJECT_SLOTS.filter((slot): slot is FileSlot => slot !== "music");
 /** The form's fields carry file ids (and a track id for music); the model takes ids or names. */
-const SLOT_FIELDS: Record<ProjectSlot, string> = { voice: "voice_file", music: "music_file", video: "video_file", image: "image_file" };
+const SLOT_FIELDS: Record<FileSlot, string> = { voice: "voice_file", video: "video_file", image: "image_file" };
 const KIND_NOTES: Record<string, string> = {
   voice: "voice clip",
   speech: "generated speech",
@@ -250,9 +275,9 @@ const KIND_NOTES: Record<string, string> = {
 };
 
 /** One slot: a select of the person's files of the kinds it takes (works without JavaScript) and a preview. */
-function MediaSlot({ slot, choices, value, onChange }: { slot: ProjectSlot; choices: MediaChoice[]; value: string; onChange: (value: string) => void }) {
+function MediaSlot({ slot, choices, value, onChange }: { slot: FileSlot; choices: MediaChoice[]; value: string; onChange: (value: string) => void }) {
   const chosen = choices.find((choice) => choice.id === value);
-  const url = slot === "music" ? musicTrack(value)?.url : chosen ? `/media/${encodeURIComponent(chosen.id)}` : undefined;
+  const url = chosen ? `/media/${encodeURIComponent(chosen.id)}` : undefined;
   const label = slotLabel(slot);
   return (
     <div className="project-slot" data-slot={slot}>
@@ -261,23 +286,23 @@ function MediaSlot({ slot, choices, value, onChange }: { slot: ProjectSlot; choi
         <option value="">{`No ${label.toLowerCase()}`}</option>
         {choices.map((choice) => (
           <option key={choice.id} value={choice.id}>
-            {slot === "music" ? choice.name : `${choice.name} (${KIND_NOTES[choice.kind] ?? choice.kind})`}
+            {`${choice.name} (${KIND_NOTES[choice.kind] ?? choice.kind})`}
           </option>
         ))}
       </select>
       {url && chosen ? <SlotPreview slot={slot} url={url} name={chosen.name} /> : null}
-      {choices.length === 0 && slot !== "music" ? <p className="muted project-slot-empty">{EMPTY_SLOT_HINTS[slot]}</p> : null}
+      {choices.length === 0 ? <p className="muted project-slot-empty">{EMPTY_SLOT_HINTS[slot]}</p> : null}
     </div>
   );
 }
 
-const EMPTY_SLOT_HINTS: Record<Exclude<ProjectSlot, "music">, string> = {
+const EMPTY_SLOT_HINTS: Record<FileSlot, string> = {
   voice: "No voice clips yet: upload one in Voices or generate one below.",
   video: "No videos yet: upload one in the Video Hub or generate one below.",
   image: "No images yet: make one with the Drawing Pad or generate one below.",
 };
 
-function SlotPreview({ slot, url, name }: { slot: ProjectSlot; url: string; name: string }) {
+function SlotPreview({ slot, url, name }: { slot: FileSlot; url: string; name: string }) {
   if (slot === "image") return <img className="project-slot-preview" src={url} alt={name} />;
   if (slot === "video") return <video className="project-slot-preview" src={url} controls preload="metadata" aria-label={name} />;
   return <audio className="project-slot-preview" src={url} controls preload="none" aria-label={name} />;

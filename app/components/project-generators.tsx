@@ -26,6 +26,10 @@ interface GeneratorsProps {
   imageConfigured: boolean;
   assistantOffline: boolean;
   selectedMusic: string;
+  /** A bundled track chosen (or "" for none): the project form's music field. */
+  onMusic: (trackId: string) => void;
+  /** The project form's id: the track choice is one of its fields (it works without JavaScript). */
+  musicForm: string;
   onScript: (script: string) => void;
   onAttach: (slot: ProjectSlot, choice: GeneratedChoice) => void;
   /** The stored project's id (none while it is new): generated files name it as their source. */
@@ -34,28 +38,39 @@ interface GeneratorsProps {
 
 /**
  * SPEC §2 Project editor: collapsible generators Script, Voice, Music (coming soon: the three demo
- * tracks), Image and Video. They call the creative-tools API through the browser API client, so they
- * need JavaScript; each ignores empty input and says "{kind} generated successfully!" or
- * "Failed to generate {kind}" (SPEC §8), and its result can be attached to the project.
+ * tracks), Image and Video, folded together into one section (a <details>, so it opens without
+ * JavaScript too) so that the form and its Save fit a laptop's first screen. Script, Voice, Image and
+ * Video call the creative-tools API through the browser API client, so they need JavaScript; each
+ * ignores empty input and says "{kind} generated successfully!" or "Failed to generate {kind}"
+ * (SPEC §8), and its result can be attached to the project. Music is the project's one place for a
+ * track: its choice is a field of the project form (saved with Save Project, with or without JavaScript).
  */
-export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline, selectedMusic, onScript, onAttach, projectId }: GeneratorsProps) {
+export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline, selectedMusic, onMusic, musicForm, onScript, onAttach, projectId }: GeneratorsProps) {
   return (
-    <section className="project-generators" aria-labelledby="generators-heading">
-      <h2 id="generators-heading">Generators</h2>
-      <noscript>
-        <p className="message message-error requires-javascript">
-          The generators run in your browser and need JavaScript. Title, description and media above work without it.
-        </p>
-      </noscript>
-      {hydrated ? (
-        <>
-          <ScriptGenerator offline={assistantOffline} onScript={onScript} />
-          <VoiceGenerator onAttach={onAttach} projectId={projectId} />
-          <MusicPicker selected={selectedMusic} onAttach={onAttach} />
-          <ImageGenerator configured={imageConfigured} onAttach={onAttach} projectId={projectId} />
-          <VideoGenerator onAttach={onAttach} />
-        </>
-      ) : null}
+    <section className="project-generators" aria-label="Generators">
+      <details className="card generators-fold" data-testid="generators">
+        <summary>
+          <Icon name="sparkles" />
+          Generators
+          <span className="muted generators-kinds">Script, Voice, Music, Image, Video</span>
+        </summary>
+        <div className="generators-body">
+          <noscript>
+            <p className="message message-error requires-javascript">
+              The generators run in your browser and need JavaScript. The music tracks and the form beside them work without it.
+            </p>
+          </noscript>
+          {hydrated ? <ScriptGenerator offline={assistantOffline} onScript={onScript} /> : null}
+          {hydrated ? <VoiceGenerator onAttach={onAttach} projectId={projectId} /> : null}
+          <MusicPicker selected={selectedMusic} onChange={onMusic} form={musicForm} />
+          {hydrated ? (
+            <>
+              <ImageGenerator configured={imageConfigured} onAttach={onAttach} projectId={projectId} />
+              <VideoGenerator onAttach={onAttach} />
+            </>
+          ) : null}
+        </div>
+      </details>
     </section>
   );
 }
@@ -222,28 +237,31 @@ function VoiceGenerator({ onAttach, projectId }: { onAttach: GeneratorsProps["on
   );
 }
 
-/** SPEC §2: Music is marked coming soon; the three demo tracks can be played and attached meanwhile. */
-function MusicPicker({ selected, onAttach }: { selected: string; onAttach: GeneratorsProps["onAttach"] }) {
+/**
+ * SPEC §2: Music is marked coming soon, with the three demo tracks' players. Choosing one (or none) is
+ * the project form's `music_file` field (a radio group tied to the form by its id), so it is the one
+ * place for music and it works without JavaScript; the names are the tracks' own, never their files'.
+ */
+function MusicPicker({ selected, onChange, form }: { selected: string; onChange: (trackId: string) => void; form: string }) {
   return (
     <Generator title="Music (coming soon)" icon="music" testId="generator-music">
-      <p className="muted">Music generation is coming soon. Meanwhile, attach one of the bundled tracks:</p>
-      <ul className="generator-tracks">
+      <p className="muted">Music generation is coming soon. Meanwhile, choose one of the bundled tracks; Save Project keeps it.</p>
+      <fieldset className="generator-tracks">
+        <legend className="visually-hidden">Project music</legend>
+        <label className="generator-track">
+          <input type="radio" name="music_file" value="" form={form} checked={selected === ""} onChange={() => onChange("")} />
+          No music
+        </label>
         {MUSIC_DEMOS.map((track) => (
-          <li key={track.id}>
-            <span>{track.title}</span>
-            <audio src={track.src} controls preload="none" aria-label={track.title} />
-            {selected === track.id ? (
-              <span className="muted">
-                <Icon name="check" /> Attached
-              </span>
-            ) : (
-              <button type="button" className="button button-small" onClick={() => onAttach("music", { id: track.id, name: track.title, kind: "music" })}>
-                Use this track<span className="visually-hidden"> {track.title}</span>
-              </button>
-            )}
-          </li>
+          <div key={track.id} className="generator-track">
+            <label>
+              <input type="radio" name="music_file" value={track.id} form={form} checked={selected === track.id} onChange={() => onChange(track.id)} />
+              {track.title}
+            </label>
+            <audio src={track.src} controls preload="none" aria-label={`Play ${track.title}`} />
+          </div>
         ))}
-      </ul>
+      </fieldset>
     </Generator>
   );
 }

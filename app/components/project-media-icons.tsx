@@ -1,4 +1,5 @@
 import type { IconName } from "~/shared/icons";
+import { MUSIC_DEMOS } from "~/shared/music-demos";
 import { PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
 import { Icon } from "./icon";
 
@@ -12,12 +13,18 @@ const SLOT_ICONS: Record<ProjectSlot, { icon: IconName; label: string }> = {
 
 export const slotLabel = (slot: ProjectSlot) => SLOT_ICONS[slot].label;
 
-/** `names` gives each slot's attached file name, or null when the slot is empty. */
+/** A bundled track by its file name (`demo1.mp3`, as the API's music_file says) or id: its human name. */
+function humanName(slot: ProjectSlot, name: string): string {
+  if (slot !== "music") return name;
+  return MUSIC_DEMOS.find((track) => name === track.id || name === `${track.id}.mp3`)?.title ?? name;
+}
+
+/** `names` gives each slot's attached file name, or null when the slot is empty; a track is named by its title. */
 export function ProjectMediaIcons({ names }: { names: Record<ProjectSlot, string | null> }) {
   return (
     <ul className="project-media-icons" aria-label="Attached media">
       {PROJECT_SLOTS.map((slot) => {
-        const name = names[slot];
+        const name = names[slot] === null ? null : humanName(slot, names[slot]);
         const { icon, label } = SLOT_ICONS[slot];
         const description = name ? `${label}: ${name}` : `No ${label.toLowerCase()}`;
         return (

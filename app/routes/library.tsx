@@ -5,13 +5,17 @@ import { LibraryItem } from "~/components/library/library-item";
 import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/library/library-texts";
 import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/media-ui";
 import { StorageMeter } from "~/components/storage-meter";
+import { UPLOAD_SUCCESSFUL, UploadCard } from "~/components/upload-card";
 import { requireUserOrExplain } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
+import { formatBytes, isMultipart } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/library.server";
+import { MEDIA_RULES } from "~/models/media.server";
+import { saveUploadToLibrary } from "~/services/media-upload.server";
 import { attachToProject, libraryView } from "~/services/library.server";
-import { LIBRARY_PAGE_SIZE, librarySearch } from "~/shared/library";
+import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library";
 import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/library";
 
@@ -25,6 +29,15 @@ export const meta: Route.MetaFunction = () => [
 /** The screen's texts (SPEC §8 style: short, what happened and what to do); the rest are in library-texts.ts. */
 const LOAD_FAILED = "Could not load your library.";
 const LOG_IN_AGAIN = "Please log in again.";
+/** The upload's failure texts (SPEC §8's for voices: every upload says the same). */
+const UPLOAD_FAILED = "❌ Upload failed";
+const UPLOAD_ERROR = "❌ Upload error";
+
+/** The upload card's limit: the kinds' largest (they differ; the server holds each to its own). */
+function uploadLimits() {
+  const maxBytes = Math.max(...SAVABLE_KINDS.map((kind) => MEDIA_RULES[kind].maxBytes));
+  return { maxBytes, maxLabel: formatBytes(maxBytes) };
+}
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
@@ -33,7 +46,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   try {
     // Without JavaScript, Delete asks first (?delete={id}) and Rename opens its form (?rename={id}).
     const view = await libraryView(user.id, filters, url.searchParams.get("delete"));
-    return data({ ...view, filters, problem, renaming: url.searchParams.get("rename"), error: null as string | null }, { status: problem ? 400 : 200 });
+    return data({ ...view, filters, problem, renaming: url.searchParams.get("rename"), upload: uploadLimits(), error: null as string | null }, { status: problem ? 400 : 200 });
   } catch (error) {
     console.error("[library] load failed", error);
     return data(
@@ -47,6 +60,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         projects: [],
         confirming: null,
         renaming: null,
+        upload: uploadLimits(),
         error: LOAD_FAILED as string | null,
       },
       { status: 500 },
@@ -55,6 +69,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 const answer = (result: LibraryAnswer, status = 200) => data(result, { status });
+/** A failed plain-form upload (JavaScript off): shown under the picker. */
+type UploadAnswer = { intent: "upload"; ok: false; message: string; detail?: string | null };
 
 /**
  * Posts to /library: rename, delete (plain forms ask first on ?delete={id}; the script asks with a
@@ -63,6 +79,16 @@ const answer = (result: LibraryAnswer, status = 200) => data(result, { status })
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  // The upload form without JavaScript (with it the card calls POST /api/library/upload with a progress bar).
+  if (isMultipart(request)) {
+    try {
+      await saveUploadToLibrary(user.id, request);
+    } catch (error) {
+      const failure = screenFailure(error);
+      return data<UploadAnswer>({ intent: "upload", ok: false, message: UPLOAD_FAILED, detail: failure.detail }, { status: failure.status });
+    }
+    return redirectWithSuccess("/library", UPLOAD_SUCCESSFUL);
+  }
   let form: FormData;
   try {
     form = await readFormData(request);
@@ -126,7 +152,9 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 type Loaded = Route.ComponentProps["loaderData"];
 
 export default function Library({ loaderData, actionData }: Route.ComponentProps) {
-  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, error } = loaderData as Loaded;
+  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, error } = loaderData as Loaded;
+  const uploadAnswer = actionData?.intent === "upload" ? (actionData as UploadAnswer) : null;
+  const libraryAnswer = actionData?.intent === "upload" ? undefined : (actionData as LibraryAnswer | undefined);
   const back = librarySearch(filters);
   const deleting = new Set(
     useFetchers()
@@ -143,6 +171,29 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
       <MediaHeader title="Library" icon="library" />
       <FlashMessage />
       <StorageMeter usage={usage} />
+      <UploadCard
+        section="Upload a file"
+        uploadUrl="/api/library/upload"
+        fileLabel="Choose a file"
+        accept=".png,.webm,.m4a,image/png,video/webm,audio/mp4"
+        fileRequired
+        hint={`A photo (PNG), a camera clip (WebM) or a voice memo (M4A), up to ${upload.maxLabel}.`}
+        maxBytes={upload.maxBytes}
+        maxLabel={upload.maxLabel}
+        texts={{ uploadFailed: UPLOAD_FAILED, uploadError: UPLOAD_ERROR }}
+        answer={uploadAnswer}
+        id="library-upload-file"
+        fields={
+          <label>
+            File type
+            <select name="kind" defaultValue="photo">
+              <option value="photo">Photo (PNG)</option>
+              <option value="clip">Camera clip (WebM)</option>
+              <option value="memo">Voice memo (M4A)</option>
+            </select>
+          </label>
+        }
+      />
       <LibraryFilterForm filters={filters} />
 
       {problem ? (
@@ -150,7 +201,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
           {problem}
         </p>
       ) : null}
-      {actionData && !actionData.ok ? <OutcomeMessage outcome={actionData} /> : null}
+      {libraryAnswer && !libraryAnswer.ok ? <OutcomeMessage outcome={libraryAnswer} /> : null}
       {confirming ? <DeleteConfirmPanel file={confirming} back={back} /> : null}
 
       {error ? (
@@ -164,7 +215,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
 
       <ul className="library-grid" aria-label="Your files">
         {files.map((file) => (
-          <LibraryItem key={file.id} file={file} hidden={deleting.has(file.id)} filters={filters} renaming={renaming === file.id} projects={projects} actionData={actionData?.id === file.id ? actionData : null} />
+          <LibraryItem key={file.id} file={file} hidden={deleting.has(file.id)} filters={filters} renaming={renaming === file.id} projects={projects} actionData={libraryAnswer?.id === file.id ? libraryAnswer : null} />
         ))}
       </ul>
 

@@ -4,6 +4,7 @@ import { MediaLibrary, VIDEO_LIBRARY, type LibraryAnswer } from "~/components/me
 import { GENERATED_DELETE_FAILED, GENERATED_INTENT, GeneratedVideos, type GeneratedAnswer } from "~/components/generated-videos";
 import { requireUser } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
 import { formatBytes, isMultipart, UPLOAD_MISSING_FILE } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteMedia, listMedia, MEDIA_RULES, renameMedia } from "~/models/media.server";
@@ -60,7 +61,8 @@ const answer = (result: LibraryAnswer, status = 200) => data(result, { status })
  * Posts to /videos: a multipart upload (JavaScript off; with it the upload widget calls
  * POST /api/videos/upload with a progress bar) streams through the same model code; rename (a blank
  * name is ignored) and delete (plain forms, or the screen's fetchers). SPEC has no success texts for
- * videos: a plain form's success redirects back and the list shows the change; a fetcher's gets data.
+ * videos: an upload says the voices' one (every upload confirms alike), a plain rename or delete
+ * redirects back and the list shows the change; a fetcher's gets data.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
@@ -72,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (failure.code === UPLOAD_MISSING_FILE) return answer({ intent: "upload", ok: false, message: texts.selectFirst! }, 422);
       return answer({ intent: "upload", ok: false, message: texts.uploadFailed, detail: failure.detail }, failure.status);
     }
-    return redirect("/videos");
+    return redirectWithSuccess("/videos", texts.uploadOk);
   }
 
   let form: FormData;

@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const failure = screenFailure(error);
       return answer({ intent: "upload", ok: false, message: UPLOAD_FAILED_PLAIN, detail: failure.detail }, failure.status);
     }
-    return redirectWithSuccess("/voices", texts.uploadOk!);
+    return redirectWithSuccess("/voices", texts.uploadOk);
   }
 
   let form: FormData;

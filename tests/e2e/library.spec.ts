@@ -317,3 +317,54 @@ test.describe("library with JavaScript", () => {
     expect((await (await page.request.get("/api/library")).json()).total).toBe(0);
   });
 });
+
+/** The three upload screens (issue 26): each picker, a file it takes and where the file then shows. */
+const UPLOAD_SCREENS = [
+  { path: "/voices", picker: "Upload MP3", file: { name: "Alike.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) }, listed: (page: Page) => page.getByTestId("voice-item").filter({ hasText: "Alike.mp3" }) },
+  { path: "/videos", picker: "Choose a video", file: { name: "Alike.webm", mimeType: "video/webm", buffer: webmBytes(2048) }, listed: (page: Page) => page.getByTestId("video-item").filter({ hasText: "Alike.mov" }) },
+  { path: "/library", picker: "Choose a file", file: { name: "Alike.png", mimeType: "image/png", buffer: PNG_BYTES }, listed: (page: Page) => items(page).filter({ hasText: "Alike.png" }) },
+];
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`at ${viewport.width}x${viewport.height} every upload (Voices, Video Hub, Library) confirms alike and clears its picker`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "uploads-alike");
+    const confirmations: { text: string; kind: string }[] = [];
+    for (const screen of UPLOAD_SCREENS) {
+      await page.goto(screen.path);
+      const picker = page.getByLabel(screen.picker);
+      await picker.setInputFiles(screen.file);
+      await expect(page.getByTestId("drop-zone")).toContainText(`Chosen: ${screen.file.name}`);
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      const toast = page.locator(".Toastify__toast").filter({ hasText: "Upload successful" });
+      await expect(toast, screen.path).toBeVisible();
+      confirmations.push({ text: (await toast.innerText()).trim(), kind: (await toast.getAttribute("class"))!.match(/Toastify__toast--(\w+)/)![1] });
+      await expect(screen.listed(page), screen.path).toBeVisible();
+      // The picker is empty again: no file and no "Chosen: …" beside "No file chosen".
+      await expect(page.getByTestId("drop-zone"), screen.path).not.toContainText("Chosen:");
+      expect(await picker.evaluate((input: HTMLInputElement) => input.files?.length ?? 0), screen.path).toBe(0);
+      await expect(page.getByTestId("upload-error")).toHaveCount(0);
+    }
+    // SPEC §8's voice text, said the same way by all three.
+    expect(confirmations).toEqual(UPLOAD_SCREENS.map(() => ({ text: "✅ Upload successful!", kind: "success" })));
+  });
+
+  test(`library at ${viewport.width}x${viewport.height}: an upload the server refuses says why under the picker, once`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "library-upload-refused");
+    await page.goto("/library");
+    await page.getByLabel("File type").selectOption("memo");
+    await page.getByLabel("Choose a file").setInputFiles({ name: "not a memo.m4a", mimeType: "audio/mp4", buffer: PNG_BYTES });
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    const error = page.getByRole("region", { name: "Upload a file" }).getByTestId("upload-error");
+    await expect(error).toContainText("❌ Upload failed");
+    await expect(error).toContainText("A voice memo must be M4A (MP4 audio)");
+    await expect(page.getByLabel("Choose a file")).toHaveAttribute("aria-describedby", (await error.getAttribute("id"))!);
+    await expect(page.getByText("A voice memo must be M4A (MP4 audio)")).toHaveCount(1);
+    await expect(page.locator(".Toastify").getByText("❌ Upload failed")).toHaveCount(0);
+    await expect(items(page)).toHaveCount(0);
+  });
+}

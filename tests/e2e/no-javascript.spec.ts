@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { PASSWORD, signUpAndLogIn, uniqueEmail } from "./helpers";
 
 test.describe("with JavaScript off", () => {
@@ -88,3 +89,43 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("button", { name: "Open Tools" })).toBeVisible();
   });
 });
+
+/** The three upload screens (issue 26) without JavaScript: a plain multipart post, then a redirect. */
+const UPLOAD_SCREENS = [
+  { path: "/voices", picker: "Upload MP3", file: { name: "Plain.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) }, listed: "Plain.mp3" },
+  { path: "/videos", picker: "Choose a video", file: { name: "Plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) }, listed: "Plain.mov" },
+  { path: "/library", picker: "Choose a file", file: { name: "Plain.png", mimeType: "image/png", buffer: PNG_BYTES }, listed: "Plain.png" },
+];
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test.describe(`uploads with JavaScript off at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ javaScriptEnabled: false, viewport });
+
+    test("every upload confirms alike after its redirect, with an empty picker; a refusal says why under the picker", async ({ page }) => {
+      await signUpAndLogIn(page, "uploads-nojs");
+      for (const screen of UPLOAD_SCREENS) {
+        await page.goto(screen.path);
+        await page.getByLabel(screen.picker).setInputFiles(screen.file);
+        await page.getByRole("button", { name: "Upload", exact: true }).click();
+        await expect(page).toHaveURL(new RegExp(`${screen.path}$`));
+        await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" }), screen.path).toBeVisible();
+        await expect(page.getByRole("main").getByText(screen.listed, { exact: true }), screen.path).toBeVisible();
+        expect(await page.getByLabel(screen.picker).evaluate((input: HTMLInputElement) => input.files?.length ?? 0), screen.path).toBe(0);
+        await expect(page.getByTestId("drop-zone"), screen.path).not.toContainText("Chosen:");
+      }
+
+      // The Library's refusal (a PNG sent as a camera clip) comes back under its picker.
+      await page.getByLabel("File type").selectOption("clip");
+      await page.getByLabel("Choose a file").setInputFiles({ name: "not a clip.webm", mimeType: "video/webm", buffer: PNG_BYTES });
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      const error = page.getByRole("region", { name: "Upload a file" }).getByTestId("upload-error");
+      await expect(error).toContainText("❌ Upload failed");
+      await expect(error).toContainText("A camera clip must be a WebM video");
+      await expect(page.getByLabel("Choose a file")).toHaveAttribute("aria-describedby", (await error.getAttribute("id"))!);
+      await expect(page.getByText("A camera clip must be a WebM video")).toHaveCount(1);
+    });
+  });
+}

@@ -10,6 +10,12 @@ async function icons(scope: ReturnType<Page["locator"]>) {
   );
   return Object.fromEntries(entries);
 }
+/** The generators are folded into one section (issue 26): it opens with its summary. */
+async function openGenerators(page: Page) {
+  const fold = page.getByTestId("generators");
+  if ((await fold.getAttribute("open")) === null) await fold.locator("> summary").click();
+  await expect(fold).toHaveAttribute("open", "");
+}
 
 test("projects: create with validation, edit, a generator's voice and a track attached light their icons, delete", async ({ page }) => {
   await signUpAndLogIn(page, "projects");
@@ -22,9 +28,9 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await page.getByRole("link", { name: "Create New Project" }).click();
   await page.waitForURL("**/project/new");
   await expect(page.getByRole("heading", { name: "New Project" })).toBeVisible();
-  // SPEC §5: the title is required.
+  // SPEC §5: the title is required (said beside the field).
   await page.getByRole("button", { name: "Save Project" }).click();
-  await expect(page.getByTestId("project-status")).toHaveText("Title required");
+  await expect(page.getByTestId("project-title-error")).toHaveText("Title required");
   await expect(page).toHaveURL(/\/project\/new$/);
 
   await page.getByLabel("Title").fill("Launch film");
@@ -42,6 +48,7 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await expect(page.getByLabel("Title")).toHaveValue("Launch film");
   await page.getByLabel("Description").fill("A short film about launch day.");
 
+  await openGenerators(page);
   const voice = page.getByTestId("generator-voice");
   await voice.locator("summary").click();
   // Empty input is ignored: no request, no message.
@@ -69,13 +76,12 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await expect(page.getByText("Voice attached to the project")).toBeVisible();
   await expect(page.getByLabel("Voice", { exact: true })).toHaveValue(/.+/);
 
-  // Music is marked coming soon; a bundled track can be attached.
+  // Music is marked coming soon; a bundled track is chosen there (the project's one music control).
   const music = page.getByTestId("generator-music");
   await music.locator("summary").click();
   await expect(music.getByText("Music generation is coming soon.", { exact: false })).toBeVisible();
   await expect(music.locator("audio")).toHaveCount(3);
-  await music.getByRole("button", { name: "Use this track Deep Abstract Ambient" }).click();
-  await expect(page.getByText("Music attached to the project")).toBeVisible();
+  await music.getByRole("radio", { name: "Deep Abstract Ambient" }).check();
   expect(await icons(page.locator(".project-media"))).toEqual({ voice: true, music: true, video: false, image: false });
 
   await page.getByRole("button", { name: "Save Project" }).click();
@@ -109,6 +115,7 @@ test("project generators: a script goes into the description, an AI video is gen
   await page.goto("/project/new");
   await page.getByLabel("Title").fill("Generated");
 
+  await openGenerators(page);
   const script = page.getByTestId("generator-script");
   await script.locator("summary").click();
   await script.getByLabel("What is the script about?").fill("How do I use the drawing pad?");
@@ -142,6 +149,7 @@ test("projects: failures say so", async ({ page, browser }) => {
   // A generator failure.
   await page.goto("/project/new");
   await page.route("**/api/creative-tools/assistant/generate", (route) => route.fulfill({ status: 502, json: { detail: "Something went wrong." } }));
+  await openGenerators(page);
   const script = page.getByTestId("generator-script");
   await script.locator("summary").click();
   await script.getByLabel("What is the script about?").fill("anything");
@@ -203,15 +211,21 @@ test.describe("with JavaScript off", () => {
     await page.getByLabel("Title").fill("   ");
     await page.getByLabel("Description").fill("Kept after the error");
     await page.getByRole("button", { name: "Save Project" }).click();
-    await expect(page.getByTestId("project-status")).toHaveText("Title required");
+    await expect(page.getByTestId("project-title-error")).toHaveText("Title required");
+    await expect(page.getByText("Title required")).toHaveCount(1);
     await expect(page.getByLabel("Description")).toHaveValue("Kept after the error");
 
     await page.getByLabel("Title").fill("Plain project");
-    await page.getByLabel("Music", { exact: true }).selectOption({ label: "Epic Angry Uplifting" });
+    // The Music generator's tracks are the form's music field, also without JavaScript.
+    await openGenerators(page);
+    await page.getByTestId("generator-music").locator("summary").click();
+    await page.getByRole("radio", { name: "Epic Angry Uplifting" }).check();
     await page.getByRole("button", { name: "Save Project" }).click();
     await page.waitForURL("**/projects");
     await expect(page.getByText("Project saved successfully!")).toBeVisible();
     expect(await icons(card(page, "Plain project"))).toEqual({ voice: false, music: true, video: false, image: false });
+    // The card names the track, not its file.
+    await expect(card(page, "Plain project").locator('[data-slot="music"] .visually-hidden')).toHaveText("Music: Epic Angry Uplifting");
     await expect(card(page, "Plain project").getByText("Kept after the error")).toBeVisible();
 
     await card(page, "Plain project").getByRole("link", { name: "Edit" }).click();
@@ -233,3 +247,82 @@ test.describe("with JavaScript off", () => {
     await expect(card(page, "Plain project, edited")).toHaveCount(0);
   });
 });
+
+/** Every accessible name or hidden label in the page that names a bundled track by its file (demo1.mp3). */
+const fileNamedLabels = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("[aria-label], [title], .visually-hidden")]
+      .map((element) => [element.getAttribute("aria-label"), element.getAttribute("title"), element.classList.contains("visually-hidden") ? element.textContent : null])
+      .flat()
+      .filter((text): text is string => !!text && /demo\d/i.test(text)),
+  );
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`project editor at ${viewport.width}x${viewport.height}: the title's error goes once fixed, one music control, labels name the track, generators folded and still usable`, async ({ page }) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "project-polish");
+    await page.goto("/project/new");
+    const title = page.getByLabel("Title");
+
+    // Folded generators: at 1280x900 the whole form with its Save fits the first screen.
+    const fold = page.getByTestId("generators");
+    await expect(fold).not.toHaveAttribute("open", "");
+    await expect(page.getByRole("button", { name: "Generate Script" })).toBeHidden();
+    const save = page.getByRole("button", { name: "Save Project" });
+    if (viewport.width >= 1024) {
+      const box = (await save.boundingBox())!;
+      expect(box.y + box.height, "Save Project within the first screen").toBeLessThanOrEqual(viewport.height);
+      const form = (await page.getByRole("form", { name: "Project" }).boundingBox())!;
+      expect(form.y + form.height, "the form within the first screen").toBeLessThanOrEqual(viewport.height);
+    }
+
+    // "Title required" beside the field, once; it goes as soon as a title is typed.
+    await save.click();
+    const error = page.getByTestId("project-title-error");
+    await expect(error).toHaveText("Title required");
+    await expect(title).toHaveAttribute("aria-invalid", "true");
+    await expect(title).toHaveAttribute("aria-describedby", "project-title-error");
+    await expect(page.getByText("Title required")).toHaveCount(1);
+    await title.fill("Polished");
+    await expect(error).toHaveCount(0);
+    await expect(page.getByText("Title required")).toHaveCount(0);
+    await expect(title).toHaveAttribute("aria-invalid", "false");
+
+    // One place for music: the Music generator's tracks (no media dropdown for it).
+    await expect(page.getByRole("combobox", { name: /music/i })).toHaveCount(0);
+    await expect(page.getByText("Music (coming soon)")).toHaveCount(1);
+    await openGenerators(page);
+    const music = page.getByTestId("generator-music");
+    await music.locator("summary").click();
+    await expect(music.getByRole("radio")).toHaveCount(4);
+    await expect(page.getByRole("radio", { name: "Deep Abstract Ambient" })).toHaveCount(1);
+    await music.getByRole("radio", { name: "Deep Abstract Ambient" }).check();
+    // Labels carry the track's name.
+    await expect(music.getByLabel("Play Deep Abstract Ambient")).toHaveAttribute("src", /demo2\.mp3$/);
+    await expect(page.locator('.project-media [data-slot="music"].project-media-icon .visually-hidden')).toHaveText("Music: Deep Abstract Ambient");
+    expect(await fileNamedLabels(page)).toEqual([]);
+
+    // The unfolded generators still work.
+    const script = page.getByTestId("generator-script");
+    await script.locator("summary").click();
+    await script.getByLabel("What is the script about?").fill("How do I use the drawing pad?");
+    await script.getByRole("button", { name: "Generate Script" }).click();
+    await expect(script.getByText("Script generated successfully!")).toBeVisible();
+    await script.getByRole("button", { name: "Add to description" }).click();
+    await expect(page.getByLabel("Description")).not.toHaveValue("");
+
+    // Saved: no error left; the card on /projects names the track too.
+    await save.click();
+    await expect(page.getByTestId("project-status")).toHaveText("Project saved successfully!");
+    await expect(error).toHaveCount(0);
+    await page.waitForURL("**/projects");
+    const saved = card(page, "Polished");
+    await expect(saved.locator('[data-slot="music"] .visually-hidden')).toHaveText("Music: Deep Abstract Ambient");
+    await expect(saved.locator('[data-slot="music"]')).toHaveAttribute("title", "Music: Deep Abstract Ambient");
+    expect(await fileNamedLabels(page)).toEqual([]);
+  });
+}

@@ -5,6 +5,8 @@ import { signUpAndLogIn } from "./helpers";
 import { generateVideo, RAW_ID, shownText } from "./generated-video";
 
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
+/** A field's own error: the picker's under the picker, a rename's beside its name field (issue 26). */
+const uploadError = (page: Page) => page.getByRole("region", { name: "Upload a video" }).getByTestId("upload-error");
 
 /** A real, playable one-second WebM, recorded in the browser from a canvas (MediaRecorder, VP8). */
 async function recordWebm(page: Page): Promise<Buffer> {
@@ -45,12 +47,13 @@ test("video hub: upload, play in the modal, rename with Enter, open the video pa
   await expect(page.getByLabel("Choose a video")).toHaveAttribute("accept", "video/*");
 
   await page.getByRole("button", { name: "Upload", exact: true }).click();
-  await expect(toast(page, "Please select a video first.")).toBeVisible();
+  await expect(uploadError(page)).toHaveText("Please select a video first.");
+  await expect(page.getByLabel("Choose a video")).toHaveAttribute("aria-invalid", "true");
 
   // Content that is not a video: refused by the server.
   await page.getByLabel("Choose a video").setInputFiles({ name: "song.mp4", mimeType: "video/mp4", buffer: mp3WithId3() });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
-  await expect(toast(page, "Failed to upload video.")).toBeVisible();
+  await expect(uploadError(page)).toContainText("Failed to upload video.");
 
   const webm = await recordWebm(page);
   expect(webm.subarray(0, 4).toString("hex")).toBe("1a45dfa3");
@@ -130,8 +133,8 @@ test("video hub: an upload shows its percent; a name already taken fails with th
   // The same name again: refused (409), the screen says so with the server's reason, nothing added.
   await page.getByLabel("Choose a video").setInputFiles({ name: "Big clip.mp4", mimeType: "video/mp4", buffer: webmBytes() });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
-  await expect(toast(page, "Failed to upload video.")).toBeVisible();
-  await expect(page.getByTestId("media-outcome")).toContainText("A file with that name already exists");
+  await expect(uploadError(page)).toContainText("Failed to upload video.");
+  await expect(uploadError(page)).toContainText("A file with that name already exists");
   await expect(item).toHaveCount(1);
 });
 
@@ -147,7 +150,8 @@ test("video hub: playback, rename and delete failures say so", async ({ page }) 
   await page.getByRole("link", { name: "Rename clip.mov" }).click();
   await page.getByLabel("New name for clip.mov").fill("other");
   await page.getByLabel("New name for clip.mov").press("Enter");
-  await expect(toast(page, "Rename failed.")).toBeVisible();
+  await expect(page.getByTestId("video-item").locator(".media-rename").getByTestId("rename-error")).toHaveText("Rename failed.");
+  await expect(toast(page, "Rename failed.")).toHaveCount(0);
   await page.getByRole("button", { name: "Delete clip.mov" }).click();
   await expect(toast(page, "Failed to delete video.")).toBeVisible();
   await expect(page.getByTestId("video-item")).toHaveCount(1);
@@ -266,11 +270,14 @@ test.describe("video hub with JavaScript off", () => {
     await signUpAndLogIn(page, "videos-nojs");
     await page.goto("/videos");
     await page.getByRole("button", { name: "Upload", exact: true }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Please select a video first." })).toBeVisible();
+    await expect(uploadError(page)).toHaveText("Please select a video first.");
 
     await page.getByLabel("Choose a video").setInputFiles({ name: "plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page).toHaveURL(/\/videos$/);
+    // Confirmed as a voice upload is (issue 26), and the page after the redirect shows an empty picker.
+    await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" })).toBeVisible();
+    expect(await page.getByLabel("Choose a video").evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
     await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("plain.mov");
     // Without JavaScript, Play opens the video page.
     await expect(page.getByRole("link", { name: "Play plain.mov" })).toHaveAttribute("href", "/videos/plain.mov");
@@ -278,8 +285,8 @@ test.describe("video hub with JavaScript off", () => {
     // The same name again: the page says why the upload failed.
     await page.getByLabel("Choose a video").setInputFiles({ name: "plain.mov", mimeType: "video/webm", buffer: webmBytes() });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
-    await expect(page.getByTestId("media-outcome")).toContainText("Failed to upload video.");
-    await expect(page.getByTestId("media-outcome")).toContainText("A file with that name already exists");
+    await expect(uploadError(page)).toContainText("Failed to upload video.");
+    await expect(uploadError(page)).toContainText("A file with that name already exists");
     await expect(page.getByTestId("video-item")).toHaveCount(1);
 
     await page.getByRole("link", { name: "Rename plain.mov" }).click();
@@ -323,3 +330,38 @@ test.describe("video hub with JavaScript off", () => {
     });
   }
 });
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`video hub at ${viewport.width}x${viewport.height}: "select a video first" sits under the picker once; an upload confirms as the voices' does and clears the picker`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "videos-alike");
+    await page.goto("/videos");
+    const picker = page.getByLabel("Choose a video");
+
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(uploadError(page)).toHaveText("Please select a video first.");
+    await expect(picker).toHaveAttribute("aria-invalid", "true");
+    await expect(picker).toHaveAttribute("aria-describedby", (await uploadError(page).getAttribute("id"))!);
+    await expect(page.getByText("Please select a video first.")).toHaveCount(1);
+    await expect(toast(page, "Please select a video first.")).toHaveCount(0);
+    // In the picker's own box, under the input.
+    const pickerBox = (await picker.boundingBox())!;
+    const errorBox = (await uploadError(page).boundingBox())!;
+    const zoneBox = (await page.getByTestId("drop-zone").boundingBox())!;
+    expect(errorBox.y).toBeGreaterThanOrEqual(pickerBox.y + pickerBox.height);
+    expect(errorBox.y + errorBox.height).toBeLessThanOrEqual(zoneBox.y + zoneBox.height);
+
+    await picker.setInputFiles({ name: "Harbour.webm", mimeType: "video/webm", buffer: webmBytes(2048) });
+    await expect(uploadError(page)).toHaveCount(0);
+    await expect(page.getByTestId("drop-zone")).toContainText("Chosen: Harbour.webm");
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(toast(page, "✅ Upload successful!")).toBeVisible();
+    await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("Harbour.mov");
+    // The picker is empty again: no file, no "Chosen: …".
+    await expect(page.getByTestId("drop-zone")).not.toContainText("Chosen:");
+    expect(await picker.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+  });
+}
