@@ -4,7 +4,6 @@ import { MediaLibrary, VIDEO_LIBRARY, type LibraryAnswer } from "~/components/me
 import { GENERATED_DELETE_FAILED, GENERATED_INTENT, GeneratedVideos, type GeneratedAnswer } from "~/components/generated-videos";
 import { requireUser } from "~/auth/auth.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
-import { redirectWithSuccess } from "~/lib/toast.server";
 import { formatBytes, isMultipart, UPLOAD_MISSING_FILE } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteMedia, listMedia, MEDIA_RULES, renameMedia } from "~/models/media.server";
