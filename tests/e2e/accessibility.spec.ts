@@ -199,6 +199,8 @@ test.describe("signed in", () => {
     ["library", () => "/library", async (page) => {
       await page.locator(".library-attach > summary").first().click();
       await expect(page.getByLabel(/^Project for /).first()).toBeVisible();
+      // Opening it scrolled the page: back to the top, so the filters are not read as under the phone's sticky bar.
+      await page.evaluate(() => window.scrollTo(0, 0));
     }],
     ["account", () => "/account", (page) => expect(page.getByTestId("session")).toHaveCount(1)],
     ["404", () => "/no-such-page"],

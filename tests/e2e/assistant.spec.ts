@@ -238,7 +238,7 @@ for (const viewport of [
     // "Save to library" under the second reply keeps that one: a toast, the button says so, one file.
     const second = page.getByRole("list", { name: "Conversation" }).getByRole("listitem").nth(1);
     const keep = page.waitForResponse((response) => /\/api\/voice\/spoken\/[\w-]+\/keep$/.test(response.url()));
-    await second.getByRole("button", { name: "💾 Save to library" }).click();
+    await second.getByRole("button", { name: "Save to library" }).click();
     expect((await keep).status()).toBe(201);
     await expect(second.getByRole("button", { name: "In your library" })).toBeDisabled();
     await expect(second.getByRole("link", { name: "Open library" })).toBeVisible();
@@ -247,7 +247,7 @@ for (const viewport of [
     expect(library.total).toBe(1);
     expect(library.files[0]).toMatchObject({ kind: "speech", provenance: { prompt: expect.stringContaining("/voicememo") } });
     // The first reply's speech is still unkept, and the saved one keeps playing from its player.
-    await expect(page.getByRole("list", { name: "Conversation" }).getByRole("listitem").first().getByRole("button", { name: "💾 Save to library" })).toBeEnabled();
+    await expect(page.getByRole("list", { name: "Conversation" }).getByRole("listitem").first().getByRole("button", { name: "Save to library" })).toBeEnabled();
     expect((await page.request.get((await player.getAttribute("src"))!)).status()).toBe(200);
     // Nothing scrolls sideways at either width, and the replies' controls pass axe.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -268,7 +268,7 @@ test.describe("with JavaScript off, saving", () => {
     expect(src).toMatch(/^\/media\/spoken\/[\w-]+$/);
     expect(await libraryTotal(page)).toBe(0);
 
-    await page.getByRole("button", { name: "💾 Save to library" }).click();
+    await page.getByRole("button", { name: "Save to library" }).click();
     // The page comes back with the reply, its player (now the library file) and where it went.
     await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
     await expect(page.getByRole("status").filter({ hasText: "In your library" })).toContainText(/speech-.*\.wav/);

@@ -27,7 +27,7 @@ test.describe("camera V2", () => {
     await page.goto("/camera-v2");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Camera V2.90");
     await expect(page.getByRole("link", { name: "Back to Camera" })).toHaveAttribute("href", "/camera");
-    await expect(page.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/dashboard");
+    await expect(page.getByRole("link", { name: "Home", exact: true })).toHaveAttribute("href", "/dashboard");
     await expect(page.locator(".capture-header-sticky")).toHaveCSS("position", "sticky");
 
     const filter = page.getByLabel("Filter", { exact: true });
@@ -54,7 +54,7 @@ test.describe("camera V2", () => {
       await page.setViewportSize(viewport);
       await signUpAndLogIn(page, "camv2-home");
       await page.goto("/camera-v2");
-      await page.getByRole("link", { name: "Home" }).click();
+      await page.getByRole("link", { name: "Home", exact: true }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
       await expect(page.getByRole("heading", { level: 1, name: /Dashboard/ })).toBeVisible();
     });

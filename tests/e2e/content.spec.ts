@@ -81,7 +81,7 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   await expect(page.getByText("❌ Save failed")).toBeVisible();
   await expect(page.getByLabel("Body")).toHaveValue("Not saved yet");
   // Cancel drops the unsaved text (and its pending autosave); the view shows the last saved version.
-  await page.getByRole("link", { name: "Cancel" }).click();
+  await page.getByRole("link", { name: "Cancel", exact: true }).click();
   await expect(page.getByText("Written by autosave")).toBeVisible();
   await page.unrouteAll();
 
@@ -163,7 +163,7 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
   await page.getByLabel("Body").fill("Mine");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText(/changed somewhere else/)).toBeVisible();
-  await page.getByRole("link", { name: "Cancel" }).click();
+  await page.getByRole("link", { name: "Cancel", exact: true }).click();
   await expect(page.locator(".content-body")).toHaveText("From elsewhere");
 
   await page.getByRole("link", { name: "Back" }).click();
@@ -203,7 +203,7 @@ test("content: a refused save (409) carries the stored version, and the editor u
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText(/changed somewhere else/)).toBeVisible();
   await expect(page.getByLabel("Body")).toHaveValue("Mine");
-  await page.getByRole("link", { name: "Cancel" }).click();
+  await page.getByRole("link", { name: "Cancel", exact: true }).click();
   await expect(page.locator(".content-body")).toHaveText("The version the 409 carried");
   expect(reads).toEqual([]);
 });
@@ -243,7 +243,7 @@ for (const viewport of [
     await page.waitForURL(/\/content\/[^/?]+$/);
     const id = page.url().split("/content/")[1].split("?")[0];
     const stored = async () => (await (await page.request.get(`/api/content/${id}`)).json()).body;
-    const cancel = page.getByRole("link", { name: "Cancel" });
+    const cancel = page.getByRole("link", { name: "Cancel", exact: true });
     const question = page.getByRole("alertdialog", { name: /Keep them, or go back/ });
 
     // Nothing autosaved yet: Cancel drops the typing and says so.
@@ -336,7 +336,7 @@ for (const viewport of [
     await page.getByLabel("Title").press("Control+s");
     await expect(page.getByRole("alert")).toHaveText("⚠️ Title is required");
     // This edit autosaved, so Cancel asks first (see the test above).
-    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.getByRole("link", { name: "Cancel", exact: true }).click();
     await page.getByRole("link", { name: "Keep the autosaved text" }).click();
     await expect(page.getByRole("heading", { name: "Status note, renamed" })).toBeVisible();
     await expect(page.getByText("⚠️ Title is required")).toHaveCount(0);
@@ -378,14 +378,14 @@ test.describe("with JavaScript off", () => {
 
     // Cancel is a link back to the view.
     await page.getByRole("link", { name: "Edit", exact: true }).click();
-    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.getByRole("link", { name: "Cancel", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Plain one, edited" })).toBeVisible();
 
     // Delete asks first (SPEC §8), also without JavaScript: Cancel keeps the item, Delete removes it.
     await page.getByRole("link", { name: "Back" }).click();
     await page.getByRole("button", { name: "Delete Plain two" }).click();
     await expect(page.getByRole("alertdialog")).toContainText("Delete this content?");
-    await page.getByRole("alertdialog").getByRole("link", { name: "Cancel" }).click();
+    await page.getByRole("alertdialog").getByRole("link", { name: "Cancel", exact: true }).click();
     await page.waitForURL("**/dashboard");
     expect(await titles(page)).toEqual(["Plain one, edited", "Plain two"]);
     await page.getByRole("button", { name: "Delete Plain two" }).click();
@@ -398,7 +398,7 @@ test.describe("with JavaScript off", () => {
     await signUpAndLogIn(page, "content-cancel-nojs");
     const created = await (await page.request.post("/api/content", { data: { title: "Plain cancel", body: "Kept as saved" } })).json();
     await page.goto(`/content/${created.id}?edit=1`);
-    const cancel = page.getByRole("link", { name: "Cancel" });
+    const cancel = page.getByRole("link", { name: "Cancel", exact: true });
     await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");
     await page.getByLabel("Body").fill("Typed without JavaScript");
     await cancel.click();

@@ -22,7 +22,7 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
   const sidebar = (await page.getByRole("navigation", { name: "Studio" }).boundingBox())!;
   expect(toastBox.x + toastBox.width).toBeLessThanOrEqual(sidebar.x + sidebar.width + 12);
   expect(await toolLabels(page)).toEqual(TOOLS);
-  await expect(page.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
+  await expect(page.getByRole("link", { name: "Home", exact: true })).toHaveAttribute("href", "/");
 
   // Plan: a local label only.
   await page.getByRole("button", { name: "Pro", exact: true }).click();

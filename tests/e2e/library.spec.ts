@@ -189,7 +189,7 @@ test.describe("library without JavaScript", () => {
     await page.getByRole("button", { name: "Delete Sunset.png" }).click();
     await expect(page).toHaveURL(new RegExp(`delete=${photo.id}`));
     await expect(page.getByRole("alertdialog")).toContainText("Delete this file?");
-    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.getByRole("link", { name: "Cancel", exact: true }).click();
     expect(await names(page)).toContain("Sunset.png");
     await page.getByRole("button", { name: "Delete Sunset.png" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();

@@ -238,7 +238,7 @@ test.describe("with JavaScript off", () => {
     // Delete asks first, also without JavaScript.
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
     await expect(page.getByRole("alertdialog")).toContainText("Delete this project? (Plain project, edited)");
-    await page.getByRole("alertdialog").getByRole("link", { name: "Cancel" }).click();
+    await page.getByRole("alertdialog").getByRole("link", { name: "Cancel", exact: true }).click();
     await expect(card(page, "Plain project, edited")).toBeVisible();
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
