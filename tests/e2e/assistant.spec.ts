@@ -77,47 +77,53 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   expect((await again).status()).toBe(201);
 });
 
-test("assistant: Ctrl/Cmd+Enter asks, Enter alone is a new line, and the visit's questions and replies show as a list", async ({ page }) => {
-  await signUpAndLogIn(page, "assistant-keys");
-  const asked: string[] = [];
-  page.on("request", (request) => {
-    if (request.url().includes("/api/assistant/")) asked.push(JSON.parse(request.postData() ?? "{}").message);
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`assistant: Ctrl/Cmd+Enter asks, Enter alone is a new line, and the visit's questions and replies show as a list at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await signUpAndLogIn(page, "assistant-keys");
+    const asked: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/assistant/")) asked.push(JSON.parse(request.postData() ?? "{}").message);
+    });
+    await page.goto("/assistant");
+    await expect(page.getByLabel("Voice").locator("option").first()).toHaveText("English (America)");
+    await page.getByLabel("Auto-Speak").uncheck();
+    const question = page.getByLabel("Your question");
+
+    // Enter alone: a new line, nothing sent.
+    await question.fill("How do I use the Drawing Pad?");
+    await question.press("Enter");
+    await question.pressSequentially("Briefly.");
+    await expect(question).toHaveValue("How do I use the Drawing Pad?\nBriefly.");
+    await page.waitForTimeout(300);
+    expect(asked).toEqual([]);
+
+    // Ctrl+Enter sends.
+    await question.press("Control+Enter");
+    await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
+    await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
+    expect(asked).toEqual(["How do I use the Drawing Pad?\nBriefly."]);
+    await expect(question).toHaveValue("How do I use the Drawing Pad?\nBriefly.");
+
+    // Cmd+Enter (Meta) sends the next one; the first exchange stays above it.
+    await question.fill("How do I record a voice memo?");
+    await question.press("Meta+Enter");
+    const conversation = page.getByRole("list", { name: "Conversation" });
+    await expect(conversation.getByRole("listitem")).toHaveCount(2);
+    await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
+    expect(asked).toEqual(["How do I use the Drawing Pad?\nBriefly.", "How do I record a voice memo?"]);
+    const [first, second] = await conversation.getByRole("listitem").all();
+    await expect(first.locator(".ai-question")).toHaveText("You asked: How do I use the Drawing Pad?\nBriefly.");
+    await expect(first.locator(".ai-reply-text")).toContainText("Drawing Pad (/drawing)");
+    await expect(first.getByText("Answered by the offline assistant")).toBeVisible();
+    await expect(second.locator(".ai-question")).toHaveText("You asked: How do I record a voice memo?");
+    await expect(second.getByTestId("assistant-reply")).toContainText("/voicememo");
+    await expect(second.getByText("Answered by the offline assistant")).toBeVisible();
   });
-  await page.goto("/assistant");
-  await expect(page.getByLabel("Voice").locator("option").first()).toHaveText("English (America)");
-  await page.getByLabel("Auto-Speak").uncheck();
-  const question = page.getByLabel("Your question");
-
-  // Enter alone: a new line, nothing sent.
-  await question.fill("How do I use the Drawing Pad?");
-  await question.press("Enter");
-  await question.pressSequentially("Briefly.");
-  await expect(question).toHaveValue("How do I use the Drawing Pad?\nBriefly.");
-  await page.waitForTimeout(300);
-  expect(asked).toEqual([]);
-
-  // Ctrl+Enter sends.
-  await question.press("Control+Enter");
-  await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
-  await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
-  expect(asked).toEqual(["How do I use the Drawing Pad?\nBriefly."]);
-  await expect(question).toHaveValue("How do I use the Drawing Pad?\nBriefly.");
-
-  // Cmd+Enter (Meta) sends the next one; the first exchange stays above it.
-  await question.fill("How do I record a voice memo?");
-  await question.press("Meta+Enter");
-  const conversation = page.getByRole("list", { name: "Conversation" });
-  await expect(conversation.getByRole("listitem")).toHaveCount(2);
-  await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
-  expect(asked).toEqual(["How do I use the Drawing Pad?\nBriefly.", "How do I record a voice memo?"]);
-  const [first, second] = await conversation.getByRole("listitem").all();
-  await expect(first.locator(".ai-question")).toHaveText("You asked: How do I use the Drawing Pad?\nBriefly.");
-  await expect(first.locator(".ai-reply-text")).toContainText("Drawing Pad (/drawing)");
-  await expect(first.getByText("Answered by the offline assistant")).toBeVisible();
-  await expect(second.locator(".ai-question")).toHaveText("You asked: How do I record a voice memo?");
-  await expect(second.getByTestId("assistant-reply")).toContainText("/voicememo");
-  await expect(second.getByText("Answered by the offline assistant")).toBeVisible();
-});
+}
 
 test("assistant: fallback voice, no options, and failures say 'Something went wrong.'", async ({ page }) => {
   await signUpAndLogIn(page, "assistant-fail");

@@ -160,34 +160,42 @@ test("on a desktop no toast lies over a control mid-page: a long list's rows, th
   await expect(page.locator(".Toastify__toast")).toHaveCount(3);
 });
 
-test("the welcome toast shows once per sign-in, and no toast outlives a logout", async ({ page }) => {
-  // Without motion a dismissed toast leaves at once (its exit animation would keep it in the page a moment).
-  await page.emulateMedia({ reducedMotion: "reduce" });
-  const { email, password } = await signUpAndLogIn(page, "welcome-once");
-  const welcome = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
-  await page.goto("/dashboard");
-  await expect(welcome).toBeVisible();
-  // Later visits of the same sign-in: the dashboard is hydrated (a plan toast shows) and no welcome.
-  for (const visit of [() => page.reload(), () => page.goto("/create").then(() => page.goto("/dashboard"))]) {
-    await expect(welcome).toHaveCount(0, { timeout: 8000 });
-    await visit();
-    await page.getByRole("button", { name: "Pro", exact: true }).click();
-    await expect(page.getByText("Pro Plan Activated!")).toBeVisible();
-    await expect(welcome).toHaveCount(0);
-  }
-  // Logout while a toast shows: the login page has none.
-  await page.getByRole("button", { name: "Ultimate", exact: true }).click();
-  await expect(page.getByText("Ultimate Plan Activated!")).toBeVisible();
-  await page.getByRole("region", { name: "Account" }).getByRole("button", { name: "Logout" }).click();
-  await expect(page).toHaveURL(/\/login$/);
-  await expect(page.locator(".Toastify__toast")).toHaveCount(0, { timeout: 1000 });
-  // A new sign-in is welcomed again.
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Login" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByText("Welcome back, Ultimate user!")).toBeVisible();
-});
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 667 },
+]) {
+  test(`the welcome toast shows once per sign-in, and no toast outlives a logout at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    // Without motion a dismissed toast leaves at once (its exit animation would keep it in the page a moment).
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    const { email, password } = await signUpAndLogIn(page, "welcome-once");
+    const welcome = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
+    await page.goto("/dashboard");
+    await expect(welcome).toBeVisible();
+    // Later visits of the same sign-in: the dashboard is hydrated (a plan toast shows) and no welcome.
+    for (const visit of [() => page.reload(), () => page.goto("/create").then(() => page.goto("/dashboard"))]) {
+      await expect(welcome).toHaveCount(0, { timeout: 8000 });
+      await visit();
+      await page.getByRole("button", { name: "Pro", exact: true }).click();
+      await expect(page.getByText("Pro Plan Activated!")).toBeVisible();
+      await expect(welcome).toHaveCount(0);
+    }
+    // Logout while a toast shows: the login page has none.
+    await page.getByRole("button", { name: "Ultimate", exact: true }).click();
+    await expect(page.getByText("Ultimate Plan Activated!")).toBeVisible();
+    // On a phone the account corner is in the Menu drawer.
+    if (viewport.width < 640) await page.getByText("Menu", { exact: true }).click();
+    await page.getByRole("region", { name: "Account" }).getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.locator(".Toastify__toast")).toHaveCount(0, { timeout: 1000 });
+    // A new sign-in is welcomed again.
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText("Welcome back, Ultimate user!")).toBeVisible();
+  });
+}
 
 test("a toast over a control gets out of the way of the pointer: faint, click-through and paused", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 667 });
