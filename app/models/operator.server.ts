@@ -1,7 +1,7 @@
 import { db } from "~/lib/db.server";
 import { nowIso } from "~/lib/ids.server";
 import { startOfUtcDay } from "./ai-usage.server";
-import { revokeUserSessions } from "./token.server";
+import { revokeOtherSessions } from "./sessions.server";
 
 /**
  * What `npm run admin` reads and changes about people (issue 27; docs/decisions/0046), on whichever
@@ -72,7 +72,7 @@ export async function findPersonByEmail(email: string): Promise<{ id: string; em
  */
 export async function disablePerson(userId: string, now = new Date()): Promise<number> {
   await db.updateTable("users").set({ disabled_at: nowIso(now) }).where("id", "=", userId).execute();
-  return revokeUserSessions(userId, now);
+  return revokeOtherSessions(userId, null, now);
 }
 
 export async function enablePerson(userId: string): Promise<void> {

@@ -364,25 +364,6 @@ export async function revokeFamily(familyId: string, now = new Date()) {
     .execute();
 }
 
-/** Every session of the person ends (`npm run admin -- sessions revoke`, disable): their refresh tokens are revoked. Returns how many families ended. */
-export async function revokeUserSessions(userId: string, now = new Date()): Promise<number> {
-  const families = await db
-    .selectFrom("refresh_tokens")
-    .select("family_id")
-    .distinct()
-    .where("user_id", "=", userId)
-    .where("revoked_at", "is", null)
-    .where("expires_at", ">", nowIso(now))
-    .execute();
-  await db
-    .updateTable("refresh_tokens")
-    .set({ revoked_at: nowIso(now), successor_sealed: null })
-    .where("user_id", "=", userId)
-    .where("revoked_at", "is", null)
-    .execute();
-  return families.length;
-}
-
 /** Logout: the refresh token's whole family stops working. Unknown tokens are ignored. */
 export async function revokeRefreshToken(refreshToken: string, now = new Date()) {
   const stored = await db

@@ -14,7 +14,7 @@ import {
   setStorageQuota,
   type PersonRow,
 } from "~/models/operator.server";
-import { revokeUserSessions } from "~/models/token.server";
+import { revokeOtherSessions } from "~/models/sessions.server";
 
 /**
  * `npm run admin -- <command>` (issue 27; docs/decisions/0046): the operator's command line, run by
@@ -176,7 +176,7 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       if (args[0] !== "revoke") throw new UsageError(`expected: sessions revoke <email>`);
       expectArguments(args, 2, "sessions revoke <email>");
       const person = await personOrFail(args[1]);
-      const ended = await revokeUserSessions(person.id);
+      const ended = await revokeOtherSessions(person.id, null);
       io.out(`Ended ${ended} session${ended === 1 ? "" : "s"} of ${person.email}: they log in again.`);
       return 0;
     }
