@@ -36,6 +36,8 @@ const FLOW_SECONDS = 600;
 const DISCOVERY_TTL_MS = 60 * 60_000;
 /** Seconds each call to the provider may take. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
+/** Longer than any invitation code; a longer `invite` is not one and is not carried. */
+const INVITE_MAX_LENGTH = 128;
 
 type Context = Readonly<RouterContextProvider>;
 type OidcSettings = NonNullable<typeof env.oidc>;
@@ -54,21 +56,31 @@ const flowSchema = z.object({
   verifier: z.string().min(43),
   redirectUri: z.url(),
   redirectTo: z.string(),
+  /** The invitation the sign-on began from (the Register screen's `?invite=`), claimed if it makes an account. */
+  invite: z.string().max(INVITE_MAX_LENGTH).optional(),
 });
 type Flow = z.infer<typeof flowSchema>;
 
-/** What the Login screen shows beside its form: "Sign in with {name}", a link; null without SSO. */
-export function ssoLink(redirectTo: string): { name: string; href: string } | null {
+/**
+ * What the Login screen shows beside its form: "Sign in with {name}", a link; null without SSO. The
+ * Register screen's carries the invitation it was opened with, so a newcomer joins through the provider.
+ */
+export function ssoLink(redirectTo: string, invite: string | null = null): { name: string; href: string } | null {
   if (!env.oidc) return null;
   const target = safeRedirectPath(redirectTo);
-  const query = target === "/dashboard" ? "" : `?${new URLSearchParams({ redirectTo: target })}`;
-  return { name: env.oidc.name, href: `${OIDC_START_PATH}${query}` };
+  const query = new URLSearchParams();
+  if (target !== "/dashboard") query.set("redirectTo", target);
+  if (invite) query.set("invite", invite);
+  const search = query.size > 0 ? `?${query}` : "";
+  return { name: env.oidc.name, href: `${OIDC_START_PATH}${search}` };
 }
 
-/** GET /auth/oidc[?redirectTo=/path]: off to the provider, with the flow's secrets in the sealed cookie. */
+/** GET /auth/oidc[?redirectTo=/path][&invite=CODE]: off to the provider, with the flow's secrets in the sealed cookie. */
 export async function startOidcSignIn(request: Request): Promise<Response> {
   const oidc = requireOidc();
-  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  const params = new URL(request.url).searchParams;
+  const redirectTo = safeRedirectPath(params.get("redirectTo"));
+  const invite = params.get("invite")?.trim() ?? "";
   let config: openid.Configuration;
   try {
     config = await providerConfiguration(oidc);
@@ -83,6 +95,7 @@ export async function startOidcSignIn(request: Request): Promise<Response> {
     verifier,
     redirectUri: `${publicOrigin(request)}${OIDC_CALLBACK_PATH}`,
     redirectTo,
+    ...(invite && invite.length <= INVITE_MAX_LENGTH ? { invite } : {}),
   };
   const authorizationUrl = openid.buildAuthorizationUrl(config, {
     redirect_uri: flow.redirectUri,
@@ -128,15 +141,18 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
     return refuse(`${oidc.name} has not verified your email address ${email.data}. Verify it there, then sign in again.`);
   }
 
-  const account = await accountForVerifiedEmail(email.data, clientAddress(context));
+  const account = await accountForVerifiedEmail(email.data, clientAddress(context), env.registration, flow.invite ?? null);
   if (!account.ok) {
     if (account.reason === "disabled") return refuse(ACCOUNT_DISABLED_MESSAGE);
+    if (account.reason === "invitation") {
+      return refuse(`No account uses ${email.data}, and the invitation link you began with has been used or has expired. Ask the person who runs this studio for a new one.`);
+    }
     if (account.reason !== "unknown") {
       return refuse(account.reason === "throttled" ? registrationThrottledMessage(account.retryAfterSeconds) : busyMessage(account.retryAfterSeconds));
     }
     return refuse(
       account.mode === "invite"
-        ? `No account uses ${email.data}. New people join this studio by invitation: register with your invitation link first, then sign in with ${oidc.name}.`
+        ? `No account uses ${email.data}. New people join this studio by invitation: open your invitation link, then sign up with ${oidc.name} there.`
         : `No account uses ${email.data}, and registration on this studio is closed.`,
     );
   }

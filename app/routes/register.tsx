@@ -9,6 +9,7 @@ import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/user.server";
 import { invitationIsUsable } from "~/models/invitation.server";
 import { env } from "~/lib/env.server";
+import { ssoLink } from "~/auth/oidc.server";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [
@@ -35,13 +36,16 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
 /**
  * REGISTRATION (issue 27): open shows the form; invite shows it only for a usable invitation link
  * (`/register?invite=CODE`, the code carried on as a hidden field), else says an invitation is needed;
- * closed says registration is closed. The server renders it all: no script decides.
+ * closed says registration is closed. The server renders it all: no script decides. With single sign-on,
+ * "Sign up with {name}" beside the form joins through the provider instead, the invitation carried along.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  if (env.registration === "closed") return { refusal: REGISTRATION_CLOSED_MESSAGE, invite: null };
-  if (env.registration === "open") return { refusal: null, invite: null };
+  if (env.registration === "closed") return { refusal: REGISTRATION_CLOSED_MESSAGE, invite: null, sso: null };
+  if (env.registration === "open") return { refusal: null, invite: null, sso: ssoLink("/dashboard") };
   const invite = new URL(request.url).searchParams.get("invite")?.trim() ?? "";
-  return (await invitationIsUsable(invite)) ? { refusal: null, invite } : { refusal: INVITATION_NEEDED_MESSAGE, invite: null };
+  return (await invitationIsUsable(invite))
+    ? { refusal: null, invite, sso: ssoLink("/dashboard", invite) }
+    : { refusal: INVITATION_NEEDED_MESSAGE, invite: null, sso: null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -71,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Register() {
-  const { refusal, invite } = useLoaderData<typeof loader>();
+  const { refusal, invite, sso } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<typeof action>();
   const actionData = useActionData<typeof action>();
   const result = fetcher.data ?? actionData;
@@ -122,6 +126,11 @@ export default function Register() {
           </button>
         </fetcher.Form>
       )}
+      {sso && !refusal && !result?.ok ? (
+        <a className="button sso-link" href={sso.href}>
+          {`Sign up with ${sso.name}`}
+        </a>
+      ) : null}
       <p className="muted">
         Already have an account? <Link to="/login">Log in</Link>
       </p>

@@ -2,6 +2,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchServer } from "../../scripts/launch.mjs";
 import { startOidcProvider, startSsoApp, SSO_NAME, type OidcProvider, type SsoApp } from "../support/oidc";
+import { runAdmin } from "../support/admin";
 import { startTestServer } from "../support/server";
 import { baseUrl, PASSWORD, uniqueEmail } from "./client";
 
@@ -297,7 +298,7 @@ describe("single sign-on when registration is closed", () => {
 });
 
 describe("single sign-on by invitation, behind a proxy named by PUBLIC_URL", () => {
-  it("the redirect URI is PUBLIC_URL's; an unknown email is told to register with an invitation first", async () => {
+  it("the redirect URI is PUBLIC_URL's; an unknown email joins only from an invitation link, once", async () => {
     const publicUrl = "https://studio.example.com";
     const invite = await startSsoApp(provider, { REGISTRATION: "invite", PUBLIC_URL: publicUrl }, [`${publicUrl}/auth/oidc/callback`]);
     try {
@@ -320,8 +321,48 @@ describe("single sign-on by invitation, behind a proxy named by PUBLIC_URL", () 
       expect(answer.headers.getSetCookie().some((line) => line.startsWith("__Host-session="))).toBe(false);
       const page = await browser.request(`${invite.server.url}/login`);
       expect(await page.text()).toContain(
-        `No account uses ${stranger}. New people join this studio by invitation: register with your invitation link first, then sign in with ${SSO_NAME}.`,
+        `No account uses ${stranger}. New people join this studio by invitation: open your invitation link, then sign up with ${SSO_NAME} there.`,
       );
+
+      // The operator's invitation link: its Register screen offers to sign up through the provider, invitation and all.
+      const made = await runAdmin(["invite", "--days", "1"], { dataDir: invite.server.dataDir, env: { PUBLIC_URL: publicUrl } });
+      expect(made.code, made.stderr).toBe(0);
+      const code = /invite=([\w-]+)/.exec(made.stdout)?.[1];
+      expect(code).toBeTruthy();
+      const register = await (await browser.request(`${invite.server.url}/register?invite=${code}`)).text();
+      const signUp = /<a class="button sso-link" href="([^"]+)">Sign up with ([^<]+)</.exec(register);
+      expect(signUp?.[2]).toBe(SSO_NAME);
+      const start = signUp![1].replace(/&amp;/g, "&");
+      expect(start).toBe(`/auth/oidc?invite=${code}`);
+      const signUpThrough = async (who: Browser, email: string) => {
+        appUrl = invite.server.url;
+        try {
+          const at = new URL(await throughProvider(who, email, start));
+          return backAtTheApp(who, `${invite.server.url}${at.pathname}${at.search}`);
+        } finally {
+          appUrl = saved;
+        }
+      };
+      // A browser of its own: the first one is still signed in at the provider, which would skip its form.
+      const joiner = new Browser();
+      const joined = await signUpThrough(joiner, stranger);
+      expect(joined.location).toBe("/dashboard");
+      expect(joined.answer.headers.getSetCookie().some((line) => line.startsWith("__Host-session="))).toBe(true);
+      const who = await joiner.request(`${invite.server.url}/api/auth/me`);
+      expect(((await who.json()) as { email: string }).email).toBe(stranger);
+
+      // The link is spent: someone else who follows it is refused, and nothing is created for them.
+      const latecomer = uniqueEmail("sso-latecomer");
+      const other = new Browser();
+      const refused = await signUpThrough(other, latecomer);
+      expect(refused.location).toBe("/login");
+      expect(refused.answer.headers.getSetCookie().some((line) => line.startsWith("__Host-session="))).toBe(false);
+      expect(await (await other.request(`${invite.server.url}/login`)).text()).toContain(
+        `No account uses ${latecomer}, and the invitation link you began with has been used or has expired. Ask the person who runs this studio for a new one.`,
+      );
+      const users = await runAdmin(["users"], { dataDir: invite.server.dataDir });
+      expect(users.stdout).toContain(stranger);
+      expect(users.stdout).not.toContain(latecomer);
     } finally {
       await invite.stop();
     }

@@ -4,6 +4,7 @@ import { publicOrigin } from "~/lib/http/public-origin.server";
 import { loginWithPassword } from "~/models/auth.server";
 import { accountForVerifiedEmail } from "~/models/sso.server";
 import { disablePerson, enablePerson } from "~/models/operator.server";
+import { createInvitation } from "~/models/invitation.server";
 import { createUser } from "~/models/user.server";
 
 const email = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -114,6 +115,20 @@ describe("the account a verified email names", () => {
     expect(await accountForVerifiedEmail(address, "127.0.0.1", "invite")).toEqual({ ok: false, reason: "unknown", mode: "invite" });
     expect(await accountForVerifiedEmail(address, "127.0.0.1", "closed")).toEqual({ ok: false, reason: "unknown", mode: "closed" });
     expect(await accountForVerifiedEmail(address, "127.0.0.1", "open")).toMatchObject({ ok: true, created: true });
+  });
+
+  it("in invite mode is a new account for a sign-on that began from a usable invitation, once", async () => {
+    const { code } = await createInvitation(1);
+    const first = email("invitee");
+    expect(await accountForVerifiedEmail(email("wrong-code"), "127.0.0.1", "invite", "not-a-code")).toEqual({ ok: false, reason: "invitation" });
+    const created = await accountForVerifiedEmail(first, "127.0.0.1", "invite", code);
+    expect(created).toMatchObject({ ok: true, created: true, user: { email: first } });
+    // The invitation is spent: a second stranger with the same link gets nothing; the invitee signs in again.
+    expect(await accountForVerifiedEmail(email("second"), "127.0.0.1", "invite", code)).toEqual({ ok: false, reason: "invitation" });
+    expect(await accountForVerifiedEmail(first, "127.0.0.1", "invite", code)).toMatchObject({ ok: true, created: false });
+    // Closed stays closed whatever a link carries.
+    const other = await createInvitation(1);
+    expect(await accountForVerifiedEmail(email("closed"), "127.0.0.1", "closed", other.code)).toEqual({ ok: false, reason: "unknown", mode: "closed" });
   });
 
   it("is one account when two sign-ins of a new email race", async () => {
