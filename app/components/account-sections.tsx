@@ -114,7 +114,7 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
         {field("new_password", "New password", "new-password", `At least ${limits.passwordMin} characters.`)}
         {field("confirm_password", "Confirm new password", "new-password")}
         <ErrorMessage result={result} />
-        <p className="muted">Changing it signs out every other session; this one stays signed in.</p>
+        <p className="muted">Changing it signs out every other session; this one stays signed in. Personal API tokens keep working until you revoke them below.</p>
         <div>
           <button type="submit" className="button button-primary" disabled={fetcher.state !== "idle"}>
             {fetcher.state !== "idle" ? "Changing..." : "Change password"}
