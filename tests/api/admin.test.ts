@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin";
 import { mp4Bytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
-import { PASSWORD, uniqueEmail } from "./client";
+import { api, PASSWORD, uniqueEmail } from "./client";
 
 /**
  * `npm run admin -- <command>` (issue 27), spawned as an operator runs it, against the data of a server
@@ -26,25 +26,9 @@ afterAll(async () => {
 const admin = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
   runAdmin(args, { dataDir: server.dataDir, ...options, env: { AI_DAILY_LIMIT: "3", ...options.env } });
 
-async function call(pathname: string, init: { token?: string; json?: unknown; method?: string; body?: BodyInit } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.Authorization = `Bearer ${init.token}`;
-  if (init.json !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(server.url + pathname, {
-    method: init.method ?? (init.json !== undefined || init.body !== undefined ? "POST" : "GET"),
-    headers,
-    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
-    redirect: "manual",
-  });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    // a page
-  }
-  return { status: response.status, body, headers: response.headers };
-}
+/** The API of this file's own server (AI_DAILY_LIMIT set), as `api` calls the suite's. */
+const call = (pathname: string, init: { token?: string; json?: unknown; method?: string; body?: BodyInit } = {}) =>
+  api(pathname, { token: init.token, json: init.json, method: init.method, raw: init.body, server: server.url });
 
 async function person(prefix: string) {
   const email = uniqueEmail(prefix);

@@ -9,15 +9,18 @@ export interface ApiResult<T = any> {
   headers: Headers;
 }
 
-/** Calls the running server's API with JSON; `token` adds a bearer header, `raw` sends a body as is. */
+/**
+ * Calls the running server's API with JSON; `token` adds a bearer header, `raw` sends a body as is,
+ * `server` names another server than the suite's (a test that starts one of its own).
+ */
 export async function api<T = any>(
   path: string,
-  options: { method?: string; json?: unknown; raw?: BodyInit; token?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; json?: unknown; raw?: BodyInit; token?: string; headers?: Record<string, string>; server?: string } = {},
 ): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.json !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  const response = await fetch(baseUrl() + path, {
+  const response = await fetch((options.server ?? baseUrl()) + path, {
     method: options.method ?? (options.json !== undefined || options.raw !== undefined ? "POST" : "GET"),
     headers,
     body: options.json !== undefined ? JSON.stringify(options.json) : options.raw,
