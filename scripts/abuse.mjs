@@ -1,11 +1,13 @@
 // `npm run abuse [-- sqlite|postgres ...]`: what a runaway script or an attacker would send, against
 // the production build (BUILD_DIR respected), on SQLite and on PostgreSQL (default: both). Each probe
-// module in scripts/abuse/ exports `probes`: [{ name, expected, run(ctx) -> { seen, ok } }]. Prints one
+// module in scripts/abuse/ exports `probes`: [{ name, expected, run(ctx) -> { seen, ok }, waits? }]. Prints one
 // table (set-up, probe, expected, seen, holds) and exits 1 when any row does not hold. Loopback only,
 // bounded in count and time.
 //
 // Every probe comes from client addresses of its own (X-Forwarded-For, with TRUST_PROXY=loopback), so
-// one probe's flood never spends another's per-address budget.
+// one probe's flood never spends another's per-address budget. A probe marked `waits` spends its time
+// waiting on the server's clock (a trickled body meeting a 30 s deadline): those start first and run
+// beside the others, so a set-up takes about as long as its longest wait, not the sum of them.
 import { hasBuild, serverBuildPath } from "./launch.mjs";
 import { startSetup } from "./setups.mjs";
 import { ABUSE_ENV, abuseContext } from "./abuse/client.mjs";
@@ -39,7 +41,7 @@ for (const setupName of setupNames) {
   const setup = await startSetup(setupName, { extraEnv: ABUSE_ENV, log: process.env.ABUSE_LOG === "1" });
   try {
     console.log(`[abuse] ${setupName}: ${probes.length} probes at ${setup.url}`);
-    for (const probe of probes) {
+    const run = async (probe) => {
       const started = performance.now();
       let result;
       try {
@@ -48,9 +50,15 @@ for (const setupName of setupNames) {
         result = { ok: false, seen: `error: ${error?.message ?? error}` };
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      rows.push({ setup: setupName, probe: probe.name, expected: probe.expected, seen: result.seen, ok: result.ok });
       console.log(`[abuse] ${result.ok ? "holds" : "FAILS"}  ${setupName}  ${probe.name} (${seconds} s): ${result.seen}`);
-    }
+      return { setup: setupName, probe: probe.name, expected: probe.expected, seen: result.seen, ok: result.ok };
+    };
+    // The table keeps the probes' order, whichever finished first.
+    const results = probes.map(() => null);
+    const waiting = probes.map((probe, index) => (probe.waits ? run(probe).then((row) => (results[index] = row)) : null));
+    for (const [index, probe] of probes.entries()) if (!probe.waits) results[index] = await run(probe);
+    await Promise.all(waiting);
+    rows.push(...results);
   } finally {
     await setup.stop();
   }

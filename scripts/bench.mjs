@@ -528,7 +528,7 @@ async function benchDashboard() {
     if (rows.length !== PAGE_SIZE || !rows[0].pinned) throw new Error("unexpected list result");
 
     // 3. The dashboard one request at a time: rendered (each URL new, so never a kept page: what the
-    // first view after a change costs) and kept (the same URL again: app/auth/personal-page-cache.server.ts).
+    // first view after a change costs) and kept (the same URL again: app/lib/http/kept-pages.server.ts).
     const dashboardUrl = `${server.url}/dashboard`;
     const expectPage = (response, body) => {
       if (response.status !== 200) throw new Error(`/dashboard answered ${response.status}`);

@@ -1,7 +1,8 @@
 // Probes of slow bodies (issue 14), at the settings' defaults: an upload must keep 1 KiB/s on average
 // over each 30 s window (UPLOAD_MIN_BYTES_PER_SECOND, UPLOAD_RATE_WINDOW_SECONDS; else 408 and its
 // staged bytes go, app/lib/upload.server.ts), and any other request must arrive whole within 30 s
-// (REQUEST_DEADLINE_SECONDS; else 408 from the front door, scripts/server.mjs). Each takes about 30 s.
+// (REQUEST_DEADLINE_SECONDS; else 408 from the front door, scripts/server.mjs). Each takes about 30 s,
+// mostly waiting: both are marked `waits`, so scripts/abuse.mjs runs them beside the other probes.
 import net from "node:net";
 
 const WINDOW_S = 30;
@@ -57,6 +58,7 @@ const headOf = (ctx, person, path, contentType, length) =>
 export const probes = [
   {
     name: "trickling upload",
+    waits: true,
     expected: `408 {detail} within the ${WINDOW_S} s rate window (+5 s); nothing kept`,
     async run(ctx) {
       const person = await ctx.newPerson();
@@ -80,6 +82,7 @@ export const probes = [
   },
   {
     name: "slow non-upload body",
+    waits: true,
     expected: `408 {detail} at the ${DEADLINE_S} s request deadline (+5 s); nothing saved`,
     async run(ctx) {
       const person = await ctx.newPerson();
