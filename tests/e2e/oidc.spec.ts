@@ -87,3 +87,21 @@ test("Cancel at the provider comes back to the Login screen saying so", async ({
   await expect(page).toHaveURL(`${sso.appUrl}/login`);
   await expect(page.getByText(`Sign-in with ${SSO_NAME} was cancelled.`)).toBeVisible();
 });
+
+test.describe("the Register screen, JavaScript off, 375x667", () => {
+  test.use({ viewport: { width: 375, height: 667 }, javaScriptEnabled: false });
+
+  test(`"Sign up with ${SSO_NAME}" beside SPEC's form makes the account through the provider`, async ({ page, sso }) => {
+    const email = uniqueEmail("sso-signup-e2e");
+    await page.goto(`${sso.appUrl}/register`);
+    await expect(page.getByRole("form", { name: "Register" })).toBeVisible();
+    const link = page.getByRole("link", { name: `Sign up with ${SSO_NAME}` });
+    await expect(link).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await link.click();
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${sso.appUrl}/dashboard`);
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+  });
+});
