@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
-import { newId, nowIso } from "~/lib/ids.server";
 import {
   AI_SLOT_STALE_MS,
   beginAiRequest,
@@ -13,6 +12,7 @@ import {
 } from "~/models/ai-usage.server";
 import { acquireAiSlot, AI_LIMITED, withAiSlot } from "~/services/ai-limits.server";
 import { bothEngines } from "../support/engines";
+import { newUserId } from "./users";
 
 /**
  * Per-person AI limits (issue 14) on both engines: many requests of one person racing never get more
@@ -27,11 +27,6 @@ afterAll(async () => {
   await stopPostgres();
 });
 
-async function newUser(): Promise<string> {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
 
 const allowed = (starts: AiRequestStart[]) => starts.filter((start): start is Extract<AiRequestStart, { allowed: true }> => start.allowed);
 const refused = (starts: AiRequestStart[]) => starts.filter((start): start is Extract<AiRequestStart, { allowed: false }> => !start.allowed);
@@ -48,7 +43,7 @@ for (const engine of engines) {
 
     it("never lets racing requests exceed the per-minute count", async () => {
       for (let round = 0; round < 5; round++) {
-        const userId = await newUser();
+        const userId = await newUserId();
         const now = new Date();
         const starts = await Promise.all(Array.from({ length: 30 }, () => beginAiRequest(userId, "chat", { perMinute: 7, concurrent: 1000 }, now)));
         expect(allowed(starts)).toHaveLength(7);
@@ -69,7 +64,7 @@ for (const engine of engines) {
 
     it("never lets racing requests exceed the concurrency, and an ended one frees its slot", async () => {
       for (let round = 0; round < 5; round++) {
-        const userId = await newUser();
+        const userId = await newUserId();
         const starts = await Promise.all(Array.from({ length: 20 }, () => beginAiRequest(userId, "image", { perMinute: 1000, concurrent: 2 })));
         const running = allowed(starts);
         expect(running).toHaveLength(2);
@@ -84,7 +79,7 @@ for (const engine of engines) {
     });
 
     it("the two limits hold together under a mixed race of take-and-give-back", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const limits = { perMinute: 12, concurrent: 3 };
       let inFlight = 0;
       let most = 0;
@@ -108,7 +103,7 @@ for (const engine of engines) {
     });
 
     it("a slot whose instance died (no heartbeat) stops blocking the person; a beating one holds", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const limits = { perMinute: 1000, concurrent: 1 };
       const t0 = new Date();
       const held = await beginAiRequest(userId, "chat", limits, t0);
@@ -124,7 +119,7 @@ for (const engine of engines) {
     });
 
     it("counts each person alone", async () => {
-      const [alice, bob] = [await newUser(), await newUser()];
+      const [alice, bob] = [await newUserId(), await newUserId()];
       const limits = { perMinute: 3, concurrent: 1000 };
       const starts = await Promise.all([alice, bob].flatMap((userId) => Array.from({ length: 6 }, () => beginAiRequest(userId, "chat", limits))));
       expect(allowed(starts.slice(0, 6))).toHaveLength(3);
@@ -132,7 +127,7 @@ for (const engine of engines) {
     });
 
     it("the service's slot: 429 with Retry-After and a detail saying when; freed when the work settles, failed or not", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       // The settings' defaults (AI_CONCURRENT_PER_PERSON unset): 2 at once.
       const first = await acquireAiSlot(userId, "chat");
       const second = await acquireAiSlot(userId, "chat");
@@ -152,7 +147,7 @@ for (const engine of engines) {
     });
 
     it("the housekeeping prunes rows older than a day, and only those", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const now = Date.now();
       await beginAiRequest(userId, "chat", { perMinute: 10, concurrent: 10 }, new Date(now - 25 * 60 * 60_000));
       await beginAiRequest(userId, "chat", { perMinute: 10, concurrent: 10 }, new Date(now - 60_000 * 5));

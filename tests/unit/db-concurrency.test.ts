@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
-import { newId, nowIso } from "~/lib/ids.server";
+import { newId } from "~/lib/ids.server";
 import { claimJob, claimJobs, createVideoJob, findClaimableJobs, VIDEO_JOB_LIMIT, type RunnerJob } from "~/models/video-job.server";
 import { bothEngines } from "../support/engines";
+import { newUserId } from "./users";
 
 /**
  * The domain's concurrency rules on both engines (issue 12): the per-person limit of unfinished video
@@ -21,11 +22,6 @@ afterAll(async () => {
   await stopPostgres();
 });
 
-async function newUser(): Promise<string> {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
 
 async function insertJobs(userId: string, count: number, heartbeat?: { runner: string; at: string }): Promise<string[]> {
   const ids: string[] = [];
@@ -68,7 +64,7 @@ for (const engine of engines) {
     it("never lets racing creates exceed a person's unfinished-job limit", async () => {
       const LIMIT = 2;
       for (let round = 0; round < 15; round++) {
-        const userId = await newUser();
+        const userId = await newUserId();
         const outcomes = await Promise.allSettled(
           Array.from({ length: 12 }, (_, i) => createVideoJob(userId, `race ${round}.${i}`, "local", { maxUnfinished: LIMIT })),
         );
@@ -84,7 +80,7 @@ for (const engine of engines) {
         expect(Number(n)).toBe(LIMIT);
       }
       // Other people's jobs do not count against this one's limit, and finished ones free a slot.
-      const other = await newUser();
+      const other = await newUserId();
       const [first] = await Promise.all([createVideoJob(other, "a", "local", { maxUnfinished: 1 })]);
       await expect(createVideoJob(other, "b", "local", { maxUnfinished: 1 })).rejects.toMatchObject({ status: 429 });
       await db.updateTable("video_jobs").set({ status: "completed" }).where("id", "=", first.id).execute();
@@ -93,7 +89,7 @@ for (const engine of engines) {
 
     it("gives every job to exactly one of several racing runners (claimJobs)", async () => {
       await db.deleteFrom("video_jobs").execute();
-      const userId = await newUser();
+      const userId = await newUserId();
       const ids = await insertJobs(userId, 24);
       const staleBefore = new Date(Date.now() - 30_000).toISOString();
       const runnerIds = Array.from({ length: 6 }, (_, i) => `runner-${i}`);
@@ -121,7 +117,7 @@ for (const engine of engines) {
 
     it("gives every job to exactly one of several racing runners (findClaimableJobs + claimJob)", async () => {
       await db.deleteFrom("video_jobs").execute();
-      const userId = await newUser();
+      const userId = await newUserId();
       const ids = await insertJobs(userId, 16);
       const staleBefore = new Date(Date.now() - 30_000).toISOString();
       const runnerIds = Array.from({ length: 5 }, (_, i) => `cas-${i}`);
@@ -142,7 +138,7 @@ for (const engine of engines) {
 
     it("takes over exactly once the jobs whose runner's heartbeat went stale, and leaves live ones alone", async () => {
       await db.deleteFrom("video_jobs").execute();
-      const userId = await newUser();
+      const userId = await newUserId();
       const now = Date.now();
       const stale = await insertJobs(userId, 8, { runner: "dead-runner", at: new Date(now - 120_000).toISOString() });
       const live = await insertJobs(userId, 4, { runner: "live-runner", at: new Date(now).toISOString() });
@@ -169,7 +165,7 @@ for (const engine of engines) {
     });
 
     it("stores text with U+0000 without it, on both engines (PostgreSQL refuses NUL in text)", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const job = await createVideoJob(userId, "a\u0000b", "local");
       expect(job.prompt).toBe("ab");
       // The safety net under the models: a raw string parameter with NUL does not fail on PostgreSQL.

@@ -10,6 +10,7 @@ import { StorageHold, storageUse } from "~/models/storage-quota.server";
 import { issueTokenPair, pruneStaleRecords, userOfAccessToken } from "~/models/token.server";
 import { createUser, InvitationNeededError } from "~/models/user.server";
 import { bothEngines } from "../support/engines";
+import { newUserId } from "./users";
 
 /**
  * Issue 27 on both engines: an invitation works once, even for registrations racing with one code, and
@@ -25,12 +26,6 @@ afterAll(async () => {
 });
 
 const email = (label: string) => `${label}-${newId().slice(0, 8)}@example.com`;
-
-async function newUserId(): Promise<string> {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
 
 for (const engine of engines) {
   describe(`invitations and per-person settings on ${engine}`, () => {

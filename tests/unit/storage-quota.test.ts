@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
 import { env } from "~/lib/env.server";
-import { newId, nowIso } from "~/lib/ids.server";
+import { nowIso } from "~/lib/ids.server";
 import { instanceIdFor } from "~/lib/storage.server";
 import { createContent, deleteContent, updateContent } from "~/models/content.server";
 import { storageUsage } from "~/models/library.server";
@@ -11,6 +11,7 @@ import { storeMedia } from "~/models/media.server";
 import { pruneStaleReservations, QUOTA_EXCEEDED, RESERVATION_LIVE_MS, StorageHold, storageLeft, storageUse } from "~/models/storage-quota.server";
 import { mp4Bytes } from "../support/media";
 import { bothEngines } from "../support/engines";
+import { newUserId } from "./users";
 
 // A 3 MiB quota, parsed with the settings (before the app's modules are imported).
 vi.hoisted(() => {
@@ -32,11 +33,6 @@ afterAll(async () => {
   await stopPostgres();
 });
 
-async function newUser(): Promise<string> {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
 
 /** A valid MP4 of `size` bytes, as a stream of 64 KiB chunks (an upload arrives in pieces). */
 function videoStream(size: number): Readable {
@@ -72,7 +68,7 @@ for (const engine of engines) {
     it("never lets 8 racing 0.9 MB videos pass a 3 MiB quota; the refused are 413 and hold nothing", async () => {
       const SIZE = 900_000;
       for (let round = 0; round < 4; round++) {
-        const userId = await newUser();
+        const userId = await newUserId();
         const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => storeMedia(userId, "video", videoStream(SIZE), `race ${i}.mp4`, null, { expectedBytes: SIZE })));
         const kept = outcomes.filter((outcome) => outcome.status === "fulfilled");
         expectQuotaRefusals(outcomes);
@@ -85,7 +81,7 @@ for (const engine of engines) {
     });
 
     it("racing holds never reserve past the quota together, and what was refused can be had once released", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const holds = Array.from({ length: 12 }, () => new StorageHold(userId));
       const outcomes = await Promise.allSettled(holds.map(async (hold, i) => {
         // Each grows as an upload does, 256 KiB at a time, to 0.5-1.6 MiB.
@@ -108,7 +104,7 @@ for (const engine of engines) {
     });
 
     it("counts an upload in flight: a file cannot take the room a streaming one holds", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const streaming = new StorageHold(userId);
       await streaming.cover(2 * MiB);
       await expect(storeMedia(userId, "video", videoStream(1.5 * MiB), "late.mp4")).rejects.toMatchObject({ status: 413, code: QUOTA_EXCEEDED });
@@ -118,7 +114,7 @@ for (const engine of engines) {
     });
 
     it("counts a reservation only while recent, and prunes stale ones and this instance's from before its start", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const long = new Date(Date.now() - RESERVATION_LIVE_MS - 60_000).toISOString();
       const beforeStart = new Date(Date.now() - process.uptime() * 1000 - 1000).toISOString();
       const row = (id: string, instance: string, updatedAt: string) => ({ id, user_id: userId, instance_id: instance, bytes: MiB, updated_at: updatedAt });
@@ -134,7 +130,7 @@ for (const engine of engines) {
     });
 
     it("counts text: 42 items of 100,000 characters under 3 MiB are refused once full, and racing creates never pass it", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       const outcomes = await Promise.allSettled(Array.from({ length: 42 }, (_, i) => createContent(userId, { title: `Item ${i}`, body: body(100_000) })));
       expectQuotaRefusals(outcomes);
       const kept = outcomes.filter((outcome) => outcome.status === "fulfilled").length;
@@ -149,7 +145,7 @@ for (const engine of engines) {
     });
 
     it("counts text in UTF-8 bytes, kept by every write; racing saves that grow never pass the quota, shrinking ones always pass", async () => {
-      const userId = await newUser();
+      const userId = await newUserId();
       // 2 MiB of files, then items of a few bytes that saves make larger.
       await storeMedia(userId, "video", videoStream(2 * MiB), "files.mp4");
       const items = await Promise.all(Array.from({ length: 10 }, (_, i) => createContent(userId, { title: `T${i}`, body: "é" })));

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { encodeWav } from "~/ai/wav";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
-import { newId, nowIso } from "~/lib/ids.server";
 import { fileStore } from "~/lib/storage.server";
 import { listLibrary } from "~/models/library.server";
 import { storeMedia, sweepOrphanMedia } from "~/models/media.server";
@@ -19,6 +18,7 @@ import {
 import { SPEECH_PRUNE_INTERVAL_MS, startHousekeeping } from "~/services/housekeeping.server";
 import { mp4Bytes } from "../support/media";
 import { bothEngines } from "../support/engines";
+import { newUserId } from "./users";
 
 // A 1 MiB quota, parsed with the settings (before the app's modules are imported).
 vi.hoisted(() => {
@@ -38,11 +38,6 @@ afterAll(async () => {
   await stopPostgres();
 });
 
-async function newUser(): Promise<string> {
-  const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
-  return id;
-}
 
 /** A WAV of about `bytes` bytes (16 kHz mono, 16-bit). */
 const wav = (bytes = 32_000) => encodeWav(new Int16Array(Math.floor(bytes / 2)).map((_, i) => Math.round(Math.sin(i / 5) * 8000)), 16_000);
@@ -66,7 +61,7 @@ for (const engine of engines) {
     });
 
     it("plays for its owner until it expires; nobody else ever sees it, and it is no file of the library and counts for nothing", async () => {
-      const [alice, bob] = [await newUser(), await newUser()];
+      const [alice, bob] = [await newUserId(), await newUserId()];
       const t0 = Date.parse("2030-01-01T00:00:00.000Z");
       const bytes = wav();
       const stored = await storeTransientSpeech(alice, bytes, clip(), t0);
@@ -86,13 +81,13 @@ for (const engine of engines) {
     });
 
     it("refuses what is not WAV (415) and keeps nothing", async () => {
-      const alice = await newUser();
+      const alice = await newUserId();
       await expect(storeTransientSpeech(alice, mp4Bytes(100), clip())).rejects.toMatchObject({ status: 415 });
       expect(await db.selectFrom("transient_speech").select("id").where("user_id", "=", alice).execute()).toEqual([]);
     });
 
     it("the prune deletes expired clips, rows first and then their bytes, and leaves live ones", async () => {
-      const alice = await newUser();
+      const alice = await newUserId();
       const t0 = Date.parse("2030-02-01T00:00:00.000Z");
       const old = await storeTransientSpeech(alice, wav(), clip("old"), t0);
       const fresh = await storeTransientSpeech(alice, wav(), clip("fresh"), t0 + 5 * 60_000);
@@ -114,8 +109,8 @@ for (const engine of engines) {
     });
 
     it(`a person keeps at most ${TRANSIENT_SPEECH_PER_PERSON} live clips: a new one pushes the oldest out, bytes included`, async () => {
-      const alice = await newUser();
-      const bob = await newUser();
+      const alice = await newUserId();
+      const bob = await newUserId();
       const bobs = await storeTransientSpeech(bob, wav(2_000), clip("bob"));
       const ids: string[] = [];
       for (let i = 0; i < TRANSIENT_SPEECH_PER_PERSON + 2; i++) ids.push((await storeTransientSpeech(alice, wav(2_000), clip(`n ${i}`))).id);
@@ -129,14 +124,14 @@ for (const engine of engines) {
     });
 
     it("the media sweep counts a live clip as claimed", async () => {
-      const alice = await newUser();
+      const alice = await newUserId();
       const stored = await storeTransientSpeech(alice, wav(), clip());
       await sweepOrphanMedia({ graceMs: 0, now: Date.now() + 60_000 });
       expect(await storedBytes(stored.id)).not.toBeNull();
     });
 
     it("'Save to library' moves a live clip into the library under its id, provenance and all; again, it answers the same file", async () => {
-      const [alice, bob] = [await newUser(), await newUser()];
+      const [alice, bob] = [await newUserId(), await newUserId()];
       const bytes = wav();
       const stored = await storeTransientSpeech(alice, bytes, clip("Keep me"));
       // Another person's clip is not theirs to keep.
@@ -165,7 +160,7 @@ for (const engine of engines) {
     });
 
     it("an expired clip cannot be kept (404); past the quota it is refused (413) and stays unkept", async () => {
-      const alice = await newUser();
+      const alice = await newUserId();
       const t0 = Date.now();
       const expired = await storeTransientSpeech(alice, wav(), clip("late"), t0 - TRANSIENT_SPEECH_TTL_MS - 1);
       await expect(keepTransientSpeech(alice, expired.id)).rejects.toMatchObject({ status: 404 });
@@ -182,7 +177,7 @@ for (const engine of engines) {
 
     it("a prune and a save racing for one clip: exactly one takes it, and the bytes stay exactly when it was kept", async () => {
       for (let round = 0; round < 6; round++) {
-        const alice = await newUser();
+        const alice = await newUserId();
         const t0 = Date.now();
         const stored = await storeTransientSpeech(alice, wav(4_000), clip(`race ${round}`), t0);
         // The save still sees it live (its clock), the prune already sees it expired (another instance's).
