@@ -9,6 +9,7 @@ import { MarkupOnlyProvider } from "./components/markup-only";
 import { NonceProvider } from "./components/nonce";
 import { markupOnlyContext } from "./lib/markup-only.server";
 import { contentSecurityPolicy } from "./lib/http/security.server";
+import { RETRY_AFTER_SECONDS } from "./lib/outage.server";
 // The file app.css's @font-face names for Latin text (Vite gives both one hashed URL).
 import interLatinFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 
@@ -27,6 +28,8 @@ export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/background.server";
 export { runAdmin } from "./services/admin.server";
 export { createRequestListener } from "@react-router/node";
+// Every error React Router catches passes here: an outage is remembered for outageMiddleware (a 503, not a 500).
+export { noteError as handleError } from "./lib/http/outage-middleware.server";
 
 /**
  * React's Node renderer writes a page in many small pieces and calls the destination's `flush()`
@@ -78,6 +81,8 @@ export default function handleRequest(
   // The Latin font starts downloading with the page instead of after its stylesheet (Lighthouse on
   // / 97 -> 99); a header, so it costs the markup and the first-load JavaScript nothing.
   responseHeaders.append("Link", FONT_PRELOAD);
+  // A 503 page is the database or the store out of reach (outageMiddleware): come back in a few seconds.
+  if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
 
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });

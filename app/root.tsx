@@ -4,6 +4,7 @@ import {
   Link,
   Links,
   Meta,
+  useLocation,
   Outlet,
   Scripts,
   ScrollRestoration,
@@ -15,6 +16,7 @@ import { useTheme } from "./components/theme-toggle";
 import { Toasts } from "./components/toasts";
 import { currentUser } from "./auth/auth.server";
 import { sessionMiddleware } from "./auth/session-middleware.server";
+import { outageMiddleware } from "./lib/http/outage-middleware.server";
 import { securityMiddleware } from "./lib/http/security.server";
 import { preferencesOf } from "./lib/preferences.server";
 import { getToast } from "./lib/toast.server";
@@ -33,6 +35,8 @@ const startInDevelopment: Route.MiddlewareFunction = async (_args, next) => {
 export const middleware: Route.MiddlewareFunction[] = [
   ...(import.meta.env.DEV ? [startInDevelopment] : []),
   securityMiddleware,
+  // Outside the session's middleware: a database out of reach while resolving the session is a 503 too.
+  outageMiddleware,
   sessionMiddleware,
 ];
 
@@ -82,21 +86,34 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const location = useLocation();
   let title = "Something went wrong";
   let detail = "An unexpected error occurred. Please try again.";
+  let unavailable = false;
   if (isRouteErrorResponse(error)) {
-    title = error.status === 404 ? "Page not found" : `${error.status} ${error.statusText || "Error"}`;
+    unavailable = error.status === 503;
+    title = error.status === 404 ? "Page not found" : unavailable ? "The studio is unavailable for a moment" : `${error.status} ${error.statusText || "Error"}`;
     detail = typeof error.data === "string" && error.data ? error.data : detail;
   } else if (import.meta.env.DEV && error instanceof Error) {
     detail = error.message;
   }
+  // "Try again" is a plain link to this very address: it works without JavaScript, and a full load
+  // asks the server again (a database or store back within seconds serves it).
+  const here = `${location.pathname}${location.search}`;
   return (
     <main className="page page-narrow error-page">
       <h1>{title}</h1>
       <p>{detail}</p>
-      <Link className="button" to="/">
-        Return Home
-      </Link>
+      <p className="error-page-actions">
+        {(unavailable || !isRouteErrorResponse(error) || error.status >= 500) && (
+          <a className="button button-primary" href={here}>
+            Try again
+          </a>
+        )}{" "}
+        <Link className="button" to="/">
+          Return Home
+        </Link>
+      </p>
     </main>
   );
 }

@@ -261,7 +261,10 @@ export function createServerListener(loaded, { isDraining = () => false } = {}) 
     res.once("finish", () => discardUnreadBody(req, limits));
     const toApp = () => {
       compressPages(req, res);
-      app(req, res);
+      // An answer whose body fails after its head went out (the store failing mid-download): the
+      // adapter logs the error, then its try at a 500 on top throws; cut the connection instead, so
+      // the client sees an incomplete answer, and nothing is left unhandled to end the process.
+      app(req, res).catch(() => res.destroy());
     };
     if (req.method === "GET" || req.method === "HEAD") serveClientFile(withAcceptedEncodings(req), res, toApp);
     else toApp();

@@ -144,8 +144,8 @@ const typeParsers = {
 
 /**
  * A `pg` pool for `url` with int8 parsed as a number (per pool: the global pg.types stay untouched).
- * An idle client's error (the server restarted, a connection was killed) is logged, not thrown: an
- * unhandled 'error' event would end the process; the pool replaces the client on next use.
+ * A client's error (the server restarted, a connection was killed), idle or checked out, is logged,
+ * not thrown: an unhandled 'error' event would end the process; the pool replaces the client on next use.
  */
 export function createPostgresPool(url: string, options: { max?: number } = {}): pg.Pool {
   const pool = new pg.Pool({
@@ -157,6 +157,13 @@ export function createPostgresPool(url: string, options: { max?: number } = {}):
     types: typeParsers,
   });
   pool.on("error", (error) => console.error(`[db] idle PostgreSQL connection failed: ${error.message}`));
+  // A client that is checked out (between queries of a transaction, or between a request's queries)
+  // emits 'error' too when its connection breaks (57P01 on a server restart, ECONNRESET): without a
+  // listener of its own that ends the process. Logged here; the query in flight fails on its own,
+  // and the pool drops the broken client when it is released (pg-pool checks `_queryable`).
+  pool.on("connect", (client) => {
+    client.on("error", (error) => console.error(`[db] PostgreSQL connection in use failed: ${error.message}`));
+  });
   return pool;
 }
 

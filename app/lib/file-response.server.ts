@@ -1,6 +1,8 @@
-import { createReadableStreamFromReadable } from "@react-router/node";
+import type { Readable } from "node:stream";
 import { parseRange } from "./byte-range";
+import { DomainError } from "./domain-error";
 import { apiError } from "~/lib/http/responder.server";
+import { outageOf } from "./outage.server";
 import type { FileStore } from "./storage.server";
 
 export interface ServedFile {
@@ -17,10 +19,48 @@ export interface ServedFile {
 const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
- * Answers GET/HEAD for a stored file (DESIGN.md): Content-Type from the stored (sniffed) type,
- * nosniff, ETag/Last-Modified, and byte ranges (206, 416) so that audio and video seek.
+ * The stored bytes as a response body, once the store has answered: the first chunk (or the end) has
+ * arrived before any status is chosen, so a store out of reach is a 503 and a missing object a 404,
+ * never a 200 cut short (issue 32). A failure after the first byte errors the body: the server's
+ * adapter logs it (once) and the connection is cut, so the client sees an incomplete answer, not a
+ * short file. Read on demand (backpressure); a client that goes away stops the store's read.
  */
-export function fileResponse(request: Request, store: FileStore, file: ServedFile, cacheControl = "private, no-cache"): Response {
+export async function storedBody(store: FileStore, key: string, range?: { start: number; end: number }): Promise<ReadableStream<Uint8Array>> {
+  const source: Readable = store.open(key, range);
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await chunks.next();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new DomainError(404, "File not found");
+    throw outageOf(error, "storage") ?? error;
+  }
+  let pending: IteratorResult<Buffer> | null = first;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = pending ?? (await chunks.next());
+      } catch (error) {
+        controller.error(new Error(`the store failed while sending ${key}: ${(error as Error).message ?? error}`, { cause: error }));
+        return;
+      }
+      pending = null;
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
+}
+
+/**
+ * Answers GET/HEAD for a stored file (DESIGN.md): Content-Type from the stored (sniffed) type,
+ * nosniff, ETag/Last-Modified, and byte ranges (206, 416) so that audio and video seek. The store is
+ * asked before the status is chosen (storedBody).
+ */
+export async function fileResponse(request: Request, store: FileStore, file: ServedFile, cacheControl = "private, no-cache"): Promise<Response> {
   const etag = `"${file.key}-${file.size}-${Date.parse(file.updatedAt).toString(36)}"`;
   const headers = new Headers({
     "Content-Type": file.contentType,
@@ -51,10 +91,10 @@ export function fileResponse(request: Request, store: FileStore, file: ServedFil
   if (range.kind === "partial") {
     headers.set("Content-Range", `bytes ${range.start}-${range.end}/${file.size}`);
     headers.set("Content-Length", String(range.end - range.start + 1));
-    const body = head ? null : createReadableStreamFromReadable(store.open(file.key, range));
+    const body = head ? null : await storedBody(store, file.key, range);
     return new Response(body, { status: 206, headers });
   }
   headers.set("Content-Length", String(file.size));
-  const body = head || file.size === 0 ? null : createReadableStreamFromReadable(store.open(file.key));
+  const body = head || file.size === 0 ? null : await storedBody(store, file.key);
   return new Response(body, { status: 200, headers });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { outageOf } from "./outage.server";
 import { DomainError } from "./domain-error";
 
 /**
@@ -44,6 +45,8 @@ export interface ScreenFailure {
  * its status. Anything else is a bug and is rethrown (the error boundary shows it, the log keeps it).
  */
 export function screenFailure(error: unknown): ScreenFailure {
+  // The database or the store out of reach: the screen says so (503), rather than failing as a bug.
+  error = outageOf(error) ?? error;
   if (error instanceof DomainError) return { status: error.status, code: error.code, detail: error.detail };
   if (error instanceof Response) return { status: error.status };
   // The models are moving to DomainError; until every one has, an error with a numeric status is read the same way.

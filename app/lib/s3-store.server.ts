@@ -14,6 +14,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { createDiskStore } from "./disk-store.server";
+import { outageOf } from "./outage.server";
 import {
   checkInstanceId,
   checkKey,
@@ -203,7 +204,8 @@ export function createS3Store(options: S3StoreOptions): FileStore {
         await upload.done();
         if (streamError) throw streamError;
       } catch (error) {
-        const reported = streamError ?? error;
+        // The store out of reach (refused, reset, timed out, a 5xx) is the 503 "unavailable", not a bad upload.
+        const reported = streamError ?? outageOf(error, "storage") ?? error;
         // Stops reading the source (and so the client's request body) if the store failed first.
         body.destroy();
         // A single-part upload may have completed before the refusal surfaced; an aborted multipart
@@ -220,15 +222,19 @@ export function createS3Store(options: S3StoreOptions): FileStore {
       // A single CopyObject is limited to 5 GiB (larger objects need UploadPartCopy); our uploads are
       // capped far below (2 GiB), so one copy is enough. It is server-side: no bytes pass through us.
       // The copy is atomic for readers: the key shows the whole object or nothing.
-      await client.send(
-        new CopyObjectCommand({
-          Bucket: bucket,
-          Key: target,
-          CopySource: copySource(staged.tempPath),
-          MetadataDirective: "REPLACE",
-          ContentType: staged.contentType,
-        }),
-      );
+      await client
+        .send(
+          new CopyObjectCommand({
+            Bucket: bucket,
+            Key: target,
+            CopySource: copySource(staged.tempPath),
+            MetadataDirective: "REPLACE",
+            ContentType: staged.contentType,
+          }),
+        )
+        .catch((error) => {
+          throw outageOf(error, "storage") ?? error;
+        });
       // If this fails the temporary object stays until the next sweep removes it.
       await deleteQuietly(staged.tempPath);
       inFlight.delete(staged.tempPath);
@@ -245,7 +251,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
         return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
       } catch (error) {
         if (isNotFound(error)) return null;
-        throw error;
+        throw outageOf(error, "storage") ?? error;
       }
     },
 
@@ -270,7 +276,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
             if (out.destroyed) return;
             // Like fs.createReadStream on a missing file, so callers can treat both stores alike.
             if (isNotFound(error)) out.destroy(Object.assign(new Error(`No object s3://${bucket}/${target}`), { code: "ENOENT" }));
-            else out.destroy(error);
+            else out.destroy(outageOf(error, "storage") ?? error);
           },
         );
       return out;

@@ -3,6 +3,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { DomainError } from "./domain-error";
 import { env } from "./env.server";
+import { outageOf } from "./outage.server";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type FileStore, type StagedFile, type StageOptions } from "./storage.server";
 
 /**
@@ -142,6 +143,12 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
     return Promise.reject(new DomainError(400, "Malformed multipart/form-data request (no boundary)"));
   }
 
+  // The quota's reservation is the database's: it out of reach is a 503, not "the upload was interrupted".
+  const { reserve } = options;
+  const stageOptions: StageOptions = reserve
+    ? { ...options, reserve: (size) => reserve(size)?.catch((error: unknown) => Promise.reject(outageOf(error, "database") ?? error)) }
+    : options;
+
   return new Promise<ReceivedUpload>((resolve, reject) => {
     const fields: Record<string, string> = {};
     let filename = "";
@@ -181,10 +188,10 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
         ? Promise.resolve(filename)
             .then(checkFilename)
             .then(
-              () => store.stage(body, options),
+              () => store.stage(body, stageOptions),
               (error) => Promise.reject(new CheckFailed(error)),
             )
-        : store.stage(body, options);
+        : store.stage(body, stageOptions);
       staging.catch((error) => {
         stream.unpipe(body);
         stream.resume();

@@ -1,3 +1,4 @@
+import { logOutage, outageOf } from "~/lib/outage.server";
 import { SWEEP_GRACE_MS } from "~/lib/storage.server";
 import { sweepOrphanMedia } from "~/models/media.server";
 import { pruneStaleReservations } from "~/models/storage-quota.server";
@@ -17,7 +18,10 @@ import { pruneTransientSpeech, TRANSIENT_SPEECH_TTL_MS } from "~/models/transien
  *   process, AI requests older than a day): at start and hourly;
  * - unkept speech past its expiry (its row, then its bytes; docs/decisions/0042): at start and every
  *   SPEECH_PRUNE_INTERVAL_MS, so an expired clip's bytes stay on the store for minutes, not an hour.
- * A failure is logged and retried next time. The timers are unref'd: they never keep a process alive.
+ * A failure is logged and retried next time; a run that failed because the database or the store was
+ * out of reach (it rejects with the "unavailable" error) is tried again soon instead, backing off from
+ * 1 s to at most 5 s, so the work resumes within seconds of the dependency's return (issue 32).
+ * The timers are unref'd: they never keep a process alive.
  */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 /** The sweep after the start's: just past the grace period, so what a restart interrupted is old enough. */
@@ -37,6 +41,18 @@ export function scheduleSweeps(sweep: () => void): () => void {
   };
 }
 
+/** The backoff between tries of a run the database or the store interrupted: doubling from the first to the last. */
+export const OUTAGE_RETRY_MS = { first: 1000, max: 5000 };
+
+/** Logs a failure, except an outage: that is rethrown as "unavailable" for the schedule to try again soon. */
+function logUnlessOutage(message: string) {
+  return (error: unknown) => {
+    const outage = outageOf(error);
+    if (outage) throw outage;
+    console.error(message, error);
+  };
+}
+
 export function sweepMediaQuietly(): Promise<void> {
   return sweepOrphanMedia()
     .then(({ removedFiles, removedTemporary }) => {
@@ -44,13 +60,13 @@ export function sweepMediaQuietly(): Promise<void> {
         console.log(`[storage] swept ${removedFiles} orphaned file(s) and ${removedTemporary} stale temporary file(s)`);
       }
     })
-    .catch((error) => console.error("[storage] sweep failed", error));
+    .catch(logUnlessOutage("[storage] sweep failed"));
 }
 
 export function pruneQuietly(): Promise<void> {
   return Promise.all([pruneStaleRecords(), pruneStaleReservations(), pruneAiRequests()])
     .then(() => {})
-    .catch((error) => console.error("[studio] housekeeping failed", error));
+    .catch(logUnlessOutage("[studio] housekeeping failed"));
 }
 
 export function pruneSpeechQuietly(): Promise<void> {
@@ -58,7 +74,7 @@ export function pruneSpeechQuietly(): Promise<void> {
     .then((removed) => {
       if (removed) console.log(`[speech] removed ${removed} expired unkept clip(s)`);
     })
-    .catch((error) => console.error("[speech] pruning unkept speech failed", error));
+    .catch(logUnlessOutage("[speech] pruning unkept speech failed"));
 }
 
 export interface HousekeepingJobs {
@@ -79,11 +95,35 @@ export interface Housekeeping {
  */
 export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly, pruneSpeech: pruneSpeechQuietly }): Housekeeping {
   const inFlight = new Set<Promise<void>>();
+  const retries = new Set<NodeJS.Timeout>();
   let stopped = false;
-  const tracked = (job: () => Promise<void>) => () => {
-    if (stopped) return;
-    const running = job().finally(() => inFlight.delete(running));
-    inFlight.add(running);
+  const tracked = (job: () => Promise<void>) => {
+    let delay = OUTAGE_RETRY_MS.first;
+    const run = () => {
+      if (stopped) return;
+      const running = job()
+        .then(
+          () => {
+            delay = OUTAGE_RETRY_MS.first;
+          },
+          (error: unknown) => {
+            // Only an outage comes here (the jobs log anything else): try again soon, backing off.
+            const outage = outageOf(error);
+            if (outage) logOutage(outage);
+            else console.error("[studio] housekeeping failed", error);
+            if (stopped) return;
+            const retry = setTimeout(() => {
+              retries.delete(retry);
+              run();
+            }, delay).unref();
+            retries.add(retry);
+            delay = Math.min(delay * 2, OUTAGE_RETRY_MS.max);
+          },
+        )
+        .finally(() => inFlight.delete(running));
+      inFlight.add(running);
+    };
+    return run;
   };
   const stopSweeps = scheduleSweeps(tracked(jobs.sweep));
   const prune = tracked(jobs.prune);
@@ -102,6 +142,7 @@ export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQu
       stopSweeps();
       clearInterval(pruning);
       clearInterval(speechPruning);
+      for (const retry of retries) clearTimeout(retry);
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { storeGenerated, slugOf } from "~/models/ai-media.server";
 import { deleteMedia, requireStorageLeft } from "~/models/media.server";
 import { DomainError } from "~/lib/domain-error";
+import { logOutage, outageOf } from "~/lib/outage.server";
 import { providerAndModel } from "./generation.server";
 import { withAiSlot } from "./ai-limits.server";
 import {
@@ -45,6 +46,9 @@ export interface RunnerOptions {
   jobTimeoutMs?: number;
 }
 
+/** The longest wait between passes while they fail. */
+export const MAX_BACKOFF_MS = 5000;
+
 /** Why a job's work was stopped from the outside. */
 class JobTimedOut extends Error {}
 class ClaimLost extends Error {}
@@ -71,6 +75,9 @@ export class VideoJobRunner {
   private ticking: Promise<void> | null = null;
   /** Set by stop: no pass claims a job until the next start. */
   private stopped = false;
+  /** Passes failed in a row (the database out of reach), and when the next may run: backs off to 5 s. */
+  private failedPasses = 0;
+  private resumeAt = 0;
 
   constructor(
     private readonly provider: VideoProvider,
@@ -110,11 +117,27 @@ export class VideoJobRunner {
     await Promise.allSettled(running.map(({ done }) => done));
   }
 
-  /** One pass: heartbeat, take over what nobody works, say "queued" for what must wait. Passes never overlap. */
+  /**
+   * One pass: heartbeat, take over what nobody works, say "queued" for what must wait. Passes never
+   * overlap. After a failed pass (the database out of reach) the next waits, doubling from one tick to
+   * at most MAX_BACKOFF_MS, so an outage costs a try every few seconds and work resumes soon after.
+   */
   tick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped || Date.now() < this.resumeAt) return Promise.resolve();
     this.ticking ??= this.pass()
-      .catch((error) => console.error("[video-jobs] runner pass failed", error))
+      .then(
+        () => {
+          this.failedPasses = 0;
+          this.resumeAt = 0;
+        },
+        (error) => {
+          const outage = outageOf(error);
+          if (outage) logOutage(outage);
+          else console.error("[video-jobs] runner pass failed", error);
+          this.failedPasses++;
+          this.resumeAt = Date.now() + Math.min(this.tickMs * 2 ** (this.failedPasses - 1), MAX_BACKOFF_MS);
+        },
+      )
       .finally(() => (this.ticking = null));
     return this.ticking;
   }
@@ -188,6 +211,15 @@ export class VideoJobRunner {
       if (reason instanceof ProviderError) {
         console.error(`[video-jobs] job ${job.id}: ${reason.message}`);
         return end({ status: reason.failure === "timeout" ? "timeout" : "error", error: FAILURE_REASONS[reason.failure] });
+      }
+      // The database or the store went away mid-job: nothing is decided about the job (it could not be
+      // written anyway). It stays unfinished, its heartbeat goes stale, and a runner takes it over and
+      // resumes it once the dependency is back (or ends it after maxAttempts starts).
+      const outage = outageOf(reason);
+      if (outage) {
+        logOutage(outage);
+        console.error(`[video-jobs] job ${job.id} was interrupted by an outage; it resumes when taken over`);
+        return;
       }
       // Past the storage quota the clip is not kept; the job says why (SPEC §8 style, no provider text).
       if (reason instanceof DomainError && reason.status === 413) return end({ status: "error", error: reason.detail });

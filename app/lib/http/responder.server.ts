@@ -1,12 +1,17 @@
 import { DomainError } from "../domain-error";
+import { logOutage, outageOf } from "../outage.server";
 
 /**
  * The API's one responder: a DomainError answers `{"detail", ...data}` with its status and headers;
+ * the database or the store out of reach is the 503 "unavailable" (app/lib/outage.server.ts);
  * anything else is rethrown (a thrown Response passes through, a bug stays a 500).
  */
 export function errorResponse(error: unknown): Response {
-  if (!(error instanceof DomainError)) throw error;
-  return Response.json({ detail: error.detail, ...error.data }, { status: error.status, headers: error.options.headers });
+  const outage = outageOf(error);
+  if (outage) logOutage(outage);
+  const answer = outage ?? error;
+  if (!(answer instanceof DomainError)) throw error;
+  return Response.json({ detail: answer.detail, ...answer.data }, { status: answer.status, headers: answer.options.headers });
 }
 
 /** JSON error answers of the API: `{"detail": "..."}` with the status that names the problem. */
