@@ -42,6 +42,54 @@ function bucketOf(status, kind = "") {
 }
 const BUCKETS = ["2xx", "3xx!", "4xx", "4xx!", "503", "500", "5xx", "network"];
 
+/**
+ * The media rows (by kind) and the store's objects/ and tmp/ keys, read from outside after the load:
+ * an upload refused during an outage must leave no row, and every row must have its object.
+ */
+async function mediaLeft(setup) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: setup.env.DATABASE_URL });
+  client.on("error", () => {});
+  await client.connect();
+  let rows;
+  try {
+    rows = (await client.query("select id, kind from media_files")).rows;
+  } finally {
+    await client.end();
+  }
+  const { S3Client, ListObjectsV2Command } = await import("@aws-sdk/client-s3");
+  const url = new URL(setup.env.STORAGE_URL);
+  const s3 = new S3Client({
+    endpoint: url.searchParams.get("endpoint"),
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: setup.env.AWS_ACCESS_KEY_ID, secretAccessKey: setup.env.AWS_SECRET_ACCESS_KEY },
+  });
+  const list = async (prefix) => {
+    const keys = [];
+    let token;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: url.hostname, Prefix: prefix, ContinuationToken: token }));
+      keys.push(...(page.Contents ?? []).map((object) => object.Key.slice(prefix.length)));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
+  };
+  try {
+    const objects = new Set(await list("objects/"));
+    const ids = new Set(rows.map((row) => row.id));
+    return {
+      videos: rows.filter((row) => row.kind === "video").length,
+      voices: rows.filter((row) => row.kind === "voice").length,
+      withoutBytes: rows.filter((row) => !objects.has(row.id)).map((row) => row.id),
+      withoutRow: [...objects].filter((key) => !ids.has(key)).length,
+      temporary: (await list("tmp/")).length,
+    };
+  } finally {
+    s3.destroy();
+  }
+}
+
 export async function runOutages() {
   const result = { name: "outages", ownTable: true, checks: [] };
   const check = (label, ok, detail = "") => {
@@ -81,7 +129,7 @@ export async function runOutages() {
     setup.instances.forEach((_, i) => watchExit(i));
     log(`${setup.url} (nginx) in front of ${setup.instances.map((instance) => instance.url).join(" and ")}`);
     const probers = await Promise.all(setup.instances.map((instance) => prober(instance.url, recorder, () => running, wrong, uploads)));
-    const load = mixedLoad(setup.url, recorder, { running: () => running, uploads, wrong });
+    const load = mixedLoad(setup.url, recorder, { running: () => running, uploads, wrong, readers: 4, writers: 4, uploaders: 3, downloaders: 2 });
     const probing = probers.map(async (probe, i) => {
       while (running) {
         if (exits.some((exit) => exit.i === i && !exit.restarted)) await sleep(PROBE_EVERY_MS);
@@ -123,6 +171,8 @@ export async function runOutages() {
     const people = await load;
     await Promise.all(probing);
     const endedAt = performance.now();
+    const kinds = recorder.table().filter((row) => !row.kind.includes("probe"));
+    log(`load: ${recorder.total} requests; p50/p95 ms: ${kinds.map((row) => `${row.kind} ${row.p50.toFixed(0)}/${row.p95.toFixed(0)}`).join(", ")}`);
 
     // ---- Read back every acknowledged write and upload (all dependencies up). ----------------------
     const verification = await verifyWrites([...people, ...probers.map((probe) => probe.person)]);
@@ -138,6 +188,12 @@ export async function runOutages() {
       }
     }
     const missing = [...verification.missing, ...readBack];
+    const left = await mediaLeft(setup);
+    const cutUploads = recorder.entries.filter((entry) => entry.kind.endsWith("upload") && entry.status === "network").length;
+    log(
+      `media rows: ${left.videos} videos, ${left.voices} voice clips (acknowledged: ${uploads.length} and ${voices}); rows without their object ${left.withoutBytes.length}; ` +
+        `objects without a row ${left.withoutRow} and temporary objects ${left.temporary} (the sweep's and the next start's to remove)`,
+    );
     log(`read back: ${verification.checked} content items and voice names, ${uploads.length} videos and ${voices} voice clips byte for byte; missing or different ${missing.length}`);
     for (const line of missing.slice(0, 8)) log(`  missing: ${line}`);
 
@@ -160,6 +216,7 @@ export async function runOutages() {
       rows.push(row);
       for (const sample of [...new Set(bad.map((entry) => `${entry.kind} ${entry.status}`))].slice(0, 6)) log(`${key}:   failed: ${sample}`);
       for (const answer of answers.filter((a) => a.status !== 503 && a.status >= 500).slice(0, 3)) log(`${key}:   ${answer.status} ${answer.method} ${answer.path}: ${answer.type} ${JSON.stringify(answer.body)}`);
+      if (bare.length) log(`${key}:   503 without Retry-After: ${tally(bare.map((a) => `${a.method} ${a.path.replace(/\/[^/]*[0-9][^/]*$/, "/…")}`))}`);
 
       check(`${key} (${window.fault.name}): no instance exited`, fallen.length === 0, fallen.map((exit) => `instance ${exit.i}: ${exit.how}`).join(", "));
       check(`${key}: failures are 503, not 500, a cut or refused connection`, counts["500"] + counts["5xx"] + counts.network === 0, `${counts["500"]} × 500, ${counts["5xx"]} other 5xx, ${counts.network} network`);
@@ -178,6 +235,11 @@ export async function runOutages() {
     const calmBad = calm.filter((entry) => bucketOf(entry.status, entry.kind) !== "2xx" && bucketOf(entry.status, entry.kind) !== "4xx");
     check("outside the faults: no failure at all", calmBad.length === 0, `${calm.length} requests; ${tally(calmBad.map((e) => `${e.kind} ${e.status}`)) || "none failed"}`);
     check("no instance exited during the run", exits.length === 0, exits.map((exit) => `instance ${exit.i}: ${exit.how}`).join(", "));
+    check(
+      "uploads refused during the outages kept no row; every row has its object",
+      left.videos === uploads.length && left.voices === voices && left.withoutBytes.length === 0,
+      `${left.videos - uploads.length} video and ${left.voices - voices} voice rows beyond the acknowledged (${cutUploads} uploads cut, outcome unknown); ${left.withoutBytes.length} rows without their object`,
+    );
     check("every acknowledged write and upload read back exactly", missing.length === 0 && wrong.length === 0 && uploads.length > 0, `${verification.checked + uploads.length + voices} checked, ${missing.length} missing, ${wrong.length} downloads with other bytes`);
 
     // ---- The table. -------------------------------------------------------------------------------

@@ -134,7 +134,7 @@ export async function mixedLoad(baseUrl, recorder, { running, uploads, wrong, re
           await download(recorder, "voice download", `${baseUrl}/static/voices/${encodeURIComponent(name)}`, owner.token, { size: mp3Frames(24).length, sha: VOICE_SHA }, wrong);
         }
       }
-      await sleep((role === "uploader" ? 300 : 120) * (0.5 + Math.random()));
+      await sleep((role === "uploader" ? 150 : 60) * (0.5 + Math.random()));
     }
   };
   const roles = [
