@@ -1,16 +1,18 @@
-// `npm run faults [-- sqlite|postgres|cluster ...]`: kill -9 under load, restart, then check what is
-// left (default: all three set-ups of scripts/setups.mjs). Per set-up: a moderate load (FAULTS_PEOPLE
-// simulated people, runLoad) through the set-up's URL, plus large video uploads sent slowly (several
-// in flight at any moment), rapid autosaves and AI video jobs; instance 0 is killed with SIGKILL
-// FAULTS_KILLS times at spaced moments and restarted (same port and data) about 1 s later. Then:
-// every video job finishes (interrupted ones are taken over by a runner), every acknowledged write is
-// read back, the instances stop cleanly and the stores are checked: SQLite's integrity_check, every
-// media_files row has its bytes (disk file or S3 HeadObject), objects without a row (allowed until
-// the next sweep: count and ages), temporary files left, and that a restarted instance cleared its
-// own tmp/<instance id>/ folder. With two instances behind nginx, requests while instance 0 is down
-// must be served by instance 1 (POSTs in flight on the killed instance at the kill are counted apart:
-// they were never acknowledged). Loopback only, bounded in count and time. Needs a production build
-// (`npm run build`; BUILD_DIR respected). Prints a table and `N passed, M failed`; exits 1 on a failure.
+// `npm run faults [-- sqlite|postgres|cluster|outages ...]`: kill -9 under load, restart, then check
+// what is left (default: all three set-ups of scripts/setups.mjs). `outages` (not in the default) is
+// another scenario: PostgreSQL and the store go away under load (scripts/faults-outages.mjs).
+// Per set-up: a moderate load (FAULTS_PEOPLE simulated people, runLoad) through the set-up's URL, plus
+// large video uploads sent slowly (several in flight at any moment), rapid autosaves and AI video
+// jobs; instance 0 is killed with SIGKILL FAULTS_KILLS times at spaced moments and restarted (same
+// port and data) about 1 s later. Then: every video job finishes (interrupted ones are taken over by a
+// runner), every acknowledged write is read back, the instances stop cleanly and the stores are
+// checked: SQLite's integrity_check, every media_files row has its bytes (disk file or S3 HeadObject),
+// objects without a row (allowed until the next sweep: count and ages), temporary files left, and that
+// a restarted instance cleared its own tmp/<instance id>/ folder. With two instances behind nginx,
+// requests while instance 0 is down must be served by instance 1 (POSTs in flight on the killed
+// instance at the kill are counted apart: they were never acknowledged). Loopback only, bounded in
+// count and time. Needs a production build (`npm run build`; BUILD_DIR respected). Prints a table
+// and `N passed, M failed`; exits 1 on a failure.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,7 +32,8 @@ const JOB_MAKERS = 2;
 const JOB_WAIT_MS = 300_000;
 
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
-const setupNames = chosen.length ? chosen : SETUPS;
+const outages = chosen.includes("outages");
+const setupNames = chosen.length ? chosen.filter((name) => name !== "outages") : SETUPS;
 for (const name of setupNames) if (!SETUPS.includes(name)) throw new Error(`unknown set-up "${name}": one of ${SETUPS.join(", ")}`);
 if (!hasBuild()) {
   console.error(`[faults] no production build at ${serverBuildPath()}: run \`npm run build\` first (BUILD_DIR respected)`);
@@ -473,12 +476,23 @@ for (const name of setupNames) {
   }
 }
 
+if (outages) {
+  try {
+    const { runOutages } = await import("./faults-outages.mjs");
+    results.push(await runOutages());
+  } catch (error) {
+    console.log(`  ✘ outages: the run failed: ${error?.stack ?? error}`);
+    results.push({ name: "outages", ownTable: true, checks: [{ label: "outages: the run completed", ok: false }] });
+  }
+}
+
 const pad = (value, width) => String(value ?? "-").padStart(width);
-console.log(`\n[faults] ${setupNames.length} set-up(s) in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-console.log(
+console.log(`\n[faults] ${setupNames.length} set-up(s)${outages ? " and the outages" : ""} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (setupNames.length) console.log(
   "[faults] set-up     kills requests  err down/in-flight/up  writes chk/miss  uploads  jobs made/done/resumed  integrity  rows  no-bytes  no-row  tmp left",
 );
 for (const r of results) {
+  if (r.ownTable) continue;
   if (r.requests === undefined) {
     console.log(`[faults] ${r.name.padEnd(9)} (did not complete)`);
     continue;

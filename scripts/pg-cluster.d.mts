@@ -12,6 +12,11 @@ export interface PgCluster {
   bindir: string;
   /** Creates another database in the cluster; resolves with its URL. */
   createDatabase(name: string): Promise<string>;
+  /** `pg_ctl restart -m fast` on the same data and port. */
+  restart(): Promise<string>;
+  /** Stops the server, keeping its folder (resume() starts it again). */
+  halt(): Promise<string>;
+  resume(): Promise<string>;
   /** Stops the server and removes its temporary folder. */
   stop(): Promise<void>;
   stopSync(): void;

@@ -119,7 +119,7 @@ function installExitHook() {
 
 /**
  * Starts a throwaway cluster and creates `database` in it. Returns `{ url, port, database, dataDir,
- * bindir, createDatabase(name), stop() }`; `url` is postgres://postgres@127.0.0.1:<port>/<database>.
+ * bindir, createDatabase(name), restart(), halt(), resume(), stop() }`; `url` is postgres://postgres@127.0.0.1:<port>/<database>.
  * Throws PostgresNotInstalledError when the binaries are missing.
  */
 export async function startPgCluster({ database = "studio", port, bindir = findPostgresBindir(), log = false } = {}) {
@@ -184,6 +184,14 @@ export async function startPgCluster({ database = "studio", port, bindir = findP
       await client("createdb", [name]);
       return urlOf(name);
     },
+    /**
+     * The outages of `npm run faults -- outages`, on the same data and port: `restart()` is
+     * `pg_ctl restart -m fast` (open connections are ended, 57P01); `halt()` stops the server and
+     * keeps the folder; `resume()` starts it again. Each resolves once pg_ctl has waited it through.
+     */
+    restart: () => run(bindir, "pg_ctl", ["-D", dataDir, "-l", logFile, "-m", "fast", "-w", "-t", "60", "restart"], options),
+    halt: () => run(bindir, "pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "-t", "60", "stop"], options),
+    resume: () => run(bindir, "pg_ctl", ["-D", dataDir, "-l", logFile, "-w", "-t", "60", "start"], options),
     /** Stops the server (fast shutdown: open connections are closed) and removes the folder. */
     async stop() {
       if (stopped) return;

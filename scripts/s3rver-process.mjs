@@ -1,12 +1,12 @@
 // s3rver (an S3-compatible server from npm) in a process of its own, for the set-ups of the load,
 // faults and cluster scripts: it keeps its work off the load generator's event loop, and its one known
 // race cannot end the process that drives the test. Prints `listening <port>` once it serves.
-// Usage: node scripts/s3rver-process.mjs <directory> <bucket>
+// Usage: node scripts/s3rver-process.mjs <directory> <bucket> [port] (a port to start again on after a stop)
 import { createRequire } from "node:module";
 
-const [directory, bucket] = process.argv.slice(2);
+const [directory, bucket, portArgument] = process.argv.slice(2);
 if (!directory || !bucket) {
-  console.error("usage: node scripts/s3rver-process.mjs <directory> <bucket>");
+  console.error("usage: node scripts/s3rver-process.mjs <directory> <bucket> [port]");
   process.exit(2);
 }
 // s3rver keeps objects as files and removes a key's folder when its last object goes; a PUT into
@@ -37,7 +37,7 @@ FilesystemStore.prototype.deleteObject = async function deleteObjectKeepingFolde
   );
 };
 const S3rver = require("s3rver");
-const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+const server = new S3rver({ address: "127.0.0.1", port: Number(portArgument ?? 0), silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
 const { port } = await server.run();
 console.log(`listening ${port}`);
 const stop = () => {

@@ -15,29 +15,51 @@ import { startPgCluster } from "./pg-cluster.mjs";
 export const SETUPS = ["sqlite", "postgres", "cluster"];
 const BUCKET = "studio-media";
 
-/** s3rver (in a process of its own) on a free loopback port with a temporary folder and one bucket; its fixed credentials in `env`. */
+/**
+ * s3rver (in a process of its own) on a free loopback port with a temporary folder and one bucket; its
+ * fixed credentials in `env`. `halt()` kills it and keeps its folder; `resume()` starts it again on the
+ * same port and folder (the store's outage of `npm run faults -- outages`).
+ */
 export async function startS3Server() {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3rver-"));
-  const child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), "s3rver-process.mjs"), directory, BUCKET], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const port = await new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`s3rver did not start: ${output}`)), 20_000);
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-      const match = /listening (\d+)/.exec(output);
-      if (match) {
+  let child = null;
+  let exited = null;
+  const launch = async (wanted) => {
+    child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), "s3rver-process.mjs"), directory, BUCKET, ...(wanted ? [String(wanted)] : [])], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const started = child;
+    exited = new Promise((resolve) => started.once("exit", resolve));
+    const ended = exited;
+    return new Promise((resolve, reject) => {
+      let output = "";
+      const timer = setTimeout(() => reject(new Error(`s3rver did not start: ${output}`)), 20_000);
+      started.stdout.on("data", (chunk) => {
+        output += chunk;
+        const match = /listening (\d+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(Number(match[1]));
+        }
+      });
+      void ended.then((code) => {
         clearTimeout(timer);
-        resolve(Number(match[1]));
+        reject(new Error(`s3rver exited with ${code}: ${output}`));
+      });
+    });
+  };
+  // halt(): at once (SIGKILL), as a store that goes away; stop(): SIGTERM first.
+  const end = async (signal) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill(signal);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await exited;
       }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`s3rver exited with ${code}: ${output}`));
-    });
-  });
+    }
+  };
+  const port = await launch(0);
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -47,12 +69,10 @@ export async function startS3Server() {
       AWS_SECRET_ACCESS_KEY: "S3RVER",
       AWS_REGION: "us-east-1",
     },
+    halt: () => end("SIGKILL"),
+    resume: () => launch(port),
     stop: async () => {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-        if (child.exitCode === null) child.kill("SIGKILL");
-      }
+      await end("SIGTERM");
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };
@@ -61,22 +81,27 @@ export async function startS3Server() {
 /**
  * Starts a set-up; resolves { name, url, instances, env, restart(i), stop() }. `instances[i]` is the
  * launched server (pid, dataDir, stop); `restart(i)` starts instance i again with the same settings
- * (after a kill -9, say). `extraEnv` goes to every instance.
+ * (after a kill -9, say). `extraEnv` goes to every instance; `onOutput(i, text)` sees instance i's
+ * output (log: false). `services` holds the set-up's PostgreSQL cluster and s3rver (`pg`, `s3`), if any.
  */
-export async function startSetup(name, { extraEnv = {}, log = false } = {}) {
+export async function startSetup(name, { extraEnv = {}, log = false, onOutput } = {}) {
   if (!SETUPS.includes(name)) throw new Error(`unknown set-up "${name}": one of ${SETUPS.join(", ")}`);
   const cleanups = [];
   const stdio = log ? { stdout: "inherit", stderr: "inherit" } : {};
+  const output = (i) => (onOutput && !log ? { onOutput: (text) => onOutput(i, text) } : {});
+  const services = {};
   try {
     const env = { ...extraEnv };
     if (name !== "sqlite") {
       const pg = await startPgCluster();
       cleanups.push(() => pg.stop());
+      services.pg = pg;
       env.DATABASE_URL = pg.url;
     }
     if (name === "cluster") {
       const s3 = await startS3Server();
       cleanups.push(() => s3.stop());
+      services.s3 = s3;
       Object.assign(env, s3.env, { TRUST_PROXY: "loopback" });
     }
     const count = name === "cluster" ? 2 : 1;
@@ -85,10 +110,10 @@ export async function startSetup(name, { extraEnv = {}, log = false } = {}) {
     // store are shared services; each keeps its temporary upload files apart by its own instance id.
     // Each instance on a port of its own chosen up front (not PORT=0), as in a deployment: its default
     // instance id (`<host>-<port>`, its temporary folder) is then the same after restart(i).
-    const first = await launchServer({ env: { ...env, PORT: String(await freePort()) }, dataDirPrefix: `studio-${name}-`, ...stdio });
+    const first = await launchServer({ env: { ...env, PORT: String(await freePort()) }, dataDirPrefix: `studio-${name}-`, ...stdio, ...output(0) });
     instances.push(first);
     for (let i = 1; i < count; i++) {
-      instances.push(await launchServer({ env: { ...env, DATA_DIR: first.dataDir, PORT: String(await freePort()) }, ...stdio }));
+      instances.push(await launchServer({ env: { ...env, DATA_DIR: first.dataDir, PORT: String(await freePort()) }, ...stdio, ...output(i) }));
     }
     let url = first.url;
     let nginx = null;
@@ -104,10 +129,11 @@ export async function startSetup(name, { extraEnv = {}, log = false } = {}) {
       env,
       dataDir,
       instances,
+      services,
       /** Starts instance i again on its old port (nginx keeps pointing at it) and data. */
       async restart(i) {
         const port = new URL(instances[i].url).port;
-        instances[i] = await launchServer({ env: { ...env, DATA_DIR: dataDir, PORT: port }, ...stdio });
+        instances[i] = await launchServer({ env: { ...env, DATA_DIR: dataDir, PORT: port }, ...stdio, ...output(i) });
         return instances[i];
       },
       async stop() {
