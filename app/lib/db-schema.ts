@@ -185,7 +185,7 @@ export interface AiRequestsTable {
   finished_at: string | null;
 }
 
-/** One sign-in: a refresh-token family, named and dated for the account screen (db/migrations/0016). Live while a token of the family is. */
+/** One sign-in: a refresh-token family, named and dated for the account screen (db/migrations/0016). Live while not revoked (0018) and a token of the family is. */
 export interface SessionsTable {
   /** The refresh-token family's id. */
   id: string;
@@ -195,6 +195,11 @@ export interface SessionsTable {
   created_at: string;
   /** Moved at most once a minute while the session is used. */
   last_used_at: string;
+  /**
+   * When the session was ended (db/migrations/0018): set by every revoke while it holds the row, which
+   * a rotation takes too; the per-request check reads it. Null while live.
+   */
+  revoked_at: string | null;
 }
 
 /** A personal API token (db/migrations/0016): only its SHA-256 is stored; revoking deletes the row. */

@@ -68,11 +68,13 @@ export async function findPersonByEmail(email: string): Promise<{ id: string; em
 
 /**
  * Disables the person: their tokens stop on their next request (the family check reads disabled_at)
- * and every session is revoked as well; login is refused. Returns how many sessions ended.
+ * and every session is revoked as well, in the same transaction; login is refused. Returns how many sessions ended.
  */
 export async function disablePerson(userId: string, now = new Date()): Promise<number> {
-  await db.updateTable("users").set({ disabled_at: nowIso(now) }).where("id", "=", userId).execute();
-  return revokeOtherSessions(userId, null, now);
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ disabled_at: nowIso(now) }).where("id", "=", userId).execute();
+    return revokeOtherSessions(userId, null, now, trx);
+  });
 }
 
 export async function enablePerson(userId: string): Promise<void> {

@@ -9,7 +9,7 @@ import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { pruneFeedbackAttempts } from "./feedback.server";
 import { pruneExpiredInvitations } from "./invitation.server";
 import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
-import { pruneEndedSessions, recordSession, touchSession } from "./sessions.server";
+import { endSessionOfFamily, holdLiveSession, pruneEndedSessions, recordSession, touchSession } from "./sessions.server";
 import type { User } from "./user.server";
 
 /**
@@ -18,9 +18,11 @@ import type { User } from "./user.server";
  * exchange (REFRESH_GRACE_MS) the spent token answers with the same successor pair, kept sealed in its
  * row, so parallel refreshes and retries succeed on every instance; presented again after that, it is
  * treated as theft: the whole family (every descendant of one login) is revoked.
- * An access token is only good while its family is live (not revoked, not expired): logout and reuse
- * detection end every copy of the session on its next request, on every instance (the state is the
- * refresh_tokens table, one indexed lookup per request).
+ * An access token is only good while its family is live (its session not revoked, a token not revoked
+ * nor expired): logout and reuse detection end every copy of the session on its next request, on every
+ * instance (the state is the sessions and refresh_tokens tables, two indexed lookups per request). A
+ * rotation holds the family's session row while it makes the successor, and every revoke holds it to
+ * end it (app/models/sessions.server.ts; docs/decisions/0050).
  */
 export interface TokenPair {
   access_token: string;
@@ -161,6 +163,17 @@ const liveFamilyUser = compileOnce((database: Kysely<Database>, p: { familyId: s
     .where("users.id", "=", p.userId)
     // A disabled person's tokens stop on their next request, on every instance (`npm run admin -- disable`).
     .where("users.disabled_at", "is", null)
+    // The session itself: ended by every revoke (revoked_at), whatever its tokens were doing meanwhile.
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("sessions")
+          .select("sessions.id")
+          .where("sessions.id", "=", p.familyId)
+          .where("sessions.user_id", "=", p.userId)
+          .where("sessions.revoked_at", "is", null),
+      ),
+    )
     .where((eb) =>
       eb.exists(
         eb
@@ -208,12 +221,16 @@ async function noteSeen(userId: string, now: Date): Promise<void> {
 /** A new login: a new token family, recorded as a session with the device its User-Agent names. */
 export async function issueTokenPair(userId: string, now = new Date(), userAgent: string | null = null): Promise<TokenPair> {
   const familyId = newId();
-  await recordSession(db, { id: familyId, userId, userAgent, now });
+  // Together: the housekeeping never sees the session without its token (it would prune the row, and a
+  // family without its row is not live).
   const [access_token, refresh_token] = await Promise.all([
     signAccessToken(userId, familyId, now),
-    storeRefreshToken(userId, familyId, now),
-    noteSeen(userId, now),
+    db.transaction().execute(async (trx) => {
+      await recordSession(trx, { id: familyId, userId, userAgent, now });
+      return storeRefreshToken(userId, familyId, now, trx);
+    }),
   ]);
+  await noteSeen(userId, now);
   return { access_token, refresh_token, token_type: "bearer" };
 }
 
@@ -299,8 +316,11 @@ export async function rotateRefreshToken(refreshToken: string, now = new Date(),
   // Claim the token, create its successor and record the sealed pair in one transaction: nobody sees
   // the token spent without its pair (a crash in between leaves the token unspent), and a concurrent
   // claim waits for this one (PostgreSQL's row lock; SQLite's write lock, across processes too) and
-  // then finds the token spent, with the pair.
+  // then finds the token spent, with the pair. First of all the session's row is held: a revoke that
+  // holds it first has ended the session (no successor is made); one that comes after waits, and then
+  // sees the successor and revokes it too.
   const pair = await db.transaction().execute(async (trx) => {
+    if (!(await holdLiveSession(trx, stored.family_id, stored.user_id))) return "revoked" as const;
     const claimed = await trx
       .updateTable("refresh_tokens")
       .set({ used_at: nowIso(now) })
@@ -317,6 +337,7 @@ export async function rotateRefreshToken(refreshToken: string, now = new Date(),
     await trx.updateTable("refresh_tokens").set({ successor_sealed: sealSuccessor(stored.id, successor) }).where("id", "=", stored.id).execute();
     return successor;
   });
+  if (pair === "revoked") return { ok: false, reason: "revoked" };
   if (pair) {
     await noteSeen(stored.user_id, now);
     return { ok: true, userId: stored.user_id, pair };
@@ -355,13 +376,9 @@ async function answerSpentToken(stored: StoredToken, now: Date, options: Rotatio
   return { ok: false, reason: "reused" };
 }
 
+/** Ends the family's session and revokes its every token (reuse detection; logout). */
 export async function revokeFamily(familyId: string, now = new Date()) {
-  await db
-    .updateTable("refresh_tokens")
-    .set({ revoked_at: nowIso(now), successor_sealed: null })
-    .where("family_id", "=", familyId)
-    .where("revoked_at", "is", null)
-    .execute();
+  await endSessionOfFamily(familyId, now);
 }
 
 /** Logout: the refresh token's whole family stops working. Unknown tokens are ignored. */
@@ -383,13 +400,7 @@ export async function revokeAccessTokenFamily(accessToken: string, now = new Dat
   const payload = verifyAccessTokenSignature(accessToken, now);
   const family = payload?.[FAMILY_CLAIM];
   if (!payload || typeof payload.sub !== "string" || typeof family !== "string") return;
-  await db
-    .updateTable("refresh_tokens")
-    .set({ revoked_at: nowIso(now), successor_sealed: null })
-    .where("family_id", "=", family)
-    .where("user_id", "=", payload.sub)
-    .where("revoked_at", "is", null)
-    .execute();
+  await endSessionOfFamily(family, now, payload.sub);
 }
 
 /** Housekeeping: expired tokens are of no use to anyone. */

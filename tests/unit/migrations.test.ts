@@ -267,7 +267,40 @@ for (const engine of engines) {
       await db.insertInto("refresh_tokens").values([token("t1", "f1", 1, false), token("t2", "f1", 5, false), token("t3", "f2", 2, true)]).execute();
       expect((await new Migrator({ db, provider }).migrateToLatest()).error).toBeUndefined();
       const sessions = await db.selectFrom("sessions").selectAll().where("user_id", "=", "u-0016").execute();
-      expect(sessions).toEqual([{ id: "f1", user_id: "u-0016", device: "Unknown device", created_at: at(1), last_used_at: at(5) }]);
+      expect(sessions).toEqual([{ id: "f1", user_id: "u-0016", device: "Unknown device", created_at: at(1), last_used_at: at(5), revoked_at: null }]);
+      expect(await readSchema(db)).toEqual(schemas[engine]);
+    });
+
+    it("0018 ends every session a revoke once reached, the successor it missed included, and names every live family (issue 32)", async () => {
+      const { db } = target;
+      expect((await new Migrator({ db, provider }).migrateTo("0017_transient_speech")).error).toBeUndefined();
+      const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
+      await db.insertInto("users").values({ id: "u-0018", email: "revoked@example.com", password_hash: "x", created_at: at(0) }).execute();
+      const session = (id: string) => ({ id, user_id: "u-0018", device: "Firefox on Linux", created_at: at(1), last_used_at: at(2) });
+      await db.insertInto("sessions").values([session("ended"), session("live")]).execute();
+      const token = (id: string, family: string, minute: number, revokedAt: string | null) => ({
+        id, user_id: "u-0018", family_id: family, token_hash: id, created_at: at(minute), expires_at: "2026-02-01T00:00:00.000Z",
+        used_at: null, revoked_at: revokedAt, successor_sealed: revokedAt ? null : "v1.sealed",
+      });
+      // "ended": signed out at minute 20 while its rotation inserted t-escaped, which that revoke did not see.
+      await db.insertInto("refresh_tokens").values([
+        token("t-old", "ended", 3, at(20)), token("t-escaped", "ended", 20, null),
+        token("t-live", "live", 3, null), token("t-unnamed", "unnamed", 4, null),
+      ]).execute();
+      expect((await new Migrator({ db, provider }).migrateToLatest()).error).toBeUndefined();
+      const sessions = await db.selectFrom("sessions").select(["id", "device", "revoked_at"]).where("user_id", "=", "u-0018").orderBy("id").execute();
+      expect(sessions).toEqual([
+        { id: "ended", device: "Firefox on Linux", revoked_at: at(20) },
+        { id: "live", device: "Firefox on Linux", revoked_at: null },
+        { id: "unnamed", device: "Unknown device", revoked_at: null },
+      ]);
+      const tokens = await db.selectFrom("refresh_tokens").select(["id", "revoked_at", "successor_sealed"]).where("user_id", "=", "u-0018").orderBy("id").execute();
+      expect(tokens).toEqual([
+        { id: "t-escaped", revoked_at: at(20), successor_sealed: null },
+        { id: "t-live", revoked_at: null, successor_sealed: "v1.sealed" },
+        { id: "t-old", revoked_at: at(20), successor_sealed: null },
+        { id: "t-unnamed", revoked_at: null, successor_sealed: "v1.sealed" },
+      ]);
       expect(await readSchema(db)).toEqual(schemas[engine]);
     });
 
