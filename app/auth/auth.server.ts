@@ -7,6 +7,7 @@ import { sessionOfAccessToken } from "~/models/token.server";
 import { isApiToken, userOfApiToken } from "~/models/api-token.server";
 import type { User } from "~/models/user.server";
 import { apiError } from "~/lib/http/responder.server";
+import { DomainError } from "~/lib/domain-error";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { firstIssue } from "~/lib/validation.server";
 import { redirectWithError } from "~/lib/toast.server";
@@ -101,11 +102,26 @@ export async function requireApiUser(context: Context, request: Request): Promis
   return (await requireApiCaller(context, request)).user;
 }
 
+/**
+ * How a request was authenticated: a signed-in session (the cookie, or a bearer access token from a
+ * login, both a refresh-token family) or a personal API token (`cas_…`, made for scripts).
+ */
+export type CredentialKind = "session" | "personal_token";
+
 /** Who calls the API, and through which session (null for a personal API token): the account calls keep "this" session. */
 export interface ApiCaller {
   user: User;
   sessionId: string | null;
+  credential: CredentialKind;
 }
+
+/** A caller signed in through a session: only such a caller may manage the account's credentials. */
+export interface SessionCaller extends ApiCaller {
+  sessionId: string;
+  credential: "session";
+}
+
+export const PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT = "Personal API tokens cannot manage the account: sign in to do this.";
 
 /** As requireApiUser, with the caller's session. */
 export async function requireApiCaller(context: Context, request: Request): Promise<ApiCaller> {
@@ -113,7 +129,18 @@ export async function requireApiCaller(context: Context, request: Request): Prom
   if (authorization) return callerOfAuthorization(authorization);
   const { user, sessionId } = context.get(requestSessionContext);
   if (!user) throw apiError(401, "Not authenticated", { "WWW-Authenticate": "Bearer" });
-  return { user, sessionId: sessionId ?? null };
+  return { user, sessionId: sessionId ?? null, credential: "session" };
+}
+
+/**
+ * The account's credential calls (make or revoke tokens, list or end sessions, change the password):
+ * a signed-in session only (docs/decisions/0051). A personal API token is for scripts: a leaked one
+ * must not lock its owner out, so it gets 403 with a detail here, the one place this is decided.
+ */
+export async function requireSignedInCaller(context: Context, request: Request): Promise<SessionCaller> {
+  const caller = await requireApiCaller(context, request);
+  if (caller.credential !== "session" || caller.sessionId === null) throw new DomainError(403, PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT);
+  return { ...caller, sessionId: caller.sessionId, credential: "session" };
 }
 
 /** The screens' signed-in session (its token family), or null. */
@@ -131,10 +158,10 @@ async function callerOfAuthorization(authorization: string): Promise<ApiCaller> 
   const token = bearerTokenOf(authorization);
   if (token && isApiToken(token)) {
     const user = await userOfApiToken(token);
-    if (user) return { user, sessionId: null };
+    if (user) return { user, sessionId: null, credential: "personal_token" };
   } else {
     const session = token ? await sessionOfAccessToken(token) : null;
-    if (session) return session;
+    if (session) return { ...session, credential: "session" };
   }
   throw apiError(401, "Invalid or expired access token", { "WWW-Authenticate": "Bearer" });
 }

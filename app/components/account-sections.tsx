@@ -113,8 +113,12 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
         {field("current_password", "Current password", "current-password")}
         {field("new_password", "New password", "new-password", `At least ${limits.passwordMin} characters.`)}
         {field("confirm_password", "Confirm new password", "new-password")}
+        <label className="account-check">
+          <input type="checkbox" name="revoke_tokens" defaultChecked />
+          Also revoke API tokens
+        </label>
         <ErrorMessage result={result} />
-        <p className="muted">Changing it signs out every other session; this one stays signed in. Personal API tokens keep working until you revoke them below.</p>
+        <p className="muted">Changing it signs out every other session; this one stays signed in. Unless you untick the box, your personal API tokens are revoked too.</p>
         <div>
           <button type="submit" className="button button-primary" disabled={fetcher.state !== "idle"}>
             {fetcher.state !== "idle" ? "Changing..." : "Change password"}

@@ -1,9 +1,12 @@
+import type { Kysely } from "kysely";
 import { z } from "zod";
-import { lockKey } from "~/lib/db-dialect.server";
+import type { Database } from "~/lib/db-schema";
+import { forUpdate, lockKey } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { displayText } from "~/shared/media-names";
+import { ACCOUNT_DISABLED_MESSAGE } from "./auth.server";
 import type { User } from "./user.server";
 
 /**
@@ -59,6 +62,10 @@ export async function createApiToken(userId: string, name: string, now = new Dat
   const row = { id: newId(), user_id: userId, name, token_hash: sha256(token), created_at: nowIso(now), last_used_at: null };
   // The count and the insert take turns per person (PostgreSQL's advisory lock; SQLite's one writer).
   await db.transaction().execute(async (trx) => {
+    // Disabled after this request was let in: `disable` holds this row while it revokes the person's
+    // tokens, so a token made now is either revoked by it or refused here (never one that `enable` revives).
+    const owner = await forUpdate(trx.selectFrom("users").select("disabled_at").where("id", "=", userId), trx).executeTakeFirst();
+    if (owner?.disabled_at) throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
     await lockKey(trx, "api_tokens", userId);
     const { count } = await trx
       .selectFrom("api_tokens")
@@ -88,6 +95,16 @@ export async function revokeApiToken(userId: string, id: string): Promise<boolea
   return Number(result.numDeletedRows) === 1;
 }
 
+/**
+ * Revokes (deletes) every token of the person: `npm run admin -- tokens revoke`, `disable` (for good:
+ * `enable` brings none back) and a password change with "also revoke API tokens". On `database` (a
+ * transaction, e.g. with the disable). Returns how many were revoked.
+ */
+export async function revokeAllApiTokens(userId: string, database: Kysely<Database> = db): Promise<number> {
+  const result = await database.deleteFrom("api_tokens").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** When this instance last moved each token's "last used" (bounds writes; nothing read comes from here). */
 const touched = new Map<string, number>();
 const TOUCHED_MAX = 10_000;
@@ -100,7 +117,7 @@ export async function userOfApiToken(token: string, now = new Date()): Promise<U
     .innerJoin("users", "users.id", "api_tokens.user_id")
     .select(["api_tokens.id as tokenId", "users.id", "users.email"])
     .where("api_tokens.token_hash", "=", sha256(token))
-    // A disabled person's tokens stop at once (`npm run admin -- disable`), as their logins' do.
+    // `disable` deletes the person's tokens; this also refuses one used while that runs.
     .where("users.disabled_at", "is", null)
     .executeTakeFirst();
   if (!row) return null;

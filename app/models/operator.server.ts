@@ -1,7 +1,9 @@
 import { db } from "~/lib/db.server";
 import { nowIso } from "~/lib/ids.server";
 import { startOfUtcDay } from "./ai-usage.server";
+import { revokeAllApiTokens } from "./api-token.server";
 import { revokeOtherSessions } from "./sessions.server";
+import { CANCELLED_ACCOUNT_DISABLED, cancelUnfinishedJobs } from "./video-job.server";
 
 /**
  * What `npm run admin` reads and changes about people (issue 27; docs/decisions/0046), on whichever
@@ -66,17 +68,33 @@ export async function findPersonByEmail(email: string): Promise<{ id: string; em
   return db.selectFrom("users").select(["id", "email"]).where("email", "=", normalised).executeTakeFirst();
 }
 
-/**
- * Disables the person: their tokens stop on their next request (the family check reads disabled_at)
- * and every session is revoked as well, in the same transaction; login is refused. Returns how many sessions ended.
- */
-export async function disablePerson(userId: string, now = new Date()): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ disabled_at: nowIso(now) }).where("id", "=", userId).execute();
-    return revokeOtherSessions(userId, null, now, trx);
-  });
+/** What `disable` ended. */
+export interface DisableOutcome {
+  sessions: number;
+  tokens: number;
+  videoJobs: number;
 }
 
+/**
+ * Disables the person (docs/decisions/0051): login is refused; their personal API tokens are revoked
+ * (deleted: `enable` brings none back) and their unfinished video jobs cancelled, in the transaction
+ * that sets disabled_at (its row lock makes a racing job creation wait and then see it), and every
+ * session is revoked there too (their access tokens already stop, the family check reads disabled_at). Their
+ * signed file links stop too: the link's owner is checked when it is used.
+ */
+export async function disablePerson(userId: string, now = new Date()): Promise<DisableOutcome> {
+  const { sessions, tokens, videoJobs } = await db.transaction().execute(async (trx) => {
+    await trx.updateTable("users").set({ disabled_at: nowIso(now) }).where("id", "=", userId).execute();
+    const tokens = await revokeAllApiTokens(userId, trx);
+    const videoJobs = await cancelUnfinishedJobs(userId, CANCELLED_ACCOUNT_DISABLED, trx, now);
+    // In the same transaction: a rotation racing the disable waits on the family's row lock (0050).
+    const sessions = await revokeOtherSessions(userId, null, now, trx);
+    return { sessions, tokens, videoJobs };
+  });
+  return { sessions, tokens, videoJobs };
+}
+
+/** Lets the person log in again; nothing `disable` ended comes back (tokens, sessions, jobs). */
 export async function enablePerson(userId: string): Promise<void> {
   await db.updateTable("users").set({ disabled_at: null }).where("id", "=", userId).execute();
 }

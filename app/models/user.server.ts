@@ -64,3 +64,14 @@ export async function getUserWithPasswordByEmail(email: string) {
   if (email.includes("\u0000")) return undefined;
   return db.selectFrom("users").select(["id", "email", "password_hash", "disabled_at"]).where("email", "=", email).executeTakeFirst();
 }
+
+/**
+ * Whether the account may still act on its own behalf: "active", "disabled" (`npm run admin -- disable`)
+ * or "missing" (deleted). Read where something made earlier is used without a session, e.g. a signed
+ * file link: its owner is checked at every use, so a disable stops it at once.
+ */
+export async function accountState(userId: string): Promise<"active" | "disabled" | "missing"> {
+  const row = await db.selectFrom("users").select("disabled_at").where("id", "=", userId).executeTakeFirst();
+  if (!row) return "missing";
+  return row.disabled_at ? "disabled" : "active";
+}

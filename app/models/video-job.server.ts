@@ -6,6 +6,7 @@ import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
 import { mediaUrl } from "./ai-media.server";
+import { ACCOUNT_DISABLED_MESSAGE } from "./auth.server";
 
 /**
  * AI video jobs (SPEC §3 Video generation job, §4 statuses). What a person sees is scoped by their
@@ -18,6 +19,8 @@ export const UNFINISHED_STATUSES: VideoStatus[] = ["starting", "queued", "proces
 export const FINISHED_STATUSES: VideoStatus[] = ["completed", "error", "timeout"];
 
 export const VIDEO_PROMPT_MAX = 1000;
+/** Why a disabled person's unfinished job ended: SPEC §4 has no "cancelled", so it ends in error with this reason. */
+export const CANCELLED_ACCOUNT_DISABLED = "Cancelled: the account was disabled.";
 export const VIDEO_JOB_NOT_FOUND = "Video job not found";
 
 export const videoPromptSchema = z.object({
@@ -127,7 +130,10 @@ export async function createVideoJob(
   const given = { id: row.id, user_id: userId, prompt, status: row.status, provider, created_at: now, updated_at: now };
   const columns = Object.keys(given) as (keyof typeof given)[];
   const inserted = await db.transaction().execute(async (trx) => {
-    await forUpdate(trx.selectFrom("users").select("id").where("id", "=", userId), trx).execute();
+    const owner = await forUpdate(trx.selectFrom("users").select(["id", "disabled_at"]).where("id", "=", userId), trx).executeTakeFirst();
+    // Disabled after this request was let in: `disable` holds the same row lock while it cancels the
+    // person's jobs, so a job is either seen and cancelled by it, or refused here.
+    if (owner?.disabled_at) throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
     const result = await trx
       .insertInto("video_jobs")
       .columns(columns)
@@ -329,4 +335,22 @@ export async function finishJob(
     .where("status", "in", UNFINISHED_STATUSES)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Ends every unfinished job of the person in error with `reason` (`npm run admin -- disable`), on
+ * `database` (the disable's transaction). Whichever instance works one stops at its next progress
+ * report (recordProgress only moves an unfinished job, so the runner's claim is lost), and a clip
+ * finished meanwhile is discarded (finishJob only ends an unfinished job; the runner then deletes it).
+ * Returns how many were cancelled.
+ */
+export async function cancelUnfinishedJobs(userId: string, reason: string, database: typeof db = db, now = new Date()): Promise<number> {
+  const at = nowIso(now);
+  const result = await database
+    .updateTable("video_jobs")
+    .set({ status: "error", error: reason, runner_id: null, heartbeat_at: null, updated_at: at, completed_at: at })
+    .where("user_id", "=", userId)
+    .where("status", "in", UNFINISHED_STATUSES)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -66,14 +66,20 @@ export async function action({ context, request }: Route.ActionArgs) {
     answersWithData(form) ? dataWithError<AccountAnswer>({ intent, ok: false, message }, message, { status }) : redirectWithError("/account", message);
 
   if (intent === "password") {
-    const values = { current_password: text(form.get("current_password")), new_password: text(form.get("new_password")) };
+    // An unchecked box sends nothing: "also revoke API tokens" is on only when the box was sent.
+    const values = {
+      current_password: text(form.get("current_password")),
+      new_password: text(form.get("new_password")),
+      revoke_tokens: form.get("revoke_tokens") !== null,
+    };
     if (values.new_password !== text(form.get("confirm_password"))) {
       return answer({ intent, ok: false, fieldErrors: { confirm_password: PASSWORDS_DO_NOT_MATCH } }, 400);
     }
     try {
-      const { sessionsEnded } = await changePassword(caller, values, clientAddress(context));
+      const { sessionsEnded, tokensRevoked } = await changePassword(caller, values, clientAddress(context));
       const others = sessionsEnded === 1 ? "1 other session was" : `${sessionsEnded} other sessions were`;
-      return done(`✅ Password changed. ${others} signed out.`);
+      const tokens = !values.revoke_tokens ? "" : tokensRevoked === 1 ? " 1 API token was revoked." : ` ${tokensRevoked} API tokens were revoked.`;
+      return done(`✅ Password changed. ${others} signed out.${tokens}`);
     } catch (error) {
       const failure = screenFailure(error);
       if (failure.status === 400 && (failure.code === "current_password" || failure.code === "new_password")) {

@@ -3,6 +3,7 @@ import { DomainError } from "~/lib/domain-error";
 import { firstIssue } from "~/lib/validation.server";
 import { aiLimitsFromSettings, countAiRequestsSince, dailyAiLimitOf } from "~/models/ai-usage.server";
 import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { revokeAllApiTokens } from "~/models/api-token.server";
 import { storageUsage } from "~/models/library.server";
 import { hashPassword } from "~/models/password.server";
 import { listSessions, replacePasswordEndingOtherSessions, type SessionView } from "~/models/sessions.server";
@@ -25,28 +26,37 @@ export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";
 export const passwordChangeSchema = z.object({
   current_password: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(PASSWORD_MAX, WRONG_CURRENT_PASSWORD),
   new_password: passwordSchema,
+  // "Also revoke API tokens": on unless asked otherwise (docs/decisions/0051).
+  revoke_tokens: z.boolean({ error: "revoke_tokens must be true or false" }).default(true),
 });
 
-export type PasswordChangeField = keyof z.infer<typeof passwordChangeSchema>;
+export type PasswordChangeField = "current_password" | "new_password";
 
 /** A refusal that belongs beside one field of the form: 400, with the field as its code. */
 const fieldRefusal = (field: PasswordChangeField, detail: string) => new DomainError(400, detail, { code: field });
 
 /**
  * Changes the person's password when `current_password` is theirs, and ends every other session (the
- * caller's own, if it is one, goes on). The current password is checked as a login is (the same
+ * caller's own, if it is one, goes on). With `revoke_tokens` (the default) every personal API token of
+ * the person is revoked too, before the new password is stored: a change that fails after that has
+ * still ended the tokens, as asked, and never the reverse. The current password is checked as a login is (the same
  * per-account and per-address failure budgets, the same bounded hash queue): a wrong one is a 400 on
  * `current_password` and counts as a failed login; too many is 429, a full queue 503 (Retry-After).
  * A new password that breaks the account rules is a 400 on `new_password` with the rule's sentence.
- * Returns how many other sessions ended.
+ * Returns how many other sessions ended and how many tokens were revoked.
  */
-export async function changePassword(caller: AccountCaller, input: unknown, clientAddress: string): Promise<{ sessionsEnded: number }> {
+export async function changePassword(
+  caller: AccountCaller,
+  input: unknown,
+  clientAddress: string,
+): Promise<{ sessionsEnded: number; tokensRevoked: number }> {
   const parsed = passwordChangeSchema.safeParse(input);
   if (!parsed.success) {
-    const field = (parsed.error.issues[0]?.path[0] as PasswordChangeField | undefined) ?? "new_password";
+    const field = parsed.error.issues[0]?.path[0];
+    if (field === "revoke_tokens") throw new DomainError(400, firstIssue(parsed.error), { code: "revoke_tokens" });
     throw fieldRefusal(field === "current_password" ? "current_password" : "new_password", firstIssue(parsed.error));
   }
-  const { current_password, new_password } = parsed.data;
+  const { current_password, new_password, revoke_tokens } = parsed.data;
   const check = await loginWithPassword(caller.user.email, current_password, clientAddress);
   if (!check.ok) {
     if (check.reason === "invalid") throw fieldRefusal("current_password", WRONG_CURRENT_PASSWORD);
@@ -58,8 +68,9 @@ export async function changePassword(caller: AccountCaller, input: unknown, clie
   }
   if (check.user.id !== caller.user.id) throw fieldRefusal("current_password", WRONG_CURRENT_PASSWORD);
   const hash = await hashPassword(new_password, "first");
+  const tokensRevoked = revoke_tokens ? await revokeAllApiTokens(caller.user.id) : 0;
   const sessionsEnded = await replacePasswordEndingOtherSessions(caller.user.id, hash, caller.sessionId);
-  return { sessionsEnded };
+  return { sessionsEnded, tokensRevoked };
 }
 
 export interface AccountSession extends SessionView {

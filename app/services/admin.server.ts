@@ -14,6 +14,7 @@ import {
   setStorageQuota,
   type PersonRow,
 } from "~/models/operator.server";
+import { revokeAllApiTokens } from "~/models/api-token.server";
 import { revokeOtherSessions } from "~/models/sessions.server";
 
 /**
@@ -26,13 +27,15 @@ export const USAGE = `Usage: npm run admin -- <command>
 
 Commands:
   users                        everyone: email, created, last seen, disabled, storage used / quota, AI requests today / cap
-  disable <email>              refuse their login and end their tokens at once (every instance)
-  enable <email>               let them log in again
+  disable <email>              refuse their login, end their sessions and API tokens and cancel their
+                               unfinished video jobs, at once (every instance); their signed links stop
+  enable <email>               let them log in again (their API tokens stay revoked: they make new ones)
   quota <email> <MiB|default>  their own storage quota (fractions allowed; default: USER_STORAGE_QUOTA_MB)
   ai-limit <email> <per-day|default>
                                their own daily cap on AI requests (0: none; default: AI_DAILY_LIMIT)
   invite [--days N]            print a one-use /register?invite=CODE link (${INVITATION_DEFAULT_DAYS} days unless --days; origin PUBLIC_URL)
   sessions revoke <email>      end all their sessions (they log in again)
+  tokens revoke <email>        end all their personal API tokens (their scripts get 401)
   delete <email> [--yes]       delete their account, rows and files, after a confirmation (or --yes)
   help                         this text
 
@@ -49,6 +52,8 @@ export interface AdminIo {
 class UsageError extends Error {}
 
 const MiB = 1024 * 1024;
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 function formatTime(iso: string | null): string {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : "never";
@@ -118,14 +123,17 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       expectArguments(args, 1, "disable <email>");
       const person = await personOrFail(args[0]);
       const ended = await disablePerson(person.id);
-      io.out(`Disabled ${person.email}: login is refused and ${ended} session${ended === 1 ? "" : "s"} ended.`);
+      io.out(
+        `Disabled ${person.email}: login is refused, ${plural(ended.sessions, "session")} ended, ${plural(ended.tokens, "API token")} revoked ` +
+          `and ${plural(ended.videoJobs, "video job")} cancelled.`,
+      );
       return 0;
     }
     case "enable": {
       expectArguments(args, 1, "enable <email>");
       const person = await personOrFail(args[0]);
       await enablePerson(person.id);
-      io.out(`Enabled ${person.email}: they may log in again.`);
+      io.out(`Enabled ${person.email}: they may log in again (API tokens revoked by disable stay revoked).`);
       return 0;
     }
     case "quota": {
@@ -180,6 +188,14 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       io.out(`Ended ${ended} session${ended === 1 ? "" : "s"} of ${person.email}: they log in again.`);
       return 0;
     }
+    case "tokens": {
+      if (args[0] !== "revoke") throw new UsageError(`expected: tokens revoke <email>`);
+      expectArguments(args, 2, "tokens revoke <email>");
+      const person = await personOrFail(args[1]);
+      const revoked = await revokeAllApiTokens(person.id);
+      io.out(`Revoked ${plural(revoked, "API token")} of ${person.email}: their scripts get 401 until they make new ones.`);
+      return 0;
+    }
     case "delete": {
       const yes = args.includes("--yes");
       const rest = args.filter((arg) => arg !== "--yes");
@@ -220,7 +236,7 @@ export async function runAdmin(argv: string[], io: AdminIo, settings: Settings =
     io.out(USAGE);
     return 0;
   }
-  const known = ["users", "disable", "enable", "quota", "ai-limit", "invite", "sessions", "delete"];
+  const known = ["users", "disable", "enable", "quota", "ai-limit", "invite", "sessions", "tokens", "delete"];
   if (!known.includes(command)) {
     io.err(`admin: unknown command "${command}"\n\n${USAGE}`);
     return 2;

@@ -12,7 +12,7 @@ describe("POST /api/account/password", () => {
     const cookie = await signInWithForm(person.email);
     const changed = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD }, token: person.token });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ ok: true, sessions_ended: 2 });
+    expect(changed.body).toEqual({ ok: true, sessions_ended: 2, tokens_revoked: 0 });
     // This session goes on; the others are signed out at once.
     expect((await api("/api/auth/me", { token: person.token })).status).toBe(200);
     expect((await api("/api/auth/refresh", { json: { refresh_token: person.refreshToken } })).status).toBe(200);
@@ -65,5 +65,46 @@ describe("POST /api/account/password", () => {
     expect((await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD } })).status).toBe(401);
     const person = await newUser("password");
     expect((await api("/api/account/password", { token: person.token })).status).toBe(405);
+  });
+
+  describe("revoke_tokens: also revoke the personal API tokens", () => {
+    const tokensOf = async (token: string) => (await api("/api/account/tokens", { token })).body.tokens as unknown[];
+    async function withTokens(count: number) {
+      const person = await newUser("password-tokens");
+      const made = [];
+      for (let index = 0; index < count; index++) made.push((await api("/api/account/tokens", { json: { name: `script ${index}` }, token: person.token })).body.token as string);
+      return { person, made };
+    }
+
+    it("is on by default: every token is revoked with the change", async () => {
+      const { person, made } = await withTokens(2);
+      const changed = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD }, token: person.token });
+      expect(changed).toMatchObject({ status: 200, body: { ok: true, sessions_ended: 0, tokens_revoked: 2 } });
+      for (const token of made) expect((await api("/api/auth/me", { token })).status).toBe(401);
+      expect(await tokensOf(person.token)).toEqual([]);
+    });
+
+    it("true revokes them, false keeps them working", async () => {
+      const kept = await withTokens(1);
+      const keep = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens: false }, token: kept.person.token });
+      expect(keep).toMatchObject({ status: 200, body: { tokens_revoked: 0 } });
+      expect((await api("/api/auth/me", { token: kept.made[0] })).status).toBe(200);
+      expect(await tokensOf(kept.person.token)).toHaveLength(1);
+
+      const ended = await withTokens(1);
+      const revoke = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens: true }, token: ended.person.token });
+      expect(revoke).toMatchObject({ status: 200, body: { tokens_revoked: 1 } });
+      expect((await api("/api/auth/me", { token: ended.made[0] })).status).toBe(401);
+    });
+
+    it("anything but a boolean is 400 with a detail, and nothing changes", async () => {
+      const { person, made } = await withTokens(1);
+      for (const revoke_tokens of ["yes", 1, null]) {
+        const refused = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens }, token: person.token });
+        expect(refused, JSON.stringify(revoke_tokens)).toMatchObject({ status: 400, body: { detail: "revoke_tokens must be true or false" } });
+      }
+      expect((await api("/api/auth/me", { token: made[0] })).status).toBe(200);
+      expect((await login(person.email, PASSWORD)).status).toBe(200);
+    });
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { api, newUser } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+
+const REFUSED = { detail: "Personal API tokens cannot manage the account: sign in to do this." };
 
 /** Personal API tokens (issue 27): made, listed without the secret, used as a bearer token, revoked. */
 describe("personal API tokens", () => {
@@ -79,5 +81,54 @@ describe("personal API tokens", () => {
     expect((await api("/api/account/tokens")).status).toBe(401);
     expect((await api("/api/account/tokens", { json: { name: "x" } })).status).toBe(401);
     expect((await api("/api/auth/me", { token: "cas_not-a-real-token" })).status).toBe(401);
+  });
+
+  it("cannot manage the account: every credential call made with one is 403 with a detail, and nothing changes", async () => {
+    const person = await newUser("tokens-scope");
+    const script = (await api("/api/account/tokens", { json: { name: "Leaked script" }, token: person.token })).body;
+    const other = (await api("/api/account/tokens", { json: { name: "Other script" }, token: person.token })).body;
+    const sessionId = (await api("/api/account/sessions", { token: person.token })).body.sessions[0].id as string;
+
+    const calls: [string, { method?: string; json?: unknown }][] = [
+      ["/api/account/tokens", { json: { name: "More for me" } }],
+      [`/api/account/tokens/${other.id}`, { method: "DELETE" }],
+      [`/api/account/tokens/${script.id}`, { method: "DELETE" }],
+      ["/api/account/sessions", {}],
+      ["/api/account/sessions", { method: "DELETE" }],
+      [`/api/account/sessions/${sessionId}`, { method: "DELETE" }],
+      ["/api/account/password", { json: { current_password: PASSWORD, new_password: "taken over by a script" } }],
+    ];
+    for (const [path, init] of calls) {
+      const answer = await api(path, { ...init, token: script.token });
+      expect(answer.status, `${init.method ?? (init.json ? "POST" : "GET")} ${path}`).toBe(403);
+      expect(answer.body).toEqual(REFUSED);
+    }
+
+    // Nothing changed: both tokens and the session live, the password is the old one.
+    expect((await api("/api/auth/me", { token: other.token })).status).toBe(200);
+    expect((await api("/api/auth/me", { token: person.token })).status).toBe(200);
+    expect((await api("/api/account/tokens", { token: person.token })).body.tokens).toHaveLength(2);
+    expect((await api("/api/auth/login", { json: { email: person.email, password: PASSWORD } })).status).toBe(200);
+    // Scripts keep their other uses: reading who they are and the token list (no secret in it).
+    expect((await api("/api/auth/me", { token: script.token })).status).toBe(200);
+    expect((await api("/api/account/tokens", { token: script.token })).status).toBe(200);
+  });
+
+  it("a signed-in session manages them: the login's bearer token and the cookie alike", async () => {
+    const person = await newUser("tokens-scope");
+    const cookie = await signInWithForm(person.email);
+    const withCookie = (path: string, init: RequestInit = {}) =>
+      fetch(`${baseUrl()}${path}`, { ...init, headers: { Cookie: cookie, "Content-Type": "application/json", ...init.headers } });
+    const made = await withCookie("/api/account/tokens", { method: "POST", body: JSON.stringify({ name: "Made with the cookie" }) });
+    expect(made.status).toBe(201);
+    const { id } = await made.json();
+    expect((await withCookie("/api/account/sessions")).status).toBe(200);
+    expect((await withCookie(`/api/account/tokens/${id}`, { method: "DELETE" })).status).toBe(204);
+
+    const byBearer = await api("/api/account/tokens", { json: { name: "Made with the bearer" }, token: person.token });
+    expect(byBearer.status).toBe(201);
+    expect((await api(`/api/account/tokens/${byBearer.body.id}`, { method: "DELETE", token: person.token })).status).toBe(204);
+    expect((await api("/api/account/sessions", { token: person.token })).body.sessions).toHaveLength(2);
+    expect((await api("/api/account/sessions", { method: "DELETE", token: person.token })).body).toEqual({ sessions_ended: 1 });
   });
 });

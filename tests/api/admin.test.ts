@@ -50,7 +50,7 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
       const run = await admin(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("Usage: npm run admin -- <command>");
-      for (const command of ["users", "disable <email>", "enable <email>", "quota <email>", "ai-limit <email>", "invite [--days N]", "sessions revoke <email>", "delete <email> [--yes]"]) {
+      for (const command of ["users", "disable <email>", "enable <email>", "quota <email>", "ai-limit <email>", "invite [--days N]", "sessions revoke <email>", "tokens revoke <email>", "delete <email> [--yes]"]) {
         expect(run.stdout).toContain(command);
       }
     }
@@ -67,6 +67,9 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
     [["invite", "--days"], /--days must be a whole number/],
     [["invite", "--weeks", "2"], /unknown argument "--weeks"/],
     [["sessions", "list", "a@b.c"], /expected: sessions revoke <email>/],
+    [["tokens", "list", "a@b.c"], /expected: tokens revoke <email>/],
+    [["tokens", "revoke"], /expected: tokens revoke <email>/],
+    [["tokens", "revoke", "nobody@example.com"], /no account with the email nobody@example.com/],
     [["delete", "nobody@example.com", "--force"], /unknown option "--force"/],
   ])("%j: a clear message on stderr, exit 2", async (args, message) => {
     const run = await admin(args as string[]);
@@ -109,7 +112,7 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect((await call("/api/auth/me", { token: someone.token })).status).toBe(200);
     const run = await admin(["disable", someone.email.toUpperCase()]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe(`Disabled ${someone.email}: login is refused and 1 session ended.\n`);
+    expect(run.stdout).toBe(`Disabled ${someone.email}: login is refused, 1 session ended, 0 API tokens revoked and 0 video jobs cancelled.\n`);
 
     expect((await call("/api/auth/me", { token: someone.token })).status).toBe(401);
     expect((await call("/api/auth/refresh", { json: { refresh_token: someone.refreshToken } })).status).toBe(401);
@@ -121,7 +124,7 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect(await screen.text()).toContain(DISABLED);
     expect((await admin(["users"])).stdout.split("\n").find((line) => line.startsWith(someone.email))).toMatch(/ {2}yes \(\d{4}-\d\d-\d\d\) {2}/);
 
-    expect((await admin(["enable", someone.email])).stdout).toBe(`Enabled ${someone.email}: they may log in again.\n`);
+    expect((await admin(["enable", someone.email])).stdout).toBe(`Enabled ${someone.email}: they may log in again (API tokens revoked by disable stay revoked).\n`);
     const again = await call("/api/auth/login", { json: { email: someone.email, password: PASSWORD } });
     expect(again.status).toBe(200);
     expect((await call("/api/auth/me", { token: again.body.access_token })).status).toBe(200);
@@ -193,6 +196,38 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect((await call("/api/auth/refresh", { json: { refresh_token: someone.refreshToken } })).status).toBe(401);
     // Not disabled: they log in again.
     expect((await call("/api/auth/login", { json: { email: someone.email, password: PASSWORD } })).status).toBe(200);
+  });
+
+  it("tokens revoke: every personal API token of the person is 401 at once, their sessions and other people's tokens go on", async () => {
+    const someone = await person("tokens-revoke");
+    const other = await person("tokens-keep");
+    const made = [];
+    for (const name of ["backup", "ci"]) made.push((await call("/api/account/tokens", { token: someone.token, json: { name } })).body.token as string);
+    const kept = (await call("/api/account/tokens", { token: other.token, json: { name: "theirs" } })).body.token as string;
+    for (const token of made) expect((await call("/api/auth/me", { token })).status).toBe(200);
+
+    const run = await admin(["tokens", "revoke", someone.email]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(`Revoked 2 API tokens of ${someone.email}: their scripts get 401 until they make new ones.\n`);
+    for (const token of made) expect((await call("/api/auth/me", { token })).status).toBe(401);
+    expect((await call("/api/account/tokens", { token: someone.token })).body.tokens).toEqual([]);
+    expect((await call("/api/auth/me", { token: someone.token })).status).toBe(200);
+    expect((await call("/api/auth/me", { token: kept })).status).toBe(200);
+    expect((await admin(["tokens", "revoke", someone.email])).stdout).toBe(`Revoked 0 API tokens of ${someone.email}: their scripts get 401 until they make new ones.\n`);
+  });
+
+  it("disable ends the person's API tokens for good: enable does not bring them back", async () => {
+    const someone = await person("tokens-disable");
+    const token = (await call("/api/account/tokens", { token: someone.token, json: { name: "nightly" } })).body.token as string;
+    expect((await call("/api/auth/me", { token })).status).toBe(200);
+    const run = await admin(["disable", someone.email]);
+    expect(run.stdout).toBe(`Disabled ${someone.email}: login is refused, 1 session ended, 1 API token revoked and 0 video jobs cancelled.\n`);
+    expect((await call("/api/auth/me", { token })).status).toBe(401);
+    expect((await admin(["enable", someone.email])).code).toBe(0);
+    expect((await call("/api/auth/me", { token })).status).toBe(401);
+    // They sign in again and see no token left to use.
+    const again = await call("/api/auth/login", { json: { email: someone.email, password: PASSWORD } });
+    expect((await call("/api/account/tokens", { token: again.body.access_token })).body.tokens).toEqual([]);
   });
 
   it("delete: asks first (a wrong answer deletes nothing), then removes the person's rows and files; --yes asks nothing", async () => {

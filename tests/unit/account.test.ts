@@ -115,7 +115,7 @@ for (const engine of engines) {
       const other = await issueTokenPair(user.id);
       const sessionId = await familyOf(keep.access_token);
       const result = await changePassword({ user, sessionId }, { current_password: PASSWORD, new_password: "another password" }, "127.0.0.1");
-      expect(result).toEqual({ sessionsEnded: 1 });
+      expect(result).toEqual({ sessionsEnded: 1, tokensRevoked: 0 });
       const { password_hash } = await db.selectFrom("users").select("password_hash").where("id", "=", user.id).executeTakeFirstOrThrow();
       expect(await verifyPassword(password_hash, "another password")).toBe(true);
       expect(await userOfAccessToken(keep.access_token)).not.toBeNull();
