@@ -6,10 +6,11 @@ export default {
   // BUILD_DIR lets parallel checkouts or test runs keep separate builds.
   buildDirectory: process.env.BUILD_DIR || "build",
   // One cross-origin check: the root's security middleware (app/lib/http/security.server.ts) refuses
-  // cross-site writes with 403 for screens and /api alike, comparing hosts (X-Forwarded-Host behind a
-  // trusted proxy) and Sec-Fetch-Site. React Router's own check would answer 400 first, and compares
-  // whole origins, so a TLS proxy in front (Origin https://, the adapter's URL http://) would refuse
-  // every form; it is left to the middleware.
+  // cross-site writes with 403 for screens and /api alike, comparing scheme and host (a trusted
+  // proxy's X-Forwarded-Proto and -Host, else PUBLIC_URL's scheme) and Sec-Fetch-Site. React Router's
+  // own check runs first and compares the Origin with the adapter's URL, which is http:// behind a TLS
+  // proxy: it would answer 400 to every form there. "**" (any host) makes it pass everything, so the
+  // two never disagree and the middleware's 403 is the one answer (tests/api/transport.test.ts).
   allowedActionOrigins: ["**"],
   future: {
     // Root middleware resolves the session (refreshing it when the access token expired) once per request.

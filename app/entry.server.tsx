@@ -23,7 +23,7 @@ export const streamTimeout = 5_000;
  * runs the same production copy of React Router as the routes (vite.config.ts).
  */
 export { env as settings } from "./lib/env.server";
-export { SECURITY_HEADERS as staticFileHeaders } from "./lib/http/security.server";
+export { SECURITY_HEADERS as staticFileHeaders, strictTransportSecurity } from "./lib/http/security.server";
 export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/background.server";
 export { runAdmin } from "./services/admin.server";

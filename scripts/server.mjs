@@ -63,11 +63,11 @@ const HTML = /^text\/html/i;
 /** The production build's server module and what its entry exports for this server. */
 export async function loadBuild() {
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
-  const { settings, startApp, stopApp, createRequestListener, createLoadContext, staticFileHeaders } = build.entry.module;
-  if (!settings || !startApp || !stopApp || !createRequestListener || !createLoadContext || !staticFileHeaders) {
+  const { settings, startApp, stopApp, createRequestListener, createLoadContext, staticFileHeaders, strictTransportSecurity } = build.entry.module;
+  if (!settings || !startApp || !stopApp || !createRequestListener || !createLoadContext || !staticFileHeaders || !strictTransportSecurity) {
     throw new Error(`${buildDir} is an older build without the server's exports: run \`npm run build\``);
   }
-  return { build, settings, startApp, stopApp, createRequestListener, createLoadContext, staticFileHeaders };
+  return { build, settings, startApp, stopApp, createRequestListener, createLoadContext, staticFileHeaders, strictTransportSecurity };
 }
 
 /**
@@ -243,7 +243,7 @@ export function compressPages(req, res) {
  * serves the client files, and hands the rest, compressed where it pays, to React Router.
  */
 export function createServerListener(loaded, { isDraining = () => false } = {}) {
-  const { build, createRequestListener, createLoadContext, staticFileHeaders } = loaded;
+  const { build, createRequestListener, createLoadContext, staticFileHeaders, strictTransportSecurity } = loaded;
   const limits = limitsOf(loaded.settings);
   const serveClientFile = clientFiles(staticFileHeaders);
   const app = createRequestListener({ build, mode: "production", getLoadContext: createLoadContext });
@@ -251,6 +251,9 @@ export function createServerListener(loaded, { isDraining = () => false } = {}) 
   return function listener(req, res) {
     // While shutting down, no connection is kept open for another request.
     if (isDraining()) res.setHeader("Connection", "close");
+    // HSTS on every answer (client files, refusals, the app's) when PUBLIC_URL is https or a trusted proxy says so.
+    const hsts = strictTransportSecurity(req.headers["x-forwarded-proto"], req.socket.remoteAddress);
+    if (hsts) res.setHeader("Strict-Transport-Security", hsts);
     const query = req.url.indexOf("?");
     const rawPath = query === -1 ? req.url : req.url.slice(0, query);
     // What would otherwise be a 500 or an answer of the wrong shape: a method the Fetch API cannot

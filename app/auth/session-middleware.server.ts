@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { withHeaders } from "~/lib/http/security.server";
-import { renameOldCookies } from "~/lib/signed-cookie.server";
+import { dropOldCookies } from "~/lib/signed-cookie.server";
 import { requestSessionContext, requestUrlContext, resolveSession, SESSION_COOKIE, signInRequiredContext } from "./session.server";
 
 /** What a personal page answers with: no shared cache and no back/forward cache may keep it. */
@@ -17,10 +17,10 @@ export const PERSONAL_CACHE_CONTROL = "private, no-store";
  * Anonymous pages of nobody in particular (/, /login, /register) are left as they are.
  *
  * First of all, cookies the browser still holds under an old name (`__session` before `__Host-session`)
- * are read under the new one and moved in the browser by this answer (renameOldCookies).
+ * are dropped from the request unread and expired by this answer (dropOldCookies): never promoted.
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
-  const renamed = renameOldCookies(request);
+  const old = dropOldCookies(request);
   const { session, setCookie } = await resolveSession(request);
   context.set(requestSessionContext, session);
   context.set(requestUrlContext, url);
@@ -28,7 +28,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const personal =
     session.user !== null ||
     setCookie !== null ||
-    renamed !== null ||
+    old !== null ||
     context.get(signInRequiredContext) ||
     response.headers.has("Set-Cookie");
   const isApi = url.pathname.startsWith("/api/");
@@ -38,10 +38,10 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // The route's own session cookie (login, logout) wins over the refreshed one.
   const cookie =
     setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`)) ? setCookie : null;
-  if (!addCacheControl && !apiJson && cookie === null && renamed === null) return response;
+  if (!addCacheControl && !apiJson && cookie === null && old === null) return response;
   return withHeaders(response, (headers) => {
     if (cookie !== null) headers.append("Set-Cookie", cookie);
-    if (renamed !== null) for (const moved of renamed.setCookies(headers.getSetCookie())) headers.append("Set-Cookie", moved);
+    if (old !== null) for (const expired of old.expiredCookies()) headers.append("Set-Cookie", expired);
     if (addCacheControl) headers.set("Cache-Control", PERSONAL_CACHE_CONTROL);
     if (apiJson) headers.set("Cache-Control", "no-store");
   });

@@ -17,9 +17,9 @@ interface SessionData {
 }
 
 /**
- * `__Host-session` when cookies are Secure (COOKIE_SECURE, on in production), else `__session`. A browser
- * still holding `__session` from before is moved over on its next request (renameOldCookies in
- * sessionMiddleware): nobody is signed out by the rename.
+ * `__Host-session` when cookies are Secure (COOKIE_SECURE, on in production), else `__session`. With
+ * Secure cookies, a `__session` the browser still holds is never read, only expired (dropOldCookies in
+ * sessionMiddleware): anyone could have planted it, and its signature does not cover its name.
  */
 export const SESSION_COOKIE = hostCookieName("__session", env.cookieSecure);
 

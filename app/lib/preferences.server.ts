@@ -8,7 +8,7 @@ import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
  * Local settings the server must render without JavaScript (theme, plan, tools open, tool order)
  * live in a small signed cookie, so the first paint is already right.
  */
-// `__Host-studio_prefs` when cookies are Secure; a browser's old `studio_prefs` is moved over (renamedFrom).
+// `__Host-studio_prefs` when cookies are Secure; a browser's old `studio_prefs` is ignored and expired (renamedFrom).
 const PREFERENCES_COOKIE = hostCookieName("studio_prefs", env.cookieSecure);
 const preferencesCookie = createSignedCookie(PREFERENCES_COOKIE, {
   renamedFrom: "studio_prefs",

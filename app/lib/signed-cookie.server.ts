@@ -12,6 +12,8 @@ import type { Cookie, CookieOptions, CookieParseOptions, CookieSerializeOptions 
  * any of them verifies. The Set-Cookie attributes are written in the same order as the `cookie`
  * package React Router uses (Max-Age, Domain, Path, Expires, HttpOnly, Secure, Partitioned, Priority,
  * SameSite). Pass the cookie to `createCookieSessionStorage({ cookie })`, which accepts any `Cookie`.
+ * `renamedFrom`: the name the cookie had before; a browser's cookie under it is ignored and expired
+ * (dropOldCookies).
  */
 export function createSignedCookie(name: string, cookieOptions: CookieOptions & { renamedFrom?: string | null } = {}): Cookie {
   const { secrets = [], renamedFrom, ...options } = { path: "/", sameSite: "lax" as const, ...cookieOptions };
@@ -23,7 +25,8 @@ export function createSignedCookie(name: string, cookieOptions: CookieOptions & 
   // The attributes are the same on every serialize that adds no options of its own: written once.
   const attributes = setCookieAttributes(options);
   if (renamedFrom && renamedFrom !== name) {
-    renamedCookies.set(renamedFrom, { from: renamedFrom, to: name, attributes, expired: `${renamedFrom}=${setCookieAttributes({ ...options, maxAge: undefined, expires: new Date(0) })}` });
+    // Expired as React Router's destroySession does, on the Path and attributes it was set with.
+    oldCookies.set(renamedFrom, `${renamedFrom}=${setCookieAttributes({ ...options, maxAge: undefined, expires: new Date(0) })}`);
   }
 
   const encodeValue = (value: unknown): string => {
@@ -73,57 +76,41 @@ export function hostCookieName(name: string, secure: boolean): string {
   return secure ? `__Host-${name.replace(/^_+/, "")}` : name;
 }
 
-interface CookieRename {
-  from: string;
-  to: string;
-  /** The new cookie's Set-Cookie attributes. */
-  attributes: string;
-  /** The Set-Cookie that removes the old cookie from the browser. */
-  expired: string;
-}
-
-/** Cookies that had another name before (createSignedCookie's `renamedFrom`), by their old name. */
-const renamedCookies = new Map<string, CookieRename>();
+/**
+ * Cookies that had another name before (createSignedCookie's `renamedFrom`): by their old name, the
+ * Set-Cookie that removes the old cookie from the browser.
+ */
+const oldCookies = new Map<string, string>();
 
 /**
- * A cookie the browser still holds under its old name (e.g. `__session` from before `__Host-`) is read
- * once more: its pair is renamed in the request's Cookie header, so every reader of this request finds
- * it under the new name (the value's signature does not cover the name), and the answer's Set-Cookie
- * headers that move it in the browser are returned: the new name with the same value (unless the answer
- * sets that cookie itself, see `setCookies`) and the old name expired. Nobody is signed out by the rename.
+ * A cookie the browser still holds under its old name (e.g. `__session` from before `__Host-`) is
+ * never read: the value's signature does not cover its name, so a value planted under the old name
+ * (by a sibling subdomain, or over plain HTTP, which `__Host-` rules out for the new name) would
+ * otherwise sign the browser in as whoever planted it. Its pair is dropped from the request's Cookie
+ * header, so no reader of this request sees it, and the answer expires it (`expiredCookies`).
+ * Someone holding only an old session cookie signs in again.
  */
-export function renameOldCookies(request: Request): RenamedCookies | null {
-  if (renamedCookies.size === 0) return null;
+export function dropOldCookies(request: Request): OldCookies | null {
+  if (oldCookies.size === 0) return null;
   const header = request.headers.get("Cookie");
   if (!header) return null;
-  const moved: Array<{ to: string; set: string | null; expired: string }> = [];
-  const pairs = header.split(";").map((pair) => {
+  const expired = new Set<string>();
+  const kept = header.split(";").filter((pair) => {
     const eq = pair.indexOf("=");
-    const rename = eq === -1 ? undefined : renamedCookies.get(pair.slice(0, eq).trim());
-    if (!rename) return pair;
-    const value = pair.slice(eq + 1).trim();
-    // The new name wins when the browser sends both (only the old one is removed then).
-    const hasNew = header.split(";").some((other) => other.trim().startsWith(`${rename.to}=`));
-    moved.push({ to: rename.to, set: hasNew || !COOKIE_VALUE.test(value) ? null : `${rename.to}=${value}${rename.attributes}`, expired: rename.expired });
-    return hasNew ? null : ` ${rename.to}=${value}`;
+    const expiry = eq === -1 ? undefined : oldCookies.get(pair.slice(0, eq).trim());
+    if (expiry) expired.add(expiry);
+    return !expiry;
   });
-  if (moved.length === 0) return null;
-  request.headers.set("Cookie", pairs.filter((pair): pair is string => pair !== null).join(";").trim());
-  return {
-    setCookies(answered: string[]) {
-      const setCookies: string[] = [];
-      for (const { to, set, expired } of moved) {
-        if (set && !answered.some((cookie) => cookie.startsWith(`${to}=`))) setCookies.push(set);
-        setCookies.push(expired);
-      }
-      return setCookies;
-    },
-  };
+  if (expired.size === 0) return null;
+  const rest = kept.join(";").trim();
+  if (rest) request.headers.set("Cookie", rest);
+  else request.headers.delete("Cookie");
+  return { expiredCookies: () => [...expired] };
 }
 
-export interface RenamedCookies {
-  /** The Set-Cookie headers to add to an answer that already sets `answered` (its own Set-Cookie headers). */
-  setCookies(answered: string[]): string[];
+export interface OldCookies {
+  /** The Set-Cookie headers that expire the old cookies the request carried. */
+  expiredCookies(): string[];
 }
 
 function signature(value: string, key: KeyObject): string {

@@ -7,7 +7,7 @@ import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
 /**
  * Flash toasts after a redirect, in remix-toast's cookie format (unchanged) under our name
  * (`__Host-toast-session` when cookies are Secure, else `toast-session`, remix-toast's own, which a
- * browser may still hold: read once, then expired), signed with our secret (remix-toast's built-in one
+ * browser may still hold: never read then, only expired), signed with our secret (remix-toast's built-in one
  * is public) and with the key prepared once.
  */
 export const TOAST_COOKIE = hostCookieName("toast-session", env.cookieSecure);

@@ -34,45 +34,63 @@ describe("cookies take the __Host- prefix when they are Secure (the test servers
     }
   });
 
-  it("a session cookie under the old name (__session) signs the person in once and is replaced by __Host-session", async () => {
+  it("a session cookie under the old name (__session) is ignored and expired, never promoted to __Host-session", async () => {
     const { email } = await newUser("legacy");
     const value = named(await formLogin(baseUrl(), email), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
+    const expiredOld = /^__session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/;
 
-    const upgraded = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `theme=x; __session=${value}` } });
-    expect(upgraded.status).toBe(200);
-    expect((await upgraded.json()).email).toBe(email);
-    const set = upgraded.headers.getSetCookie();
-    const moved = named(set, "__Host-session")!;
-    expect(moved.split(";")[0]).toBe(`__Host-session=${value}`);
-    expect(moved).toMatch(/; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
-    expect(named(set, "__session")).toMatch(/^__session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
-
-    // The browser now sends only the new cookie: signed in, nothing more to move.
-    const after = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `__Host-session=${value}` } });
-    expect(after.status).toBe(200);
-    expect(after.headers.getSetCookie()).toEqual([]);
-    // A page too: the dashboard opens with the old cookie, and moves it.
+    // A valid, signed value under the old name (planted by a sibling subdomain or over plain HTTP) signs nobody in.
+    const planted = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `theme=x; __session=${value}` } });
+    expect(planted.status).toBe(401);
+    const set = planted.headers.getSetCookie();
+    expect(named(set, "__Host-session")).toBeUndefined();
+    expect(set).toEqual([expect.stringMatching(expiredOld)]);
+    // A page neither: the dashboard sends the browser to sign in, and expires the old cookie.
     const page = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: `__session=${value}` }, redirect: "manual" });
-    expect(page.status).toBe(200);
-    expect(named(page.headers.getSetCookie(), "__Host-session")).toBeDefined();
-    // When the browser holds both, the new one counts and the old one is only expired.
-    const both = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `__session=garbage; __Host-session=${value}` } });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("Location")).toMatch(/^\/login/);
+    expect(page.headers.getSetCookie()).toEqual([expect.stringMatching(expiredOld)]);
+
+    // Beside the new cookie the new one counts (whoever's the old one is), and the old one is expired.
+    const { email: other } = await newUser("planter");
+    const planterValue = named(await formLogin(baseUrl(), other), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
+    const both = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `__session=${planterValue}; __Host-session=${value}` } });
     expect(both.status).toBe(200);
-    expect(both.headers.getSetCookie()).toEqual([expect.stringMatching(/^__session=; .*Expires=Thu, 01 Jan 1970/)]);
+    expect((await both.json()).email).toBe(email);
+    expect(both.headers.getSetCookie()).toEqual([expect.stringMatching(expiredOld)]);
+
+    // After logout the old name brings nobody back.
+    const logout = await fetch(`${baseUrl()}/api/auth/logout`, { method: "POST", headers: { Cookie: `__Host-session=${value}` } });
+    expect(logout.status).toBeLessThan(400);
+    const afterLogout = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `__session=${planterValue}` } });
+    expect(afterLogout.status).toBe(401);
+    expect(named(afterLogout.headers.getSetCookie(), "__Host-session")).toBeUndefined();
   });
 
-  it("a preferences cookie under the old name (studio_prefs) still sets the theme, and is moved", async () => {
+  it("the preferences and toast cookies under their old names (studio_prefs, toast-session) are ignored and expired", async () => {
     const prefs = await fetch(`${baseUrl()}/preferences`, {
       method: "POST",
       body: new URLSearchParams({ intent: "theme", theme: "light", redirectTo: "/" }),
       redirect: "manual",
     });
-    const value = named(prefs.headers.getSetCookie(), "__Host-studio_prefs")!.split(";")[0].slice("__Host-studio_prefs=".length);
-    const page = await fetch(`${baseUrl()}/login`, { headers: { Cookie: `studio_prefs=${value}` } });
-    expect(await page.text()).toContain('data-theme="light"');
+    const prefsValue = named(prefs.headers.getSetCookie(), "__Host-studio_prefs")!.split(";")[0].slice("__Host-studio_prefs=".length);
+    const toast = await fetch(`${baseUrl()}/projects`, { redirect: "manual" });
+    const toastValue = named(toast.headers.getSetCookie(), "__Host-toast-session")!.split(";")[0].slice("__Host-toast-session=".length);
+
+    // The same values under the new names take effect (the test's own control).
+    const current = await fetch(`${baseUrl()}/login`, { headers: { Cookie: `__Host-studio_prefs=${prefsValue}; __Host-toast-session=${toastValue}` } });
+    const currentHtml = await current.text();
+    expect(currentHtml).toContain('data-theme="light"');
+    expect(named(current.headers.getSetCookie(), "__Host-toast-session")).toMatch(/Expires=Thu, 01 Jan 1970/);
+
+    const page = await fetch(`${baseUrl()}/login`, { headers: { Cookie: `studio_prefs=${prefsValue}; toast-session=${toastValue}` } });
+    const html = await page.text();
+    expect(html).not.toContain('data-theme="light"');
+    expect(html).toContain('data-theme="dark"');
     const set = page.headers.getSetCookie();
-    expect(named(set, "__Host-studio_prefs")!.split(";")[0]).toBe(`__Host-studio_prefs=${value}`);
-    expect(named(set, "studio_prefs")).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(set.filter((cookie) => cookie.startsWith("__Host-"))).toEqual([]);
+    expect(named(set, "studio_prefs")).toMatch(/^studio_prefs=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
+    expect(named(set, "toast-session")).toMatch(/^toast-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
   });
 });
 
@@ -99,5 +117,15 @@ describe("with COOKIE_SECURE=false (plain HTTP) the names stay as they were", ()
     const me = await fetch(`${server.url}/api/auth/me`, { headers: { Cookie: session.split(";")[0] } });
     expect(me.status).toBe(200);
     expect(me.headers.getSetCookie()).toEqual([]);
+    // Plain HTTP has no other name: the preferences and toast cookies keep theirs, unexpired.
+    const prefs = await fetch(`${server.url}/preferences`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "theme", theme: "light", redirectTo: "/" }),
+      redirect: "manual",
+    });
+    const stored = named(prefs.headers.getSetCookie(), "studio_prefs")!;
+    const page = await fetch(`${server.url}/login`, { headers: { Cookie: stored.split(";")[0] } });
+    expect(await page.text()).toContain('data-theme="light"');
+    expect(page.headers.getSetCookie()).toEqual([]);
   });
 });

@@ -126,20 +126,27 @@ describe("__Host- cookies", () => {
     expect(createSignedCookie("__Host-d", OPTIONS).name).toBe("__Host-d");
   });
 
-  it("renameOldCookies: the old cookie is read under the new name once, then moved in the browser", async () => {
-    const { renameOldCookies } = await import("~/lib/signed-cookie.server");
+  it("dropOldCookies: the old cookie is never read, only expired, even beside the new one", async () => {
+    const { dropOldCookies } = await import("~/lib/signed-cookie.server");
     const renamed = createSignedCookie("__Host-moved", { ...OPTIONS, renamedFrom: "moved" });
     const value = header(await renamed.serialize({ a: 1 })).slice("__Host-moved=".length);
+    const expiry = "moved=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax";
+
     const request = new Request("http://studio.test/", { headers: { Cookie: `other=1; moved=${value}` } });
-    const moves = renameOldCookies(request)!;
-    expect(request.headers.get("Cookie")).toBe(`other=1; __Host-moved=${value}`);
-    expect(await renamed.parse(request.headers.get("Cookie"))).toEqual({ a: 1 });
-    expect(moves.setCookies([])).toEqual([
-      `__Host-moved=${value}; Max-Age=2592000; Path=/; HttpOnly; Secure; SameSite=Lax`,
-      "moved=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax",
-    ]);
-    // An answer that sets the cookie itself keeps its own; the old one is still expired.
-    expect(moves.setCookies(["__Host-moved=fresh; Path=/"])).toEqual(["moved=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax"]);
-    expect(renameOldCookies(new Request("http://studio.test/", { headers: { Cookie: `__Host-moved=${value}` } }))).toBeNull();
+    const old = dropOldCookies(request)!;
+    // Not promoted: no reader of the request finds the value under either name.
+    expect(request.headers.get("Cookie")).toBe("other=1");
+    expect(await renamed.parse(request.headers.get("Cookie"))).toBeNull();
+    expect(old.expiredCookies()).toEqual([expiry]);
+
+    const only = new Request("http://studio.test/", { headers: { Cookie: `moved=${value}` } });
+    expect(dropOldCookies(only)!.expiredCookies()).toEqual([expiry]);
+    expect(only.headers.has("Cookie")).toBe(false);
+
+    const both = new Request("http://studio.test/", { headers: { Cookie: `moved=planted; __Host-moved=${value}; moved=again` } });
+    expect(dropOldCookies(both)!.expiredCookies()).toEqual([expiry]);
+    expect(await renamed.parse(both.headers.get("Cookie"))).toEqual({ a: 1 });
+
+    expect(dropOldCookies(new Request("http://studio.test/", { headers: { Cookie: `__Host-moved=${value}` } }))).toBeNull();
   });
 });

@@ -36,6 +36,16 @@ function compileTrust(trustProxy: unknown): Trust {
 
 let trust: Trust | null = null;
 
+/**
+ * Whether the connection's other end is a proxy TRUST_PROXY trusts (the last hop): only its
+ * X-Forwarded-* headers say anything about the request; anyone else could write them.
+ */
+export function isTrustedPeer(peerAddress: string | undefined): boolean {
+  if (!env.trustProxyEnabled) return false;
+  trust ??= compileTrust(env.trustProxy);
+  return trust(peerAddress || "unknown", 0);
+}
+
 /** The client's address from the connection and, behind a trusted proxy, X-Forwarded-For. */
 export function resolveClientAddress(request: Request, connection: ConnectionInfo): string {
   const socketAddress = connection.address || "unknown";
@@ -49,9 +59,15 @@ export function resolveClientAddress(request: Request, connection: ConnectionInf
 
 /**
  * The server's `getLoadContext` (scripts/server.mjs, through the build): a fresh context per request
- * with the client's address in it.
+ * with the client's address in it. X-Forwarded-Proto and X-Forwarded-Host from a peer TRUST_PROXY does
+ * not trust (TRUST_PROXY=loopback, a request straight from elsewhere) are dropped from the request
+ * first, so that no reader (the cross-origin check, publicOrigin) takes them for a proxy's word.
  */
 export function createLoadContext(request: Request, connection: ConnectionInfo): RouterContextProvider {
+  if (env.trustProxyEnabled && !isTrustedPeer(connection.address)) {
+    request.headers.delete("X-Forwarded-Proto");
+    request.headers.delete("X-Forwarded-Host");
+  }
   const context = new RouterContextProvider();
   context.set(clientAddressContext, resolveClientAddress(request, connection));
   return context;

@@ -1,5 +1,5 @@
 import { env } from "../env.server";
-import { requestHost, trustProxyEnabled } from "./security.server";
+import { requestHost, requestScheme, trustProxyEnabled } from "./security.server";
 
 /**
  * The origin people reach the studio at, for links that leave it and must come back (single sign-on's
@@ -9,12 +9,7 @@ import { requestHost, trustProxyEnabled } from "./security.server";
 export function publicOrigin(request: Request, { trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl } = {}): string {
   if (publicUrl) return publicUrl;
   const url = new URL(request.url);
-  let protocol = url.protocol.replace(/:$/, "");
-  if (trustProxy) {
-    const forwarded = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase();
-    if (forwarded === "http" || forwarded === "https") protocol = forwarded;
-  }
-  const origin = `${protocol}://${requestHost(request, trustProxy)}`;
+  const origin = `${requestScheme(request, { trustProxy, publicUrl: null })}://${requestHost(request, trustProxy)}`;
   // A Host header that is no host (spaces, a path) gives no origin: the request's URL's, as parsed.
   try {
     const parsed = new URL(origin);

@@ -1,6 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { STOCK_PHOTO_BASE } from "~/shared/stock-photo";
 import { env } from "../env.server";
+import { isTrustedPeer } from "./client-address.server";
 import { apiError } from "./responder.server";
 
 /**
@@ -14,6 +15,25 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "X-Frame-Options": "DENY",
   "Cross-Origin-Opener-Policy": "same-origin",
 };
+
+/** HSTS for a year, subdomains included (the `__Host-` cookies' sibling-subdomain threat needs them on HTTPS too). */
+export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
+/**
+ * The Strict-Transport-Security header for an answer, or null: when PUBLIC_URL is https, or when the
+ * connection's peer is a trusted proxy (TRUST_PROXY) whose X-Forwarded-Proto says https. Never on
+ * plain HTTP otherwise: a client's own X-Forwarded-Proto says nothing. The server sets it on every
+ * answer, client files and its own refusals included (scripts/server.mjs, through the build).
+ */
+export function strictTransportSecurity(forwardedProto: string | null | undefined, peerAddress: string | undefined, publicUrl = env.publicUrl): string | null {
+  if (publicUrl?.startsWith("https:")) return STRICT_TRANSPORT_SECURITY;
+  return isTrustedPeer(peerAddress) && firstHop(forwardedProto) === "https" ? STRICT_TRANSPORT_SECURITY : null;
+}
+
+/** The first (client-most) value of an X-Forwarded-* header, trimmed and lowercased. */
+function firstHop(header: string | null | undefined): string | undefined {
+  return header?.split(",")[0]?.trim().toLowerCase() || undefined;
+}
 
 export function contentSecurityPolicy(nonce: string, isDevelopment: boolean): string {
   return [
@@ -45,6 +65,20 @@ export function trustProxyEnabled(): boolean {
   return env.trustProxyEnabled;
 }
 
+/**
+ * The scheme this request reached the studio over: a trusted proxy's X-Forwarded-Proto (first hop),
+ * else PUBLIC_URL's, else the connection's own (http unless the server speaks TLS itself). Behind a
+ * TLS proxy this must come from one of the first two, or https pages' writes look cross-origin.
+ */
+export function requestScheme(request: Request, { trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl } = {}): "http" | "https" {
+  if (trustProxy) {
+    const forwarded = firstHop(request.headers.get("X-Forwarded-Proto"));
+    if (forwarded === "http" || forwarded === "https") return forwarded;
+  }
+  if (publicUrl) return publicUrl.startsWith("https:") ? "https" : "http";
+  return new URL(request.url).protocol === "https:" ? "https" : "http";
+}
+
 /** The host this request was addressed to: the proxy's X-Forwarded-Host (first hop) only when the proxy is trusted. */
 export function requestHost(request: Request, trustProxy: boolean): string {
   if (trustProxy) {
@@ -57,12 +91,14 @@ export function requestHost(request: Request, trustProxy: boolean): string {
 /**
  * A mutating request from another site is refused: cookies ride along on cross-site form posts, so
  * this closes CSRF for screens and for /api alike.
- * - With Origin: it must name this host (or one of ALLOWED_ORIGINS); "null" and garbage are refused.
+ * - With Origin: its scheme and host must be this request's (requestScheme, requestHost), or it must be
+ *   one of ALLOWED_ORIGINS; "null" and garbage are refused. http://studio vs https://studio is another
+ *   origin: a page served over plain HTTP (anyone on the path can write it) cannot post to the HTTPS one.
  * - Without Origin: a browser still says where the request came from in Sec-Fetch-Site; `cross-site`
  *   and `same-site` (another origin on our site) are refused. Requests with neither header (curl,
  *   server-to-server with a bearer token) carry no ambient browser credentials to abuse.
  */
-export function isCrossOriginMutation(request: Request, trustProxy = trustProxyEnabled()): boolean {
+export function isCrossOriginMutation(request: Request, trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get("Origin");
   if (!origin) {
@@ -70,13 +106,15 @@ export function isCrossOriginMutation(request: Request, trustProxy = trustProxyE
     return site === "cross-site" || site === "same-site";
   }
   if (origin === "null") return true;
-  let originHost: string;
+  let originUrl: URL;
   try {
-    originHost = new URL(origin).host;
+    originUrl = new URL(origin);
   } catch {
     return true;
   }
-  if (originHost === requestHost(request, trustProxy)) return false;
+  const originHost = originUrl.host;
+  const sameOrigin = originHost === requestHost(request, trustProxy) && originUrl.protocol === `${requestScheme(request, { trustProxy, publicUrl })}:`;
+  if (sameOrigin) return false;
   return !env.allowedOrigins.some((allowed) => allowed === origin || allowed === originHost);
 }
 
