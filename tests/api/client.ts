@@ -62,3 +62,30 @@ export async function newUser(prefix = "user") {
   if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
   return { id: registered.body.id as string, email, token: login.body.access_token as string, refreshToken: login.body.refresh_token as string };
 }
+
+/**
+ * Reads `read()` every `intervalMs` until `done` holds of what it gave, then resolves that; after
+ * `timeoutMs` resolves the last reading anyway, for the test's own assertion to report. A bound on a
+ * condition, not a sleep: on a loaded machine (other processes on both cores) work takes several times
+ * longer than on a quiet one, so the bound is generous and a quick answer still ends the wait at once.
+ */
+export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, { timeoutMs = 120_000, intervalMs = 300 } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() >= deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** The final states of an AI video job (SPEC's video generation statuses): it changes no more after one. */
+export const FINISHED_VIDEO_STATUSES = ["completed", "error", "timeout"];
+
+/** Polls an AI video job's status until it is final (or `timeoutMs` passed); resolves the last status body. */
+export function waitForVideoJob(token: string, id: string, timeoutMs = 120_000, server?: string) {
+  return pollUntil(
+    async () => (await api(`/api/aivideo/status/${id}`, { token, server })).body,
+    (status) => FINISHED_VIDEO_STATUSES.includes(status?.status),
+    { timeoutMs },
+  );
+}
