@@ -88,7 +88,7 @@ const REVOKES: Revoke[] = [
   },
   // What `npm run admin -- sessions revoke <email>` and `disable <email>` run (app/services/admin.server.ts).
   { name: "admin sessions revoke", keepsOther: false, run: async (v) => (await revokeOtherSessions(v.userId, null)) === 2 },
-  { name: "admin disable", keepsOther: false, run: async (v) => (await disablePerson(v.userId)) === 2 },
+  { name: "admin disable", keepsOther: false, run: async (v) => (await disablePerson(v.userId)).sessions === 2 },
 ];
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
