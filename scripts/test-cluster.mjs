@@ -76,7 +76,8 @@ try {
       assert.equal(health.status, 200);
       assert.equal(health.data.database, "ok");
       assert.equal(health.data.database_engine, "postgres");
-      assert.equal(health.data.storage, "s3");
+      assert.equal(health.data.storage, "ok");
+      assert.equal(health.data.storage_kind, "s3");
     }
   });
 

@@ -85,6 +85,11 @@ export function createDiskStore(root: string, options: DiskStoreOptions = {}): F
       return fs.createReadStream(objectPath(key), range ? { start: range.start, end: range.end } : {});
     },
 
+    async probe() {
+      // The folder is there and writable (a network mount gone away, a disk remounted read-only).
+      await fsp.access(root, fs.constants.W_OK);
+    },
+
     async remove(key) {
       await removeQuietly(objectPath(key));
     },

@@ -282,6 +282,11 @@ export function createS3Store(options: S3StoreOptions): FileStore {
       return out;
     },
 
+    async probe(signal) {
+      // The cheapest request that needs the bucket and the credentials: list at most one key of our folder.
+      await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: ownTmpPrefix, MaxKeys: 1 }), { abortSignal: signal });
+    },
+
     async remove(key) {
       await deleteQuietly(objectKey(key));
     },

@@ -71,6 +71,8 @@ export interface FileStore {
   clearTemporary(): Promise<number>;
   /** Releases connections (the S3 client); the store is not used afterwards. */
   close?(): void;
+  /** Rejects when the store cannot be reached now (GET /api/health); `signal` gives up on it. */
+  probe?(signal?: AbortSignal): Promise<void>;
 }
 
 /** The file is larger than the limit: nothing was kept. */
@@ -323,4 +325,5 @@ export const fileStore: FileStore = {
   remove: (key) => currentStore().remove(key),
   sweep: (known, options) => currentStore().sweep(known, options),
   clearTemporary: () => currentStore().clearTemporary(),
+  probe: async (signal) => currentStore().probe?.(signal),
 };

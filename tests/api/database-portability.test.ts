@@ -12,7 +12,7 @@ describe("GET /api/health", () => {
   it(`names the database engine beside its status (${expectedEngine} here)`, async () => {
     const { status, body } = await api("/api/health");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: "ok", database: "ok", database_engine: expectedEngine, storage: "file", job_runner: "ok" });
+    expect(body).toMatchObject({ status: "ok", database: "ok", database_engine: expectedEngine, storage: "ok", storage_kind: "file", job_runner: "ok" });
     expect(Object.keys(body)).toEqual(expect.arrayContaining(["status", "test_mode", "providers", "database", "database_engine", "job_runner", "version"]));
   });
 });

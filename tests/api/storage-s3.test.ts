@@ -47,7 +47,8 @@ afterAll(async () => {
 describe("STORAGE_URL=s3://… (s3rver)", () => {
   it("health names the S3 store", async () => {
     const health = await (await fetch(server.url + "/api/health")).json();
-    expect(health.storage).toBe("s3");
+    expect(health.storage).toBe("ok");
+    expect(health.storage_kind).toBe("s3");
   });
 
   it("a video: upload, full read, a byte range (seek), rename, delete (the object goes)", async () => {

@@ -1,20 +1,24 @@
 import { providerSummary } from "~/ai/providers.server";
 import { ensureVideoJobRunner } from "~/services/video-job-runner.server";
-import { databaseEngine, databaseIsReachable } from "~/lib/db.server";
+import { databaseEngine } from "~/lib/db.server";
+import { dependencyHealth } from "~/lib/health.server";
 import { refuseMethod } from "~/lib/http/responder.server";
+import { RETRY_AFTER_SECONDS } from "~/lib/outage.server";
 import { fileStoreKind } from "~/lib/storage.server";
 import packageJson from "../../../package.json";
 
 /**
- * GET /api/health: liveness, database reachability, the video job runner, and the AI providers:
- * test_mode is true while video runs on the offline renderer (the AI video screen's Test Mode badge);
- * `providers` names the provider of each capability. It also starts the job runner if the server
- * entry has not yet (a lazy start), so interrupted jobs are taken over as soon as anything checks.
- * `database_engine` names the database in use beside its status: "sqlite" (the embedded default) or
- * "postgres" (DATABASE_URL); `storage` the file store: "file" (the default) or "s3" (STORAGE_URL).
+ * GET /api/health: liveness, whether the database and the file store answer (each within a short
+ * timeout, the answer shared for a second: app/lib/health.server.ts), the video job runner, and the
+ * AI providers: test_mode is true while video runs on the offline renderer (the AI video screen's
+ * Test Mode badge); `providers` names the provider of each capability. It also starts the job runner
+ * if the server entry has not yet (a lazy start), so interrupted jobs are taken over as soon as
+ * anything checks. `database` and `storage` are "ok" or "unavailable"; `database_engine` names the
+ * database ("sqlite", the embedded default, or "postgres": DATABASE_URL) and `storage_kind` the file
+ * store ("file", the default, or "s3": STORAGE_URL). Anything down: 503 "degraded" with Retry-After.
  */
 export async function loader() {
-  const database = (await databaseIsReachable()) ? "ok" : "unavailable";
+  const { database, storage } = await dependencyHealth();
   let jobRunner = "ok";
   try {
     await ensureVideoJobRunner();
@@ -22,8 +26,10 @@ export async function loader() {
     console.error("[health] the video job runner did not start", error);
     jobRunner = "unavailable";
   }
-  const healthy = database === "ok" && jobRunner === "ok";
+  const healthy = database === "ok" && storage === "ok" && jobRunner === "ok";
   const ai = providerSummary();
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (!healthy) headers["Retry-After"] = String(RETRY_AFTER_SECONDS);
   return Response.json(
     {
       status: healthy ? "ok" : "degraded",
@@ -31,11 +37,12 @@ export async function loader() {
       providers: ai.providers,
       database,
       database_engine: databaseEngine(),
-      storage: fileStoreKind() ?? "file",
+      storage,
+      storage_kind: fileStoreKind() ?? "file",
       job_runner: jobRunner,
       version: packageJson.version,
     },
-    { status: healthy ? 200 : 503, headers: { "Cache-Control": "no-store" } },
+    { status: healthy ? 200 : 503, headers },
   );
 }
 
