@@ -4,7 +4,8 @@ import { PASSWORD, signUpAndLogIn } from "./helpers";
 /**
  * The account screen (issue 27) at both sizes, with JavaScript off and on: reached from the shell,
  * the password changed (other sessions signed out, this one stays), a session seen and signed out
- * (a second browser signed in), a token made (shown once), used against /api and revoked.
+ * (a second browser signed in), a token made (shown once), used against /api and revoked; the
+ * password change's "Also revoke API tokens" box, checked by default.
  */
 const VIEWPORTS = [
   { width: 1280, height: 900 },
@@ -55,6 +56,8 @@ for (const javaScriptEnabled of [false, true]) {
       });
 
       test("changes the password: a wrong current one is refused beside its field, then the other session ends and this one stays", async ({ page, browser, baseURL }) => {
+        // Three slow hashes (argon2id: the wrong try, the change, the new sign-in) and three pages: room for a loaded machine.
+        test.slow();
         const { email } = await signUpAndLogIn(page, "account-password");
         const other = await secondBrowser(browser, baseURL, email);
         await open(page);
@@ -80,6 +83,39 @@ for (const javaScriptEnabled of [false, true]) {
         // The new password signs in.
         await (await secondBrowser(browser, baseURL, email, NEW_PASSWORD)).close();
         await other.close();
+      });
+
+      test("the password change also revokes API tokens unless its box (checked by default) is unticked", async ({ page, request }) => {
+        // Two password changes, each a slow hash (argon2id) and a page: room for a loaded machine.
+        test.slow();
+        await signUpAndLogIn(page, "account-password-tokens");
+        const made = await page.request.post("/api/account/tokens", { data: { name: "Nightly backup" } });
+        expect(made.status()).toBe(201);
+        const { token } = await made.json();
+        const works = async () => (await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status() === 200;
+        const change = async (from: string, to: string, revoke: boolean) => {
+          await open(page);
+          const form = page.getByRole("region", { name: "Password" });
+          const box = form.getByRole("checkbox", { name: "Also revoke API tokens" });
+          await expect(box).toBeChecked();
+          if (!revoke) await box.uncheck();
+          await form.getByLabel("Current password").fill(from);
+          await form.getByLabel("New password", { exact: true }).fill(to);
+          await form.getByLabel("Confirm new password").fill(to);
+          await form.getByRole("button", { name: "Change password" }).click();
+        };
+
+        await change(PASSWORD, NEW_PASSWORD, false);
+        await expect(page.getByText("Password changed. 0 other sessions were signed out.").first()).toBeVisible();
+        expect(await works()).toBe(true);
+        await expect(page.getByText(/API tokens? (was|were) revoked/)).toHaveCount(0);
+        await expect(page.getByTestId("api-token")).toHaveCount(1);
+
+        await change(NEW_PASSWORD, `${NEW_PASSWORD} again`, true);
+        await expect(page.getByText("Password changed. 0 other sessions were signed out. 1 API token was revoked.").first()).toBeVisible();
+        expect(await works()).toBe(false);
+        await page.goto("/account");
+        await expect(page.getByTestId("api-token")).toHaveCount(0);
       });
 
       test("lists the sessions and signs another one out", async ({ page, browser, baseURL }) => {
