@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import path from "node:path";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
 import { cachingStatements, createPostgresPool, engineOf, openSqlite, StripNulPlugin, type DatabaseEngine } from "./db-dialect.server";
 import type { Database as Schema } from "./db-schema";
 import { env, type Settings } from "./env.server";
+import { makePrivateDir, makePrivateSqliteFiles } from "./private-files.server";
 
 /**
  * The database, with an explicit life cycle: importing this module opens nothing. The server entry
@@ -33,11 +33,15 @@ const bundledMigrations: MigrationProvider = {
 /**
  * The SQLite file (its folder made if missing) with the app's pragmas (openSqlite in
  * db-dialect.server.ts), behind the bounded cache of prepared statements: Kysely's SqliteDriver
- * prepares every query it runs, and the same few SQL texts come back on every request.
+ * prepares every query it runs, and the same few SQL texts come back on every request. The folder is
+ * 0700 (DATA_DIR's narrowed when older) and the database, -wal and -shm 0600 (private-files.server.ts).
  */
-function openCachedSqlite(file: string) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  return cachingStatements(openSqlite(file));
+function openCachedSqlite(file: string, dataDir: string) {
+  makePrivateDir(path.dirname(file), { restrictExisting: path.resolve(path.dirname(file)) === path.resolve(dataDir) });
+  makePrivateSqliteFiles(file);
+  const sqlite = openSqlite(file);
+  makePrivateSqliteFiles(file);
+  return cachingStatements(sqlite);
 }
 
 export async function migrateToLatest(database: Kysely<Schema>) {
@@ -53,7 +57,7 @@ function createDatabase(settings: Settings): Kysely<Schema> {
   const { database } = settings;
   switch (database.engine) {
     case "sqlite":
-      return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openCachedSqlite(database.file) }) });
+      return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openCachedSqlite(database.file, settings.dataDir) }) });
     case "postgres":
       // One pool per instance; int8 (sizes, counts) read as numbers (see db-dialect.server.ts).
       // StripNulPlugin: PostgreSQL refuses U+0000 in text (22021); the models strip it from what people

@@ -43,7 +43,8 @@ export function createDiskStore(root: string, options: DiskStoreOptions = {}): F
       // Opened before any byte flows, so a refusal cannot race the file's creation (and leave it behind).
       // Another instance's sweep may remove our folder while it is empty and old: make it again then.
       const openTemp = async () => {
-        await fsp.mkdir(tmpDir, { recursive: true });
+        // Folders 0700, files 0600: people's files are nobody else's on this machine (decision 0052).
+        await fsp.mkdir(tmpDir, { recursive: true, mode: 0o700 });
         return fsp.open(tempPath, "wx", 0o600);
       };
       const handle = await openTemp().catch((error: NodeJS.ErrnoException) => {
@@ -63,7 +64,7 @@ export function createDiskStore(root: string, options: DiskStoreOptions = {}): F
 
     async commit(staged, key) {
       const target = objectPath(key);
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       // Same filesystem, so the rename is atomic: readers see the whole file or none.
       await fsp.rename(staged.tempPath, target);
     },

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { makePrivateDir, makePrivateFiles } from "./private-files.server";
 
 /**
  * Every setting the server reads from its environment, in one zod schema, parsed once at start
@@ -406,7 +407,7 @@ let cachedSecret: string | undefined;
 export function sessionSecret(): string {
   if (cachedSecret) return cachedSecret;
   if (env.sessionSecret) return (cachedSecret = env.sessionSecret);
-  fs.mkdirSync(env.dataDir, { recursive: true });
+  makePrivateDir(env.dataDir, { restrictExisting: true });
   return (cachedSecret = readOrCreateSecretFile(path.join(env.dataDir, "session-secret")));
 }
 
@@ -455,12 +456,15 @@ function createExclusively(file: string, content: string): boolean {
 /**
  * The secret kept in `file`, created when missing. An empty or truncated file (disk full, a bad copy)
  * would sign with a guessable key: it is replaced, with a warning. Instances starting together agree
- * on one secret: only one creates the file, the others read it.
+ * on one secret: only one creates the file, the others read it. The file is 0600, an older one too.
  */
 export function readOrCreateSecretFile(file: string): string {
   for (let attempt = 0; attempt < 5; attempt++) {
     const existing = readSecret(file);
-    if (existing) return existing;
+    if (existing) {
+      makePrivateFiles(file);
+      return existing;
+    }
     if (existing === "") {
       console.warn(
         `[studio] ${file} holds fewer than ${SECRET_MIN_LENGTH} characters: replacing it with a new secret ` +
@@ -487,6 +491,7 @@ export function readOrCreateSecretFile(file: string): string {
     }
     const secret = randomBytes(48).toString("base64url");
     if (createExclusively(file, secret + "\n")) {
+      makePrivateFiles(file);
       console.warn(
         `[studio] SESSION_SECRET is not set: generated one and stored it in ${file}. ` +
           "Set SESSION_SECRET when you run more than one instance.",

@@ -64,7 +64,8 @@ export function resolveClientAddress(request: Request, connection: ConnectionInf
  * first, so that no reader (the cross-origin check, publicOrigin) takes them for a proxy's word.
  */
 export function createLoadContext(request: Request, connection: ConnectionInfo): RouterContextProvider {
-  if (env.trustProxyEnabled && !isTrustedPeer(connection.address)) {
+  const forwarded = request.headers.has("X-Forwarded-Proto") || request.headers.has("X-Forwarded-Host");
+  if (forwarded && env.trustProxyEnabled && !isTrustedPeer(connection.address)) {
     request.headers.delete("X-Forwarded-Proto");
     request.headers.delete("X-Forwarded-Host");
   }

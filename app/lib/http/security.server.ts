@@ -27,7 +27,7 @@ export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
  */
 export function strictTransportSecurity(forwardedProto: string | null | undefined, peerAddress: string | undefined, publicUrl = env.publicUrl): string | null {
   if (publicUrl?.startsWith("https:")) return STRICT_TRANSPORT_SECURITY;
-  return isTrustedPeer(peerAddress) && firstHop(forwardedProto) === "https" ? STRICT_TRANSPORT_SECURITY : null;
+  return firstHop(forwardedProto) === "https" && isTrustedPeer(peerAddress) ? STRICT_TRANSPORT_SECURITY : null;
 }
 
 /** The first (client-most) value of an X-Forwarded-* header, trimmed and lowercased. */
