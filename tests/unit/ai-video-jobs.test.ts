@@ -7,6 +7,7 @@ import { db } from "~/lib/db.server";
 import { fileStore } from "~/lib/storage.server";
 import { getMediaById } from "~/models/media.server";
 import { DomainError } from "~/lib/domain-error";
+import { unavailable } from "~/lib/outage.server";
 import { createVideoJob, getVideoJob, listVideoJobs, VIDEO_JOB_LIMIT, videoPromptSchema } from "~/models/video-job.server";
 import { newUserId } from "./users";
 
@@ -153,6 +154,24 @@ describe("video job runner", () => {
     expect(second.runs[0].resume).toEqual({ progress: 0.4, externalId: "remote-7" });
     const row = await db.selectFrom("video_jobs").select(["attempts", "runner_id"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ attempts: 2, runner_id: null });
+  });
+
+  it("a job the database or the store interrupted is not failed: it is taken over and resumed", async () => {
+    const job = await createVideoJob(user, "through an outage", "scripted");
+    let runs = 0;
+    const provider = new ScriptedProvider("scripted", async (run) => {
+      if (++runs === 1) {
+        await run.report({ status: "processing", progress: 0.4 });
+        throw unavailable("storage", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+      }
+      return { bytes: WEBM, contentType: "video/webm", extension: "webm" };
+    });
+    await runner(provider).start();
+    const done = await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    expect(done!.error).toBeNull();
+    expect(provider.runs.map((run) => run.resume.progress)).toEqual([0, 0.4]);
+    const row = await db.selectFrom("video_jobs").select(["attempts"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(2);
   });
 
   it("never lets two runners work one job", async () => {

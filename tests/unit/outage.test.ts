@@ -1,5 +1,8 @@
+import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "~/lib/domain-error";
+import { storedBody } from "~/lib/file-response.server";
+import type { FileStore } from "~/lib/storage.server";
 import { screenFailure } from "~/lib/forms.server";
 import { within } from "~/lib/health.server";
 import { errorResponse } from "~/lib/http/responder.server";
@@ -141,5 +144,36 @@ describe("health's probes and the housekeeping's backoff", () => {
       errors.mockRestore();
       vi.useRealTimers();
     }
+  });
+});
+
+describe("downloads ask the store before they answer", () => {
+  /** A store whose open() gives `make()`'s stream (only open is used by storedBody). */
+  const storeOf = (make: () => Readable) => ({ open: make }) as unknown as FileStore;
+  const failing = (error: Error, chunks: Buffer[] = []) => () =>
+    new Readable({
+      read() {
+        const next = chunks.shift();
+        if (next) this.push(next);
+        else this.destroy(error);
+      },
+    });
+
+  it("the store out of reach before the first byte is the 503, a missing object the 404", async () => {
+    await expect(storedBody(storeOf(failing(withCode("ECONNREFUSED"))), "key-12345678")).rejects.toMatchObject({
+      status: 503,
+      detail: UNAVAILABLE_DETAIL.storage,
+    });
+    await expect(storedBody(storeOf(failing(withCode("ENOENT"))), "key-12345678")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("the bytes flow once the store answered; a failure after the first byte errors the body (the server cuts the connection)", async () => {
+    const whole = await storedBody(storeOf(() => Readable.from([Buffer.from("ab"), Buffer.from("cd")])), "key-12345678");
+    expect(Buffer.from(await new Response(whole).arrayBuffer()).toString()).toBe("abcd");
+
+    const cut = await storedBody(storeOf(failing(withCode("ECONNRESET"), [Buffer.from("first")])), "key-12345678");
+    const reader = cut.getReader();
+    expect(Buffer.from((await reader.read()).value!).toString()).toBe("first");
+    await expect(reader.read()).rejects.toThrow(/the store failed while sending key-12345678/);
   });
 });
