@@ -156,13 +156,15 @@ export function createPostgresPool(url: string, options: { max?: number } = {}):
     application_name: "creative-ai-studio",
     types: typeParsers,
   });
-  pool.on("error", (error) => console.error(`[db] idle PostgreSQL connection failed: ${error.message}`));
+  // An idle client's error reaches the pool's 'error' (which must have a listener); it is logged by the
+  // client's own listener below, which every client has.
+  pool.on("error", () => {});
   // A client that is checked out (between queries of a transaction, or between a request's queries)
   // emits 'error' too when its connection breaks (57P01 on a server restart, ECONNRESET): without a
   // listener of its own that ends the process. Logged here; the query in flight fails on its own,
   // and the pool drops the broken client when it is released (pg-pool checks `_queryable`).
   pool.on("connect", (client) => {
-    client.on("error", (error) => console.error(`[db] PostgreSQL connection in use failed: ${error.message}`));
+    client.on("error", (error) => console.error(`[db] a PostgreSQL connection failed: ${error.message}`));
   });
   return pool;
 }

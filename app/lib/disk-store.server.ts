@@ -86,7 +86,9 @@ export function createDiskStore(root: string, options: DiskStoreOptions = {}): F
     },
 
     async probe() {
-      // The folder is there and writable (a network mount gone away, a disk remounted read-only).
+      // The folder is there (made on first use, as staging does) and writable (a network mount gone
+      // away, a disk remounted read-only).
+      await fsp.mkdir(root, { recursive: true });
       await fsp.access(root, fs.constants.W_OK);
     },
 
