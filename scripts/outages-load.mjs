@@ -32,12 +32,21 @@ export function watchAnswers() {
   const answers = [];
   const original = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
-    const response = await original(input, init);
+    const method = init?.method ?? "GET";
+    const path = new URL(typeof input === "string" ? input : input.url).pathname;
+    let response;
+    try {
+      response = await original(input, init);
+    } catch (error) {
+      // No answer at all: what the socket said (ECONNRESET, UND_ERR_SOCKET "other side closed", ...).
+      answers.push({ at: performance.now(), method, path, status: "network", error: `${error.cause?.code ?? ""} ${error.cause?.message ?? error.message}`.trim() });
+      throw error;
+    }
     if (response.status >= 400) {
       const entry = {
         at: performance.now(),
-        method: init?.method ?? "GET",
-        path: new URL(typeof input === "string" ? input : input.url).pathname,
+        method,
+        path,
         status: response.status,
         retryAfter: response.headers.get("retry-after"),
         type: response.headers.get("content-type") ?? "",
@@ -68,8 +77,9 @@ export async function uploadVideo(person, uploads) {
 }
 
 /**
- * A download read to its last byte and compared with what was uploaded. A body cut short is "network";
- * a whole body with other bytes is counted in `wrong` (never acceptable).
+ * A download read to its last byte and compared with what was uploaded. No answer is "network"; a
+ * body cut short after its status is "cut" (what a store failure after the first byte must do); a
+ * whole body with other bytes is counted in `wrong` (never acceptable).
  */
 export async function download(recorder, kind, url, token, expected, wrong) {
   const started = performance.now();
@@ -80,7 +90,7 @@ export async function download(recorder, kind, url, token, expected, wrong) {
     const bytes = Buffer.from(await response.arrayBuffer());
     if (status === 200 && (bytes.length !== expected.size || sha(bytes) !== expected.sha)) wrong.push(`${kind} ${new URL(url).pathname}: ${bytes.length} of ${expected.size} bytes or other bytes`);
   } catch {
-    status = "network";
+    status = status === undefined ? "network" : "cut";
   }
   recorder.record(kind, status, performance.now() - started);
   return status;
