@@ -167,8 +167,10 @@ export async function revokeSession(userId: string, sessionId: string, now = new
  * only if it is `userId`'s when given (logout by access token).
  */
 export async function endSessionOfFamily(familyId: string, now = new Date(), userId?: string): Promise<void> {
+  // A session's person never changes: looked up before the transaction, whose first statement is then a
+  // write (SQLite takes its write lock at once).
+  const owner = userId ?? (await db.selectFrom("sessions").select("user_id").where("id", "=", familyId).executeTakeFirst())?.user_id;
   await db.transaction().execute(async (trx) => {
-    const owner = userId ?? (await trx.selectFrom("sessions").select("user_id").where("id", "=", familyId).executeTakeFirst())?.user_id;
     if (owner !== undefined) await endSessions(trx, owner, { only: familyId }, now);
     // A family without a session row (none is left after db/migrations/0018) still loses its tokens.
     await trx

@@ -28,6 +28,8 @@ import { newUserId } from "./users";
  * COMMITTED) would miss it; before the fix 11 of 20 "sign out this session" missed.
  */
 const ROUNDS = 20;
+/** A few seconds on a quiet machine; a loaded one (other test files, other work on both cores) may take many times that. */
+const ROUND_SET_TIMEOUT_MS = 180_000;
 const { engines, settingsFor, stop: stopPostgres } = bothEngines("session-races.test");
 
 afterAll(async () => {
@@ -175,7 +177,7 @@ for (const engine of engines) {
           if (!holds) missed.push({ round, racedRefreshes: issued.length, ...outcome });
         }
         expect(missed, `${missed.length} of ${ROUNDS} rounds did not hold`).toEqual([]);
-      });
+      }, ROUND_SET_TIMEOUT_MS);
     }
   });
 }
