@@ -106,6 +106,11 @@ describe("the file store stops and comes back", () => {
       expect(await download.json()).toEqual({ detail: STORAGE_DETAIL });
     }
 
+    // So does an export (a zip's status goes out before its files are read).
+    const zip = await call("/api/account/export");
+    expect(zip.status).toBe(503);
+    expect(await zip.json()).toEqual({ detail: STORAGE_DETAIL });
+
     // An upload whose bytes cannot reach the store: 503, and nothing of it is kept or counted.
     const refused = await call("/api/voice/upload", { method: "POST", body: voiceForm("lost.mp3") });
     expect(refused.status).toBe(503);
