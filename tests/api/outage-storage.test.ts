@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp4Bytes } from "../support/media";
@@ -20,6 +20,7 @@ const STORAGE_DETAIL = "The studio can't reach its file storage right now. Pleas
 interface S3rverInstance {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
+  httpServer: { closeAllConnections(): void };
 }
 const S3rver = createRequire(import.meta.url)("s3rver") as new (options: Record<string, unknown>) => S3rverInstance;
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3-outage-"));
@@ -140,4 +141,46 @@ describe("the file store stops and comes back", () => {
     expect(await keys("tmp/")).toEqual([]);
     expect(server.child.exitCode).toBeNull();
   }, 60_000);
+
+  it("a file whose bytes are gone from the store is a 404 with a detail, not a 200 cut short", async () => {
+    const before = new Set(await keys("objects/"));
+    expect((await call("/api/voice/upload", { method: "POST", body: voiceForm("gone.mp3") })).status).toBe(201);
+    const added = (await keys("objects/")).filter((key) => !before.has(key));
+    expect(added).toHaveLength(1);
+    await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: added[0] }));
+    const answer = await call("/static/voices/gone.mp3");
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({ detail: "File not found" });
+  });
+
+  it("a store failing after the first byte cuts the download (not a short 200 that looks whole), and the server stays up", async () => {
+    const big = mp4Bytes(16 * 1024 * 1024);
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(big)]), "long.mp4");
+    expect((await call("/api/videos/upload", { method: "POST", body: form })).status).toBe(201);
+
+    const download = await call("/api/videos/long.mov");
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-length")).toBe(String(big.length));
+    const reader = download.body!.getReader();
+    let received = (await reader.read()).value!.length;
+    // The store goes away mid-transfer: its connections are cut, then it stops.
+    store!.httpServer.closeAllConnections();
+    await stopStore();
+    const rest = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return "ended";
+        received += value.length;
+      }
+    })();
+    await expect(rest).rejects.toThrow();
+    expect(received).toBeLessThan(big.length);
+
+    await startStore();
+    await within(10_000, async () => (await fetch(`${server.url}/api/health`)).status === 200);
+    const whole = await call("/api/videos/long.mov");
+    expect(Buffer.from(await whole.arrayBuffer()).equals(big)).toBe(true);
+    expect(server.child.exitCode).toBeNull();
+  }, 90_000);
 });

@@ -69,6 +69,7 @@ describe("outageOf: connection errors are the database's or the store's 503", ()
     ["a TypeError (a bug)", new TypeError("cannot read properties of undefined")],
     ["a DomainError 422 (bad input)", new DomainError(422, "Title is required")],
     ["a DomainError 503 of another kind (busy)", new DomainError(503, "Busy", { code: "busy" })],
+    ["fetch() to another server refused", new TypeError("fetch failed", { cause: withCode("ECONNREFUSED") })],
   ])("%s is not an outage", (_label, error) => {
     expect(outageOf(error)).toBeNull();
   });
