@@ -104,6 +104,9 @@ export function isStorageOutage(error: unknown): boolean {
 export function outageOf(error: unknown, dependency?: Dependency): DomainError | null {
   if (isUnavailable(error)) return error;
   if (error instanceof DomainError) return null;
+  // fetch() to some other server (an AI provider) failing is that server's problem, not ours: the
+  // database speaks pg and the store the SDK, neither through fetch.
+  if (!dependency && error instanceof TypeError && error.message === "fetch failed") return null;
   const from: Dependency = dependency ?? ([...chain(error)].some((shape) => shape.$metadata) ? "storage" : "database");
   const outage = from === "storage" ? isStorageOutage(error) : isDatabaseOutage(error);
   return outage ? unavailable(from, error) : null;

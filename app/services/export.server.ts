@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { outageOf } from "~/lib/outage.server";
 import { fileStore } from "~/lib/storage.server";
 import { createZipStream, safeFileName, ZipNames, type ZipStream } from "~/lib/zip-stream.server";
 import { contentBodyForExport, listContentForExport, listMediaForExport, mediaForExportByIds, type ExportMediaRow } from "~/models/export.server";
@@ -27,6 +28,15 @@ export interface ZipExport {
 /** Deflate what is text or raw audio; store already-compressed media (MP3, MP4, WebM, PNG...) as is. */
 export function worthCompressing(contentType: string): boolean {
   return /^(text\/|application\/json|audio\/(wav|wave|x-wav|vnd\.wave))/i.test(contentType);
+}
+
+/**
+ * A zip's status is sent before its files are read: with files to read, the store is asked first, so
+ * a store out of reach is the 503 "unavailable" rather than a download cut after its 200 (issue 32).
+ */
+async function requireStore(fileCount: number): Promise<void> {
+  if (fileCount === 0) return;
+  await fileStore.probe?.().catch((error: unknown) => Promise.reject(outageOf(error, "storage") ?? error));
 }
 
 function addStoredFile(zip: ZipStream, path: string, file: ExportMediaRow) {
@@ -75,6 +85,7 @@ export async function exportProject(userId: string, projectId: string): Promise<
   if (!project) throw projectNotFound();
   const attached = FILE_SLOTS.flatMap((slot) => (project.media[slot] ? [{ slot, id: project.media[slot]!.id }] : []));
   const files = new Map((await mediaForExportByIds(userId, attached.map((a) => a.id))).map((file) => [file.id, file]));
+  await requireStore(files.size);
 
   const zip = createZipStream();
   const names = new ZipNames();
@@ -111,6 +122,7 @@ function markdownOf(title: string, body: string): string {
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
   const [content, projects, library] = await Promise.all([listContentForExport(user.id), listProjects(user.id), listMediaForExport(user.id)]);
+  await requireStore(library.length);
   const zip = createZipStream();
   const names = new ZipNames();
   names.take("", "manifest.json");

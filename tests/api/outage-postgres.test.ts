@@ -150,6 +150,13 @@ describe.runIf(available)("PostgreSQL goes away under the server (throwaway clus
       expect(html).toContain("The studio can&#x27;t reach its database right now");
       expect(html).toMatch(/<a[^>]*href="\/dashboard"[^>]*>Try again<\/a>/);
 
+      // A file route outside the API's wrapper, and a client-side navigation's data request, say the same.
+      const file = await call("/media/abcdefgh12345678");
+      expect(file.status).toBe(503);
+      expect(file.headers.get("retry-after")).toBe("5");
+      expect(await file.json()).toEqual({ detail: DATABASE_DETAIL });
+      expect((await fetch(`${server.url}/dashboard.data`, { headers: { Cookie: cookie } })).status).toBe(503);
+
       const health = await fetch(`${server.url}/api/health`);
       expect(health.status).toBe(503);
       expect(health.headers.get("retry-after")).toBe("5");

@@ -20,6 +20,7 @@ const STORAGE_DETAIL = "The studio can't reach its file storage right now. Pleas
 interface S3rverInstance {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
+  httpServer: { closeAllConnections(): void };
 }
 const S3rver = createRequire(import.meta.url)("s3rver") as new (options: Record<string, unknown>) => S3rverInstance;
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3-outage-"));
@@ -106,6 +107,11 @@ describe("the file store stops and comes back", () => {
       expect(await download.json()).toEqual({ detail: STORAGE_DETAIL });
     }
 
+    // So does an export (a zip's status goes out before its files are read).
+    const zip = await call("/api/account/export");
+    expect(zip.status).toBe(503);
+    expect(await zip.json()).toEqual({ detail: STORAGE_DETAIL });
+
     // An upload whose bytes cannot reach the store: 503, and nothing of it is kept or counted.
     const refused = await call("/api/voice/upload", { method: "POST", body: voiceForm("lost.mp3") });
     expect(refused.status).toBe(503);
@@ -135,4 +141,35 @@ describe("the file store stops and comes back", () => {
     expect(await keys("tmp/")).toEqual([]);
     expect(server.child.exitCode).toBeNull();
   }, 60_000);
+
+  it("a store failing after the first byte cuts the download (not a short 200 that looks whole), and the server stays up", async () => {
+    const big = mp4Bytes(16 * 1024 * 1024);
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(big)]), "long.mp4");
+    expect((await call("/api/videos/upload", { method: "POST", body: form })).status).toBe(201);
+
+    const download = await call("/api/videos/long.mov");
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-length")).toBe(String(big.length));
+    const reader = download.body!.getReader();
+    let received = (await reader.read()).value!.length;
+    // The store goes away mid-transfer: its connections are cut, then it stops.
+    store!.httpServer.closeAllConnections();
+    await stopStore();
+    const rest = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return "ended";
+        received += value.length;
+      }
+    })();
+    await expect(rest).rejects.toThrow();
+    expect(received).toBeLessThan(big.length);
+
+    await startStore();
+    await within(10_000, async () => (await fetch(`${server.url}/api/health`)).status === 200);
+    const whole = await call("/api/videos/long.mov");
+    expect(Buffer.from(await whole.arrayBuffer()).equals(big)).toBe(true);
+    expect(server.child.exitCode).toBeNull();
+  }, 90_000);
 });

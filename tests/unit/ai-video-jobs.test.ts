@@ -1,12 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ProviderError } from "~/ai/errors.server";
 import { LocalVideoRenderer } from "~/ai/local-video.server";
 import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video.server";
-import { VideoJobRunner } from "~/services/video-job-runner.server";
+import { MAX_BACKOFF_MS, VideoJobRunner } from "~/services/video-job-runner.server";
 import { db } from "~/lib/db.server";
 import { fileStore } from "~/lib/storage.server";
 import { getMediaById } from "~/models/media.server";
 import { DomainError } from "~/lib/domain-error";
+import { unavailable } from "~/lib/outage.server";
 import { createVideoJob, getVideoJob, listVideoJobs, VIDEO_JOB_LIMIT, videoPromptSchema } from "~/models/video-job.server";
 import { newUserId } from "./users";
 
@@ -153,6 +155,48 @@ describe("video job runner", () => {
     expect(second.runs[0].resume).toEqual({ progress: 0.4, externalId: "remote-7" });
     const row = await db.selectFrom("video_jobs").select(["attempts", "runner_id"]).where("id", "=", job.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ attempts: 2, runner_id: null });
+  });
+
+  it("a job the database or the store interrupted is not failed: it is taken over and resumed", async () => {
+    const job = await createVideoJob(user, "through an outage", "scripted");
+    let runs = 0;
+    const provider = new ScriptedProvider("scripted", async (run) => {
+      if (++runs === 1) {
+        await run.report({ status: "processing", progress: 0.4 });
+        throw unavailable("storage", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+      }
+      return { bytes: WEBM, contentType: "video/webm", extension: "webm" };
+    });
+    await runner(provider).start();
+    const done = await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    expect(done!.error).toBeNull();
+    expect(provider.runs.map((run) => run.resume.progress)).toEqual([0, 0.4]);
+    const row = await db.selectFrom("video_jobs").select(["attempts"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(2);
+  });
+
+  it("backs off while its passes fail (at most 5 s apart) and resumes the work when the database is back", async () => {
+    const failures: unknown[] = [];
+    const logged = vi.spyOn(console, "error").mockImplementation((...args) => void failures.push(args[0]));
+    const job = await createVideoJob(user, "after the outage", "scripted");
+    const provider = new ScriptedProvider("scripted", async () => ({ bytes: WEBM, contentType: "video/webm", extension: "webm" }));
+    // The jobs' table out of reach: every pass fails (on SQLite a missing table stands in for the server being away).
+    await sql`alter table video_jobs rename to video_jobs_away`.execute(db);
+    try {
+      const working = runner(provider, { tickMs: 50 });
+      await working.start();
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+      // Ticks every 50 ms would be 32 passes; backing off (50, 100, 200, 400, 800 ms…) it is a handful.
+      const passes = failures.filter((first) => first === "[video-jobs] runner pass failed").length;
+      expect(passes).toBeGreaterThanOrEqual(2);
+      expect(passes).toBeLessThanOrEqual(7);
+    } finally {
+      await sql`alter table video_jobs_away rename to video_jobs`.execute(db);
+      logged.mockRestore();
+    }
+    const started = Date.now();
+    await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    expect(Date.now() - started).toBeLessThan(MAX_BACKOFF_MS + 5000);
   });
 
   it("never lets two runners work one job", async () => {

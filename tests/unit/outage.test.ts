@@ -1,5 +1,8 @@
+import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "~/lib/domain-error";
+import { storedBody } from "~/lib/file-response.server";
+import type { FileStore } from "~/lib/storage.server";
 import { screenFailure } from "~/lib/forms.server";
 import { within } from "~/lib/health.server";
 import { errorResponse } from "~/lib/http/responder.server";
@@ -66,6 +69,7 @@ describe("outageOf: connection errors are the database's or the store's 503", ()
     ["a TypeError (a bug)", new TypeError("cannot read properties of undefined")],
     ["a DomainError 422 (bad input)", new DomainError(422, "Title is required")],
     ["a DomainError 503 of another kind (busy)", new DomainError(503, "Busy", { code: "busy" })],
+    ["fetch() to another server refused", new TypeError("fetch failed", { cause: withCode("ECONNREFUSED") })],
   ])("%s is not an outage", (_label, error) => {
     expect(outageOf(error)).toBeNull();
   });
@@ -141,5 +145,36 @@ describe("health's probes and the housekeeping's backoff", () => {
       errors.mockRestore();
       vi.useRealTimers();
     }
+  });
+});
+
+describe("downloads ask the store before they answer", () => {
+  /** A store whose open() gives `make()`'s stream (only open is used by storedBody). */
+  const storeOf = (make: () => Readable) => ({ open: make }) as unknown as FileStore;
+  const failing = (error: Error, chunks: Buffer[] = []) => () =>
+    new Readable({
+      read() {
+        const next = chunks.shift();
+        if (next) this.push(next);
+        else this.destroy(error);
+      },
+    });
+
+  it("the store out of reach before the first byte is the 503, a missing object the 404", async () => {
+    await expect(storedBody(storeOf(failing(withCode("ECONNREFUSED"))), "key-12345678")).rejects.toMatchObject({
+      status: 503,
+      detail: UNAVAILABLE_DETAIL.storage,
+    });
+    await expect(storedBody(storeOf(failing(withCode("ENOENT"))), "key-12345678")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("the bytes flow once the store answered; a failure after the first byte errors the body (the server cuts the connection)", async () => {
+    const whole = await storedBody(storeOf(() => Readable.from([Buffer.from("ab"), Buffer.from("cd")])), "key-12345678");
+    expect(Buffer.from(await new Response(whole).arrayBuffer()).toString()).toBe("abcd");
+
+    const cut = await storedBody(storeOf(failing(withCode("ECONNRESET"), [Buffer.from("first")])), "key-12345678");
+    const reader = cut.getReader();
+    expect(Buffer.from((await reader.read()).value!).toString()).toBe("first");
+    await expect(reader.read()).rejects.toThrow(/the store failed while sending key-12345678/);
   });
 });
