@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp4Bytes } from "../support/media";
@@ -141,6 +141,17 @@ describe("the file store stops and comes back", () => {
     expect(await keys("tmp/")).toEqual([]);
     expect(server.child.exitCode).toBeNull();
   }, 60_000);
+
+  it("a file whose bytes are gone from the store is a 404 with a detail, not a 200 cut short", async () => {
+    const before = new Set(await keys("objects/"));
+    expect((await call("/api/voice/upload", { method: "POST", body: voiceForm("gone.mp3") })).status).toBe(201);
+    const added = (await keys("objects/")).filter((key) => !before.has(key));
+    expect(added).toHaveLength(1);
+    await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: added[0] }));
+    const answer = await call("/static/voices/gone.mp3");
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({ detail: "File not found" });
+  });
 
   it("a store failing after the first byte cuts the download (not a short 200 that looks whole), and the server stays up", async () => {
     const big = mp4Bytes(16 * 1024 * 1024);

@@ -1,6 +1,6 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import type { DomainError } from "../domain-error";
-import { logOutage, outageOf } from "../outage.server";
+import { DomainError } from "../domain-error";
+import { isUnavailable, logOutage, outageOf } from "../outage.server";
 import { errorResponse } from "./responder.server";
 
 /**
@@ -11,9 +11,11 @@ import { errorResponse } from "./responder.server";
  * for the request, and `outageMiddleware`, outside the others, answers it instead of the 500:
  * `{"detail"}` with 503 and Retry-After for /api and files, and for screens the root error boundary
  * with the plain message, status 503 and Retry-After (a thrown `data()` after `next()` renders the
- * page again with that error).
+ * page again with that error). A DomainError that escapes a resource route outside `apiAction` (a file
+ * route's 404 for bytes gone from the store) is answered the same way, as its own status.
  */
-export const outageContext = createContext<DomainError | null>(null);
+/** The outage (or a DomainError of a resource route) React Router caught for this request. */
+export const escapedErrorContext = createContext<DomainError | null>(null);
 
 /** Paths answered by resource routes (JSON or files), not by screens. */
 const RESOURCE_PATH = /^\/(api|media|static)\//;
@@ -23,13 +25,18 @@ const RESOURCE_PATH = /^\/(api|media|static)\//;
  * a second); anything else is logged as React Router would (not when the client went away).
  */
 export function noteError(error: unknown, { request, context }: { request: Request; context?: unknown }): void {
+  const provider = context as RouterContextProvider | undefined;
+  const remember = (domainError: DomainError) => {
+    if (provider && typeof provider.set === "function") provider.set(escapedErrorContext, domainError);
+  };
   const outage = outageOf(error);
   if (outage) {
     logOutage(outage);
-    const provider = context as RouterContextProvider | undefined;
-    if (provider && typeof provider.set === "function") provider.set(outageContext, outage);
-    return;
+    return remember(outage);
   }
+  // A DomainError a file route threw outside apiAction (e.g. a stored file gone: 404) is answered as
+  // such on a resource path, not as a 500; on a screen only an outage changes the answer.
+  if (error instanceof DomainError) remember(error);
   if (!request.signal.aborted) console.error(error);
 }
 
@@ -44,8 +51,9 @@ export const outageMiddleware: MiddlewareFunction<Response> = async ({ request, 
     if (!outage) throw error;
     logOutage(outage);
   }
-  outage ??= context.get(outageContext);
+  outage ??= context.get(escapedErrorContext);
   if (!outage || (response && response.status !== 500)) return response!;
   if (RESOURCE_PATH.test(new URL(request.url).pathname)) return errorResponse(outage);
+  if (!isUnavailable(outage)) return response!;
   throw data(outage.detail, { status: 503, headers: outage.options.headers });
 };
