@@ -487,7 +487,8 @@ if (outages) {
 }
 
 const pad = (value, width) => String(value ?? "-").padStart(width);
-console.log(`\n[faults] ${setupNames.length} set-up(s)${outages ? " and the outages" : ""} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+const ran = [setupNames.length ? `${setupNames.length} set-up(s)` : "", outages ? "the outages" : ""].filter(Boolean).join(" and ");
+console.log(`\n[faults] ${ran} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 if (setupNames.length) console.log(
   "[faults] set-up     kills requests  err down/in-flight/up  writes chk/miss  uploads  jobs made/done/resumed  integrity  rows  no-bytes  no-row  tmp left",
 );

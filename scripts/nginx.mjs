@@ -82,7 +82,7 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=0;`).join("\n")}
 
 /**
  * Starts nginx on a free loopback port in front of `upstreams` ("127.0.0.1:3001", ...). Returns its
- * URL and stop(). Throws a clear error when nginx is not installed.
+ * URL, errorLog and stop(). Throws a clear error when nginx is not installed.
  */
 export async function startNginx({ upstreams, port } = {}) {
   const binary = findNginx();
@@ -114,6 +114,8 @@ export async function startNginx({ upstreams, port } = {}) {
   }
   return {
     url,
+    /** Its error log (warn and above), e.g. to show what it saw during a fault. */
+    errorLog: path.join(prefix, "error.log"),
     stop: () =>
       new Promise((resolve) => {
         const done = () => {

@@ -82,7 +82,8 @@ export async function startS3Server() {
  * Starts a set-up; resolves { name, url, instances, env, restart(i), stop() }. `instances[i]` is the
  * launched server (pid, dataDir, stop); `restart(i)` starts instance i again with the same settings
  * (after a kill -9, say). `extraEnv` goes to every instance; `onOutput(i, text)` sees instance i's
- * output (log: false). `services` holds the set-up's PostgreSQL cluster and s3rver (`pg`, `s3`), if any.
+ * output (log: false). `services` holds the set-up's PostgreSQL cluster, s3rver and nginx (`pg`, `s3`,
+ * `nginx`), if any.
  */
 export async function startSetup(name, { extraEnv = {}, log = false, onOutput } = {}) {
   if (!SETUPS.includes(name)) throw new Error(`unknown set-up "${name}": one of ${SETUPS.join(", ")}`);
@@ -120,6 +121,7 @@ export async function startSetup(name, { extraEnv = {}, log = false, onOutput } 
     if (name === "cluster") {
       nginx = await startNginx({ upstreams: instances.map((instance) => new URL(instance.url).host) });
       cleanups.push(() => nginx.stop());
+      services.nginx = nginx;
       url = nginx.url;
     }
     const dataDir = first.dataDir;
