@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser } from "./client";
+import { api, baseUrl, FINISHED_VIDEO_STATUSES, newUser, pollUntil } from "./client";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
@@ -249,14 +249,17 @@ describe("AI video jobs", () => {
 
     const seen: string[] = [];
     const progress: number[] = [];
-    let status: any;
     const started = Date.now();
-    do {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      status = (await api(`/api/aivideo/status/${created.body.id}`, { token: alice.token })).body;
-      if (seen.at(-1) !== status.status) seen.push(status.status);
-      progress.push(status.progress);
-    } while (status.status !== "completed" && Date.now() - started < 15_000);
+    // Until the job is final, however long a loaded machine takes (then it must have completed).
+    const status = await pollUntil(
+      async () => {
+        const body = (await api(`/api/aivideo/status/${created.body.id}`, { token: alice.token })).body;
+        if (seen.at(-1) !== body.status) seen.push(body.status);
+        progress.push(body.progress);
+        return body;
+      },
+      (body) => FINISHED_VIDEO_STATUSES.includes(body.status),
+    );
 
     expect(status).toEqual({
       id: created.body.id,
@@ -266,9 +269,9 @@ describe("AI video jobs", () => {
       media_id: expect.stringMatching(/^[\w-]+$/),
       error: null,
     });
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThan(3000);
-    expect(elapsed).toBeLessThan(12_000);
+    // The renderer paces its 4-second clip at playback speed: never quicker than that, however fast the
+    // machine. (How much slower depends on the machine's load: nothing to assert about that here.)
+    expect(Date.now() - started).toBeGreaterThan(3000);
     expect(seen).toEqual(expect.arrayContaining(["queued", "processing", "finishing", "completed"]));
     expect(seen.indexOf("queued")).toBeLessThan(seen.indexOf("processing"));
     expect(seen.indexOf("processing")).toBeLessThan(seen.indexOf("finishing"));
@@ -285,7 +288,7 @@ describe("AI video jobs", () => {
     // Another user sees neither the job nor the clip.
     expect((await api(`/api/aivideo/status/${created.body.id}`, { token: bob.token })).status).toBe(404);
     expect((await download(bob, status.url)).status).toBe(404);
-  }, 30_000);
+  }, 180_000);
 
   it("accepts /api/aivideo without the slash; refuses empty prompts (422); unknown jobs are 404", async () => {
     const created = await api("/api/aivideo", { token: bob.token, json: { prompt: "short" } });
@@ -323,15 +326,13 @@ describe("unfinished AI video jobs per person (VIDEO_MAX_ACTIVE_JOBS, 3 by defau
     expect((await api("/api/aivideo/", { token: dave.token, json: { prompt: "mine" } })).status).toBe(202);
 
     // Once one of carol's jobs has finished, she may start another.
-    const started = Date.now();
-    for (;;) {
-      const statuses = await Promise.all(accepted.map((response) => api(`/api/aivideo/status/${response.body.id}`, { token: carol.token })));
-      if (statuses.some((status) => status.body.status === "completed")) break;
-      if (Date.now() - started > 25_000) throw new Error("no job finished in time");
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const statuses = await pollUntil(
+      () => Promise.all(accepted.map(async (response) => (await api(`/api/aivideo/status/${response.body.id}`, { token: carol.token })).body.status)),
+      (seen) => seen.some((status) => FINISHED_VIDEO_STATUSES.includes(status)),
+    );
+    expect(statuses).toContain("completed");
     expect((await api("/api/aivideo/", { token: carol.token, json: { prompt: "now there is room" } })).status).toBe(202);
-  }, 40_000);
+  }, 180_000);
 });
 
 describe("POST /api/creative-tools/{tool}/generate", () => {

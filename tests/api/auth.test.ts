@@ -203,8 +203,14 @@ describe("registration rate limit (own server with REGISTER_MAX_PER_ADDRESS=3)",
 
   it("concurrent registrations from one address cannot get past the limit", async () => {
     const statuses = await Promise.all(Array.from({ length: 8 }, () => register("192.0.2.20").then((r) => r.status)));
-    expect(statuses.filter((status) => status === 201).length).toBeLessThanOrEqual(3);
-    expect(statuses.filter((status) => status !== 201).every((status) => status === 429)).toBe(true);
+    const created = statuses.filter((status) => status === 201).length;
+    expect(created).toBeLessThanOrEqual(3);
+    // The others are refused by the count (429) or, on a loaded machine where the earlier ones' hashes
+    // are still running, by the bounded hash queue (503, not counted).
+    expect(statuses.filter((status) => status !== 201 && status !== 429 && status !== 503)).toEqual([]);
+    // One at a time (nothing else hashing) the address gets the rest of its 3, and then the count refuses it.
+    for (let i = created; i < 3; i++) expect((await register("192.0.2.20")).status).toBe(201);
+    expect((await register("192.0.2.20")).status).toBe(429);
   });
 
   it("the /register screen shares the allowance and says why", async () => {

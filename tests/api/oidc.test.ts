@@ -66,8 +66,8 @@ class Browser {
   }
 }
 
-/** Tests that start a server of their own (a few seconds each, more on a busy machine). */
-const SERVER_START_TIMEOUT_MS = 60_000;
+/** Tests that start a server of their own (a few seconds each, more than a minute on a loaded machine). */
+const SERVER_START_TIMEOUT_MS = 240_000;
 
 let provider: OidcProvider;
 let app: SsoApp;
@@ -407,7 +407,7 @@ describe("without single sign-on", () => {
   });
 
   it("a partial set of settings stops the server at start, naming what is missing", async () => {
-    await expect(launchServer({ env: { OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "studio" } })).rejects.toThrow(
+    await expect(launchServer({ env: { OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "studio" }, timeoutMs: SERVER_START_TIMEOUT_MS })).rejects.toThrow(
       /OIDC_CLIENT_SECRET must be set too: single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET together/,
     );
   }, SERVER_START_TIMEOUT_MS);

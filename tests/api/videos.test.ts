@@ -175,7 +175,7 @@ async function generatedClip(token: string, prompt: string): Promise<{ mediaId: 
   expect(created.status).toBe(202);
   // Until the job is final (on a loaded machine it may wait behind other files' jobs for a while), then it
   // must have completed: an error or a timeout fails here with the job's own words.
-  const status = await waitForVideoJob(token, created.body.id);
+  const status = await waitForVideoJob(token, created.body.id, 240_000);
   expect(status).toMatchObject({ status: "completed", media_id: expect.any(String), url: expect.any(String) });
   return { mediaId: status.media_id, url: status.url };
 }
@@ -192,8 +192,9 @@ describe("the Video Hub's generated videos (issue 26)", () => {
     const owner = await newUser("generated-owner");
     const other = await newUser("generated-other");
     await upload(owner.token, webmBytes(), "upload.webm");
-    const clip = await generatedClip(owner.token, "Gulls over the pier");
-    const otherClip = await generatedClip(other.token, "Someone else's clip");
+    // Both at once: the server's runner works two jobs at a time, and on a loaded machine each may wait
+    // behind other files' jobs.
+    const [clip, otherClip] = await Promise.all([generatedClip(owner.token, "Gulls over the pier"), generatedClip(other.token, "Someone else's clip")]);
 
     // SPEC §7's list is the uploads only.
     const listed = await api("/api/videos", { token: owner.token });

@@ -51,8 +51,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       ...(await postgresEnv(env)),
     },
     onOutput: process.env.TEST_SERVER_LOG ? (text: string) => process.stderr.write(text) : undefined,
+    timeoutMs: SERVER_START_TIMEOUT_MS,
   });
 }
+
+/** How long a test server's start may take: a few seconds on a quiet machine, over 30 s on a loaded one. */
+export const SERVER_START_TIMEOUT_MS = 120_000;
 
 /**
  * The database settings a server started by startTestServer on `dataDir` uses, for a process that must

@@ -5,6 +5,7 @@ import { newId, nowIso, sha256 } from "~/lib/ids.server";
 import { beginAiRequest } from "~/models/ai-usage.server";
 import { registerWithPassword } from "~/models/auth.server";
 import { createInvitation, invitationIsUsable } from "~/models/invitation.server";
+import { PasswordHashingBusy } from "~/models/password.server";
 import { deletePersonRows, disablePerson, enablePerson, setAiDailyLimit, setStorageQuota } from "~/models/operator.server";
 import { StorageHold, storageUse } from "~/models/storage-quota.server";
 import { issueTokenPair, pruneStaleRecords, userOfAccessToken } from "~/models/token.server";
@@ -56,7 +57,12 @@ for (const engine of engines) {
       const emails = Array.from({ length: 6 }, (_, i) => email(`race${i}`));
       const results = await Promise.allSettled(emails.map((address) => createUser(address, "right-password", "first", invitation.code)));
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-      for (const result of results) if (result.status === "rejected") expect(result.reason).toBeInstanceOf(InvitationNeededError);
+      // On a loaded machine the bounded hash queue (at least 4 waiting) may refuse one of the six before
+      // its hash, so before any claim: it is "busy", never a second account. At least five race the claim.
+      const rejections = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+      const busy = rejections.filter((reason) => reason instanceof PasswordHashingBusy);
+      expect(busy.length).toBeLessThanOrEqual(1);
+      for (const reason of rejections) if (!busy.includes(reason)) expect(reason).toBeInstanceOf(InvitationNeededError);
       const kept = await db.selectFrom("users").select("email").where("email", "in", emails).execute();
       expect(kept).toHaveLength(1);
     });
