@@ -246,7 +246,12 @@ export async function runOutages() {
       const bare = answers.filter((answer) => answer.status === 503 && answer.path.startsWith("/api/") && !answer.retryAfter);
       const plainPages = answers.filter((answer) => answer.status === 503 && answer.path === "/dashboard" && !answer.type.startsWith("text/html"));
       const during = rounds.map((list) => list.filter((round) => round.start >= window.startedAt && round.end <= window.backAt).map((round) => round.health));
-      const after = rounds.map((list, i) => list.filter((round) => round.start >= (window.recoveredAt[i] ?? Infinity) - 1 && round.start <= window.endAt + CALM_MS - 1000).map((round) => round.health));
+      const afterRounds = rounds.map((list, i) => list.filter((round) => round.start >= (window.recoveredAt[i] ?? Infinity) - 1 && round.start <= window.endAt + CALM_MS - 1000));
+      const after = afterRounds.map((list) => list.map((round) => round.health));
+      afterRounds.forEach((list, i) => {
+        const flaps = list.filter((round) => !round.health.startsWith("200 "));
+        if (flaps.length) log(`${key}:   instance ${i}'s health after its recovery at +${flaps.map((round) => seconds(round.start - window.backAt)).join(", +")}: ${tally(flaps.map((round) => round.health))}`);
+      });
       const fallen = exits.filter((exit) => exit.at >= window.startedAt && exit.at <= window.endAt);
       const row = { key, name: window.fault.name, down: window.backAt - window.startedAt, recovery: window.recovery, requests: entries.length, counts, during, after, fallen };
       rows.push(row);
