@@ -14,7 +14,7 @@
 // (about 2-3 minutes); returns its checks for faults.mjs's closing line.
 import fs from "node:fs";
 import { verifyWrites } from "./load-workload.mjs";
-import { TimedLog, VOICE_SHA, download, mixedLoad, prober, sleep, watchAnswers } from "./outages-load.mjs";
+import { TimedLog, VOICE_SHA, download, mediaLeft, mixedLoad, prober, sleep, watchAnswers } from "./outages-load.mjs";
 import { startSetup } from "./setups.mjs";
 
 const CALM_MS = 6_000; // load with everything up: before the first fault and after each recovery
@@ -49,54 +49,6 @@ function bucketOf(status, kind = "") {
 const BUCKETS = ["2xx", "3xx!", "4xx", "4xx!", "503", "500", "5xx", "network", "cut"];
 // The bounded password-hash queue's own 503 (with Retry-After; Person.hashing tries again): not an outage.
 const hashQueue = (entry) => entry.status === 503 && ["register", "login", "login form"].includes(entry.kind);
-
-/**
- * The media rows (by kind) and the store's objects/ and tmp/ keys, read from outside after the load:
- * an upload refused during an outage must leave no row, and every row must have its object.
- */
-async function mediaLeft(setup) {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: setup.env.DATABASE_URL });
-  client.on("error", () => {});
-  await client.connect();
-  let rows;
-  try {
-    rows = (await client.query("select id, kind from media_files")).rows;
-  } finally {
-    await client.end();
-  }
-  const { S3Client, ListObjectsV2Command } = await import("@aws-sdk/client-s3");
-  const url = new URL(setup.env.STORAGE_URL);
-  const s3 = new S3Client({
-    endpoint: url.searchParams.get("endpoint"),
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: setup.env.AWS_ACCESS_KEY_ID, secretAccessKey: setup.env.AWS_SECRET_ACCESS_KEY },
-  });
-  const list = async (prefix) => {
-    const keys = [];
-    let token;
-    do {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: url.hostname, Prefix: prefix, ContinuationToken: token }));
-      keys.push(...(page.Contents ?? []).map((object) => object.Key.slice(prefix.length)));
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return keys;
-  };
-  try {
-    const objects = new Set(await list("objects/"));
-    const ids = new Set(rows.map((row) => row.id));
-    return {
-      videos: rows.filter((row) => row.kind === "video").length,
-      voices: rows.filter((row) => row.kind === "voice").length,
-      withoutBytes: rows.filter((row) => !objects.has(row.id)).map((row) => row.id),
-      withoutRow: [...objects].filter((key) => !ids.has(key)).length,
-      temporary: (await list("tmp/")).length,
-    };
-  } finally {
-    s3.destroy();
-  }
-}
 
 export async function runOutages() {
   const result = { name: "outages", ownTable: true, checks: [] };
@@ -246,7 +198,12 @@ export async function runOutages() {
       const bare = answers.filter((answer) => answer.status === 503 && answer.path.startsWith("/api/") && !answer.retryAfter);
       const plainPages = answers.filter((answer) => answer.status === 503 && answer.path === "/dashboard" && !answer.type.startsWith("text/html"));
       const during = rounds.map((list) => list.filter((round) => round.start >= window.startedAt && round.end <= window.backAt).map((round) => round.health));
-      const after = rounds.map((list, i) => list.filter((round) => round.start >= (window.recoveredAt[i] ?? Infinity) - 1 && round.start <= window.endAt + CALM_MS - 1000).map((round) => round.health));
+      const afterRounds = rounds.map((list, i) => list.filter((round) => round.start >= (window.recoveredAt[i] ?? Infinity) - 1 && round.start <= window.endAt + CALM_MS - 1000));
+      const after = afterRounds.map((list) => list.map((round) => round.health));
+      afterRounds.forEach((list, i) => {
+        const flaps = list.filter((round) => !round.health.startsWith("200 "));
+        if (flaps.length) log(`${key}:   instance ${i}'s health after its recovery at +${flaps.map((round) => seconds(round.start - window.backAt)).join(", +")}: ${tally(flaps.map((round) => round.health))}`);
+      });
       const fallen = exits.filter((exit) => exit.at >= window.startedAt && exit.at <= window.endAt);
       const row = { key, name: window.fault.name, down: window.backAt - window.startedAt, recovery: window.recovery, requests: entries.length, counts, during, after, fallen };
       rows.push(row);

@@ -1,7 +1,8 @@
 // The mixed load and the per-instance probes of `npm run faults -- outages` (scripts/faults-outages.mjs):
 // simulated people reading pages and the API, autosaving, uploading small videos and voice clips and
 // downloading them again, each request kept with the moment it ran so the scenario can count it per
-// fault. Every loop ends when `running()` turns false. Loopback only.
+// fault, and what the stores hold afterwards (mediaLeft). Every loop ends when `running()` turns
+// false. Loopback only.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { Person, Recorder, mp3Frames } from "./load-workload.mjs";
 
@@ -204,4 +205,52 @@ export async function prober(instanceUrl, recorder, running, wrong, uploads) {
       return { start, end: performance.now(), ok, health: said.words };
     },
   };
+}
+
+/**
+ * The media rows (by kind) and the store's objects/ and tmp/ keys, read from outside after the load:
+ * an upload refused during an outage must leave no row, and every row must have its object.
+ */
+export async function mediaLeft(setup) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: setup.env.DATABASE_URL });
+  client.on("error", () => {});
+  await client.connect();
+  let rows;
+  try {
+    rows = (await client.query("select id, kind from media_files")).rows;
+  } finally {
+    await client.end();
+  }
+  const { S3Client, ListObjectsV2Command } = await import("@aws-sdk/client-s3");
+  const url = new URL(setup.env.STORAGE_URL);
+  const s3 = new S3Client({
+    endpoint: url.searchParams.get("endpoint"),
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: setup.env.AWS_ACCESS_KEY_ID, secretAccessKey: setup.env.AWS_SECRET_ACCESS_KEY },
+  });
+  const list = async (prefix) => {
+    const keys = [];
+    let token;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: url.hostname, Prefix: prefix, ContinuationToken: token }));
+      keys.push(...(page.Contents ?? []).map((object) => object.Key.slice(prefix.length)));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
+  };
+  try {
+    const objects = new Set(await list("objects/"));
+    const ids = new Set(rows.map((row) => row.id));
+    return {
+      videos: rows.filter((row) => row.kind === "video").length,
+      voices: rows.filter((row) => row.kind === "voice").length,
+      withoutBytes: rows.filter((row) => !objects.has(row.id)).map((row) => row.id),
+      withoutRow: [...objects].filter((key) => !ids.has(key)).length,
+      temporary: (await list("tmp/")).length,
+    };
+  } finally {
+    s3.destroy();
+  }
 }
