@@ -151,7 +151,7 @@ beforeAll(async () => {
   ]);
   remote = { server: remoteServer, token: await signIn(remoteServer, "remote") };
   comfy = { server: comfyServer, token: await signIn(comfyServer, "comfy") };
-}, 90_000);
+});
 
 afterAll(async () => {
   releaseGate();

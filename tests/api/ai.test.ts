@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sendForAnswer } from "../support/early-answer";
 import { api, baseUrl, FINISHED_VIDEO_STATUSES, newUser, pollUntil } from "./client";
 
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -231,13 +232,13 @@ describe("POST /api/ai/sketch2image", () => {
   });
 
   it("refuses a body far beyond the limit with 413 without reading it all", async () => {
-    const response = await api("/api/ai/sketch2image", {
-      token: alice.token,
-      raw: JSON.stringify({ image_data: "data:image/png;base64," + "A".repeat(16 * 1024 * 1024), style: "cartoon" }),
-      headers: { "Content-Type": "application/json" },
+    // Read as soon as it comes: the server answers before the body has arrived and then closes (sendForAnswer).
+    const response = await sendForAnswer(baseUrl() + "/api/ai/sketch2image", {
+      body: JSON.stringify({ image_data: "data:image/png;base64," + "A".repeat(16 * 1024 * 1024), style: "cartoon" }),
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${alice.token}` },
     });
     expect(response.status).toBe(413);
-    expect(response.body.detail).toMatch(/at most/);
+    expect(JSON.parse(response.text).detail).toMatch(/at most/);
   });
 });
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendForAnswer } from "../support/early-answer";
 import { startTestServer, type RunningServer } from "../support/server";
 import { isoMedia, mp3WithId3, mp4Bytes, PNG_BYTES, webmBytes } from "../support/media";
 import { api, baseUrl, newUser, PASSWORD } from "./client";
@@ -292,9 +293,10 @@ describe("USER_STORAGE_QUOTA_MB", () => {
       ["/api/voice/upload", Buffer.concat([mp3WithId3(), Buffer.alloc(3 * MiB)]), "big.mp3"],
       ["/api/videos/upload", mp4Bytes(3 * MiB), "big.mp4"],
     ] as const) {
-      const response = await call(pathname, { method: "POST", body: saveForm(bytes, name, "photo") });
+      // Read as soon as it comes: the server answers before the body has arrived and then closes (sendForAnswer).
+      const response = await sendForAnswer(`${server.url}${pathname}`, { body: saveForm(bytes, name, "photo"), headers: { Authorization: `Bearer ${token}` } });
       expect(response.status).toBe(413);
-      expect((await response.json()).detail).toBe("Not enough storage left: this would pass your 1 MiB quota. Delete files in your library to make room.");
+      expect(JSON.parse(response.text).detail).toBe("Not enough storage left: this would pass your 1 MiB quota. Delete files in your library to make room.");
     }
     expect(storedFiles().length).toBe(before);
     expect(await used()).toBe(0);

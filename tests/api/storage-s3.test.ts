@@ -37,7 +37,7 @@ beforeAll(async () => {
   const json = { email, password: PASSWORD };
   expect((await call("/api/auth/register", { method: "POST", json })).status).toBe(201);
   token = (await (await call("/api/auth/login", { method: "POST", json })).json()).access_token;
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.stop();
@@ -83,7 +83,7 @@ describe("STORAGE_URL=s3://… (s3rver)", () => {
     expect((await call(`/api/videos/${encodeURIComponent("Final cut.mov")}`, { method: "DELETE" })).status).toBe(200);
     expect(await s3.keys("studio/")).toEqual([]);
     expect((await call(`/api/videos/${encodeURIComponent("Final cut.mov")}`)).status).toBe(404);
-  }, 60_000);
+  });
 
   it("a voice clip is served from the bucket at /static/voices/{name} with ranges", async () => {
     const bytes = mp3Frames(20);
@@ -97,5 +97,5 @@ describe("STORAGE_URL=s3://… (s3rver)", () => {
   it("a STORAGE_URL naming a bucket that does not exist stops the start with a message naming STORAGE_URL", async () => {
     await expect(startTestServer({ ...s3.env, STORAGE_URL: s3.storageUrl("no-such-bucket") })).rejects.toThrow(/STORAGE_URL: the file store at s3:\/\/no-such-bucket/);
     await expect(startTestServer({ STORAGE_URL: "s3://x" })).rejects.toThrow(/STORAGE_URL/);
-  }, 60_000);
+  });
 });

@@ -95,7 +95,7 @@ describe("opening the store at start", () => {
       await expect(attempt).rejects.toThrow(message);
       closeFileStore();
     }
-  }, 60_000);
+  });
 });
 
 describe("S3 store: per-instance temporary folders", () => {

@@ -24,7 +24,7 @@ describe("the hash queue holds about a second and a half of work", () => {
     // Those kept are the first to come, the refused ones the last.
     expect(results.slice(0, hashed).every((result) => result === "hashed")).toBe(true);
     expect(results.slice(hashed).every((result) => result instanceof PasswordHashingBusy && result.status === 503)).toBe(true);
-  }, 20_000);
+  });
 
   it("when hashes get slow, fewer may wait: the bound follows the recent time per hash", async () => {
     const { slots } = passwordHashing();
@@ -45,5 +45,5 @@ describe("the hash queue holds about a second and a half of work", () => {
     expect(refused).toHaveLength(16 - queueMax);
     // Retry-After says when the queue will have drained, in whole seconds.
     expect(Number(refused[0].options.headers?.["Retry-After"])).toBeGreaterThanOrEqual(1);
-  }, 20_000);
+  });
 });
