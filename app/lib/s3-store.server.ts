@@ -5,6 +5,7 @@ import {
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
@@ -283,8 +284,10 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     },
 
     async probe(signal) {
-      // The cheapest request that needs the bucket and the credentials: list at most one key of our folder.
-      await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: ownTmpPrefix, MaxKeys: 1 }), { abortSignal: signal });
+      // The cheapest request that needs the bucket and the credentials (the same s3:ListBucket right a
+      // listing needs), and that reads no object: a listing can fail on one damaged object's metadata
+      // while the store serves every other file (seen with the S3-compatible test server after a cut write).
+      await client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal: signal });
     },
 
     async remove(key) {
