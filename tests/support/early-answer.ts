@@ -13,6 +13,10 @@ export interface Answer {
  * (undici) fails the whole call with EPIPE when its write fails after such an answer; on a loaded
  * machine the client is often still writing when that moment ends. A browser reads the answer, as
  * here; a failure before any answer still rejects.
+ *
+ * Each request has a connection of its own: a kept-alive one that sat idle (a loaded machine took
+ * seconds to make the next 25 MB body) may be closed by the server (Node's 5 s keep-alive timeout)
+ * just as the next request is written on it, and that request fails with EPIPE, unanswered.
  */
 export async function sendForAnswer(url: string, init: { method?: string; headers?: Record<string, string>; body: BodyInit }): Promise<Answer> {
   // Request encodes the body as fetch would (FormData as multipart with its boundary).
@@ -21,7 +25,7 @@ export async function sendForAnswer(url: string, init: { method?: string; header
   const headers: Record<string, string> = { ...Object.fromEntries(encoded.headers), "content-length": String(bytes.length) };
   return new Promise((resolve, reject) => {
     let answered = false;
-    const request = http.request(url, { method: encoded.method, headers }, (response) => {
+    const request = http.request(url, { method: encoded.method, headers, agent: false }, (response) => {
       answered = true;
       const chunks: Buffer[] = [];
       const done = () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") });
