@@ -4,7 +4,6 @@ import {
   Link,
   Links,
   Meta,
-  useLocation,
   Outlet,
   Scripts,
   ScrollRestoration,
@@ -86,27 +85,25 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const location = useLocation();
   let title = "Something went wrong";
   let detail = "An unexpected error occurred. Please try again.";
-  let unavailable = false;
+  let retry = true;
   if (isRouteErrorResponse(error)) {
-    unavailable = error.status === 503;
-    title = error.status === 404 ? "Page not found" : unavailable ? "The studio is unavailable for a moment" : `${error.status} ${error.statusText || "Error"}`;
+    retry = error.status >= 500;
+    title = error.status === 404 ? "Page not found" : error.status === 503 ? "The studio is unavailable for a moment" : `${error.status} ${error.statusText || "Error"}`;
     detail = typeof error.data === "string" && error.data ? error.data : detail;
   } else if (import.meta.env.DEV && error instanceof Error) {
     detail = error.message;
   }
-  // "Try again" is a plain link to this very address: it works without JavaScript, and a full load
-  // asks the server again (a database or store back within seconds serves it).
-  const here = `${location.pathname}${location.search}`;
   return (
     <main className="page page-narrow error-page">
       <h1>{title}</h1>
       <p>{detail}</p>
       <p className="error-page-actions">
-        {(unavailable || !isRouteErrorResponse(error) || error.status >= 500) && (
-          <a className="button button-primary" href={here}>
+        {/* An empty href is this very address (query included): a full load that asks the server
+            again, without JavaScript too; a database or store back within seconds serves it. */}
+        {retry && (
+          <a className="button button-primary" href="">
             Try again
           </a>
         )}{" "}
