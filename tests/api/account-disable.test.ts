@@ -4,6 +4,7 @@ import { mp4Bytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
 import { sendJson, startStubServer, type StubServer } from "../unit/ai-stub-server";
 import { api, PASSWORD, uniqueEmail } from "./client";
+import { waitFor } from "../support/wait";
 
 /**
  * Issue 32 item 10 (docs/decisions/0051): `npm run admin -- disable` stops everything the person set
@@ -56,16 +57,6 @@ async function login(email: string): Promise<string> {
   return answer.body.access_token as string;
 }
 
-async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const totalPolls = () => [...polls.values()].reduce((sum, count) => sum + count, 0);
 
 describe("disable stops everything the person set going", { timeout: 180_000 }, () => {
@@ -78,7 +69,7 @@ describe("disable stops everything the person set going", { timeout: 180_000 }, 
       jobs.push(submitted.body.id);
     }
     // The runner works two at once (the provider polled for each), the third waits.
-    await waitFor(() => polls.size, (size) => size >= 2);
+    await waitFor(() => polls.size, (size) => size >= 2, 60_000);
     const statuses = await Promise.all(jobs.map(async (id) => (await call(`/api/aivideo/status/${id}`, { token: someone.token })).body.status));
     for (const status of statuses) expect(["starting", "queued", "processing"]).toContain(status);
 
@@ -95,6 +86,7 @@ describe("disable stops everything the person set going", { timeout: 180_000 }, 
         return Date.now() - quietSince;
       },
       (quiet) => quiet > 5_000,
+      60_000,
     );
 
     // Enabled again, the person sees each job ended with the reason, and none resumes.

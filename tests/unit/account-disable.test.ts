@@ -12,6 +12,7 @@ import { changePassword } from "~/services/account.server";
 import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { bothEngines } from "../support/engines";
 import { newUserId } from "./users";
+import { waitFor } from "../support/wait";
 
 /**
  * Issue 32 items 9 and 10 on both engines (docs/decisions/0051): `disable` revokes the person's
@@ -54,16 +55,6 @@ class HeldProvider implements VideoProvider {
   }
   finish() {
     this.release();
-  }
-}
-
-async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 

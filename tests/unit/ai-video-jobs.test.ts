@@ -11,6 +11,7 @@ import { DomainError } from "~/lib/domain-error";
 import { unavailable } from "~/lib/outage.server";
 import { createVideoJob, getVideoJob, listVideoJobs, VIDEO_JOB_LIMIT, videoPromptSchema } from "~/models/video-job.server";
 import { newUserId } from "./users";
+import { waitFor } from "../support/wait";
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);
 
@@ -29,17 +30,6 @@ class ScriptedProvider implements VideoProvider {
 }
 
 const untilAborted = (signal: AbortSignal) => new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
-
-// The local renderer draws for a few seconds; a loaded 2-core machine takes several times longer.
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const runners: VideoJobRunner[] = [];
 function runner(provider: VideoProvider, options: ConstructorParameters<typeof VideoJobRunner>[1] = {}) {
