@@ -69,6 +69,9 @@ test("the dashboard hydrates its rows from the markup, and a pin re-sorts them b
   await expect(page.getByRole("button", { name: "Pin Bravo", exact: true })).toHaveText("☆");
   await expect.poll(() => rowTitles(page)).toEqual(["Alpha", "Delta", "Charlie", "Bravo", 'Echo & "quotes" <b>']);
   await expect(page.getByRole("link", { name: 'Echo & "quotes" <b>' })).toHaveAttribute("href", `/content/${ids['Echo & "quotes" <b>']}`);
+  // The pins' revalidations settled first, as a person's next click would find them (a click amid
+  // them sometimes left the navigation pending on a busy machine, before step 17 as after).
+  await page.waitForLoadState("networkidle");
   await page.getByRole("link", { name: "Charlie", exact: true }).click();
   await expect(page).toHaveURL(`/content/${ids.Charlie}`);
   await expect(page.getByText("Charlie body")).toBeVisible();
