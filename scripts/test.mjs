@@ -1,4 +1,4 @@
-// `npm test`: type check, production build, Vitest (unit + API against the build), Playwright (Chromium).
+// `npm test`: format check (Prettier), lint (ESLint), type check, production build, Vitest (unit + API against the build), Playwright (Chromium).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +11,8 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), "studio-reports-"));
 const vitestReport = path.join(reports, "vitest.json");
 const playwrightReport = path.join(reports, "playwright.json");
 const steps = [
+  ["format check", bin("prettier"), ["--check", "--cache", "--log-level", "warn", "."]],
+  ["lint", bin("eslint"), ["--cache", "--cache-location", "node_modules/.cache/eslint/", "."]],
   ["type check", bin("react-router"), ["typegen"]],
   ["type check", bin("tsc"), ["--noEmit"]],
   ["build", bin("react-router"), ["build"]],
