@@ -1,26 +1,20 @@
 // Upload benchmark: streams a 1 GiB video to POST /api/videos/upload on the production build and
 // reports the server's peak memory growth over its idle baseline (it must stay under 64 MiB: the
 // upload streams to disk) and the throughput against a plain `cat` of the same bytes to a file.
-// Run: npm run build && node bench/bench-upload.mjs [--mib 1024]   (BUILD_DIR selects the build)
+// Run: node bench/bench-upload.mjs [--mib 1024] (builds first when BUILD_DIR, default build, has none)
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { launchServer, scratchFolder } from "../tests/harness/launch.mjs";
+import { ensureBuild, launchServer, scratchFolder } from "../tests/harness/launch.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const buildDir = path.resolve(root, process.env.BUILD_DIR || "build");
 const mibArgument = process.argv.indexOf("--mib");
 const MIB = 1024 * 1024;
 const payloadMiB = mibArgument > 0 ? Number(process.argv[mibArgument + 1]) : 1024;
 const RSS_LIMIT_MIB = 64;
 
-if (!fs.existsSync(path.join(buildDir, "server/index.js"))) {
-  console.error("[bench-upload] no production build: run `npm run build` first.");
-  process.exit(1);
-}
+ensureBuild((message) => console.log(`[bench-upload] ${message}`));
 
 const scratch = scratchFolder("studio-bench-upload-");
 const work = scratch.dir;
