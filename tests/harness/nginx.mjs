@@ -122,9 +122,9 @@ export async function startNginx({ upstreams, port }) {
     url,
     /** Its error log (warn and above), e.g. to show what it saw during a fault. */
     errorLog: path.join(prefix, "error.log"),
+    /** @returns {Promise<void>} */
     stop: () =>
-      /** @type {Promise<void>} */ (
-        new Promise((resolve) => {
+      new Promise((resolve) => {
         const done = () => {
           fs.rmSync(prefix, { recursive: true, force: true });
           resolve();
@@ -133,7 +133,6 @@ export async function startNginx({ upstreams, port }) {
         child.once("exit", done);
         child.kill("SIGQUIT");
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-      })
-      ),
+      }),
   };
 }
