@@ -1,7 +1,7 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_FLAGS } from "./scripts/launch.mjs";
+import { CHROMIUM_FLAGS } from "./tests/harness/launch.mjs";
 
-// Run through `npm run test:e2e` (scripts/e2e.mjs), which starts the server and sets BASE_URL.
+// Run through `npm run test:e2e` (tests/harness/e2e.mjs), which starts the server and sets BASE_URL.
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,

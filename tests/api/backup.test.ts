@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { postgresAvailable, startPgCluster } from "../../scripts/pg-cluster.mjs";
+import { postgresAvailable, startPgCluster } from "../harness/pg-cluster.mjs";
 import { startS3rver } from "../support/s3";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp4Bytes } from "../support/media";

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchServer } from "../../scripts/launch.mjs";
+import { launchServer } from "../harness/launch.mjs";
 import { startOidcProvider, startSsoApp, SSO_NAME, type OidcProvider, type SsoApp } from "../support/oidc";
 import { runAdmin } from "../support/admin";
 import { startTestServer } from "../support/server";

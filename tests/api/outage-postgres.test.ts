@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
+import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 import { startTestServer, type RunningServer } from "../support/server";
 
 /**

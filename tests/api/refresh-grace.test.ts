@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresTestServer } from "../support/postgres";
 import { startTestServer, type RunningServer } from "../support/server";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
+import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
 
 /**

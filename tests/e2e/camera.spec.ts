@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { CAMERA_FILTERS } from "../../app/browser/camera-filters";
-import { CHROMIUM_FLAGS } from "../../scripts/launch.mjs";
+import { CHROMIUM_FLAGS } from "../harness/launch.mjs";
 import { signUpAndLogIn } from "./helpers";
 
 // Chromium's fake camera (playwright.config.ts): a 640x480 green test card with a turning wedge.

@@ -1,5 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { launchServer } from "../../scripts/launch.mjs";
+import { launchServer } from "../harness/launch.mjs";
 import { PASSWORD, uniqueEmail } from "./helpers";
 
 /**

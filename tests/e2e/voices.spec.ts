@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { PNG_BYTES } from "../support/media";
 import { signUpAndLogIn } from "./helpers";
 
-// A real MP3 to play: one of the bundled demos (made by scripts/assets/compose-music.mjs).
+// A real MP3 to play: one of the bundled demos (made by tools/assets/compose-music.mjs).
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
 /** A field's own error: the picker's under the picker, a rename's beside its name field (issue 26). */

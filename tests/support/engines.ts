@@ -2,7 +2,7 @@ import path from "node:path";
 import type { DatabaseEngine } from "~/lib/db-dialect.server";
 import { env, type Settings } from "~/lib/env.server";
 import { newId } from "~/lib/ids.server";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
+import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 import { createTestDatabase, postgresTestServer } from "./postgres";
 
 /**

@@ -2,8 +2,8 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-// The one launcher (plain JavaScript, shared with scripts/e2e.mjs and the benchmarks).
-import { launchServer } from "../../scripts/launch.mjs";
+// The one launcher (plain JavaScript, shared with tests/harness/e2e.mjs and the benchmarks).
+import { launchServer } from "../harness/launch.mjs";
 import { createTestDatabase, postgresTestServer } from "./postgres";
 
 export interface RunningServer {

@@ -1,7 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a plain ES module script without type declarations
-import { checkFloors, floorOf } from "../../scripts/check-floors.mjs";
+import { checkFloors, floorOf } from "../harness/check-floors.mjs";
 
 describe("the floors of app/ (docs/decisions/0012-floors.md)", () => {
   it("has no import that runs back down the floors", () => {

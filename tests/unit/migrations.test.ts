@@ -13,7 +13,7 @@ import {
   isUniqueViolation,
   type DatabaseEngine,
 } from "~/lib/db-dialect.server";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
+import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 
 /**
  * Every migration in db/migrations, up, down and up again, on a fresh SQLite database and on
@@ -21,7 +21,7 @@ import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts
  * compared table by table and column by column.
  *
  * PostgreSQL: TEST_DATABASE_URL (postgres://…) when set (the test works in a schema of its own and
- * drops it); otherwise a throwaway cluster from scripts/pg-cluster.mjs when PostgreSQL's binaries are
+ * drops it); otherwise a throwaway cluster from tests/harness/pg-cluster.mjs when PostgreSQL's binaries are
  * installed. Without either, the PostgreSQL half is left out with a note (npm test keeps passing on a
  * machine without PostgreSQL; `npm run test:pg` / CI install it).
  */

@@ -16,7 +16,7 @@ import {
   type TokenPair,
 } from "~/models/token.server";
 import { createUser } from "~/models/user.server";
-import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
+import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 
 /**
  * Refresh-token rotation's grace window (issue 12, "Several instances"; RFC 9700 §4.14.2): within
@@ -25,7 +25,7 @@ import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts
  *
  * The suite runs on the database the unit setup opened (SQLite, or PostgreSQL under `npm run test:pg`)
  * and, when that is SQLite and PostgreSQL's binaries are installed, once more on a throwaway cluster
- * (scripts/pg-cluster.mjs), so the race for the one winner is tried on a real connection pool too.
+ * (tests/harness/pg-cluster.mjs), so the race for the one winner is tried on a real connection pool too.
  * Without PostgreSQL that half is left out with a note.
  */
 
