@@ -32,7 +32,7 @@ export const sessionStorage = createCookieSessionStorage<SessionData>({
     sameSite: "lax",
     path: "/",
     secure: env.cookieSecure,
-    secrets: keys.cookieSecrets(),
+    secrets: keys.cookieSecrets,
     maxAge: env.refreshTokenDays * 86_400,
   }),
 });

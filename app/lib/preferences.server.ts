@@ -17,7 +17,7 @@ const preferencesCookie = createSignedCookie(PREFERENCES_COOKIE, {
   sameSite: "lax",
   httpOnly: true,
   secure: env.cookieSecure,
-  secrets: keys.cookieSecrets(),
+  secrets: keys.cookieSecrets,
   maxAge: 365 * 86_400,
 });
 

@@ -14,7 +14,7 @@ import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
 export const TOAST_COOKIE = hostCookieName("toast-session", env.cookieSecure);
 const toastStorage = createCookieSessionStorage({
   cookie: createSignedCookie(TOAST_COOKIE, {
-    secrets: keys.cookieSecrets(),
+    secrets: keys.cookieSecrets,
     secure: env.cookieSecure,
     sameSite: "lax",
     httpOnly: true,
