@@ -27,6 +27,8 @@ export { SECURITY_HEADERS as staticFileHeaders, strictTransportSecurity } from "
 export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/background.server";
 export { runAdmin } from "./services/admin.server";
+// `npm run admin -- backup|restore` find the file store from the parsed STORAGE_URL as the server does.
+export { parseStorageUrl } from "./lib/storage.server";
 export { createRequestListener } from "@react-router/node";
 // Every error React Router catches passes here: an outage is remembered for outageMiddleware (a 503, not a 500).
 export { noteError as handleError } from "./lib/http/outage-middleware.server";

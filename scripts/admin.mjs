@@ -3,7 +3,9 @@
 // first when missing, as `npm start` does) and runs `runAdmin` from it (app/services/admin.server.ts):
 // the same settings schema as the server (DATA_DIR, DATABASE_URL, STORAGE_URL, ... from the
 // environment) and the app's own models, on SQLite or PostgreSQL, while the server runs.
-// Exit codes: 0 done, 1 failed or not confirmed, 2 bad arguments.
+// `backup [<folder>]` and `restore <folder>` (also `npm run backup` / `npm run restore`) are plain
+// scripts (scripts/admin/) given the settings the build parsed: no second settings parser.
+// Exit codes: 0 done, 1 failed or not confirmed, 2 bad arguments (restore: refused).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -23,13 +25,37 @@ if (!fs.existsSync(serverBuild)) {
   }
 }
 
-let runAdmin;
+const args = process.argv.slice(2);
+const command = args[0];
+const fileCommand = command === "backup" || command === "restore";
+
+let runAdmin, settings, parseStorageUrl;
 try {
-  ({ runAdmin } = (await import(pathToFileURL(serverBuild).href)).entry.module);
+  ({ runAdmin, settings, parseStorageUrl } = (await import(pathToFileURL(serverBuild).href)).entry.module);
 } catch (error) {
   // A bad setting (e.g. REGISTRATION=maybe) stops the command as it stops the server.
-  console.error(error?.name === "SettingsError" ? `[admin] ${error.message}` : error);
+  console.error(error?.name === "SettingsError" ? `[${fileCommand ? command : "admin"}] ${error.message}` : error);
   process.exit(2);
+}
+
+if (fileCommand) {
+  if (!settings || typeof parseStorageUrl !== "function") {
+    console.error(`[${command}] ${serverBuild} is an older build: run \`npm run build\``);
+    process.exit(1);
+  }
+  const rest = args.slice(1).filter((arg) => arg !== "--");
+  let storage;
+  try {
+    storage = parseStorageUrl(settings.storageUrl, settings.dataDir);
+  } catch (error) {
+    console.error(`[${command}] failed: ${error.message}`);
+    process.exit(1);
+  }
+  // What backup and restore need of the server's parsed settings.
+  const stores = { dataDir: settings.dataDir, database: settings.database, storage, sessionSecretSet: settings.sessionSecret !== null };
+  const { backupCommand } = await import("./admin/backup.mjs");
+  const { restoreCommand } = await import("./admin/restore.mjs");
+  process.exit(await (command === "backup" ? backupCommand : restoreCommand)(rest, stores));
 }
 if (typeof runAdmin !== "function") {
   console.error(`[admin] ${serverBuild} is an older build without the admin command: run \`npm run build\``);
@@ -53,7 +79,7 @@ function ask(question) {
   });
 }
 
-const code = await runAdmin(process.argv.slice(2), {
+const code = await runAdmin(args, {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   ask,

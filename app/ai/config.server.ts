@@ -6,7 +6,9 @@ import shippedSketchWorkflow from "./workflows/comfyui-sketch-to-image.json";
 import shippedTextWorkflow from "./workflows/comfyui-text-to-image.json";
 
 /**
- * Which provider serves each AI capability, from the settings (README "AI providers").
+ * Which provider serves each AI capability, from the settings (docs/ai-providers.md). The variables,
+ * their defaults and their checks are the one settings schema's (app/lib/settings/ai-variables.ts, parsed
+ * by app/lib/env.server.ts); this module declares none: it only wires the parsed values to providers.
  * Nothing set means every capability runs on its offline provider. The config is a plain object so
  * tests can build providers against a local stub server without touching process.env.
  */
@@ -174,7 +176,7 @@ function imageConfig(ai: Settings["ai"]): ImageConfig | null {
   };
 }
 
-/** The providers' configuration from parsed settings (app/lib/env.server.ts holds the one schema). */
+/** The providers' configuration from parsed settings (the one schema: app/lib/env.server.ts). */
 export function aiConfigFrom(settings: Settings): AiConfig {
   const ai = settings.ai;
   const elevenlabs: ElevenLabsConfig | null = ai.elevenlabsApiKey

@@ -1,9 +1,9 @@
-import { hkdfSync } from "node:crypto";
 import { EncryptJWT, jwtDecrypt } from "jose";
 import * as openid from "openid-client";
 import { redirect, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { env, sessionSecret } from "~/lib/env.server";
+import { env } from "~/lib/env.server";
+import { keys } from "~/lib/keys.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
@@ -207,11 +207,8 @@ function providerConfiguration(oidc: OidcSettings): Promise<openid.Configuration
   return config;
 }
 
-let flowKey: Uint8Array | null = null;
-
 function sealingKey(): Uint8Array {
-  flowKey ??= new Uint8Array(hkdfSync("sha256", sessionSecret(), "", "creative-ai-studio oidc flow", 32));
-  return flowKey;
+  return keys.oidcFlow();
 }
 
 async function sealFlow(flow: Flow): Promise<string> {

@@ -2,7 +2,8 @@ import { createContext, createCookieSessionStorage } from "react-router";
 import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
 import type { User } from "~/models/user.server";
 import { revokeRefreshToken, rotateRefreshToken, sessionOfAccessToken, type TokenPair } from "~/models/token.server";
-import { env, sessionSecret } from "~/lib/env.server";
+import { env } from "~/lib/env.server";
+import { keys } from "~/lib/keys.server";
 
 /**
  * The browser's session cookie carries the API token pair (HttpOnly, so page scripts never see a
@@ -31,7 +32,7 @@ export const sessionStorage = createCookieSessionStorage<SessionData>({
     sameSite: "lax",
     path: "/",
     secure: env.cookieSecure,
-    secrets: [sessionSecret()],
+    secrets: keys.cookieSecrets,
     maxAge: env.refreshTokenDays * 86_400,
   }),
 });

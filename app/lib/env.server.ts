@@ -1,247 +1,35 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { makePrivateDir, makePrivateFiles } from "./private-files.server";
+import { OPENAI_DEFAULT_VOICES } from "./settings/ai-variables";
+import { settingsShape } from "./settings/catalogue";
 
 /**
- * Every setting the server reads from its environment, in one zod schema, parsed once at start
- * (README "Configuration" lists them; .env.example too). A bad value stops the server with one message
- * naming every bad variable. `parseSettings` is pure (no files, no process.env unless given), so tests
- * and app/ai/config.server.ts can parse any record; `env` is the process's settings, parsed once when
- * this module is first imported (the production server imports the build, and so this, before it
- * listens).
+ * Every setting the server reads from its environment, in one zod schema, parsed once at start. Each
+ * variable is declared once, with its default and description, in app/lib/settings/ (by topic); the
+ * schema below is made from those declarations and shapes the parsed values for the app, and
+ * docs/configuration.md and .env.example are generated from them (`npm run docs:config`). A bad value
+ * stops the server with one message naming every bad variable. `parseSettings` is pure (no files, no
+ * process.env unless given), so tests and app/ai/config.server.ts can parse any record; `env` is the
+ * process's settings, parsed once when this module is first imported (the production server imports the
+ * build, and so this, before it listens). The session secret is app/lib/session-secret.server.ts's; the
+ * keys made from it, app/lib/keys.server.ts's.
  *
- * The two plain scripts (scripts/server.mjs, scripts/start.mjs) read nothing themselves but BUILD_DIR
- * (they need it to find the build): the rest reaches them through the build (`entry.module.settings`).
+ * The plain scripts (scripts/start.mjs, scripts/admin.mjs and the server) read nothing themselves but
+ * BUILD_DIR (they need it to find the build): the rest reaches them through the build
+ * (`entry.module.settings`).
  */
 
-export const SECRET_MIN_LENGTH = 32;
+export { SECRET_MIN_LENGTH, REGISTRATION_MODES, type RegistrationMode, type TrustProxy } from "./settings/server-variables";
+export { OPENAI_DEFAULT_VOICES, IMAGE_PROVIDER_KINDS, type ImageProviderKind } from "./settings/ai-variables";
+
 const MiB = 1024 * 1024;
 
-/** A variable's text, trimmed; empty counts as unset. */
-const optionalText = z
-  .string()
-  .optional()
-  .transform((value) => {
-    const trimmed = value?.trim();
-    return trimmed ? trimmed : null;
-  });
-
-/**
- * A variable parsed by `parse` (undefined = bad value: "NAME must be <expected>, got "..."");
- * unset or empty gives `fallback`.
- */
-function setting<T>(fallback: T, expected: string, parse: (raw: string) => T | undefined, { secret = false } = {}) {
-  return z
-    .string()
-    .optional()
-    .transform((value, context): T => {
-      const raw = value?.trim();
-      if (raw === undefined || raw === "") return fallback;
-      const parsed = parse(raw);
-      if (parsed === undefined) {
-        context.addIssue({ code: "custom", message: secret ? `must be ${expected}` : `must be ${expected}, got "${value}"` });
-        return z.NEVER;
-      }
-      return parsed;
-    });
-}
-
-const number = (raw: string) => Number(raw);
-const positiveWhole = (fallback: number) =>
-  setting(fallback, "a positive whole number", (raw) => {
-    const value = number(raw);
-    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  });
-const positiveNumber = (fallback: number) =>
-  setting(fallback, "a positive number", (raw) => {
-    const value = number(raw);
-    return Number.isFinite(value) && value > 0 ? value : undefined;
-  });
-const nonNegativeNumber = (fallback: number) =>
-  setting(fallback, "a number of at least 0", (raw) => {
-    const value = number(raw);
-    return Number.isFinite(value) && value >= 0 ? value : undefined;
-  });
-const bytes = (fallback: number) =>
-  setting(fallback, "a positive whole number of bytes", (raw) => {
-    const value = number(raw);
-    return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  });
-const boolean = setting<boolean | null>(null, '"true" or "false"', (raw) =>
-  raw.toLowerCase() === "true" ? true : raw.toLowerCase() === "false" ? false : undefined,
-);
-const httpUrl = (fallback: string | null) =>
-  setting(fallback, "an http(s) URL", (raw) => {
-    try {
-      const url = new URL(raw);
-      if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-    } catch {
-      return undefined;
-    }
-    return raw.replace(/\/+$/, "");
-  });
-const list = (fallback: string[] | null) =>
-  setting(fallback, "a comma-separated list", (raw) =>
-    raw
-      .split(",")
-      .map((item) => item.trim())
-      .filter(Boolean),
-  );
-
-/** Express's `trust proxy`: off, `true`, a hop count, or addresses / presets such as `loopback`. */
-export type TrustProxy = boolean | number | string;
-const trustProxy = setting<TrustProxy>(false, "true, false, a hop count or addresses", (raw) => {
-  if (raw === "false") return false;
-  if (raw === "true") return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
-});
-
-/** An issuer URL as given (its exact text is the issuer identifier, a trailing slash included): https, or http on this machine only. */
-const oidcIssuer = setting<string | null>(null, "an https URL (http only on this machine: localhost, 127.0.0.1 or [::1])", (raw) => {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return undefined;
-  }
-  if (url.search || url.hash) return undefined;
-  if (url.protocol === "https:") return raw;
-  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) ? raw : undefined;
-});
-
-/** The settings single sign-on needs together (README "Single sign-on (OpenID Connect)"). */
+/** The settings single sign-on needs together (docs/operating.md "Single sign-on"). */
 const OIDC_TOGETHER = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
 
-const port = setting(3000, "a port number (0-65535)", (raw) => {
-  const value = number(raw);
-  return Number.isInteger(value) && value >= 0 && value <= 65535 ? value : undefined;
-});
-
-/** OpenAI's built-in voices: the default list when the base URL serves /audio/speech. */
-export const OPENAI_DEFAULT_VOICES = ["alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer"];
-
-/** Which kind of server AI_IMAGE_PROVIDER names. */
-export const IMAGE_PROVIDER_KINDS = ["openai", "automatic1111", "comfyui"] as const;
-export type ImageProviderKind = (typeof IMAGE_PROVIDER_KINDS)[number];
-
-/** Who may create an account (REGISTRATION): anyone, holders of an invitation link, or nobody. */
-export const REGISTRATION_MODES = ["open", "invite", "closed"] as const;
-export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
-
-const wholeAtLeastZero = (fallback: number) =>
-  setting(fallback, "a whole number of at least 0", (raw) => {
-    const value = number(raw);
-    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-  });
-
-/** The one schema: variable names as README's Configuration table spells them, with their defaults. */
+/** The one schema: the declared variables, checked together, shaped for the app. */
 const settingsSchema = z
-  .object({
-    NODE_ENV: optionalText,
-    PORT: port,
-    HOST: setting("0.0.0.0", "an address", (raw) => raw),
-    TRUST_PROXY: trustProxy,
-    BUILD_DIR: setting("build", "a folder", (raw) => raw),
-    SHUTDOWN_GRACE_SECONDS: nonNegativeNumber(10),
-    /** How long any request but an upload may take to arrive whole, headers and body (408 beyond it). */
-    REQUEST_DEADLINE_SECONDS: positiveNumber(30),
-    /** An upload slower than this on average over UPLOAD_RATE_WINDOW_SECONDS is cut (408). */
-    UPLOAD_MIN_BYTES_PER_SECOND: positiveNumber(1024),
-    UPLOAD_RATE_WINDOW_SECONDS: positiveNumber(30),
-    DATA_DIR: setting("./data", "a folder", (raw) => raw),
-    DATABASE_FILE: optionalText,
-    /** postgres://… or postgresql://…: PostgreSQL instead of the embedded SQLite file. */
-    DATABASE_URL: setting<string | null>(null, "a postgres:// or postgresql:// URL", (raw) => (/^postgres(ql)?:\/\//i.test(raw) ? raw : undefined), {
-      secret: true,
-    }),
-    /** file://… (default $DATA_DIR/media) or s3://bucket?endpoint=…: where people's files live. */
-    STORAGE_URL: optionalText,
-    /** Names this instance's temporary upload folder (default: host name and port). */
-    INSTANCE_ID: optionalText,
-    SESSION_SECRET: setting<string | null>(
-      null,
-      `at least ${SECRET_MIN_LENGTH} characters long`,
-      (raw) => (raw.length >= SECRET_MIN_LENGTH ? raw : undefined),
-      { secret: true },
-    ),
-    COOKIE_SECURE: boolean,
-    ALLOWED_ORIGINS: list([]),
-    /** The address people reach the studio at (e.g. https://studio.example.com), when a proxy hides it. */
-    PUBLIC_URL: httpUrl(null),
-    /** Single sign-on: all three of issuer, client id and secret, or none. */
-    OIDC_ISSUER: oidcIssuer,
-    OIDC_CLIENT_ID: optionalText,
-    OIDC_CLIENT_SECRET: setting<string | null>(null, "a client secret", (raw) => raw, { secret: true }),
-    /** What the Login screen's button says: "Sign in with {OIDC_NAME}". */
-    OIDC_NAME: optionalText,
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveWhole(10),
-    LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWhole(100),
-    LOGIN_FAILURE_WINDOW_MINUTES: positiveWhole(15),
-    /** open (SPEC's default), invite (an invitation link from `npm run admin -- invite`) or closed. */
-    REGISTRATION: setting<RegistrationMode>("open", `one of ${REGISTRATION_MODES.join(", ")}`, (raw) =>
-      (REGISTRATION_MODES as readonly string[]).includes(raw.toLowerCase()) ? (raw.toLowerCase() as RegistrationMode) : undefined,
-    ),
-    REGISTER_MAX_PER_ADDRESS: positiveWhole(20),
-    FEEDBACK_MAX_PER_ADDRESS: positiveWhole(10),
-    PASSWORD_HASH_QUEUE_MAX: positiveWhole(16),
-    /** The most hashing work (at the recent time per hash) that may wait; fewer than PASSWORD_HASH_QUEUE_MAX when hashes are slow. */
-    PASSWORD_HASH_QUEUE_SECONDS: positiveNumber(1.5),
-    ACCESS_TOKEN_MINUTES: positiveWhole(15),
-    REFRESH_TOKEN_DAYS: positiveWhole(30),
-    VOICE_MAX_BYTES: bytes(25 * MiB),
-    VIDEO_MAX_BYTES: bytes(2048 * MiB),
-    /** What one person may store, uploads and generations together (issue 15); fractions allowed. */
-    USER_STORAGE_QUOTA_MB: positiveNumber(1024),
-    AI_BASE_URL: httpUrl(null),
-    AI_API_KEY: optionalText,
-    AI_CHAT_MODEL: optionalText,
-    AI_SPEECH_MODEL: optionalText,
-    AI_SPEECH_VOICES: list(null),
-    AI_IMAGE_MODEL: optionalText,
-    AI_IMAGE_SIZE: setting("1024x1024", "a size", (raw) => raw),
-    /** Per-capability servers; each falls back to AI_BASE_URL / AI_API_KEY. */
-    AI_CHAT_BASE_URL: httpUrl(null),
-    AI_CHAT_API_KEY: optionalText,
-    AI_SPEECH_BASE_URL: httpUrl(null),
-    AI_SPEECH_API_KEY: optionalText,
-    AI_IMAGE_BASE_URL: httpUrl(null),
-    AI_IMAGE_API_KEY: optionalText,
-    /** openai (the default when AI_IMAGE_MODEL is set), automatic1111 or comfyui. */
-    AI_IMAGE_PROVIDER: setting<ImageProviderKind | null>(null, `one of ${IMAGE_PROVIDER_KINDS.join(", ")}`, (raw) =>
-      (IMAGE_PROVIDER_KINDS as readonly string[]).includes(raw.toLowerCase()) ? (raw.toLowerCase() as ImageProviderKind) : undefined,
-    ),
-    /** ComfyUI workflow files (API format); unset: the ones shipped in app/ai/workflows. */
-    AI_COMFYUI_WORKFLOW: optionalText,
-    AI_COMFYUI_SKETCH_WORKFLOW: optionalText,
-    AI_COMFYUI_CHECKPOINT: setting("v1-5-pruned-emaonly.safetensors", "a checkpoint file name", (raw) => raw),
-    ELEVENLABS_API_KEY: optionalText,
-    ELEVENLABS_MODEL: setting("eleven_multilingual_v2", "a model name", (raw) => raw),
-    ELEVENLABS_BASE_URL: httpUrl("https://api.elevenlabs.io"),
-    REPLICATE_API_TOKEN: optionalText,
-    REPLICATE_VIDEO_MODEL: optionalText,
-    REPLICATE_BASE_URL: httpUrl("https://api.replicate.com/v1"),
-    /** Hosts a provider's download links may name besides its own base URL's host (app/ai/remote-http.server.ts). */
-    AI_DOWNLOAD_HOSTS: setting<string[]>([], "a comma-separated list of host names (host, host:port or *.domain)", (raw) => {
-      const hosts = raw
-        .split(",")
-        .map((item) => item.trim().toLowerCase())
-        .filter(Boolean);
-      return hosts.every((host) => /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) ? hosts : undefined;
-    }),
-    AI_TIMEOUT_SECONDS: positiveNumber(60),
-    AI_MAX_RETRIES: nonNegativeNumber(2),
-    AI_TOTAL_TIMEOUT_SECONDS: positiveNumber(120),
-    VIDEO_MAX_ACTIVE_JOBS: positiveWhole(3),
-    VIDEO_JOB_TIMEOUT_SECONDS: positiveNumber(600),
-    /** Per-person AI limits across every AI call and instance (app/models/ai-usage.server.ts). */
-    AI_REQUESTS_PER_MINUTE: positiveWhole(20),
-    AI_CONCURRENT_PER_PERSON: positiveWhole(2),
-    /** AI requests one person may start per day (UTC), unless `npm run admin -- ai-limit` set theirs; 0: no cap. */
-    AI_DAILY_LIMIT: wholeAtLeastZero(0),
-  })
+  .object(settingsShape)
   .superRefine((raw, context) => {
     const oidcGiven = OIDC_TOGETHER.filter((name) => raw[name] !== null);
     if (oidcGiven.length > 0 && oidcGiven.length < OIDC_TOGETHER.length) {
@@ -303,7 +91,7 @@ const settingsSchema = z
       /** Set by INSTANCE_ID or made from the host name and port: names this instance's temporary upload folder. */
       instanceId: raw.INSTANCE_ID ?? null,
       // Accounts and security.
-      /** SESSION_SECRET when set; otherwise sessionSecret() keeps a generated one in DATA_DIR. */
+      /** SESSION_SECRET when set; otherwise session-secret.server.ts keeps a generated one in DATA_DIR. */
       sessionSecret: raw.SESSION_SECRET,
       /** Default: Secure cookies in production. Plain-HTTP deployments on a network address set false. */
       cookieSecure: raw.COOKIE_SECURE ?? isProduction,
@@ -397,108 +185,3 @@ export function parseSettings(source: Record<string, string | undefined> = proce
 
 /** The process's settings, parsed once. */
 export const env: Settings = parseSettings();
-
-let cachedSecret: string | undefined;
-
-/**
- * SESSION_SECRET signs cookies and access tokens. Without one we generate a strong secret once and keep
- * it in DATA_DIR so sessions survive restarts; we warn because several instances must share one.
- */
-export function sessionSecret(): string {
-  if (cachedSecret) return cachedSecret;
-  if (env.sessionSecret) return (cachedSecret = env.sessionSecret);
-  makePrivateDir(env.dataDir, { restrictExisting: true });
-  return (cachedSecret = readOrCreateSecretFile(path.join(env.dataDir, "session-secret")));
-}
-
-function errorCode(error: unknown) {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-/** The file's secret, null when there is no file, "" when it is too short to sign anything safely. */
-function readSecret(file: string): string | null {
-  try {
-    const secret = fs.readFileSync(file, "utf8").trim();
-    return secret.length >= SECRET_MIN_LENGTH ? secret : "";
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return null;
-    throw error;
-  }
-}
-
-/**
- * Publishes a complete file under `file` only if none exists: written to a temporary name first, then
- * hard-linked (atomic, fails with EEXIST), so another instance never reads it half written. Returns
- * false when another instance got there first.
- */
-function createExclusively(file: string, content: string): boolean {
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  fs.writeFileSync(temporary, content, { mode: 0o600 });
-  try {
-    fs.linkSync(temporary, file);
-    return true;
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return false;
-    // A file system without hard links: exclusive create is the next best thing.
-    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errorCode(error) ?? "")) throw error;
-    try {
-      fs.writeFileSync(file, content, { mode: 0o600, flag: "wx" });
-      return true;
-    } catch (fallbackError) {
-      if (errorCode(fallbackError) === "EEXIST") return false;
-      throw fallbackError;
-    }
-  } finally {
-    fs.rmSync(temporary, { force: true });
-  }
-}
-
-/**
- * The secret kept in `file`, created when missing. An empty or truncated file (disk full, a bad copy)
- * would sign with a guessable key: it is replaced, with a warning. Instances starting together agree
- * on one secret: only one creates the file, the others read it. The file is 0600, an older one too.
- */
-export function readOrCreateSecretFile(file: string): string {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = readSecret(file);
-    if (existing) {
-      makePrivateFiles(file);
-      return existing;
-    }
-    if (existing === "") {
-      console.warn(
-        `[studio] ${file} holds fewer than ${SECRET_MIN_LENGTH} characters: replacing it with a new secret ` +
-          "(everyone signed in must log in again).",
-      );
-      // Moved aside, not deleted, in case someone wants to look at it; the next loop creates the new one.
-      const aside = `${file}.invalid-${Date.now()}-${process.pid}`;
-      try {
-        fs.renameSync(file, aside);
-      } catch (error) {
-        if (errorCode(error) !== "ENOENT") throw error;
-        continue;
-      }
-      // Another instance may have replaced the bad file just before we moved it: put its secret back.
-      if (readSecret(aside)) {
-        try {
-          fs.linkSync(aside, file);
-        } catch (error) {
-          if (errorCode(error) !== "EEXIST") throw error;
-        }
-        fs.rmSync(aside, { force: true });
-      }
-      continue;
-    }
-    const secret = randomBytes(48).toString("base64url");
-    if (createExclusively(file, secret + "\n")) {
-      makePrivateFiles(file);
-      console.warn(
-        `[studio] SESSION_SECRET is not set: generated one and stored it in ${file}. ` +
-          "Set SESSION_SECRET when you run more than one instance.",
-      );
-      return secret;
-    }
-    // Another instance created it meanwhile: read theirs.
-  }
-  throw new Error(`Could not read or create a session secret in ${file}`);
-}

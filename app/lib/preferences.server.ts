@@ -1,7 +1,8 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { DEFAULT_PREFERENCES, normaliseToolOrder, PLANS, type Preferences } from "~/shared/tools";
-import { env, sessionSecret } from "./env.server";
+import { env } from "./env.server";
+import { keys } from "./keys.server";
 import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
 
 /**
@@ -16,7 +17,7 @@ const preferencesCookie = createSignedCookie(PREFERENCES_COOKIE, {
   sameSite: "lax",
   httpOnly: true,
   secure: env.cookieSecure,
-  secrets: [sessionSecret()],
+  secrets: keys.cookieSecrets,
   maxAge: 365 * 86_400,
 });
 

@@ -13,15 +13,22 @@ import type { Cookie, CookieOptions, CookieParseOptions, CookieSerializeOptions 
  * package React Router uses (Max-Age, Domain, Path, Expires, HttpOnly, Secure, Partitioned, Priority,
  * SameSite). Pass the cookie to `createCookieSessionStorage({ cookie })`, which accepts any `Cookie`.
  * `renamedFrom`: the name the cookie had before; a browser's cookie under it is ignored and expired
- * (dropOldCookies).
+ * (dropOldCookies). `secrets` may be a function, called on the first signature or check, so that
+ * importing a module that makes a cookie reads no secret (app/lib/keys.server.ts: the session secret
+ * may be a file it creates).
  */
-export function createSignedCookie(name: string, cookieOptions: CookieOptions & { renamedFrom?: string | null } = {}): Cookie {
+export function createSignedCookie(
+  name: string,
+  cookieOptions: Omit<CookieOptions, "secrets"> & { secrets?: string[] | (() => string[]); renamedFrom?: string | null } = {},
+): Cookie {
   const { secrets = [], renamedFrom, ...options } = { path: "/", sameSite: "lax" as const, ...cookieOptions };
   // RFC 6265bis: a `__Host-` cookie is Secure, Path=/ and has no Domain, or browsers drop it.
   if (name.startsWith("__Host-") && (!options.secure || options.path !== "/" || options.domain)) {
     throw new TypeError(`cookie ${name}: a __Host- cookie must be Secure, with Path=/ and no Domain`);
   }
-  const keys: KeyObject[] = secrets.map((secret) => createSecretKey(Buffer.from(secret, "utf8")));
+  let prepared: KeyObject[] | undefined;
+  const keysOf = (): KeyObject[] =>
+    (prepared ??= (typeof secrets === "function" ? secrets() : secrets).map((secret) => createSecretKey(Buffer.from(secret, "utf8"))));
   // The attributes are the same on every serialize that adds no options of its own: written once.
   const attributes = setCookieAttributes(options);
   if (renamedFrom && renamedFrom !== name) {
@@ -31,9 +38,11 @@ export function createSignedCookie(name: string, cookieOptions: CookieOptions & 
 
   const encodeValue = (value: unknown): string => {
     const encoded = Buffer.from(JSON.stringify(value), "utf8").toString("base64");
+    const keys = keysOf();
     return keys.length > 0 ? `${encoded}.${signature(encoded, keys[0])}` : encoded;
   };
   const decodeValue = (value: string): unknown => {
+    const keys = keysOf();
     if (keys.length === 0) return decodeData(value);
     const unsigned = unsign(value, keys);
     return unsigned === null ? null : decodeData(unsigned);
@@ -44,7 +53,7 @@ export function createSignedCookie(name: string, cookieOptions: CookieOptions & 
       return name;
     },
     get isSigned() {
-      return keys.length > 0;
+      return typeof secrets === "function" || secrets.length > 0;
     },
     get expires() {
       return typeof options.maxAge !== "undefined" ? new Date(Date.now() + options.maxAge * 1e3) : options.expires;

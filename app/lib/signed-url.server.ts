@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { sessionSecret } from "./env.server";
+import { keys } from "./keys.server";
 
 /**
  * Signed media URLs (SPEC §7 GET /videos/signed_url): a link that plays one file without a session
@@ -8,8 +8,7 @@ import { sessionSecret } from "./env.server";
  */
 export const SIGNED_URL_SECONDS = 60 * 60;
 
-let signingKey: Buffer | undefined;
-const key = () => (signingKey ??= createHmac("sha256", sessionSecret()).update("signed-media-url/v1").digest());
+const key = () => keys.signedUrl();
 
 const sign = (userId: string, fileId: string, expires: number) =>
   createHmac("sha256", key()).update(`${userId}\n${fileId}\n${expires}`).digest("base64url");

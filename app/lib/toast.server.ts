@@ -1,7 +1,8 @@
 import { createCookieSessionStorage } from "react-router";
 import { createToastUtilsWithCustomSession, type ToastMessage } from "remix-toast";
 import { z } from "zod";
-import { env, sessionSecret } from "./env.server";
+import { env } from "./env.server";
+import { keys } from "./keys.server";
 import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
 
 /**
@@ -13,7 +14,7 @@ import { createSignedCookie, hostCookieName } from "./signed-cookie.server";
 export const TOAST_COOKIE = hostCookieName("toast-session", env.cookieSecure);
 const toastStorage = createCookieSessionStorage({
   cookie: createSignedCookie(TOAST_COOKIE, {
-    secrets: [sessionSecret()],
+    secrets: keys.cookieSecrets,
     secure: env.cookieSecure,
     sameSite: "lax",
     httpOnly: true,

@@ -1,10 +1,11 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { SignJWT } from "jose";
 import type { Kysely } from "kysely";
 import { compileOnce } from "~/lib/compiled-query.server";
 import { db } from "~/lib/db.server";
 import type { Database } from "~/lib/db-schema";
-import { env, sessionSecret } from "~/lib/env.server";
+import { env } from "~/lib/env.server";
+import { keys } from "~/lib/keys.server";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { pruneFeedbackAttempts } from "./feedback.server";
 import { pruneExpiredInvitations } from "./invitation.server";
@@ -40,7 +41,7 @@ let signingKey: Promise<CryptoKey> | undefined;
 const key = () =>
   (signingKey ??= crypto.subtle.importKey(
     "raw",
-    new TextEncoder().encode(`access-token:${sessionSecret()}`),
+    keys.accessToken(),
     { name: "HMAC", hash: "SHA-256" },
     false,
     ["sign", "verify"],
@@ -62,7 +63,7 @@ async function signAccessToken(userId: string, familyId: string, now: Date) {
 
 /** The same key's bytes for verifying with node:crypto (see verifyAccessTokenSignature). */
 let verifyingKey: Buffer | undefined;
-const keyBytes = () => (verifyingKey ??= Buffer.from(`access-token:${sessionSecret()}`));
+const keyBytes = () => (verifyingKey ??= Buffer.from(keys.accessToken()));
 
 function decodeJson(part: string): Record<string, unknown> | null {
   try {
@@ -263,9 +264,7 @@ export interface RotationOptions {
  * additional data (a sealed pair copied into another row does not open). Format: v1.<iv>.<ciphertext>.<tag>,
  * base64url. Whoever reads the database alone cannot use it.
  */
-let successorKey: Buffer | undefined;
-const sealingKey = () =>
-  (successorKey ??= Buffer.from(hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "refresh-token-successor/v1", 32)));
+const sealingKey = () => keys.refreshSuccessor();
 
 function sealSuccessor(rowId: string, pair: TokenPair): string {
   const iv = randomBytes(12);

@@ -37,6 +37,8 @@ Commands:
   sessions revoke <email>      end all their sessions (they log in again)
   tokens revoke <email>        end all their personal API tokens (their scripts get 401)
   delete <email> [--yes]       delete their account, rows and files, after a confirmation (or --yes)
+  backup [<folder>]            a snapshot of the database, the files and the generated session secret (npm run backup)
+  restore <folder>             put a backup back into an empty data folder, database and store (npm run restore)
   help                         this text
 
 Settings come from the environment as the server reads them (DATA_DIR, DATABASE_URL, STORAGE_URL, ...).`;

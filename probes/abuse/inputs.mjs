@@ -105,7 +105,7 @@ export const probes = [
         let ok = true;
         for (const [name, folder] of Object.entries(cases)) {
           const dataDir = path.join(parent, `data-${name}`);
-          const result = spawnSync(process.execPath, [path.join(root, "scripts", "restore.mjs"), folder], {
+          const result = spawnSync(process.execPath, [path.join(root, "scripts", "admin.mjs"), "restore", folder], {
             cwd: root,
             encoding: "utf8",
             env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_FILE: "", STORAGE_URL: "", SESSION_SECRET: "" },

@@ -28,12 +28,12 @@ const tempDir = (prefix: string) => {
 };
 
 /**
- * Runs scripts/<name>.mjs with exactly these storage settings (nothing inherited for them). Not
+ * Runs `npm run admin -- <name>` (what `npm run backup` / `restore` run) with exactly these storage settings (nothing inherited for them). Not
  * spawnSync: s3rver answers from this very process.
  */
 function script(name: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "scripts", `${name}.mjs`), ...args], {
+    const child = spawn(process.execPath, [path.join(root, "scripts", "admin.mjs"), name, ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: "", DATABASE_FILE: "", STORAGE_URL: "", SESSION_SECRET: "", ...env },
     });

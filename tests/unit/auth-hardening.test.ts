@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { safeRedirectPath } from "~/auth/auth.server";
-import { readOrCreateSecretFile, SECRET_MIN_LENGTH } from "~/lib/env.server";
+import { readOrCreateSecretFile, SECRET_MIN_LENGTH } from "~/lib/session-secret.server";
 
 describe("safeRedirectPath", () => {
   it.each(["/dashboard", "/dashboard?edit=1", "/content#top", "/a/b/c?x=%2F%2Fevil", "/%09/evil.example/"])("keeps %j", (target) => {

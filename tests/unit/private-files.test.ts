@@ -6,7 +6,8 @@ import Database from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { parseSettings, readOrCreateSecretFile } from "~/lib/env.server";
+import { parseSettings } from "~/lib/env.server";
+import { readOrCreateSecretFile } from "~/lib/session-secret.server";
 import { makePrivateDir } from "~/lib/private-files.server";
 import { createDiskStore } from "~/lib/storage.server";
 
@@ -61,7 +62,7 @@ describe("a fresh DATA_DIR", () => {
     vi.stubEnv("DATA_DIR", dataDir);
     vi.stubEnv("SESSION_SECRET", "");
     try {
-      const { sessionSecret } = await import("~/lib/env.server");
+      const { sessionSecret } = await import("~/lib/session-secret.server");
       const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
       expect(sessionSecret().length).toBeGreaterThanOrEqual(32);
       warn.mockRestore();

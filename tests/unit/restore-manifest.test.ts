@@ -48,7 +48,7 @@ function backupFolder(manifest: (base: Record<string, any>) => Record<string, an
 
 function restore(folder: string) {
   const dataDir = path.join(tempDir("studio-restore-target-"), "data");
-  const result = spawnSync(process.execPath, [path.join(root, "scripts", "restore.mjs"), folder], {
+  const result = spawnSync(process.execPath, [path.join(root, "scripts", "admin.mjs"), "restore", folder], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_FILE: "", STORAGE_URL: "", SESSION_SECRET: "" },

@@ -13,7 +13,7 @@ import {
 } from "~/models/token.server";
 import { createHmac } from "node:crypto";
 import { jwtVerify } from "jose";
-import { sessionSecret } from "~/lib/env.server";
+import { keys } from "~/lib/keys.server";
 import { createUser } from "~/models/user.server";
 
 const user = () => createUser(`tokens-${crypto.randomUUID()}@example.com`, "password123");
@@ -41,7 +41,7 @@ describe("access tokens", () => {
 });
 
 describe("access token signatures (node:crypto), held to jose's verdicts", () => {
-  const secret = () => Buffer.from(`access-token:${sessionSecret()}`);
+  const secret = () => Buffer.from(keys.accessToken());
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   /** A token over any header and claims, signed with our key (or another) by HMAC-SHA256. */
   const sign = (header: unknown, claims: unknown, key = secret()) => {

@@ -1,7 +1,7 @@
-// npm run backup [-- <folder>]: a consistent snapshot of the database and the media into <folder>
-// (default ./backups/<timestamp>), with a manifest.json. Reads DATA_DIR, DATABASE_FILE, DATABASE_URL,
-// STORAGE_URL (and AWS_* for S3) as the server does: see scripts/backup-settings.mjs. The server may be
-// running.
+// `npm run backup [-- <folder>]` (`npm run admin -- backup [<folder>]`): a consistent snapshot of the
+// database and the media into <folder> (default ./backups/<timestamp>), with a manifest.json. The
+// settings (DATA_DIR, DATABASE_FILE, DATABASE_URL, STORAGE_URL, and AWS_* for S3) are the server's own,
+// parsed by its schema in the build (scripts/admin.mjs passes them). The server may be running.
 //
 // Order, for consistency: the database snapshot first (SQLite's online backup API through
 // better-sqlite3; PostgreSQL: pg_dump in its custom format, from a snapshot exported by a repeatable-read
@@ -19,9 +19,9 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import { filesUnder, findPgTool, KEY_PATTERN, readSettings, s3Client } from "./backup-settings.mjs";
+import { filesUnder, findPgTool, KEY_PATTERN, s3Client } from "./files.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function run(file, args, env = {}) {
   return new Promise((resolve, reject) => {
@@ -121,8 +121,11 @@ async function backupMedia(storage, mediaDir) {
   return { copied, bytes };
 }
 
-export async function backup(folder, env = process.env) {
-  const settings = readSettings(env);
+/**
+ * @param {string | undefined} folder
+ * @param {{ dataDir: string, database: { engine: "sqlite", file: string } | { engine: "postgres", url: string }, storage: any, sessionSecretSet: boolean }} settings
+ */
+export async function backup(folder, settings) {
   const target = path.resolve(folder ?? path.join(root, "backups", new Date().toISOString().replace(/[:.]/g, "-")));
   if (fs.existsSync(target) && fs.readdirSync(target).length > 0) throw new Error(`${target} is not empty: choose a new backup folder`);
   await fsp.mkdir(target, { recursive: true, mode: 0o700 });
@@ -170,21 +173,22 @@ export async function backup(folder, env = process.env) {
   return { folder: target, manifest };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2).filter((arg) => arg !== "--");
+/** The command: exit code 0 done, 1 failed, 2 bad arguments. */
+export async function backupCommand(args, settings) {
   if (args.length > 1 || args[0]?.startsWith("-")) {
     console.error("usage: npm run backup [-- <folder>]   (default ./backups/<timestamp>)");
-    process.exit(2);
+    return 2;
   }
   try {
-    const { folder, manifest } = await backup(args[0]);
+    const { folder, manifest } = await backup(args[0], settings);
     const mib = (manifest.media.bytes / 1024 / 1024).toFixed(1);
     console.log(
       `[backup] ${manifest.database.engine} database (${manifest.database.media_rows} file rows) and ${manifest.media.objects} object(s), ${mib} MiB, from ${manifest.media.source} storage → ${folder}`,
     );
     if (manifest.media.missing.length) console.warn(`[backup] warning: ${manifest.media.missing.length} file(s) were deleted during the backup (manifest: media.missing)`);
+    return 0;
   } catch (error) {
     console.error(`[backup] failed: ${error.message}`);
-    process.exit(1);
+    return 1;
   }
 }

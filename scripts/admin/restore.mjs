@@ -1,6 +1,7 @@
-// npm run restore -- <folder>: puts a backup made by `npm run backup` (scripts/backup.mjs) back, into
-// the data folder, database and file store the settings name (DATA_DIR, DATABASE_FILE, DATABASE_URL,
-// STORAGE_URL: see scripts/backup-settings.mjs). Stop the server first. The target must be EMPTY:
+// `npm run restore -- <folder>` (`npm run admin -- restore <folder>`): puts a backup made by `npm run
+// backup` (scripts/admin/backup.mjs) back, into the data folder, database and file store the settings
+// name (DATA_DIR, DATABASE_FILE, DATABASE_URL, STORAGE_URL: the server's own, parsed by its schema in the
+// build; scripts/admin.mjs passes them). Stop the server first. The target must be EMPTY:
 // - SQLite: no database file yet, and DATA_DIR absent or empty;
 // - PostgreSQL: a database (created beforehand, e.g. `createdb studio`) without tables;
 // - the file store: no file under its folder, or no object under the bucket's prefix (objects/, tmp/).
@@ -11,8 +12,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { filesUnder, findPgTool, KEY_PATTERN, readSettings, s3Client } from "./backup-settings.mjs";
+import { filesUnder, findPgTool, KEY_PATTERN, s3Client } from "./files.mjs";
 
 class Refused extends Error {}
 
@@ -85,7 +85,7 @@ async function restoreMedia(storage, objectsDir) {
   return files.length;
 }
 
-// The only names `npm run backup` writes (scripts/backup.mjs); a manifest naming anything else is not one
+// The only names `npm run backup` writes (scripts/admin/backup.mjs); a manifest naming anything else is not one
 // of ours and is refused before anything is read or written through it.
 const DATABASE_FILES = { sqlite: "database.sqlite", postgres: "database.dump" };
 const MEDIA_FOLDER = "media/objects";
@@ -153,7 +153,11 @@ function checkedPaths(source, manifest) {
   return { databaseFile, mediaFolder, sessionSecret };
 }
 
-export async function restore(folder, env = process.env) {
+/**
+ * @param {string | undefined} folder
+ * @param {{ dataDir: string, database: { engine: "sqlite", file: string } | { engine: "postgres", url: string }, storage: any, sessionSecretSet: boolean }} settings
+ */
+export async function restore(folder, settings) {
   if (!folder) throw new Refused("usage: npm run restore -- <backup folder>");
   if (!fs.existsSync(folder)) throw new Refused(`${path.resolve(folder)} does not exist`);
   // The folder itself may be reached through a link; what is inside it may not.
@@ -169,7 +173,6 @@ export async function restore(folder, env = process.env) {
   }
   if (manifest === null || typeof manifest !== "object" || manifest.format !== 1) throw new Refused(`${manifestFile}: unknown backup format ${manifest?.format}`);
   const paths = checkedPaths(source, manifest);
-  const settings = readSettings(env);
 
   // Everything is checked before anything is written.
   if (manifest.database.engine !== settings.database.engine) {
@@ -216,18 +219,19 @@ export async function restore(folder, env = process.env) {
   return { manifest, objects, secret, settings };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2).filter((arg) => arg !== "--");
+/** The command: exit code 0 done, 1 failed, 2 refused (nothing written). */
+export async function restoreCommand(args, settings) {
   try {
-    const { manifest, objects, secret, settings } = await restore(args[0]);
+    const { manifest, objects, secret } = await restore(args[0], settings);
     const where = settings.storage.kind === "file" ? settings.storage.root : `s3://${settings.storage.bucket}/${settings.storage.prefix}`;
     const database = settings.database.engine === "sqlite" ? settings.database.file : "the database in DATABASE_URL";
     console.log(`[restore] ${manifest.database.engine} database → ${database}; ${objects} object(s) → ${where}${secret ? "; session secret → DATA_DIR" : ""}`);
     if (manifest.media.missing?.length) {
       console.warn(`[restore] warning: ${manifest.media.missing.length} file(s) were deleted while the backup ran: their rows have no bytes (manifest: media.missing)`);
     }
+    return 0;
   } catch (error) {
     console.error(`[restore] ${error instanceof Refused ? "refused" : "failed"}: ${error.message}`);
-    process.exit(error instanceof Refused ? 2 : 1);
+    return error instanceof Refused ? 2 : 1;
   }
 }

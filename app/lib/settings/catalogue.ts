@@ -1,0 +1,31 @@
+import { aiLimitVariables, aiProviderVariables } from "./ai-variables";
+import type { Variable } from "./define";
+import { accountVariables, mediaVariables, serverVariables, storageVariables } from "./server-variables";
+
+/**
+ * Every variable the studio reads, by topic, in the order docs/configuration.md and .env.example list
+ * them. app/lib/env.server.ts makes its zod schema from these same records.
+ */
+export const SETTING_GROUPS = [
+  { title: "Server", variables: serverVariables },
+  { title: "Storage", variables: storageVariables },
+  { title: "Accounts and security", variables: accountVariables },
+  { title: "Uploads and quotas", variables: mediaVariables },
+  { title: "AI providers", variables: aiProviderVariables },
+  { title: "Per-person AI limits", variables: aiLimitVariables },
+] as const satisfies readonly { title: string; variables: Record<string, Variable<any>> }[];
+
+/** Each variable's parser, keyed by its name: the shape of the settings schema. */
+type Shape<V extends Record<string, Variable<any>>> = { [K in keyof V]: V[K]["schema"] };
+function shapeOf<V extends Record<string, Variable<any>>>(variables: V): Shape<V> {
+  return Object.fromEntries(Object.entries(variables).map(([name, variable]) => [name, variable.schema])) as Shape<V>;
+}
+
+export const settingsShape = {
+  ...shapeOf(serverVariables),
+  ...shapeOf(storageVariables),
+  ...shapeOf(accountVariables),
+  ...shapeOf(mediaVariables),
+  ...shapeOf(aiProviderVariables),
+  ...shapeOf(aiLimitVariables),
+};
