@@ -12,8 +12,8 @@ import { makePrivateDir, makePrivateFiles } from "./private-files.server";
  * this module is first imported (the production server imports the build, and so this, before it
  * listens).
  *
- * The two plain scripts (scripts/server.mjs, scripts/start.mjs) read nothing themselves but BUILD_DIR
- * (they need it to find the build): the rest reaches them through the build (`entry.module.settings`).
+ * The front door (server/, compiled into the build) and scripts/start.mjs read nothing themselves but
+ * BUILD_DIR (to find the build): the rest reaches them through the build (`entry.module.settings`).
  */
 
 export const SECRET_MIN_LENGTH = 32;
@@ -151,6 +151,8 @@ const settingsSchema = z
     /** An upload slower than this on average over UPLOAD_RATE_WINDOW_SECONDS is cut (408). */
     UPLOAD_MIN_BYTES_PER_SECOND: positiveNumber(1024),
     UPLOAD_RATE_WINDOW_SECONDS: positiveNumber(30),
+    /** One line per request on stdout (server/request-log.ts); 0 or false turns it off. */
+    LOG_REQUESTS: setting(true, '"1", "true", "0" or "false"', (raw) => (/^(1|true)$/i.test(raw) ? true : /^(0|false)$/i.test(raw) ? false : undefined)),
     DATA_DIR: setting("./data", "a folder", (raw) => raw),
     DATABASE_FILE: optionalText,
     /** postgres://… or postgresql://…: PostgreSQL instead of the embedded SQLite file. */
@@ -277,7 +279,7 @@ const settingsSchema = z
     return {
       nodeEnv: raw.NODE_ENV,
       isProduction,
-      // The HTTP front door (scripts/server.mjs).
+      // The HTTP front door (server/).
       port: raw.PORT,
       host: raw.HOST,
       /** As Express takes it; `trustProxyEnabled` says whether X-Forwarded-* headers count at all. */
@@ -292,6 +294,8 @@ const settingsSchema = z
       uploadMinBytesPerSecond: raw.UPLOAD_MIN_BYTES_PER_SECOND,
       /** ...on average over each window of this length, or it is cut with 408 and nothing of it is kept. */
       uploadRateWindowMs: raw.UPLOAD_RATE_WINDOW_SECONDS * 1000,
+      /** The request log (LOG_REQUESTS): on unless turned off. */
+      logRequests: raw.LOG_REQUESTS,
       // Storage.
       dataDir,
       /** The database to open: PostgreSQL when DATABASE_URL is set, else the SQLite file; db.server.ts picks the dialect. */
