@@ -4,7 +4,7 @@
 // (database, background work), listens, and stops in order on SIGTERM or SIGINT (decisions 0014 and
 // 0030). Importing this module starts nothing; running the compiled file starts the server.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadBuild, type Settings } from "./app-build";
@@ -39,7 +39,7 @@ function warnAboutSecureCookiesOnPlainHttp(settings: Settings) {
  * signal exits at once.
  */
 function stopOnSignals(server: http.Server, { graceMs, stopApp, onDrain }: { graceMs: number; stopApp: () => Promise<void>; onDrain: () => void }) {
-  const sockets = new Set<import("node:net").Socket>();
+  const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));

@@ -50,11 +50,10 @@ export function stdoutLines(): (line: string) => void {
  */
 export function logRequest(req: IncomingMessage, res: ServerResponse, write: (line: string) => void): void {
   const started = performance.now();
-  let socket: Socket | null = null;
-  let before = 0;
-  const take = (given: Socket) => {
-    socket = given;
-    before = given.bytesWritten;
+  const connection: { socket: Socket | null; before: number } = { socket: null, before: 0 };
+  const take = (socket: Socket) => {
+    connection.socket = socket;
+    connection.before = socket.bytesWritten;
   };
   if (res.socket) take(res.socket);
   else res.once("socket", take);
@@ -64,7 +63,7 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, write: (li
       path: pathOf(req),
       status: res.statusCode,
       durationMs: performance.now() - started,
-      bytes: socket ? (socket as Socket).bytesWritten - before : 0,
+      bytes: connection.socket ? connection.socket.bytesWritten - connection.before : 0,
       aborted: !res.writableEnded,
     };
     write(formatRequestLine(record));
