@@ -5,6 +5,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
+import { frontDoor } from "./server/build-plugin.ts";
 
 const require = createRequire(import.meta.url);
 const reactRouterDist = path.join(path.dirname(require.resolve("react-router/package.json")), "dist");
@@ -14,7 +15,7 @@ const reactRouterDist = path.join(path.dirname(require.resolve("react-router/pac
  * #14102, both open): without this a production bundle carries the development build, dev warnings
  * and checks included, on the server and in the browser. A build points both entries at
  * dist/production, and bundles react-router, its Node adapter (with the request listener it uses) and remix-toast into the server build,
- * so one production copy serves every request (scripts/server.mjs takes the adapter's
+ * so one production copy serves every request (the front door, server/, takes the adapter's
  * `createRequestListener` from the build). `react-router dev` keeps the development build.
  * Remove this alias when those issues are closed. It points at a file React Router ships; nothing of
  * its code is changed (decision 0030).
@@ -38,7 +39,7 @@ function firstLoadChunk(id: string): string | undefined {
 
 /**
  * Brotli (quality 11) and gzip (level 9) copies beside every compressible client file of 1 KB or more,
- * written once by the build: the server's static files (sirv, scripts/server.mjs) send the best one a
+ * written once by the build: the server's static files (sirv, server/client-files.ts) send the best one a
  * browser accepts, so static files are never compressed per request and get the smallest size there is.
  */
 function precompress(): Plugin {
@@ -81,7 +82,7 @@ const BUILD_ID = randomBytes(9).toString("base64url");
 
 export default defineConfig(({ command, isSsrBuild }) => ({
   define: { __STUDIO_BUILD_ID__: JSON.stringify(BUILD_ID) },
-  plugins: [reactRouter(), precompress()],
+  plugins: [reactRouter(), precompress(), frontDoor()],
   resolve: {
     tsconfigPaths: true,
     alias: command === "build" ? productionReactRouter : [],

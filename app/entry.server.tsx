@@ -16,7 +16,7 @@ import interLatinFont from "@fontsource-variable/inter/files/inter-latin-wght-no
 export const streamTimeout = 5_000;
 
 /**
- * What scripts/server.mjs takes from the build (`build.entry.module`): the settings parsed once,
+ * What the front door (server/app-build.ts) takes from the build (`build.entry.module`): the settings parsed once,
  * the life cycle (startApp before listening, stopApp after the last request; decision 0014), the
  * headers static files share with every answer, and React Router's Node adapter with the load
  * context it gives each request (the client's address). The adapter comes from the build so that it

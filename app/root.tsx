@@ -23,7 +23,7 @@ import { startApp } from "./services/background.server";
 import appStylesheet from "./styles/app.css?url";
 
 /**
- * Under `react-router dev` there is no scripts/server.mjs to start the app (database, background
+ * Under `react-router dev` there is no front door (server/) to start the app (database, background
  * work): the first request does (idempotent). The production server starts it before it listens.
  */
 const startInDevelopment: Route.MiddlewareFunction = async (_args, next) => {

@@ -6,24 +6,16 @@
 // `backup [<folder>]` and `restore <folder>` (also `npm run backup` / `npm run restore`) are plain
 // scripts (scripts/admin/) given the settings the build parsed: no second settings parser.
 // Exit codes: 0 done, 1 failed or not confirmed, 2 bad arguments (restore: refused).
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import readline from "node:readline";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { ensureBuild, serverBuildPath } from "./ensure-build.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const serverBuild = path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js");
+const serverBuild = serverBuildPath();
 
-if (!fs.existsSync(serverBuild)) {
-  console.error("[admin] no server build yet: building the app...");
-  const bin = path.join(root, "node_modules/.bin/react-router");
-  const result = fs.existsSync(bin) ? spawnSync(bin, ["build"], { cwd: root, stdio: ["ignore", 2, 2], env: process.env }) : { status: 1 };
-  if (result.status !== 0) {
-    console.error("[admin] cannot build the app: run `npm run build` first.");
-    process.exit(1);
-  }
-}
+// Built only when the app's build is missing (the command needs no more of it): a rebuild of a stale
+// build would replace a running server's client files under it.
+if (!fs.existsSync(serverBuild)) ensureBuild({ log: (message) => console.error(`[admin] ${message}`), whenStale: false, output: "stderr" });
 
 const args = process.argv.slice(2);
 const command = args[0];

@@ -7,7 +7,7 @@ import { makePrivateDir, makePrivateSqliteFiles } from "./private-files.server";
 
 /**
  * The database, with an explicit life cycle: importing this module opens nothing. The server entry
- * (scripts/server.mjs through the build's `startApp`) calls `openDatabase()` — open and migrate —
+ * (server/index.ts through the build's `startApp`) calls `openDatabase()` — open and migrate —
  * before it listens and `closeDatabase()` when it stops; unit tests do the same in tests/unit/setup.ts.
  * Models keep importing `db`, which answers for whichever database is open and says so clearly when
  * none is. The dialect comes from `settings.database.engine` (only SQLite today; the next step adds

@@ -14,8 +14,8 @@ import { settingsShape } from "./settings/catalogue";
  * build, and so this, before it listens). The session secret is app/lib/session-secret.server.ts's; the
  * keys made from it, app/lib/keys.server.ts's.
  *
- * The plain scripts (scripts/start.mjs, scripts/admin.mjs and the server) read nothing themselves but
- * BUILD_DIR (they need it to find the build): the rest reaches them through the build
+ * The front door (server/, compiled into the build), scripts/start.mjs and scripts/admin.mjs read nothing
+ * themselves but BUILD_DIR (to find the build): the rest reaches them through the build
  * (`entry.module.settings`).
  */
 
@@ -65,7 +65,7 @@ const settingsSchema = z
     return {
       nodeEnv: raw.NODE_ENV,
       isProduction,
-      // The HTTP front door (scripts/server.mjs).
+      // The HTTP front door (server/).
       port: raw.PORT,
       host: raw.HOST,
       /** As Express takes it; `trustProxyEnabled` says whether X-Forwarded-* headers count at all. */
@@ -80,6 +80,8 @@ const settingsSchema = z
       uploadMinBytesPerSecond: raw.UPLOAD_MIN_BYTES_PER_SECOND,
       /** ...on average over each window of this length, or it is cut with 408 and nothing of it is kept. */
       uploadRateWindowMs: raw.UPLOAD_RATE_WINDOW_SECONDS * 1000,
+      /** The request log (LOG_REQUESTS): on unless turned off. */
+      logRequests: raw.LOG_REQUESTS,
       // Storage.
       dataDir,
       /** The database to open: PostgreSQL when DATABASE_URL is set, else the SQLite file; db.server.ts picks the dialect. */

@@ -6,7 +6,7 @@ import { startVideoJobRunner, stopVideoJobRunner } from "./video-job-runner.serv
 /**
  * The one place where the server's work outside requests starts and stops (docs/decisions/0014): the
  * media sweep and the pruning (housekeeping.server.ts) and the video job runner. Nothing here runs on
- * import: scripts/server.mjs calls `startApp()` (through the build's entry module) before it listens
+ * import: the front door (server/index.ts) calls `startApp()` (through the build's entry module) before it listens
  * and `stopApp()` after the requests in flight have finished or been cut off.
  */
 

@@ -19,7 +19,7 @@ function send(method: string, path: string): Promise<{ status: number; headers: 
 
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
-describe("the server (scripts/server.mjs)", () => {
+describe("the front door (server/)", () => {
   it.each(["TRACE", "PROPFIND", "MKCOL", "LOCK"])("%s under /api: 405 JSON {detail} with Allow", async (method) => {
     for (const path of ["/api/health", "/api/content/", "/api/no-such-thing"]) {
       const answer = await send(method, path);

@@ -1,34 +1,15 @@
 // @ts-check
-// The one launcher: starts the production build (scripts/server.mjs) in a child process on a free
+// The one launcher: starts the production build (the compiled server/) in a child process on a free
 // port with a temporary DATA_DIR and resolves once it listens, with its URL. Used by tests/harness/e2e.mjs,
 // the benchmarks and tests/support/server.ts. BUILD_DIR selects the build, as everywhere.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { hasBuild, root, serverEntryPath } from "../../scripts/ensure-build.mjs";
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-
-/** The build's server module under BUILD_DIR (default `build`). */
-export function serverBuildPath() {
-  return path.resolve(root, process.env.BUILD_DIR || "build", "server/index.js");
-}
-
-export function hasBuild() {
-  return fs.existsSync(serverBuildPath());
-}
-
-/**
- * Builds the app (`react-router build`) when BUILD_DIR has no build; exits with the build's code if it fails.
- * @param {(message: string) => void} [log]
- */
-export function ensureBuild(log = (message) => console.log(message)) {
-  if (hasBuild()) return;
-  log(`no production build in ${process.env.BUILD_DIR || "build"}: running \`react-router build\``);
-  const result = spawnSync(path.join(root, "node_modules/.bin/react-router"), ["build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
+// "Build if missing or older than the sources" is written once, in scripts/ensure-build.mjs.
+export { ensureBuild, hasBuild, root, serverBuildPath } from "../../scripts/ensure-build.mjs";
 
 /**
  * What Debian's Chromium needs on these machines, run as root with no network beyond loopback
@@ -90,7 +71,7 @@ export async function launchServer({
 } = {}) {
   if (!hasBuild()) throw new Error("No production build: run `npm run build` first (npm test does).");
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "scripts/server.mjs")], {
+  const child = spawn(process.execPath, [...nodeArgs, serverEntryPath()], {
     cwd: root,
     env: {
       ...process.env,
@@ -99,6 +80,8 @@ export async function launchServer({
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       SESSION_SECRET: "launch-session-secret-that-is-long-enough-0123456789",
+      // No request log (tests, benchmarks); a caller that wants it passes LOG_REQUESTS: "1".
+      LOG_REQUESTS: "0",
       ...env,
     },
     // stdout is always read: the "running at" line carries the port.

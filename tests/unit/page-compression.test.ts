@@ -2,9 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compressPages } from "../../scripts/server.mjs";
+import { compressPages } from "../../server/compression";
 
-// scripts/server.mjs compresses pages: one call for a page written in one turn of the event loop,
+// server/compression.ts compresses pages: one call for a page written in one turn of the event loop,
 // a streaming compressor (flushed each turn) for a page still being written after it.
 const PAGE = `<!DOCTYPE html><html><body>${"<p>Words worth keeping, again and again.</p>".repeat(400)}</body></html>`;
 

@@ -22,7 +22,7 @@ export class BodyError extends Error {
 
 /**
  * A small body that has not arrived within REQUEST_DEADLINE_SECONDS is refused (408). The production
- * server holds every request but an upload to the same deadline from its connection's opening (scripts/server.mjs);
+ * server holds every request but an upload to the same deadline from its connection's opening (server/request-limits.ts);
  * this one also holds under `react-router dev`, which has no such front door.
  */
 export const bodyDeadlineMs = () => env.requestDeadlineMs;
@@ -74,7 +74,7 @@ function bodyTooLarge(maxBytes: number): BodyError {
 /**
  * A body that took too long (408) may still be trickling in: the connection is closed after the
  * answer. The rest of a body refused for its size (413) is read and dropped by the server (up to
- * 32 MiB, scripts/server.mjs), so the client finishes sending and reads the answer.
+ * 32 MiB, server/request-limits.ts), so the client finishes sending and reads the answer.
  */
 /** Whether a declared Content-Length already passes the limit (refused before a byte is read). */
 function declaredTooLarge(contentLength: string | null, maxBytes: number): boolean {

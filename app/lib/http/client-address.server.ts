@@ -58,7 +58,7 @@ export function resolveClientAddress(request: Request, connection: ConnectionInf
 }
 
 /**
- * The server's `getLoadContext` (scripts/server.mjs, through the build): a fresh context per request
+ * The server's `getLoadContext` (server/, through the build): a fresh context per request
  * with the client's address in it. X-Forwarded-Proto and X-Forwarded-Host from a peer TRUST_PROXY does
  * not trust (TRUST_PROXY=loopback, a request straight from elsewhere) are dropped from the request
  * first, so that no reader (the cross-origin check, publicOrigin) takes them for a proxy's word.

@@ -23,7 +23,7 @@ export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
  * The Strict-Transport-Security header for an answer, or null: when PUBLIC_URL is https, or when the
  * connection's peer is a trusted proxy (TRUST_PROXY) whose X-Forwarded-Proto says https. Never on
  * plain HTTP otherwise: a client's own X-Forwarded-Proto says nothing. The server sets it on every
- * answer, client files and its own refusals included (scripts/server.mjs, through the build).
+ * answer, client files and its own refusals included (server/, through the build).
  */
 export function strictTransportSecurity(forwardedProto: string | null | undefined, peerAddress: string | undefined, publicUrl = env.publicUrl): string | null {
   if (publicUrl?.startsWith("https:")) return STRICT_TRANSPORT_SECURITY;

@@ -70,6 +70,16 @@ export const serverVariables = {
     default: 30,
     description: "the window that rate is measured over (so a stall, or a byte a minute, is cut within it)",
   }),
+  LOG_REQUESTS: setting<boolean>(
+    '"1", "true", "0" or "false"',
+    (raw) => (/^(1|true)$/i.test(raw) ? true : /^(0|false)$/i.test(raw) ? false : undefined),
+    {
+      default: true,
+      shown: "`1` (on)",
+      description:
+        "one line per request on standard output: method, path (without its query), status, duration and bytes (server/request-log.ts); `0` turns it off",
+    },
+  ),
 } as const;
 
 export const storageVariables = {

@@ -1,14 +1,7 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-
-// scripts/server.mjs is plain JavaScript (no types): imported by a computed path.
-type Limits = { requestDeadlineMs?: number };
-const { applyTimeouts, holdToDeadline } = (await import(path.resolve("scripts/server.mjs"))) as {
-  applyTimeouts: (server: http.Server, limits?: Limits) => http.Server;
-  holdToDeadline: (req: http.IncomingMessage, res: http.ServerResponse, options: { deadlineMs: number }) => void;
-};
+import { applyTimeouts, discardUnreadBody, holdToDeadline, lingerOnClose } from "../../server/request-limits";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -133,7 +126,7 @@ function slowRawPost(port: number, { chunks, gapMs }: { chunks: number; gapMs: n
   });
 }
 
-describe("production server timeouts (scripts/server.mjs)", () => {
+describe("the request deadline (server/request-limits.ts)", () => {
   it("turns Node's own request timeout off (the deadline is the front door's, uploads have none) and keeps headers within the deadline", () => {
     const server = applyTimeouts(http.createServer(), { requestDeadlineMs: 30_000 });
     expect(server.requestTimeout).toBe(0);
@@ -192,5 +185,114 @@ describe("production server timeouts (scripts/server.mjs)", () => {
     expect(answer.status).toBe(200);
     expect(answer.body.endsWith(`data: ${2 * 1024}\n\n`)).toBe(true);
     expect(answer.endedMs).toBeGreaterThan(1_400);
+  });
+});
+
+/** A server that answers 413 before reading anything, then drops the unread rest by `discardUnreadBody`. */
+async function refusingServer(limits: { uploadMinBytesPerSecond: number; uploadRateWindowMs: number }, maxBytes: number) {
+  const server = http.createServer((req, res) => {
+    res.once("finish", () => discardUnreadBody(req, { requestDeadlineMs: 30_000, ...limits }, maxBytes));
+    if (req.method === "GET") return void res.end("second");
+    // Refused midway, after its first piece was read (a body nobody began to read Node drops itself).
+    req.once("data", () => {
+      req.pause();
+      res.writeHead(413, { "Content-Type": "text/plain" }).end("too big");
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * Over one connection: a POST announcing `kib` KiB, sent in 8 KiB pieces `gapMs` apart whatever the
+ * server says, then a GET. What came back, and whether (and when) the server closed the connection.
+ */
+function postThenGet(port: number, { kib, gapMs }: { kib: number; gapMs: number }) {
+  return new Promise<{ answer: string; closedMs: number }>((resolve) => {
+    const started = performance.now();
+    let answer = "";
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${kib * 1024}\r\n\r\n`);
+      let sent = 0;
+      const send = () => {
+        if (socket.destroyed) return;
+        if (sent === kib) return void socket.write("GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        const piece = Math.min(8, kib - sent);
+        socket.write(Buffer.alloc(piece * 1024));
+        sent += piece;
+        setTimeout(send, gapMs);
+      };
+      send();
+    });
+    socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.on("close", () => resolve({ answer, closedMs: performance.now() - started }));
+  });
+}
+
+describe("an unread body (server/request-limits.ts)", () => {
+  const lenient = { uploadMinBytesPerSecond: 1, uploadRateWindowMs: 10_000 };
+
+  it("is read and dropped after the answer, so the client finishes sending and the connection serves the next request", async () => {
+    const port = await refusingServer(lenient, 1024 * 1024);
+    const { answer } = await postThenGet(port, { kib: 256, gapMs: 1 });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain("too big");
+    expect(answer.endsWith("second")).toBe(true);
+  });
+
+  it("closes the connection once more than its bound was dropped", async () => {
+    const port = await refusingServer(lenient, 64 * 1024);
+    const { answer } = await postThenGet(port, { kib: 256, gapMs: 1 });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).not.toContain("second");
+  });
+
+  it("closes the connection of a rest that trickles in slower than an upload must arrive", async () => {
+    // At least 100 KiB/s over each 300 ms window; 8 KiB every 200 ms is 40 KiB/s.
+    const port = await refusingServer({ uploadMinBytesPerSecond: 100 * 1024, uploadRateWindowMs: 300 }, 1024 * 1024);
+    const { answer, closedMs } = await postThenGet(port, { kib: 256, gapMs: 200 });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).not.toContain("second");
+    // The whole body would take 6.4 s; the window ends it after about 300 ms.
+    expect(closedMs).toBeLessThan(2_000);
+  });
+});
+
+describe("a closed connection's linger (server/request-limits.ts)", () => {
+  it("half-closes after a `Connection: close` answer: the client reads it whole while still sending, and the socket goes after the linger", async () => {
+    const server = http.createServer((req, res) => {
+      lingerOnClose(req.socket, 300);
+      res.writeHead(408, { Connection: "close", "Content-Type": "text/plain", "Content-Length": 4 }).end("late");
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const outcome = await new Promise<{ answer: string; endedMs: number; closedMs: number }>((resolve) => {
+      const started = performance.now();
+      let answer = "";
+      let endedMs = Infinity;
+      // Half-open allowed: the client keeps sending after the server's side has ended.
+      const socket = net.connect({ port, host: "127.0.0.1", allowHalfOpen: true }, () =>
+        socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\n\r\n"),
+      );
+      // The client goes on sending for 3 s, unaware of the answer.
+      const timer = setInterval(() => !socket.destroyed && socket.write(Buffer.alloc(4096)), 20);
+      socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+      socket.on("end", () => (endedMs = performance.now() - started));
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        clearInterval(timer);
+        resolve({ answer, endedMs, closedMs: performance.now() - started });
+      });
+      setTimeout(() => socket.destroy(), 3_000);
+    });
+    expect(outcome.answer, JSON.stringify(outcome)).toMatch(/^HTTP\/1\.1 408 /);
+    expect(outcome.answer.endsWith("late"), JSON.stringify(outcome)).toBe(true);
+    // The server's side ended first (a half-close, not a reset), and the connection went after the linger.
+    expect(outcome.endedMs).toBeLessThan(outcome.closedMs);
+    expect(outcome.closedMs - outcome.endedMs).toBeGreaterThanOrEqual(250);
+    expect(outcome.closedMs).toBeLessThan(2_000);
   });
 });

@@ -1,0 +1,75 @@
+// The request listener: refuses what React Router's Node adapter cannot answer (unknown methods,
+// malformed paths), holds each request to the front door's limits, serves the client files, and
+// hands the rest, compressed where it pays, to the adapter. Everything about a request's meaning
+// (security headers, the cross-origin check, the session, body limits) is the app's own middleware,
+// the same under `react-router dev`.
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { LoadedBuild } from "./app-build";
+import { clientFiles } from "./client-files";
+import { compressPages } from "./compression";
+import { pathOf, prepareRefusal, type HeaderList } from "./refusal";
+import { discardUnreadBody, holdToDeadline, limitsOf } from "./request-limits";
+import { logRequest } from "./request-log";
+
+/** The methods this server answers; any other (TRACE, CONNECT, PROPFIND, ...) is 405 here. */
+export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const ALLOW = SUPPORTED_METHODS.join(", ");
+
+export interface ListenerOptions {
+  /** True once the server is stopping: no connection is kept open for another request. */
+  isDraining?: () => boolean;
+  /** Where the request log's lines go; none: no log. */
+  log?: (line: string) => void;
+}
+
+/** An answer from the server itself (405, 400). */
+function refuse(res: ServerResponse, headers: HeaderList, pathname: string, status: number, detail: string, text: string) {
+  res.statusCode = status;
+  if (status === 405) res.setHeader("Allow", ALLOW);
+  res.end(prepareRefusal(res, headers, pathname, detail, text));
+}
+
+/** What the adapter would fail on before the app sees it: a path that does not decode, a Host that is no host. */
+function malformed(req: IncomingMessage, rawPath: string): boolean {
+  try {
+    // The decoded path is compared, never a bare call: the build (Rolldown) drops a bare
+    // decodeURIComponent(...) as free of effects, and its throw is the point (docs/decisions/0054).
+    return decodeURIComponent(rawPath) === undefined || !URL.canParse(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+  } catch {
+    return true;
+  }
+}
+
+/** The listener over a loaded build (server/app-build.ts). */
+export function createServerListener(loaded: LoadedBuild, { isDraining = () => false, log }: ListenerOptions = {}): RequestListener {
+  const { build, createRequestListener, createLoadContext, staticFileHeaders, strictTransportSecurity } = loaded;
+  const limits = limitsOf(loaded.settings);
+  const serveClientFile = clientFiles(loaded.buildDir, staticFileHeaders);
+  const app = createRequestListener({ build, mode: "production", getLoadContext: createLoadContext });
+
+  return function listener(req, res) {
+    if (log) logRequest(req, res, log);
+    if (isDraining()) res.setHeader("Connection", "close");
+    // HSTS on every answer (client files, refusals, the app's) when PUBLIC_URL is https or a trusted proxy says so.
+    const forwardedProto = req.headers["x-forwarded-proto"];
+    const hsts = strictTransportSecurity(Array.isArray(forwardedProto) ? forwardedProto.join(", ") : forwardedProto, req.socket.remoteAddress);
+    if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+    const rawPath = pathOf(req);
+    // What would otherwise be a 500 or an answer of the wrong shape: a method the Fetch API cannot
+    // carry (TRACE) or that no route serves (PROPFIND), and a path or Host that does not parse.
+    if (!SUPPORTED_METHODS.includes(req.method ?? "")) return refuse(res, staticFileHeaders, rawPath, 405, "Method not allowed", "Method Not Allowed");
+    if (malformed(req, rawPath)) return refuse(res, staticFileHeaders, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
+    holdToDeadline(req, res, { deadlineMs: limits.requestDeadlineMs, headers: staticFileHeaders });
+    res.once("finish", () => discardUnreadBody(req, limits));
+    const toApp = () => {
+      compressPages(req, res);
+      // An answer whose body fails after its head went out (the store failing mid-download): the
+      // adapter logs the error, then its try at a 500 on top throws; cut the connection instead, so
+      // the client sees an incomplete answer, and nothing is left unhandled to end the process.
+      // (The adapter's listener is async, though typed as node:http's RequestListener.)
+      void (app(req, res) as unknown as Promise<void>).catch(() => res.destroy());
+    };
+    if (req.method === "GET" || req.method === "HEAD") serveClientFile(req, res, toApp);
+    else toApp();
+  };
+}
