@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin";
 import { mp4Bytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
-import { sendJson, startStubServer, type StubServer } from "../unit/ai-stub-server";
-import { api, PASSWORD, uniqueEmail } from "./client";
+import { sendJson, startStubServer, type StubServer } from "../support/ai-stub-server";
+import { api, PASSWORD, uniqueEmail } from "../support/api";
 import { waitFor } from "../support/wait";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const meWithCookie = (cookie: string) => fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((response) => response.status);

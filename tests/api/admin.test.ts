@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin";
 import { mp4Bytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, PASSWORD, uniqueEmail } from "./client";
+import { api, PASSWORD, uniqueEmail } from "../support/api";
 
 /**
  * `npm run admin -- <command>` (issue 27), spawned as an operator runs it, against the data of a server

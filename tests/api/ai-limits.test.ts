@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, newUser, signInWithForm } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 
 /**
  * Per-person AI limits (issue 14): every AI call of a person counts against one allowance,

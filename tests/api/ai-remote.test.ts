@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "../unit/ai-stub-server";
+import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "../support/ai-stub-server";
 
 /**
  * The studio configured with remote providers (an OpenAI-compatible server and Replicate), both

@@ -14,7 +14,7 @@ import {
   TINY_PNG,
   tinyWav,
   type StubServer,
-} from "../unit/ai-stub-server";
+} from "../support/ai-stub-server";
 
 /**
  * The built studio with a server per capability, each played by a local stub speaking its real

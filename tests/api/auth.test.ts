@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
+import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "../support/api";
 
 describe("POST /api/auth/register", () => {
   it("creates an account: 201 {id, email} with the email normalised", async () => {

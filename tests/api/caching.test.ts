@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api";
 
 // Pages that show a signed-in person's data, and every answer of a screen that needs sign-in (its
 // redirect to /login included), are `Cache-Control: private, no-store`: no shared cache or

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { baseUrl, newUser, PASSWORD } from "./client";
+import { baseUrl, newUser, PASSWORD } from "../support/api";
 
 /** Signs in through the login form on `url`; answers the session cookie's Set-Cookie. */
 async function formLogin(url: string, email: string) {

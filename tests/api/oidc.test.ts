@@ -4,7 +4,7 @@ import { launchServer } from "../../scripts/launch.mjs";
 import { startOidcProvider, startSsoApp, SSO_NAME, type OidcProvider, type SsoApp } from "../support/oidc";
 import { runAdmin } from "../support/admin";
 import { startTestServer } from "../support/server";
-import { baseUrl, PASSWORD, uniqueEmail } from "./client";
+import { baseUrl, PASSWORD, uniqueEmail } from "../support/api";
 
 /**
  * Issue 27, single sign-on: the whole authorization code flow against a real OpenID provider

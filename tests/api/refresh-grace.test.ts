@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresTestServer } from "../support/postgres";
 import { startTestServer, type RunningServer } from "../support/server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../../scripts/pg-cluster.mjs";
-import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
+import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "../support/api";
 
 /**
  * POST /api/auth/refresh's grace window against the built server (issue 12, "Several instances"): found

@@ -4,7 +4,7 @@ import { parseSettings } from "~/lib/env.server";
 import { nowIso, sha256 } from "~/lib/ids.server";
 import { inviteCodeOf, runAdmin } from "../support/admin";
 import { databaseEnvOf, startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, PASSWORD, uniqueEmail } from "./client";
+import { api, baseUrl, PASSWORD, uniqueEmail } from "../support/api";
 
 /**
  * REGISTRATION (issue 27): open, SPEC's behaviour and the default, unchanged; invite: POST

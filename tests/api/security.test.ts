@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD } from "../support/api";
 
 /** Signs in through the login form; answers the session cookie ("__Host-session=..."). */
 async function formLogin(email: string, base = baseUrl()) {

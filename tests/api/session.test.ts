@@ -1,7 +1,7 @@
 import { SignJWT } from "jose";
 import { createCookieSessionStorage } from "react-router";
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD } from "../support/api";
 
 // The test server's secret (tests/support/server.ts), so the test can write the cookie a browser would hold.
 const SECRET = "test-session-secret-that-is-long-enough-0123456789";

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { PASSWORD, uniqueEmail } from "./client";
+import { PASSWORD, uniqueEmail } from "../support/api";
 
 // The life cycle's end (docs/decisions/0014): SIGTERM stops accepting connections, lets requests in
 // flight finish for at most SHUTDOWN_GRACE_SECONDS, then closes what remains and exits 0.

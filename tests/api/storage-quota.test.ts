@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp4Bytes } from "../support/media";
-import { PASSWORD } from "./client";
+import { PASSWORD } from "../support/api";
 
 /**
  * The storage quota under races and with text (issue 14), against a server with a 3 MiB quota: video

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { baseUrl, PASSWORD, uniqueEmail } from "./client";
+import { baseUrl, PASSWORD, uniqueEmail } from "../support/api";
 
 // Strict-Transport-Security and the cross-origin check's scheme (issue 32, item 11; decision 0052).
 // The shared test server trusts loopback proxies (TRUST_PROXY=loopback) and has no PUBLIC_URL.

@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD } from "../support/api";
 
 /** A multipart body with one file in the field `file` (SPEC §7). */
 function fileForm(bytes: Buffer, filename: string, field = "file") {

@@ -11,7 +11,7 @@ import { CANCELLED_ACCOUNT_DISABLED, createVideoJob, finishJob, getVideoJob } fr
 import { changePassword } from "~/services/account.server";
 import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 import { waitFor } from "../support/wait";
 
 /**

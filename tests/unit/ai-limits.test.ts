@@ -12,7 +12,7 @@ import {
 } from "~/models/ai-usage.server";
 import { acquireAiSlot, AI_LIMITED, withAiSlot } from "~/services/ai-limits.server";
 import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 /**
  * Per-person AI limits (issue 14) on both engines: many requests of one person racing never get more

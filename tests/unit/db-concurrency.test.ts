@@ -5,7 +5,7 @@ import { engineOf } from "~/lib/db-dialect.server";
 import { newId } from "~/lib/ids.server";
 import { claimJob, claimJobs, createVideoJob, findClaimableJobs, VIDEO_JOB_LIMIT, type RunnerJob } from "~/models/video-job.server";
 import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 /**
  * The domain's concurrency rules on both engines (issue 12): the per-person limit of unfinished video

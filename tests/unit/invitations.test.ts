@@ -11,7 +11,7 @@ import { StorageHold, storageUse } from "~/models/storage-quota.server";
 import { issueTokenPair, pruneStaleRecords, userOfAccessToken } from "~/models/token.server";
 import { createUser, InvitationNeededError } from "~/models/user.server";
 import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 /**
  * Issue 27 on both engines: an invitation works once, even for registrations racing with one code, and

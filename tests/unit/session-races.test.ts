@@ -14,7 +14,7 @@ import {
   type TokenPair,
 } from "~/models/token.server";
 import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 /**
  * Sessions end when they are ended, on both engines (issue 32, item 7; docs/decisions/0050). A stolen

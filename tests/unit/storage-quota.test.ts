@@ -11,7 +11,7 @@ import { storeMedia } from "~/models/media.server";
 import { pruneStaleReservations, QUOTA_EXCEEDED, RESERVATION_LIVE_MS, StorageHold, storageLeft, storageUse } from "~/models/storage-quota.server";
 import { mp4Bytes } from "../support/media";
 import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 // A 3 MiB quota, parsed with the settings (before the app's modules are imported).
 vi.hoisted(() => {

@@ -18,7 +18,7 @@ import {
 import { SPEECH_PRUNE_INTERVAL_MS, startHousekeeping } from "~/services/housekeeping.server";
 import { mp4Bytes } from "../support/media";
 import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 // A 1 MiB quota, parsed with the settings (before the app's modules are imported).
 vi.hoisted(() => {
