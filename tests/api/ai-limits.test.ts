@@ -100,11 +100,7 @@ describe("concurrent AI requests (AI_CONCURRENT_PER_PERSON=1)", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ AI_CONCURRENT_PER_PERSON: "1", AI_REQUESTS_PER_MINUTE: "100" });
-    const email = `ai-concurrent-${Date.now()}@example.com`;
-    const headers = { "Content-Type": "application/json" };
-    await fetch(`${server.url}/api/auth/register`, { method: "POST", headers, body: JSON.stringify({ email, password: "correct horse battery" }) });
-    const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers, body: JSON.stringify({ email, password: "correct horse battery" }) });
-    token = (await login.json()).access_token;
+    token = (await newUser("ai-concurrent", server.url)).token;
   });
   afterAll(async () => {
     await server?.stop();

@@ -1,6 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
+import { PASSWORD, request, signInWithForm as formSignIn, signUp, uniqueEmail } from "./client.mjs";
 
+export { PASSWORD, uniqueEmail };
+
+/** The URL of the server the API suite runs against (tests/api/global-setup.ts starts it). */
 export const baseUrl = () => inject("apiBaseUrl");
 
 export interface ApiResult<T = any> {
@@ -10,57 +13,33 @@ export interface ApiResult<T = any> {
 }
 
 /**
- * Calls the running server's API with JSON; `token` adds a bearer header, `raw` sends a body as is,
- * `server` names another server than the suite's (a test that starts one of its own).
+ * Calls the running server's API with JSON (through the one client, tests/support/client.mjs); `token` adds
+ * a bearer header, `raw` sends a body as is, `server` names another server than the suite's (a test that
+ * starts one of its own).
  */
 export async function api<T = any>(
   path: string,
   options: { method?: string; json?: unknown; raw?: BodyInit; token?: string; headers?: Record<string, string>; server?: string } = {},
 ): Promise<ApiResult<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.json !== undefined) headers["Content-Type"] = "application/json";
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  const response = await fetch((options.server ?? baseUrl()) + path, {
-    method: options.method ?? (options.json !== undefined || options.raw !== undefined ? "POST" : "GET"),
-    headers,
-    body: options.json !== undefined ? JSON.stringify(options.json) : options.raw,
-    redirect: "manual",
+  const { status, body, headers } = await request(options.server ?? baseUrl(), path, {
+    method: options.method,
+    json: options.json,
+    body: options.raw,
+    token: options.token,
+    headers: options.headers,
   });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, body, headers: response.headers };
+  return { status, body, headers };
 }
-
-export const uniqueEmail = (prefix = "user") => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
-export const PASSWORD = "correct horse battery";
 
 /** Signs in through the login form (as a browser does); resolves the Cookie header the answer set. */
-export async function signInWithForm(email: string): Promise<string> {
-  const login = await fetch(`${baseUrl()}/login`, {
-    method: "POST",
-    body: new URLSearchParams({ email, password: PASSWORD }),
-    redirect: "manual",
-  });
-  if (login.status !== 302) throw new Error(`form login failed: ${login.status}`);
-  return login.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
+export function signInWithForm(email: string, server = baseUrl()): Promise<string> {
+  return formSignIn(server, email);
 }
 
-/** A fresh account and its token pair. */
-export async function newUser(prefix = "user") {
-  const email = uniqueEmail(prefix);
-  const registered = await api("/api/auth/register", { json: { email, password: PASSWORD } });
-  if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
-  const login = await api("/api/auth/login", { json: { email, password: PASSWORD } });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-  return { id: registered.body.id as string, email, token: login.body.access_token as string, refreshToken: login.body.refresh_token as string };
+/** A fresh account and its token pair, on the suite's server or `server`. */
+export async function newUser(prefix = "user", server = baseUrl()) {
+  const { id, email, token, refreshToken } = await signUp(server, { prefix });
+  return { id, email, token, refreshToken };
 }
 
 /**

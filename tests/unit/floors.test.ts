@@ -1,6 +1,5 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a plain ES module script without type declarations
 import { checkFloors, floorOf } from "../../scripts/check-floors.mjs";
 
 describe("the floors of app/ (docs/decisions/0012-floors.md)", () => {

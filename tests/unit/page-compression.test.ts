@@ -2,7 +2,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a plain ES module script without type declarations
 import { compressPages } from "../../scripts/server.mjs";
 
 // scripts/server.mjs compresses pages: one call for a page written in one turn of the event loop,
