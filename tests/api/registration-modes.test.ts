@@ -25,7 +25,10 @@ async function page(server: RunningServer | null, path: string, init?: RequestIn
   return { status: response.status, html: await response.text() };
 }
 
-const register = (server: RunningServer, email: string, invite?: string) => registerThrough(server.url, email, { invite });
+async function register(server: RunningServer, email: string, invite?: string) {
+  const { status, body } = await registerThrough(server.url, email, { invite });
+  return { status, body };
+}
 
 describe("REGISTRATION=open (the default)", () => {
   it("registers anyone, with no invitation, and the screen shows its form", async () => {
