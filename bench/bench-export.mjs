@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { launchServer, scratchFolder } from "../tests/harness/launch.mjs";
+import { signUp } from "../tests/support/client.mjs";
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -46,15 +47,7 @@ const server = (scratch.server = await launchServer({
   stderr: "inherit",
 }));
 const base = server.url;
-const email = `bench-export-${Date.now()}@example.com`;
-const post = (url, body, token) =>
-  fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-await post(`${base}/api/auth/register`, { email, password: "bench password 123" });
-const { access_token: token } = await (await post(`${base}/api/auth/login`, { email, password: "bench password 123" })).json();
+const { token } = await signUp(base, { prefix: "bench-export" });
 
 console.log(`[bench-export] uploading ${FILES} files of ${KIB} KiB and ${CONTENT} pieces of content ...`);
 let next = 0;

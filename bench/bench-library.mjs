@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { launchServer, scratchFolder } from "../tests/harness/launch.mjs";
+import { signInWithForm, signUp } from "../tests/support/client.mjs";
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -47,14 +48,10 @@ const server = (scratch.server = await launchServer({
   },
 }));
 const base = server.url;
-const email = `library-bench-${Date.now()}@example.com`;
-const password = "correct horse battery";
 const json = { "Content-Type": "application/json" };
-await fetch(`${base}/api/auth/register`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) });
-const token = (await (await fetch(`${base}/api/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) })).json()).access_token;
+const { email, token } = await signUp(base, { prefix: "library-bench" });
 const auth = { Authorization: `Bearer ${token}` };
-const login = await fetch(`${base}/login`, { method: "POST", body: new URLSearchParams({ email, password }), redirect: "manual" });
-const cookie = login.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+const cookie = await signInWithForm(base, email);
 
 // Seed: saved captures through POST /api/library/upload, and every 25th file generated speech (with provenance).
 const seedStarted = performance.now();

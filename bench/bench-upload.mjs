@@ -8,6 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { ensureBuild, launchServer, scratchFolder } from "../tests/harness/launch.mjs";
+import { signUp } from "../tests/support/client.mjs";
 
 const mibArgument = process.argv.indexOf("--mib");
 const MIB = 1024 * 1024;
@@ -55,15 +56,6 @@ async function startServer() {
   return server.url;
 }
 
-async function json(url, body, token) {
-  const response = await fetch(url, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return response.json();
-}
-
 /**
  * Streams the file as multipart/form-data (field `file`) with a Content-Length, like a browser.
  * Each upload needs its own `filename`: a name the user already has is refused (409).
@@ -105,9 +97,7 @@ if (cat.status !== 0) throw new Error(`cat failed: ${cat.stderr}`);
 fs.rmSync(copyFile);
 
 const base = await startServer();
-const email = `bench-${Date.now()}@example.com`;
-await json(`${base}/api/auth/register`, { email, password: "bench password 123" });
-const { access_token: token } = await json(`${base}/api/auth/login`, { email, password: "bench password 123" });
+const { token } = await signUp(base, { prefix: "bench" });
 
 // Warm up the upload path with a small file, then measure the idle baseline.
 const warmFile = path.join(work, "warm.mp4");

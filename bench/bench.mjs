@@ -39,6 +39,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { ensureBuild, launchServer } from "../tests/harness/launch.mjs";
+import { formLogin, register } from "../tests/support/client.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -126,20 +127,11 @@ const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`
  */
 async function signUp(url) {
   const email = `bench-${randomUUID().slice(0, 8)}@example.com`;
-  const registered = await fetch(`${url}/api/auth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
+  const registered = await register(url, email, { password: PASSWORD });
   if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
-  const { id } = await registered.json();
+  const { id } = registered.body;
   const jar = new Map();
-  const login = await fetch(`${url}/login`, {
-    method: "POST",
-    headers: { Origin: url, "Sec-Fetch-Site": "same-origin" },
-    body: new URLSearchParams({ email, password: PASSWORD }),
-    redirect: "manual",
-  });
+  const login = await formLogin(url, email, { password: PASSWORD, browser: true });
   if (login.status !== 302) throw new Error(`login failed: ${login.status}`);
   applySetCookies(jar, login);
   const landed = await fetch(new URL(login.headers.get("Location") ?? "/dashboard", url), { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" });

@@ -36,6 +36,7 @@ import path from "node:path";
 import { launch as launchChrome } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS, ensureBuild, launchServer } from "../tests/harness/launch.mjs";
+import { formLogin, register } from "../tests/support/client.mjs";
 
 const TARGET = 98;
 const PAGES = (process.env.LIGHTHOUSE_PAGES || "/,/login,/dashboard")
@@ -56,22 +57,10 @@ function log(message) {
 /** Registers a user and signs in through the login form; resolves the Cookie header value. */
 async function signIn(url) {
   const email = `lighthouse-${randomUUID().slice(0, 8)}@example.com`;
-  const registered = await fetch(`${url}/api/auth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${await registered.text()}`);
-  const login = await fetch(`${url}/login`, {
-    method: "POST",
-    body: new URLSearchParams({ email, password: PASSWORD }),
-    redirect: "manual",
-  });
-  if (login.status !== 302 && login.status !== 303) throw new Error(`login failed: ${login.status}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
+  const registered = await register(url, email, { password: PASSWORD });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.text}`);
+  const { status, cookie } = await formLogin(url, email, { password: PASSWORD });
+  if (status !== 302 && status !== 303) throw new Error(`login failed: ${status}`);
   if (!cookie) throw new Error("login set no cookie");
   const check = await fetch(`${url}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
   await check.arrayBuffer();

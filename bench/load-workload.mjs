@@ -2,6 +2,7 @@
 // each acknowledged write recorded so it can be checked afterwards. Loopback only; every loop is
 // bounded by a deadline and stops by itself.
 import { randomUUID } from "node:crypto";
+import { PASSWORD, request } from "../tests/support/client.mjs";
 
 /** One MPEG-1 Layer III frame header (128 kbps, 44.1 kHz): frames are 417 bytes (as tests/support/media.ts). */
 export function mp3Frames(frames = 3) {
@@ -10,7 +11,7 @@ export function mp3Frames(frames = 3) {
   return buffer;
 }
 
-export const PASSWORD = "load test password 1";
+export { PASSWORD };
 
 /** Latency and status counts per kind of request. */
 export class Recorder {
@@ -73,45 +74,29 @@ export class Person {
 
   async call(kind, path, { method = "GET", json, body, headers = {}, auth = "token", expect = [200] } = {}) {
     const started = performance.now();
-    const sent = { ...headers };
-    if (json !== undefined) sent["Content-Type"] = "application/json";
-    if (auth === "token" && this.token) sent.Authorization = `Bearer ${this.token}`;
-    if (auth === "cookie" && this.cookie) sent.Cookie = this.cookie;
-    if (method !== "GET") sent.Origin = this.baseUrl;
-    let response;
+    let answer;
     try {
-      response = await fetch(this.baseUrl + path, {
+      answer = await request(this.baseUrl, path, {
         method,
-        headers: sent,
-        body: json !== undefined ? JSON.stringify(json) : body,
-        redirect: "manual",
+        json,
+        body,
+        token: auth === "token" ? this.token : null,
+        cookie: auth === "cookie" ? this.cookie : null,
+        headers: { ...(method !== "GET" ? { Origin: this.baseUrl } : {}), ...headers },
         signal: AbortSignal.timeout(60_000),
       });
     } catch (error) {
+      // No answer, or one cut off (the server died mid-body; the message starts with its status): not an acknowledgment.
       this.recorder.record(kind, "network", performance.now() - started);
       this.recorder.failures.push(`${kind} ${path}: ${error.message}`);
       return { status: 0, data: null, headers: new Headers() };
     }
-    let text;
-    try {
-      text = await response.text();
-    } catch (error) {
-      // The answer was cut off (the server died mid-body): not an acknowledgment.
-      this.recorder.record(kind, "network", performance.now() - started);
-      this.recorder.failures.push(`${kind} ${path}: ${response.status} cut off: ${error.message}`);
-      return { status: 0, data: null, headers: new Headers() };
+    this.recorder.record(kind, answer.status, performance.now() - started);
+    const data = answer.body;
+    if (!expect.includes(answer.status) && this.recorder.failures.length < 50) {
+      this.recorder.failures.push(`${kind} ${method} ${path}: ${answer.status} ${typeof data === "string" ? data.slice(0, 120) : JSON.stringify(data)?.slice(0, 160)}`);
     }
-    this.recorder.record(kind, response.status, performance.now() - started);
-    let data = null;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      data = text;
-    }
-    if (!expect.includes(response.status) && this.recorder.failures.length < 50) {
-      this.recorder.failures.push(`${kind} ${method} ${path}: ${response.status} ${typeof data === "string" ? data.slice(0, 120) : JSON.stringify(data)?.slice(0, 160)}`);
-    }
-    return { status: response.status, data, headers: response.headers };
+    return { status: answer.status, data, headers: answer.headers };
   }
 
   /**
@@ -143,11 +128,9 @@ export class Person {
 
   /** The screens' login: a form post that answers with the session cookie. */
   async screenLogin() {
-    const form = new URLSearchParams({ email: this.email, password: PASSWORD });
     const result = await this.hashing("login form", "/login", {
       method: "POST",
-      body: form,
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: this.email, password: PASSWORD }),
       auth: "none",
       expect: [302, 303],
     });

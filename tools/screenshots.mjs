@@ -15,6 +15,7 @@ import { chromium } from "@playwright/test";
 import sharp from "sharp";
 import { ensureChromium } from "../tests/harness/ensure-chromium.mjs";
 import { CHROMIUM_FLAGS, ensureBuild, launchServer, root } from "../tests/harness/launch.mjs";
+import { formLogin, register } from "../tests/support/client.mjs";
 
 const OUT = path.resolve(root, process.env.SCREENSHOTS_OUT || "docs/screenshots");
 const WIDE = { width: 1280, height: 800 };
@@ -56,13 +57,10 @@ async function seed(url) {
       headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
       body: JSON.stringify(body),
     });
-  const registered = await json("/api/auth/register", { email: EMAIL, password: PASSWORD });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
-  const login = await fetch(`${url}/login`, { method: "POST", body: new URLSearchParams({ email: EMAIL, password: PASSWORD }), redirect: "manual" });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
+  const registered = await register(url, EMAIL, { password: PASSWORD });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.text}`);
+  const login = await formLogin(url, EMAIL, { password: PASSWORD });
+  const cookie = login.cookie;
   if (!cookie) throw new Error(`login: ${login.status}, no cookie`);
   const writings = [
     ["Storyboard: the lighthouse", "Six shots, dawn to dusk. Open on the beam sweeping the fog."],

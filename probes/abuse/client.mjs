@@ -1,6 +1,7 @@
 // What the probes of `npm run abuse` share: the settings the set-ups run with, and a context per probe
 // (its own client addresses, people who register and sign in, plain fetch helpers).
 import { randomUUID } from "node:crypto";
+import { apiLogin, register, request } from "../../tests/support/client.mjs";
 
 /** Settings every abuse set-up runs with: a small quota so races and text fill it quickly. */
 export const ABUSE_ENV = {
@@ -28,40 +29,35 @@ export class AbusePerson {
 
   /** fetch with this person's address and, unless `auth: false`, the bearer token; `json` sets the body. */
   async request(path, { method = "GET", json, body, headers = {}, auth = true, signal } = {}) {
-    const sent = { "X-Forwarded-For": this.address, Origin: this.baseUrl, ...headers };
-    if (json !== undefined) sent["Content-Type"] = "application/json";
-    if (auth && this.token) sent.Authorization = `Bearer ${this.token}`;
-    const started = performance.now();
-    const response = await fetch(this.baseUrl + path, {
+    const answer = await request(this.baseUrl, path, {
       method,
-      headers: sent,
-      body: json !== undefined ? JSON.stringify(json) : body,
-      redirect: "manual",
+      json,
+      body,
+      token: auth ? this.token : null,
+      headers: { "X-Forwarded-For": this.address, Origin: this.baseUrl, ...headers },
       signal: signal ?? AbortSignal.timeout(120_000),
     });
-    const text = await response.text();
-    let data = text;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: the text itself
-    }
-    return { status: response.status, data, headers: response.headers, ms: performance.now() - started, bytes: text.length };
+    return { status: answer.status, data: answer.body, headers: answer.headers, ms: answer.ms, bytes: answer.text.length };
   }
 
   /** Registers and signs in through the API (SPEC §7); throws when either fails. */
   async signUp() {
-    const registered = await this.request("/api/auth/register", { method: "POST", json: { email: this.email, password: this.password }, auth: false });
-    if (registered.status !== 201 && registered.status !== 200) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.data)}`);
+    const registered = await register(this.baseUrl, this.email, { password: this.password, headers: this.headers() });
+    if (registered.status !== 201 && registered.status !== 200) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
     return this.logIn();
   }
 
   async logIn() {
-    const login = await this.request("/api/auth/login", { method: "POST", json: { email: this.email, password: this.password }, auth: false });
-    if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.data)}`);
-    this.token = login.data.access_token;
-    this.refreshToken = login.data.refresh_token;
+    const login = await apiLogin(this.baseUrl, this.email, { password: this.password, headers: this.headers() });
+    if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
+    this.token = login.body.access_token;
+    this.refreshToken = login.body.refresh_token;
     return this;
+  }
+
+  /** What every request of this person carries: its client address, and the site's origin. */
+  headers() {
+    return { "X-Forwarded-For": this.address, Origin: this.baseUrl };
   }
 }
 

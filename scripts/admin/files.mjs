@@ -15,7 +15,7 @@ export async function s3Client(storage) {
 }
 
 /**
- * The folder holding PostgreSQL's client tools (pg_dump, pg_restore, psql), found as scripts/pg-cluster.mjs
+ * The folder holding PostgreSQL's client tools (pg_dump, pg_restore, psql), found as tests/harness/pg-cluster.mjs
  * finds the server: PG_BINDIR, `pg_config --bindir`, /usr/lib/postgresql/<version>/bin (newest first,
  * so pg_dump is at least as new as the server), then the PATH.
  */

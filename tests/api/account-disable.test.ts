@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin";
 import { mp4Bytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
-import { sendJson, startStubServer, type StubServer } from "../unit/ai-stub-server";
-import { api, PASSWORD, uniqueEmail } from "./client";
+import { sendJson, startStubServer, type StubServer } from "../support/ai-stub-server";
+import { api, newUser } from "../support/api";
+import { apiLogin } from "../support/client.mjs";
 import { waitFor } from "../support/wait";
 
 /**
@@ -46,13 +47,12 @@ const call = (pathname: string, init: { token?: string; json?: unknown; raw?: Bo
 const admin = (args: string[]) => runAdmin(args, { dataDir: server.dataDir });
 
 async function person(prefix: string) {
-  const email = uniqueEmail(prefix);
-  expect((await call("/api/auth/register", { json: { email, password: PASSWORD } })).status).toBe(201);
-  return { email, token: await login(email) };
+  const { email, token } = await newUser(prefix, server.url);
+  return { email, token };
 }
 
 async function login(email: string): Promise<string> {
-  const answer = await call("/api/auth/login", { json: { email, password: PASSWORD } });
+  const answer = await apiLogin(server.url, email);
   expect(answer.status).toBe(200);
   return answer.body.access_token as string;
 }

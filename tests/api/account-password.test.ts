@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api";
+import { apiLogin } from "../support/client.mjs";
 
 const NEW_PASSWORD = "a brand new passphrase";
 const meWithCookie = (cookie: string) => fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((response) => response.status);
-const login = (email: string, password: string) => api("/api/auth/login", { json: { email, password } });
+const login = (email: string, password: string) => apiLogin(baseUrl(), email, { password });
 
 describe("POST /api/account/password", () => {
   it("changes the password with the current one, ends every other session and keeps this one", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api";
 
 /** The /account screen's plain forms (JavaScript off): intents posted to its own action. */
 const post = (cookie: string, fields: Record<string, string>) =>

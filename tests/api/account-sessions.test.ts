@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "../support/api";
+import { apiLogin } from "../support/client.mjs";
 
 const CHROME_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /** Another sign-in of the same person, from the given User-Agent: its token pair. */
 async function signInAgain(email: string, userAgent = CHROME_ON_LINUX) {
-  const login = await api("/api/auth/login", { json: { email, password: PASSWORD }, headers: { "User-Agent": userAgent } });
+  const login = await apiLogin(baseUrl(), email, { headers: { "User-Agent": userAgent } });
   expect(login.status).toBe(200);
   return { token: login.body.access_token as string, refreshToken: login.body.refresh_token as string };
 }

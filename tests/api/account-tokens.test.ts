@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api";
 
 const REFUSED = { detail: "Personal API tokens cannot manage the account: sign in to do this." };
 

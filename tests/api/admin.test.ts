@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin";
 import { mp4Bytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, PASSWORD, uniqueEmail } from "./client";
+import { api, newUser, PASSWORD, signInWithForm, uniqueEmail } from "../support/api";
 
 /**
  * `npm run admin -- <command>` (issue 27), spawned as an operator runs it, against the data of a server
@@ -31,11 +31,8 @@ const call = (pathname: string, init: { token?: string; json?: unknown; method?:
   api(pathname, { token: init.token, json: init.json, method: init.method, raw: init.body, server: server.url });
 
 async function person(prefix: string) {
-  const email = uniqueEmail(prefix);
-  expect((await call("/api/auth/register", { json: { email, password: PASSWORD } })).status).toBe(201);
-  const login = await call("/api/auth/login", { json: { email, password: PASSWORD } });
-  expect(login.status).toBe(200);
-  return { email, token: login.body.access_token as string, refreshToken: login.body.refresh_token as string };
+  const { email, token, refreshToken } = await newUser(prefix, server.url);
+  return { email, token, refreshToken };
 }
 
 const videoForm = (bytes: Buffer, name: string) => {
@@ -139,8 +136,7 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect((await call("/api/library/usage", { token: someone.token })).body.quota_bytes).toBe(MiB / 2);
     expect((await call("/api/library/usage", { token: other.token })).body.quota_bytes).toBe(1024 * MiB);
     // The dashboard's storage meter too (and its kept page moves with the quota).
-    const login = await fetch(`${server.url}/login`, { method: "POST", body: new URLSearchParams({ email: someone.email, password: PASSWORD }), redirect: "manual" });
-    const cookie = login.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const cookie = await signInWithForm(someone.email, server.url);
     const meterMax = async () => /<meter id="storage-meter"[^>]* max="(\d+)"/.exec(await (await fetch(`${server.url}/dashboard`, { headers: { Cookie: cookie } })).text())?.[1];
     expect(await meterMax()).toBe(String(MiB / 2));
     const refused = await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(600_000), "big.mp4") });

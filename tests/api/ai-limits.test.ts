@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, newUser, signInWithForm } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 
 /**
  * Per-person AI limits (issue 14): every AI call of a person counts against one allowance,
@@ -100,11 +100,7 @@ describe("concurrent AI requests (AI_CONCURRENT_PER_PERSON=1)", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ AI_CONCURRENT_PER_PERSON: "1", AI_REQUESTS_PER_MINUTE: "100" });
-    const email = `ai-concurrent-${Date.now()}@example.com`;
-    const headers = { "Content-Type": "application/json" };
-    await fetch(`${server.url}/api/auth/register`, { method: "POST", headers, body: JSON.stringify({ email, password: "correct horse battery" }) });
-    const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers, body: JSON.stringify({ email, password: "correct horse battery" }) });
-    token = (await login.json()).access_token;
+    token = (await newUser("ai-concurrent", server.url)).token;
   });
   afterAll(async () => {
     await server?.stop();

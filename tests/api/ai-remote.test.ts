@@ -1,7 +1,8 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "../unit/ai-stub-server";
+import { newUser } from "../support/api";
+import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "../support/ai-stub-server";
 
 /**
  * The studio configured with remote providers (an OpenAI-compatible server and Replicate), both
@@ -9,7 +10,6 @@ import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServ
  */
 const KEY = "sk-remote-test-key-abcdef";
 const REPLICATE_TOKEN = "r8_remote_test_token";
-const PASSWORD = "correct horse battery";
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(500, 3)]);
 
 let stub: StubServer;
@@ -72,10 +72,7 @@ beforeAll(async () => {
     REPLICATE_VIDEO_MODEL: "acme/text2video",
     REPLICATE_BASE_URL: `${stub.url}/v1`,
   });
-  const email = `remote-${Date.now()}@example.com`;
-  await fetch(`${server.url}/api/auth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
-  const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
-  token = (await login.json()).access_token;
+  token = (await newUser("remote", server.url)).token;
 });
 
 afterAll(async () => {

@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
+import { newUser } from "../support/api";
 
 /**
  * Jobs are rows: a server stopped in the middle of a job leaves it unfinished in the database, and
  * the next server on the same data takes it over (once the old heartbeat is stale) and finishes it.
  */
-const PASSWORD = "correct horse battery";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-restart-"));
 const servers: RunningServer[] = [];
 
@@ -25,11 +25,8 @@ async function json(url: string, init: RequestInit = {}) {
 it("a video job interrupted by a server restart resumes and completes", async () => {
   const first = await startTestServer({ DATA_DIR: dataDir });
   servers.push(first);
-  const email = `restart-${Date.now()}@example.com`;
   const headers = { "Content-Type": "application/json" };
-  await json(`${first.url}/api/auth/register`, { method: "POST", headers, body: JSON.stringify({ email, password: PASSWORD }) });
-  const login = await json(`${first.url}/api/auth/login`, { method: "POST", headers, body: JSON.stringify({ email, password: PASSWORD }) });
-  const auth = { Authorization: `Bearer ${login.body.access_token}` };
+  const auth = { Authorization: `Bearer ${(await newUser("restart", first.url)).token}` };
 
   const created = await json(`${first.url}/api/aivideo/`, { method: "POST", headers: { ...headers, ...auth }, body: JSON.stringify({ prompt: "survive a restart" }) });
   expect(created.status).toBe(202);

@@ -14,7 +14,8 @@ import {
   TINY_PNG,
   tinyWav,
   type StubServer,
-} from "../unit/ai-stub-server";
+} from "../support/ai-stub-server";
+import { newUser } from "../support/api";
 
 /**
  * The built studio with a server per capability, each played by a local stub speaking its real
@@ -23,7 +24,6 @@ import {
  * and the offline assistant. What the API answers, what each stub was sent, and the streamed replies
  * through the real front door.
  */
-const PASSWORD = "correct horse battery";
 const SECRET = "provider-secret-body-42";
 const root = path.resolve(__dirname, "../..");
 
@@ -32,13 +32,7 @@ interface Studio {
   token: string;
 }
 
-async function signIn(server: RunningServer, name: string): Promise<string> {
-  const email = `${name}-${Date.now()}@example.com`;
-  const json = { "Content-Type": "application/json" };
-  await fetch(`${server.url}/api/auth/register`, { method: "POST", headers: json, body: JSON.stringify({ email, password: PASSWORD }) });
-  const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password: PASSWORD }) });
-  return (await login.json()).access_token;
-}
+const signIn = async (server: RunningServer, name: string) => (await newUser(name, server.url)).token;
 
 async function call(studio: Studio, urlPath: string, options: { json?: unknown; token?: string | null; headers?: Record<string, string> } = {}) {
   const token = options.token === undefined ? studio.token : options.token;

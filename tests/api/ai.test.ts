@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sendForAnswer } from "../support/early-answer";
-import { api, baseUrl, FINISHED_VIDEO_STATUSES, newUser, pollUntil } from "./client";
+import { api, baseUrl, FINISHED_VIDEO_STATUSES, newUser, pollUntil } from "../support/api";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 

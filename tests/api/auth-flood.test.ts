@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { PASSWORD, uniqueEmail } from "./client";
+import { PASSWORD, uniqueEmail } from "../support/api";
 
 /** JSON to `path` on `server` from `address` (X-Forwarded-For; the test servers trust loopback). */
 async function post(server: RunningServer, path: string, json: unknown, address: string) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
+import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "../support/api";
+import { formLogin } from "../support/client.mjs";
 
 describe("POST /api/auth/register", () => {
   it("creates an account: 201 {id, email} with the email normalised", async () => {
@@ -145,11 +146,7 @@ describe("POST /api/auth/refresh", () => {
 
   it("with no body token, rotates the session cookie's pair and sets the new cookie", async () => {
     const { email } = await newUser();
-    const login = await fetch(`${baseUrl()}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ email, password: PASSWORD }),
-      redirect: "manual",
-    });
+    const login = await formLogin(baseUrl(), email);
     expect(login.status).toBe(302);
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
     const refreshed = await api("/api/auth/refresh", { json: {}, headers: { Cookie: cookie } });

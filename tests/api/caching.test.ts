@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "../support/api";
+import { formLogin } from "../support/client.mjs";
 
 // Pages that show a signed-in person's data, and every answer of a screen that needs sign-in (its
 // redirect to /login included), are `Cache-Control: private, no-store`: no shared cache or
@@ -20,11 +21,7 @@ describe("caching of personal pages", () => {
   let loginCacheControl: string | null;
   beforeAll(async () => {
     const user = await newUser("cache");
-    const login = await fetch(`${baseUrl()}/login`, {
-      method: "POST",
-      body: new URLSearchParams({ email: user.email, password: PASSWORD }),
-      redirect: "manual",
-    });
+    const login = await formLogin(baseUrl(), user.email);
     expect(login.status).toBe(302);
     loginCacheControl = login.headers.get("cache-control");
     cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, signInWithForm } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 
 // GET /api/content is serialised once per content version and answered from memory until one of the
 // person's items changes (app/models/content-list.server.ts). What must hold: every change, by any

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser } from "./client";
+import { api, baseUrl, newUser } from "../support/api";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 

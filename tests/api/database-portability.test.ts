@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, newUser, PASSWORD, uniqueEmail } from "./client";
+import { api, newUser, PASSWORD, uniqueEmail } from "../support/api";
 
 /**
  * What must answer the same on SQLite and PostgreSQL (issue 12): the health check names the engine,

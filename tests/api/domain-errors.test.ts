@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { mp3Frames } from "../support/media";
-import { api, baseUrl, newUser } from "./client";
+import { api, baseUrl, newUser } from "../support/api";
 
 /**
  * One error, one responder: every refusal of the API is `{"detail", ...data}` with its status, a 405

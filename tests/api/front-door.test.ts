@@ -1,7 +1,7 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { baseUrl, newUser } from "./client";
+import { baseUrl, newUser } from "../support/api";
 
 /** A request by node:http (fetch refuses TRACE and CONNECT), answered as status, headers and text. */
 function send(method: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { baseUrl, newUser, PASSWORD } from "./client";
+import { baseUrl, newUser, PASSWORD } from "../support/api";
+import { formLogin } from "../support/client.mjs";
 
 /** Signs in through the login form on `url`; answers the session cookie's Set-Cookie. */
-async function formLogin(url: string, email: string) {
-  const login = await fetch(`${url}/login`, { method: "POST", body: new URLSearchParams({ email, password: PASSWORD }), redirect: "manual" });
+async function signInCookies(url: string, email: string) {
+  const login = await formLogin(url, email);
   expect(login.status).toBe(302);
   return login.headers.getSetCookie();
 }
@@ -14,7 +15,7 @@ const named = (cookies: string[], name: string) => cookies.find((cookie) => cook
 describe("cookies take the __Host- prefix when they are Secure (the test servers run as production)", () => {
   it("the session, toast and preferences cookies: __Host-, Secure, Path=/, no Domain", async () => {
     const { email } = await newUser("host");
-    const session = named(await formLogin(baseUrl(), email), "__Host-session")!;
+    const session = named(await signInCookies(baseUrl(), email), "__Host-session")!;
     const toast = named((await fetch(`${baseUrl()}/projects`, { redirect: "manual" })).headers.getSetCookie(), "__Host-toast-session")!;
     const prefs = named(
       (
@@ -36,7 +37,7 @@ describe("cookies take the __Host- prefix when they are Secure (the test servers
 
   it("a session cookie under the old name (__session) is ignored and expired, never promoted to __Host-session", async () => {
     const { email } = await newUser("legacy");
-    const value = named(await formLogin(baseUrl(), email), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
+    const value = named(await signInCookies(baseUrl(), email), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
     const expiredOld = /^__session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/;
 
     // A valid, signed value under the old name (planted by a sibling subdomain or over plain HTTP) signs nobody in.
@@ -53,7 +54,7 @@ describe("cookies take the __Host- prefix when they are Secure (the test servers
 
     // Beside the new cookie the new one counts (whoever's the old one is), and the old one is expired.
     const { email: other } = await newUser("planter");
-    const planterValue = named(await formLogin(baseUrl(), other), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
+    const planterValue = named(await signInCookies(baseUrl(), other), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
     const both = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `__session=${planterValue}; __Host-session=${value}` } });
     expect(both.status).toBe(200);
     expect((await both.json()).email).toBe(email);
@@ -109,7 +110,7 @@ describe("with COOKIE_SECURE=false (plain HTTP) the names stay as they were", ()
       body: JSON.stringify({ email, password: PASSWORD }),
     });
     expect(registered.status).toBe(201);
-    const cookies = await formLogin(server.url, email);
+    const cookies = await signInCookies(server.url, email);
     const session = named(cookies, "__session")!;
     expect(session).toBeDefined();
     expect(session).not.toMatch(/Secure/);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, newUser, PASSWORD } from "./client";
+import { baseUrl, newUser, PASSWORD } from "../support/api";
 
 /**
  * Issue 13: first-load JavaScript budgets, gzip (KB = 1,024 bytes). A page's first load fetches

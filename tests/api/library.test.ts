@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendForAnswer } from "../support/early-answer";
 import { startTestServer, type RunningServer } from "../support/server";
 import { isoMedia, mp3WithId3, mp4Bytes, PNG_BYTES, webmBytes } from "../support/media";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD } from "../support/api";
 
 /** A multipart body: the file in `file` and, when given, the `kind` field (before or after the file). */
 function saveForm(bytes: Buffer, filename: string, kind?: string, kindFirst = true) {

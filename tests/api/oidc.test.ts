@@ -4,7 +4,8 @@ import { launchServer } from "../harness/launch.mjs";
 import { startOidcProvider, startSsoApp, SSO_NAME, type OidcProvider, type SsoApp } from "../support/oidc";
 import { runAdmin } from "../support/admin";
 import { startTestServer } from "../support/server";
-import { baseUrl, PASSWORD, uniqueEmail } from "./client";
+import { baseUrl, PASSWORD, uniqueEmail } from "../support/api";
+import { apiLogin } from "../support/client.mjs";
 
 /**
  * Issue 27, single sign-on: the whole authorization code flow against a real OpenID provider
@@ -160,7 +161,7 @@ describe("single sign-on with OpenID Connect", () => {
     const browser = new Browser();
     await backAtTheApp(browser, await throughProvider(browser, email.toUpperCase()));
     expect((await me(browser)).body).toMatchObject({ id, email });
-    const login = await fetch(appUrl + "/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+    const login = await apiLogin(appUrl, email);
     expect(login.status).toBe(200);
   });
 

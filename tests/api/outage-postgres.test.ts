@@ -5,6 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 import { startTestServer, type RunningServer } from "../support/server";
+import { newUser, signInWithForm } from "../support/api";
 
 /**
  * Issue 32 on a real PostgreSQL (a throwaway cluster of this file's own, so it can be stopped): the
@@ -15,7 +16,6 @@ import { startTestServer, type RunningServer } from "../support/server";
  * return everything serves again. Runs wherever PostgreSQL is installed (`npm test` and `npm run
  * test:pg` in CI), always on its own cluster: the suite's shared one is never stopped.
  */
-const PASSWORD = "correct horse battery";
 const DATABASE_DETAIL = "The studio can't reach its database right now. Please try again in a moment.";
 
 /** pg_ctl on the cluster's folder, as the user that owns it (PostgreSQL will not run as root). */
@@ -74,16 +74,8 @@ describe.runIf(available)("PostgreSQL goes away under the server (throwaway clus
   beforeAll(async () => {
     cluster = await startPgCluster({ database: "outage" });
     server = await startTestServer({ DATABASE_URL: cluster.url });
-    email = `pg-outage-${Date.now()}@example.com`;
-    const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    expect((await fetch(`${server.url}/api/auth/register`, json({ email, password: PASSWORD }))).status).toBe(201);
-    token = (await (await fetch(`${server.url}/api/auth/login`, json({ email, password: PASSWORD }))).json()).access_token;
-    const login = await fetch(`${server.url}/login`, { method: "POST", body: new URLSearchParams({ email, password: PASSWORD }), redirect: "manual" });
-    expect(login.status).toBe(302);
-    cookie = login.headers
-      .getSetCookie()
-      .map((value) => value.split(";")[0])
-      .join("; ");
+    ({ email, token } = await newUser("pg-outage", server.url));
+    cookie = await signInWithForm(email, server.url);
   }, 120_000);
 
   afterAll(async () => {

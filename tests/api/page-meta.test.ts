@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseUrl, newUser, signInWithForm } from "./client";
+import { baseUrl, newUser, signInWithForm } from "../support/api";
 
 /** The description a page's HTML gives search engines and link previews (Lighthouse's SEO audit). */
 function description(html: string): string | null {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { mp3Frames } from "../support/media";
-import { api, baseUrl, newUser } from "./client";
+import { api, baseUrl, newUser } from "../support/api";
 
 // The API's lists answer a page at a time (app/lib/http/paging.server.ts): 100 entries unless `limit`
 // asks for more, at most 500 (a larger limit is clamped), X-Total-Count, and `Link: <…>; rel="next"`

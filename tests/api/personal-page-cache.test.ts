@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, signInWithForm } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 
 // The dashboard is rendered once per content version and answered from memory until the person's
 // content changes (app/lib/http/kept-pages.server.ts, route middleware of /dashboard), with an ETag a

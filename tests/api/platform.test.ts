@@ -1,6 +1,6 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser } from "./client";
+import { api, baseUrl, newUser } from "../support/api";
 
 describe("GET /api/health", () => {
   it("reports status and test mode", async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { mp3Frames } from "../support/media";
-import { api, newUser } from "./client";
+import { api, newUser } from "../support/api";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 

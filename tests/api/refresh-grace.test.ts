@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresTestServer } from "../support/postgres";
 import { startTestServer, type RunningServer } from "../support/server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
-import { api, baseUrl, newUser, PASSWORD, uniqueEmail } from "./client";
+import { api, baseUrl, newUser } from "../support/api";
 
 /**
  * POST /api/auth/refresh's grace window against the built server (issue 12, "Several instances"): found
@@ -21,13 +21,6 @@ async function post(base: string, path: string, json: unknown, headers: Record<s
 const get = async (base: string, path: string, token: string) => (await fetch(base + path, { headers: { Authorization: `Bearer ${token}` } })).status;
 const refresh = (base: string, refreshToken: string) => post(base, "/api/auth/refresh", { refresh_token: refreshToken });
 
-async function signUp(base: string) {
-  const email = uniqueEmail("grace");
-  expect((await post(base, "/api/auth/register", { email, password: PASSWORD })).status).toBe(201);
-  const login = await post(base, "/api/auth/login", { email, password: PASSWORD });
-  expect(login.status).toBe(200);
-  return login.body as { access_token: string; refresh_token: string };
-}
 
 describe("POST /api/auth/refresh: the grace window", () => {
   it("ten parallel refreshes with the same token by the body: ten 200s with one identical pair, and the pair works", async () => {
@@ -73,8 +66,8 @@ describe("POST /api/auth/refresh: the grace window", () => {
 
 /** Two instances on one database, each refreshing the same token five times at once. */
 async function sameTokenOnTwoInstances(a: RunningServer, b: RunningServer) {
-  const login = await signUp(a.url);
-  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => refresh(i % 2 ? b.url : a.url, login.refresh_token)));
+  const login = await newUser("grace", a.url);
+  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => refresh(i % 2 ? b.url : a.url, login.refreshToken)));
   expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
   const pair = answers[0].body;
   for (const answer of answers) expect(answer.body).toEqual(pair);

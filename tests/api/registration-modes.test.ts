@@ -4,7 +4,8 @@ import { parseSettings } from "~/lib/env.server";
 import { nowIso, sha256 } from "~/lib/ids.server";
 import { inviteCodeOf, runAdmin } from "../support/admin";
 import { databaseEnvOf, startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, PASSWORD, uniqueEmail } from "./client";
+import { api, baseUrl, PASSWORD, uniqueEmail } from "../support/api";
+import { register as registerThrough } from "../support/client.mjs";
 
 /**
  * REGISTRATION (issue 27): open, SPEC's behaviour and the default, unchanged; invite: POST
@@ -24,7 +25,10 @@ async function page(server: RunningServer | null, path: string, init?: RequestIn
   return { status: response.status, html: await response.text() };
 }
 
-const register = (server: RunningServer, email: string, invite?: string) => call(server, "/api/auth/register", { email, password: PASSWORD, ...(invite === undefined ? {} : { invite }) });
+async function register(server: RunningServer, email: string, invite?: string) {
+  const { status, body } = await registerThrough(server.url, email, { invite });
+  return { status, body };
+}
 
 describe("REGISTRATION=open (the default)", () => {
   it("registers anyone, with no invitation, and the screen shows its form", async () => {

@@ -5,7 +5,7 @@ import { sendForAnswer } from "../support/early-answer";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp4Bytes } from "../support/media";
 import { readZip, zipFiles, type ZipEntry } from "../support/zip";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api";
 
 /**
  * Issue 15, "Search and export": GET /api/content?q=, the dashboard's search (plain HTML here; the

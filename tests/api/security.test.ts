@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD } from "../support/api";
+import { formLogin as postLoginForm } from "../support/client.mjs";
 
 /** Signs in through the login form; answers the session cookie ("__Host-session=..."). */
 async function formLogin(email: string, base = baseUrl()) {
-  const response = await fetch(`${base}/login`, {
-    method: "POST",
-    headers: { Origin: base },
-    body: new URLSearchParams({ email, password: PASSWORD }),
-    redirect: "manual",
-  });
+  const response = await postLoginForm(base, email, { headers: { Origin: base } });
   expect(response.status).toBe(302);
   return response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
 }

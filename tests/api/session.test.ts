@@ -1,7 +1,8 @@
 import { SignJWT } from "jose";
 import { createCookieSessionStorage } from "react-router";
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD } from "../support/api";
+import { formLogin } from "../support/client.mjs";
 
 // The test server's secret (tests/support/server.ts), so the test can write the cookie a browser would hold.
 const SECRET = "test-session-secret-that-is-long-enough-0123456789";
@@ -77,7 +78,7 @@ describe("the session cookie", () => {
 
   it("logout revokes the cookie's pair", async () => {
     const { email } = await newUser();
-    const login = await fetch(`${baseUrl()}/login`, { method: "POST", body: new URLSearchParams({ email, password: PASSWORD }), redirect: "manual" });
+    const login = await formLogin(baseUrl(), email);
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
     const logout = await fetch(`${baseUrl()}/logout`, { method: "POST", headers: { Cookie: cookie }, redirect: "manual" });
     expect(logout.status).toBe(302);

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { PASSWORD, uniqueEmail } from "./client";
+import { newUser } from "../support/api";
 
 // The life cycle's end (docs/decisions/0014): SIGTERM stops accepting connections, lets requests in
 // flight finish for at most SHUTDOWN_GRACE_SECONDS, then closes what remains and exits 0.
@@ -14,14 +14,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function signIn(url: string): Promise<string> {
-  const email = uniqueEmail("shutdown");
-  const post = (path: string) =>
-    fetch(url + path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
-  expect((await post("/api/auth/register")).status).toBe(201);
-  const login = await post("/api/auth/login");
-  return ((await login.json()) as { access_token: string }).access_token;
-}
+const signIn = async (url: string) => (await newUser("shutdown", url)).token;
 
 /** Whether a new TCP connection to the port is accepted. */
 function accepts(port: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp4Bytes } from "../support/media";
-import { PASSWORD } from "./client";
+import { newUser } from "../support/api";
 
 /**
  * The storage quota under races and with text (issue 14), against a server with a 3 MiB quota: video
@@ -21,14 +21,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signUp(prefix: string): Promise<string> {
-  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const json = { "Content-Type": "application/json" };
-  const registered = await fetch(`${server.url}/api/auth/register`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers: json });
-  expect(registered.status).toBe(201);
-  const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers: json });
-  return (await login.json()).access_token;
-}
+const signUp = async (prefix: string) => (await newUser(prefix, server.url)).token;
 
 async function call(token: string, pathname: string, init: RequestInit & { json?: unknown } = {}) {
   const { json, ...rest } = init;

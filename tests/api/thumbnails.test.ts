@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser } from "./client";
+import { api, baseUrl, newUser } from "../support/api";
 
 /**
  * GET /media/{id}/thumbnail is bounded (app/lib/thumbnails.server.ts): requests at once for one image

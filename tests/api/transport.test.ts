@@ -1,7 +1,8 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { baseUrl, PASSWORD, uniqueEmail } from "./client";
+import { baseUrl, PASSWORD, uniqueEmail } from "../support/api";
+import { formLogin as postLoginForm, register as registerThrough } from "../support/client.mjs";
 
 // Strict-Transport-Security and the cross-origin check's scheme (issue 32, item 11; decision 0052).
 // The shared test server trusts loopback proxies (TRUST_PROXY=loopback) and has no PUBLIC_URL.
@@ -34,14 +35,14 @@ async function everyKindOfAnswer(url: string, headers: Record<string, string>) {
 
 async function register(url: string): Promise<string> {
   const email = uniqueEmail("transport");
-  const made = await fetch(`${url}/api/auth/register`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const made = await registerThrough(url, email);
   expect(made.status).toBe(201);
   return email;
 }
 
 /** The login form posted as a browser on `origin` would (a document request: React Router's own check runs too). */
 function formLogin(url: string, email: string, headers: Record<string, string>) {
-  return fetch(`${url}/login`, { method: "POST", headers, body: new URLSearchParams({ email, password: PASSWORD }), redirect: "manual" });
+  return postLoginForm(url, email, { headers });
 }
 
 describe("Strict-Transport-Security behind a trusted proxy (TRUST_PROXY=loopback)", () => {
@@ -64,7 +65,7 @@ describe("the cross-origin check compares scheme and host, with the trusted prox
     expect(viaTls.headers.get("Location")).toBe("/dashboard");
     const plainPage = await formLogin(baseUrl(), email, { Origin: `http://${host}`, "X-Forwarded-Proto": "https" });
     expect(plainPage.status).toBe(403);
-    expect(await plainPage.text()).toContain("Cross-origin request refused");
+    expect(plainPage.text).toContain("Cross-origin request refused");
     // With no word from the proxy, the connection's scheme (http) counts.
     expect((await formLogin(baseUrl(), email, { Origin: `http://${host}` })).status).toBe(302);
     expect((await formLogin(baseUrl(), email, { Origin: `https://${host}` })).status).toBe(403);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, signInWithForm } from "./client";
+import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 import { zipFiles } from "../support/zip";
 
 /**

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3WithId3, mp4Bytes, movBytes, PNG_BYTES, riffBytes, webmBytes } from "../support/media";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm, waitForVideoJob } from "./client";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm, waitForVideoJob } from "../support/api";
 
 // The test server's secret (tests/support/server.ts): lets a test sign an expired link the way the server would.
 const SECRET = "test-session-secret-that-is-long-enough-0123456789";

@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
-import { api, baseUrl, newUser, PASSWORD } from "./client";
+import { api, baseUrl, newUser, PASSWORD } from "../support/api";
 
 /** A multipart body with one file in the field `file` (SPEC §7). */
 function fileForm(bytes: Buffer, filename: string, field = "file") {
@@ -285,10 +285,7 @@ describe("voice limits on a server with VOICE_MAX_BYTES=4096", () => {
 
   beforeAll(async () => {
     server = await startTestServer({ VOICE_MAX_BYTES: "4096" });
-    const email = `limits-${Date.now()}@example.com`;
-    await fetch(`${server.url}/api/auth/register`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers: { "Content-Type": "application/json" } });
-    const login = await fetch(`${server.url}/api/auth/login`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers: { "Content-Type": "application/json" } });
-    token = (await login.json()).access_token;
+    token = (await newUser("limits", server.url)).token;
   });
   afterAll(async () => {
     await server?.stop();

@@ -3,8 +3,8 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Browser, type Page } from "@playwright/test";
 import { webmBytes } from "../support/media";
-import { PASSWORD, uniqueEmail } from "./helpers";
-import { generateVideo } from "./generated-video";
+import { PASSWORD, uniqueEmail } from "../support/e2e-session";
+import { generateVideo } from "../support/e2e-generated-video";
 
 /**
  * Every screen, in both themes, at 1280x900 and 375x667: axe-core reports no violation of WCAG 2.0,

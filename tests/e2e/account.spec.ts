@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { PASSWORD, signUpAndLogIn } from "./helpers";
+import { PASSWORD, signUpAndLogIn } from "../support/e2e-session";
 
 /**
  * The account screen (issue 27) at both sizes, with JavaScript off and on: reached from the shell,

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 /**
  * Per-person AI limits on the screens (issue 14): once a person has used the minute's AI requests

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
-import { JOB_WAIT_MS, RAW_ID, shownText } from "./generated-video";
+import { signUpAndLogIn } from "../support/e2e-session";
+import { JOB_WAIT_MS, RAW_ID, shownText } from "../support/e2e-generated-video";
 
 test("AI video: a job runs to '✅ Completed!' with the progress bar, and the clip plays", async ({ page }) => {
   test.setTimeout(60_000);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { DASHBOARD_TOOLS } from "../../app/shared/tools";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 // Issue 14: the app shell around every signed-in screen, the drop-zone file picker, the wide layouts.
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));

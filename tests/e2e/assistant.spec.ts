@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 test("assistant: voices load, blank questions are ignored, a reply streams in, growing, and is spoken when whole", async ({ page }) => {
   await signUpAndLogIn(page, "assistant");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, signUpAndLogIn, uniqueEmail } from "./helpers";
+import { PASSWORD, signUpAndLogIn, uniqueEmail } from "../support/e2e-session";
 
 test.describe("register", () => {
   test("shows the three messages, then succeeds and goes to /login after 1.5 s", async ({ page }) => {

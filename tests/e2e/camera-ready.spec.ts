@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 /**
  * A tap on Capture the instant it can be pressed. In the page, from before its first byte: every

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { CAMERA_V2_FILTERS } from "../../app/browser/camera-filters";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 const PNG_SIGNATURE = "89504e470d0a1a0a";
 const EBML_SIGNATURE = "1a45dfa3";

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { CAMERA_FILTERS } from "../../app/browser/camera-filters";
 import { CHROMIUM_FLAGS } from "../harness/launch.mjs";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 // Chromium's fake camera (playwright.config.ts): a 640x480 green test card with a turning wedge.
 const PNG_SIGNATURE = "89504e470d0a1a0a";

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 const contentList = (page: Page) => page.getByRole("list", { name: "Content items" });
 /** The optimistic UI changes before the server answers: wait for the fetcher's post before reloading. */

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 // The dashboard's document carries its content rows once, in the markup; the browser hydrates the
 // list from that markup (app/components/markup-only.tsx, decision 0024). What must hold: the page

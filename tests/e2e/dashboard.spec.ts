@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 const TOOLS = [
   "Create", "AI Assistant", "Drawing Pad", "Music", "AI Video", "Video Hub",

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 /** The canvas pixel at (x, y) in canvas coordinates. */
 const pixel = (page: Page, x: number, y: number) =>

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 test("feedback without signing in: success message and sound", async ({ page }) => {
   await page.addInitScript(() => {

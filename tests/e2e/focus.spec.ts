@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { webmBytes } from "../support/media";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 // Keyboard only, JavaScript on (enhanced fetchers): after a delete, a move or a rename the focus lands
 // on the next item, the moved button or the renamed row, never on <body>.

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 test("landing: clock ticks, launch progress, buttons, sound and theme toggles", async ({ page }) => {
   const errors: string[] = [];

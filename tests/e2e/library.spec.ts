@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 /** Saves a file to the signed-in person's library through the API (as "Save to library" does). */
 async function saveFile(page: Page, kind: "photo" | "clip" | "memo", name: string, buffer: Buffer) {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 const TRACKS = ["8d Nirvana Stream", "Deep Abstract Ambient", "Epic Angry Uplifting"];
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
-import { PASSWORD, signUpAndLogIn, uniqueEmail } from "./helpers";
+import { PASSWORD, signUpAndLogIn, uniqueEmail } from "../support/e2e-session";
 
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });

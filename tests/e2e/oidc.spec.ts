@@ -1,6 +1,6 @@
 import { test as base, expect } from "@playwright/test";
 import { startOidcProvider, startSsoApp, SSO_NAME } from "../support/oidc";
-import { uniqueEmail } from "./helpers";
+import { uniqueEmail } from "../support/e2e-session";
 
 /**
  * Issue 27, single sign-on: the round trip from the Login screen's "Sign in with …" link through a

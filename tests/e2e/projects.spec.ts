@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { mp3Frames } from "../support/media";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 const card = (page: Page, title: string) => page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 /** The four media icons of a card (or of the editor), as slot -> present. */

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, uniqueEmail } from "./helpers";
+import { PASSWORD, uniqueEmail } from "../support/e2e-session";
 
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });

@@ -1,7 +1,7 @@
 import { expect, test, type Browser } from "@playwright/test";
 import { launchServer } from "../harness/launch.mjs";
 import { inviteCodeOf, runAdmin } from "../support/admin";
-import { PASSWORD, uniqueEmail } from "./helpers";
+import { PASSWORD, uniqueEmail } from "../support/e2e-session";
 
 /**
  * REGISTRATION=invite and closed (issue 27) on the Register screen, on a desktop and a phone, with

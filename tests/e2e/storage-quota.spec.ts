@@ -1,6 +1,6 @@
 import { expect, test, type Browser } from "@playwright/test";
 import { launchServer } from "../harness/launch.mjs";
-import { PASSWORD, uniqueEmail } from "./helpers";
+import { PASSWORD, uniqueEmail } from "../support/e2e-session";
 
 /**
  * Text counts toward the storage quota (issue 14), with JavaScript off: the dashboard's storage meter

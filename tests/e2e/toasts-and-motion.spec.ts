@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 /** Chooses the theme the way the toggle does (the preferences cookie). */
 async function chooseTheme(page: Page, theme: "dark" | "light") {

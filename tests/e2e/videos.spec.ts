@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { mp3WithId3, webmBytes } from "../support/media";
-import { signUpAndLogIn } from "./helpers";
-import { generateVideo, RAW_ID, shownText } from "./generated-video";
+import { signUpAndLogIn } from "../support/e2e-session";
+import { generateVideo, RAW_ID, shownText } from "../support/e2e-generated-video";
 
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
 /** A field's own error: the picker's under the picker, a rename's beside its name field (issue 26). */

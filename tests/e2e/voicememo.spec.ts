@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 const DENIED_TEXT = "🎙️ Microphone access denied or unsupported browser.";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { PNG_BYTES } from "../support/media";
-import { signUpAndLogIn } from "./helpers";
+import { signUpAndLogIn } from "../support/e2e-session";
 
 // A real MP3 to play: one of the bundled demos (made by tools/assets/compose-music.mjs).
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));

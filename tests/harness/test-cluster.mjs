@@ -8,7 +8,8 @@
 // (`npm run build`), Debian's nginx and postgresql. Prints `N passed, M failed`; exits 1 on a failure.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { mp3Frames, PASSWORD } from "../../bench/load-workload.mjs";
+import { mp3Frames } from "../../bench/load-workload.mjs";
+import { apiLogin as logIn, formLogin, PASSWORD, register as registerThrough, request } from "../support/client.mjs";
 import { startSetup } from "./setups.mjs";
 
 /** @type {{ name: string; ok: boolean }[]} */
@@ -47,20 +48,9 @@ async function check(name, body) {
  */
 async function call(base, path, { method = "GET", json, body, token, cookie, headers = {} } = {}) {
   /** @type {Record<string, string>} */
-  const sent = { ...headers };
-  if (json !== undefined) sent["Content-Type"] = "application/json";
-  if (token) sent.Authorization = `Bearer ${token}`;
-  if (cookie) sent.Cookie = cookie;
-  if (method !== "GET" && method !== "HEAD") sent.Origin = base;
-  const response = await fetch(base + path, { method, headers: sent, body: json !== undefined ? JSON.stringify(json) : body, redirect: "manual" });
-  const buffer = Buffer.from(await response.arrayBuffer());
-  let data = null;
-  try {
-    data = JSON.parse(buffer.toString("utf8"));
-  } catch {
-    data = buffer.toString("utf8");
-  }
-  return { status: response.status, data, buffer, headers: response.headers };
+  const origin = method !== "GET" && method !== "HEAD" ? { Origin: base } : {};
+  const answer = await request(base, path, { method, json, body, token, cookie, headers: { ...origin, ...headers } });
+  return { status: answer.status, data: answer.body, buffer: answer.bytes, headers: answer.headers };
 }
 
 /**
@@ -68,8 +58,8 @@ async function call(base, path, { method = "GET", json, body, token, cookie, hea
  * @param {string} [email]
  */
 async function register(base, email = `cluster-${randomUUID().slice(0, 8)}@example.com`) {
-  const registered = await call(base, "/api/auth/register", { method: "POST", json: { email, password: PASSWORD } });
-  assert.equal(registered.status, 201, JSON.stringify(registered.data));
+  const registered = await registerThrough(base, email, { headers: { Origin: base } });
+  assert.equal(registered.status, 201, registered.text);
   return email;
 }
 
@@ -78,9 +68,9 @@ async function register(base, email = `cluster-${randomUUID().slice(0, 8)}@examp
  * @param {string} email
  */
 async function apiLogin(base, email) {
-  const login = await call(base, "/api/auth/login", { method: "POST", json: { email, password: PASSWORD } });
-  assert.equal(login.status, 200, JSON.stringify(login.data));
-  return login.data;
+  const login = await logIn(base, email, { headers: { Origin: base } });
+  assert.equal(login.status, 200, login.text);
+  return login.body;
 }
 
 /**
@@ -88,11 +78,7 @@ async function apiLogin(base, email) {
  * @param {string} email
  */
 async function screenLogin(base, email) {
-  const response = await call(base, "/login", {
-    method: "POST",
-    body: new URLSearchParams({ email, password: PASSWORD }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
-  });
+  const response = await formLogin(base, email, { headers: { Origin: base } });
   assert.ok([302, 303].includes(response.status), `login form answered ${response.status}`);
   const cookie = response.headers.getSetCookie().find((c) => /^(__Host-session|__session)=/.test(c));
   assert.ok(cookie, "the login form set the session cookie");

@@ -13,7 +13,7 @@ import { checkDownloadUrl } from "~/ai/remote-http.server";
 import { ReplicateVideo } from "~/ai/replicate-video.server";
 import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
-import { sendJson, startStubServer, TINY_PNG, type StubServer } from "./ai-stub-server";
+import { sendJson, startStubServer, TINY_PNG, type StubServer } from "../support/ai-stub-server";
 
 /**
  * Provider downloads are pinned: a link in a provider's answer (an image `url`, a Replicate `output`)

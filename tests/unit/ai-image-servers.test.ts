@@ -13,7 +13,7 @@ import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
 import shippedSketchWorkflow from "~/ai/workflows/comfyui-sketch-to-image.json";
 import shippedTextWorkflow from "~/ai/workflows/comfyui-text-to-image.json";
-import { automatic1111Handler, comfyUiHandler, formDataOf, sendJson, startStubServer, TINY_PNG, type StubServer } from "./ai-stub-server";
+import { automatic1111Handler, comfyUiHandler, formDataOf, sendJson, startStubServer, TINY_PNG, type StubServer } from "../support/ai-stub-server";
 
 /**
  * The two diffusion servers self-hosters run, each against a local stub that speaks its HTTP API:

@@ -16,7 +16,7 @@ import { newId } from "~/lib/ids.server";
 import { DASHBOARD_TOOLS } from "~/shared/tools";
 import { createContent, type ContentItem } from "~/models/content.server";
 import { createProject } from "~/models/project.server";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 /** The offline assistant as the service calls it: with the asking person's own material. */
 const ask = async (userId: string, message: string) => new OfflineAssistant().reply(message, await personalContext(userId, message));

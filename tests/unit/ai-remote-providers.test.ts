@@ -12,7 +12,7 @@ import { ReplicateVideo } from "~/ai/replicate-video.server";
 import { STUDIO_SYSTEM_PROMPT } from "~/ai/chat.server";
 import { readWavHeader } from "~/ai/wav";
 import type { VideoProgress } from "~/ai/video.server";
-import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "./ai-stub-server";
+import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "../support/ai-stub-server";
 
 const KEY = "sk-test-secret-key-0123456789";
 const FAST: RemoteCallConfig = { timeoutMs: 2000, totalTimeoutMs: 10_000, maxRetries: 2, retryBaseMs: 10 };

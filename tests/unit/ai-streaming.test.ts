@@ -5,7 +5,7 @@ import { ProviderError } from "~/ai/errors.server";
 import { composeOfflineReply, OfflineAssistant, replyPieces } from "~/ai/offline-assistant.server";
 import { OpenAiChat } from "~/ai/openai-compatible.server";
 import { eventStreamData } from "~/browser/ai-client";
-import { chatChunk, sendJson, sseEvent, startStubServer, type StubServer } from "./ai-stub-server";
+import { chatChunk, sendJson, sseEvent, startStubServer, type StubServer } from "../support/ai-stub-server";
 
 /** Streamed replies: the OpenAI-compatible stream read piece by piece, and the offline assistant's. */
 const FAST: RemoteCallConfig = { timeoutMs: 2000, totalTimeoutMs: 10_000, maxRetries: 1, retryBaseMs: 10 };

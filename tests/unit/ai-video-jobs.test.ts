@@ -10,7 +10,7 @@ import { getMediaById } from "~/models/media.server";
 import { DomainError } from "~/lib/domain-error";
 import { unavailable } from "~/lib/outage.server";
 import { createVideoJob, getVideoJob, listVideoJobs, VIDEO_JOB_LIMIT, videoPromptSchema } from "~/models/video-job.server";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 import { waitFor } from "../support/wait";
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);

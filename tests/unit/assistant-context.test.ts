@@ -5,7 +5,7 @@ import { newId } from "~/lib/ids.server";
 import { createContent } from "~/models/content.server";
 import { createProject } from "~/models/project.server";
 import { ASSISTANT_CONTEXT, ASSISTANT_CONTEXT_MAX_BODY_CHARS, personalContext } from "~/services/assistant.server";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 /**
  * The assistant's context is bounded (issue 14): the top search hits of the question among the

@@ -9,7 +9,7 @@ import type { Database } from "~/lib/db-schema";
 import { closeDatabase, db, migrateToLatest, openDatabase } from "~/lib/db.server";
 import { newId } from "~/lib/ids.server";
 import { listContent, listContentSummaries } from "~/models/content.server";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 // Queries compiled once per database (issue 13): the same rows as the query builder's own execution,
 // each call's values in place of the stand-ins, constants kept, one compiled query per open database.

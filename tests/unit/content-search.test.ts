@@ -7,7 +7,7 @@ import { createDialect, engineOf } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { createContent, deleteContent, setPinned, updateContent } from "~/models/content.server";
 import { countContentMatches, ftsQuery, searchContent, searchContentSummaries, searchWords, tsQuery } from "~/models/content-search.server";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 /**
  * The search model on the engine the run opened (SQLite under `npm test`; PostgreSQL under

@@ -18,7 +18,7 @@ import {
   TITLE_MAX,
   updateContent,
 } from "~/models/content.server";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 let alice: string;
 let bob: string;

@@ -20,7 +20,7 @@ import { providerFailure } from "~/services/provider-failure.server";
 import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { checkMediaName, displayText, nameFromUpload } from "~/shared/media-names";
 import { mp3Frames } from "../support/media";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 describe("errorResponse: the API's one responder", () => {
   it("answers a DomainError as {detail, ...data} with its status and headers", async () => {

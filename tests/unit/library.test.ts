@@ -15,7 +15,7 @@ import { requireStorageLeft, storeMedia } from "~/models/media.server";
 import { createProject, getProject } from "~/models/project.server";
 import { providerAndModel } from "~/services/generation.server";
 import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 const QUOTA = Math.floor(0.01 * 1024 * 1024); // 10485 bytes
 

@@ -13,7 +13,7 @@ import {
   updateProject,
 } from "~/models/project.server";
 import { mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
-import { newUserId } from "./users";
+import { newUserId } from "../support/user-rows";
 
 let alice: string;
 let bob: string;

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
-import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { engineOf } from "~/lib/db-dialect.server";
+import { db } from "~/lib/db.server";
 import { disablePerson } from "~/models/operator.server";
 import { replacePasswordEndingOtherSessions, revokeOtherSessions, revokeSession } from "~/models/sessions.server";
 import {
@@ -13,8 +12,8 @@ import {
   sessionOfAccessToken,
   type TokenPair,
 } from "~/models/token.server";
-import { bothEngines } from "../support/engines";
-import { newUserId } from "./users";
+import { describeOnEachEngine } from "../support/engines";
+import { newUserId } from "../support/user-rows";
 
 /**
  * Sessions end when they are ended, on both engines (issue 32, item 7; docs/decisions/0050). A stolen
@@ -30,13 +29,6 @@ import { newUserId } from "./users";
 const ROUNDS = 20;
 /** A few seconds on a quiet machine; a loaded one (other test files, other work on both cores) may take many times that. */
 const ROUND_SET_TIMEOUT_MS = 180_000;
-const { engines, settingsFor, stop: stopPostgres } = bothEngines("session-races.test");
-
-afterAll(async () => {
-  await closeDatabase();
-  await stopPostgres();
-});
-
 async function cookieOf(pair: TokenPair): Promise<string> {
   const session = await sessionStorage.getSession();
   session.set("accessToken", pair.access_token);
@@ -142,42 +134,34 @@ async function race(start: string, revoke: () => Promise<boolean>, afterRotation
   return { issued, counted, startedAfterAndSucceeded };
 }
 
-for (const engine of engines) {
-  describe(`a session rotating while it is ended, on ${engine}`, () => {
-    beforeAll(async () => {
-      await closeDatabase();
-      await openDatabase(await settingsFor(engine));
-      expect(engineOf(db)).toBe(engine);
-    });
+describeOnEachEngine("a session rotating while it is ended,", () => {
+  for (const revoke of REVOKES) {
+    it(`"${revoke.name}" holds ${ROUNDS} times of ${ROUNDS} against back-to-back refreshes`, async () => {
+      // Every round runs, and the rounds that did not hold are listed together (how many of ROUNDS missed).
+      const missed: object[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const userId = await newUserId();
+        const stolen = await issueTokenPair(userId);
+        const kept = await issueTokenPair(userId);
+        const [stolenId, keptId] = [await familyOf(stolen), await familyOf(kept)];
+        // The thief refreshed once already: the owner's copy is spent (what reuse detection and logout present).
+        const first = await rotateRefreshToken(stolen.refresh_token);
+        if (!first.ok) throw new Error(`round ${round}: the first refresh failed (${first.reason})`);
+        const victim: Victim = { userId, stolen, stolenId, kept, keptId, round };
 
-    for (const revoke of REVOKES) {
-      it(`"${revoke.name}" holds ${ROUNDS} times of ${ROUNDS} against back-to-back refreshes`, async () => {
-        // Every round runs, and the rounds that did not hold are listed together (how many of ROUNDS missed).
-        const missed: object[] = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          const userId = await newUserId();
-          const stolen = await issueTokenPair(userId);
-          const kept = await issueTokenPair(userId);
-          const [stolenId, keptId] = [await familyOf(stolen), await familyOf(kept)];
-          // The thief refreshed once already: the owner's copy is spent (what reuse detection and logout present).
-          const first = await rotateRefreshToken(stolen.refresh_token);
-          if (!first.ok) throw new Error(`round ${round}: the first refresh failed (${first.reason})`);
-          const victim: Victim = { userId, stolen, stolenId, kept, keptId, round };
-
-          const { issued, counted, startedAfterAndSucceeded } = await race(first.pair.refresh_token, () => revoke.run(victim), 1 + (round % 3), round % 4);
-          const everyPair = [stolen, first.pair, ...issued];
-          const accepted = (await Promise.all(everyPair.map((pair) => sessionOfAccessToken(pair.access_token)))).filter(Boolean).length;
-          const refreshed = (await Promise.all(everyPair.map((pair) => rotateRefreshToken(pair.refresh_token)))).filter((r) => r.ok).length;
-          const cookies = (await Promise.all([first.pair, everyPair.at(-1)!].map(cookieSignsIn))).filter(Boolean).length;
-          const keptLive = revoke.keepsOther
-            ? (await sessionOfAccessToken(kept.access_token))?.sessionId === keptId && (await rotateRefreshToken(kept.refresh_token)).ok
-            : true;
-          const outcome = { counted, startedAfterAndSucceeded, accepted, refreshed, cookies, keptLive };
-          const holds = counted && startedAfterAndSucceeded === 0 && accepted === 0 && refreshed === 0 && cookies === 0 && keptLive;
-          if (!holds) missed.push({ round, racedRefreshes: issued.length, ...outcome });
-        }
-        expect(missed, `${missed.length} of ${ROUNDS} rounds did not hold`).toEqual([]);
-      }, ROUND_SET_TIMEOUT_MS);
-    }
-  });
-}
+        const { issued, counted, startedAfterAndSucceeded } = await race(first.pair.refresh_token, () => revoke.run(victim), 1 + (round % 3), round % 4);
+        const everyPair = [stolen, first.pair, ...issued];
+        const accepted = (await Promise.all(everyPair.map((pair) => sessionOfAccessToken(pair.access_token)))).filter(Boolean).length;
+        const refreshed = (await Promise.all(everyPair.map((pair) => rotateRefreshToken(pair.refresh_token)))).filter((r) => r.ok).length;
+        const cookies = (await Promise.all([first.pair, everyPair.at(-1)!].map(cookieSignsIn))).filter(Boolean).length;
+        const keptLive = revoke.keepsOther
+          ? (await sessionOfAccessToken(kept.access_token))?.sessionId === keptId && (await rotateRefreshToken(kept.refresh_token)).ok
+          : true;
+        const outcome = { counted, startedAfterAndSucceeded, accepted, refreshed, cookies, keptLive };
+        const holds = counted && startedAfterAndSucceeded === 0 && accepted === 0 && refreshed === 0 && cookies === 0 && keptLive;
+        if (!holds) missed.push({ round, racedRefreshes: issued.length, ...outcome });
+      }
+      expect(missed, `${missed.length} of ${ROUNDS} rounds did not hold`).toEqual([]);
+    }, ROUND_SET_TIMEOUT_MS);
+  }
+});
