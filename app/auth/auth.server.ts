@@ -3,7 +3,7 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
 import { loginSchema } from "~/shared/credentials";
-import { sessionOfAccessToken } from "~/models/token.server";
+import { sessionOfAccessToken } from "~/models/access-token.server";
 import { isApiToken, userOfApiToken } from "~/models/api-token.server";
 import type { User } from "~/models/user.server";
 import { apiError } from "~/lib/http/responder.server";

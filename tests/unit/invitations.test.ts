@@ -8,7 +8,9 @@ import { createInvitation, invitationIsUsable } from "~/models/invitation.server
 import { PasswordHashingBusy } from "~/models/password.server";
 import { deletePersonRows, disablePerson, enablePerson, setAiDailyLimit, setStorageQuota } from "~/models/operator.server";
 import { StorageHold, storageUse } from "~/models/storage-quota.server";
-import { issueTokenPair, pruneStaleRecords, userOfAccessToken } from "~/models/token.server";
+import { issueTokenPair } from "~/models/token.server";
+import { pruneStaleRecords } from "~/services/housekeeping.server";
+import { userOfAccessToken } from "~/models/access-token.server";
 import { createUser, InvitationNeededError } from "~/models/user.server";
 import { bothEngines } from "../support/engines";
 import { newUserId } from "./users";

@@ -4,15 +4,8 @@ import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
 import { disablePerson } from "~/models/operator.server";
 import { replacePasswordEndingOtherSessions, revokeOtherSessions, revokeSession } from "~/models/sessions.server";
-import {
-  issueTokenPair,
-  REFRESH_GRACE_MS,
-  revokeAccessTokenFamily,
-  revokeRefreshToken,
-  rotateRefreshToken,
-  sessionOfAccessToken,
-  type TokenPair,
-} from "~/models/token.server";
+import { issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken, type TokenPair } from "~/models/token.server";
+import { revokeAccessTokenFamily, sessionOfAccessToken } from "~/models/access-token.server";
 import { bothEngines } from "../support/engines";
 import { newUserId } from "./users";
 
