@@ -171,4 +171,3 @@ export function bearerTokenOf(authorization: string): string | null {
   return /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] ?? null;
 }
 
-export { safeRedirectPath } from "~/shared/safe-redirect";

@@ -75,17 +75,6 @@ export function videoJobLimitReached(limit: number): DomainError {
 }
 
 /**
- * @deprecated createVideoJob throws `videoJobLimitReached(...)`, a DomainError with code VIDEO_JOB_LIMIT;
- * this name only keeps `instanceof VideoJobLimitError` working (app/routes/aivideo.tsx) until it
- * branches on the code.
- */
-export abstract class VideoJobLimitError extends DomainError {
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof DomainError && value.code === VIDEO_JOB_LIMIT;
-  }
-}
-
-/**
  * A new job for the person. With `maxUnfinished`, the job is only created while the person has fewer
  * unfinished jobs than that; otherwise a 429 DomainError (videoJobLimitReached).
  *

@@ -12,7 +12,7 @@ import { formatBytes, isMultipart } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/library.server";
-import { MEDIA_RULES } from "~/models/media.server";
+import { MEDIA_RULES } from "~/models/media-rules.server";
 import { saveUploadToLibrary } from "~/services/media-upload.server";
 import { attachToProject, libraryView } from "~/services/library.server";
 import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { storeGenerated, slugOf } from "~/models/ai-media.server";
-import { deleteMedia, requireStorageLeft } from "~/models/media.server";
+import { deleteMedia } from "~/models/media.server";
+import { requireStorageLeft } from "~/models/storage-quota.server";
 import { DomainError } from "~/lib/domain-error";
 import { logOutage, outageOf } from "~/lib/outage.server";
 import { providerAndModel } from "./generation.server";

@@ -11,7 +11,7 @@ import { DomainError } from "~/lib/domain-error";
 import { sniffMp3 } from "~/lib/file-signatures";
 import { apiAction, errorResponse, methodNotAllowed } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
-import { createDiskStore } from "~/lib/storage.server";
+import { createDiskStore } from "~/lib/disk-store.server";
 import { receiveMultipartUpload, STALLED_MESSAGE, UPLOAD_STALLED } from "~/lib/upload.server";
 import { contentInputSchema } from "~/models/content.server";
 import { createVideoJob, getVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-job.server";

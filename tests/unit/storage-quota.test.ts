@@ -7,7 +7,7 @@ import { nowIso } from "~/lib/ids.server";
 import { instanceIdFor } from "~/lib/storage.server";
 import { createContent, deleteContent, updateContent } from "~/models/content.server";
 import { storageUsage } from "~/models/library.server";
-import { storeMedia } from "~/models/media.server";
+import { storeMedia } from "~/models/media-commit.server";
 import { pruneStaleReservations, QUOTA_EXCEEDED, RESERVATION_LIVE_MS, StorageHold, storageLeft, storageUse } from "~/models/storage-quota.server";
 import { mp4Bytes } from "../support/media";
 import { bothEngines } from "../support/engines";
