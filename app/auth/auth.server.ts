@@ -1,7 +1,7 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/credentials.server";
 import { loginSchema } from "~/shared/credentials";
 import { sessionOfAccessToken } from "~/models/access-token.server";
 import { isApiToken, userOfApiToken } from "~/models/api-token.server";

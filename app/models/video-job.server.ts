@@ -6,7 +6,7 @@ import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
 import { mediaUrl } from "./ai-media.server";
-import { ACCOUNT_DISABLED_MESSAGE } from "./auth.server";
+import { ACCOUNT_DISABLED_MESSAGE } from "./credentials.server";
 
 /**
  * AI video jobs (SPEC §3 Video generation job, §4 statuses). What a person sees is scoped by their

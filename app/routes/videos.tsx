@@ -8,7 +8,7 @@ import { formatBytes, isMultipart, UPLOAD_MISSING_FILE } from "~/lib/upload.serv
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteMedia, listMedia, renameMedia } from "~/models/media.server";
 import { MEDIA_RULES } from "~/models/media-rules.server";
-import { storageUsage } from "~/models/library.server";
+import { storageUsage } from "~/models/library-files.server";
 import { deleteGeneratedVideo, listGeneratedVideos, mediaUrl } from "~/models/ai-media.server";
 import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { receiveMediaUpload } from "~/services/media-upload.server";

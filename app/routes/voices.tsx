@@ -8,7 +8,7 @@ import { isMultipart, formatBytes } from "~/lib/upload.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteMedia, listMedia, renameMedia } from "~/models/media.server";
 import { MEDIA_RULES } from "~/models/media-rules.server";
-import { storageUsage } from "~/models/library.server";
+import { storageUsage } from "~/models/library-files.server";
 import { receiveMediaUpload } from "~/services/media-upload.server";
 import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/voices";

@@ -4,7 +4,7 @@ import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
 import { newId } from "~/lib/ids.server";
 import { createApiToken, listApiTokens, revokeAllApiTokens, userOfApiToken } from "~/models/api-token.server";
-import { ACCOUNT_DISABLED_MESSAGE } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE } from "~/models/credentials.server";
 import { disablePerson, enablePerson } from "~/models/operator.server";
 import { accountState, createUser } from "~/models/user.server";
 import { CANCELLED_ACCOUNT_DISABLED, createVideoJob, finishJob, getVideoJob } from "~/models/video-job.server";

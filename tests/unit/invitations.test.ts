@@ -3,7 +3,7 @@ import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
 import { newId, nowIso, sha256 } from "~/lib/ids.server";
 import { beginAiRequest } from "~/models/ai-usage.server";
-import { registerWithPassword } from "~/models/auth.server";
+import { registerWithPassword } from "~/models/credentials.server";
 import { createInvitation, invitationIsUsable } from "~/models/invitation.server";
 import { PasswordHashingBusy } from "~/models/password.server";
 import { deletePersonRows, disablePerson, enablePerson, setAiDailyLimit, setStorageQuota } from "~/models/operator.server";

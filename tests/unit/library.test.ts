@@ -10,7 +10,7 @@ import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { pngDimensions, sniffM4a, sniffWebm, wavDurationMs } from "~/lib/file-signatures";
 import { storeGenerated } from "~/models/ai-media.server";
-import { deleteLibraryFile, getLibraryFile, libraryJson, libraryQuerySchema, listLibrary, renameLibraryFile, storageUsage } from "~/models/library.server";
+import { deleteLibraryFile, getLibraryFile, libraryJson, libraryQuerySchema, listLibrary, renameLibraryFile, storageUsage } from "~/models/library-files.server";
 import { requireStorageLeft } from "~/models/storage-quota.server";
 import { storeMedia } from "~/models/media-commit.server";
 import { createProject, getProject } from "~/models/project.server";

@@ -6,7 +6,7 @@ import { env } from "~/lib/env.server";
 import { nowIso } from "~/lib/ids.server";
 import { instanceIdFor } from "~/lib/storage.server";
 import { createContent, deleteContent, updateContent } from "~/models/content.server";
-import { storageUsage } from "~/models/library.server";
+import { storageUsage } from "~/models/library-files.server";
 import { storeMedia } from "~/models/media-commit.server";
 import { pruneStaleReservations, QUOTA_EXCEEDED, RESERVATION_LIVE_MS, StorageHold, storageLeft, storageUse } from "~/models/storage-quota.server";
 import { mp4Bytes } from "../support/media";

@@ -4,7 +4,7 @@ import { encodeWav } from "~/ai/wav";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
 import { fileStore } from "~/lib/storage.server";
-import { listLibrary } from "~/models/library.server";
+import { listLibrary } from "~/models/library-files.server";
 import { storeMedia } from "~/models/media-commit.server";
 import { sweepOrphanMedia } from "~/models/media.server";
 import { QUOTA_EXCEEDED, storageUse } from "~/models/storage-quota.server";
