@@ -7,7 +7,8 @@ import { createApiToken, listApiTokens, revokeAllApiTokens, userOfApiToken } fro
 import { ACCOUNT_DISABLED_MESSAGE } from "~/models/credentials.server";
 import { disablePerson, enablePerson } from "~/models/operator.server";
 import { accountState, createUser } from "~/models/user.server";
-import { CANCELLED_ACCOUNT_DISABLED, createVideoJob, finishJob, getVideoJob } from "~/models/video-job.server";
+import { CANCELLED_ACCOUNT_DISABLED, createVideoJob, getVideoJob } from "~/models/video-job.server";
+import { finishJob } from "~/models/video-job-queue.server";
 import { changePassword } from "~/services/account.server";
 import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { bothEngines } from "../support/engines";

@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { engineOf } from "~/lib/db-dialect.server";
 import { newId } from "~/lib/ids.server";
-import { claimJob, claimJobs, createVideoJob, findClaimableJobs, VIDEO_JOB_LIMIT, type RunnerJob } from "~/models/video-job.server";
+import { claimJob, claimJobs, findClaimableJobs, type RunnerJob } from "~/models/video-job-queue.server";
+import { createVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-job.server";
 import { bothEngines } from "../support/engines";
 import { newUserId } from "./users";
 
