@@ -1,6 +1,5 @@
-import { sql } from "kysely";
 import type { VideoJobsTable } from "~/lib/db-schema";
-import { engineOf, forUpdate, forUpdateSkipLocked } from "~/lib/db-dialect.server";
+import { engineOf, forUpdateSkipLocked } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { nowIso } from "~/lib/ids.server";
 import { UNFINISHED_STATUSES, type VideoStatus } from "./video-job.server";

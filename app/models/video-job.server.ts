@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import type { VideoJobsTable } from "~/lib/db-schema";
-import { engineOf, forUpdate, forUpdateSkipLocked, withoutNul } from "~/lib/db-dialect.server";
+import { forUpdate, withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";

@@ -13,7 +13,7 @@ import { apiAction, errorResponse, methodNotAllowed } from "~/lib/http/responder
 import { parseInput } from "~/lib/validation.server";
 import { createDiskStore } from "~/lib/disk-store.server";
 import { receiveMultipartUpload, STALLED_MESSAGE, UPLOAD_STALLED } from "~/lib/upload.server";
-import { contentInputSchema } from "~/models/content.server";
+import { contentInputSchema } from "~/models/content-input.server";
 import { createVideoJob, getVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-job.server";
 import { projectCreateSchema } from "~/models/project.server";
 import { providerFailure } from "~/services/provider-failure.server";
