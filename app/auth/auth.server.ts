@@ -1,9 +1,9 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/credentials.server";
 import { loginSchema } from "~/shared/credentials";
-import { sessionOfAccessToken } from "~/models/token.server";
+import { sessionOfAccessToken } from "~/models/access-token.server";
 import { isApiToken, userOfApiToken } from "~/models/api-token.server";
 import type { User } from "~/models/user.server";
 import { apiError } from "~/lib/http/responder.server";
@@ -171,4 +171,3 @@ export function bearerTokenOf(authorization: string): string | null {
   return /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] ?? null;
 }
 
-export { safeRedirectPath } from "~/shared/safe-redirect";

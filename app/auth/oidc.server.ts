@@ -8,7 +8,7 @@ import { clientAddress } from "~/lib/http/client-address.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
 import { redirectWithError } from "~/lib/toast.server";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, registrationThrottledMessage } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE, busyMessage, registrationThrottledMessage } from "~/models/credentials.server";
 import { accountForVerifiedEmail } from "~/models/sso.server";
 import { issueTokenPair } from "~/models/token.server";
 import { emailSchema } from "~/shared/credentials";

@@ -1,7 +1,8 @@
 import { createContext, createCookieSessionStorage } from "react-router";
 import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
 import type { User } from "~/models/user.server";
-import { revokeRefreshToken, rotateRefreshToken, sessionOfAccessToken, type TokenPair } from "~/models/token.server";
+import { revokeRefreshToken, rotateRefreshToken, type TokenPair } from "~/models/token.server";
+import { sessionOfAccessToken } from "~/models/access-token.server";
 import { env } from "~/lib/env.server";
 import { keys } from "~/lib/keys.server";
 

@@ -29,7 +29,6 @@ import {
 } from "./storage.server";
 
 // Parsing STORAGE_URL lives with the choice of store (no SDK needed to read it); kept importable from here.
-export { parseStorageUrl, type StorageConfig } from "./storage.server";
 
 /**
  * FileStore on an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, s3rver in tests).

@@ -150,7 +150,6 @@ export function instanceIdFor(settings: Pick<Settings, "instanceId" | "port">, h
 }
 
 // The disk store is this module's default (made on first use below): kept importable from here.
-export { createDiskStore, type DiskStoreOptions } from "./disk-store.server";
 
 export type StorageConfig =
   | { kind: "file"; root: string }

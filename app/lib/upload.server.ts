@@ -13,9 +13,6 @@ import { fileStore, FileTooLargeError, UnsupportedContentError, type FileStore, 
  * A refusal is a DomainError (400, 408, 409, 413, 415, 422) with the text the API answers.
  */
 
-/** @deprecated Refusals are DomainErrors; the old name stays only for callers not yet switched. */
-export const UploadError = DomainError;
-
 /** DomainError codes of refusals a screen shows in its own words. */
 export const UPLOAD_MISSING_FILE = "upload_missing_file";
 export const UPLOAD_STALLED = "upload_stalled";

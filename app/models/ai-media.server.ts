@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { Provenance } from "~/shared/library";
-import { deleteMedia, getMediaById, listMedia, storeMedia, type MediaFile } from "./media.server";
+import { deleteMedia, getMediaById, listMedia, type MediaFile } from "./media.server";
+import { storeMedia } from "./media-commit.server";
 
 /**
  * Files the AI tools make (speech, images, AI video clips) are the person's media files like their

@@ -6,7 +6,7 @@ import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 import { displayText } from "~/shared/media-names";
-import { ACCOUNT_DISABLED_MESSAGE } from "./auth.server";
+import { ACCOUNT_DISABLED_MESSAGE } from "./credentials.server";
 import type { User } from "./user.server";
 
 /**

@@ -5,7 +5,8 @@ import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { MUSIC_DEMOS } from "~/shared/music-demos";
 import { mediaUrl } from "./ai-media.server";
-import { listMedia, type MediaFile, type MediaKind } from "./media.server";
+import { listMedia, type MediaFile } from "./media.server";
+import { type MediaKind } from "~/shared/media-names";
 import { displayText, lookupName } from "~/shared/media-names";
 import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
@@ -17,7 +18,6 @@ import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, 
  * and one of the bundled music tracks. The file slots reference media_files with ON DELETE SET NULL,
  * so deleting a library file detaches it from every project in the same statement.
  */
-export { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
 export const PROJECT_NOT_FOUND = "Project not found";
 /** The refusal of a project the person does not have (or that is another user's). */
@@ -53,16 +53,6 @@ export const PROJECT_MEDIA_REFUSED = "project_media_refused";
 
 function attachmentRefused(detail: string): DomainError {
   return new DomainError(422, detail, { code: PROJECT_MEDIA_REFUSED });
-}
-
-/**
- * @deprecated The model throws a DomainError (422, code PROJECT_MEDIA_REFUSED); this name only keeps
- * `instanceof ProjectMediaError` working in app/routes/project.tsx until it branches on the code.
- */
-export abstract class ProjectMediaError extends DomainError {
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof DomainError && value.code === PROJECT_MEDIA_REFUSED;
-  }
 }
 
 const titleSchema = z

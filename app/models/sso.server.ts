@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { env, type RegistrationMode } from "~/lib/env.server";
-import { registerWithPassword } from "./auth.server";
+import { registerWithPassword } from "./credentials.server";
 import { EmailTakenError, getUserWithPasswordByEmail, type User } from "./user.server";
 
 export type SsoAccountResult =

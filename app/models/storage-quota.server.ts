@@ -7,6 +7,8 @@ import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import { instanceIdFor } from "~/lib/storage.server";
 import { formatBytes } from "~/lib/upload.server";
+import type { MediaKind } from "~/shared/media-names";
+import { MEDIA_RULES } from "./media-rules.server";
 
 /**
  * The storage quota (USER_STORAGE_QUOTA_MB, or the person's own set by `npm run admin -- quota`) as one rule for every way bytes arrive, held under races
@@ -224,4 +226,42 @@ export async function pruneStaleReservations(now = Date.now()): Promise<number> 
     .where((eb) => eb.or([eb("updated_at", "<", liveSince(now)), eb.and([eb("instance_id", "=", instanceIdFor(env)), eb("updated_at", "<", startedAt)])]))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** How much an upload may hold: the largest of the kinds' limits, or what the quota leaves when that is less. */
+export interface UploadLimit {
+  maxBytes: number;
+  /** The quota set the limit: a 413 is then the quota's refusal. */
+  quotaBound: boolean;
+  /** The person's quota (their own or USER_STORAGE_QUOTA_MB), for the refusal's words. */
+  quotaBytes: number;
+}
+
+/** Bytes the person stores, files and text together (in-flight uploads not counted). */
+export async function storageUsed(userId: string): Promise<number> {
+  const use = await storageUse(userId);
+  return use.mediaBytes + use.textBytes;
+}
+
+/** Refuses (413) a generation before the provider is asked when the person has no room left. */
+export async function requireStorageLeft(userId: string): Promise<void> {
+  const use = await storageUse(userId);
+  if (use.quotaBytes - use.mediaBytes - use.textBytes - use.reservedBytes <= 0) throw quotaExceeded(use.quotaBytes);
+}
+
+/**
+ * The kinds' largest limit, or what the quota leaves when that is less (then a 413 is the quota's).
+ * What is left here counts what is stored, not what other uploads hold in flight (they may yet fail):
+ * the upload's own StorageHold refuses it, as its bytes arrive, when they find no room.
+ */
+export async function uploadLimit(userId: string, kinds: readonly MediaKind[]): Promise<UploadLimit> {
+  const use = await storageUse(userId);
+  const left = Math.max(0, use.quotaBytes - use.mediaBytes - use.textBytes);
+  const kindMax = Math.max(...kinds.map((kind) => MEDIA_RULES[kind].maxBytes));
+  return { maxBytes: Math.min(kindMax, left), quotaBound: left < kindMax, quotaBytes: use.quotaBytes };
+}
+
+/** A refusal of an upload under `limit`: a 413 is the quota's when the quota set the limit. */
+export function quotaRefusal(limit: UploadLimit, error: unknown): unknown {
+  return limit.quotaBound && error instanceof DomainError && error.status === 413 ? quotaExceeded(limit.quotaBytes) : error;
 }

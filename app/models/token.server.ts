@@ -1,17 +1,12 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { SignJWT } from "jose";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { compileOnce } from "~/lib/compiled-query.server";
 import { db } from "~/lib/db.server";
 import type { Database } from "~/lib/db-schema";
 import { env } from "~/lib/env.server";
 import { keys } from "~/lib/keys.server";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
-import { pruneFeedbackAttempts } from "./feedback.server";
-import { pruneExpiredInvitations } from "./invitation.server";
-import { pruneLoginAttempts, pruneRegistrationAttempts } from "./login-attempt.server";
-import { endSessionOfFamily, holdLiveSession, pruneEndedSessions, recordSession, touchSession } from "./sessions.server";
-import type { User } from "./user.server";
+import { endSessionOfFamily, holdLiveSession, recordSession } from "./sessions.server";
+import { signAccessToken } from "./access-token.server";
 
 /**
  * Token pairs: a short-lived signed access token (JWT, HS256, sub = user id, fid = token family) and
@@ -19,8 +14,8 @@ import type { User } from "./user.server";
  * exchange (REFRESH_GRACE_MS) the spent token answers with the same successor pair, kept sealed in its
  * row, so parallel refreshes and retries succeed on every instance; presented again after that, it is
  * treated as theft: the whole family (every descendant of one login) is revoked.
- * An access token is only good while its family is live (its session not revoked, a token not revoked
- * nor expired): logout and reuse detection end every copy of the session on its next request, on every
+ * An access token (signed and checked in app/models/access-token.server.ts) is only good while its family
+ * is live (its session not revoked, a token not revoked nor expired): logout and reuse detection end every copy of the session on its next request, on every
  * instance (the state is the sessions and refresh_tokens tables, two indexed lookups per request). A
  * rotation holds the family's session row while it makes the successor, and every revoke holds it to
  * end it (app/models/sessions.server.ts; docs/decisions/0050).
@@ -30,163 +25,6 @@ export interface TokenPair {
   refresh_token: string;
   token_type: "bearer";
 }
-
-const ISSUER = "creative-ai-studio";
-/**
- * The HS256 signing key as a Web Crypto CryptoKey, imported once. jose 6 works on Web Crypto: given the secret
- * as bytes (or as a node:crypto secret KeyObject, which it exports back to bytes) it imports a CryptoKey
- * on every sign and verify; a CryptoKey it uses as it is. Not extractable; good for sign and verify.
- */
-let signingKey: Promise<CryptoKey> | undefined;
-const key = () =>
-  (signingKey ??= crypto.subtle.importKey(
-    "raw",
-    keys.accessToken(),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  ));
-
-/** The claim naming the refresh-token family (one login) an access token belongs to. */
-const FAMILY_CLAIM = "fid";
-
-async function signAccessToken(userId: string, familyId: string, now: Date) {
-  const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ [FAMILY_CLAIM]: familyId })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(userId)
-    .setIssuer(ISSUER)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + env.accessTokenMinutes * 60)
-    .sign(await key());
-}
-
-/** The same key's bytes for verifying with node:crypto (see verifyAccessTokenSignature). */
-let verifyingKey: Buffer | undefined;
-const keyBytes = () => (verifyingKey ??= Buffer.from(keys.accessToken()));
-
-function decodeJson(part: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The claims of a compact HS256 JWT signed with our key and valid at `now`, or null. Tokens are
- * signed with jose; they are verified here with node:crypto's HMAC, synchronously, because this runs
- * on every authenticated request and jose's Web Crypto verify costs a thread hop (about 100 µs each).
- * The checks are jose's for our options: header `alg` exactly HS256 and no `crit`; the signature
- * compared in constant time; `iss` ours; `exp`, `sub` and the family claim present; `exp` after now,
- * `nbf` (if any) not after now; `iat` (if any) a number.
- */
-export function verifyAccessTokenSignature(token: string, now: Date): Record<string, unknown> | null {
-  const payload = verifiedClaims.get(token) ?? checkAccessToken(token);
-  if (!payload) return null;
-  const seconds = Math.floor(now.getTime() / 1000);
-  if ((payload.exp as number) <= seconds) {
-    verifiedClaims.delete(token);
-    return null;
-  }
-  if (payload.nbf !== undefined && (payload.nbf as number) > seconds) return null;
-  return payload;
-}
-
-/**
- * The claims of tokens already checked, by token: a client sends the same access token with every
- * request for its 15 minutes, and the HMAC and two JSON decodes were 7% of an autosave's CPU. Only
- * what does not depend on the time is remembered (the times are checked on every use); the family
- * is still looked up on every request. Oldest forgotten first beyond VERIFIED_TOKENS_MAX.
- */
-const verifiedClaims = new Map<string, Readonly<Record<string, unknown>>>();
-const VERIFIED_TOKENS_MAX = 10_000;
-
-/** A token's signature, header, issuer and claim types checked once; its claims, frozen, or null. */
-function checkAccessToken(token: string): Readonly<Record<string, unknown>> | null {
-  const parts = token.split(".");
-  if (parts.length !== 3) return null;
-  const [headerPart, payloadPart, signaturePart] = parts;
-  const header = decodeJson(headerPart);
-  if (!header || header.alg !== "HS256" || "crit" in header) return null;
-  const expected = createHmac("sha256", keyBytes()).update(`${headerPart}.${payloadPart}`).digest();
-  const given = Buffer.from(signaturePart, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const payload = decodeJson(payloadPart);
-  if (!payload || payload.iss !== ISSUER) return null;
-  const { exp, nbf, iat } = payload;
-  if (typeof exp !== "number" || !Number.isFinite(exp)) return null;
-  if (nbf !== undefined && typeof nbf !== "number") return null;
-  if (iat !== undefined && typeof iat !== "number") return null;
-  const claims = Object.freeze(payload);
-  if (verifiedClaims.size >= VERIFIED_TOKENS_MAX) verifiedClaims.delete(verifiedClaims.keys().next().value!);
-  verifiedClaims.set(token, claims);
-  return claims;
-}
-
-/**
- * The user id inside a valid, unexpired access token whose family is still live (and whose user
- * still exists), or null. `exp`, `sub` and the family claim are required: a token signed without an
- * expiry would otherwise never expire.
- */
-export async function verifyAccessToken(token: string, now = new Date()): Promise<string | null> {
-  return (await userOfAccessToken(token, now))?.id ?? null;
-}
-
-/**
- * The user an access token names, while its family is live: verifyAccessToken and the user's row in
- * one query (every authenticated request asks this; two queries were 4% of an API answer's CPU).
- * null for a bad, expired or revoked token, or a user who no longer exists.
- */
-export async function userOfAccessToken(token: string, now = new Date()): Promise<User | null> {
-  return (await sessionOfAccessToken(token, now))?.user ?? null;
-}
-
-/**
- * As userOfAccessToken, with the session (the token's family id) it belongs to, whose "last used"
- * moves (at most once a minute, app/models/sessions.server.ts).
- */
-export async function sessionOfAccessToken(token: string, now = new Date()): Promise<{ user: User; sessionId: string } | null> {
-  const payload = verifyAccessTokenSignature(token, now);
-  const family = payload?.[FAMILY_CLAIM];
-  if (!payload || typeof payload.sub !== "string" || typeof family !== "string") return null;
-  const row = await liveFamilyUser.first(db, { familyId: family, userId: payload.sub, now: nowIso(now) });
-  if (!row) return null;
-  await touchSession(family, now);
-  return { user: { id: row.id, email: row.email }, sessionId: family };
-}
-
-const liveFamilyUser = compileOnce((database: Kysely<Database>, p: { familyId: string; userId: string; now: string }) =>
-  database
-    .selectFrom("users")
-    .select(["users.id", "users.email"])
-    .where("users.id", "=", p.userId)
-    // A disabled person's tokens stop on their next request, on every instance (`npm run admin -- disable`).
-    .where("users.disabled_at", "is", null)
-    // The session itself: ended by every revoke (revoked_at), whatever its tokens were doing meanwhile.
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("sessions")
-          .select("sessions.id")
-          .where("sessions.id", "=", p.familyId)
-          .where("sessions.user_id", "=", p.userId)
-          .where("sessions.revoked_at", "is", null),
-      ),
-    )
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("refresh_tokens")
-          .select("refresh_tokens.id")
-          .where("refresh_tokens.family_id", "=", p.familyId)
-          .where("refresh_tokens.user_id", "=", p.userId)
-          .where("refresh_tokens.revoked_at", "is", null)
-          .where("refresh_tokens.expires_at", ">", p.now),
-      ),
-    ),
-);
 
 async function storeRefreshToken(userId: string, familyId: string, now: Date, database: Kysely<Database> = db) {
   const refreshToken = randomToken(32);
@@ -390,18 +228,6 @@ export async function revokeRefreshToken(refreshToken: string, now = new Date())
   if (stored) await revokeFamily(stored.family_id, now);
 }
 
-/**
- * Logout by an access token alone (an API client that sends no refresh token): the family it was
- * issued with stops working, its refresh token included. Scoped by the token's own user. A token
- * that is not valid revokes nothing.
- */
-export async function revokeAccessTokenFamily(accessToken: string, now = new Date()) {
-  const payload = verifyAccessTokenSignature(accessToken, now);
-  const family = payload?.[FAMILY_CLAIM];
-  if (!payload || typeof payload.sub !== "string" || typeof family !== "string") return;
-  await endSessionOfFamily(family, now, payload.sub);
-}
-
 /** Housekeeping: expired tokens are of no use to anyone. */
 export async function deleteExpiredRefreshTokens(now = new Date()) {
   await db.deleteFrom("refresh_tokens").where("expires_at", "<=", nowIso(now)).execute();
@@ -415,28 +241,4 @@ export async function clearSpentSuccessors(now = new Date(), graceMs = REFRESH_G
     .where("successor_sealed", "is not", null)
     .where("used_at", "<", nowIso(new Date(now.getTime() - graceMs)))
     .execute();
-}
-
-/** Housekeeping: rows that no longer count for anything (expired tokens, successor pairs past their window, attempts older than their window, invitations a day past their expiry). */
-export async function pruneStaleRecords(now = new Date()) {
-  await deleteExpiredRefreshTokens(now);
-  await pruneEndedSessions();
-  await clearSpentSuccessors(now);
-  await pruneLoginAttempts(now);
-  await pruneRegistrationAttempts(now);
-  await pruneFeedbackAttempts(now);
-  await pruneExpiredInvitations(now);
-}
-
-/**
- * Housekeeping of sessions and login throttles, as one plain call: nothing runs on import. The server's
- * life cycle (app/services/housekeeping.server.ts) schedules it at start and then hourly. Never rejects:
- * a failure is logged and the next run tries again.
- */
-export async function pruneExpiredSessions(now = new Date()): Promise<void> {
-  try {
-    await pruneStaleRecords(now);
-  } catch (error) {
-    console.error("[studio] housekeeping failed", error);
-  }
 }

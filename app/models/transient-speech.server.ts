@@ -7,7 +7,9 @@ import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile 
 import { tooLargeMessage } from "~/lib/upload.server";
 import { nameFromUpload } from "~/shared/media-names";
 import { provenanceOf, type ProvenanceInput } from "./ai-media.server";
-import { freeName, getMediaById, inspectKeepingHead, MEDIA_RULES, toFile, type MediaFile } from "./media.server";
+import { freeName } from "./media-commit.server";
+import { getMediaById, toFile, type MediaFile } from "./media.server";
+import { inspectKeepingHead, MEDIA_RULES } from "./media-rules.server";
 import { requireWithinQuota } from "./storage-quota.server";
 
 /**

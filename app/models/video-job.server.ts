@@ -1,17 +1,17 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import type { VideoJobsTable } from "~/lib/db-schema";
-import { engineOf, forUpdate, forUpdateSkipLocked, withoutNul } from "~/lib/db-dialect.server";
+import { forUpdate, withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/ids.server";
 import { mediaUrl } from "./ai-media.server";
-import { ACCOUNT_DISABLED_MESSAGE } from "./auth.server";
+import { ACCOUNT_DISABLED_MESSAGE } from "./credentials.server";
 
 /**
  * AI video jobs (SPEC §3 Video generation job, §4 statuses). What a person sees is scoped by their
- * id: another user's job is indistinguishable from one that does not exist. The runner's functions
- * (below the line) work on any user's job, but only on a job the calling runner has claimed.
+ * id: another user's job is indistinguishable from one that does not exist. The runner's side (claims,
+ * progress, the end) is app/models/video-job-queue.server.ts.
  */
 export const VIDEO_STATUSES = ["starting", "queued", "processing", "finishing", "completed", "error", "timeout"] as const;
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];
@@ -72,17 +72,6 @@ export const VIDEO_JOB_LIMIT = "video_job_limit";
 export function videoJobLimitReached(limit: number): DomainError {
   const detail = `You already have ${limit} ${limit === 1 ? "video" : "videos"} being generated. Wait for one to finish, then try again.`;
   return new DomainError(429, detail, { code: VIDEO_JOB_LIMIT });
-}
-
-/**
- * @deprecated createVideoJob throws `videoJobLimitReached(...)`, a DomainError with code VIDEO_JOB_LIMIT;
- * this name only keeps `instanceof VideoJobLimitError` working (app/routes/aivideo.tsx) until it
- * branches on the code.
- */
-export abstract class VideoJobLimitError extends DomainError {
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof DomainError && value.code === VIDEO_JOB_LIMIT;
-  }
 }
 
 /**
@@ -174,167 +163,6 @@ export async function listVideoJobs(userId: string, limit = 10): Promise<VideoJo
     .limit(limit)
     .execute();
   return rows.map(toView);
-}
-
-// ---- The job runner's side -------------------------------------------------------------------
-
-export type RunnerJob = Pick<
-  VideoJobsTable,
-  "id" | "user_id" | "prompt" | "status" | "progress" | "provider" | "external_id" | "attempts" | "runner_id" | "heartbeat_at" | "created_at"
->;
-const RUNNER_COLUMNS = ["id", "user_id", "prompt", "status", "progress", "provider", "external_id", "attempts", "runner_id", "heartbeat_at", "created_at"] as const;
-
-/** Unfinished jobs no live runner works: never claimed, or their runner's heartbeat is older than `staleBefore`. Oldest first. */
-export async function findClaimableJobs(staleBefore: string, limit: number): Promise<RunnerJob[]> {
-  if (limit <= 0) return [];
-  const rows = await db
-    .selectFrom("video_jobs")
-    .select(RUNNER_COLUMNS)
-    .where("status", "in", UNFINISHED_STATUSES)
-    .where((eb) => eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
-    .orderBy("created_at", "asc")
-    .orderBy("id", "asc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ ...row, progress: Number(row.progress) }));
-}
-
-/**
- * Takes the job for `runnerId`, only if nobody took it since it was read (compare-and-set on the
- * attempts, runner and heartbeat seen), so two server instances never work one job; a job whose
- * runner's heartbeat went stale was read with that stale heartbeat and is taken over. Counts the attempt.
- *
- * SQLite: the conditional UPDATE alone (one writer at a time). PostgreSQL: in one transaction, the row
- * is first locked with FOR UPDATE SKIP LOCKED (a row another instance is claiming right now is skipped
- * at once instead of waited for), then the same conditional UPDATE, which re-checks what was read.
- */
-export async function claimJob(job: RunnerJob, runnerId: string): Promise<boolean> {
-  const now = nowIso();
-  const claim = (trx: typeof db) =>
-    trx
-      .updateTable("video_jobs")
-      .set({ runner_id: runnerId, heartbeat_at: now, attempts: job.attempts + 1, updated_at: now })
-      .where("id", "=", job.id)
-      .where("attempts", "=", job.attempts)
-      .where("status", "in", UNFINISHED_STATUSES)
-      .where((eb) => (job.runner_id === null ? eb("runner_id", "is", null) : eb("runner_id", "=", job.runner_id)))
-      .where((eb) => (job.heartbeat_at === null ? eb("heartbeat_at", "is", null) : eb("heartbeat_at", "=", job.heartbeat_at)))
-      .executeTakeFirst();
-  if (engineOf(db) !== "postgres") return Number((await claim(db)).numUpdatedRows) === 1;
-  return db.transaction().execute(async (trx) => {
-    const locked = await forUpdateSkipLocked(trx.selectFrom("video_jobs").select("id").where("id", "=", job.id), trx).executeTakeFirst();
-    if (!locked) return false;
-    return Number((await claim(trx)).numUpdatedRows) === 1;
-  });
-}
-
-/**
- * Finds and claims up to `limit` claimable jobs for `runnerId` in one step (oldest first): what
- * findClaimableJobs + claimJob do job by job, for a runner on several instances. PostgreSQL: one
- * transaction selects the claimable rows FOR UPDATE SKIP LOCKED (rows other instances are claiming are
- * skipped, so concurrent runners take different jobs rather than all racing for the oldest) and
- * claims them; SQLite: the same select, then the conditional UPDATE per job. Returns the jobs claimed,
- * as the runner should see them (attempts counted, runner set).
- */
-export async function claimJobs(runnerId: string, staleBefore: string, limit: number): Promise<RunnerJob[]> {
-  if (limit <= 0) return [];
-  const claimable = (trx: typeof db) =>
-    trx
-      .selectFrom("video_jobs")
-      .select(RUNNER_COLUMNS)
-      .where("status", "in", UNFINISHED_STATUSES)
-      .where((eb) => eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
-      .orderBy("created_at", "asc")
-      .orderBy("id", "asc")
-      .limit(limit);
-  const claimed = (row: RunnerJob): RunnerJob => ({ ...row, progress: Number(row.progress), attempts: row.attempts + 1, runner_id: runnerId });
-  if (engineOf(db) !== "postgres") {
-    const won: RunnerJob[] = [];
-    for (const row of await claimable(db).execute()) {
-      if (await claimJob(row, runnerId)) won.push(claimed(row));
-    }
-    return won;
-  }
-  return db.transaction().execute(async (trx) => {
-    const rows = await forUpdateSkipLocked(claimable(trx), trx).execute();
-    if (rows.length === 0) return [];
-    const now = nowIso();
-    await trx
-      .updateTable("video_jobs")
-      .set((eb) => ({ runner_id: runnerId, heartbeat_at: now, attempts: eb("attempts", "+", 1), updated_at: now }))
-      .where("id", "in", rows.map((row) => row.id))
-      .execute();
-    return rows.map(claimed);
-  });
-}
-
-/** Jobs waiting for a free slot say so (SPEC §4 "queued"). */
-export async function markWaiting(ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable("video_jobs")
-    .set({ status: "queued", updated_at: nowIso() })
-    .where("id", "in", ids)
-    .where("status", "=", "starting")
-    .execute();
-}
-
-/** The runner is alive and still working these jobs. */
-export async function heartbeat(runnerId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable("video_jobs").set({ heartbeat_at: nowIso() }).where("runner_id", "=", runnerId).where("id", "in", ids).execute();
-}
-
-/**
- * Records progress of a claimed job; progress never goes back. False when the runner no longer holds
- * the job (taken over, or the job or its owner was deleted): the runner then stops working it.
- */
-export async function recordProgress(
-  id: string,
-  runnerId: string,
-  update: { status: VideoStatus; progress: number; externalId?: string },
-): Promise<boolean> {
-  const now = nowIso();
-  const progress = Math.max(0, Math.min(1, update.progress));
-  const result = await db
-    .updateTable("video_jobs")
-    .set((eb) => ({
-      status: update.status,
-      // CASE rather than max()/greatest(): the same SQL on SQLite and Postgres.
-      progress: eb.case().when("progress", ">", progress).then(eb.ref("progress")).else(progress).end(),
-      ...(update.externalId !== undefined ? { external_id: update.externalId } : {}),
-      heartbeat_at: now,
-      updated_at: now,
-    }))
-    .where("id", "=", id)
-    .where("runner_id", "=", runnerId)
-    .where("status", "in", UNFINISHED_STATUSES)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Ends a claimed job: completed (with its clip), error or timeout (with a reason). */
-export async function finishJob(
-  id: string,
-  runnerId: string | null,
-  outcome: { status: "completed"; mediaId: string } | { status: "error" | "timeout"; error: string },
-): Promise<boolean> {
-  const now = nowIso();
-  const result = await db
-    .updateTable("video_jobs")
-    .set({
-      status: outcome.status,
-      ...(outcome.status === "completed" ? { progress: 1, media_id: outcome.mediaId, error: null } : { error: outcome.error }),
-      runner_id: null,
-      heartbeat_at: null,
-      updated_at: now,
-      completed_at: now,
-    })
-    .where("id", "=", id)
-    .where((eb) => (runnerId === null ? eb("runner_id", "is", null) : eb("runner_id", "=", runnerId)))
-    .where("status", "in", UNFINISHED_STATUSES)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 /**

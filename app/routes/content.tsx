@@ -20,7 +20,8 @@ import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { DomainError } from "~/lib/domain-error";
 import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { BODY_MAX, contentUpdateSchema, deleteContent, getContent, setPinned, TITLE_MAX, updateContent, type ContentItem } from "~/models/content.server";
+import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content-input.server";
+import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content.server";
 import type { Route } from "./+types/content";
 
 export const meta: Route.MetaFunction = () => [{ title: "Content · Creative AI Studio" }];

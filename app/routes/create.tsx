@@ -6,7 +6,8 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import { DomainError } from "~/lib/domain-error";
 import { fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { BODY_MAX, contentInputSchema, createContent, TITLE_MAX } from "~/models/content.server";
+import { BODY_MAX, contentInputSchema, TITLE_MAX } from "~/models/content-input.server";
+import { createContent } from "~/models/content.server";
 import type { Route } from "./+types/create";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create · Creative AI Studio" }];

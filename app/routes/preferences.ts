@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { safeRedirectPath } from "~/auth/auth.server";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 import { preferencesOf, serializePreferences } from "~/lib/preferences.server";
 import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/shared/tools";
 import { readFormData } from "~/lib/http/bodies.server";

@@ -4,7 +4,7 @@ import { EnhancedField } from "~/components/enhanced-field";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { firstIssue } from "~/lib/validation.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
+import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/credentials.server";
 import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/user.server";
 import { invitationIsUsable } from "~/models/invitation.server";

@@ -1,6 +1,6 @@
 import { generatedName, mediaUrl, slugOf, storeGenerated } from "~/models/ai-media.server";
 import { keepTransientSpeech, storeTransientSpeech, transientSpeechUrl } from "~/models/transient-speech.server";
-import { requireStorageLeft } from "~/models/media.server";
+import { requireStorageLeft } from "~/models/storage-quota.server";
 import { ProviderError } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
 import { aiProviders, STOCK_PHOTO_PROVIDER_ID } from "~/ai/providers.server";

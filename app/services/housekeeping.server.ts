@@ -2,8 +2,12 @@ import { logOutage, outageOf } from "~/lib/outage.server";
 import { SWEEP_GRACE_MS } from "~/lib/storage.server";
 import { sweepOrphanMedia } from "~/models/media.server";
 import { pruneStaleReservations } from "~/models/storage-quota.server";
-import { pruneStaleRecords } from "~/models/token.server";
 import { pruneAiRequests } from "~/models/ai-usage.server";
+import { pruneFeedbackAttempts } from "~/models/feedback.server";
+import { pruneExpiredInvitations } from "~/models/invitation.server";
+import { pruneLoginAttempts, pruneRegistrationAttempts } from "~/models/login-attempt.server";
+import { pruneEndedSessions } from "~/models/sessions.server";
+import { clearSpentSuccessors, deleteExpiredRefreshTokens } from "~/models/token.server";
 import { pruneTransientSpeech, TRANSIENT_SPEECH_TTL_MS } from "~/models/transient-speech.server";
 
 /**
@@ -63,8 +67,23 @@ export function sweepMediaQuietly(): Promise<void> {
     .catch(logUnlessOutage("[storage] sweep failed"));
 }
 
-export function pruneQuietly(): Promise<void> {
-  return Promise.all([pruneStaleRecords(), pruneStaleReservations(), pruneAiRequests()])
+/**
+ * Rows that no longer count for anything: expired refresh tokens, ended sessions, successor pairs past their
+ * window, login, registration and feedback attempts older than their window, invitations a day past their expiry.
+ */
+export async function pruneStaleRecords(now = new Date()): Promise<void> {
+  await deleteExpiredRefreshTokens(now);
+  await pruneEndedSessions();
+  await clearSpentSuccessors(now);
+  await pruneLoginAttempts(now);
+  await pruneRegistrationAttempts(now);
+  await pruneFeedbackAttempts(now);
+  await pruneExpiredInvitations(now);
+}
+
+/** The hourly pruning; never rejects but for an outage (rethrown as "unavailable" for the schedule's retry). */
+export function pruneQuietly(now = new Date()): Promise<void> {
+  return Promise.all([pruneStaleRecords(now), pruneStaleReservations(now.getTime()), pruneAiRequests(now)])
     .then(() => {})
     .catch(logUnlessOutage("[studio] housekeeping failed"));
 }

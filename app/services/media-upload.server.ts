@@ -1,16 +1,9 @@
 import { receiveMultipartUpload } from "~/lib/upload.server";
-import {
-  commitStagedMedia,
-  commitStagedOfKind,
-  inspectKeepingHead,
-  MEDIA_RULES,
-  quotaRefusal,
-  refuseTakenName,
-  requireKindOf,
-  uploadLimit,
-  type MediaFile,
-  type MediaKind,
-} from "~/models/media.server";
+import { commitStagedMedia, commitStagedOfKind, requireKindOf } from "~/models/media-commit.server";
+import { inspectKeepingHead, MEDIA_RULES } from "~/models/media-rules.server";
+import { quotaRefusal, uploadLimit } from "~/models/storage-quota.server";
+import { refuseTakenName, type MediaFile } from "~/models/media.server";
+import { type MediaKind } from "~/shared/media-names";
 import { StorageHold } from "~/models/storage-quota.server";
 import { SAVABLE_KINDS } from "~/shared/library";
 import { nameFromUpload } from "~/shared/media-names";

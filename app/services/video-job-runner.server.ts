@@ -1,22 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { storeGenerated, slugOf } from "~/models/ai-media.server";
-import { deleteMedia, requireStorageLeft } from "~/models/media.server";
+import { deleteMedia } from "~/models/media.server";
+import { requireStorageLeft } from "~/models/storage-quota.server";
 import { DomainError } from "~/lib/domain-error";
 import { logOutage, outageOf } from "~/lib/outage.server";
 import { providerAndModel } from "./generation.server";
 import { withAiSlot } from "./ai-limits.server";
-import {
-  claimJob,
-  createVideoJob,
-  findClaimableJobs,
-  finishJob,
-  getVideoJob,
-  heartbeat,
-  markWaiting,
-  recordProgress,
-  type RunnerJob,
-  type VideoJobView,
-} from "~/models/video-job.server";
+import { claimJob, findClaimableJobs, finishJob, heartbeat, markWaiting, recordProgress, type RunnerJob } from "~/models/video-job-queue.server";
+import { createVideoJob, getVideoJob, type VideoJobView } from "~/models/video-job.server";
 import { aiConfig } from "~/ai/config.server";
 import { ProviderError, type ProviderFailure } from "~/ai/errors.server";
 import { aiProviders } from "~/ai/providers.server";

@@ -36,7 +36,7 @@ export const SORT_LABELS: Record<LibrarySort, string> = {
   size: "Smallest first",
 };
 
-/** A file as GET /api/library answers it and the library screen shows it (libraryJson in app/models/library.server.ts). */
+/** A file as GET /api/library answers it and the library screen shows it (libraryJson in app/models/library-files.server.ts). */
 export interface LibraryFileJson {
   id: string;
   name: string;

@@ -3,10 +3,11 @@ import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video.serve
 import { db } from "~/lib/db.server";
 import { newId } from "~/lib/ids.server";
 import { createApiToken, listApiTokens, revokeAllApiTokens, userOfApiToken } from "~/models/api-token.server";
-import { ACCOUNT_DISABLED_MESSAGE } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE } from "~/models/credentials.server";
 import { disablePerson, enablePerson } from "~/models/operator.server";
 import { accountState, createUser } from "~/models/user.server";
-import { CANCELLED_ACCOUNT_DISABLED, createVideoJob, finishJob, getVideoJob } from "~/models/video-job.server";
+import { CANCELLED_ACCOUNT_DISABLED, createVideoJob, getVideoJob } from "~/models/video-job.server";
+import { finishJob } from "~/models/video-job-queue.server";
 import { changePassword } from "~/services/account.server";
 import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { describeOnEachEngine } from "../support/engines";

@@ -13,7 +13,9 @@ import {
   revokeSession,
   touchSession,
 } from "~/models/sessions.server";
-import { issueTokenPair, pruneStaleRecords, sessionOfAccessToken, userOfAccessToken } from "~/models/token.server";
+import { issueTokenPair } from "~/models/token.server";
+import { pruneStaleRecords } from "~/services/housekeeping.server";
+import { sessionOfAccessToken, userOfAccessToken } from "~/models/access-token.server";
 import { setAiDailyLimit, setStorageQuota } from "~/models/operator.server";
 import { createUser } from "~/models/user.server";
 import { accountUsage, changePassword } from "~/services/account.server";

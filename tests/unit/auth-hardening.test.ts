@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { safeRedirectPath } from "~/auth/auth.server";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 import { readOrCreateSecretFile, SECRET_MIN_LENGTH } from "~/lib/session-secret.server";
 
 describe("safeRedirectPath", () => {

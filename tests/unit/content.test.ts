@@ -2,22 +2,8 @@ import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
 import { engineOf } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
-import {
-  BODY_MAX,
-  contentInputSchema,
-  contentUpdateSchema,
-  contentVersion,
-  countContent,
-  createContent,
-  deleteContent,
-  getContent,
-  listContent,
-  listContentSummaries,
-  pinSchema,
-  setPinned,
-  TITLE_MAX,
-  updateContent,
-} from "~/models/content.server";
+import { BODY_MAX, contentInputSchema, contentUpdateSchema, pinSchema, TITLE_MAX } from "~/models/content-input.server";
+import { contentVersion, countContent, createContent, deleteContent, getContent, listContent, listContentSummaries, setPinned, updateContent } from "~/models/content.server";
 import { newUserId } from "../support/user-rows";
 
 let alice: string;

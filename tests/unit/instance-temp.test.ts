@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings, SettingsError } from "~/lib/env.server";
 import { sniffVideo } from "~/lib/file-signatures";
 import { createS3Store } from "~/lib/s3-store.server";
-import { closeFileStore, createDiskStore, instanceIdFor, openFileStore, type FileStore } from "~/lib/storage.server";
+import { closeFileStore, instanceIdFor, openFileStore, type FileStore } from "~/lib/storage.server";
+import { createDiskStore } from "~/lib/disk-store.server";
 import { mp4Bytes } from "../support/media";
 
 /**

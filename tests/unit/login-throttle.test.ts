@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/lib/db.server";
 import { nowIso } from "~/lib/ids.server";
-import { loginWithPassword } from "~/models/auth.server";
+import { loginWithPassword } from "~/models/credentials.server";
 import { verifyPassword } from "~/models/password.server";
 import { createUser } from "~/models/user.server";
 

@@ -5,18 +5,12 @@ import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/lib/db.server";
 import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
-import { createDiskStore, FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError } from "~/lib/storage.server";
-import { receiveMultipartUpload, UploadError } from "~/lib/upload.server";
-import {
-  deleteMedia,
-  getMediaById,
-  getMediaByName,
-  listMedia,
-  MediaError,
-  renameMedia,
-  storeMedia,
-  sweepOrphanMedia,
-} from "~/models/media.server";
+import { createDiskStore } from "~/lib/disk-store.server";
+import { FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError } from "~/lib/storage.server";
+import { DomainError } from "~/lib/domain-error";
+import { receiveMultipartUpload } from "~/lib/upload.server";
+import { deleteMedia, getMediaById, getMediaByName, listMedia, renameMedia, sweepOrphanMedia } from "~/models/media.server";
+import { storeMedia } from "~/models/media-commit.server";
 import { createUser } from "~/models/user.server";
 import { scheduleSweeps } from "~/services/housekeeping.server";
 import { receiveMediaUpload } from "~/services/media-upload.server";
@@ -142,7 +136,7 @@ describe("multipart uploads: the filename check", () => {
       store,
       checkFilename: (filename) => {
         seen.push(filename);
-        throw new UploadError(409, "A file with that name already exists");
+        throw new DomainError(409, "A file with that name already exists");
       },
     });
     await expect(refused).rejects.toMatchObject({ status: 409, message: "A file with that name already exists" });
@@ -247,7 +241,7 @@ describe("media model", () => {
     await expect(renameMedia(user.id, "video", "trip.mov", "b")).rejects.toMatchObject({ status: 409 });
     await expect(renameMedia(user.id, "video", "trip.mov", "x/y")).rejects.toMatchObject({ status: 422 });
     await expect(renameMedia(user.id, "video", "trip.mov", " ")).rejects.toMatchObject({ status: 422 });
-    await expect(renameMedia(user.id, "video", "nope.mov", "z")).rejects.toBeInstanceOf(MediaError);
+    await expect(renameMedia(user.id, "video", "nope.mov", "z")).rejects.toBeInstanceOf(DomainError);
     expect((await renameMedia(user.id, "video", "trip.mov", "trip.mov")).name).toBe("trip.mov");
   });
 

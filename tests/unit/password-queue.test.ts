@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/lib/db.server";
-import { loginWithPassword, registerWithPassword } from "~/models/auth.server";
+import { loginWithPassword, registerWithPassword } from "~/models/credentials.server";
 import { hashPassword, passwordHashing, PasswordHashingBusy } from "~/models/password.server";
 import { createUser } from "~/models/user.server";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/lib/db.server";
-import { loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { loginWithPassword, throttledMessage } from "~/models/credentials.server";
 import { credentialsSchema } from "~/shared/credentials";
 import {
   beginLoginAttempt,

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { beforeEach, describe, expect, it } from "vitest";
-import { deleteMedia, storeMedia } from "~/models/media.server";
+import { deleteMedia } from "~/models/media.server";
+import { storeMedia } from "~/models/media-commit.server";
 import {
   createProject,
   deleteProject,
@@ -8,7 +9,7 @@ import {
   listProjects,
   projectCreateSchema,
   projectMediaChoices,
-  ProjectMediaError,
+  PROJECT_MEDIA_REFUSED,
   setProjectSlot,
   updateProject,
 } from "~/models/project.server";
@@ -83,12 +84,12 @@ describe("projects", () => {
     expect(noMusic?.voice_file).toBe("take.mp3");
 
     // A file of the wrong kind for the slot, or another user's file, is refused.
-    await expect(setProjectSlot(alice, project.id, "voice", image.id)).rejects.toBeInstanceOf(ProjectMediaError);
+    await expect(setProjectSlot(alice, project.id, "voice", image.id)).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
     const bobsVoice = await storeMedia(bob, "voice", Readable.from([mp3Frames()]), "bob");
-    await expect(setProjectSlot(alice, project.id, "voice", bobsVoice.id)).rejects.toBeInstanceOf(ProjectMediaError);
-    await expect(createProject(alice, { title: "x", image_file: bobsVoice.id })).rejects.toBeInstanceOf(ProjectMediaError);
-    await expect(createProject(alice, { title: "x", voice_file: "bob.mp3" })).rejects.toBeInstanceOf(ProjectMediaError);
-    await expect(setProjectSlot(alice, project.id, "music", "demo9")).rejects.toBeInstanceOf(ProjectMediaError);
+    await expect(setProjectSlot(alice, project.id, "voice", bobsVoice.id)).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
+    await expect(createProject(alice, { title: "x", image_file: bobsVoice.id })).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
+    await expect(createProject(alice, { title: "x", voice_file: "bob.mp3" })).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
+    await expect(setProjectSlot(alice, project.id, "music", "demo9")).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
     expect((await getProject(alice, project.id))?.voice_file).toBe("take.mp3");
   });
 

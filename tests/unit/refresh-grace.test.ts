@@ -5,16 +5,8 @@ import { engineOf } from "~/lib/db-dialect.server";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { sha256 } from "~/lib/ids.server";
-import {
-  clearSpentSuccessors,
-  issueTokenPair,
-  REFRESH_GRACE_MS,
-  revokeRefreshToken,
-  rotateRefreshToken,
-  verifyAccessToken,
-  type RotationResult,
-  type TokenPair,
-} from "~/models/token.server";
+import { clearSpentSuccessors, issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken, type RotationResult, type TokenPair } from "~/models/token.server";
+import { verifyAccessToken } from "~/models/access-token.server";
 import { createUser } from "~/models/user.server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 

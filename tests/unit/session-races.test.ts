@@ -3,15 +3,8 @@ import { resolveSession, sessionStorage } from "~/auth/session.server";
 import { db } from "~/lib/db.server";
 import { disablePerson } from "~/models/operator.server";
 import { replacePasswordEndingOtherSessions, revokeOtherSessions, revokeSession } from "~/models/sessions.server";
-import {
-  issueTokenPair,
-  REFRESH_GRACE_MS,
-  revokeAccessTokenFamily,
-  revokeRefreshToken,
-  rotateRefreshToken,
-  sessionOfAccessToken,
-  type TokenPair,
-} from "~/models/token.server";
+import { issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken, type TokenPair } from "~/models/token.server";
+import { revokeAccessTokenFamily, sessionOfAccessToken } from "~/models/access-token.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -3,15 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "~/lib/db.server";
 import { sha256 } from "~/lib/ids.server";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
-import {
-  issueTokenPair,
-  pruneExpiredSessions,
-  REFRESH_GRACE_MS,
-  revokeRefreshToken,
-  rotateRefreshToken,
-  userOfAccessToken,
-  verifyAccessToken,
-} from "~/models/token.server";
+import { issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken } from "~/models/token.server";
+import { pruneQuietly } from "~/services/housekeeping.server";
+import { userOfAccessToken, verifyAccessToken } from "~/models/access-token.server";
 import { createUser } from "~/models/user.server";
 
 const user = () => createUser(`revocation-${crypto.randomUUID()}@example.com`, "password123");
@@ -135,19 +129,19 @@ describe("housekeeping is a plain call", () => {
     expect((globalThis as { studioHousekeeping?: unknown }).studioHousekeeping).toBeUndefined();
   });
 
-  it("pruneExpiredSessions drops expired tokens and old attempts, and never rejects", async () => {
+  it("pruneQuietly drops expired tokens and old attempts, and never rejects", async () => {
     const { id } = await user();
     const now = new Date();
     await issueTokenPair(id, new Date(now.getTime() - 31 * 86_400_000));
     const live = await issueTokenPair(id, now);
     await db.insertInto("login_attempts").values({ email: "pruned@example.com", client_address: "10.19.0.1", attempted_at: "2000-01-01T00:00:00.000Z" }).execute();
-    await pruneExpiredSessions(now);
+    await pruneQuietly(now);
     const rows = await db.selectFrom("refresh_tokens").select("token_hash").where("user_id", "=", id).execute();
     expect(rows).toEqual([{ token_hash: sha256(live.refresh_token) }]);
     expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.19.0.1").execute()).toEqual([]);
 
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    await expect(pruneExpiredSessions(new Date(Number.NaN))).resolves.toBeUndefined();
+    await expect(pruneQuietly(new Date(Number.NaN))).resolves.toBeUndefined();
     expect(error).toHaveBeenCalled();
     error.mockRestore();
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseSettings, SettingsError } from "~/lib/env.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
-import { loginWithPassword } from "~/models/auth.server";
+import { loginWithPassword } from "~/models/credentials.server";
 import { accountForVerifiedEmail } from "~/models/sso.server";
 import { disablePerson, enablePerson } from "~/models/operator.server";
 import { createInvitation } from "~/models/invitation.server";

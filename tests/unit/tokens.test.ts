@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { sha256 } from "~/lib/ids.server";
-import {
-  deleteExpiredRefreshTokens,
-  issueTokenPair,
-  pruneStaleRecords,
-  revokeRefreshToken,
-  REFRESH_GRACE_MS,
-  rotateRefreshToken,
-  verifyAccessToken,
-  verifyAccessTokenSignature,
-} from "~/models/token.server";
+import { deleteExpiredRefreshTokens, issueTokenPair, revokeRefreshToken, REFRESH_GRACE_MS, rotateRefreshToken } from "~/models/token.server";
+import { pruneStaleRecords } from "~/services/housekeeping.server";
+import { verifyAccessToken, verifyAccessTokenSignature } from "~/models/access-token.server";
 import { createHmac } from "node:crypto";
 import { jwtVerify } from "jose";
 import { keys } from "~/lib/keys.server";
@@ -40,7 +33,7 @@ describe("access tokens", () => {
   });
 });
 
-describe("access token signatures (node:crypto), held to jose's verdicts", () => {
+describe("access token checks (jose, remembered per token), held to jose's own verdicts", () => {
   const secret = () => Buffer.from(keys.accessToken());
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   /** A token over any header and claims, signed with our key (or another) by HMAC-SHA256. */
@@ -79,7 +72,9 @@ describe("access token signatures (node:crypto), held to jose's verdicts", () =>
     ["two parts", "a.b", false],
   ])("%s", async (_name, token, accepted) => {
     expect(await joseAccepts(token)).toBe(accepted);
-    expect(verifyAccessTokenSignature(token, now) !== null).toBe(accepted);
+    expect((await verifyAccessTokenSignature(token, now)) !== null).toBe(accepted);
+    // Asked again, a remembered token gets the same verdict.
+    expect((await verifyAccessTokenSignature(token, now)) !== null).toBe(accepted);
   });
 });
 
@@ -153,7 +148,7 @@ describe("refresh tokens", () => {
 
 describe("housekeeping", () => {
   // Was "is scheduled when the module loads": nothing starts on import any more (step 7); the server's
-  // life cycle schedules pruneExpiredSessions (see tests/unit/session-revocation.test.ts).
+  // life cycle schedules pruneQuietly, app/services/housekeeping.server.ts (see tests/unit/session-revocation.test.ts).
   it("is not started when the module loads", () => {
     expect((globalThis as { studioHousekeeping?: NodeJS.Timeout }).studioHousekeeping).toBeUndefined();
   });

@@ -3,8 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 import { encodeWav } from "~/ai/wav";
 import { db } from "~/lib/db.server";
 import { fileStore } from "~/lib/storage.server";
-import { listLibrary } from "~/models/library.server";
-import { storeMedia, sweepOrphanMedia } from "~/models/media.server";
+import { listLibrary } from "~/models/library-files.server";
+import { storeMedia } from "~/models/media-commit.server";
+import { sweepOrphanMedia } from "~/models/media.server";
 import { QUOTA_EXCEEDED, storageUse } from "~/models/storage-quota.server";
 import {
   getTransientSpeech,

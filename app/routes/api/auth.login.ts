@@ -3,7 +3,7 @@ import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.ser
 import { clientAddress } from "~/lib/http/client-address.server";
 import { isRecord, parseInput } from "~/lib/validation.server";
 import { readFormData, readJsonBody } from "~/lib/http/bodies.server";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/auth.server";
+import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/credentials.server";
 import { loginSchema } from "~/shared/credentials";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/auth.login";

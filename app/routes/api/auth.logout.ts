@@ -4,7 +4,8 @@ import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { endSession } from "~/auth/session.server";
 import { bearerTokenOf } from "~/auth/auth.server";
-import { revokeAccessTokenFamily, revokeRefreshToken } from "~/models/token.server";
+import { revokeAccessTokenFamily } from "~/models/access-token.server";
+import { revokeRefreshToken } from "~/models/token.server";
 import type { Route } from "./+types/auth.logout";
 
 const logoutSchema = z.object({ refresh_token: z.string().max(512).optional() });

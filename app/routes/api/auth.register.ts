@@ -3,7 +3,7 @@ import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.ser
 import { clientAddress } from "~/lib/http/client-address.server";
 import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/auth.server";
+import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/credentials.server";
 import { credentialsSchema } from "~/shared/credentials";
 import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/user.server";
 import { isRecord } from "~/lib/validation.server";

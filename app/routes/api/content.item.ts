@@ -2,7 +2,8 @@ import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { contentNotFound, contentUpdateSchema, deleteContent, requireContent, saveContent } from "~/models/content.server";
+import { contentNotFound, deleteContent, requireContent, saveContent } from "~/models/content.server";
+import { contentUpdateSchema } from "~/models/content-input.server";
 import type { Route } from "./+types/content.item";
 
 /** GET /api/content/{id} -> the item; another user's item or an unknown id -> 404. */

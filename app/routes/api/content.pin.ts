@@ -2,7 +2,8 @@ import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { contentNotFound, pinSchema, setPinned } from "~/models/content.server";
+import { contentNotFound, setPinned } from "~/models/content.server";
+import { pinSchema } from "~/models/content-input.server";
 import type { Route } from "./+types/content.pin";
 
 export const loader = refuseMethod("POST");

@@ -3,7 +3,8 @@ import { apiAction, keptBytesResponse, requireMethod } from "~/lib/http/responde
 import { parseInput } from "~/lib/validation.server";
 import { queryOf, readJsonBody } from "~/lib/http/bodies.server";
 import { pageHeaders, pageOf } from "~/lib/http/paging.server";
-import { contentInputSchema, createContent } from "~/models/content.server";
+import { contentInputSchema } from "~/models/content-input.server";
+import { createContent } from "~/models/content.server";
 import { contentListAnswer, contentListQuerySchema } from "~/models/content-list.server";
 import type { Route } from "./+types/content";
 

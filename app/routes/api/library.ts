@@ -2,7 +2,7 @@ import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
 import { queryOf } from "~/lib/http/bodies.server";
-import { libraryJson, libraryQuerySchema, listLibrary } from "~/models/library.server";
+import { libraryJson, libraryQuerySchema, listLibrary } from "~/models/library-files.server";
 import type { Route } from "./+types/library";
 
 /**

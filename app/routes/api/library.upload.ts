@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { libraryJson } from "~/models/library.server";
+import { libraryJson } from "~/models/library-files.server";
 import { saveUploadToLibrary } from "~/services/media-upload.server";
 import type { Route } from "./+types/library.upload";
 

@@ -3,7 +3,7 @@ import { apiAction, requireMethod } from "~/lib/http/responder.server";
 import { fileResponse } from "~/lib/file-response.server";
 import { fileStore } from "~/lib/storage.server";
 import { servedFile } from "~/models/media.server";
-import { deleteFromLibrary, libraryFile } from "~/services/media-library.server";
+import { deleteFromLibrary, libraryFile } from "~/services/voice-video-files.server";
 import type { Route } from "./+types/videos.file";
 
 /** GET/HEAD /api/videos/{name}: the video's bytes (byte ranges: 206, 416), to its owner only. */

@@ -4,7 +4,7 @@ import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
 import { queryOf } from "~/lib/http/bodies.server";
 import { signMediaAccess } from "~/lib/signed-url.server";
-import { libraryFile } from "~/services/media-library.server";
+import { libraryFile } from "~/services/voice-video-files.server";
 import type { Route } from "./+types/videos.signed-url";
 
 const signedUrlQuery = z.object({ filename: z.string({ error: "filename is required" }).min(1, "filename is required") });

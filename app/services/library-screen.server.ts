@@ -1,4 +1,4 @@
-import { getLibraryFile, libraryJson, listLibrary, storageUsage } from "~/models/library.server";
+import { getLibraryFile, libraryJson, listLibrary, storageUsage } from "~/models/library-files.server";
 import { listProjects, setProjectSlot, type Project } from "~/models/project.server";
 import { AUDIO_KINDS, LIBRARY_PAGE_SIZE, VIDEO_KINDS, type LibraryFilters } from "~/shared/library";
 import type { MediaKind } from "~/shared/media-names";

@@ -16,7 +16,8 @@ import {
 } from "~/shared/library";
 import { checkMediaName, type MediaKind } from "~/shared/media-names";
 import { mediaUrl } from "./ai-media.server";
-import { getMediaById, MEDIA_COLUMNS, storageUsed, toFile, writeMediaName, type MediaFile } from "./media.server";
+import { getMediaById, MEDIA_COLUMNS, toFile, writeMediaName, type MediaFile } from "./media.server";
+import { storageUsed } from "./storage-quota.server";
 import { storageUse } from "./storage-quota.server";
 
 /**
