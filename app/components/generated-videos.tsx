@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
 import { Form, useFetcher } from "react-router";
 import { focusAfterRemoval } from "~/browser/focus";
+import { formatBytes } from "~/shared/bytes";
 import { Icon } from "./icon";
 import { EmptyState } from "./page-header";
-import { formatSize } from "./media-ui";
 import { toast } from "./toasts";
 
 /**
@@ -102,7 +102,7 @@ function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highligh
         {video.title}
       </h3>
       <p className="muted generated-item-meta">
-        {formatSize(video.size)} · {when(video.createdAt)} UTC
+        {formatBytes(video.size)} · {when(video.createdAt)} UTC
       </p>
       <video className="generated-item-video" src={video.url} controls preload="metadata" playsInline aria-label={`Play “${video.title}”`} data-testid="generated-video" />
       <div className="media-actions">

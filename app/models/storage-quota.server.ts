@@ -6,7 +6,7 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import { instanceIdFor } from "~/lib/storage.server";
-import { formatBytes } from "~/lib/upload.server";
+import { formatBytes } from "~/shared/bytes";
 
 /**
  * The storage quota (USER_STORAGE_QUOTA_MB, or the person's own set by `npm run admin -- quota`) as one rule for every way bytes arrive, held under races
