@@ -9,7 +9,7 @@ import { toast } from "./toasts";
 /**
  * The Video Hub's "Generated" section (issue 26): the person's AI video clips, each titled by its
  * prompt, playable in place, downloadable and deletable. Uploads stay in the upload card's list
- * (./media-library.tsx); GET /api/videos stays SPEC's list of uploaded .mov files.
+ * (./video-list.tsx); GET /api/videos stays SPEC's list of uploaded .mov files.
  *
  * Delete is a plain form posting `intent=delete-generated` to the Video Hub's action (JavaScript off:
  * a redirect with a toast), enhanced with a fetcher (the row goes at once; the toast comes with the
