@@ -2,76 +2,15 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { withFailureFallback } from "~/browser/network-safe";
-import type { IconName } from "~/shared/icons";
+import type { FileAnswer, FileScreenKind, ListedFile } from "~/shared/file-screen-kinds";
 import type { Outcome } from "./media-ui";
-import type { StorageUsageView } from "./storage-meter";
 import { toast } from "./toasts";
 
 /**
- * What the two file screens (Voices: ./voice-list.tsx, Video Hub: ./video-list.tsx) share: the
- * description of a kind, and rename and delete (forms posting to the screen's own action, enhanced
- * with fetchers; the action is routes/file-screens.server.ts). The lists themselves differ.
+ * What the two file screens (Voices: ./voice-list.tsx, Video Hub: ./video-list.tsx) share: rename and
+ * delete, forms posting to the screen's own action (services/file-screen-action.server.ts), enhanced
+ * with fetchers. The lists themselves differ; what differs is in ~/shared/file-screen-kinds.
  */
-export interface FileScreenKind {
-  kind: "voice" | "video";
-  /** The screen's URL (its action takes rename and delete; its plain-form upload too). */
-  path: string;
-  title: string;
-  icon: IconName;
-  uploadUrl: string;
-  uploadSection: string;
-  fileLabel: string;
-  accept: string;
-  /** Whether the browser asks for a file before the form is sent (Voices) or the screen says so (Video Hub). */
-  fileRequired: boolean;
-  hint: (maxLabel: string) => string;
-  listLabel: string;
-  testId: string;
-  /** Whether the rename form offers Cancel (Voices); the Video Hub's ends with Escape or a blank name. */
-  renameCancel: boolean;
-  texts: {
-    empty: string;
-    /** The same for every upload: UPLOAD_SUCCESSFUL. */
-    uploadOk: string;
-    uploadFailed: string;
-    /** A plain form's failed upload (JavaScript off). */
-    uploadFailedPlain: string;
-    /** The upload never got an answer. */
-    uploadError: string;
-    selectFirst?: string;
-    onlyExtension?: string;
-    /** Unset: a rename succeeds without a word (and a plain form just comes back). */
-    renamed?: string;
-    renameFailed: string;
-    /** Set when a blank name is refused with this text; unset when a blank name is ignored. */
-    nameRequired?: string;
-    deleted?: string;
-    deleteFailed: string;
-  };
-  /** How long the kind's toasts stay (Voices: 3 s); the app's default otherwise. */
-  toastMs?: number;
-}
-
-export interface ListedFile {
-  name: string;
-  size: number;
-  updatedAt?: string;
-}
-
-/** What a file screen's loader gives its list (routes/file-screens.server.ts). */
-export interface FileScreenData {
-  files: ListedFile[];
-  maxBytes: number;
-  maxLabel: string;
-  /** Without JavaScript, "Rename" is a link to ?rename={name}: that row shows its form. */
-  renaming: string | null;
-  /** The storage quota's use, shown as a meter under the upload form. */
-  usage?: StorageUsageView;
-}
-
-/** What the screen's action answers (a fetcher reads it; a plain form gets it back on a failure). */
-export type FileAnswer = { intent: "upload" | "rename" | "delete" | null; name?: string; newName?: string } & Outcome;
-
 /** The screen's clientAction: a rename or delete whose request fails says the kind's failure text. */
 export async function fileFailureFallback<T>(kind: FileScreenKind, request: Request, serverAction: () => Promise<T>) {
   const intent = (await request.clone().formData()).get("intent");

@@ -1,5 +1,5 @@
 import { hasExtension } from "~/shared/media-names";
-import type { FileAnswer, FileScreenKind } from "./file-actions";
+import type { FileAnswer, FileScreenKind } from "~/shared/file-screen-kinds";
 import { FlashMessage, OutcomeMessage, type Outcome } from "./media-ui";
 import { MediaHeader } from "./page-header";
 import type { StorageUsageView } from "./storage-meter";

@@ -2,40 +2,12 @@ import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { apiJson } from "~/browser/api-client";
 import { formatBytes } from "~/shared/bytes";
-import { useFileActions, type FileAnswer, type FileScreenData, type FileScreenKind } from "./file-actions";
+import { VIDEO_FILES, type FileAnswer, type FileScreenData } from "~/shared/file-screen-kinds";
+import { useFileActions } from "./file-actions";
 import { FilePage } from "./file-page";
 import { Icon } from "./icon";
 import { EmptyState } from "./page-header";
-import { UPLOAD_SUCCESSFUL } from "./upload-card";
 import { VideoModal } from "./video-modal";
-
-/** The Video Hub's uploads: each links to its page and plays in a dialog (a signed URL); rename and delete. */
-export const VIDEO_FILES: FileScreenKind = {
-  kind: "video",
-  path: "/videos",
-  title: "Video Hub",
-  icon: "film",
-  uploadUrl: "/api/videos/upload",
-  uploadSection: "Upload a video",
-  fileLabel: "Choose a video",
-  accept: "video/*",
-  fileRequired: false,
-  hint: (maxLabel) => `Any video format, up to ${maxLabel}.`,
-  listLabel: "Videos",
-  testId: "video-item",
-  renameCancel: false,
-  texts: {
-    empty: "No videos uploaded yet.",
-    // The product gives videos no success text: the voices' one, so every upload confirms alike.
-    uploadOk: UPLOAD_SUCCESSFUL,
-    uploadFailed: "Failed to upload video.",
-    uploadFailedPlain: "Failed to upload video.",
-    uploadError: "Failed to upload video.",
-    selectFirst: "Please select a video first.",
-    renameFailed: "Rename failed.",
-    deleteFailed: "Failed to delete video.",
-  },
-};
 
 /** The Video Hub player's failure text. */
 const PLAYBACK_FAILED = "Playback failed. Please try again.";
@@ -43,7 +15,10 @@ const videoPage = (name: string) => `/videos/${encodeURIComponent(name)}`;
 const when = (iso: string | undefined) =>
   new Date(iso ?? 0).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-/** `children` follow the list inside the page's <main> (the Generated section). */
+/**
+ * The Video Hub's uploads: each links to its page and plays in a dialog (a signed URL); rename and
+ * delete. `children` follow the list inside the page's <main> (the Generated section).
+ */
 export function VideoList({ data, actionData, children }: { data: FileScreenData; actionData: FileAnswer | undefined; children?: React.ReactNode }) {
   const { files } = data;
   const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);

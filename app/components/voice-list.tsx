@@ -1,47 +1,16 @@
 import { useEffect, useRef, useState } from "react";
 import { formatBytes } from "~/shared/bytes";
-import { useFileActions, type FileAnswer, type FileScreenData, type FileScreenKind } from "./file-actions";
+import { VOICE_FILES, type FileAnswer, type FileScreenData } from "~/shared/file-screen-kinds";
+import { useFileActions } from "./file-actions";
 import { FilePage } from "./file-page";
 import { Icon } from "./icon";
 import { EmptyState } from "./page-header";
-import { UPLOAD_SUCCESSFUL } from "./upload-card";
 import { useHydrated } from "./use-hydrated";
-
-/** The Voices screen: the person's MP3 clips, each with a player; speed, loop and restart apply to all. */
-export const VOICE_FILES: FileScreenKind = {
-  kind: "voice",
-  path: "/voices",
-  title: "Voices",
-  icon: "mic",
-  uploadUrl: "/api/voice/upload",
-  uploadSection: "Upload a voice clip",
-  fileLabel: "Upload MP3",
-  accept: ".mp3,audio/mpeg",
-  fileRequired: true,
-  hint: (maxLabel) => `MP3 only, up to ${maxLabel}.`,
-  listLabel: "Voice files",
-  testId: "voice-item",
-  renameCancel: true,
-  texts: {
-    empty: "No voices yet. Upload an MP3!",
-    uploadOk: UPLOAD_SUCCESSFUL,
-    uploadFailed: "❌ Upload failed",
-    uploadFailedPlain: "Upload failed",
-    uploadError: "❌ Upload error",
-    onlyExtension: "Only MP3 files allowed",
-    renamed: "✨ Renamed successfully",
-    renameFailed: "Rename failed",
-    nameRequired: "Enter a name before saving",
-    deleted: "🗑️ File deleted",
-    deleteFailed: "Delete failed",
-  },
-  // The Voices' toasts stay 3 s.
-  toastMs: 3000,
-};
 
 const SPEEDS = [0.5, 1, 1.5, 2] as const;
 const voiceUrl = (name: string) => `/static/voices/${encodeURIComponent(name)}`;
 
+/** The Voices screen: the person's MP3 clips, each with a player; speed, loop and restart apply to all. */
 export function VoiceList({ data, actionData }: { data: FileScreenData; actionData: FileAnswer | undefined }) {
   const { files } = data;
   const hydrated = useHydrated();

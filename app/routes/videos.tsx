@@ -1,15 +1,16 @@
 import { data } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { fileFailureFallback, type FileAnswer } from "~/components/file-actions";
+import { fileFailureFallback } from "~/components/file-actions";
 import { GENERATED_DELETE_FAILED, GENERATED_INTENT, GeneratedVideos, type GeneratedAnswer } from "~/components/generated-videos";
-import { VIDEO_FILES, VideoList } from "~/components/video-list";
+import { VideoList } from "~/components/video-list";
 import { requireUser } from "~/auth/auth.server";
 import { answersWithData, text } from "~/lib/forms.server";
 import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { deleteGeneratedVideo, listGeneratedVideos, mediaUrl } from "~/models/ai-media.server";
+import { fileScreenAction, fileScreenLoader } from "~/services/file-screen-action.server";
+import { VIDEO_FILES, type FileAnswer } from "~/shared/file-screen-kinds";
 import libraryStylesheet from "~/styles/library.css?url";
 import generatedStylesheet from "~/styles/generated-media.css?url";
-import { fileScreenAction, fileScreenLoader } from "./file-screens.server";
 import type { Route } from "./+types/videos";
 
 export const meta: Route.MetaFunction = () => [{ title: "Video Hub · Creative AI Studio" }];
@@ -23,9 +24,9 @@ export const links: Route.LinksFunction = () => [
 /** Said (as a toast) when a generated video is deleted; the product has no text of its own for it. */
 const GENERATED_DELETED = "Generated video deleted.";
 
-export async function loader(args: Route.LoaderArgs) {
-  const user = requireUser(args.context, args.request);
-  const [files, generated] = await Promise.all([fileScreenLoader(VIDEO_FILES, args), listGeneratedVideos(user.id)]);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const [files, generated] = await Promise.all([fileScreenLoader(VIDEO_FILES, user.id, request), listGeneratedVideos(user.id)]);
   return {
     files,
     // The person's AI video clips, titled by their prompts; ?generated={id} marks one ("Open in Video Hub").
@@ -37,12 +38,13 @@ export async function loader(args: Route.LoaderArgs) {
       size: file.size,
       createdAt: file.createdAt,
     })),
-    highlighted: new URL(args.request.url).searchParams.get("generated"),
+    highlighted: new URL(request.url).searchParams.get("generated"),
   };
 }
 
 /** Upload (a plain form), rename and delete: the file screens' one action; and the generated clips' delete. */
-export const action = (args: Route.ActionArgs) => fileScreenAction(VIDEO_FILES, args, { [GENERATED_INTENT]: deleteGenerated });
+export const action = ({ request, context }: Route.ActionArgs) =>
+  fileScreenAction(VIDEO_FILES, requireUser(context, request).id, request, { [GENERATED_INTENT]: deleteGenerated });
 
 /**
  * Deletes one of the person's generated videos: the row and the file, scoped to them. A plain form's

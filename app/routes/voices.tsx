@@ -1,7 +1,9 @@
+import { requireUser } from "~/auth/auth.server";
 import { fileFailureFallback } from "~/components/file-actions";
-import { VOICE_FILES, VoiceList } from "~/components/voice-list";
+import { VoiceList } from "~/components/voice-list";
+import { fileScreenAction, fileScreenLoader } from "~/services/file-screen-action.server";
+import { VOICE_FILES } from "~/shared/file-screen-kinds";
 import libraryStylesheet from "~/styles/library.css?url";
-import { fileScreenAction, fileScreenLoader } from "./file-screens.server";
 import type { Route } from "./+types/voices";
 
 export const meta: Route.MetaFunction = () => [{ title: "Voices · Creative AI Studio" }];
@@ -9,10 +11,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Voices · Creative AI S
 /** The storage meter's look (it lives with the library's). */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: libraryStylesheet }];
 
-export const loader = (args: Route.LoaderArgs) => fileScreenLoader(VOICE_FILES, args);
+export const loader = ({ request, context }: Route.LoaderArgs) => fileScreenLoader(VOICE_FILES, requireUser(context, request).id, request);
 
 /** Upload (a plain form), rename and delete: the file screens' one action. */
-export const action = (args: Route.ActionArgs) => fileScreenAction(VOICE_FILES, args);
+export const action = ({ request, context }: Route.ActionArgs) => fileScreenAction(VOICE_FILES, requireUser(context, request).id, request);
 
 /** With JavaScript: a rename or delete whose request fails says its failure text. */
 export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) => fileFailureFallback(VOICE_FILES, request, serverAction);

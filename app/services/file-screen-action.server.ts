@@ -1,6 +1,4 @@
 import { data, redirect } from "react-router";
-import { requireUser } from "~/auth/auth.server";
-import type { FileAnswer, FileScreenData, FileScreenKind } from "~/components/file-actions";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -9,17 +7,14 @@ import { storageUsage } from "~/models/library.server";
 import { deleteMedia, listMedia, MEDIA_RULES, renameMedia } from "~/models/media.server";
 import { receiveMediaUpload } from "~/services/media-upload.server";
 import { formatBytes } from "~/shared/bytes";
+import type { FileAnswer, FileScreenData, FileScreenKind } from "~/shared/file-screen-kinds";
 
 /**
- * Not a route (app/routes.ts lists those): the one loader and action behind the two file screens,
- * /voices and /videos. Their route modules call these with their kind (components/voice-list.tsx,
- * components/video-list.tsx), which holds every text.
+ * The one loader and action behind the two file screens, /voices and /videos. Their route modules
+ * call these with the signed-in person and their kind (~/shared/file-screen-kinds, which holds every text).
  */
-type Args = { request: Request; context: Parameters<typeof requireUser>[0] };
-
-export async function fileScreenLoader(kind: FileScreenKind, { request, context }: Args): Promise<FileScreenData> {
-  const user = requireUser(context, request);
-  const [files, usage] = await Promise.all([listMedia(user.id, kind.kind), storageUsage(user.id)]);
+export async function fileScreenLoader(kind: FileScreenKind, userId: string, request: Request): Promise<FileScreenData> {
+  const [files, usage] = await Promise.all([listMedia(userId, kind.kind), storageUsage(userId)]);
   const maxBytes = MEDIA_RULES[kind.kind].maxBytes;
   return {
     usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
@@ -41,12 +36,11 @@ export type MoreIntents = Record<string, (userId: string, form: FormData) => Pro
  * the screen's fetchers). A plain form's success redirects back (with the kind's text as a flash
  * message when it has one); a fetcher's success is answered with data; a failure with the reason.
  */
-export async function fileScreenAction(kind: FileScreenKind, { request, context }: Args, more: MoreIntents = {}) {
-  const user = requireUser(context, request);
+export async function fileScreenAction(kind: FileScreenKind, userId: string, request: Request, more: MoreIntents = {}) {
   const { texts } = kind;
   if (isMultipart(request)) {
     try {
-      await receiveMediaUpload(user.id, kind.kind, request);
+      await receiveMediaUpload(userId, kind.kind, request);
     } catch (error) {
       const failure = screenFailure(error);
       if (texts.selectFirst && failure.code === UPLOAD_MISSING_FILE) return answer({ intent: "upload", ok: false, message: texts.selectFirst }, 422);
@@ -63,7 +57,7 @@ export async function fileScreenAction(kind: FileScreenKind, { request, context 
   }
   const intent = form.get("intent");
   const own = typeof intent === "string" && Object.hasOwn(more, intent) ? more[intent] : undefined;
-  if (own) return own(user.id, form);
+  if (own) return own(userId, form);
   const name = text(form.get("name"));
   const done = (message: string | undefined, newName?: string) => {
     if (answersWithData(form)) return answer({ intent: intent as "rename" | "delete", name, newName, ok: true, message: message ?? "" });
@@ -75,7 +69,7 @@ export async function fileScreenAction(kind: FileScreenKind, { request, context 
     if (!newName.trim()) return texts.nameRequired ? answer({ intent, name, ok: false, message: texts.nameRequired }, 400) : done(undefined);
     let renamed: string;
     try {
-      renamed = (await renameMedia(user.id, kind.kind, name, newName)).name;
+      renamed = (await renameMedia(userId, kind.kind, name, newName)).name;
     } catch (error) {
       const failure = screenFailure(error);
       return answer({ intent, name, ok: false, message: texts.renameFailed, detail: failure.detail }, failure.status);
@@ -83,7 +77,7 @@ export async function fileScreenAction(kind: FileScreenKind, { request, context 
     return done(texts.renamed, renamed);
   }
   if (intent === "delete") {
-    if (!(await deleteMedia(user.id, kind.kind, name))) return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);
+    if (!(await deleteMedia(userId, kind.kind, name))) return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);
     return done(texts.deleted);
   }
   return answer({ intent: null, ok: false, message: "Unknown action" }, 400);
