@@ -3,7 +3,8 @@ import { createContext, Link, redirect, useFetcher, useFetchers, useLocation } f
 import { focusElement } from "~/browser/focus";
 import { firstWelcomeOfSignIn } from "~/browser/welcome";
 import type { ShellHandle } from "~/components/app-shell";
-import { ContentList, readContentRows, type ContentListItem } from "~/components/content-list";
+import { readContentRows, type ContentListItem } from "~/components/content-rows";
+import { ContentList } from "~/components/dashboard-list";
 import { useMarkupOnly } from "~/components/markup-only";
 import { Icon } from "~/components/icon";
 import { EnhancedField } from "~/components/enhanced-field";
