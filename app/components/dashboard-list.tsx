@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef } from "react";
 import { Form, Link, useFetchers, useLocation, useSubmit } from "react-router";
 import { focusAfterRemoval } from "~/browser/focus";
 import { formIntent, pinnedBy } from "~/shared/pin-form";
+import { FlashFallback } from "./flash-message";
 import { useFollowLinksInApp } from "./in-app-links";
 import { ROW_ACTION, RowLabels, contentRow, contentRowsMarkup, type ContentListItem } from "./content-rows";
 
