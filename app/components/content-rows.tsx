@@ -94,7 +94,7 @@ export function contentRowsMarkup(items: ContentListItem[], deletes: ReadonlySet
 
 /**
  * The rows as contentRow wrote them into the page, in its order: what the dashboard hydrates from when
- * its loader data leaves them to the markup (app/components/markup-only.tsx).
+ * its loader data leaves them to the markup (app/components/use-markup-only.tsx).
  */
 export function readContentRows(): ContentListItem[] {
   const rows = document.querySelectorAll<HTMLLIElement>("#content .content-list > li");

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
+import { UploadNetworkError, uploadWithProgress } from "~/browser/upload-progress";
 import { UPLOAD_SUCCESSFUL } from "~/shared/file-screen-kinds";
 import { DropZone } from "./drop-zone";
 import { Icon } from "./icon";

@@ -13,7 +13,7 @@ import { tooLargeMessage } from "~/lib/upload.server";
 import { formatBytes } from "~/shared/bytes";
 import { quotaExceeded, requireWithinQuota, storageLeft, storageUse, StorageHold } from "./storage-quota.server";
 import { checkMediaName, lookupName, nameFromUpload, numberedName, type MediaKind } from "~/shared/media-names";
-import type { Provenance } from "~/shared/library";
+import type { Provenance } from "~/shared/library-rules";
 
 /**
  * The user's stored files (SPEC §2 Voices and Video hub, §3 Voice file and Video file). Every

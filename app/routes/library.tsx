@@ -1,8 +1,8 @@
 import { data, redirect, useFetchers, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { DeleteConfirmPanel, LibraryFilterForm, LibraryPages } from "~/components/library/library-filters";
-import { LibraryItem } from "~/components/library/library-item";
-import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/library/library-texts";
+import { DeleteConfirmPanel, LibraryFilterForm, LibraryPages } from "~/components/library-filters";
+import { LibraryItem } from "~/components/library-item";
+import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/library-texts";
 import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/media-ui";
 import { StorageMeter } from "~/components/storage-meter";
 import { UploadCard } from "~/components/upload-card";
@@ -17,7 +17,7 @@ import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/l
 import { MEDIA_RULES } from "~/models/media.server";
 import { saveUploadToLibrary } from "~/services/media-upload.server";
 import { attachToProject, libraryView } from "~/services/library.server";
-import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library";
+import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library-rules";
 import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/library";
 

@@ -12,7 +12,7 @@ import {
   type MediaKind,
 } from "~/models/media.server";
 import { StorageHold } from "~/models/storage-quota.server";
-import { SAVABLE_KINDS } from "~/shared/library";
+import { SAVABLE_KINDS } from "~/shared/library-rules";
 import { nameFromUpload } from "~/shared/media-names";
 
 /**

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import { AUDIO_KINDS, IMAGE_KINDS, KIND_LABELS, librarySearch, type LibraryFileJson, type LibraryFilters, type Provenance } from "~/shared/library";
+import { AUDIO_KINDS, IMAGE_KINDS, KIND_LABELS, librarySearch, type LibraryFileJson, type LibraryFilters, type Provenance } from "~/shared/library-rules";
 import type { MediaKind } from "~/shared/media-names";
 import { formatBytes } from "~/shared/bytes";
-import { Icon } from "../icon";
-import { toast } from "../toasts";
+import { Icon } from "./icon";
+import { toast } from "./toasts";
 import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
 
 /** Kinds the AI tools make: their provenance is shown, "unknown" for files from before it was kept. */
