@@ -1,9 +1,9 @@
 /**
  * The one byte formatter: binary units, as the limits are stated ("up to 25 MiB"), for file lists,
- * the storage meter, limits and refusals alike. Whole values print without a decimal ("25 MiB"),
- * others with one ("1.5 MiB").
+ * the storage meter, limits, refusals and the admin command alike, in IEC symbols (B, KiB, MiB, GiB).
+ * Whole values print without a decimal ("25 MiB"), others with one ("1.5 MiB").
  */
-const UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB"] as const;
+const UNITS = ["B", "KiB", "MiB", "GiB", "TiB"] as const;
 
 export function formatBytes(bytes: number): string {
   let value = bytes;
