@@ -5,7 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { MarkupOnlyProvider } from "./components/markup-only";
+import { MarkupOnlyProvider } from "./components/use-markup-only";
 import { NonceProvider } from "./components/nonce";
 import { markupOnlyContext } from "./lib/markup-only.server";
 import { contentSecurityPolicy } from "./lib/http/security.server";

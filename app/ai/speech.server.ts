@@ -20,4 +20,4 @@ export interface SpeechProvider {
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechAudio>;
 }
 
-export { SPEECH_TEXT_MAX } from "~/shared/speech";
+export { SPEECH_TEXT_MAX } from "~/shared/speech-text";

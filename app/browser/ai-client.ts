@@ -1,5 +1,5 @@
 import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/shared/voice-options";
-import { speakableText, SPEECH_TEXT_MAX } from "~/shared/speech";
+import { speakableText, SPEECH_TEXT_MAX } from "~/shared/speech-text";
 import { ApiError, apiFetch, apiJson, errorDetail } from "./api-client";
 
 /** The AI calls of SPEC §7, typed, through the one browser API client (refresh-and-replay on 401). */

@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { EnhancedField } from "./enhanced-field";
 import { Icon } from "./icon";
 import { StorageMeter } from "./storage-meter";
-import { useHydrated } from "./use-hydrated";
 
 /**
  * The account screen's sections (app/routes/account.tsx; issue 27): each form posts to /account with
@@ -45,18 +44,18 @@ export interface UsageView {
 const dateTime = (iso: string | null) =>
   iso ? `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC` : "never";
 
-function When({ iso }: { iso: string | null }) {
+export function When({ iso }: { iso: string | null }) {
   return iso ? <time dateTime={iso}>{dateTime(iso)}</time> : <>never</>;
 }
 
 /** An answer meant for this form: the fetcher's (with JavaScript) or the page's (a plain post). */
-function useAnswer(fetcher: { data?: AccountAnswer }, intents: AccountIntent[]): AccountAnswer | undefined {
+export function useAnswer(fetcher: { data?: AccountAnswer }, intents: AccountIntent[]): AccountAnswer | undefined {
   const actionData = useActionData<AccountAnswer>();
   if (fetcher.data && intents.includes(fetcher.data.intent as AccountIntent)) return fetcher.data;
   return actionData && intents.includes(actionData.intent as AccountIntent) ? actionData : undefined;
 }
 
-function FieldError({ id, message }: { id: string; message?: string }) {
+export function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
     <span className="field-error" id={id}>
       {message}
@@ -64,7 +63,7 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
-function ErrorMessage({ result }: { result?: AccountAnswer }) {
+export function ErrorMessage({ result }: { result?: AccountAnswer }) {
   return result && !result.ok && result.message ? (
     <p className="message message-error" role="alert">
       {result.message}
@@ -180,118 +179,6 @@ function SessionItem({ session }: { session: SessionRow }) {
           </button>
         </fetcher.Form>
       )}
-    </li>
-  );
-}
-
-export function TokensSection({ tokens, nameMax, tokensMax }: { tokens: TokenRow[]; nameMax: number; tokensMax: number }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: "account-token-create" });
-  const result = useAnswer(fetcher, ["create-token"]);
-  const created = result?.ok ? result.created : undefined;
-  const nameError = result?.ok === false ? result.fieldErrors?.name : undefined;
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.created) formRef.current?.reset();
-  }, [fetcher.state, fetcher.data]);
-  return (
-    <section className="card account-section" aria-labelledby="tokens-title">
-      <h2 className="card-title" id="tokens-title">
-        Personal API tokens
-      </h2>
-      <p className="muted">
-        For scripts: send one as <code>Authorization: Bearer &lt;token&gt;</code> on any <code>/api</code> call. At most {tokensMax}.
-      </p>
-      {created ? <NewToken created={created} /> : null}
-      <fetcher.Form method="post" action="/account" className="form account-token-form" ref={formRef}>
-        <input type="hidden" name="intent" value="create-token" />
-        <EnhancedField />
-        <label>
-          Token name
-          <input
-            name="name"
-            required
-            maxLength={nameMax}
-            placeholder="e.g. Backup script"
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? "token-name-error" : undefined}
-          />
-          <FieldError id="token-name-error" message={nameError} />
-        </label>
-        <div>
-          <button type="submit" className="button button-primary" disabled={fetcher.state !== "idle"}>
-            <Icon name="plus" />
-            Create token
-          </button>
-        </div>
-      </fetcher.Form>
-      {tokens.length === 0 ? (
-        <p className="muted">No tokens yet.</p>
-      ) : (
-        <ul className="account-list" aria-label="Your API tokens">
-          {tokens.map((token) => (
-            <TokenItem key={token.id} token={token} />
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-/** The new token, this once: a field to select (without JavaScript) and a copy button (with it). */
-function NewToken({ created }: { created: { name: string; token: string } }) {
-  const hydrated = useHydrated();
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    field.current?.select();
-    try {
-      await navigator.clipboard.writeText(created.token);
-      setCopied(true);
-    } catch {
-      setCopied(document.execCommand("copy"));
-    }
-  };
-  return (
-    <div className="message message-success account-new-token" role="status">
-      <p>
-        Token “{created.name}” created. Copy it now: it will not be shown again.
-      </p>
-      <div className="account-token-copy">
-        <label className="visually-hidden" htmlFor="new-token">
-          New token
-        </label>
-        <input id="new-token" ref={field} readOnly value={created.token} onFocus={(event) => event.currentTarget.select()} spellCheck={false} />
-        {hydrated ? (
-          <button type="button" className="button button-small" onClick={copy}>
-            <Icon name="check" />
-            {copied ? "Copied" : "Copy"}
-          </button>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
-function TokenItem({ token }: { token: TokenRow }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: `account-token-${token.id}` });
-  if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-token") return null;
-  return (
-    <li className="account-item" data-testid="api-token">
-      <div className="account-item-text">
-        <strong>{token.name}</strong>
-        <span className="muted account-facts">
-          Created <When iso={token.created_at} /> · last used <When iso={token.last_used_at} />
-        </span>
-      </div>
-      <fetcher.Form method="post" action="/account">
-        <input type="hidden" name="intent" value="revoke-token" />
-        <input type="hidden" name="id" value={token.id} />
-        <EnhancedField />
-        <button type="submit" className="button button-ghost button-small" aria-label={`Revoke ${token.name}`}>
-          <Icon name="trash-2" />
-          Revoke
-        </button>
-      </fetcher.Form>
     </li>
   );
 }

@@ -31,3 +31,19 @@ export function FlashMessage() {
   if (hydrated || !flash) return null;
   return <OutcomeMessage outcome={{ ok: flash.type !== "error", message: flash.message }} />;
 }
+
+/**
+ * Toasts need JavaScript. Until the page is hydrated (and always without JavaScript) the flash
+ * message of a plain-form redirect is also shown in the page; once hydrated the toast shows it.
+ */
+export function FlashFallback() {
+  const hydrated = useHydrated();
+  const rootData = useRouteLoaderData("root") as { toast?: FlashToast | null } | undefined;
+  const flash = rootData?.toast;
+  if (hydrated || !flash) return null;
+  return (
+    <p className={`message ${flash.type === "error" ? "message-error" : "message-success"}`} role={flash.type === "error" ? "alert" : "status"}>
+      {flash.message}
+    </p>
+  );
+}

@@ -1,15 +1,15 @@
 import { useEffect, useRef } from "react";
 import { Form, useFetcher } from "react-router";
 import { focusAfterRemoval } from "~/browser/focus";
+import { formatBytes } from "~/shared/bytes";
 import { Icon } from "./icon";
 import { EmptyState } from "./page-header";
-import { formatSize } from "./media-ui";
 import { toast } from "./toasts";
 
 /**
  * The Video Hub's "Generated" section (issue 26): the person's AI video clips, each titled by its
  * prompt, playable in place, downloadable and deletable. Uploads stay in the upload card's list
- * (./media-library.tsx); GET /api/videos stays SPEC's list of uploaded .mov files.
+ * (./video-list.tsx); GET /api/videos stays SPEC's list of uploaded .mov files.
  *
  * Delete is a plain form posting `intent=delete-generated` to the Video Hub's action (JavaScript off:
  * a redirect with a toast), enhanced with a fetcher (the row goes at once; the toast comes with the
@@ -102,7 +102,7 @@ function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highligh
         {video.title}
       </h3>
       <p className="muted generated-item-meta">
-        {formatSize(video.size)} · {when(video.createdAt)} UTC
+        {formatBytes(video.size)} · {when(video.createdAt)} UTC
       </p>
       <video className="generated-item-video" src={video.url} controls preload="metadata" playsInline aria-label={`Play “${video.title}”`} data-testid="generated-video" />
       <div className="media-actions">

@@ -18,10 +18,3 @@ export function UploadProgress({ percent, label = "Uploading..." }: { percent: n
 
 /** Kept here for screens that import it with the other media pieces (it lives in ./page-header). */
 export { MediaHeader } from "./page-header";
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
-}

@@ -1,4 +1,4 @@
-import { formatSize } from "./media-ui";
+import { formatBytes } from "~/shared/bytes";
 
 export interface StorageUsageView {
   /** Files and text together: what the quota counts. */
@@ -29,7 +29,7 @@ export function StorageMeter({ usage }: { usage: StorageUsageView }) {
         {percent}%
       </meter>
       <span className="muted">
-        {formatSize(usage.usedBytes)} of {formatSize(usage.quotaBytes)} used ({percent}%): files {formatSize(mediaBytes)}, text {formatSize(textBytes)}
+        {formatBytes(usage.usedBytes)} of {formatBytes(usage.quotaBytes)} used ({percent}%): files {formatBytes(mediaBytes)}, text {formatBytes(textBytes)}
       </span>
     </div>
   );

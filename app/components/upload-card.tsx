@@ -1,17 +1,13 @@
 import { useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { UploadNetworkError, uploadWithProgress } from "~/browser/upload";
+import { UploadNetworkError, uploadWithProgress } from "~/browser/upload-progress";
+import { UPLOAD_SUCCESSFUL } from "~/shared/file-screen-kinds";
 import { DropZone } from "./drop-zone";
 import { Icon } from "./icon";
 import { UploadProgress, type Outcome } from "./media-ui";
 import { StorageMeter, type StorageUsageView } from "./storage-meter";
 import { toast } from "./toasts";
 
-/**
- * SPEC §8's upload success, said alike by every upload (Voices, Video Hub, Library): a toast with
- * JavaScript, the flash message of the redirect without it.
- */
-export const UPLOAD_SUCCESSFUL = "✅ Upload successful!";
 
 export interface UploadCardProps {
   /** The card's accessible name, e.g. "Upload a voice clip". */

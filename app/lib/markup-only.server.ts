@@ -6,7 +6,7 @@ import { isDocumentRequest } from "~/lib/http/responder.server";
  * dashboard's 100 rows were sent twice, once as HTML and once as loader data, 14 KB of 64). For a
  * document, the loader hands the value to the server render through this per-request store and the
  * loader data carries null; the browser reads the value back from the markup it hydrates
- * (app/components/markup-only.tsx). A client-side navigation's `.data` request has no markup, so
+ * (app/components/use-markup-only.tsx). A client-side navigation's `.data` request has no markup, so
  * it carries the value as usual. docs/decisions/0024-markup-only-data.md.
  */
 export const markupOnlyContext = createContext<Map<string, unknown> | null>(null);

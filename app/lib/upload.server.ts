@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import busboy from "busboy";
+import { formatBytes } from "~/shared/bytes";
 import { DomainError } from "./domain-error";
 import { env } from "./env.server";
 import { outageOf } from "./outage.server";
@@ -57,17 +58,6 @@ const MULTIPART_OVERHEAD = 1024 * 1024;
 const DRAIN_LIMIT = 64 * 1024 * 1024;
 /** A client that sends nothing for this long has stalled: the upload is refused (408) and its temporary file dropped. */
 export const IDLE_LIMIT_MS = 60_000;
-
-export function formatBytes(bytes: number): string {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}
 
 export const tooLargeMessage = (maxBytes: number) => `File is too large (the limit is ${formatBytes(maxBytes)})`;
 export const STALLED_MESSAGE = "The upload stalled: nothing arrived for too long";

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { Provenance } from "~/shared/library";
+import type { Provenance } from "~/shared/library-rules";
 import { deleteMedia, getMediaById, listMedia, type MediaFile } from "./media.server";
 import { storeMedia } from "./media-commit.server";
 

@@ -13,7 +13,7 @@ import {
   type LibraryFileJson,
   type LibraryFilters,
   type LibrarySort,
-} from "~/shared/library";
+} from "~/shared/library-rules";
 import { checkMediaName, type MediaKind } from "~/shared/media-names";
 import { mediaUrl } from "./ai-media.server";
 import { getMediaById, MEDIA_COLUMNS, toFile, writeMediaName, type MediaFile } from "./media.server";

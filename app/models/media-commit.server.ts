@@ -6,7 +6,7 @@ import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage.server";
 import { tooLargeMessage } from "~/lib/upload.server";
-import type { Provenance } from "~/shared/library";
+import type { Provenance } from "~/shared/library-rules";
 import { nameFromUpload, numberedName, type MediaKind } from "~/shared/media-names";
 import { NAME_TAKEN, toFile, type MediaFile } from "./media.server";
 import { describeHead, inspectKeepingHead, MEDIA_RULES, type Described } from "./media-rules.server";

@@ -5,7 +5,7 @@ import { DomainError } from "~/lib/domain-error";
 import type { ServedFile } from "~/lib/file-response.server";
 import { monotonicIso } from "~/lib/ids.server";
 import { fileStore } from "~/lib/storage.server";
-import type { Provenance } from "~/shared/library";
+import type { Provenance } from "~/shared/library-rules";
 import { checkMediaName, lookupName, nameFromUpload, type MediaKind } from "~/shared/media-names";
 
 /**

@@ -6,7 +6,7 @@ import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
 import { instanceIdFor } from "~/lib/storage.server";
-import { formatBytes } from "~/lib/upload.server";
+import { formatBytes } from "~/shared/bytes";
 import type { MediaKind } from "~/shared/media-names";
 import { MEDIA_RULES } from "./media-rules.server";
 

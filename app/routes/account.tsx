@@ -1,13 +1,7 @@
 import { data } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import {
-  PasswordSection,
-  SessionsSection,
-  TokensSection,
-  UsageSection,
-  type AccountAnswer,
-  type AccountIntent,
-} from "~/components/account-sections";
+import { PasswordSection, SessionsSection, UsageSection, type AccountAnswer, type AccountIntent } from "~/components/account-sections";
+import { TokensSection } from "~/components/account-tokens";
 import { FlashMessage } from "~/components/flash-message";
 import { PageHeader } from "~/components/page-header";
 import { currentSessionId, requireUserOrExplain } from "~/auth/auth.server";

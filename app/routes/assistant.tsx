@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { data, Form } from "react-router";
 import { aiFailureText, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
-import { speakableText } from "~/shared/speech";
+import { speakableText } from "~/shared/speech-text";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
 import { AssistantConversation, type SpokenAudio } from "~/components/assistant-conversation";
 import { useSpokenReplies } from "~/components/use-spoken-replies";

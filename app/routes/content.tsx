@@ -2,7 +2,7 @@ import { Suspense } from "react";
 import { Await, data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
 import { ContentEditor, ContentLoadFailed, ContentLoading } from "~/components/content-editor";
-import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/content-list";
+import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/dashboard-list";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import {
   CONFLICT_TEXT,

@@ -10,7 +10,7 @@ import { aiProviders } from "~/ai/providers.server";
 import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/shared/sketch-styles";
 import { requireUser } from "~/auth/auth.server";
 import { getOwnedMedia, mediaUrl } from "~/models/ai-media.server";
-import { IMAGE_KINDS } from "~/shared/library";
+import { IMAGE_KINDS } from "~/shared/library-rules";
 import type { Route } from "./+types/drawing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative AI Studio" }];

@@ -1,5 +1,5 @@
 import { data, Link, useRouteLoaderData } from "react-router";
-import { AppShell } from "~/components/app-shell";
+import { AppShell } from "~/components/shell-frame";
 import { currentUser } from "~/auth/auth.server";
 import { preferencesOf } from "~/lib/preferences.server";
 import type { Route } from "./+types/not-found";

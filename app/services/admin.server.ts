@@ -1,7 +1,7 @@
 import { closeDatabase, openDatabase } from "~/lib/db.server";
 import { env, type Settings } from "~/lib/env.server";
 import { closeFileStore, openFileStore } from "~/lib/storage.server";
-import { formatBytes } from "~/lib/upload.server";
+import { formatBytes } from "~/shared/bytes";
 import { createInvitation, INVITATION_DEFAULT_DAYS, INVITATION_MAX_DAYS } from "~/models/invitation.server";
 import {
   deletePersonRows,

@@ -5,7 +5,7 @@ import { ProviderError } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
 import { aiProviders, STOCK_PHOTO_PROVIDER_ID } from "~/ai/providers.server";
 import { stockPhotoSearchUrl } from "~/shared/stock-photo";
-import type { ProvenanceSource } from "~/shared/library";
+import type { ProvenanceSource } from "~/shared/library-rules";
 import type { SketchStyle } from "~/ai/sketch.server";
 import type { Voice } from "~/ai/speech.server";
 import { voicesOrFallback } from "~/shared/voice-options";

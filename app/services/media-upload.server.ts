@@ -5,7 +5,7 @@ import { quotaRefusal, uploadLimit } from "~/models/storage-quota.server";
 import { refuseTakenName, type MediaFile } from "~/models/media.server";
 import { type MediaKind } from "~/shared/media-names";
 import { StorageHold } from "~/models/storage-quota.server";
-import { SAVABLE_KINDS } from "~/shared/library";
+import { SAVABLE_KINDS } from "~/shared/library-rules";
 import { nameFromUpload } from "~/shared/media-names";
 
 /**

@@ -98,9 +98,9 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     const row = (email: string) => lines.find((line) => line.startsWith(email))!.split(/\s{2,}/);
     const today = new Date().toISOString().slice(0, 10);
     expect(row(busy.email)).toEqual([busy.email, expect.stringMatching(new RegExp(`^${today} \\d\\d:\\d\\d$`)), expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", expect.stringMatching(/^97\.\d KiB \/ 1 GiB$/), "1 / 3"]);
-    expect(row(idle.email).slice(2)).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", "0 bytes / 1 GiB", "0 / 3"]);
+    expect(row(idle.email).slice(2)).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", "0 B / 1 GiB", "0 / 3"]);
     // Registered, never signed in.
-    expect(row(newcomer).slice(2)).toEqual(["never", "no", "0 bytes / 1 GiB", "0 / 3"]);
+    expect(row(newcomer).slice(2)).toEqual(["never", "no", "0 B / 1 GiB", "0 / 3"]);
     expect(lines.at(-1)).toMatch(/^\d+ people$/);
   });
 

@@ -44,7 +44,7 @@ test("with JavaScript off, the meter shows text and a save or create past the qu
 
   await page.goto("/dashboard");
   const meter = page.getByTestId("storage-meter");
-  await expect(meter).toContainText("files 0 B, text 1020.6 KB");
+  await expect(meter).toContainText("files 0 B, text 1020.6 KiB");
   await expect(meter.locator("meter")).toHaveAttribute("value", String(textBytes));
 
   // The editor's plain form: 5,000 more characters do not fit in the 3,504 bytes left. (Small enough

@@ -190,6 +190,9 @@ for (const viewport of [
     const section = page.getByRole("region", { name: "Generated" });
     await expect(section.getByRole("heading", { name: "Generated" })).toBeVisible();
     await expect(section.getByText("No generated videos yet.")).toBeVisible();
+    // The section is inside the page's one <main>: a skip link and landmark navigation reach it.
+    await expect(page.getByRole("main")).toHaveCount(1);
+    await expect(page.getByRole("main").getByRole("region", { name: "Generated" })).toBeVisible();
 
     const prompt = "A slow pan across a rainy neon street, reflections everywhere";
     const clip = await generateVideo(page.request, prompt);
@@ -308,8 +311,9 @@ test.describe("video hub with JavaScript off", () => {
       await signUpAndLogIn(page, "videos-generated-nojs");
       const clip = await generateVideo(page.request, "Waves on black sand");
       await page.goto("/videos");
-      const item = page.getByRole("region", { name: "Generated" }).getByTestId("generated-item");
+      const item = page.getByRole("main").getByRole("region", { name: "Generated" }).getByTestId("generated-item");
       await expect(item.getByRole("heading", { level: 3 })).toHaveText("Waves on black sand");
+      await expect(page.getByRole("main")).toHaveCount(1);
       await expect(item.getByTestId("generated-video")).toHaveAttribute("src", clip.url);
       expect((await page.request.get(clip.url)).status()).toBe(200);
       const download = item.getByRole("link", { name: "Download “Waves on black sand”" });

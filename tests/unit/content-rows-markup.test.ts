@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { contentRow, contentRowsMarkup, type ContentListItem } from "~/components/content-list";
+import { contentRow, contentRowsMarkup, type ContentListItem } from "~/components/content-rows";
 
 /**
  * The dashboard's rows are written by the server as one string (contentRowsMarkup) and rendered by

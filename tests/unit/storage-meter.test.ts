@@ -20,6 +20,6 @@ describe("storage meter", () => {
     const html = renderToStaticMarkup(createElement(StorageMeter, { usage: { usedBytes: 1.5 * MiB, quotaBytes: 3 * MiB, textBytes: 0.5 * MiB } }));
     expect(html).toContain(`value="${1.5 * MiB}"`);
     expect(html).toContain(`max="${3 * MiB}"`);
-    expect(html.replace(/<!-- -->/g, "")).toContain("1.5 MB of 3.0 MB used (50%): files 1.0 MB, text 512.0 KB");
+    expect(html.replace(/<!-- -->/g, "")).toContain("1.5 MiB of 3 MiB used (50%): files 1 MiB, text 512 KiB");
   });
 });

@@ -1,6 +1,7 @@
 import { parseFormData } from "@mjackson/form-data-parser";
 import { env } from "../env.server";
 import { apiError } from "./responder.server";
+import { formatBytes } from "~/shared/bytes";
 
 const MiB = 1024 * 1024;
 /** JSON bodies of the API (a 100,000-character content body is at most ~400 KB of JSON). */
@@ -68,7 +69,7 @@ export async function readBodyBytes(request: Request, maxBytes: number, deadline
 
 /** The 413 of a body over `maxBytes`, by its declared length or by count. */
 function bodyTooLarge(maxBytes: number): BodyError {
-  return new BodyError(413, `Request body must be at most ${formatLimit(maxBytes)}`);
+  return new BodyError(413, `Request body must be at most ${formatBytes(maxBytes)}`);
 }
 
 /**
@@ -86,9 +87,6 @@ function bodyErrorHeaders(error: BodyError): Record<string, string> {
   return error.status === 408 ? { Connection: "close" } : {};
 }
 
-function formatLimit(bytes: number): string {
-  return bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-}
 
 /**
  * Parses a JSON request body of at most `maxBytes` (413 beyond); a body that is not JSON is the

@@ -10,7 +10,7 @@ import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { getProject, projectNotFound } from "~/models/project.server";
 import { videoPromptSchema } from "~/models/video-job.server";
-import type { ProvenanceSource } from "~/shared/library";
+import type { ProvenanceSource } from "~/shared/library-rules";
 import type { Route } from "./+types/creative-tools.generate";
 
 /**

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { KIND_LABELS, LIBRARY_KINDS, LIBRARY_SORTS, librarySearch, SORT_LABELS, type LibraryFilters } from "~/shared/library";
+import { KIND_LABELS, LIBRARY_KINDS, LIBRARY_SORTS, librarySearch, SORT_LABELS, type LibraryFilters } from "~/shared/library-rules";
 import { DELETE_CONFIRM } from "./library-texts";
 
 /** The library's filter form: kind, search and sort, a plain GET form so it works without JavaScript. */

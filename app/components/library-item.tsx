@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import { AUDIO_KINDS, IMAGE_KINDS, KIND_LABELS, librarySearch, type LibraryFileJson, type LibraryFilters, type Provenance } from "~/shared/library";
+import { AUDIO_KINDS, IMAGE_KINDS, KIND_LABELS, librarySearch, type LibraryFileJson, type LibraryFilters, type Provenance } from "~/shared/library-rules";
 import type { MediaKind } from "~/shared/media-names";
-import { Icon } from "../icon";
-import { formatSize } from "../media-ui";
-import { toast } from "../toasts";
+import { formatBytes } from "~/shared/bytes";
+import { Icon } from "./icon";
+import { toast } from "./toasts";
 import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
 
 /** Kinds the AI tools make: their provenance is shown, "unknown" for files from before it was kept. */
@@ -118,7 +118,7 @@ export function LibraryItem({
 
   const facts = [
     KIND_LABELS[kind],
-    formatSize(file.size),
+    formatBytes(file.size),
     file.width && file.height ? `${file.width}×${file.height}` : null,
     file.duration_ms ? durationText(file.duration_ms) : null,
   ].filter(Boolean);
