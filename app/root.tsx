@@ -43,7 +43,7 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "any" },
   // A stylesheet with a precedence is a resource React writes at the top of <head>, before the
   // scripts' modulepreloads: fetched first, it no longer waits behind ten scripts for a connection
-  // before the first paint (issue 13, Lighthouse on /dashboard).
+  // before the first paint (docs/performance.md, Lighthouse on /dashboard).
   { rel: "stylesheet", href: appStylesheet, precedence: "default" },
 ];
 

@@ -1,6 +1,6 @@
 import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
-/** The one URL map: every screen of SPEC §2 and every /api call of SPEC §7. */
+/** The one URL map: every screen of docs/screens.md#screens-and-routes and every /api call of docs/api.md#every-call */
 export default [
   // Screens
   index("routes/landing.tsx"),
@@ -82,7 +82,7 @@ export default [
   route("api/library/:id", "routes/api/library.item.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
-  // User files (SPEC §7 Voice): owner only; public/static is served before this by the front door.
+  // User files (docs/api.md#every-call): owner only; public/static is served before this by the front door.
   route("static/voices/:name", "routes/static.voices.ts"),
   // Generated files (speech, images, AI video) by id, owner only.
   route("media/:id", "routes/media.ts"),

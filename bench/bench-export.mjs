@@ -1,4 +1,4 @@
-// Export benchmark (issue 15): one person with many files (default 1,000 videos of 300 KiB, about
+// Export benchmark: one person with many files (default 1,000 videos of 300 KiB, about
 // 293 MiB, plus 100 pieces of content) exports their account (GET /api/account/export) from the
 // production build; reports the server's resident memory idle and at its peak during the export
 // (sampled every 20 ms from /proc), the zip's size, the time and the throughput. The export streams,

@@ -1,4 +1,4 @@
-// Library benchmark (issue 15): one person with many files (default 1,000: photos, camera clips, voice
+// Library benchmark (decision 0022): one person with many files (default 1,000: photos, camera clips, voice
 // memos, voice clips and generated speech, saved through the API as people do) and how fast the
 // library's first page comes back from the production build: the median and p90 wall time of
 // GET /library (the screen, server-rendered) and GET /api/library over loopback (so almost all of it is

@@ -1,4 +1,4 @@
-// `npm run bench`: issue 24's table (step 13, "What a browser really gets"): the requests a signed-in
+// `npm run bench`: the table in docs/performance.md (step 13, "What a browser really gets"): the requests a signed-in
 // browser makes, then how the dashboard holds up for a person with 10,000 content items, then how a
 // 1 GiB video upload does (bench/bench-upload.mjs).
 // Starts the production build (building it first if there is none) on a free port with a temporary
@@ -12,7 +12,7 @@
 //      URL again, labelled cached (the kept page, if the server keeps one); and, in the same run, the
 //      ceiling: a bare Node `http` server in a process of its own answering the dashboard's bytes.
 //      Each row: the server's CPU per request (from /proc: the steadier figure), its share of the
-//      ceiling's req/s, p99, beside issue 24's "before" figures and targets; then the dashboard's
+//      ceiling's req/s, p99, beside "before" (docs/performance.md) figures and targets; then the dashboard's
 //      HTML as the browser receives it (compressed) and what each compression level would cost;
 //   2. the list query (and the count) the dashboard runs for the 10,000-item person, median and p95;
 //   3. /dashboard one request at a time for that person, rendered and repeated, median and p95;
@@ -258,7 +258,7 @@ async function startCeiling(file) {
 }
 
 /**
- * Issue 24's figures (a signed-in browser's requests, measured before step 13 on this machine) and its
+ * The figures in docs/performance.md (a signed-in browser's requests, measured before step 13 on this machine) and its
  * targets (Node 24): CPU per request in ms, share of the ceiling in %, p99 in ms.
  */
 const BEFORE = {
@@ -398,8 +398,8 @@ async function benchTable(server, people) {
   const number = (value) => Math.round(value).toLocaleString("en-US");
   const share = (rps) => `${((rps / ceilingRps) * 100).toFixed(1)}%`;
   table(
-    `Issue 24's requests (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each, ${people.length} people, Node ${process.versions.node}; ` +
-      `"before": issue 24's Node 20 and Node 24 figures; shares and p99 before: Node 20 / Node 24)`,
+    `The requests in docs/performance.md (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each, ${people.length} people, Node ${process.versions.node}; ` +
+      `"before": the Node 20 in docs/performance.md and Node 24 figures; shares and p99 before: Node 20 / Node 24)`,
     ["request", "CPU per request", "before N20", "before N24", "target", "share of the ceiling", "before", "target", "p99", "before", "target", "req/s"],
     rows.map((row) => {
       const before = BEFORE[row.name];

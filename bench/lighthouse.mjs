@@ -1,4 +1,4 @@
-// `npm run lighthouse`: Lighthouse scores of the production build (issue 13, "speed").
+// `npm run lighthouse`: Lighthouse scores of the production build (docs/performance.md).
 // Builds the app if there is no build under BUILD_DIR (default `build`), starts it with
 // tests/harness/launch.mjs (temporary DATA_DIR), registers a user (POST /api/auth/register) and signs in
 // through the login form (POST /login) so that /dashboard is audited signed in (the session cookie goes

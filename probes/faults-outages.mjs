@@ -18,7 +18,7 @@ import { TimedLog, VOICE_SHA, download, mediaLeft, mixedLoad, prober, sleep, wat
 import { startSetup } from "../tests/harness/setups.mjs";
 
 const CALM_MS = 6_000; // load with everything up: before the first fault and after each recovery
-const RECOVERY_LIMIT_MS = 10_000; // issue 32: pages and the API serve again within 10 s
+const RECOVERY_LIMIT_MS = 10_000; // Decision 0049: pages and the API serve again within 10 s
 const RECOVERY_WAIT_MS = 25_000; // how long to wait for a recovery that is late, before going on
 const PROBE_EVERY_MS = 250;
 
@@ -191,7 +191,7 @@ export async function runOutages() {
       const entries = recorder.entries.filter((entry) => inside(window, entry.start, entry.end));
       const counts = Object.fromEntries(BUCKETS.map((b) => [b, 0]));
       for (const entry of entries) counts[bucketOf(entry.status, entry.kind)]++;
-      // A download already streaming when its dependency went away may be cut (issue 32: aborted, logged once).
+      // A download already streaming when its dependency went away may be cut (decision 0049: aborted, logged once).
       const cutAllowed = (entry) => entry.status === "cut" && entry.start <= window.downAt;
       const bad = entries.filter((entry) => ["500", "5xx", "network", "cut", "4xx!", "3xx!"].includes(bucketOf(entry.status, entry.kind)) && !cutAllowed(entry));
       const answers = watch.answers.filter((answer) => answer.at >= window.startedAt && answer.at <= window.endAt);

@@ -38,7 +38,7 @@ const SHOTS = [
   { name: "videos-light", path: "/videos", theme: "light", viewport: WIDE, wait: "Generated" },
   { name: "library-dark", path: "/library", theme: "dark", viewport: WIDE, wait: "Narration.mp3" },
   { name: "account-light", path: "/account", theme: "light", viewport: WIDE, wait: "Personal API tokens" },
-  // A finished clip: its player, Download and Open in Video Hub (issue 26).
+  // A finished clip: its player, Download and Open in Video Hub (decision 0043).
   { name: "aivideo-dark", path: "/aivideo?job={job}", theme: "dark", viewport: WIDE, wait: "Open in Video Hub" },
   { name: "image-light", path: "/image", theme: "light", viewport: WIDE },
   { name: "dashboard-phone-dark", path: "/dashboard", theme: "dark", viewport: PHONE, wait: "Your content" },

@@ -2,7 +2,7 @@
  * A provider failure as the person may see it. Remote answers (their bodies, headers, our keys)
  * never reach the client or the log: only the capability, the provider's id, a reason and the HTTP
  * status the provider gave go to the log. Services turn a ProviderError into a DomainError with
- * SPEC §8's text for the capability (app/services/provider-failure.server.ts); no door sees it.
+ * the text in docs/screens.md#error-messages for the capability (app/services/provider-failure.server.ts); no door sees it.
  */
 export type Capability = "chat" | "speech" | "image" | "sketch" | "video";
 
@@ -18,7 +18,7 @@ export type ProviderFailure =
   /** No provider is configured for the capability. */
   | "not_configured";
 
-/** SPEC §8's failure texts, by the screen that shows the capability. */
+/** the failure texts in docs/screens.md#error-messages, by the screen that shows the capability. */
 export const FAILURE_TEXT: Record<Capability, string> = {
   chat: "Something went wrong.",
   speech: "Something went wrong.",

@@ -4,7 +4,7 @@ import { PROMPT_MAX } from "./image.server";
 import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES } from "./sketch.server";
 import { SPEECH_TEXT_MAX } from "./speech.server";
 
-/** The AI calls' inputs (SPEC §3 payloads), validated with zod; the routes answer 422 with the first problem. */
+/** The AI calls' inputs (docs/api.md#entities-and-payloads), validated with zod; the routes answer 422 with the first problem. */
 const requiredText = (field: string, max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be text`) })

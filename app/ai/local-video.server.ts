@@ -10,14 +10,14 @@ import type { RenderedVideo, VideoJobRun, VideoProvider } from "./video.server";
  * WebM container that every browser plays. It is not a generative model, and the clip says so.
  *
  * The renderer paces itself at playback speed and holds the queued and finishing states for about
- * one poll interval, so the screen shows each state of SPEC §4 the way a remote job shows them.
+ * one poll interval, so the screen shows each state of docs/screens.md#states-and-transitions the way a remote job shows them.
  */
 export const LOCAL_VIDEO_PROVIDER_ID = "local-renderer";
 
 export const CLIP = { width: 640, height: 360, fps: 12, seconds: 4 };
 const FRAME_COUNT = CLIP.fps * CLIP.seconds;
 const FRAME_MS = 1000 / CLIP.fps;
-/** About one poll of the screen (SPEC §4: every 1 s). */
+/** About one poll of the screen (docs/screens.md#states-and-transitions: every 1 s). */
 const PHASE_HOLD_MS = 1000;
 
 /** Progress at the start and end of the processing phase; queued and finishing share the rest. */

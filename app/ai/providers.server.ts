@@ -16,7 +16,7 @@ import type { VideoProvider } from "./video.server";
 
 /**
  * Which provider serves each capability. Remote providers win where configured; otherwise the
- * offline provider serves (image generation has none: SPEC's stock-photo link stands in, see
+ * offline provider serves (image generation has none: the stock-photo link in docs/screens.md stands in, see
  * docs/decisions). Chat, speech and images may each have their own server (AI_<CAPABILITY>_BASE_URL);
  * images come from an OpenAI-compatible server, AUTOMATIC1111 or ComfyUI (AI_IMAGE_PROVIDER).
  * Chosen once per process from the environment.
@@ -54,7 +54,7 @@ function imageProvider({ image, remote, maxGeneratedBytes }: AiConfig): (ImagePr
   return new OpenAiImages(image.server, remote, maxGeneratedBytes);
 }
 
-/** What answers prompts when no image model is configured: SPEC's stock-photo link (nothing is generated). */
+/** What answers prompts when no image model is configured: the stock-photo link in docs/screens.md (nothing is generated). */
 export const STOCK_PHOTO_PROVIDER_ID = "stock-photo";
 
 // Read on import: the server bundle imports this at start, so a bad AI_* value stops it at once.
@@ -66,7 +66,7 @@ export function aiProviders(): AiProviders {
 
 /**
  * An image server as AI_IMAGE_PROVIDER names it ("automatic1111", "comfyui"): health says which kind
- * of server answers (issue 16), not the model or checkpoint its id carries for provenance.
+ * of server answers (decision 0020), not the model or checkpoint its id carries for provenance.
  */
 function serverKind(id: string): string {
   for (const kind of [AUTOMATIC1111_PROVIDER_ID, COMFYUI_PROVIDER_ID]) if (id === kind || id.startsWith(`${kind}:`)) return kind;

@@ -1,6 +1,6 @@
 /**
  * The video capability. A provider runs one job to the end and returns the file; on the way it
- * reports the job's state (SPEC §4), which the runner records. A remote provider also reports its
+ * reports the job's state (docs/screens.md#states-and-transitions), which the runner records. A remote provider also reports its
  * own job id, so that after a restart the runner resumes following that job instead of starting over.
  */
 export type VideoProgressStatus = "queued" | "processing" | "finishing";

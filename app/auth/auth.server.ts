@@ -89,7 +89,7 @@ export function requireUser(context: Context, request: Request): User {
   throw redirect(loginUrl(context, request));
 }
 
-/** As requireUser, and the login screen tells the person why they are there (e.g. SPEC §6 "Please log in again."). */
+/** As requireUser, and the login screen tells the person why they are there (e.g. docs/screens.md#roles-and-permissions "Please log in again."). */
 export async function requireUserOrExplain(context: Context, request: Request, message: string): Promise<User> {
   context.set(signInRequiredContext, true);
   const user = currentUser(context);

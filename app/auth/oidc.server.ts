@@ -16,7 +16,7 @@ import { safeRedirectPath } from "~/shared/safe-redirect";
 import { commitTokenPair } from "./session.server";
 
 /**
- * Single sign-on with an OpenID provider (issue 27, decision 0048): the authorization code flow with
+ * Single sign-on with an OpenID provider (decision 0048): the authorization code flow with
  * PKCE (S256), state and nonce, through openid-client. `/auth/oidc` starts it (a plain link on the Login
  * screen, no JavaScript), `/auth/oidc/callback` finishes it: the provider's verified email names the
  * account (or a new one when registration is open) and the browser gets the same session cookie as a

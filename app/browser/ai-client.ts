@@ -2,7 +2,7 @@ import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/shared/voi
 import { speakableText, SPEECH_TEXT_MAX } from "~/shared/speech-text";
 import { ApiError, apiFetch, apiJson, errorDetail } from "./api-client";
 
-/** The AI calls of SPEC §7, typed, through the one browser API client (refresh-and-replay on 401). */
+/** The AI calls of docs/api.md#every-call, typed, through the one browser API client (refresh-and-replay on 401). */
 export { FALLBACK_VOICE, speakableText, SPEECH_TEXT_MAX, type VoiceOption };
 
 export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> {
@@ -13,7 +13,7 @@ export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> 
   );
 }
 
-/** The voice list for the assistant's dropdown; SPEC §8's fallback voice when the call fails. */
+/** The voice list for the assistant's dropdown; the fallback voice in docs/screens.md#error-messages when the call fails. */
 export function loadVoiceOptions(signal?: AbortSignal): Promise<VoiceOption[]> {
   return voicesOrFallback(() => fetchVoices(signal));
 }
@@ -89,7 +89,7 @@ export interface SpokenReply {
 }
 
 /**
- * SPEC §7: POST /voice/generate {text, voice_id, keep: false} -> the url (or audio_url) of speech that
+ * docs/api.md#every-call: POST /voice/generate {text, voice_id, keep: false} -> the url (or audio_url) of speech that
  * plays for a while and is not filed in the library (the assistant's spoken replies).
  */
 export async function generateSpeech(text: string, voiceId: string): Promise<SpokenReply> {
@@ -130,7 +130,7 @@ export interface VideoJobStatus {
   media_id: string | null;
 }
 
-/** SPEC §7: POST /aivideo/ {prompt} -> id (possibly nested under data). */
+/** docs/api.md#every-call: POST /aivideo/ {prompt} -> id (possibly nested under data). */
 export async function startVideo(prompt: string): Promise<string> {
   const answer = await apiJson<{ id?: unknown; data?: { id?: unknown } }>("/api/aivideo/", { body: { prompt } });
   const id = typeof answer?.id === "string" ? answer.id : typeof answer?.data?.id === "string" ? answer.data.id : null;
@@ -167,7 +167,7 @@ function generatedFile(answer: { url?: unknown; media_id?: unknown; filename?: u
   return { url: answer.url, media_id: answer.media_id, filename: typeof answer.filename === "string" ? answer.filename : answer.media_id };
 }
 
-/** SPEC §7 creative tools (the project editor's generators): POST /creative-tools/{tool}/generate. */
+/** docs/api.md#every-call creative tools (the project editor's generators): POST /creative-tools/{tool}/generate. */
 export async function generateScript(prompt: string): Promise<string> {
   const answer = await apiJson<{ text?: unknown }>("/api/creative-tools/assistant/generate", { body: { prompt } });
   if (typeof answer?.text !== "string" || answer.text.trim() === "") throw new Error("No text came back");
@@ -192,7 +192,7 @@ export async function startVideoGeneration(prompt: string): Promise<string> {
 }
 
 /**
- * A screen's text for an AI call that failed: SPEC's failure text, and when the server refused it for
+ * A screen's text for an AI call that failed: the failure text in docs/screens.md#error-messages, and when the server refused it for
  * the person's AI limits (429), its reason, which says when to try again.
  */
 export function aiFailureText(failureText: string, error: unknown): string {

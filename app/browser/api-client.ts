@@ -1,5 +1,5 @@
 /**
- * The one browser client for /api (SPEC §4). The session cookie carries the tokens; on a 401 the
+ * The one browser client for /api (docs/screens.md#states-and-transitions). The session cookie carries the tokens; on a 401 the
  * client asks POST /api/auth/refresh (cookie only) once, and every call that failed meanwhile waits
  * for that same refresh and is replayed once. If the refresh fails the person goes to /login.
  */

@@ -1,5 +1,5 @@
 /**
- * The camera filters of SPEC §9, drawn onto a 2D canvas frame by frame so that what the preview
+ * The camera filters of docs/screens.md#constants-and-limits, drawn onto a 2D canvas frame by frame so that what the preview
  * shows is exactly what a photo or a video records. Most looks are a canvas `filter` (CSS filter
  * functions, done natively by the browser) plus colour layers composited on top; the looks CSS
  * cannot express (the thermal palette of infra) map pixels in JavaScript.
@@ -10,7 +10,7 @@
 export const CAMERA_FILTERS = ["matrix", "neon", "bw", "warm", "cyber", "infra", "dreamy", "vintage", "purple", "none"] as const;
 export type CameraFilter = (typeof CAMERA_FILTERS)[number];
 
-/** SPEC §9: Camera V2 offers the first five plus none, matrix by default. */
+/** docs/screens.md#constants-and-limits: Camera V2 offers the first five plus none, matrix by default. */
 export const CAMERA_V2_FILTERS = ["matrix", "neon", "bw", "warm", "cyber", "none"] as const satisfies readonly CameraFilter[];
 export type CameraV2Filter = (typeof CAMERA_V2_FILTERS)[number];
 export const CAMERA_V2_DEFAULT_FILTER: CameraV2Filter = "matrix";

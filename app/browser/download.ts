@@ -30,7 +30,7 @@ export function downloadBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** The canvas as a PNG Blob (SPEC §9: photos are PNG). */
+/** The canvas as a PNG Blob (docs/screens.md#constants-and-limits: photos are PNG). */
 export function canvasToPng(canvas: HTMLCanvasElement): Promise<Blob> {
   return new Promise((resolve, reject) => {
     canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("The canvas could not be encoded"))), "image/png");

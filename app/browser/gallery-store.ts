@@ -7,7 +7,7 @@ import type { CameraFilter } from "./camera-filters";
 
 export type CaptureType = "photo" | "video";
 
-/** SPEC §3's camera gallery item; `src` is an object URL made when the gallery is loaded. */
+/** the camera gallery item in docs/api.md#entities-and-payloads; `src` is an object URL made when the gallery is loaded. */
 export interface CameraGalleryItem {
   id: number;
   type: CaptureType;

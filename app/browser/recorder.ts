@@ -9,7 +9,7 @@ export interface RecordingFormat {
   extension: string;
 }
 
-/** SPEC §9: voice memos are audio/mp4 saved as .m4a; browsers without it get their own container. */
+/** docs/screens.md#constants-and-limits: voice memos are audio/mp4 saved as .m4a; browsers without it get their own container. */
 export const VOICE_MEMO_FORMATS: readonly RecordingFormat[] = [
   { mimeType: "audio/mp4", extension: "m4a" },
   { mimeType: "audio/webm;codecs=opus", extension: "webm" },
@@ -17,7 +17,7 @@ export const VOICE_MEMO_FORMATS: readonly RecordingFormat[] = [
   { mimeType: "audio/ogg;codecs=opus", extension: "ogg" },
 ];
 
-/** SPEC §9: camera videos are WebM; MP4 only where WebM cannot be written (Safari). */
+/** docs/screens.md#constants-and-limits: camera videos are WebM; MP4 only where WebM cannot be written (Safari). */
 export const CAMERA_VIDEO_FORMATS: readonly RecordingFormat[] = [
   { mimeType: "video/webm;codecs=vp8", extension: "webm" },
   { mimeType: "video/webm;codecs=vp9", extension: "webm" },

@@ -1,4 +1,4 @@
-/** Short interface sounds (SPEC §9: success, fail, notify); playback failures (autoplay rules) are harmless. */
+/** Short interface sounds (docs/screens.md#constants-and-limits: success, fail, notify); playback failures (autoplay rules) are harmless. */
 export type SoundName = "success" | "fail" | "notify";
 
 export function playSound(name: SoundName) {

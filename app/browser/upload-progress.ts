@@ -1,8 +1,8 @@
 import { apiFetch } from "./api-client";
 
 /**
- * File uploads with progress (SPEC §4: idle -> uploading with a percent -> done or failed). fetch()
- * cannot report upload progress, so this uses XMLHttpRequest. SPEC §4's 401 rule still holds: on a
+ * File uploads with progress (docs/screens.md#states-and-transitions: idle -> uploading with a percent -> done or failed). fetch()
+ * cannot report upload progress, so this uses XMLHttpRequest. the 401 rule in docs/screens.md#states-and-transitions still holds: on a
  * 401 the session is renewed through the shared API client (one refresh for every waiting request;
  * to /login when it fails) and the upload is sent once more.
  */
@@ -21,7 +21,7 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-/** A network failure (no HTTP answer at all): SPEC §8 tells it apart from a refused upload. */
+/** A network failure (no HTTP answer at all): docs/screens.md#error-messages tells it apart from a refused upload. */
 export class UploadNetworkError extends Error {}
 
 function send<T>(url: string, form: FormData, { onProgress, signal }: UploadOptions): Promise<UploadResult<T>> {

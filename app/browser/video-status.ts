@@ -1,4 +1,4 @@
-/** SPEC §4 Video generation: status texts, when the progress bar shows, its colour, and the polling limits. */
+/** docs/screens.md#states-and-transitions Video generation: status texts, when the progress bar shows, its colour, and the polling limits. */
 export const VIDEO_POLL_MS = 1000;
 /** The job times out (on the screen) after more than this many polls. */
 export const VIDEO_MAX_POLLS = 15;
@@ -34,7 +34,7 @@ export function isFinished(status: string): boolean {
 export type VideoPollEnd = "finished" | "error" | "timeout";
 
 /**
- * SPEC §4's polling of one job: a poll every VIDEO_POLL_MS (the first one after a pause too); stops
+ * the polling in docs/screens.md#states-and-transitions of one job: a poll every VIDEO_POLL_MS (the first one after a pause too); stops
  * when the job is finished or a poll fails ("error"), and once VIDEO_MAX_POLLS polls have not seen
  * it finish, the next tick ends it as "timeout" without polling again. Aborting `signal` stops it
  * silently (and cancels a poll in flight).

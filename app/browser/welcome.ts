@@ -1,5 +1,5 @@
 /**
- * SPEC §2's welcome toast shows once per sign-in (issue 15), not on every visit to the dashboard: the
+ * the welcome toast in docs/screens.md#screens-and-routes shows once per sign-in, not on every visit to the dashboard: the
  * browser remembers whom it welcomed until it sees nobody signed in (a logout, an ended session),
  * which is how every new sign-in starts. Kept in localStorage: other tabs of the same sign-in count.
  */

@@ -5,7 +5,7 @@ import { Icon } from "./icon";
 import { StorageMeter } from "./storage-meter";
 
 /**
- * The account screen's sections (app/routes/account.tsx; issue 27): each form posts to /account with
+ * The account screen's sections (app/routes/account.tsx; decision 0047): each form posts to /account with
  * its `intent` and works without JavaScript; with it, a fetcher sends it and the page stays.
  */
 export type AccountIntent = "password" | "revoke-session" | "revoke-other-sessions" | "create-token" | "revoke-token";

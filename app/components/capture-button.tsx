@@ -18,7 +18,7 @@ interface CaptureButtonProps {
 }
 
 /**
- * SPEC §2: tap for a photo, hold for a video. Works with a mouse, pen or finger (Pointer Events,
+ * docs/screens.md#screens-and-routes: tap for a photo, hold for a video. Works with a mouse, pen or finger (Pointer Events,
  * with the pointer captured so sliding off the button still ends the press) and with the keyboard
  * (Space or Enter held down). Screen readers' activation (a click without a press) takes a photo.
  */

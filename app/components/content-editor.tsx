@@ -243,7 +243,7 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
   );
 }
 
-/** Without JavaScript, the dashboard's Delete lands here first: SPEC §8 "Delete this content?". */
+/** Without JavaScript, the dashboard's Delete lands here first: docs/screens.md#error-messages "Delete this content?". */
 function DeleteConfirmation({ id, redirectTo }: { id: string; redirectTo: string | null }) {
   const back = safeRedirectPath(redirectTo, "/dashboard");
   return (

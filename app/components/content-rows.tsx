@@ -71,7 +71,7 @@ const escapeHtml = (text: string) => text.replace(/["&'<>]/g, (character) => HTM
 /**
  * The rows exactly as React writes contentRow's elements (tests/unit/content-rows-markup.test.ts
  * holds them equal), as one string: what the server sends. About 600 elements a page rendered one by
- * one were a third of the dashboard's render (issue 24); a string of them costs a few percent. The
+ * one were a third of the dashboard's render (docs/performance.md); a string of them costs a few percent. The
  * browser renders the same rows as elements (contentRow) and hydrates them from this markup.
  */
 export function contentRowsMarkup(items: ContentListItem[], deletes: ReadonlySet<string>, redirectTo: string): string {

@@ -1,4 +1,4 @@
-/** SPEC §2, §4, §8 and §9 texts and timing of the content screen (shared by its action and its editor). */
+/** docs/screens.md#screens-and-routes, #states-and-transitions, #error-messages and #constants-and-limits texts and timing of the content screen (shared by its action and its editor). */
 export const LOAD_FAILED = "⚠️ Failed to load content";
 export const SAVED_AUTO = "💾 Saved";
 export const SAVED_MANUALLY = "✅ Saved manually";
@@ -10,10 +10,10 @@ export const SAVE_AGAIN_TEXT = "Save again to replace it with your version.";
 export const DRAFT_RESTORED = "↩️ Your unsaved changes were restored.";
 export const LEAVE_UNSAVED = "Your changes could not be saved. Leave anyway and lose them?";
 export const AUTOSAVE_MS = 3000;
-/** The editor's status line while a save runs, and while there are changes no save has taken yet (issue 15). */
+/** The editor's status line while a save runs, and while there are changes no save has taken yet. */
 export const SAVING_STATUS = "Saving…";
 export const UNSAVED_STATUS = "Unsaved changes";
-/** What Cancel does (issue 15): it drops what is not saved; after an autosave it asks about what is. */
+/** What Cancel does: it drops what is not saved; after an autosave it asks about what is. */
 export const CANCEL_DROPS = "Cancel leaves without saving.";
 export const CANCEL_ASKS = "Autosave has saved part of this edit: Cancel asks whether to keep it.";
 export const CANCEL_QUESTION = "Autosave already saved changes from this edit. Keep them, or go back to the text this edit began with?";

@@ -6,12 +6,12 @@ import { FlashFallback } from "./flash-message";
 import { useFollowLinksInApp } from "./in-app-links";
 import { ROW_ACTION, RowLabels, contentRow, contentRowsMarkup, type ContentListItem } from "./content-rows";
 
-/** SPEC §2 and §8 texts of the dashboard list. */
+/** docs/screens.md#screens-and-routes and #error-messages texts of the dashboard list. */
 export const EMPTY_CONTENT_TEXT = "No content yet. Click Create to get started!";
 export const PIN_FAILED_TEXT = "Could not update pin";
 export const DELETE_FAILED_TEXT = "Failed to delete content";
 export const DELETE_CONFIRM_TEXT = "Delete this content?";
-/** The search box's empty state (issue 15). */
+/** The search box's empty state (decision 0019). */
 export const noResultsText = (query: string) => `No results for “${query}”.`;
 
 /** What the content screen's action answers to a fetcher (pin, delete). */
@@ -97,7 +97,7 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
     if (intent) data.set("intent", intent);
     // A pin moves its row (pinned first): the star keeps the focus when the row is moved.
     if (intent !== "delete" && submitter) keepFocus.current = submitter;
-    // SPEC §8: delete asks first (without JavaScript the plain form simply deletes).
+    // docs/screens.md#error-messages: delete asks first (without JavaScript the plain form simply deletes).
     if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
     // The row hides at once: its Delete keeps no focus, so the next row's Delete takes it.
     if (intent === "delete") focusAfterRemoval(form.closest("li"), 'button[name="delete"]', () => document.getElementById("content-heading"));
@@ -135,7 +135,7 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
   const keepFocus = useRef<HTMLElement | null>(null);
   const submitRow = useRowSubmissions(keepFocus);
   const recency = recencyOf(items, pinnedRanks);
-  // SPEC §4: pinned first, then most recently updated first (the server's order), pending pins included.
+  // docs/screens.md#states-and-transitions: pinned first, then most recently updated first (the server's order), pending pins included.
   const shown = items
     .map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item))
     .sort((a, b) => (a.pinned !== b.pinned ? (a.pinned ? -1 : 1) : recency.get(a.id)! - recency.get(b.id)!));

@@ -7,9 +7,9 @@ import { EmptyState } from "./page-header";
 import { toast } from "./toasts";
 
 /**
- * The Video Hub's "Generated" section (issue 26): the person's AI video clips, each titled by its
+ * The Video Hub's "Generated" section (decision 0043): the person's AI video clips, each titled by its
  * prompt, playable in place, downloadable and deletable. Uploads stay in the upload card's list
- * (./video-list.tsx); GET /api/videos stays SPEC's list of uploaded .mov files.
+ * (./video-list.tsx); GET /api/videos stays the list in docs/screens.md of uploaded .mov files.
  *
  * Delete is a plain form posting `intent=delete-generated` to the Video Hub's action (JavaScript off:
  * a redirect with a toast), enhanced with a fetcher (the row goes at once; the toast comes with the
@@ -35,7 +35,7 @@ export interface GeneratedAnswer {
 }
 
 export const GENERATED_INTENT = "delete-generated";
-/** SPEC §8's Video hub text for a delete that failed. */
+/** the Video hub text in docs/screens.md#error-messages for a delete that failed. */
 export const GENERATED_DELETE_FAILED = "Failed to delete video.";
 
 /** Where "Open in Video Hub" leads for a generated clip. */
@@ -73,7 +73,7 @@ export function GeneratedVideos({ videos, highlighted }: { videos: GeneratedVide
 function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highlighted: boolean }) {
   const fetcher = useFetcher<GeneratedAnswer>({ key: `generated-delete-${video.id}` });
   const reported = useRef<unknown>(null);
-  // A failure says SPEC's text (a success's toast comes with the answer, from the server).
+  // A failure says the text in docs/screens.md#error-messages (a success's toast comes with the answer, from the server).
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || reported.current === fetcher.data) return;
     reported.current = fetcher.data;

@@ -10,7 +10,7 @@ import { Icon } from "./icon";
 
 export type Outcome = { ok: boolean; text: string; detail?: string } | null;
 
-/** One generator run at a time: busy flag, result and SPEC's outcome texts. */
+/** One generator run at a time: busy flag, result and the outcome texts in docs/screens.md#error-messages. */
 export function useGenerator<T>(kind: string) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<T | null>(null);
@@ -25,7 +25,7 @@ export function useGenerator<T>(kind: string) {
 
   const run = async (input: string, task: (input: string) => Promise<T>) => {
     const trimmed = input.trim();
-    if (!trimmed || busy) return; // SPEC §5: each generator ignores empty input.
+    if (!trimmed || busy) return; // docs/screens.md#validation-rules: each generator ignores empty input.
     setBusy(true);
     setOutcome(null);
     try {

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from "react-router";
  * Plain <a href="/..."> links that navigate in the app as React Router's <Link> does, through one
  * click handler on the element around them (the shell's bar, the tool grid, the content list...).
  * A <Link> resolves its path and builds its own handler with several hooks on every render; the
- * shell, the tools and the list have about 130 links on the dashboard (issue 24: 6% of a page's CPU).
+ * shell, the tools and the list have about 130 links on the dashboard (docs/performance.md: 6% of a page's CPU).
  *
  * What <Link> does on a click, for a link inside `onClick`'s element: a plain left click on a link
  * to a path of this site (no target other than _self, no download, no modifier key) is prevented and

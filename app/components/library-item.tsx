@@ -201,7 +201,7 @@ export function LibraryItem({
 }
 
 /**
- * One "Attach to project" per file (issue 26: a project dropdown on every card made a phone's library
+ * One "Attach to project" per file (decision 0044: a project dropdown on every card made a phone's library
  * 5,500 px tall): a <details> whose summary opens the chooser, the person's projects and Attach, a
  * plain form posting to /library (with or without JavaScript). Sent, the chooser closes.
  */

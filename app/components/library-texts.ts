@@ -1,4 +1,4 @@
-/** The library screen's texts (SPEC §8 style: short, what happened and what to do) and its action's answer. */
+/** The library screen's texts (the style of docs/screens.md#error-messages: short, what happened and what to do) and its action's answer. */
 export const DELETE_CONFIRM = "Delete this file? It is removed from every project that uses it.";
 export const DELETE_FAILED = "Failed to delete file.";
 export const RENAME_FAILED = "Failed to rename file.";

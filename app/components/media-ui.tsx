@@ -3,7 +3,7 @@
  * ./page-header (the login page takes FlashMessage alone, without the header and its icons).
  */
 export { FlashMessage, OutcomeMessage, type Outcome } from "./flash-message";
-/** SPEC §4 Upload: "uploading (with a percent)". */
+/** docs/screens.md#states-and-transitions Upload: "uploading (with a percent)". */
 export function UploadProgress({ percent, label = "Uploading..." }: { percent: number | null; label?: string }) {
   if (percent === null) return null;
   return (

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { IconName } from "~/shared/icons";
 import { Icon } from "./icon";
 
-/** The one label for the way back to the dashboard on every tool screen (SPEC §2 Create's wording). */
+/** The one label for the way back to the dashboard on every tool screen (the wording in docs/screens.md#create). */
 export const BACK_TO_DASHBOARD = { to: "/dashboard", label: "Back to Dashboard" };
 
 /**
@@ -58,7 +58,7 @@ export function MediaHeader({
   );
 }
 
-/** What a list or result says while it has nothing to show (SPEC's words in `children`). */
+/** What a list or result says while it has nothing to show (the words in docs/screens.md#error-messages in `children`). */
 export function EmptyState({ icon, children, className }: { icon: IconName; children: React.ReactNode; className?: string }) {
   return (
     <div className={className ? `empty-state ${className}` : "empty-state"}>
@@ -68,7 +68,7 @@ export function EmptyState({ icon, children, className }: { icon: IconName; chil
   );
 }
 
-/** Grey bars in the shape of what is loading, under the words that say so (SPEC's "Loading..."). */
+/** Grey bars in the shape of what is loading, under the words that say so ("Loading..." (docs/screens.md)). */
 export function Skeleton({ lines = 3, label, className }: { lines?: number; label: string; className?: string }) {
   return (
     <div className={className ? `skeleton ${className}` : "skeleton"} role="status">

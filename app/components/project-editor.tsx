@@ -10,7 +10,7 @@ import { FILE_SLOTS, MediaSlot, type MediaChoice } from "./project-media-slots";
 import { toast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
 
-/** SPEC §4, §8 and §9 texts and timing of the project editor (shared with its route's action). */
+/** docs/screens.md#states-and-transitions, #error-messages and #constants-and-limits texts and timing of the project editor (shared with its route's action). */
 export const TITLE_REQUIRED = "Title required";
 export const SAVED = "Project saved successfully!";
 export const SAVE_FAILED = "Failed to save project";
@@ -96,7 +96,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   const attachFetcher = useFetcher<AttachAnswer>({ key: "project-attach" });
   const saving = saveFetcher.state !== "idle";
 
-  // The enhanced save's answer: the message, then /projects after 0.8 s (SPEC §4, §9).
+  // The enhanced save's answer: the message, then /projects after 0.8 s (docs/screens.md#states-and-transitions and #constants-and-limits).
   const handledSave = useRef<unknown>(null);
   useEffect(() => {
     const answer = saveFetcher.data;
@@ -204,7 +204,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
                 onChange={(value) => setSelection((current) => ({ ...current, [slot]: value }))}
               />
             ))}
-            {/* SPEC §2: music is the Music generator's (coming soon: the bundled tracks); its choice is this form's field. */}
+            {/* docs/screens.md#screens-and-routes: music is the Music generator's (coming soon: the bundled tracks); its choice is this form's field. */}
             <p className="muted project-slot-empty project-music-note" data-slot="music">
               {names.music ? `Music: ${names.music}. ` : null}Pick a bundled track under Generators, Music.
             </p>
@@ -224,7 +224,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
           <Link className="button button-ghost" to="/projects">
             Cancel
           </Link>
-          {/* A plain download of the saved project (issue 15): project.json and its files, as a zip. */}
+          {/* A plain download of the saved project: project.json and its files, as a zip. */}
           {isNew ? null : (
             <a className="button button-ghost" href={`/api/project/${encodeURIComponent(project!.id)}/export`} download>
               Export project

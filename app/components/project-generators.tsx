@@ -36,12 +36,12 @@ interface GeneratorsProps {
 }
 
 /**
- * SPEC §2 Project editor: collapsible generators Script, Voice, Music (coming soon: the three demo
+ * docs/screens.md#project-editor: collapsible generators Script, Voice, Music (coming soon: the three demo
  * tracks), Image and Video, folded together into one section (a <details>, so it opens without
  * JavaScript too) so that the form and its Save fit a laptop's first screen. Script, Voice, Image and
  * Video call the creative-tools API through the browser API client, so they need JavaScript; each
  * ignores empty input and says "{kind} generated successfully!" or "Failed to generate {kind}"
- * (SPEC §8), and its result can be attached to the project. Music is the project's one place for a
+ * (docs/screens.md#error-messages), and its result can be attached to the project. Music is the project's one place for a
  * track: its choice is a field of the project form (saved with Save Project, with or without JavaScript).
  */
 export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline, selectedMusic, onMusic, musicForm, onScript, onAttach, projectId }: GeneratorsProps) {
@@ -134,7 +134,7 @@ function VoiceGenerator({ onAttach, projectId }: { onAttach: GeneratorsProps["on
 }
 
 /**
- * SPEC §2: Music is marked coming soon, with the three demo tracks' players. Choosing one (or none) is
+ * docs/screens.md#screens-and-routes: Music is marked coming soon, with the three demo tracks' players. Choosing one (or none) is
  * the project form's `music_file` field (a radio group tied to the form by its id), so it is the one
  * place for music and it works without JavaScript; the names are the tracks' own, never their files'.
  */

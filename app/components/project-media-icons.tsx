@@ -3,7 +3,7 @@ import { MUSIC_DEMOS } from "~/shared/music-demos";
 import { PROJECT_SLOTS, type ProjectSlot } from "~/shared/project-rules";
 import { Icon } from "./icon";
 
-/** SPEC §2 Projects: four media icons (voices, music, videos, images), dimmed when the project has no such file. */
+/** docs/screens.md#projects: four media icons (voices, music, videos, images), dimmed when the project has no such file. */
 const SLOT_ICONS: Record<ProjectSlot, { icon: IconName; label: string }> = {
   voice: { icon: "mic", label: "Voice" },
   music: { icon: "music", label: "Music" },

@@ -4,7 +4,7 @@ import { ApiError, saveToLibrary } from "~/browser/api-client";
 import { Icon } from "./icon";
 import { toast } from "./toasts";
 
-/** SPEC §8 style: what failed, then the server's reason when it gave one. */
+/** the style of docs/screens.md#error-messages: what failed, then the server's reason when it gave one. */
 export const SAVE_FAILED = "Failed to save to library.";
 
 /** Whether a capture can go to the library as `kind`: photos are PNG, clips WebM, memos M4A (MP4 audio). */
@@ -16,7 +16,7 @@ export function savableAs(kind: "photo" | "clip" | "memo", type: string): boolea
 }
 
 /**
- * "Save to library" for a capture kept in the page (issue 15): posts it to POST /api/library/upload
+ * "Save to library" for a capture kept in the page (decision 0022): posts it to POST /api/library/upload
  * through the one API client, then says so with a toast and a link to the library; a refusal (the
  * storage quota, a format the library does not take) is said as a toast and in the page. The
  * download buttons beside it are unchanged.

@@ -7,7 +7,7 @@ import { ThemeToggle } from "./theme-toggle";
 /** What a screen may ask of the shell through its route `handle`: where the skip link goes; that it has its own theme toggle. */
 export interface ShellHandle {
   skipLink?: { href: string; label: string };
-  /** The screen's header has SPEC's dark-mode toggle (the dashboard): the shell then shows none, so a page has one theme control. */
+  /** The screen's header has the dark-mode toggle in docs/screens.md (the dashboard): the shell then shows none, so a page has one theme control. */
   ownThemeToggle?: boolean;
 }
 
@@ -25,7 +25,7 @@ export function navSection(pathname: string): string | null {
 }
 
 /**
- * The app shell of every signed-in screen (issue 14): the studio's navigation, the theme toggle and
+ * The app shell of every signed-in screen (decision 0023): the studio's navigation, the theme toggle and
  * the account. One <details> is both: on wide screens CSS keeps its content shown as a sidebar (its
  * summary hidden); on phones it is the top bar's Menu, a drawer that opens without JavaScript.
  */

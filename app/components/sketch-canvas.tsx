@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, type Ref } from "react";
 import { BLANK_TOLERANCE, SKETCH_PAPER } from "~/shared/sketch-styles";
 
-/** SPEC §9: erase width is 1.5 times the brush. */
+/** docs/screens.md#constants-and-limits: erase width is 1.5 times the brush. */
 export const ERASE_FACTOR = 1.5;
 export const SKETCH_SIZE = { width: 800, height: 500 };
 /** The paper: the sketch is opaque so that a saved PNG looks like the pad. */

@@ -12,7 +12,7 @@ export function useTheme(): Theme {
 
 /**
  * Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. Its one label says
- * what a press will do ("Switch to dark theme"), the same words wherever it shows (issue 15: a
+ * what a press will do ("Switch to dark theme"), the same words wherever it shows (a
  * "Dark mode: off" state label and a "Dark theme" action label disagreed); `data-next` picks its icon.
  */
 export function ThemeToggle({ className = "" }: { className?: string }) {

@@ -19,17 +19,17 @@ const subscribeTo = (media: string) => (listener: () => void) => {
 const subscribeToMotion = subscribeTo(REDUCED_MOTION);
 const subscribeToPhone = subscribeTo(PHONE);
 
-/** How many toasts show at once (issue 15: four stacked toasts covered half a phone); the rest wait their turn. */
+/** How many toasts show at once (four stacked toasts covered half a phone); the rest wait their turn. */
 export const TOASTS_AT_ONCE = { phone: 2, desktop: 3 };
 
 /**
- * SPEC §8: toasts auto-close after 5000 ms, pause on hover, Alt+T focuses them (react-toastify's
- * defaults, set explicitly). They sit at the bottom (full width on phones), not SPEC's top-right, where
+ * docs/screens.md#error-messages: toasts auto-close after 5000 ms, pause on hover, Alt+T focuses them (react-toastify's
+ * defaults, set explicitly). They sit at the bottom (full width on phones), not the top-right in docs/screens.md, where
  * they covered the header's controls (WCAG 2.4.11; docs/decisions/0021), and
  * take the page's theme. On a desktop with the sidebar they sit at the sidebar's foot, and the sidebar
  * ends above them (followToastStack, app.css; docs/decisions/0045): mid-page they covered a row's
- * Delete (issue 26). Where a toast still lies over a control (a row's Delete at the bottom of the
- * screen), it gets out of the way: while the pointer is over a toast, the toasts pause (SPEC's pause
+ * Delete (decision 0045). Where a toast still lies over a control (a row's Delete at the bottom of the
+ * screen), it gets out of the way: while the pointer is over a toast, the toasts pause (the pause in docs/screens.md
  * on hover) and turn faint and click-through (app.css), so the control beneath shows and takes the
  * click; a control reached with the keyboard is scrolled clear of them (app.css). With reduced motion
  * the countdown bar is hidden (it still times the close: react-toastify closes a toast when the

@@ -35,7 +35,7 @@ export function seeThroughUnderPointer(toasts: { pause(): void; play(): void }):
 /**
  * Keeps `--toast-stack` on <html> at the height the shown toasts take from the bottom of the window
  * (0 with none): on a desktop with the sidebar the toasts sit at its foot and the sidebar ends above
- * them (app.css, issue 26), so no control lies under a toast. Followed through the toasts' arrivals,
+ * them (app.css, decision 0045), so no control lies under a toast. Followed through the toasts' arrivals,
  * departures and size changes. Returns the clean-up.
  */
 export function followToastStack(): () => void {

@@ -55,7 +55,7 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
     wasSignedIn.current = signedIn;
   }, [signedIn]);
   useEffect(() => {
-    // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (SPEC §9).
+    // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (docs/screens.md#constants-and-limits).
     if (flash) toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
     // Only a new flash raises a toast; the path is read when it arrives.
   }, [flash]);
@@ -67,7 +67,7 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   );
 }
 
-/** Toasts raised in the dashboard area close after 3 s (SPEC §9). */
+/** Toasts raised in the dashboard area close after 3 s (docs/screens.md#constants-and-limits). */
 export const DASHBOARD_TOAST_MS = 3000;
 
 const raise =

@@ -28,7 +28,7 @@ export interface UploadCardProps {
     uploadError: string;
     selectFirst?: string;
   };
-  /** A refusal before sending (e.g. SPEC §5's "Only MP3 files allowed"), or null. */
+  /** A refusal before sending (e.g. "Only MP3 files allowed" (docs/screens.md#validation-rules)), or null. */
   refuse?: (file: File) => string | null;
   toastMs?: number;
   /** The plain form's answer to a failed upload (JavaScript off). */
@@ -40,7 +40,7 @@ export interface UploadCardProps {
 }
 
 /**
- * The upload card of every screen that takes files: a drop zone, Upload, the progress (SPEC §4) and
+ * The upload card of every screen that takes files: a drop zone, Upload, the progress (docs/screens.md#states-and-transitions) and
  * the storage meter. A failure is the picker's own error, shown once under it (no toast); a success
  * says UPLOAD_SUCCESSFUL as a toast, empties the picker and reloads the screen's list. Without
  * JavaScript the form posts to the screen's action, which redirects with the same text.

@@ -15,7 +15,7 @@ export const GALLERY_UNAVAILABLE_TEXT =
 export const GALLERY_SAVE_FAILED_TEXT = "The capture could not be kept: the browser's storage may be full. Delete some captures and try again.";
 export const GALLERY_CHANGE_FAILED_TEXT = "The gallery could not be changed. Please reload the page and try again.";
 
-/** A gallery item as the screen shows it: SPEC §3's fields plus the name it is saved under. */
+/** A gallery item as the screen shows it: the fields in docs/api.md#entities-and-payloads plus the name it is saved under. */
 export interface GalleryEntry extends CameraGalleryItem {
   filename: string;
   /** The capture itself, for "Save to library" (the page's CSP does not let scripts fetch blob: URLs). */

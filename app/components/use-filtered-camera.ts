@@ -23,7 +23,7 @@ import {
   type RecordingFormat,
 } from "~/browser/recorder";
 
-/** SPEC §8. */
+/** docs/screens.md#error-messages */
 export const CAMERA_DENIED_TEXT = "Please allow camera access.";
 export const CAMERA_NOT_READY_TEXT = "Camera not ready yet.";
 
@@ -126,7 +126,7 @@ export function useFilteredCamera({ filter, output }: { filter: CameraFilter; ou
         stopStream(stream);
         const problem = cameraProblemOf(error);
         setStatus(problem);
-        // SPEC §8: a refusal is an alert (and stays in the page).
+        // docs/screens.md#error-messages: a refusal is an alert (and stays in the page).
         if (problem === "denied") window.alert(CAMERA_DENIED_TEXT);
       });
     return () => {
@@ -165,7 +165,7 @@ export function useFilteredCamera({ filter, output }: { filter: CameraFilter; ou
     return () => clearInterval(timer);
   }, [recordingSince]);
 
-  /** True when a filtered frame is on the canvas; otherwise says "Camera not ready yet." (SPEC §8). */
+  /** True when a filtered frame is on the canvas; otherwise says "Camera not ready yet." (docs/screens.md#error-messages). */
   const ensureReady = useCallback(() => {
     if (statusRef.current === "ready" && (previewRef.current?.framesDrawn() ?? 0) > 0) return true;
     setNotice(CAMERA_NOT_READY_TEXT);

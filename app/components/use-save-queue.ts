@@ -72,7 +72,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   const [saved, setSavedState] = useState<EditableItem>(saveFailure?.current ?? item);
   const [draft, setDraftState] = useState<Draft>(saveFailure?.values ?? { title: item.title, body: item.body });
   const [status, setStatus] = useState<EditorStatus>(
-    // The action's message is SPEC's text, with the reason when it has one (a conflict, the storage quota).
+    // The action's message is the text in docs/screens.md#error-messages, with the reason when it has one (a conflict, the storage quota).
     saveFailure ? { tone: "error", text: saveFailure.message || SAVE_FAILED } : null,
   );
   const [conflict, setConflict] = useState(saveFailure?.conflict ?? false);
@@ -136,7 +136,7 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
             setStatus({ tone: "error", text: CONFLICT_TEXT });
             return "conflict";
           }
-          // A refusal with a reason the person can act on (413: the storage quota) says it after SPEC's text.
+          // A refusal with a reason the person can act on (413: the storage quota) says it after the text in docs/screens.md#error-messages.
           setStatus({ tone: "error", text: reply.status === 413 && reply.detail ? `${SAVE_FAILED} ${reply.detail}` : SAVE_FAILED });
           return "failed";
         } catch {

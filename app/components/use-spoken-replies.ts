@@ -3,7 +3,7 @@ import { aiFailureText, generateSpeech } from "~/browser/ai-client";
 import type { Exchange } from "./assistant-conversation";
 
 /**
- * The assistant's conversation of this visit and its speech (issue 26): each reply is spoken on
+ * The assistant's conversation of this visit and its speech (decision 0042): each reply is spoken on
  * request (Auto-Speak, "Speak Reply") as unkept speech, whose player sits under that reply and plays
  * once the audio is there; "Save to library" beside it keeps it. `initial` is what a plain form post
  * rendered (JavaScript off), or nothing.

@@ -8,7 +8,7 @@ interface VideoModalProps {
   onError: () => void;
 }
 
-/** The Video hub's modal player (SPEC §2): a native <dialog>, so focus, Escape and the backdrop behave. */
+/** The Video hub's modal player (docs/screens.md#screens-and-routes): a native <dialog>, so focus, Escape and the backdrop behave. */
 export function VideoModal({ video, onClose, onError }: VideoModalProps) {
   const dialog = useRef<HTMLDialogElement>(null);
 

@@ -1,5 +1,5 @@
 /**
- * A map that holds at most `maxBytes` of values, least recently used dropped first (issue 13: the
+ * A map that holds at most `maxBytes` of values, least recently used dropped first (docs/performance.md: the
  * kept dashboard pages and API answers). What a value costs is the caller's `sizeOf`; a value larger
  * than `maxEntryBytes` (or than the whole bound) is not kept at all.
  */

@@ -1,7 +1,7 @@
 import { NoResultError, type Compilable, type CompiledQuery, type Kysely, type KyselyPlugin, type QueryNode, type QueryResult, type RootOperationNode } from "kysely";
 
 /**
- * Queries built and compiled once per open database, then run with each call's values (issue 13:
+ * Queries built and compiled once per open database, then run with each call's values (docs/performance.md:
  * building and compiling the same few queries on every request cost several % of the server's CPU).
  *
  *   const userById = compileOnce((db: Kysely<Database>, p: { id: string }) =>

@@ -21,7 +21,7 @@ import { engineOf, type DatabaseEngine } from "../../db/portable";
 
 /**
  * Which database the app runs on, and the few places where SQLite and PostgreSQL need different SQL
- * (issue 12, docs/decisions/0003). `DATABASE_URL=postgres://…` selects PostgreSQL (`pg`); unset, the
+ * (docs/decisions/0003). `DATABASE_URL=postgres://…` selects PostgreSQL (`pg`); unset, the
  * embedded SQLite file stays the default. Everything here is engine plumbing: no table knowledge.
  *
  * Portable by construction (no helper needed), for the model owners:

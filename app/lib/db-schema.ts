@@ -128,7 +128,7 @@ export interface MediaFilesTable {
   duration_ms?: number | null;
 }
 
-/** An AI video job (SPEC §3, §4); worked by the job runner, see db/migrations/0004_ai.ts. */
+/** An AI video job (docs/api.md#entities-and-payloads and docs/screens.md#states-and-transitions); worked by the job runner, see db/migrations/0004_ai.ts. */
 export interface VideoJobsTable {
   id: string;
   user_id: string;
@@ -154,7 +154,7 @@ export interface VideoJobsTable {
   completed_at: string | null;
 }
 
-/** A project (SPEC §3); see db/migrations/0005_projects.ts. */
+/** A project (docs/api.md#entities-and-payloads); see db/migrations/0005_projects.ts. */
 export interface ProjectsTable {
   id: string;
   user_id: string;

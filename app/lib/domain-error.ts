@@ -2,7 +2,7 @@
  * The one error that crosses from models and services into the doors: a status that names the
  * problem (HTTP's numbers, because both doors speak HTTP), a detail a person may read, and optional
  * data the answer carries (for example a 409's `current` version). The API answers it as
- * `{"detail", ...data}` (app/lib/http/responder.server.ts `errorResponse`); screens show its detail or SPEC §8's
+ * `{"detail", ...data}` (app/lib/http/responder.server.ts `errorResponse`); screens show its detail or docs/screens.md#error-messages
  * text for the status. No door reads `detail` to decide what to do: it branches on `status` or `code`.
  */
 export class DomainError extends Error {

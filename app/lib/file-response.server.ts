@@ -21,7 +21,7 @@ const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, 
 /**
  * The stored bytes as a response body, once the store has answered: the first chunk (or the end) has
  * arrived before any status is chosen, so a store out of reach is a 503 and a missing object a 404,
- * never a 200 cut short (issue 32). A failure after the first byte errors the body: the server's
+ * never a 200 cut short (decision 0049). A failure after the first byte errors the body: the server's
  * adapter logs it (once) and the connection is cut, so the client sees an incomplete answer, not a
  * short file. Read on demand (backpressure); a client that goes away stops the store's read.
  */

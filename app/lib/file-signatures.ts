@@ -181,7 +181,7 @@ export function isWav(bytes: Uint8Array): boolean {
 /** For the media store's content check: the Content-Type of a WAV file, or null. */
 export const sniffWav = (head: Uint8Array): string | null => (isWav(head) ? "audio/wav" : null);
 
-// Files saved to the library from the capture screens (issue 15).
+// Files saved to the library from the capture screens (decision 0022).
 /** WebM (camera clips): an EBML header whose doctype is "webm". */
 export const sniffWebm = (head: Uint8Array): string | null => (sniffVideo(head) === "video/webm" ? "video/webm" : null);
 

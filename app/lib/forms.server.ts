@@ -31,10 +31,10 @@ export function fieldErrors<F extends string>(error: z.ZodError, fields: readonl
   return errors;
 }
 
-/** What a screen says about a refusal: its SPEC §8 message, the server's reason (if any) and the status. */
+/** What a screen says about a refusal: its docs/screens.md#error-messages message, the server's reason (if any) and the status. */
 export interface ScreenFailure {
   status: number;
-  /** The DomainError's code, for the few screens whose SPEC text depends on it. */
+  /** The DomainError's code, for the few screens whose the text in docs/screens.md#error-messages depends on it. */
   code?: string;
   detail?: string;
 }

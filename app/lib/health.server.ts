@@ -2,7 +2,7 @@ import { databaseIsReachable } from "./db.server";
 import { fileStore } from "./storage.server";
 
 /**
- * Whether the database and the file store answer now (GET /api/health, issue 32). Each is asked
+ * Whether the database and the file store answer now (GET /api/health, decision 0049). Each is asked
  * with a short timeout, and one answer serves every check for HEALTH_CACHE_MS: a flood of health
  * checks shares one probe in flight and then its result, so it costs the dependencies nothing more.
  */

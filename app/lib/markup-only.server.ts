@@ -2,7 +2,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import { isDocumentRequest } from "~/lib/http/responder.server";
 
 /**
- * Data a page shows in its markup that need not also travel as its hydration data (issue 13: the
+ * Data a page shows in its markup that need not also travel as its hydration data (decision 0024: the
  * dashboard's 100 rows were sent twice, once as HTML and once as loader data, 14 KB of 64). For a
  * document, the loader hands the value to the server render through this per-request store and the
  * loader data carries null; the browser reads the value back from the markup it hydrates

@@ -1,7 +1,7 @@
 import { DomainError } from "./domain-error";
 
 /**
- * The one place that tells an outage from a bug (issue 32, docs/decisions/0049): an error that says
+ * The one place that tells an outage from a bug (docs/decisions/0049): an error that says
  * the database or the file store cannot be reached right now becomes the domain's "unavailable"
  * error, a 503 with Retry-After that the API answers as `{"detail"}` and screens show with a way to
  * try again. Everything else is left alone: bad input stays the 4xx its DomainError says, a bug a 500.

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { keys } from "./keys.server";
 
 /**
- * Signed media URLs (SPEC §7 GET /videos/signed_url): a link that plays one file without a session
+ * Signed media URLs (docs/api.md#every-call GET /videos/signed_url): a link that plays one file without a session
  * for a limited time. The HMAC-SHA256 covers the owner, the file id and the expiry, so none of the
  * three can be changed; the key is derived from SESSION_SECRET for this one purpose.
  */

@@ -3,7 +3,7 @@ import { DomainError } from "./domain-error";
 import type { FileStore } from "./storage.server";
 
 /**
- * Small previews of stored images for the library's grid (issue 15): WebP, at most 320 px on the
+ * Small previews of stored images for the library's grid (decision 0022): WebP, at most 320 px on the
  * longer side, made with sharp on first request and kept in memory (a few hundred of ~10 KiB each),
  * keyed by the file's key and version so a changed file never shows an old picture. The browser
  * keeps them too (ETag, private max-age).

@@ -29,7 +29,7 @@ export interface ReceivedUpload {
 }
 
 export interface UploadOptions extends StageOptions {
-  /** The multipart field holding the file (SPEC §7: `file`). */
+  /** The multipart field holding the file (docs/api.md#every-call: `file`). */
   field?: string;
   /** Said when the file is refused for its content (415). */
   unsupportedMessage: string;

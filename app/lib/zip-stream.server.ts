@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import yazl from "yazl";
 
 /**
- * Zip files written as they are sent (issue 15's exports): entries are added with a function that
+ * Zip files written as they are sent (the exports): entries are added with a function that
  * opens their bytes, and each is opened only when the zip reaches it (yazl's addReadStreamLazy), so
  * however many files an export holds, one is open at a time and memory holds a few chunks of it.
  * Backpressure runs from the client's socket back to the file being read: the front door waits for

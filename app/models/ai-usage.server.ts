@@ -4,11 +4,11 @@ import { env } from "~/lib/env.server";
 import { newId, nowIso } from "~/lib/ids.server";
 
 /**
- * Per-person AI limits (issue 14; docs/decisions/0038), shared by every AI call (assistant, speech,
+ * Per-person AI limits (docs/decisions/0038), shared by every AI call (assistant, speech,
  * sketch, image, video) on every instance: each request is a row of ai_requests (db/migrations/0013).
  *
  * - Per minute (AI_REQUESTS_PER_MINUTE): requests started in the last 60 seconds, a sliding window.
- * - Per day (issue 27): requests started since midnight UTC, against the person's own cap
+ * - Per day (decision 0046): requests started since midnight UTC, against the person's own cap
  *   (users.ai_daily_limit, `npm run admin -- ai-limit`) or AI_DAILY_LIMIT (0: none).
  * - At once (AI_CONCURRENT_PER_PERSON): requests whose heartbeat is fresh. The instance working a
  *   request beats it (heartbeatAiRequests) and clears the heartbeat when the request ends
@@ -70,7 +70,7 @@ export async function beginAiRequest(userId: string, kind: AiRequestKind, limits
       const retryAfterSeconds = Math.max(1, Math.ceil((oldest + AI_RATE_WINDOW_MS - now.getTime()) / 1000));
       return { allowed: false, reason: "per_minute", limit: limits.perMinute, retryAfterSeconds } as const;
     }
-    // The daily cap (issue 27): the person's own (`npm run admin -- ai-limit`) or AI_DAILY_LIMIT; 0: none.
+    // The daily cap (decision 0046): the person's own (`npm run admin -- ai-limit`) or AI_DAILY_LIMIT; 0: none.
     const own = await trx.selectFrom("users").select("ai_daily_limit").where("id", "=", userId).executeTakeFirst();
     const perDay = own?.ai_daily_limit ?? limits.perDay ?? 0;
     if (perDay > 0) {

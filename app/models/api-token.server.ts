@@ -10,7 +10,7 @@ import { ACCOUNT_DISABLED_MESSAGE } from "./credentials.server";
 import type { User } from "./user.server";
 
 /**
- * Personal API tokens (issue 27; docs/decisions/0047): a person makes one for a script, which sends it
+ * Personal API tokens (docs/decisions/0047): a person makes one for a script, which sends it
  * as `Authorization: Bearer cas_…` on any /api call. The token is 32 random bytes (base64url) after a
  * recognisable prefix; only its SHA-256 is stored (a high-entropy secret needs no slow hash), so the
  * token is shown once, when made. Revoking deletes the row: the next request with it is 401, on every

@@ -5,7 +5,7 @@ import { displayText } from "~/shared/media-names";
 /** What a text content item may hold, and the input the forms and the API send to make or change one. */
 export const TITLE_MAX = 200;
 export const BODY_MAX = 100_000;
-/** The dashboard shows this many items per page; the API list has no default limit (SPEC: a bare list). */
+/** The dashboard shows this many items per page; the API list has no default limit (docs/screens.md: a bare list). */
 export const CONTENT_PAGE_SIZE = 100;
 export const LIST_LIMIT_MAX = 1000;
 

@@ -65,7 +65,7 @@ function keptContentList(userId: string, version: number, query: ContentListQuer
 
 /**
  * A page of the person's items (or of the matches of `q`), serialised once and answered from memory
- * until one of their items changes (issue 13: GET /api/content is read far more often than written).
+ * until one of their items changes (docs/performance.md: GET /api/content is read far more often than written).
  *
  * The answer is kept under the person's content version, which database triggers move on every
  * insert, update and delete of their items, on any instance (migration 0010; decision 0017). The

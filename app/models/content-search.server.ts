@@ -7,7 +7,7 @@ import { db } from "~/lib/db.server";
 import type { ContentItem, ContentSummary } from "./content.server";
 
 /**
- * Content search (issue 15): the person's items whose title or body has every word of a query, each
+ * Content search (decision 0019): the person's items whose title or body has every word of a query, each
  * word also matching as the start of a longer one ("robo" finds "robots"), in the list's own order
  * (pinned first, then most recently updated). Every query is scoped by the user's id.
  *

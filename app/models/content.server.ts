@@ -10,7 +10,7 @@ import { contentUpdateSchema, type ContentUpdate } from "./content-input.server"
 import { requireWithinQuota } from "./storage-quota.server";
 
 /**
- * Text content items (SPEC §3): every function takes the signed-in user's id and every query is
+ * Text content items (docs/api.md#entities-and-payloads): every function takes the signed-in user's id and every query is
  * scoped by it, so another user's item is indistinguishable from one that does not exist. What an item
  * may hold, and the forms' and the API's input, are app/models/content-input.server.ts's.
  */
@@ -55,7 +55,7 @@ function listShape({ limit, offset }: ListOptions): ListShape {
   return limit === undefined ? "all" : "limit";
 }
 
-/** Pinned first, then most recently updated first (SPEC §4); the index content_items_user_list serves it. */
+/** Pinned first, then most recently updated first (docs/screens.md#states-and-transitions); the index content_items_user_list serves it. */
 function listQuery(database: Kysely<Database>, p: ListParameters, shape: ListShape) {
   let query = database
     .selectFrom("content_items")

@@ -2,7 +2,7 @@ import { db } from "~/lib/db.server";
 import { MEDIA_COLUMNS, toFile, type MediaFile } from "./media.server";
 
 /**
- * What the exports read (issue 15; app/services/export.server.ts writes the zip): lists of the
+ * What the exports read (app/services/export.server.ts writes the zip): lists of the
  * person's content, without bodies, and of every file they own, of any kind. Every query is scoped
  * by the user's id. Bodies are read one at a time as the zip reaches them, so an export of many long
  * pieces never holds them all.

@@ -4,7 +4,7 @@ import type { Database } from "~/lib/db-schema";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/ids.server";
 
 /**
- * Invitation links of REGISTRATION=invite (issue 27; docs/decisions/0046): `npm run admin -- invite`
+ * Invitation links of REGISTRATION=invite (docs/decisions/0046): `npm run admin -- invite`
  * makes one, `/register?invite=CODE` uses it. The code is 128 random bits, kept only as its SHA-256
  * (whoever reads the database cannot register with it). An invitation works once: the registration's
  * transaction claims it with a conditional update (`used_at is null`, not expired) before it inserts

@@ -21,7 +21,7 @@ import { storageUsed } from "./storage-quota.server";
 import { storageUse } from "./storage-quota.server";
 
 /**
- * The library (issue 15): every file the person owns, whatever made it (voice and video uploads,
+ * The library (decision 0022): every file the person owns, whatever made it (voice and video uploads,
  * generated speech, images and clips, sketch results, saved photos, camera clips and voice memos),
  * through one table (media_files) and so one query. Every function takes the user's id and every query
  * is scoped by it: another person's file is one that does not exist (404).

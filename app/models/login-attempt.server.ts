@@ -20,7 +20,7 @@ import type { HashPriority } from "./password.server";
  *   purpose: an office or a mobile carrier puts many people behind one address, and a hundred typos in
  *   a quarter of an hour is far more than such a crowd makes, while one guesser is stopped at a hundred.
  *   Loopback (this machine: local scripts, the test suites) is not counted, as for registrations; behind
- *   a proxy TRUST_PROXY must be set (README).
+ *   a proxy TRUST_PROXY must be set (docs/operating.md#several-instances-behind-a-proxy).
  * - Below both budgets, a correct password always gets in: nothing else refuses it, except the bounded
  *   hash queue when the whole server is flooded (503 with Retry-After, app/models/password.server.ts),
  *   in which an address with no other attempt in the window goes first (`hashPriority`).
@@ -147,7 +147,7 @@ const registrationWindowStart = (now: Date) => new Date(now.getTime() - REGISTRA
 
 /**
  * A loopback address is this machine itself (local scripts, the test suites); behind a reverse proxy
- * TRUST_PROXY must be set anyway (README), or every visitor would share the proxy's one address.
+ * TRUST_PROXY must be set anyway (docs/operating.md#several-instances-behind-a-proxy), or every visitor would share the proxy's one address.
  */
 export function isLoopbackAddress(address: string) {
   return /^(127\.|::ffff:127\.)/.test(address) || address === "::1";

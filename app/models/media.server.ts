@@ -9,7 +9,7 @@ import type { Provenance } from "~/shared/library-rules";
 import { checkMediaName, lookupName, nameFromUpload, type MediaKind } from "~/shared/media-names";
 
 /**
- * The user's stored files (SPEC §2 Voices and Video hub, §3 Voice file and Video file). Every
+ * The user's stored files (docs/screens.md#voices and #video-hub and docs/api.md#entities-and-payloads). Every
  * function takes the user's id and every query is scoped by it: another user's file is
  * indistinguishable from one that does not exist. The bytes live in the file store under the row's
  * id; the display name is only a column, so a rename is a row update.
@@ -110,7 +110,7 @@ export async function getMediaById(userId: string, id: string): Promise<MediaFil
   return row ? toFile(row) : undefined;
 }
 
-/** SPEC §5: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as DomainError. */
+/** docs/screens.md#validation-rules: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as DomainError. */
 export async function renameMedia(userId: string, kind: MediaKind, oldName: string, newName: unknown): Promise<MediaFile> {
   const checked = checkMediaName(newName, kind);
   if (!checked.ok) throw new DomainError(422, checked.message);

@@ -6,7 +6,7 @@ import { revokeOtherSessions } from "./sessions.server";
 import { CANCELLED_ACCOUNT_DISABLED, cancelUnfinishedJobs } from "./video-job.server";
 
 /**
- * What `npm run admin` reads and changes about people (issue 27; docs/decisions/0046), on whichever
+ * What `npm run admin` reads and changes about people (docs/decisions/0046), on whichever
  * database the settings name, while the server runs: every change is one statement (or one
  * transaction) that the server's per-request reads see at once, on every instance.
  */

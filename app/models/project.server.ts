@@ -11,7 +11,7 @@ import { displayText, lookupName } from "~/shared/media-names";
 import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
 /**
- * Projects (SPEC §2 Projects and Project editor, §3 Project). Every function takes the signed-in
+ * Projects (docs/screens.md#projects and #project-editor and docs/api.md#entities-and-payloads). Every function takes the signed-in
  * user's id and every query is scoped by it: another user's project is indistinguishable from one
  * that does not exist. A project holds at most one file per slot: a voice (a voice clip or generated
  * speech), a video (an upload or an AI video), an image (a drawing-pad result or a generated image)
@@ -38,7 +38,7 @@ export interface Project {
   id: string;
   title: string;
   description: string;
-  /** SPEC §3: the four media fields signal presence: the attached file's name, or null. */
+  /** docs/api.md#entities-and-payloads: the four media fields signal presence: the attached file's name, or null. */
   voice_file: string | null;
   music_file: string | null;
   video_file: string | null;
@@ -93,7 +93,7 @@ const musicFileSchema = z
   .transform((value) => (value ? value.replace(/\.mp3$/i, "") : null))
   .refine((value) => value === null || MUSIC_TRACK_IDS.includes(value), `music_file must be one of: ${MUSIC_FILE_NAMES.join(", ")}, or null`);
 
-/** The attachment fields are the same four the API answers with (SPEC §3), so a read project can be written back. */
+/** The attachment fields are the same four the API answers with (docs/api.md#entities-and-payloads), so a read project can be written back. */
 const attachmentFields = {
   voice_file: fileRefSchema("voice_file").optional(),
   music_file: musicFileSchema.optional(),

@@ -6,7 +6,7 @@ import { deviceLabel } from "~/lib/device-label";
 import { nowIso } from "~/lib/ids.server";
 
 /**
- * A person's signed-in sessions (issue 27; docs/decisions/0047). A session is one sign-in: a
+ * A person's signed-in sessions (docs/decisions/0047). A session is one sign-in: a
  * refresh-token family (app/models/token.server.ts), live while its `sessions` row (its id is the
  * family's) is not revoked and a token of the family is live (not revoked, not expired). The row names
  * and dates it (the device it signed in from, when it was last used) and is what ends it: every revoke

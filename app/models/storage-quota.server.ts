@@ -12,7 +12,7 @@ import { MEDIA_RULES } from "./media-rules.server";
 
 /**
  * The storage quota (USER_STORAGE_QUOTA_MB, or the person's own set by `npm run admin -- quota`) as one rule for every way bytes arrive, held under races
- * on both engines (issue 14; docs/decisions/0037). What a person uses is
+ * on both engines (docs/decisions/0037). What a person uses is
  *
  *   users.media_bytes + users.text_bytes + their live storage_reservations
  *

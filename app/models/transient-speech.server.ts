@@ -13,7 +13,7 @@ import { inspectKeepingHead, MEDIA_RULES } from "./media-rules.server";
 import { requireWithinQuota } from "./storage-quota.server";
 
 /**
- * Speech that is not kept (issue 26; docs/decisions/0042): what the assistant speaks. The bytes go to
+ * Speech that is not kept (docs/decisions/0042): what the assistant speaks. The bytes go to
  * the one file store under a random id (so every instance serves them, on disk or S3), named by a row
  * in transient_speech, not media_files: the library, the voice lists, the export, backups and the
  * storage quota never see them. A clip plays for TRANSIENT_SPEECH_TTL_MS, to its owner only

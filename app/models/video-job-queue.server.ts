@@ -99,7 +99,7 @@ export async function claimJobs(runnerId: string, staleBefore: string, limit: nu
   });
 }
 
-/** Jobs waiting for a free slot say so (SPEC §4 "queued"). */
+/** Jobs waiting for a free slot say so (docs/screens.md#states-and-transitions "queued"). */
 export async function markWaiting(ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db

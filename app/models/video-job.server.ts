@@ -9,7 +9,7 @@ import { mediaUrl } from "./ai-media.server";
 import { ACCOUNT_DISABLED_MESSAGE } from "./credentials.server";
 
 /**
- * AI video jobs (SPEC §3 Video generation job, §4 statuses). What a person sees is scoped by their
+ * AI video jobs (docs/api.md#entities-and-payloads and docs/screens.md#states-and-transitions statuses). What a person sees is scoped by their
  * id: another user's job is indistinguishable from one that does not exist. The runner's side (claims,
  * progress, the end) is app/models/video-job-queue.server.ts.
  */
@@ -19,7 +19,7 @@ export const UNFINISHED_STATUSES: VideoStatus[] = ["starting", "queued", "proces
 export const FINISHED_STATUSES: VideoStatus[] = ["completed", "error", "timeout"];
 
 export const VIDEO_PROMPT_MAX = 1000;
-/** Why a disabled person's unfinished job ended: SPEC §4 has no "cancelled", so it ends in error with this reason. */
+/** Why a disabled person's unfinished job ended: docs/screens.md#states-and-transitions has no "cancelled", so it ends in error with this reason. */
 export const CANCELLED_ACCOUNT_DISABLED = "Cancelled: the account was disabled.";
 export const VIDEO_JOB_NOT_FOUND = "Video job not found";
 
@@ -33,7 +33,7 @@ export const videoPromptSchema = z.object({
     .max(VIDEO_PROMPT_MAX, `prompt must be at most ${VIDEO_PROMPT_MAX} characters`),
 });
 
-/** What the API answers for a job (SPEC §3: id, status, progress, url). */
+/** What the API answers for a job (docs/api.md#entities-and-payloads: id, status, progress, url). */
 export interface VideoJobView {
   id: string;
   status: VideoStatus;

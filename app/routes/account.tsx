@@ -114,7 +114,7 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   return withFailureFallback(serverAction, (): AccountAnswer => ({ intent: intent as Intent, ok: false, message: "⚠️ Something went wrong. Please try again." }));
 }
 
-/** The account (issue 27): password, sessions, personal API tokens and usage. Every form works without JavaScript. */
+/** The account (decision 0047): password, sessions, personal API tokens and usage. Every form works without JavaScript. */
 export default function Account({ loaderData }: Route.ComponentProps) {
   const { email, sessions, tokens, usage, limits } = loaderData;
   return (

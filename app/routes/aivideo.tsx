@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
 
-/** The finished clip's actions (issue 26). */
+/** The finished clip's actions (decision 0043). */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: generatedStylesheet }];
 
 interface JobState {
@@ -54,7 +54,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await readFormData(request).catch(() => null);
   const parsed = videoPromptSchema.safeParse({ prompt: form?.get("prompt") ?? "" });
-  // SPEC §5: an empty prompt is ignored.
+  // docs/screens.md#validation-rules: an empty prompt is ignored.
   if (!parsed.success) return redirect("/aivideo");
   try {
     const job = await submitVideoJob(user.id, parsed.data.prompt);
@@ -66,7 +66,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-/** SPEC §4: poll every 1 s; stop on completed or a poll error; time out after more than 15 polls. */
+/** docs/screens.md#states-and-transitions: poll every 1 s; stop on completed or a poll error; time out after more than 15 polls. */
 function useVideoJob(initial: JobState | null) {
   const [job, setJob] = useState<JobState | null>(initial);
   const [refused, setRefused] = useState<string | null>(null);
@@ -152,7 +152,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // SPEC §5: an empty prompt is ignored.
+    // docs/screens.md#validation-rules: an empty prompt is ignored.
     const text = prompt.trim();
     if (!text) return;
     void start(text);
@@ -231,7 +231,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
               <span className="muted">The preview appears here.</span>
             )}
           </div>
-          {/* A finished clip: download it, or see it among the person's videos (issue 26; no raw id is shown). */}
+          {/* A finished clip: download it, or see it among the person's videos (decision 0043; no raw id is shown). */}
           {job.status === "completed" && job.url ? (
             <div className="media-actions video-job-actions">
               <a className="button button-small" href={job.url} download data-testid="video-download">
@@ -246,7 +246,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
               ) : null}
             </div>
           ) : null}
-          {/* SPEC §2 lists the generation id on this screen; issue 26 keeps raw ids out of sight, so it is
+          {/* docs/screens.md#screens-and-routes lists the generation id on this screen; decision 0043 keeps raw ids out of sight, so it is
               one press away, for whoever reports a problem with a job. */}
           {job.id ? (
             <details className="muted video-id">

@@ -25,7 +25,7 @@ export const meta: Route.MetaFunction = () => [{ title: "AI Assistant · Creativ
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
 
-/** SPEC §2 and §8 texts of the assistant. */
+/** docs/screens.md#screens-and-routes and #error-messages texts of the assistant. */
 const SOMETHING_WENT_WRONG = "Something went wrong.";
 const LOADING_VOICES = "Loading voices...";
 const NO_OPTIONS = "No Options";
@@ -47,7 +47,7 @@ type AskResult =
  * Without JavaScript: a plain form post. Asking renders the reply in the page and, with Auto-Speak on,
  * speaks it without keeping it (a player whose audio lives minutes; docs/decisions/0042). Its "Save to
  * library" posts here too (intent keep_speech) with what the page showed, which comes back with the
- * reply and says it is in the library. With JavaScript the screen calls the API instead (SPEC §7).
+ * reply and says it is in the library. With JavaScript the screen calls the API instead (docs/api.md#every-call).
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
@@ -60,7 +60,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const question = text(form.get("message"));
   const voiceId = text(form.get("voice_id")).trim();
   if (form.get("intent") === "keep_speech") return keepSpeech(user.id, form, question, voiceId);
-  // SPEC §5: an empty or whitespace question is ignored.
+  // docs/screens.md#validation-rules: an empty or whitespace question is ignored.
   if (question.trim() === "") return null;
   const parsed = assistantMessageSchema.safeParse({ message: question });
   if (!parsed.success) return data<AskResult>({ ok: false, question, voiceId, error: parsed.error.issues[0].message }, { status: 422 });
@@ -68,7 +68,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     answer = await askOnServer(user.id, parsed.data.message, request.signal);
   } catch (error) {
-    // A provider failure reaches the screen as the service's DomainError: SPEC §8's text with its status;
+    // A provider failure reaches the screen as the service's DomainError: the text in docs/screens.md#error-messages with its status;
     // over the person's AI limits, the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
     const failure = screenAiFailure(SOMETHING_WENT_WRONG, error);
@@ -106,7 +106,7 @@ type VoicesState = { state: "loading" } | { state: "ready"; voices: VoiceOption[
 
 /**
  * The page arrives with the server's list (all there is without JavaScript). Once the screen runs in
- * the browser it asks the API for the list (SPEC §7) and shows SPEC's "Loading voices..." while that
+ * the browser it asks the API for the list (docs/api.md#every-call) and shows "Loading voices..." (docs/screens.md) while that
  * call runs, then the answer: the voices, "No Options" for none, or the fallback voice on failure.
  */
 function useVoices(serverVoices: VoiceOption[]): VoicesState {
@@ -154,7 +154,7 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
   const ask = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const message = question.trim();
-    // SPEC §5: an empty or whitespace question is ignored.
+    // docs/screens.md#validation-rules: an empty or whitespace question is ignored.
     if (!message || asking) return;
     setAsking(true);
     setError(null);

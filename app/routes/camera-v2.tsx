@@ -21,15 +21,15 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return { owner: user.id };
 }
 
-/** SPEC §9: Camera V2 works at 1280x720. */
+/** docs/screens.md#constants-and-limits: Camera V2 works at 1280x720. */
 const OUTPUT_SIZE = { width: 1280, height: 720 };
 
 export default function CameraV2({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   return (
     <main className="page capture-page capture-page-v2">
-      {/* SPEC §2: a sticky header with back and home (inside the app shell since issue 14). The screen is
-          signed-in only, so home is the person's dashboard, not the signed-out landing page (issue 15). */}
+      {/* docs/screens.md#screens-and-routes: a sticky header with back and home (inside the app shell since decision 0023). The screen is
+          signed-in only, so home is the person's dashboard, not the signed-out landing page. */}
       <PageHeader title="Camera V2.90" back={{ to: "/camera", label: "Back to Camera" }} className="capture-header-sticky">
         <Link className="button button-ghost" to="/dashboard" aria-label="Home">
           <Icon name="house" />

@@ -36,12 +36,12 @@ export default function Camera() {
   );
 }
 
-/** SPEC §2 Camera: live filtered preview; photos (PNG) and videos (WebM) download straight away. */
+/** docs/screens.md#camera: live filtered preview; photos (PNG) and videos (WebM) download straight away. */
 function CameraScreen() {
   const [filter, setFilter] = useState<CameraFilter>(CAMERA_DEFAULT_FILTER);
   const camera = useFilteredCamera({ filter, output: null });
   const [saved, setSaved] = useState<string | null>(null);
-  // The last capture, for "Save to library" (SPEC's download happens first, as before).
+  // The last capture, for "Save to library" (the download in docs/screens.md happens first, as before).
   const [last, setLast] = useState<{ blob: Blob; filename: string; kind: "photo" | "clip" } | null>(null);
 
   const save = (blob: Blob, kind: "photo" | "video", extension: string) => {

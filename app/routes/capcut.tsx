@@ -4,7 +4,7 @@ import type { Route } from "./+types/capcut";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI x AI · Creative AI Studio" }];
 
-/** SPEC §2: the AI x AI promo page, with a way back to the dashboard. */
+/** docs/screens.md#screens-and-routes: the AI x AI promo page, with a way back to the dashboard. */
 export default function AiXAi() {
   return (
     <main className="page page-narrow promo">

@@ -49,7 +49,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 }
 
 /**
- * On client navigation the screen appears at once with "Loading..." (SPEC §2) and fills in when the
+ * On client navigation the screen appears at once with "Loading..." (docs/screens.md#screens-and-routes) and fills in when the
  * server answers; the first page load is rendered by the server with the item in it.
  */
 export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
@@ -78,7 +78,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const enhanced = answersWithData(form);
   const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
 
-  // SPEC §8: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
+  // docs/screens.md#error-messages: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
   if (intent === "delete" && !enhanced && form.get("confirmed") !== "1") {
     const query = new URLSearchParams({ confirm: "delete" });
     if (back !== "/dashboard") query.set("redirectTo", back);
@@ -126,7 +126,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         const current = (error.data?.current ?? null) as ContentItem | null;
         return failure(409, { conflict: true, message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`, current });
       }
-      // A refusal with a reason (413 past the storage quota) says SPEC's text and the reason.
+      // A refusal with a reason (413 past the storage quota) says the text in docs/screens.md#error-messages and the reason.
       if (error instanceof DomainError && error.status === 413) return failure(413, { message: `${SAVE_FAILED} ${error.detail}` });
       if (error instanceof DomainError && error.status < 500) return failure(error.status);
       console.error("[content] save failed", error);
@@ -137,7 +137,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 /**
- * With JavaScript: a pin or delete whose request fails still answers with SPEC's text (and the list
+ * With JavaScript: a pin or delete whose request fails still answers with the text in docs/screens.md#error-messages (and the list
  * rolls back), and a failed one is said in a toast (the dashboard's 3 s), here, once per answer.
  */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {

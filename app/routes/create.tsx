@@ -12,7 +12,7 @@ import type { Route } from "./+types/create";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create · Creative AI Studio" }];
 
-/** SPEC §8. */
+/** docs/screens.md#error-messages */
 const CREATE_FAILED = "⚠️ Error creating content. Please try again.";
 
 type FieldErrors = Partial<Record<"title" | "body", string>>;
@@ -39,7 +39,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     await createContent(user.id, parsed.data);
   } catch (error) {
-    // Past the storage quota (413): SPEC's text and the reason; nothing was saved.
+    // Past the storage quota (413): the text in docs/screens.md#error-messages and the reason; nothing was saved.
     if (error instanceof DomainError && error.status === 413) {
       return data({ error: `${CREATE_FAILED} ${error.detail}`, fieldErrors: {} as FieldErrors, values }, { status: 413 });
     }
@@ -49,7 +49,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   return redirectWithSuccess("/dashboard", "Content created");
 }
 
-/** With JavaScript: a post that never reaches the server keeps what was typed and says SPEC's text. */
+/** With JavaScript: a post that never reaches the server keeps what was typed and says the text in docs/screens.md#error-messages. */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
   const form = await request.clone().formData();
   return withFailureFallback(serverAction, () => ({
@@ -113,7 +113,7 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
   );
 }
 
-/** A failed submission that never reached the action (network) still gets SPEC's message. */
+/** A failed submission that never reached the action (network) still gets the message in docs/screens.md#error-messages. */
 export function ErrorBoundary() {
   return (
     <main className="page page-narrow create-page">

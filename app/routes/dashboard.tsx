@@ -75,7 +75,7 @@ const CONTENT_ROWS = "dashboard-content-rows";
 
 /**
  * One page of the content list (?page=N, 100 items a page), or of the matches of the search box
- * (?q=, issue 15; a longer query is cut to the API's 500 characters). SPEC §6: a load failure sends
+ * (?q=, the step that added the library, search and export; a longer query is cut to the API's 500 characters). docs/screens.md#roles-and-permissions: a load failure sends
  * the person to /login.
  */
 async function loadContentPage(userId: string, request: Request, context: Route.LoaderArgs["context"]) {
@@ -150,7 +150,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const order: ToolId[] = pendingOrder ? normaliseToolOrder(pendingOrder.split(",")) : preferences.toolOrder;
   const followLink = useFollowLinksInApp();
 
-  // SPEC §2: a welcome toast on arrival (dashboard toasts close after 3 s), once per sign-in (issue 15).
+  // docs/screens.md#screens-and-routes: a welcome toast on arrival (dashboard toasts close after 3 s), once per sign-in.
   const welcomed = useRef(false);
   useEffect(() => {
     if (welcomed.current) return;
@@ -158,7 +158,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     if (firstWelcomeOfSignIn(email)) toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
   }, [preferences.plan, email]);
 
-  // SPEC §6: choosing a plan only sets the label and says so.
+  // docs/screens.md#roles-and-permissions: choosing a plan only sets the label and says so.
   // Each answer is a new object, so choosing the same plan twice announces it twice; a re-render does not.
   const announcedPlan = useRef<unknown>(null);
   useEffect(() => {

@@ -15,7 +15,7 @@ import type { Route } from "./+types/drawing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative AI Studio" }];
 
-/** SPEC §8 and §9 texts and constants of the drawing pad. */
+/** docs/screens.md#error-messages and #constants-and-limits texts and constants of the drawing pad. */
 const GENERATION_FAILED = "AI generation failed. Please try again.";
 /** Generate on an empty pad sends nothing: a blank sketch would only come back as a blank image. */
 const DRAW_FIRST = "Draw something first";
@@ -33,7 +33,7 @@ const OFFLINE_EXPLAINED =
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  // ?from={id}: one of the person's images from the library as the starting picture (issue 15).
+  // ?from={id}: one of the person's images from the library as the starting picture (decision 0022).
   const from = new URL(request.url).searchParams.get("from");
   const start = from ? await getOwnedMedia(user.id, from) : undefined;
   const startImage = start && IMAGE_KINDS.includes(start.kind) ? { url: mediaUrl(start.id), name: start.name } : null;
@@ -87,7 +87,7 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
     try {
       setResult({ url: await sketchToImage(imageData, style), style });
     } catch (error) {
-      // SPEC §8: also when no image comes back; over the person's AI limits, with when to try again.
+      // docs/screens.md#error-messages: also when no image comes back; over the person's AI limits, with when to try again.
       setError(aiFailureText(GENERATION_FAILED, error));
     } finally {
       setGenerating(false);

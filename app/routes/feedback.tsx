@@ -15,7 +15,7 @@ const FAILURE = "⚠️ Something went wrong. Please try again.";
 
 type FieldErrors = Partial<Record<"name" | "email" | "message", string>>;
 
-/** Without JavaScript the form posts here; with it, the page calls POST /api/feedback (SPEC §7). */
+/** Without JavaScript the form posts here; with it, the page calls POST /api/feedback (docs/api.md#every-call). */
 /** The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers. */
 export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
   const headers = new Headers(parentHeaders);
@@ -25,7 +25,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
 };
 
 /**
- * A signed-in person's name and email start filled in (issue 15), and stay editable: the email of the
+ * A signed-in person's name and email start filled in, and stay editable: the email of the
  * account, the name they last signed feedback with (else their email's local part).
  */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { ok: true as const, fieldErrors: {} as FieldErrors };
 }
 
-/** `reason`: why it failed, when the server said (e.g. too many messages from this address), shown after SPEC's text. */
+/** `reason`: why it failed, when the server said (e.g. too many messages from this address), shown after the text in docs/screens.md#error-messages. */
 type Outcome = { ok: boolean; fieldErrors: FieldErrors; reason?: string };
 
 /** The API's `{"detail"}` of a refusal, when it sent one a person may read (429); null otherwise. */

@@ -20,10 +20,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Image Generator · Crea
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
 
-/** The unloadable picture's note in its own box (issue 26). */
+/** The unloadable picture's note in its own box. */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: generatedStylesheet }];
 
-/** SPEC §5 and §8 texts of the image generator. */
+/** docs/screens.md#validation-rules and #error-messages texts of the image generator. */
 const ENTER_PROMPT = "Please enter a prompt.";
 const GENERATION_FAILED = "Image generation failed. Try again.";
 const PLACEHOLDER_EXPLAINED =
@@ -54,7 +54,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const image = await generateOnServer(user.id, parsed.data.prompt, request.signal);
     return data<Outcome>({ prompt, result: { kind: "image", url: image.url }, error: null });
   } catch (error) {
-    // A provider failure reaches the screen as the service's DomainError: SPEC §8's text with its status.
+    // A provider failure reaches the screen as the service's DomainError: the text in docs/screens.md#error-messages with its status.
     // Over the person's AI limits: the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
     const failure = screenAiFailure(GENERATION_FAILED, error);
@@ -88,7 +88,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
     setResult(null);
     setResultPrompt(text);
     if (!loaderData.configured) {
-      // SPEC §7: no call; after 2 s the stock-photo link built from the prompt.
+      // docs/api.md#every-call: no call; after 2 s the stock-photo link built from the prompt.
       placeholderTimer.current = setTimeout(() => {
         setResult({ kind: "link", url: stockPhotoSearchUrl(text) });
         setBusy(false);
@@ -149,10 +149,10 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
 const IMAGE_NOT_LOADED = "The image could not be loaded here. The link below still leads to it.";
 
 /**
- * SPEC §2 "the resulting image": the picture itself, with its link below it. The stock photo is
+ * docs/screens.md#screens-and-routes "the resulting image": the picture itself, with its link below it. The stock photo is
  * LoremFlickr's, loaded by the browser straight from there (the CSP's img-src allows that one origin;
  * no referrer is sent; docs/decisions/0021). When it cannot load, the page says so in words, in a box of
- * its own between the (hidden) picture and the link (issue 26: it used to sit inline in the caption,
+ * its own between the (hidden) picture and the link (it used to sit inline in the caption,
  * over its own lines and the link).
  */
 function ResultImage({ result, prompt }: { result: Result; prompt: string }) {

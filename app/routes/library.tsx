@@ -28,10 +28,10 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Every file you made or uploaded, with how it was made." },
 ];
 
-/** The screen's texts (SPEC §8 style: short, what happened and what to do); the rest are in library-texts.ts. */
+/** The screen's texts (the style of docs/screens.md#error-messages: short, what happened and what to do); the rest are in library-texts.ts. */
 const LOAD_FAILED = "Could not load your library.";
 const LOG_IN_AGAIN = "Please log in again.";
-/** The upload's failure texts (SPEC §8's for voices: every upload says the same). */
+/** The upload's failure texts (docs/screens.md#error-messages for voices: every upload says the same). */
 const UPLOAD_FAILED = "❌ Upload failed";
 const UPLOAD_ERROR = "❌ Upload error";
 

@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Sign in to Creative AI Studio, your self-hosted creative AI workspace." },
 ];
 
-/** SPEC §4: after a successful login wait about 300 ms, then go to the dashboard. */
+/** docs/screens.md#states-and-transitions: after a successful login wait about 300 ms, then go to the dashboard. */
 const LOGIN_REDIRECT_MS = 300;
 
 export function loader({ context, request }: Route.LoaderArgs) {

@@ -14,13 +14,13 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * SPEC §2 Music: the three bundled tracks with play/pause, a Now Playing line and Download. One
+ * docs/screens.md#music: the three bundled tracks with play/pause, a Now Playing line and Download. One
  * track plays at a time. Each track is a native <audio> element, so it also plays without JavaScript.
  */
 export default function Music() {
   const hydrated = useHydrated();
   const players = useRef(new Map<string, HTMLAudioElement>());
-  /** The track last started, and whether it is playing or paused (SPEC §4 Playback). */
+  /** The track last started, and whether it is playing or paused (docs/screens.md#states-and-transitions Playback). */
   const [track, setTrack] = useState<{ id: string; paused: boolean } | null>(null);
   const playing = track && !track.paused ? track.id : null;
 

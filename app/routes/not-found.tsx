@@ -6,7 +6,7 @@ import type { Route } from "./+types/not-found";
 
 export const meta: Route.MetaFunction = () => [{ title: "Page not found · Creative AI Studio" }];
 
-/** A signed-in person's 404 sits inside the app shell (issue 15): the plan is the shell's account corner. */
+/** A signed-in person's 404 sits inside the app shell: the plan is the shell's account corner. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const plan = currentUser(context) ? (await preferencesOf(context, request)).plan : null;
   return data({ plan }, { status: 404 });

@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = { "Set-Cookie": await serializePreferences(preferences) };
   if (form.get("enhanced") === "1") return data({ preferences }, { headers });
   const back = safeRedirectPath(form.get("redirectTo"), "/");
-  // SPEC §6: a plan change says so; without JavaScript the flash message carries it (FlashFallback).
+  // docs/screens.md#roles-and-permissions: a plan change says so; without JavaScript the flash message carries it (FlashFallback).
   if (change.intent === "plan") throw await redirectWithSuccess(back, `${change.plan} Plan Activated!`, { headers });
   throw redirect(back, { headers });
 }

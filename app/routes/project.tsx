@@ -28,7 +28,7 @@ export const meta: Route.MetaFunction = ({ params }) => [
   { title: `${params.id === "new" ? "New Project" : "Edit Project"} · Creative AI Studio` },
 ];
 
-/** SPEC §4 text (the rest are in ~/components/project-editor). */
+/** docs/screens.md#states-and-transitions text (the rest are in ~/components/project-editor). */
 const LOG_IN_AGAIN = "Please log in again.";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -110,7 +110,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   });
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error, ["title", "description", "voice_file", "music_file", "video_file", "image_file"]);
-    // A blank title (the schema's minimum of one character) is SPEC's "Title required"; any other refusal is a failed save.
+    // A blank title (the schema's minimum of one character) is "Title required" (docs/screens.md); any other refusal is a failed save.
     const titleMissing = parsed.error.issues.some((issue) => issue.path[0] === "title" && issue.code === "too_small");
     const { title: titleError, ...others } = errors;
     return data<SaveAnswer>(
@@ -139,7 +139,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
 }
 
-/** With JavaScript: a save or attach whose request fails says SPEC's text and keeps the editor as it is. */
+/** With JavaScript: a save or attach whose request fails says the text in docs/screens.md#error-messages and keeps the editor as it is. */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
   const intent = (await request.clone().formData()).get("intent");
   return withFailureFallback(serverAction, (): SaveAnswer | AttachAnswer =>

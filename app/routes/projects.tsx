@@ -15,7 +15,7 @@ import type { Route } from "./+types/projects";
 
 export const meta: Route.MetaFunction = () => [{ title: "Projects · Creative AI Studio" }];
 
-/** SPEC §2, §6 and §8 texts of the projects page. */
+/** docs/screens.md#screens-and-routes, #roles-and-permissions and #error-messages texts of the projects page. */
 const LOAD_FAILED = "Could not load your projects.";
 const DELETE_FAILED = "Failed to delete project.";
 const DELETE_CONFIRM = "Delete this project?";
@@ -72,12 +72,12 @@ export async function action({ context, request }: Route.ActionArgs) {
   return deleted ? redirectWithSuccess("/projects", "Project deleted") : redirectWithError("/projects", DELETE_FAILED);
 }
 
-/** With JavaScript: a delete whose request fails brings the card back and says SPEC's text. */
+/** With JavaScript: a delete whose request fails brings the card back and says the text in docs/screens.md#error-messages. */
 export async function clientAction({ serverAction }: Route.ClientActionArgs) {
   return withFailureFallback(serverAction, () => ({ ok: false, message: DELETE_FAILED }));
 }
 
-/** SPEC §2 Projects: a grid of cards with title, description, four media icons, Edit and Delete; Create New Project. */
+/** docs/screens.md#projects: a grid of cards with title, description, four media icons, Edit and Delete; Create New Project. */
 export default function Projects({ loaderData }: Route.ComponentProps) {
   const { projects, confirming, error } = loaderData;
   // Optimistic delete: a card whose delete is in flight is hidden; it comes back if the delete fails.

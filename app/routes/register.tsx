@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Create your Creative AI Studio account: write, draw, speak, film and generate on your own server." },
 ];
 
-/** SPEC §4: after registering, show success and go to /login after 1.5 s. */
+/** docs/screens.md#states-and-transitions: after registering, show success and go to /login after 1.5 s. */
 const REGISTER_REDIRECT_MS = 1500;
 const SUCCESS_MESSAGE = "Account created! Redirecting to login...";
 
@@ -34,7 +34,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
 };
 
 /**
- * REGISTRATION (issue 27): open shows the form; invite shows it only for a usable invitation link
+ * REGISTRATION (decision 0046): open shows the form; invite shows it only for a usable invitation link
  * (`/register?invite=CODE`, the code carried on as a hidden field), else says an invitation is needed;
  * closed says registration is closed. The server renders it all: no script decides. With single sign-on,
  * "Sign up with {name}" beside the form joins through the provider instead, the invitation carried along.

@@ -6,7 +6,7 @@ import { getMediaByName, mediaNotFound, servedFile } from "~/models/media.server
 import type { Route } from "./+types/static.voices";
 
 /**
- * GET/HEAD /static/voices/{name} (SPEC §7): a voice file, to its owner only (session cookie or
+ * GET/HEAD /static/voices/{name} (docs/api.md#every-call): a voice file, to its owner only (session cookie or
  * bearer token), with byte ranges so players seek. Bundled static files never reach this route:
  * the front door serves public/ first, and no voices folder exists there.
  */

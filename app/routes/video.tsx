@@ -19,7 +19,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return { name: file.name, src: `/api/videos/${encodeURIComponent(file.name)}` };
 }
 
-/** SPEC §2 Video page: the video for a filename, Back to /videos, "Loading video..." while loading. */
+/** docs/screens.md#video-page: the video for a filename, Back to /videos, "Loading video..." while loading. */
 export default function VideoPage({ loaderData }: Route.ComponentProps) {
   const { name, src } = loaderData;
   const hydrated = useHydrated();

@@ -24,7 +24,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
   return null;
 }
 
-/** SPEC §8. */
+/** docs/screens.md#error-messages */
 export const MICROPHONE_DENIED_TEXT = "🎙️ Microphone access denied or unsupported browser.";
 const NOTHING_RECORDED_TEXT = "Nothing was recorded. Please try again.";
 const RECORDING_FAILED_TEXT = "The recording failed. Please try again.";
@@ -50,8 +50,8 @@ interface Memo {
 }
 
 /**
- * SPEC §2 Voice memo: Start/Stop Recording with the elapsed time, playback, Delete Memo and
- * Download Memo. One memo at a time, kept only in this page (SPEC §7: local only); the microphone
+ * docs/screens.md#voice-memo: Start/Stop Recording with the elapsed time, playback, Delete Memo and
+ * Download Memo. One memo at a time, kept only in this page (docs/api.md#every-call: local only); the microphone
  * is released as soon as recording stops or the page is left.
  */
 function VoiceMemoRecorder() {

@@ -11,7 +11,7 @@ import type { User } from "~/models/user.server";
 import { PASSWORD_MAX, passwordSchema } from "~/shared/credentials";
 
 /**
- * The account screen's and /api/account's shared work (issue 27; docs/decisions/0047): both doors
+ * The account screen's and /api/account's shared work (docs/decisions/0047): both doors
  * call these, so a password change or the usage reads the same whichever way it comes.
  */
 

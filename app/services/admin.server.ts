@@ -18,7 +18,7 @@ import { revokeAllApiTokens } from "~/models/api-token.server";
 import { revokeOtherSessions } from "~/models/sessions.server";
 
 /**
- * `npm run admin -- <command>` (issue 27; docs/decisions/0046): the operator's command line, run by
+ * `npm run admin -- <command>` (docs/decisions/0046): the operator's command line, run by
  * scripts/admin.mjs through the server build, so it reads the server's settings (DATA_DIR, DATABASE_URL,
  * STORAGE_URL, ...) with the server's own schema and changes the database through the app's models,
  * on SQLite or PostgreSQL, while the server runs. Exit codes: 0 done, 1 failed or declined, 2 bad arguments.

@@ -83,7 +83,7 @@ export async function withAiSlot<T>(userId: string, kind: AiRequestKind, work: (
 }
 
 /**
- * A screen's answer to an AI call that failed with `error`: SPEC's failure text, and when the person is
+ * A screen's answer to an AI call that failed with `error`: the failure text in docs/screens.md#error-messages, and when the person is
  * over a limit, the reason that says when to try again, with the 429 and its Retry-After header.
  */
 export function screenAiFailure(failureText: string, error: DomainError): { message: string; status: number; headers?: Record<string, string> } {

@@ -13,7 +13,7 @@ import { withProviderFailures } from "./provider-failure.server";
  * no users; this service reads the person's own content and projects (scoped by their id) for a
  * provider that answers from them (the offline assistant) and passes them in as plain text.
  *
- * The context is bounded, whatever the person has stored (issue 14): the top search hits of the
+ * The context is bounded, whatever the person has stored (decision 0038): the top search hits of the
  * question's words among their items (the content search's index, app/models/content-search.server.ts),
  * their most recent projects, each body cut. At most ASSISTANT_CONTEXT.items + .projects entries of at
  * most .bodyChars characters of body each (ASSISTANT_CONTEXT_MAX_BODY_CHARS in all), plus their titles
@@ -38,7 +38,7 @@ export async function personalContext(userId: string, message: string): Promise<
   return { items, projects: projects.map(searchableProject) };
 }
 
-/** The assistant's answer; a provider failure is a DomainError with SPEC §8's text (502/504). */
+/** The assistant's answer; a provider failure is a DomainError with the text in docs/screens.md#error-messages (502/504). */
 export async function askAssistant(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
   const provider = aiProviders().chat;
   // One of the person's AI slots for the whole answer (429 over the limits: ai-limits.server).
@@ -50,7 +50,7 @@ export async function askAssistant(userId: string, message: string, signal?: Abo
 
 /**
  * The assistant's reply in pieces (POST /api/assistant/stream). It resolves once the first piece is
- * in, so a failure before any text is the same DomainError as askAssistant's (502/504, SPEC §8's
+ * in, so a failure before any text is the same DomainError as askAssistant's (502/504, docs/screens.md#error-messages
  * text); a failure after it is thrown by `pieces` as that DomainError, for the stream to say.
  */
 export async function streamAssistant(

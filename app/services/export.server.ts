@@ -6,7 +6,7 @@ import { contentBodyForExport, listContentForExport, listMediaForExport, mediaFo
 import { getProject, listProjects, projectNotFound, type Project } from "~/models/project.server";
 
 /**
- * Exports (issue 15): a project, or everything a person has, as a zip written while it is sent
+ * Exports: a project, or everything a person has, as a zip written while it is sent
  * (app/lib/zip-stream.server.ts): files are read from the store (disk or S3) one at a time as the zip
  * reaches them, content bodies likewise, so memory stays flat however large the library.
  *
@@ -32,7 +32,7 @@ export function worthCompressing(contentType: string): boolean {
 
 /**
  * A zip's status is sent before its files are read: with files to read, the store is asked first, so
- * a store out of reach is the 503 "unavailable" rather than a download cut after its 200 (issue 32).
+ * a store out of reach is the 503 "unavailable" rather than a download cut after its 200 (decision 0049).
  */
 async function requireStore(fileCount: number): Promise<void> {
   if (fileCount === 0) return;

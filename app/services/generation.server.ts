@@ -15,7 +15,7 @@ import { withAiSlot } from "./ai-limits.server";
 /**
  * The AI capabilities as the screens and the API use them: provider call, then the result stored as
  * the person's file. Both doors (screens' actions and /api routes) call these; neither holds the rules.
- * A provider failure leaves as a DomainError with SPEC §8's text (502/503/504, see provider-failure).
+ * A provider failure leaves as a DomainError with the text in docs/screens.md#error-messages (502/503/504, see provider-failure).
  */
 /**
  * A provider id as the adapters spell it ("openai:tts-1", "replicate:owner/model", "espeak-ng") as
@@ -38,7 +38,7 @@ export const SCREEN_VOICES_WAIT_MS = 5000;
 
 /**
  * The voices a screen renders on the server (so the choice works without JavaScript): the provider's
- * list, or SPEC §8's fallback voice when listing fails or takes longer than `waitMs`.
+ * list, or the fallback voice in docs/screens.md#error-messages when listing fails or takes longer than `waitMs`.
  */
 export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAIT_MS, list = listVoices): Promise<Voice[]> {
   return voicesOrFallback(
@@ -121,7 +121,7 @@ export async function sketchToImage(userId: string, png: Buffer, style: SketchSt
   return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id, offline: provider.offline };
 }
 
-/** Whether a real image model is configured (the image screen shows SPEC's stock-photo link otherwise). */
+/** Whether a real image model is configured (the image screen shows the stock-photo link otherwise in docs/screens.md). */
 export function imageProviderConfigured(): boolean {
   return aiProviders().image !== null;
 }
@@ -131,7 +131,7 @@ export const NO_IMAGE_PROVIDER =
 
 /**
  * The creative-tools door's image: generated and stored when an image model is configured, otherwise
- * SPEC's stock-photo link built from the prompt (as the image screen does; nothing is fetched or stored).
+ * the stock-photo link in docs/screens.md built from the prompt (as the image screen does; nothing is fetched or stored).
  */
 export async function imageOrStockPhoto(userId: string, prompt: string, signal?: AbortSignal, source?: ProvenanceSource) {
   if (!aiProviders().image) return { stockPhoto: true as const, url: stockPhotoSearchUrl(prompt), provider: STOCK_PHOTO_PROVIDER_ID };

@@ -24,7 +24,7 @@ import { pruneTransientSpeech, TRANSIENT_SPEECH_TTL_MS } from "~/models/transien
  *   SPEECH_PRUNE_INTERVAL_MS, so an expired clip's bytes stay on the store for minutes, not an hour.
  * A failure is logged and retried next time; a run that failed because the database or the store was
  * out of reach (it rejects with the "unavailable" error) is tried again soon instead, backing off from
- * 1 s to at most 5 s, so the work resumes within seconds of the dependency's return (issue 32).
+ * 1 s to at most 5 s, so the work resumes within seconds of the dependency's return (decision 0049).
  * The timers are unref'd: they never keep a process alive.
  */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;

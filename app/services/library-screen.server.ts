@@ -4,7 +4,7 @@ import { AUDIO_KINDS, LIBRARY_PAGE_SIZE, VIDEO_KINDS, type LibraryFilters } from
 import type { MediaKind } from "~/shared/media-names";
 
 /**
- * The library screen's work across models (issue 15): one view of the person's files with their
+ * The library screen's work across models (decision 0022): one view of the person's files with their
  * storage and projects, and attaching a file to a project in the slot its kind fills.
  */
 

@@ -2,7 +2,7 @@ import { FAILURE_TEXT, ProviderError, type Capability, type ProviderFailure } fr
 import { DomainError } from "~/lib/domain-error";
 
 /**
- * Where a provider failure becomes what the doors see: a DomainError with SPEC §8's text for the
+ * Where a provider failure becomes what the doors see: a DomainError with the text in docs/screens.md#error-messages for the
  * capability. The provider's own account (failure, log detail, never its body or our keys) goes to
  * the server log here, once.
  */
@@ -20,7 +20,7 @@ export const PROVIDER_FAILED = "provider_failed";
 
 export function providerFailure(error: ProviderError, capability: Capability): DomainError {
   console.error(`[ai] ${error.message}`);
-  // "Not configured" says what to set (no secret in it); every other failure says only SPEC's text.
+  // "Not configured" says what to set (no secret in it); every other failure says only the text in docs/screens.md#error-messages.
   const detail = error.failure === "not_configured" ? error.logDetail || FAILURE_TEXT[capability] : FAILURE_TEXT[capability];
   return new DomainError(STATUS_OF_FAILURE[error.failure], detail, { code: PROVIDER_FAILED });
 }

@@ -212,7 +212,7 @@ export class VideoJobRunner {
         console.error(`[video-jobs] job ${job.id} was interrupted by an outage; it resumes when taken over`);
         return;
       }
-      // Past the storage quota the clip is not kept; the job says why (SPEC §8 style, no provider text).
+      // Past the storage quota the clip is not kept; the job says why (the style of docs/screens.md#error-messages, no provider text).
       if (reason instanceof DomainError && reason.status === 413) return end({ status: "error", error: reason.detail });
       console.error(`[video-jobs] job ${job.id} failed`, error);
       return end({ status: "error", error: "The video could not be generated" });

@@ -7,7 +7,7 @@ import { receiveMediaUpload } from "./media-upload.server";
 
 /**
  * The two uploadable libraries (voice clips, videos) as the API serves them: one implementation for
- * the twin endpoints of SPEC §7 (/api/voice/* and /api/videos/*), which differ only in the kind,
+ * the twin endpoints of docs/api.md#every-call (/api/voice/* and /api/videos/*), which differ only in the kind,
  * where a file is served and how the rename names arrive (query or JSON body).
  */
 export type LibraryKind = "voice" | "video";
@@ -50,7 +50,7 @@ export async function uploadToLibrary(userId: string, kind: LibraryKind, request
   return { entry: libraryEntry(file), location: LIBRARY_FILE_URL[kind](file.name) };
 }
 
-/** SPEC §5's rename from {old_name, new_name} (422 when either is missing): {filename, old_name}. */
+/** the rename in docs/screens.md#validation-rules from {old_name, new_name} (422 when either is missing): {filename, old_name}. */
 export async function renameInLibrary(userId: string, kind: LibraryKind, input: unknown) {
   const { old_name, new_name } = parseInput(renameInput, input);
   const file = await renameMedia(userId, kind, old_name, new_name);

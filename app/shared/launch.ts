@@ -1,4 +1,4 @@
-/** SPEC §2/§9: the 100-Day Launch window and the New York clock shown on the landing screen. */
+/** docs/screens.md#screens-and-routes and #constants-and-limits: the 100-Day Launch window and the New York clock shown on the landing screen. */
 export const LAUNCH_START = Date.parse("2025-08-23T00:00:00-04:00");
 export const LAUNCH_END = Date.parse("2025-12-01T00:00:00-05:00");
 export const CLOCK_TIME_ZONE = "America/New_York";
@@ -12,7 +12,7 @@ export function launchProgressLabel(now: number): string {
   return `${launchProgressPercent(now).toFixed(1)}% to 100-Day Launch`;
 }
 
-/** After the window the clamped bar reads "100.0%" for good: a line says the launch happened (issue 15), so the page does not look abandoned. */
+/** After the window the clamped bar reads "100.0%" for good: a line says the launch happened, so the page does not look abandoned. */
 export function launchHappened(now: number): boolean {
   return now >= LAUNCH_END;
 }

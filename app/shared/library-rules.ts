@@ -1,7 +1,7 @@
 import { MEDIA_KINDS, type MediaKind } from "./media-names";
 
 /**
- * The library's rules shared by the server and the screen (issue 15): its kinds and their labels,
+ * The library's rules shared by the server and the screen (decision 0022): its kinds and their labels,
  * the sort orders, the page size and the provenance a generated file carries.
  */
 export const LIBRARY_KINDS = MEDIA_KINDS;

@@ -1,4 +1,4 @@
-/** SPEC §2 Music and §7 Static: the three bundled tracks (made by scripts/assets/compose-music.mjs). */
+/** docs/screens.md#music and docs/api.md#every-call: the three bundled tracks (made by scripts/assets/compose-music.mjs). */
 export const MUSIC_DEMOS = [
   { id: "demo1", title: "8d Nirvana Stream", src: "/static/music-demos/demo1.mp3", note: "Lo-fi chords circling your head (8D, best with headphones)" },
   { id: "demo2", title: "Deep Abstract Ambient", src: "/static/music-demos/demo2.mp3", note: "Slow drones, distant bells" },

@@ -6,7 +6,7 @@ export const ROW_INTENTS = ["pin", "unpin", "delete"] as const;
 /**
  * What a form posted to /content/{id} asks for: its `intent` field, or else the name of the dashboard
  * row's pressed button (`pin=`, `unpin=`, `delete=`). A row's buttons say it by name alone so that a
- * page of 100 rows does not repeat `name="intent" value="…"` 200 times (issue 13: 40 KB of HTML).
+ * page of 100 rows does not repeat `name="intent" value="…"` 200 times (docs/performance.md: 40 KB of HTML).
  */
 export function formIntent(form: FormData): string | null {
   const intent = form.get("intent");

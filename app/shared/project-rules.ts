@@ -1,10 +1,10 @@
 import { MUSIC_DEMOS } from "~/shared/music-demos";
 
-/** Limits and slots of a project (SPEC §3), shared by the server's rules and the editor screen. */
+/** Limits and slots of a project (docs/api.md#entities-and-payloads), shared by the server's rules and the editor screen. */
 export const PROJECT_TITLE_MAX = 200;
 export const PROJECT_DESCRIPTION_MAX = 5000;
 
-/** The four media a project can hold, in SPEC §2's icon order (voices, music, videos, images). */
+/** The four media a project can hold, in the icon order in docs/screens.md#screens-and-routes (voices, music, videos, images). */
 export const PROJECT_SLOTS = ["voice", "music", "video", "image"] as const;
 export type ProjectSlot = (typeof PROJECT_SLOTS)[number];
 

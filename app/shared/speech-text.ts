@@ -1,4 +1,4 @@
-/** SPEC §7 voice generate: the text is bounded (the server validates it; screens cut replies to fit). */
+/** docs/api.md#every-call voice generate: the text is bounded (the server validates it; screens cut replies to fit). */
 export const SPEECH_TEXT_MAX = 2000;
 
 /** Cuts long text at the last sentence (or word) end within the limit. */

@@ -1,5 +1,5 @@
 /**
- * SPEC §7 "Static and local-only": with no image model configured, the image generator builds a
+ * docs/api.md#every-call: with no image model configured, the image generator builds a
  * stock-photo search link (800x600) from the prompt after 2 s. Our server never fetches it; the page
  * shows it as the resulting image (the browser loads it from LoremFlickr, the one outside origin the
  * CSP's img-src allows) with the link below it. Shared by the screen and server.

@@ -1,7 +1,7 @@
 import { DASHBOARD_TOOLS, type ToolId } from "~/shared/tools";
 
 /**
- * What each of the dashboard's tools does (SPEC §2's 12 and the library), for the offline assistant: it answers
+ * What each of the dashboard's tools does (the 12 in docs/screens.md#screens-and-routes and the library), for the offline assistant: it answers
  * "how do I ..." questions from this guide. `keywords` are word stems a question may use.
  */
 export interface ToolGuideEntry {

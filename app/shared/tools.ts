@@ -1,4 +1,4 @@
-/** The dashboard's tool buttons in SPEC §2's default order (ids are stable; order is a user preference). */
+/** The dashboard's tool buttons in the default order in docs/screens.md#screens-and-routes (ids are stable; order is a user preference). */
 export const DASHBOARD_TOOLS = [
   { id: "create", label: "Create", path: "/create" },
   { id: "assistant", label: "AI Assistant", path: "/assistant" },
@@ -12,7 +12,7 @@ export const DASHBOARD_TOOLS = [
   { id: "projects", label: "Projects", path: "/projects" },
   { id: "camera", label: "Camera", path: "/camera" },
   { id: "capcut", label: "AI x AI", path: "/capcut" },
-  // Issue 15: after SPEC's twelve, so their order stays SPEC's; stored orders get it appended (normaliseToolOrder).
+  // After the twelve in docs/screens.md, so their order stays docs/screens.md; stored orders get it appended (normaliseToolOrder).
   { id: "library", label: "Library", path: "/library" },
 ] as const;
 

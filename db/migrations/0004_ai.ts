@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { floatType } from "../portable";
 
 /**
- * AI video jobs (SPEC §3 Video generation job, §4 statuses): one row per job, owned by a user,
+ * AI video jobs (docs/api.md#entities-and-payloads and docs/screens.md#states-and-transitions statuses): one row per job, owned by a user,
  * worked by the job runner inside the server (app/ai/video-job-runner.server.ts). runner_id and
  * heartbeat_at say which server process works the job; a job whose heartbeat went stale (its process
  * stopped) is picked up again. Portable SQL (see 0001).

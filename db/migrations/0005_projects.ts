@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Projects (SPEC §2 Projects and Project editor, §3 Project): a title, a description and up to four
+ * Projects (docs/screens.md#projects and #project-editor and docs/api.md#entities-and-payloads): a title, a description and up to four
  * attached media. Voice, video and image point at the person's own files in media_files and are set
  * to null when that file is deleted, so a library delete detaches cleanly. Music is one of the
  * bundled demo tracks by id (demo1..demo3), not a file of the person's. Portable SQL (see 0001).

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Refresh-token rotation with a grace window (issue 12, "Several instances"; RFC 9700 §4.14.2): for a
+ * Refresh-token rotation with a grace window (decision 0015; RFC 9700 §4.14.2): for a
  * few seconds after a refresh token is exchanged, presenting it again answers with the same successor
  * pair instead of revoking the family (parallel refreshes, a retry after a lost response, on any
  * instance). The pair is kept in the spent token's row, sealed (AES-256-GCM, key derived from the

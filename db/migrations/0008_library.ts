@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The library (issue 15): every file a person owns in one list, with the provenance of what the AI
+ * The library (decision 0022): every file a person owns in one list, with the provenance of what the AI
  * tools generated. Portable SQL (see 0001): nullable columns added to media_files, the same on SQLite
  * and PostgreSQL. docs/decisions/0022-library-and-provenance.md says why columns and not a table.
  *

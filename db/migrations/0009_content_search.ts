@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { engineOf } from "../portable";
 
 /**
- * Full-text search over content titles and bodies (issue 15; docs/decisions/0019), one index per
+ * Full-text search over content titles and bodies (docs/decisions/0019), one index per
  * engine, both named `content_items_search`, both filled from the rows already there:
  *
  * - SQLite: an FTS5 table over content_items (external content: it keeps only the index, the text

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { engineOf } from "../portable";
 
 /**
- * A per-person counter of changes to their content (issue 13, "Fast"): `users.content_version` goes
+ * A per-person counter of changes to their content (docs/performance.md): `users.content_version` goes
  * up with every insert, update and delete of one of their `content_items`, so a page built from their
  * content can be kept and reused until it changes (app/auth/personal-page-cache.server.ts,
  * docs/decisions/0017-personal-page-cache.md).

@@ -5,7 +5,7 @@ import { engineOf } from "../portable";
  * How many content items each person has, kept in `users.content_count` by the same triggers that
  * count changes in `content_version` (0010), in the same statement: the dashboard shows "Showing 1–100
  * of N" and GET /api/content says X-Total-Count, and counting the person's index on every render cost
- * 0.5 ms per 10,000 items (issue 13). The triggers of 0010 are replaced by ones that move both columns
+ * 0.5 ms per 10,000 items (docs/performance.md). The triggers of 0010 are replaced by ones that move both columns
  * in one UPDATE; every path that changes a row counts, as before.
  */
 export async function up(db: Kysely<any>): Promise<void> {

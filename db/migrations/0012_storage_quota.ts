@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { BYTE_COUNT_TYPE, engineOf } from "../portable";
 
 /**
- * The storage quota held under races, and text counted toward it (issue 14; docs/decisions/0037).
+ * The storage quota held under races, and text counted toward it (docs/decisions/0037).
  *
  * - `users.media_bytes`: the bytes of the person's media_files, and `users.text_bytes`: the UTF-8
  *   bytes of their content items' titles and bodies. Kept by triggers in the statement that changes a

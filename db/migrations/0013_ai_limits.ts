@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Per-person AI limits (issue 14; docs/decisions/0038): one row per AI request a person made (any
+ * Per-person AI limits (docs/decisions/0038): one row per AI request a person made (any
  * capability, any instance), so the limits hold across instances sharing the database:
  * - requests in the last minute: the person's rows by started_at (index ai_requests_user_started);
  *   a later daily cap counts the person's rows since midnight with the same index;

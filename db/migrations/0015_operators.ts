@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { BYTE_COUNT_TYPE } from "../portable";
 
 /**
- * Operating the studio for a group (issue 27; docs/decisions/0046): what `npm run admin` sets per
+ * Operating the studio for a group (docs/decisions/0046): what `npm run admin` sets per
  * person, and the invitations of REGISTRATION=invite. Portable SQL (see 0001): text ids, ISO timestamps.
  *
  * - `users.disabled_at`: set by `admin disable`; a disabled person's access tokens stop on their next

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * The account screen (issue 27; docs/decisions/0047):
+ * The account screen (docs/decisions/0047):
  * - sessions: one row per sign-in (a refresh-token family; its id is the family's id), with the device
  *   it was made from (a label read from the User-Agent at sign-in) and when it was last used (moved at
  *   most once a minute). Whether a session is live stays where it always was, in refresh_tokens (a live

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { BYTE_COUNT_TYPE } from "../portable";
 
 /**
- * Speech that is not kept (issue 26; docs/decisions/0042): the assistant's spoken replies. The bytes
+ * Speech that is not kept (docs/decisions/0042): the assistant's spoken replies. The bytes
  * live in the one file store under the row's id, like a media file's, but the row is here, not in
  * media_files: so nothing that lists, counts or exports media (the library, the voice lists, the
  * storage quota's triggers, the export, backups) ever sees it. A row lives until `expires_at`

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Sessions end when they are ended (issue 32; docs/decisions/0050): `sessions.revoked_at`, set by every
+ * Sessions end when they are ended (docs/decisions/0050): `sessions.revoked_at`, set by every
  * revoke (one session, all others, a password change, logout, reuse detection, `admin sessions revoke`,
  * `disable`) while it holds the session's row, which a refresh-token rotation also takes before it makes
  * the successor token. The per-request check reads it, so an access token already issued stops too.

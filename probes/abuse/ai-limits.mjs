@@ -1,4 +1,4 @@
-// Probes of per-person AI limits (issue 14): AI_REQUESTS_PER_MINUTE (20) and AI_CONCURRENT_PER_PERSON (2),
+// Probes of per-person AI limits (decision 0038): AI_REQUESTS_PER_MINUTE (20) and AI_CONCURRENT_PER_PERSON (2),
 // the set-ups' defaults, shared by every AI endpoint and kept in the database.
 import { deflateSync } from "node:zlib";
 

@@ -1,4 +1,4 @@
-// Probes of sign-in and feedback under a flood (issue 14): the per-address login failure budget
+// Probes of sign-in and feedback under a flood (decision 0040): the per-address login failure budget
 // (LOGIN_MAX_FAILURES_PER_ADDRESS, 100 by default: refused before any hash), the bounded password
 // hash queue (PASSWORD_HASH_QUEUE_MAX, 16: beyond it 503 with Retry-After) and the feedback budget
 // (FEEDBACK_MAX_PER_ADDRESS, 10 an hour), all at the set-ups' defaults, kept in the database.

@@ -1,4 +1,4 @@
-// Probes of the storage quota (issue 14): USER_STORAGE_QUOTA_MB=3 (ABUSE_ENV). Bytes in flight hold
+// Probes of the storage quota (decision 0037): USER_STORAGE_QUOTA_MB=3 (ABUSE_ENV). Bytes in flight hold
 // their room, the file's row and the check are one transaction, and text counts toward the same quota
 // (app/models/storage-quota.server.ts, docs/decisions/0037).
 

@@ -8,7 +8,7 @@ import { apiLogin } from "../support/client.mjs";
 import { waitFor } from "../support/wait";
 
 /**
- * Issue 32 item 10 (docs/decisions/0051): `npm run admin -- disable` stops everything the person set
+ * Decision 0051: `npm run admin -- disable` stops everything the person set
  * going. Their unfinished video jobs end as "error" with a clear reason and the render in progress stops
  * (the remote provider, a local stub that is never done, is no longer polled); their signed video links
  * stop at once, because the link's owner is checked when it is used.

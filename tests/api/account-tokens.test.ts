@@ -3,7 +3,7 @@ import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api"
 
 const REFUSED = { detail: "Personal API tokens cannot manage the account: sign in to do this." };
 
-/** Personal API tokens (issue 27): made, listed without the secret, used as a bearer token, revoked. */
+/** Personal API tokens (decision 0047): made, listed without the secret, used as a bearer token, revoked. */
 describe("personal API tokens", () => {
   it("are made with a name (201, the token shown once), listed without the secret, and work on /api", async () => {
     const person = await newUser("tokens");

@@ -7,7 +7,7 @@ import { startTestServer, type RunningServer } from "../support/server";
 import { api, newUser, PASSWORD, signInWithForm, uniqueEmail } from "../support/api";
 
 /**
- * `npm run admin -- <command>` (issue 27), spawned as an operator runs it, against the data of a server
+ * `npm run admin -- <command>` (decision 0046), spawned as an operator runs it, against the data of a server
  * that keeps running (SQLite in its DATA_DIR, or its PostgreSQL database under `npm run test:pg`): each
  * command's effect is seen by the server's very next request.
  */

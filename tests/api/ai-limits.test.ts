@@ -4,7 +4,7 @@ import { startTestServer, type RunningServer } from "../support/server";
 import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 
 /**
- * Per-person AI limits (issue 14): every AI call of a person counts against one allowance,
+ * Per-person AI limits (decision 0038): every AI call of a person counts against one allowance,
  * AI_REQUESTS_PER_MINUTE (20 by default, as the suite's server runs) and AI_CONCURRENT_PER_PERSON
  * (2 by default; 1 on this file's own server). Over either: 429, Retry-After in seconds and a
  * {"detail"} that says when to try again.

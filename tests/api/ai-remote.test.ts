@@ -97,7 +97,7 @@ describe("remote providers through the API", () => {
     });
   });
 
-  it("the assistant asks the chat model; a provider failure is 502 with SPEC's text only", async () => {
+  it("the assistant asks the chat model; a provider failure is 502 with the text only in docs/screens.md#error-messages", async () => {
     const answer = await call("/api/assistant/message", { json: { message: "hello model" } });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ reply: "Remote says: hello model", provider: "openai-compatible:test-chat" });

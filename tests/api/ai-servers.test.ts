@@ -203,7 +203,7 @@ describe("AUTOMATIC1111 through the API", () => {
     expect(await sharp(Buffer.from(sent.json.init_images[0], "base64")).metadata()).toMatchObject({ format: "png", width: 512, height: 320 });
   });
 
-  it("a failing server answers SPEC's text (502), never its body", async () => {
+  it("a failing server answers the text in docs/screens.md#error-messages (502), never its body", async () => {
     const failed = await call(remote, "/api/creative-tools/image/generate", { json: { prompt: "please fail" } });
     expect(failed.status).toBe(502);
     expect(failed.body).toEqual({ detail: "Image generation failed. Try again." });
@@ -245,7 +245,7 @@ describe("ComfyUI through the API (the shipped workflow, found by the built serv
     expect(graph["6"].inputs.text).toMatch(/cartoon/);
   });
 
-  it("a job whose status reports an error answers SPEC's text (502)", async () => {
+  it("a job whose status reports an error answers the text in docs/screens.md#error-messages (502)", async () => {
     const failed = await call(comfy, "/api/creative-tools/image/generate", { json: { prompt: "please fail" } });
     expect(failed.status).toBe(502);
     expect(failed.body).toEqual({ detail: "Image generation failed. Try again." });
@@ -298,7 +298,7 @@ describe("POST /api/assistant/stream", () => {
     expect(eventsOf(text)).toEqual(['{"delta":"Hello"}', '{"delta":" there"}', '{"delta":"!"}', "[DONE]"]);
   });
 
-  it("a provider failing midway: an error event with SPEC's text, and no [DONE]", async () => {
+  it("a provider failing midway: an error event with the text in docs/screens.md#error-messages, and no [DONE]", async () => {
     const answer = await call(remote, "/api/assistant/stream", { json: { message: "break midway" } });
     expect(answer.status).toBe(200);
     expect(eventsOf(answer.text)).toEqual(['{"delta":"Partial"}', JSON.stringify({ error: "Something went wrong." })]);

@@ -58,7 +58,7 @@ describe("budgets per client address (own server: 5 login failures, 3 feedback m
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
   });
 
-  it("the /feedback screen (no JavaScript) shares the allowance: SPEC's failure text and the reason, 429", async () => {
+  it("the /feedback screen (no JavaScript) shares the allowance: the failure text in docs/screens.md#error-messages and the reason, 429", async () => {
     for (let i = 0; i < 3; i++) expect((await post(server, "/api/feedback", feedback, "192.0.2.54")).status).toBe(200);
     const refused = await postForm(server, "/feedback", feedback, "192.0.2.54");
     expect(refused.status).toBe(429);

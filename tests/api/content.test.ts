@@ -82,7 +82,7 @@ describe("/api/content", () => {
     expect(read.status).toBe(200);
     expect(read.body).toEqual(item);
 
-    // The SPEC payload (title, body) without updated_at stays valid.
+    // The docs/screens.md payload (title, body) without updated_at stays valid.
     const put = await api(`/api/content/${item.id}`, { method: "PUT", token: alice.token, json: { title: "Mine 2", body: "v2" } });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ id: item.id, title: "Mine 2", body: "v2", pinned: false });
@@ -291,7 +291,7 @@ describe("content screens over HTTP", () => {
     const saved = await post(`/content/${item.id}`, alice.cookie, { intent: "save", title: "Kept", body: "new", updated_at: item.updated_at });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe(`/content/${item.id}`);
-    // A plain-form delete asks first (SPEC §8): the question, then the confirmed delete.
+    // A plain-form delete asks first (docs/screens.md#error-messages): the question, then the confirmed delete.
     const asked = await post(`/content/${item.id}`, alice.cookie, { intent: "delete" });
     expect(asked.status).toBe(302);
     expect(asked.headers.get("location")).toBe(`/content/${item.id}?confirm=delete`);
@@ -347,9 +347,9 @@ describe("content screens over HTTP", () => {
     const first = await (await page("/dashboard", user.cookie)).text();
     // Each row has one Delete button named after its item.
     expect(first.split('name="delete"').length - 1).toBe(100);
-    // Issue 13: the page of 100 rows carries each row once, in its markup; the hydration data has
+    // Decision 0024: the page of 100 rows carries each row once, in its markup; the hydration data has
     // none of them (a `.data` request has them all), the buttons are named by reference to the row's
-    // title, not with a copy of it, and say what they ask for by their name alone. Issue 24: what a
+    // title, not with a copy of it, and say what they ask for by their name alone. docs/performance.md: what a
     // browser receives (Accept-Encoding: gzip, br) is at most 10 KB.
     const sent = await bytesSent("/dashboard", user.cookie, "gzip, br");
     expect(sent.encoding).toBe("br");

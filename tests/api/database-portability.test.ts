@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, newUser, PASSWORD, uniqueEmail } from "../support/api";
 
 /**
- * What must answer the same on SQLite and PostgreSQL (issue 12): the health check names the engine,
+ * What must answer the same on SQLite and PostgreSQL (decision 0015): the health check names the engine,
  * and text holding U+0000 (which PostgreSQL refuses in `text`, 22021) is stored without it or refused,
  * never a 500. `npm run test:pg` runs this file against PostgreSQL, `npm test` against SQLite.
  */

@@ -5,13 +5,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, newUser, PASSWORD } from "../support/api";
 
 /**
- * Issue 13: first-load JavaScript budgets, gzip (KB = 1,024 bytes). A page's first load fetches
+ * docs/performance.md: first-load JavaScript budgets, gzip (KB = 1,024 bytes). A page's first load fetches
  * exactly the module scripts its server-rendered HTML names (React Router writes a modulepreload
  * link for the entry, the root and the matched routes with all their static imports, and inlines
  * the route manifest); each is read from the build's client folder and gzipped at zlib's default
  * level, as the server sends it. Code behind a dynamic `import()` is not part of the first load.
  */
-// Issue 13's targets: 110 KB on /, /login and /register, 130 KB on /dashboard. React Router's
+// The targets in docs/performance.md: 110 KB on /, /login and /register, 130 KB on /dashboard. React Router's
 // production build and one first-load chunk (vite.config.ts) brought the anonymous pages to about 109.7 KB.
 const BUDGETS_KB: Record<string, number> = {
   "/": 110,

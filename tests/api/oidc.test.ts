@@ -8,7 +8,7 @@ import { baseUrl, PASSWORD, uniqueEmail } from "../support/api";
 import { apiLogin } from "../support/client.mjs";
 
 /**
- * Issue 27, single sign-on: the whole authorization code flow against a real OpenID provider
+ * Decision 0048, single sign-on: the whole authorization code flow against a real OpenID provider
  * (oidc-provider, tests/support/oidc-provider.mjs, in a process of its own on a loopback port), as a
  * browser without JavaScript would do it: following redirects, with a cookie jar, filling the
  * provider's sign-in form.
@@ -128,7 +128,7 @@ describe("single sign-on with OpenID Connect", () => {
   it("the Login screen links to it without JavaScript, keeping where the person was going", async () => {
     const html = await (await fetch(appUrl + "/login?redirectTo=/projects")).text();
     expect(html).toMatch(new RegExp(`<a class="button sso-link" href="/auth/oidc\\?redirectTo=%2Fprojects">Sign in with ${SSO_NAME}</a>`));
-    // SPEC's form is there, unchanged.
+    // the form in docs/screens.md is there, unchanged.
     expect(html).toContain('aria-label="Login"');
     expect(html).toContain('name="password"');
   });

@@ -8,7 +8,7 @@ import { startTestServer, type RunningServer } from "../support/server";
 import { newUser, signInWithForm } from "../support/api";
 
 /**
- * Issue 32 on a real PostgreSQL (a throwaway cluster of this file's own, so it can be stopped): the
+ * Decision 0049 on a real PostgreSQL (a throwaway cluster of this file's own, so it can be stopped): the
  * server's connections are killed from the server side (pg_terminate_backend) while requests and a
  * transaction are in flight, then the cluster is stopped and started again. The process stays up;
  * what cannot reach the database answers 503 with Retry-After (JSON under /api, the error page with

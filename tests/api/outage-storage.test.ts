@@ -8,7 +8,7 @@ import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp4Bytes } from "../support/media";
 
 /**
- * Issue 32: the S3-compatible store stops (s3rver closed) and comes back on the same port and folder.
+ * Decision 0049: the S3-compatible store stops (s3rver closed) and comes back on the same port and folder.
  * Meanwhile a download is a 503 with Retry-After (never a 200 cut short), an upload is a 503 that
  * keeps no row, no temporary object and nothing of the quota, health says "degraded" with storage
  * "unavailable"; the process stays up, and within 10 s of the store's return all of it works again.

@@ -5,7 +5,7 @@ import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg
 import { api, baseUrl, newUser } from "../support/api";
 
 /**
- * POST /api/auth/refresh's grace window against the built server (issue 12, "Several instances"): found
+ * POST /api/auth/refresh's grace window against the built server (decision 0015): found
  * from outside, ten parallel refreshes with one token gave one 200 and nine 401 and then logged the
  * person out. Within the window (10 s) the spent token answers with the same pair, on every instance
  * sharing the database; after it, reuse revokes the family.

@@ -8,7 +8,7 @@ import { api, baseUrl, PASSWORD, uniqueEmail } from "../support/api";
 import { register as registerThrough } from "../support/client.mjs";
 
 /**
- * REGISTRATION (issue 27): open, SPEC's behaviour and the default, unchanged; invite: POST
+ * REGISTRATION (decision 0046): open, the behaviour in docs/screens.md and the default, unchanged; invite: POST
  * /api/auth/register and the Register screen need a usable invitation (`npm run admin -- invite`), which
  * works once, also for registrations racing with it, and not after it expires; closed: nobody registers.
  */

@@ -8,7 +8,7 @@ import { readZip, zipFiles, type ZipEntry } from "../support/zip";
 import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api";
 
 /**
- * Issue 15, "Search and export": GET /api/content?q=, the dashboard's search (plain HTML here; the
+ * Decision 0019: GET /api/content?q=, the dashboard's search (plain HTML here; the
  * browser test is tests/e2e/search-export.spec.ts), GET /api/project/{id}/export and
  * GET /api/account/export (zips read back with tests/support/zip.ts), ownership, odd input, the S3
  * store, and the server's peak memory during a 200 MB export.

@@ -4,7 +4,7 @@ import { mp4Bytes } from "../support/media";
 import { newUser } from "../support/api";
 
 /**
- * The storage quota under races and with text (issue 14), against a server with a 3 MiB quota: video
+ * The storage quota under races and with text (decision 0037), against a server with a 3 MiB quota: video
  * uploads sent at once never store more than the quota (the rest are 413 with the quota's detail, and
  * nothing of them is kept), and text counts toward the same quota (create and autosave past it are 413,
  * nothing saved; the usage answer says the text's bytes).

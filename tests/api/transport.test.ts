@@ -4,7 +4,7 @@ import { startTestServer, type RunningServer } from "../support/server";
 import { baseUrl, PASSWORD, uniqueEmail } from "../support/api";
 import { formLogin as postLoginForm, register as registerThrough } from "../support/client.mjs";
 
-// Strict-Transport-Security and the cross-origin check's scheme (issue 32, item 11; decision 0052).
+// Strict-Transport-Security and the cross-origin check's scheme (decision 0052).
 // The shared test server trusts loopback proxies (TRUST_PROXY=loopback) and has no PUBLIC_URL.
 const HSTS = "max-age=31536000; includeSubDomains";
 

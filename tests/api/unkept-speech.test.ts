@@ -3,7 +3,7 @@ import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 import { zipFiles } from "../support/zip";
 
 /**
- * Speech that is not kept (issue 26; docs/decisions/0042): POST /api/voice/generate with keep: false
+ * Speech that is not kept (docs/decisions/0042): POST /api/voice/generate with keep: false
  * answers a URL that plays for its owner for minutes, and nothing shows in the library, the voice list,
  * the usage or the export; POST keep_url ("Save to library") keeps it. Without keep (or keep: true) the
  * answer is the kept file as before. The expiry itself is tested on the model with a clock

@@ -16,7 +16,7 @@ const upload = (token: string, bytes: Buffer, filename: string) => api("/api/vid
 const videoPath = (name: string) => `/api/videos/${encodeURIComponent(name)}`;
 
 describe("POST /api/videos/upload and GET /api/videos", () => {
-  it("stores any video container under its name with .mov (SPEC §3) and lists {filename, size, updated_at}", async () => {
+  it("stores any video container under its name with .mov (docs/api.md#entities-and-payloads) and lists {filename, size, updated_at}", async () => {
     const { token } = await newUser("video");
     const mp4 = mp4Bytes(2000);
     const uploaded = await upload(token, mp4, "Holiday.mp4");
@@ -187,7 +187,7 @@ async function videoHubPost(cookie: string, fields: Record<string, string>) {
   return response;
 }
 
-describe("the Video Hub's generated videos (issue 26)", () => {
+describe("the Video Hub's generated videos (decision 0043)", () => {
   it("GET /api/videos stays the uploads; the screen's delete removes only the person's own generated clip", async () => {
     const owner = await newUser("generated-owner");
     const other = await newUser("generated-other");
@@ -196,7 +196,7 @@ describe("the Video Hub's generated videos (issue 26)", () => {
     // behind other files' jobs.
     const [clip, otherClip] = await Promise.all([generatedClip(owner.token, "Gulls over the pier"), generatedClip(other.token, "Someone else's clip")]);
 
-    // SPEC §7's list is the uploads only.
+    // the list in docs/api.md#every-call is the uploads only.
     const listed = await api("/api/videos", { token: owner.token });
     expect(listed.body.map((video: { filename: string }) => video.filename)).toEqual(["upload.mov"]);
 

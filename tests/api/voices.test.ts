@@ -7,7 +7,7 @@ import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
 import { api, baseUrl, newUser, PASSWORD } from "../support/api";
 
-/** A multipart body with one file in the field `file` (SPEC §7). */
+/** A multipart body with one file in the field `file` (docs/api.md#every-call). */
 function fileForm(bytes: Buffer, filename: string, field = "file") {
   const form = new FormData();
   form.append(field, new Blob([new Uint8Array(bytes)], { type: "application/octet-stream" }), filename);

@@ -94,7 +94,7 @@ async function raisePlanToast(page: Page) {
 }
 
 /**
- * The texts SPEC writes with an emoji (its §4 and §8): the only emoji a control may show (issue 26:
+ * The texts docs/screens.md writes with an emoji (its states and error messages): the only emoji a control may show (decision 0045:
  * line icons everywhere else). None is a control's text today; a control quoting one would be allowed.
  */
 const SPEC_EMOJI_TEXTS = [
@@ -105,7 +105,7 @@ const SPEC_EMOJI_TEXTS = [
   "🎙️ Microphone access denied or unsupported browser.", "⚠️ Something went wrong. Please try again.", "✅ Feedback sent successfully!",
 ];
 
-/** The controls (buttons, links, disclosure summaries, options) whose words or name hold an emoji that SPEC does not quote. */
+/** The controls (buttons, links, disclosure summaries, options) whose words or name hold an emoji that docs/screens.md does not quote. */
 function controlsWithEmoji(page: Page) {
   return page.evaluate((quoted) => {
     const pictograph = /\p{Extended_Pictographic}/u;
@@ -147,7 +147,7 @@ async function checkScreen(page: Page, url: string, ready?: (page: Page) => Prom
           .map((fieldset) => fieldset.className || fieldset.name || "fieldset"),
       );
       expect(spilled, `${where}: fieldsets wider than their form`).toEqual([]);
-      expect(await controlsWithEmoji(page), `${where}: emoji on a control (line icons instead, issue 26)`).toEqual([]);
+      expect(await controlsWithEmoji(page), `${where}: emoji on a control (line icons instead, decision 0045)`).toEqual([]);
     }
   }
 }
@@ -164,7 +164,7 @@ test.describe("visitors", () => {
 
 test.describe("signed in", () => {
   const screens: Array<[string, (account: Account) => string, ((page: Page) => Promise<void>)?]> = [
-    // The welcome shows once per sign-in (issue 15): a plan toast puts a toast under axe on every visit.
+    // The welcome shows once per sign-in: a plan toast puts a toast under axe on every visit.
     ["dashboard", () => "/dashboard", raisePlanToast],
     ["create", () => "/create"],
     ["content view", ({ contentId }) => `/content/${contentId}`, (page) => expect(page.getByRole("heading", { name: "Harbour at dawn" })).toBeVisible()],
@@ -175,7 +175,7 @@ test.describe("signed in", () => {
     ["music", () => "/music"],
     ["voices", () => "/voices", (page) => expect(page.getByText("narration.mp3")).toBeVisible()],
     ["videos", () => "/videos", (page) => expect(page.getByTestId("generated-item")).toHaveCount(1)],
-    // "Open in Video Hub" lands here: the generated clip marked (issue 26). Without its #fragment: a
+    // "Open in Video Hub" lands here: the generated clip marked (decision 0043). Without its #fragment: a
     // second visit to the same address with one would not load the page again (the theme would stay).
     [
       "videos with a generated video marked",
@@ -190,12 +190,12 @@ test.describe("signed in", () => {
     ["image", () => "/image"],
     ["drawing", () => "/drawing"],
     ["aivideo", () => "/aivideo"],
-    // A finished job: the preview with Download and Open in Video Hub (issue 26).
+    // A finished job: the preview with Download and Open in Video Hub (decision 0043).
     ["aivideo finished", ({ videoJobId }) => `/aivideo?job=${encodeURIComponent(videoJobId)}`, (page) => expect(page.getByRole("link", { name: "Open in Video Hub" })).toBeVisible()],
     ["projects", () => "/projects", (page) => expect(page.getByText("Short film")).toBeVisible()],
     ["project new", () => "/project/new"],
     ["project edit", ({ projectId }) => `/project/${projectId}`, (page) => expect(page.getByLabel("Title")).toHaveValue("Short film")],
-    // The first file's "Attach to project" chooser open (issue 26): its select and button are checked too.
+    // The first file's "Attach to project" chooser open: its select and button are checked too.
     ["library", () => "/library", async (page) => {
       await page.locator(".library-attach > summary").first().click();
       await expect(page.getByLabel(/^Project for /).first()).toBeVisible();

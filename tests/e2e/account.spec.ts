@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { PASSWORD, signUpAndLogIn } from "../support/e2e-session";
 
 /**
- * The account screen (issue 27) at both sizes, with JavaScript off and on: reached from the shell,
+ * The account screen (decision 0047) at both sizes, with JavaScript off and on: reached from the shell,
  * the password changed (other sessions signed out, this one stays), a session seen and signed out
  * (a second browser signed in), a token made (shown once), used against /api and revoked; the
  * password change's "Also revoke API tokens" box, checked by default.

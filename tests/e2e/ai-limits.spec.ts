@@ -2,8 +2,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 /**
- * Per-person AI limits on the screens (issue 14): once a person has used the minute's AI requests
- * (AI_REQUESTS_PER_MINUTE, 20 by default, as the e2e server runs), the assistant screen says SPEC's
+ * Per-person AI limits on the screens (decision 0038): once a person has used the minute's AI requests
+ * (AI_REQUESTS_PER_MINUTE, 20 by default, as the e2e server runs), the assistant screen says docs/screens.md
  * failure text and the reason, which says when to try again, with JavaScript off (the form's action)
  * and on (the API's 429).
  */

@@ -15,7 +15,7 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   expect((await health).status()).toBe(200);
   await expect(page.getByTestId("test-mode-badge")).toHaveText("Test Mode");
 
-  // SPEC §5: an empty prompt is ignored.
+  // docs/screens.md#validation-rules: an empty prompt is ignored.
   await page.getByRole("button", { name: "Generate Video" }).click();
   await page.waitForTimeout(300);
   expect(created).toHaveLength(0);
@@ -63,7 +63,7 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   const first = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 5000 }).toBeGreaterThan(first);
   expect(await video.evaluate((element: HTMLVideoElement) => element.error)).toBeNull();
-  // Issue 26: the raw generation id is not shown; SPEC's generation id is one press away, under Details.
+  // Decision 0043: the raw generation id is not shown; the generation id in docs/screens.md is one press away, under Details.
   expect(await shownText(page)).not.toMatch(RAW_ID);
   await expect(page.getByTestId("generation-id")).toBeHidden();
   await page.getByText("Details", { exact: true }).click();
@@ -196,7 +196,7 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByTestId("video-status")).toHaveText("✅ Completed!", { timeout: JOB_WAIT_MS });
     const src = await page.getByTestId("video-preview").getAttribute("src");
     expect((await page.request.get(src!)).headers()["content-type"]).toBe("video/webm");
-    // Issue 26: Download and Open in Video Hub are plain links; no raw id is shown.
+    // Decision 0043: Download and Open in Video Hub are plain links; no raw id is shown.
     await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("href", src!);
     await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("download", "");
     expect(await shownText(page)).not.toMatch(RAW_ID);

@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { DASHBOARD_TOOLS } from "../../app/shared/tools";
 import { signUpAndLogIn } from "../support/e2e-session";
 
-// Issue 14: the app shell around every signed-in screen, the drop-zone file picker, the wide layouts.
+// Decision 0023: the app shell around every signed-in screen, the drop-zone file picker, the wide layouts.
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
 const studioNav = (page: Page) => page.getByRole("navigation", { name: "Studio" });
 const account = (page: Page) => page.getByRole("region", { name: "Account" });
@@ -238,7 +238,7 @@ test("the icons come from one cached sprite of lucide symbols", async ({ page })
   expect(body).toContain('<view id="pen-line-view"');
 });
 
-// Issue 15: one theme control a page, and a signed-in person's 404 inside the shell.
+// One theme control a page, and a signed-in person's 404 inside the shell.
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },

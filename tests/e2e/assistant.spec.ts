@@ -23,7 +23,7 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   await expect(page.getByLabel("Auto-Speak")).toBeChecked();
   await voice.selectOption({ label: "English (Received Pronunciation)" });
 
-  // SPEC §5: an empty or whitespace question is ignored.
+  // docs/screens.md#validation-rules: an empty or whitespace question is ignored.
   await page.getByLabel("Your question").fill("   ");
   await page.getByRole("button", { name: "Ask" }).click();
   await page.waitForTimeout(300);
@@ -60,7 +60,7 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   const generated = await speech;
   expect(generated.status()).toBe(201);
   expect(JSON.parse(generated.request().postData()!).voice_id).toBe("gmw/en-GB-x-rp");
-  // Not kept: the assistant's speech is never filed in the library (issue 26).
+  // Not kept: the assistant's speech is never filed in the library (decision 0042).
   expect(JSON.parse(generated.request().postData()!).keep).toBe(false);
   // Spoken once, when whole: the whole reply, not a piece of it.
   expect(JSON.parse(generated.request().postData()!).text).toBe(finalReply!.trim());
@@ -136,7 +136,7 @@ test("assistant: fallback voice, no options, and failures say 'Something went wr
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByRole("alert")).toHaveText("Something went wrong.");
 
-  // A stream that fails midway says the same (the event carries SPEC's text).
+  // A stream that fails midway says the same (the event carries the text in docs/screens.md#error-messages).
   await page.unroute("**/api/assistant/stream");
   await page.route("**/api/assistant/stream", (route) =>
     route.fulfill({
@@ -212,7 +212,7 @@ async function libraryTotal(page: Page): Promise<number> {
   return (await answer.json()).total;
 }
 
-// Issue 26: the assistant's speech is not filed in the library; "Save to library" keeps one on purpose.
+// Decision 0042: the assistant's speech is not filed in the library; "Save to library" keeps one on purpose.
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },

@@ -216,7 +216,7 @@ test("content: a session that ends mid-edit sends the person to log in, and the 
   await context.clearCookies();
   const warned = page.waitForEvent("console", (message) => message.type() === "warning");
   await page.getByLabel("Body").fill("Second draft, not saved anywhere yet");
-  // The autosave finds no session, the refresh fails: SPEC §4 sends the person to /login.
+  // The autosave finds no session, the refresh fails: docs/screens.md#states-and-transitions sends the person to /login.
   await page.waitForURL(/\/login\?redirectTo=/, { timeout: 10_000 });
   expect((await warned).text()).toContain("session refresh failed");
   await page.getByLabel("Email").fill(email);
@@ -381,7 +381,7 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("link", { name: "Cancel", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Plain one, edited" })).toBeVisible();
 
-    // Delete asks first (SPEC §8), also without JavaScript: Cancel keeps the item, Delete removes it.
+    // Delete asks first (docs/screens.md#error-messages), also without JavaScript: Cancel keeps the item, Delete removes it.
     await page.getByRole("link", { name: "Back" }).click();
     await page.getByRole("button", { name: "Delete Plain two" }).click();
     await expect(page.getByRole("alertdialog")).toContainText("Delete this content?");

@@ -15,7 +15,7 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
   await page.goto("/dashboard");
   await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
   // Toasts sit at the bottom, clear of the header's controls (WCAG 2.4.11): on a desktop at the
-  // sidebar's foot (issue 26). Their stylesheet is fetched with react-toastify on the first toast.
+  // sidebar's foot (decision 0045). Their stylesheet is fetched with react-toastify on the first toast.
   const toastBox = (await page.getByText("Welcome back, Free user!").boundingBox())!;
   const viewport = page.viewportSize()!;
   expect(toastBox.y).toBeGreaterThan(viewport.height / 2);
@@ -55,7 +55,7 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
   await page.reload();
   expect(await toolLabels(page)).toEqual(["Create", "Camera", ...TOOLS.slice(1).filter((t) => t !== "Camera")]);
   await expect(page.getByTestId("current-plan")).toHaveText("Pro");
-  // The welcome is once per sign-in (issue 15): the reload of the same sign-in has none.
+  // The welcome is once per sign-in: the reload of the same sign-in has none.
   await expect(page.getByText(/Welcome back/)).toHaveCount(0);
 });
 
@@ -134,7 +134,7 @@ for (const viewport of [
       expect(widths.page).toBeLessThanOrEqual(widths.inner);
       const grid = (await page.getByRole("list", { name: "Tools" }).boundingBox())!;
       expect((await content.boundingBox())!.y).toBeGreaterThan(grid.y + grid.height);
-      // Issue 26 measured the content 1,361 px down before: it starts at the first screen's end now
+      // The interface review (decisions 0043-0045) measured the content 1,361 px down before: it starts at the first screen's end now
       // (its heading within 700 px, its first row within 1,000).
       expect((await content.boundingBox())!.y).toBeLessThan(700);
       expect((await firstRow.boundingBox())!.y).toBeLessThan(1000);

@@ -26,7 +26,7 @@ test("feedback without signing in: success message and sound", async ({ page }) 
   expect(await page.evaluate(() => (window as any).__sounds)).toEqual([expect.stringContaining("/static/sounds/success.wav")]);
 });
 
-test("feedback failure shows the SPEC text and plays the fail sound", async ({ page }) => {
+test("feedback failure shows the the text in docs/screens.md#error-messages and plays the fail sound", async ({ page }) => {
   await page.addInitScript(() => {
     (window as any).__sounds = [];
     HTMLMediaElement.prototype.play = function () {
@@ -45,7 +45,7 @@ test("feedback failure shows the SPEC text and plays the fail sound", async ({ p
   expect(await page.evaluate(() => (window as any).__sounds)).toEqual([expect.stringContaining("/static/sounds/fail.wav")]);
 });
 
-// Issue 15: on both viewports; without JavaScript the form posts to the screen's action, prefilled the same.
+// On both viewports; without JavaScript the form posts to the screen's action, prefilled the same.
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },

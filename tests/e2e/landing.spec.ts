@@ -94,11 +94,11 @@ test("landing: launch progress follows the clock and is clamped to 0-100 %", asy
   await expect(progress).toHaveText("0.0% to 100-Day Launch");
   await page.clock.setFixedTime(new Date("2026-03-01T12:00:00Z"));
   await expect(progress).toHaveText("100.0% to 100-Day Launch");
-  // Past the window SPEC's bar stays full and a line says the launch happened (issue 15).
+  // Past the window the bar in docs/screens.md stays full and a line says the launch happened.
   await expect(page.getByTestId("launch-done")).toHaveText("Launched on December 1, 2025.");
 });
 
-// Issue 15: both viewports, with JavaScript on and off (the greeting is server-rendered).
+// Both viewports, with JavaScript on and off (the greeting is server-rendered).
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
@@ -106,7 +106,7 @@ for (const viewport of [
   for (const javaScriptEnabled of [true, false]) {
     test.describe(`at ${viewport.width}x${viewport.height}, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
       test.use({ viewport, javaScriptEnabled });
-      test("a signed-in person is greeted with Open dashboard beside SPEC's buttons", async ({ page }) => {
+      test("a signed-in person is greeted with Open dashboard beside the buttons in docs/screens.md", async ({ page }) => {
         await page.goto("/");
         await expect(page.getByRole("link", { name: "Open dashboard" })).toHaveCount(0);
         await signUpAndLogIn(page, "landing-home");

@@ -17,7 +17,7 @@ const LONG_PROMPT = (index: number) =>
   `A long narration number ${index} about the harbour at dawn, the gulls over the red boat, the tide tables pinned to the wall of the old ferry office, and everything else a long prompt tends to say.`;
 
 /**
- * Twelve files of every kind, as issue 26 measured the library with (four spoken with long prompts,
+ * Twelve files of every kind, as the interface review (decisions 0043-0045) measured the library with (four spoken with long prompts,
  * three photos, two clips, two memos, a voice clip), and a project to attach them to.
  */
 async function mixedLibrary(page: Page) {
@@ -40,7 +40,7 @@ const promptLines = (item: ReturnType<typeof items>) =>
   item.locator(".library-clip-text").evaluate((element) => Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)));
 
 /**
- * The compact library (issue 26), with or without a script: a long prompt shows two lines and a
+ * The compact library (decision 0045), with or without a script: a long prompt shows two lines and a
  * "more" that shows it whole ("less" clips it again); each file has one "Attach to project" that
  * opens a chooser (the project select and Attach), and none shows a select before; its actions carry
  * line icons. Returns the attached file's name.
@@ -214,7 +214,7 @@ for (const viewport of [
         const projectId = await mixedLibrary(page);
         await checkCompactLibrary(page, projectId);
         if (viewport.width < 600) {
-          // Issue 26 measured these twelve files at 6,309 px on a phone (a project select on each card,
+          // The interface review (decisions 0043-0045) measured these twelve files at 6,309 px on a phone (a project select on each card,
           // prompts in full): under half of that now, not counting the upload card the page has since gained.
           await page.goto("/library");
           const uploadCard = page.getByRole("region", { name: "Upload a file" });
@@ -235,7 +235,7 @@ test.describe("library with JavaScript", () => {
     await expect(page.getByRole("timer")).toHaveText("0:01", { timeout: 3000 });
     await page.getByRole("button", { name: "Stop Recording" }).click();
     await expect(page.getByRole("link", { name: "Download Memo" })).toBeVisible();
-    // A line icon beside the words, no emoji (issue 26): a disk to save, a tick once saved.
+    // A line icon beside the words, no emoji (decision 0045): a disk to save, a tick once saved.
     await expect(page.getByRole("button", { name: "Save to library" })).toHaveText("Save to library");
     await expect(page.getByRole("button", { name: "Save to library" }).locator('svg.i use[href$="#save"]')).toHaveCount(1);
     await page.getByRole("button", { name: "Save to library" }).click();
@@ -288,7 +288,7 @@ test.describe("library with JavaScript", () => {
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: "Capture" }).click();
     const photo = await download;
-    // SPEC's download is unchanged; "Save to library" comes beside it.
+    // the download in docs/screens.md is unchanged; "Save to library" comes beside it.
     expect(photo.suggestedFilename()).toMatch(/^camera-.+\.png$/);
     await page.getByRole("button", { name: "Save to library" }).click();
     await expect(page.getByText(`Saved to your library: ${photo.suggestedFilename()}`)).toBeVisible();
@@ -321,7 +321,7 @@ test.describe("library with JavaScript", () => {
   });
 });
 
-/** The three upload screens (issue 26): each picker, a file it takes and where the file then shows. */
+/** The three upload screens (decision 0044): each picker, a file it takes and where the file then shows. */
 const UPLOAD_SCREENS = [
   { path: "/voices", picker: "Upload MP3", file: { name: "Alike.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) }, listed: (page: Page) => page.getByTestId("voice-item").filter({ hasText: "Alike.mp3" }) },
   { path: "/videos", picker: "Choose a video", file: { name: "Alike.webm", mimeType: "video/webm", buffer: webmBytes(2048) }, listed: (page: Page) => page.getByTestId("video-item").filter({ hasText: "Alike.mov" }) },
@@ -351,7 +351,7 @@ for (const viewport of [
       expect(await picker.evaluate((input: HTMLInputElement) => input.files?.length ?? 0), screen.path).toBe(0);
       await expect(page.getByTestId("upload-error")).toHaveCount(0);
     }
-    // SPEC §8's voice text, said the same way by all three.
+    // the voice text in docs/screens.md#error-messages, said the same way by all three.
     expect(confirmations).toEqual(UPLOAD_SCREENS.map(() => ({ text: "✅ Upload successful!", kind: "success" })));
   });
 

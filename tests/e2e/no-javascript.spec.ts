@@ -90,7 +90,7 @@ test.describe("with JavaScript off", () => {
   });
 });
 
-/** The three upload screens (issue 26) without JavaScript: a plain multipart post, then a redirect. */
+/** The three upload screens (decision 0044) without JavaScript: a plain multipart post, then a redirect. */
 const UPLOAD_SCREENS = [
   { path: "/voices", picker: "Upload MP3", file: { name: "Plain.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) }, listed: "Plain.mp3" },
   { path: "/videos", picker: "Choose a video", file: { name: "Plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) }, listed: "Plain.mov" },

@@ -3,7 +3,7 @@ import { startOidcProvider, startSsoApp, SSO_NAME } from "../support/oidc";
 import { uniqueEmail } from "../support/e2e-session";
 
 /**
- * Issue 27, single sign-on: the round trip from the Login screen's "Sign in with …" link through a
+ * Decision 0048, single sign-on: the round trip from the Login screen's "Sign in with …" link through a
  * real OpenID provider (oidc-provider on a loopback port, tests/support/oidc-provider.mjs) and back to
  * the dashboard, with JavaScript off and on, on a desktop and a phone. The shared e2e server has no
  * SSO settings, so each worker starts its own: the provider in a process of its own, and the
@@ -41,7 +41,7 @@ for (const viewport of VIEWPORTS) {
       test(`"Sign in with ${SSO_NAME}" on the Login screen goes through the provider to the dashboard`, async ({ page, sso }) => {
         const email = uniqueEmail("sso-e2e");
         await page.goto(`${sso.appUrl}/login`);
-        // Beside SPEC's form, which stays as it was.
+        // Beside the form in docs/screens.md, which stays as it was.
         await expect(page.getByRole("form", { name: "Login" })).toBeVisible();
         await expect(page.getByRole("button", { name: "Login" })).toBeVisible();
         const link = page.getByRole("link", { name: `Sign in with ${SSO_NAME}` });
@@ -91,7 +91,7 @@ test("Cancel at the provider comes back to the Login screen saying so", async ({
 test.describe("the Register screen, JavaScript off, 375x667", () => {
   test.use({ viewport: { width: 375, height: 667 }, javaScriptEnabled: false });
 
-  test(`"Sign up with ${SSO_NAME}" beside SPEC's form makes the account through the provider`, async ({ page, sso }) => {
+  test(`"Sign up with ${SSO_NAME}" beside the form in docs/screens.md makes the account through the provider`, async ({ page, sso }) => {
     const email = uniqueEmail("sso-signup-e2e");
     await page.goto(`${sso.appUrl}/register`);
     await expect(page.getByRole("form", { name: "Register" })).toBeVisible();

@@ -10,7 +10,7 @@ async function icons(scope: ReturnType<Page["locator"]>) {
   );
   return Object.fromEntries(entries);
 }
-/** The generators are folded into one section (issue 26): it opens with its summary. */
+/** The generators are folded into one section (decision 0044): it opens with its summary. */
 async function openGenerators(page: Page) {
   const fold = page.getByTestId("generators");
   if ((await fold.getAttribute("open")) === null) await fold.locator("> summary").click();
@@ -28,7 +28,7 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await page.getByRole("link", { name: "Create New Project" }).click();
   await page.waitForURL("**/project/new");
   await expect(page.getByRole("heading", { name: "New Project" })).toBeVisible();
-  // SPEC §5: the title is required (said beside the field).
+  // docs/screens.md#validation-rules: the title is required (said beside the field).
   await page.getByRole("button", { name: "Save Project" }).click();
   await expect(page.getByTestId("project-title-error")).toHaveText("Title required");
   await expect(page).toHaveURL(/\/project\/new$/);
@@ -36,7 +36,7 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await page.getByLabel("Title").fill("Launch film");
   await page.getByRole("button", { name: "Save Project" }).click();
   await expect(page.getByTestId("project-status")).toHaveText("Project saved successfully!");
-  // SPEC §4: then /projects after 0.8 s.
+  // docs/screens.md#states-and-transitions: then /projects after 0.8 s.
   await page.waitForURL("**/projects");
   await expect(card(page, "Launch film")).toBeVisible();
   await expect(card(page, "Launch film").getByText("No description provided.")).toBeVisible();

@@ -21,7 +21,7 @@ test.describe("with JavaScript off", () => {
   });
 });
 
-test("the feedback screen shows SPEC's failure text and the reason when the API refuses (429)", async ({ page }) => {
+test("the feedback screen shows the failure text in docs/screens.md#error-messages and the reason when the API refuses (429)", async ({ page }) => {
   const detail = "Too many feedback messages from your address. Try again in 60 minutes.";
   await page.route("**/api/feedback", (route) =>
     route.fulfill({ status: 429, contentType: "application/json", headers: { "Retry-After": "3600" }, body: JSON.stringify({ detail }) }),

@@ -4,7 +4,7 @@ import { inviteCodeOf, runAdmin } from "../support/admin";
 import { PASSWORD, uniqueEmail } from "../support/e2e-session";
 
 /**
- * REGISTRATION=invite and closed (issue 27) on the Register screen, on a desktop and a phone, with
+ * REGISTRATION=invite and closed (decision 0046) on the Register screen, on a desktop and a phone, with
  * JavaScript on and off: an invitation link from `npm run admin -- invite` registers (and the person
  * logs in); /register without one says an invitation is needed; on a closed studio it says registration
  * is closed. Two servers of their own (the shared e2e server is open), started once for the file.

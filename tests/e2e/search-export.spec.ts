@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 /**
- * Issue 15: the dashboard's search box and the export buttons, in Chromium. Without JavaScript the
+ * Decision 0019: the dashboard's search box and the export buttons, in Chromium. Without JavaScript the
  * search is a plain GET form and the exports plain download links; with it, the same form searches
  * in the page.
  */

@@ -3,8 +3,8 @@ import { launchServer } from "../harness/launch.mjs";
 import { PASSWORD, uniqueEmail } from "../support/e2e-session";
 
 /**
- * Text counts toward the storage quota (issue 14), with JavaScript off: the dashboard's storage meter
- * shows the text beside the files, and the content editor and the create form say SPEC's failure text
+ * Text counts toward the storage quota (decision 0037), with JavaScript off: the dashboard's storage meter
+ * shows the text beside the files, and the content editor and the create form say the failure text in docs/screens.md#error-messages
  * and the reason when a save would pass the quota. A server of its own with a 1 MiB quota (the shared
  * e2e server has the default 1 GiB).
  */
@@ -58,7 +58,7 @@ test("with JavaScript off, the meter shows text and a save or create past the qu
   // Nothing was saved.
   expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("a");
 
-  // The create form says SPEC's text and the reason.
+  // The create form says the text in docs/screens.md#error-messages and the reason.
   await page.goto("/create");
   await page.getByLabel("Title").fill("One more");
   await page.getByLabel("Body").fill("c".repeat(5_000));

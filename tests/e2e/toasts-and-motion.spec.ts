@@ -120,7 +120,7 @@ function controlsUnderToasts(page: Page) {
   });
 }
 
-test("on a desktop no toast lies over a control mid-page: a long list's rows, the sidebar, the header (issue 26)", async ({ page }) => {
+test("on a desktop no toast lies over a control mid-page: a long list's rows, the sidebar, the header (decision 0045)", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUpAndLogIn(page, "toasts-mid");
   for (let index = 1; index <= 40; index++) await page.request.post("/api/content", { data: { title: `Note ${index}`, body: "" } });

@@ -5,7 +5,7 @@ import { signUpAndLogIn } from "../support/e2e-session";
 import { generateVideo, RAW_ID, shownText } from "../support/e2e-generated-video";
 
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
-/** A field's own error: the picker's under the picker, a rename's beside its name field (issue 26). */
+/** A field's own error: the picker's under the picker, a rename's beside its name field (decision 0044). */
 const uploadError = (page: Page) => page.getByRole("region", { name: "Upload a video" }).getByTestId("upload-error");
 
 /** A real, playable one-second WebM, recorded in the browser from a canvas (MediaRecorder, VP8). */
@@ -278,7 +278,7 @@ test.describe("video hub with JavaScript off", () => {
     await page.getByLabel("Choose a video").setInputFiles({ name: "plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page).toHaveURL(/\/videos$/);
-    // Confirmed as a voice upload is (issue 26), and the page after the redirect shows an empty picker.
+    // Confirmed as a voice upload is (decision 0044), and the page after the redirect shows an empty picker.
     await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" })).toBeVisible();
     expect(await page.getByLabel("Choose a video").evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
     await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("plain.mov");

@@ -7,7 +7,7 @@ import { signUpAndLogIn } from "../support/e2e-session";
 // A real MP3 to play: one of the bundled demos (made by tools/assets/compose-music.mjs).
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
-/** A field's own error: the picker's under the picker, a rename's beside its name field (issue 26). */
+/** A field's own error: the picker's under the picker, a rename's beside its name field (decision 0044). */
 const uploadError = (page: Page) => page.getByRole("region", { name: "Upload a voice clip" }).getByTestId("upload-error");
 const renameError = (page: Page) => page.getByTestId("voice-item").locator(".media-rename").getByTestId("rename-error");
 
@@ -18,7 +18,7 @@ test("voices: upload with a percent, play at a chosen speed with loop and restar
   await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
   const fileInput = page.getByLabel("Upload MP3");
 
-  // Only names ending in .mp3 are sent (SPEC §5).
+  // Only names ending in .mp3 are sent (docs/screens.md#validation-rules).
   await fileInput.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(uploadError(page)).toHaveText("Only MP3 files allowed");

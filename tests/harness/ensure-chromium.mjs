@@ -21,7 +21,7 @@ export function findChromium() {
 const EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
 
 /**
- * Emoji in the interface's texts (SPEC quotes some) render as empty boxes where the machine has no
+ * Emoji in the interface's texts (docs/screens.md quotes some) render as empty boxes where the machine has no
  * emoji font, in the browser tests and in the screenshots alike. Installs Debian's
  * fonts-noto-color-emoji when it is missing and apt-get is usable as root; never fails the run.
  */

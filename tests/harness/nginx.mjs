@@ -48,7 +48,7 @@ http {
   fastcgi_temp_path ${prefix}/fastcgi;
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
-  # Connections per client address (README's example allows 32; here every client of the load test and
+  # Connections per client address (docs/operating.md's example allows 32; here every client of the load test and
   # the cluster tests is 127.0.0.1, so the limit is the test's concurrency with room to spare).
   limit_conn_zone $binary_remote_addr zone=per_address:10m;
   limit_conn_status 429;

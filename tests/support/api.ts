@@ -57,7 +57,7 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
 }
 
-/** The final states of an AI video job (SPEC's video generation statuses): it changes no more after one. */
+/** The final states of an AI video job (the video generation statuses in docs/screens.md): it changes no more after one. */
 export const FINISHED_VIDEO_STATUSES = ["completed", "error", "timeout"];
 
 /** Polls an AI video job's status until it is final (or `timeoutMs` passed); resolves the last status body. */

@@ -1,12 +1,12 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /**
- * AI video clips for the specs (issue 26): made through the API by the local test renderer, which works
+ * AI video clips for the specs (decision 0043): made through the API by the local test renderer, which works
  * offline. The server's one job runner works two jobs at a time for everyone: a job may wait behind
  * other tests' jobs.
  */
 export const JOB_WAIT_MS = 30_000;
-/** A clip made through the API has no screen timing it out (SPEC §4's 15 polls): it may wait longer on a busy machine. */
+/** A clip made through the API has no screen timing it out (the 15 polls in docs/screens.md#states-and-transitions): it may wait longer on a busy machine. */
 const API_JOB_WAIT_MS = 60_000;
 
 /** Starts a job for the signed-in person and waits for its clip: the job's id and the clip's media id. */

@@ -15,7 +15,7 @@ import { newUserId } from "../support/user-rows";
 import { waitFor } from "../support/wait";
 
 /**
- * Issue 32 items 9 and 10 on both engines (docs/decisions/0051): `disable` revokes the person's
+ * Decision 0051 on both engines (docs/decisions/0051): `disable` revokes the person's
  * personal API tokens for good (enable brings none back, and one made while the disable runs is refused),
  * cancels their unfinished video jobs (a render in progress on any runner stops, a clip finished meanwhile
  * is discarded), and their account state is what a signed link checks; a password change revokes the

@@ -22,7 +22,7 @@ import { accountUsage, changePassword } from "~/services/account.server";
 import { describeOnEachEngine } from "../support/engines";
 
 /**
- * The account's models (issue 27) on both engines: sessions (one per token family, named and dated,
+ * The account's models (decision 0047) on both engines: sessions (one per token family, named and dated,
  * revoked in the database), personal API tokens (only their hash stored, at most API_TOKENS_MAX under
  * races), the password change that ends every other session, and the usage read.
  */

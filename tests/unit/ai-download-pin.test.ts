@@ -19,7 +19,7 @@ import { sendJson, startStubServer, TINY_PNG, type StubServer } from "../support
  * Provider downloads are pinned: a link in a provider's answer (an image `url`, a Replicate `output`)
  * and every redirect on the way are fetched only from the provider's configured host or a host named
  * in AI_DOWNLOAD_HOSTS, over http only when the base URL itself is http, within a size bound. A
- * refused download is the provider's failure (502, SPEC's text), and the other host sees no request.
+ * refused download is the provider's failure (502, the text in docs/screens.md#error-messages), and the other host sees no request.
  */
 const FAST: RemoteCallConfig = { timeoutMs: 2000, totalTimeoutMs: 10_000, maxRetries: 0, retryBaseMs: 10 };
 const MiB = 1024 * 1024;
@@ -225,7 +225,7 @@ describe("provider downloads are pinned to the provider's host", () => {
     expect(streamed).toBeLessThan(16 * MiB);
   });
 
-  it("a refused download is the provider's failure: 502 with SPEC's text, not a 500", async () => {
+  it("a refused download is the provider's failure: 502 with the text in docs/screens.md#error-messages, not a 500", async () => {
     const other = await fileHost();
     const server = await imageServer(() => `${other.url}/x.png`);
     const error = await refused(images(`${server.url}/v1`).generate("x"));

@@ -18,7 +18,7 @@ import { automatic1111Handler, comfyUiHandler, formDataOf, sendJson, startStubSe
 /**
  * The two diffusion servers self-hosters run, each against a local stub that speaks its HTTP API:
  * the exact requests, and every failure (a 500, a timeout, a job that reports an error, a malformed
- * answer) ending as SPEC §8's text, never the provider's own words.
+ * answer) ending as the text in docs/screens.md#error-messages, never the provider's own words.
  */
 const FAST: RemoteCallConfig = { timeoutMs: 2000, totalTimeoutMs: 10_000, maxRetries: 1, retryBaseMs: 10 };
 const MiB = 1024 * 1024;
@@ -118,7 +118,7 @@ describe("AUTOMATIC1111", () => {
     expect((await sharp(image.bytes).metadata()).format).toBe("png");
   });
 
-  it("a 500 (after the retry) is 502 with SPEC's text, never the server's body", async () => {
+  it("a 500 (after the retry) is 502 with the text in docs/screens.md#error-messages, never the server's body", async () => {
     stub = await startStubServer(automatic1111Handler({ answer: (_request, response) => sendJson(response, 500, { error: "RuntimeError", detail: SECRET }) }));
     const error = await new Automatic1111Images(a1111(stub.url), FAST, MiB).generate("x").catch((e) => e);
     expect(error.failure).toBe("unavailable");
@@ -227,7 +227,7 @@ describe("ComfyUI", () => {
     expect(JSON.stringify(graph)).not.toContain("{{");
   });
 
-  it("a 500 from POST /prompt is 502 with SPEC's text", async () => {
+  it("a 500 from POST /prompt is 502 with the text in docs/screens.md#error-messages", async () => {
     stub = await startStubServer(comfyUiHandler({ override: { "/prompt": (_request, response) => sendJson(response, 500, { error: SECRET }) } }));
     const error = await new ComfyUiImages(comfy(stub.url), FAST, MiB).generate("x").catch((e) => e);
     expect(error.failure).toBe("unavailable");

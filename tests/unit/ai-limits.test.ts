@@ -14,7 +14,7 @@ import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 
 /**
- * Per-person AI limits (issue 14) on both engines: many requests of one person racing never get more
+ * Per-person AI limits (decision 0038) on both engines: many requests of one person racing never get more
  * than the per-minute count or the concurrency through, a slot whose instance died (stale heartbeat)
  * does not block the person, and other people's requests do not count. The PostgreSQL half runs as in
  * tests/unit/db-concurrency.test.ts (TEST_DATABASE_URL, or a throwaway cluster when PostgreSQL is installed).

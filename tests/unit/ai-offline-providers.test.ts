@@ -24,7 +24,7 @@ const ask = async (userId: string, message: string) => new OfflineAssistant().re
 const item = (title: string, body: string, updated_at = "2025-01-01T00:00:00.000Z"): ContentItem => ({ id: newId(), title, body, pinned: false, updated_at });
 
 describe("offline assistant", () => {
-  it("has a guide entry for each of the 13 dashboard tools (SPEC's 12 and the library)", () => {
+  it("has a guide entry for each of the 13 dashboard tools (the 12 in docs/screens.md and the library)", () => {
     expect(TOOL_GUIDE.map((tool) => tool.label)).toEqual(DASHBOARD_TOOLS.map((tool) => tool.label));
     expect(TOOL_GUIDE).toHaveLength(13);
     for (const tool of TOOL_GUIDE) expect(tool.summary.length).toBeGreaterThan(40);

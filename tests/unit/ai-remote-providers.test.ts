@@ -90,7 +90,7 @@ describe("OpenAI-compatible chat", () => {
     expect(error.message).not.toContain("internal");
   });
 
-  it("does not retry a 401/400 (rejected), and the API answer is SPEC's text without provider details", async () => {
+  it("does not retry a 401/400 (rejected), and the API answer is the text in docs/screens.md#error-messages without provider details", async () => {
     stub = await startStubServer((_request, response) => sendJson(response, 401, { error: { message: `Incorrect API key provided: ${KEY}` } }));
     const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("hi").catch((e) => e);
     expect(error.failure).toBe("rejected");

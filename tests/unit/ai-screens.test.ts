@@ -3,7 +3,7 @@ import { voicesForScreen } from "~/services/generation.server";
 import { loadVoiceOptions, speakableText } from "~/browser/ai-client";
 import { isFinished, pollVideoJob, progressTone, showsProgressBar, type VideoPollEnd, videoStatusText } from "~/browser/video-status";
 
-describe("AI video screen rules (SPEC §4)", () => {
+describe("AI video screen rules (docs/screens.md#states-and-transitions)", () => {
   it("has a text for each status and 'Generating...' otherwise", () => {
     expect(["queued", "processing", "finishing", "completed", "error", "timeout", "starting", ""].map(videoStatusText)).toEqual([
       "Queued...",
@@ -29,7 +29,7 @@ describe("AI video screen rules (SPEC §4)", () => {
   });
 });
 
-describe("AI video polling (SPEC §4: every 1 s, stop on completed or a poll error, timeout after more than 15 polls)", () => {
+describe("AI video polling (docs/screens.md#states-and-transitions: every 1 s, stop on completed or a poll error, timeout after more than 15 polls)", () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -95,7 +95,7 @@ describe("AI video polling (SPEC §4: every 1 s, stop on completed or a poll err
   });
 });
 
-describe("assistant voice list (SPEC §8: a failure falls back to one default voice, Creative Voice)", () => {
+describe("assistant voice list (docs/screens.md#error-messages: a failure falls back to one default voice, Creative Voice)", () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });

@@ -18,7 +18,7 @@ function fakeServer(refreshStatus: number) {
   return { fetchMock, calls };
 }
 
-describe("browser API client (SPEC §4)", () => {
+describe("browser API client (docs/screens.md#states-and-transitions)", () => {
   const assign = vi.fn();
   beforeEach(() => {
     vi.stubGlobal("window", { location: { pathname: "/content/1", search: "?edit=1", assign } });

@@ -8,7 +8,7 @@ import { ASSISTANT_CONTEXT, ASSISTANT_CONTEXT_MAX_BODY_CHARS, personalContext } 
 import { newUserId } from "../support/user-rows";
 
 /**
- * The assistant's context is bounded (issue 14): the top search hits of the question among the
+ * The assistant's context is bounded (decision 0038): the top search hits of the question among the
  * person's items, each body cut, and their latest projects, whatever the person has stored. A person
  * with hundreds of long items that all match gets a context of the same size as one with a few.
  */

@@ -27,7 +27,7 @@ import {
   VOICE_MEMO_FORMATS,
 } from "~/browser/recorder";
 
-describe("camera filters (SPEC §9)", () => {
+describe("camera filters (docs/screens.md#constants-and-limits)", () => {
   it("offers the ten filters; Camera V2 the first five plus none, matrix by default", () => {
     expect(CAMERA_FILTERS).toEqual(["matrix", "neon", "bw", "warm", "cyber", "infra", "dreamy", "vintage", "purple", "none"]);
     expect(CAMERA_V2_FILTERS).toEqual(["matrix", "neon", "bw", "warm", "cyber", "none"]);

@@ -11,7 +11,7 @@ import { newId } from "~/lib/ids.server";
 import { listContent, listContentSummaries } from "~/models/content.server";
 import { newUserId } from "../support/user-rows";
 
-// Queries compiled once per database (issue 13): the same rows as the query builder's own execution,
+// Queries compiled once per database (docs/performance.md): the same rows as the query builder's own execution,
 // each call's values in place of the stand-ins, constants kept, one compiled query per open database.
 
 async function addItem(database: Kysely<Database>, userId: string, title: string, updatedAt: string, pinned = 0) {

@@ -8,7 +8,7 @@ import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 
 /**
- * The domain's concurrency rules on both engines (issue 12): the per-person limit of unfinished video
+ * The domain's concurrency rules on both engines (decision 0015): the per-person limit of unfinished video
  * jobs holds when many creates race (on PostgreSQL each statement reads its own snapshot, so it needs
  * the person's row lock), and every video job is claimed by exactly one runner (FOR UPDATE SKIP LOCKED
  * on PostgreSQL, the conditional update on SQLite), a job whose runner's heartbeat went stale being

@@ -46,7 +46,7 @@ describe("errorResponse: the API's one responder", () => {
     await expect(handler("bug")).rejects.toBe(bug);
   });
 
-  it("a provider failure becomes SPEC §8's text with 502, 503 or 504; its own words stay in the log", () => {
+  it("a provider failure becomes the text in docs/screens.md#error-messages with 502, 503 or 504; its own words stay in the log", () => {
     const rejected = providerFailure(new ProviderError("chat", "remote", "rejected", "HTTP 401 secret"), "chat");
     expect(rejected).toBeInstanceOf(DomainError);
     expect([rejected.status, rejected.detail]).toEqual([502, "Something went wrong."]);

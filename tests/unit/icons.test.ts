@@ -5,7 +5,7 @@ import { ICON_NAMES, iconSetFingerprint } from "~/shared/icon-names";
 import { ICON_FALLBACK, ICON_SPRITE_URL, TOOL_ICONS } from "~/shared/icons";
 import { DASHBOARD_TOOLS } from "~/shared/tools";
 
-describe("the icon set (issue 14)", () => {
+describe("the icon set (decision 0023)", () => {
   it("names the sprite by the set's fingerprint, so a changed set is a new URL", () => {
     expect(ICON_SPRITE_URL).toBe(`/icons.svg?v=${iconSetFingerprint()}`);
     expect(iconSetFingerprint([...ICON_NAMES, "another"])).not.toBe(iconSetFingerprint());

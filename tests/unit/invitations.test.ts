@@ -15,7 +15,7 @@ import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 
 /**
- * Issue 27 on both engines: an invitation works once, even for registrations racing with one code, and
+ * Decision 0046 on both engines: an invitation works once, even for registrations racing with one code, and
  * not after it expires; only its hash is stored. What `npm run admin` sets per person holds in the
  * models the server uses: a disabled person's tokens stop, their own quota and daily AI cap are enforced,
  * and deleting them leaves no row of theirs.
@@ -70,7 +70,7 @@ describeOnEachEngine("invitations and per-person settings", () => {
     expect(await registerWithPassword(email("none"), "right-password", "127.0.0.1", null, "invite")).toEqual({ ok: false, reason: "invitation" });
     const fresh = await createInvitation();
     expect(await registerWithPassword(email("closed"), "right-password", "127.0.0.1", fresh.code, "closed")).toEqual({ ok: false, reason: "closed" });
-    // Open: SPEC's registration, no invitation asked for (and none used).
+    // Open: the registration in docs/screens.md, no invitation asked for (and none used).
     expect((await registerWithPassword(email("open"), "right-password", "127.0.0.1", null, "open")).ok).toBe(true);
     expect(await invitationIsUsable(fresh.code)).toBe(true);
   });

@@ -21,7 +21,7 @@ describe("New York clock", () => {
 });
 
 describe("dashboard tool order", () => {
-  it("has SPEC's 12 tools in the default order, then the library", () => {
+  it("has the 12 tools in docs/screens.md in the default order, then the library", () => {
     expect(DEFAULT_TOOL_ORDER).toEqual([
       "create", "assistant", "drawing", "music", "aivideo", "videos",
       "image", "voices", "voicememo", "projects", "camera", "capcut", "library",

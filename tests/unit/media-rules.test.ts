@@ -7,7 +7,7 @@ import { signMediaAccess, verifyMediaAccess } from "~/lib/signed-url.server";
 import { checkMediaName, lookupName, nameFromUpload, numberedName, withExtension } from "~/shared/media-names";
 import { isoMedia, movBytes, mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES, riffBytes, webmBytes } from "../support/media";
 
-describe("media names (SPEC §5)", () => {
+describe("media names (docs/screens.md#validation-rules)", () => {
   it("trims and appends the kind's extension when missing", () => {
     expect(checkMediaName("  my take ", "voice")).toEqual({ ok: true, name: "my take.mp3" });
     expect(checkMediaName("my take.mp3", "voice")).toEqual({ ok: true, name: "my take.mp3" });

@@ -17,7 +17,7 @@ import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg
 
 /**
  * Every migration in db/migrations, up, down and up again, on a fresh SQLite database and on
- * PostgreSQL (issue 12: "a test runs every migration up on both"), and the two resulting schemas
+ * PostgreSQL (decision 0015: "a test runs every migration up on both"), and the two resulting schemas
  * compared table by table and column by column.
  *
  * PostgreSQL: TEST_DATABASE_URL (postgres://…) when set (the test works in a schema of its own and
@@ -254,7 +254,7 @@ for (const engine of engines) {
       expect(claimed).toEqual([{ id: "j1" }]);
     });
 
-    it("0016 names every family live before it as a session (issue 27), and no revoked one", async () => {
+    it("0016 names every family live before it as a session (decision 0047), and no revoked one", async () => {
       // The database of this engine's tests (a second schema would confuse the migrator's lock table on PostgreSQL):
       // back to before 0016, a person with two families (one revoked), then up again.
       const { db } = target;
@@ -271,7 +271,7 @@ for (const engine of engines) {
       expect(await readSchema(db)).toEqual(schemas[engine]);
     });
 
-    it("0018 ends every session a revoke once reached, the successor it missed included, and names every live family (issue 32)", async () => {
+    it("0018 ends every session a revoke once reached, the successor it missed included, and names every live family (decision 0050)", async () => {
       const { db } = target;
       expect((await new Migrator({ db, provider }).migrateTo("0017_transient_speech")).error).toBeUndefined();
       const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;

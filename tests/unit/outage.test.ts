@@ -10,7 +10,7 @@ import { outageOf, UNAVAILABLE, UNAVAILABLE_DETAIL } from "~/lib/outage.server";
 import { OUTAGE_RETRY_MS, startHousekeeping } from "~/services/housekeeping.server";
 
 /**
- * Issue 32: one mapping tells an outage (the database or the store out of reach) from bad input and
+ * Decision 0049: one mapping tells an outage (the database or the store out of reach) from bad input and
  * from bugs. An outage is the 503 "unavailable" with Retry-After; a 4xx stays what it was; anything
  * else stays an error the responder rethrows (a 500).
  */

@@ -11,7 +11,7 @@ import { readOrCreateSecretFile } from "~/lib/session-secret.server";
 import { makePrivateDir } from "~/lib/private-files.server";
 import { createDiskStore } from "~/lib/disk-store.server";
 
-// Issue 32, item 12 (decision 0052): DATA_DIR 0700; the SQLite database, its -wal and -shm and the
+// Decision 0052: DATA_DIR 0700; the SQLite database, its -wal and -shm and the
 // session secret 0600, fresh or left 0755/0644 by an older start; the disk store's folders 0700.
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "studio-private-"));

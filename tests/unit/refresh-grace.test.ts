@@ -11,7 +11,7 @@ import { createUser } from "~/models/user.server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 
 /**
- * Refresh-token rotation's grace window (issue 12, "Several instances"; RFC 9700 §4.14.2): within
+ * Refresh-token rotation's grace window (decision 0015; RFC 9700 §4.14.2): within
  * REFRESH_GRACE_MS of an exchange, the spent refresh token answers with the same successor pair (kept
  * sealed in the database, so on every instance); after it, reuse revokes the whole family.
  *

@@ -9,7 +9,7 @@ import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 
 /**
- * Sessions end when they are ended, on both engines (issue 32, item 7; docs/decisions/0050). A stolen
+ * Sessions end when they are ended, on both engines (docs/decisions/0050). A stolen
  * session refreshes back to back while its owner (or the operator) ends it, in each of the ways there
  * are, ROUNDS times each. Every time, once the revoke has answered:
  * - no refresh of that session started afterwards succeeds;

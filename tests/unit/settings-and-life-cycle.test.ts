@@ -5,7 +5,7 @@ import { closeDatabase, databaseIsOpen, db, openDatabase } from "~/lib/db.server
 import { HOUSEKEEPING_INTERVAL_MS, startHousekeeping, SWEEP_AFTER_START_MS } from "~/services/housekeeping.server";
 
 describe("settings: one schema, parsed once", () => {
-  it("has README's defaults", () => {
+  it("has the defaults docs/configuration.md lists", () => {
     const settings = parseSettings({});
     expect(settings).toMatchObject({
       isProduction: false,
@@ -60,7 +60,7 @@ describe("settings: one schema, parsed once", () => {
     expect(parseSettings({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
   });
 
-  it("REGISTRATION, PUBLIC_URL and AI_DAILY_LIMIT (issue 27): open, none and no cap unless set; a bad one is named", () => {
+  it("REGISTRATION, PUBLIC_URL and AI_DAILY_LIMIT (decision 0046): open, none and no cap unless set; a bad one is named", () => {
     expect(parseSettings({})).toMatchObject({ registration: "open", publicUrl: null, aiDailyLimit: 0 });
     expect(parseSettings({ REGISTRATION: "Invite", PUBLIC_URL: "https://studio.example.org/", AI_DAILY_LIMIT: "200" })).toMatchObject({
       registration: "invite",

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cachingStatements, openSqlite } from "~/lib/db-dialect.server";
 import { databaseEngine, db } from "~/lib/db.server";
 
-// The SQLite statement cache (issue 13): Kysely's SqliteDriver prepares every query it runs; the
+// The SQLite statement cache (docs/performance.md): Kysely's SqliteDriver prepares every query it runs; the
 // database it is given hands back one cached better-sqlite3 Statement per SQL text, least recently
 // used first out when the cache is full.
 

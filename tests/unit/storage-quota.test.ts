@@ -18,7 +18,7 @@ vi.hoisted(() => {
 });
 
 /**
- * The storage quota under races, on SQLite and PostgreSQL (issue 14): uploads and generations hold
+ * The storage quota under races, on SQLite and PostgreSQL (decision 0037): uploads and generations hold
  * their bytes while they stream and are kept in one transaction with the check, so racing ones never
  * pass the quota together; text counts toward the same quota, and racing creates and saves cannot pass
  * it either. The PostgreSQL half runs as in tests/unit/db-concurrency.test.ts.

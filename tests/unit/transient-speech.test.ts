@@ -26,7 +26,7 @@ vi.hoisted(() => {
 });
 
 /**
- * Unkept speech (issue 26; docs/decisions/0042) on SQLite and PostgreSQL: a clip plays for its owner
+ * Unkept speech (docs/decisions/0042) on SQLite and PostgreSQL: a clip plays for its owner
  * until it expires, is never a library file and counts toward no quota; the housekeeping's prune
  * deletes expired rows and then their bytes; "Save to library" moves a live clip into media_files under
  * the same id with the quota checked. Clocks are passed in (`now`), so nothing sleeps.

@@ -1,4 +1,4 @@
-// Composes the three bundled music demos (SPEC §2 Music, §7 /static/music-demos/demo1..3.mp3) from
+// Composes the three bundled music demos (docs/screens.md#music and docs/api.md#every-call /static/music-demos/demo1..3.mp3) from
 // code, so every note we ship is our own: synthesised PCM (oscillators, FM, plucked strings, drums,
 // filters, delay, reverb) encoded to MP3 with @breezystack/lamejs.
 // Run: node tools/assets/compose-music.mjs (deterministic; the outputs are committed).

@@ -3,7 +3,7 @@ import { createByteBoundedCache } from "../byte-bounded-cache.server";
 
 /**
  * Rendered pages kept in this process's memory under a key that names everything they were built
- * from (issue 13; docs/decisions/0017-personal-page-cache.md), least recently used dropped first once
+ * from (docs/decisions/0017-personal-page-cache.md), least recently used dropped first once
  * `maxBytes` of markup is held. What the key must hold is the caller's business
  * (app/lib/http/kept-pages.server.ts); this module only keeps pages and hands out copies.
  *

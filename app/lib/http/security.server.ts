@@ -42,7 +42,7 @@ export function contentSecurityPolicy(nonce: string, isDevelopment: boolean): st
     `script-src 'self' 'nonce-${nonce}'${isDevelopment ? " 'unsafe-eval'" : ""}`,
     // React style attributes and react-toastify's injected stylesheet.
     "style-src 'self' 'unsafe-inline'",
-    // The image generator shows SPEC's stock photo, loaded from LoremFlickr (only that origin; decision 0021).
+    // The image generator shows the stock photo in docs/screens.md, loaded from LoremFlickr (only that origin; decision 0021).
     `img-src 'self' data: blob: ${STOCK_PHOTO_BASE}`,
     "media-src 'self' data: blob:",
     `connect-src 'self'${isDevelopment ? " ws: wss:" : ""}`,

@@ -15,7 +15,7 @@ const BODY_MAX_BYTES = 14 * 1024 * 1024 + 64 * 1024;
 /**
  * POST /api/ai/sketch2image {image_data: PNG data URL, style} -> {image: URL of the stored image}.
  * Not a PNG (by its bytes), over 10 MiB, not decodable, or an unknown style -> 422; a provider
- * failure -> 502/504 with SPEC §8's text. A blank sketch (nothing drawn: all white or transparent, or all
+ * failure -> 502/504 with the text in docs/screens.md#error-messages. A blank sketch (nothing drawn: all white or transparent, or all
  * the pad's paper) -> 400 before any AI work: it would only come back as a blank image.
  */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {

@@ -14,14 +14,14 @@ import type { ProvenanceSource } from "~/shared/library-rules";
 import type { Route } from "./+types/creative-tools.generate";
 
 /**
- * POST /api/creative-tools/{tool}/generate (SPEC §7), one door to each generator:
+ * POST /api/creative-tools/{tool}/generate (docs/api.md#every-call), one door to each generator:
  * - assistant {prompt} -> {text, provider}
  * - voice {text} -> {audio_url, url, media_id, filename} (the first voice)
  * - image {prompt} -> 201 {image_url, url, media_id, filename, provider}; with no image model configured,
- *   200 {image_url, url, provider: "stock-photo"}: SPEC's stock-photo link (the image screen's)
+ *   200 {image_url, url, provider: "stock-photo"}: the stock-photo link in docs/screens.md (the image screen's)
  * - aivideo {prompt} -> 202 {id, status, status_url, video_url: null, url: null}: a job to follow;
  *   429 while the person already has VIDEO_MAX_ACTIVE_JOBS unfinished jobs
- * A provider failure answers SPEC §8's text with 502/503/504.
+ * A provider failure answers the text in docs/screens.md#error-messages with 502/503/504.
  * Voice and image take an optional project_id (the project editor's generators send it): the file's
  * provenance then names that project as its source; a project that is not the person's is 404.
  */

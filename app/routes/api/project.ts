@@ -5,7 +5,7 @@ import { listProjectPage } from "~/models/project.server";
 import type { Route } from "./+types/project";
 
 /**
- * GET /api/project/ -> {projects: [...]}, most recently changed first (SPEC §7 Projects), a page at a
+ * GET /api/project/ -> {projects: [...]}, most recently changed first (docs/api.md#every-call), a page at a
  * time (?limit= 100 unless asked, at most 500; ?offset=; X-Total-Count and Link rel="next":
  * app/lib/http/paging.server.ts).
  */

@@ -8,7 +8,7 @@ export const loader = refuseMethod("POST");
 /**
  * POST /api/videos/upload, multipart field `file` -> 201 {filename, size, updated_at}. Streamed to
  * disk; the content must be a video container (415), at most VIDEO_MAX_BYTES (413). The name keeps
- * the uploaded file's name with .mov (SPEC §3); a name the user already has -> 409, nothing kept.
+ * the uploaded file's name with .mov (docs/api.md#entities-and-payloads); a name the user already has -> 409, nothing kept.
  */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
