@@ -103,6 +103,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         {/* An empty href is this very address (query included): a full load that asks the server
             again, without JavaScript too; a database or store back within seconds serves it. */}
         {retry && (
+          // eslint-disable-next-line jsx-a11y/anchor-is-valid -- the empty href is the point (above)
           <a className="button button-primary" href="">
             Try again
           </a>

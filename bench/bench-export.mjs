@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { launchServer, scratchFolder } from "../tests/harness/launch.mjs";
-import { signUp } from "../tests/support/client.mjs";
+import { request, signUp } from "../tests/support/client.mjs";
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -62,7 +62,7 @@ async function uploader() {
 }
 await Promise.all(Array.from({ length: PARALLEL }, uploader));
 for (let i = 0; i < CONTENT; i++) {
-  const response = await post(`${base}/api/content`, { title: `Note ${i}`, body: "Lorem ipsum dolor sit amet. ".repeat(200) }, token);
+  const response = await request(base, "/api/content", { method: "POST", json: { title: `Note ${i}`, body: "Lorem ipsum dolor sit amet. ".repeat(200) }, token });
   if (response.status !== 201) throw new Error(`content ${i}: ${response.status}`);
 }
 

@@ -5,7 +5,6 @@
 // server time), after a few warm-up requests, plus what the person sees (files a page, pages, bytes of
 // the page). Also a filtered page (kind + search) and the last page.
 // Run: npm run build && node bench/bench-library.mjs [--files 1000] [--runs 21]   (BUILD_DIR selects the build)
-import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { launchServer, scratchFolder } from "../tests/harness/launch.mjs";

@@ -89,7 +89,12 @@ function cpuMs(pid) {
     const tree = new Set([pid]);
     for (let grown = true; grown; ) {
       grown = false;
-      for (const [child, parent] of parents) if (tree.has(parent) && !tree.has(child)) (tree.add(child), (grown = true));
+      for (const [child, parent] of parents) {
+        if (tree.has(parent) && !tree.has(child)) {
+          tree.add(child);
+          grown = true;
+        }
+      }
     }
     let ticks = 0;
     for (const member of tree) {

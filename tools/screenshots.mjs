@@ -106,6 +106,7 @@ async function openMenu(page) {
   await page.getByRole("link", { name: "Dashboard" }).first().waitFor();
 }
 
+/* global document -- the waitForFunction callback runs in the page */
 /** Waits until the page is hydrated and nothing is moving, and the welcome toast (dashboard) is gone. */
 async function settle(page) {
   await page.waitForFunction(() => {

@@ -104,6 +104,8 @@ export function useFileActions(
           defaultValue={name}
           aria-label={`New name for ${name}`}
           maxLength={120}
+          // The field the person just asked for by pressing Rename.
+          // eslint-disable-next-line jsx-a11y/no-autofocus
           autoFocus
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}

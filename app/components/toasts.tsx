@@ -58,6 +58,7 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (docs/screens.md#constants-and-limits).
     if (flash) toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
     // Only a new flash raises a toast; the path is read when it arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [flash]);
   if (!mounted) return null;
   return (

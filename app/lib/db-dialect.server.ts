@@ -225,7 +225,11 @@ export function isRetryableConflict(error: unknown): boolean {
 
 // ---- Row locks ------------------------------------------------------------------------------------
 
-type EngineSource = DatabaseEngine | Kysely<any>;
+// Any database: these helpers are used on the app's and on the migrations' (Kysely<any>, whose
+// tables are what each migration made them).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDatabase = Kysely<any>;
+type EngineSource = DatabaseEngine | AnyDatabase;
 const engineFrom = (source: EngineSource): DatabaseEngine => (typeof source === "string" ? source : engineOf(source));
 
 /**
@@ -318,7 +322,7 @@ export class StripNulPlugin implements KyselyPlugin {
  * int4, released at commit or rollback; a no-op on SQLite, where a transaction runs alone anyway.
  * Call first inside `db.transaction()`, on the transaction.
  */
-export async function lockKey(trx: Kysely<any>, namespace: string, key: string): Promise<void> {
+export async function lockKey(trx: AnyDatabase, namespace: string, key: string): Promise<void> {
   if (engineOf(trx) !== "postgres") return;
   await sql`select pg_advisory_xact_lock(hashtext(${namespace}), hashtext(${key}))`.execute(trx);
 }

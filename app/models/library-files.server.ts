@@ -2,7 +2,6 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { env } from "~/lib/env.server";
 import { fileStore } from "~/lib/storage.server";
 import {
   DEFAULT_LIBRARY_SORT,

@@ -76,6 +76,8 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
             defaultValue={actionData?.values.title}
             aria-invalid={!!errors.title}
             aria-describedby={errors.title ? "title-error" : undefined}
+            // The page's one job starts in this field.
+            // eslint-disable-next-line jsx-a11y/no-autofocus
             autoFocus
           />
           {errors.title ? (

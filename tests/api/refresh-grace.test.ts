@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresTestServer } from "../support/postgres";
 import { startTestServer, type RunningServer } from "../support/server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
-import { api, baseUrl, newUser } from "../support/api";
+import { baseUrl, newUser } from "../support/api";
 
 /**
  * POST /api/auth/refresh's grace window against the built server (decision 0015): found

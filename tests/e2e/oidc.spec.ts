@@ -13,6 +13,8 @@ import { uniqueEmail } from "../support/e2e-session";
  */
 const test = base.extend<object, { sso: { appUrl: string } }>({
   sso: [
+    // Playwright reads a fixture's first argument as the fixtures it depends on: none here.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const provider = await startOidcProvider();
       const app = await startSsoApp(provider);

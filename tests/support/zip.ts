@@ -73,8 +73,14 @@ export function readZip(zip: Buffer): ZipEntry[] {
       const length = zip.readUInt16LE(extra + 2);
       if (id === 0x0001) {
         let field = extra + 4;
-        if (size === 0xffffffff) (size = Number(zip.readBigUInt64LE(field))), (field += 8);
-        if (compressedSize === 0xffffffff) (compressedSize = Number(zip.readBigUInt64LE(field))), (field += 8);
+        if (size === 0xffffffff) {
+          size = Number(zip.readBigUInt64LE(field));
+          field += 8;
+        }
+        if (compressedSize === 0xffffffff) {
+          compressedSize = Number(zip.readBigUInt64LE(field));
+          field += 8;
+        }
         if (localOffset === 0xffffffff) localOffset = Number(zip.readBigUInt64LE(field));
       }
       extra += 4 + length;

@@ -71,8 +71,7 @@ async function refused(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe("provider downloads are pinned to the provider's host", () => {
   it("accepts a link on the configured host, and a redirect that stays on it", async () => {
-    let server: StubServer;
-    server = await imageServer(
+    const server: StubServer = await imageServer(
       () => `${server.url}/files/start.png`,
       (request, response) => {
         if (request.path === "/files/start.png") {
@@ -113,8 +112,7 @@ describe("provider downloads are pinned to the provider's host", () => {
 
   it("refuses a redirect to another host; that host sees nothing", async () => {
     const other = await fileHost();
-    let server: StubServer;
-    server = await imageServer(
+    const server: StubServer = await imageServer(
       () => `${server.url}/files/out.png`,
       (_request, response) => {
         response.writeHead(302, { Location: `${other.url}/metadata` });
@@ -127,9 +125,8 @@ describe("provider downloads are pinned to the provider's host", () => {
   });
 
   it("refuses more than 3 redirects, even on the configured host", async () => {
-    let server: StubServer;
     let hops = 0;
-    server = await imageServer(
+    const server: StubServer = await imageServer(
       () => `${server.url}/files/0`,
       (_request, response) => {
         response.writeHead(307, { Location: `/files/${++hops}` });
@@ -195,8 +192,7 @@ describe("provider downloads are pinned to the provider's host", () => {
 
   it("stops reading an oversized download (declared or streamed) at the bound", async () => {
     let streamed = 0;
-    let server: StubServer;
-    server = await imageServer(
+    const server: StubServer = await imageServer(
       () => `${server.url}/files/${server.requests.length > 2 ? "streamed" : "declared"}.png`,
       (request, response) => {
         if (request.path === "/files/declared.png") {

@@ -1,6 +1,5 @@
 import { expect, it } from "vitest";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
-import { db } from "~/lib/db.server";
 import { disablePerson } from "~/models/operator.server";
 import { replacePasswordEndingOtherSessions, revokeOtherSessions, revokeSession } from "~/models/sessions.server";
 import { issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken, type TokenPair } from "~/models/token.server";

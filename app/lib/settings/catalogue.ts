@@ -13,11 +13,11 @@ export const SETTING_GROUPS = [
   { title: "Uploads and quotas", variables: mediaVariables },
   { title: "AI providers", variables: aiProviderVariables },
   { title: "Per-person AI limits", variables: aiLimitVariables },
-] as const satisfies readonly { title: string; variables: Record<string, Variable<any>> }[];
+] as const satisfies readonly { title: string; variables: Record<string, Variable<unknown>> }[];
 
 /** Each variable's parser, keyed by its name: the shape of the settings schema. */
-type Shape<V extends Record<string, Variable<any>>> = { [K in keyof V]: V[K]["schema"] };
-function shapeOf<V extends Record<string, Variable<any>>>(variables: V): Shape<V> {
+type Shape<V extends Record<string, Variable<unknown>>> = { [K in keyof V]: V[K]["schema"] };
+function shapeOf<V extends Record<string, Variable<unknown>>>(variables: V): Shape<V> {
   return Object.fromEntries(Object.entries(variables).map(([name, variable]) => [name, variable.schema])) as Shape<V>;
 }
 
