@@ -33,7 +33,8 @@ const productionReactRouter = [
  */
 function firstLoadChunk(id: string): string | undefined {
   if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return "framework";
-  if (/vite\/preload-helper|app\/components\/(toasts|theme-toggle|use-hydrated|enhanced-field|nonce)\.tsx$/.test(id)) return "framework";
+  if (/vite\/preload-helper|app\/components\/(toasts|theme-toggle|use-hydrated|enhanced-field|nonce)\.tsx$/.test(id))
+    return "framework";
   return undefined;
 }
 
@@ -62,7 +63,10 @@ function precompress(): Plugin {
           const source = fs.readFileSync(file);
           if (source.length < 1024) continue;
           const brotli = zlib.brotliCompressSync(source, {
-            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length },
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+            },
           });
           const gzip = zlib.gzipSync(source, { level: 9 });
           if (brotli.length < source.length) fs.writeFileSync(`${file}.br`, brotli);
@@ -87,7 +91,10 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     tsconfigPaths: true,
     alias: command === "build" ? productionReactRouter : [],
   },
-  ssr: command === "build" ? { noExternal: ["react-router", "@react-router/node", "@mjackson/node-fetch-server", "remix-toast"] } : {},
+  ssr:
+    command === "build"
+      ? { noExternal: ["react-router", "@react-router/node", "@mjackson/node-fetch-server", "remix-toast"] }
+      : {},
   build: isSsrBuild ? {} : { rollupOptions: { output: { manualChunks: firstLoadChunk } } },
   server: { port: Number(process.env.PORT ?? 5173) },
 }));

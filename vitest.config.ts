@@ -18,7 +18,10 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
-      { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"], globalSetup: ["tests/api/global-setup.ts"] } },
+      {
+        extends: true,
+        test: { name: "api", include: ["tests/api/**/*.test.ts"], globalSetup: ["tests/api/global-setup.ts"] },
+      },
     ],
   },
 });

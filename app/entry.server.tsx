@@ -84,7 +84,8 @@ export default function handleRequest(
   // / 97 -> 99); a header, so it costs the markup and the first-load JavaScript nothing.
   responseHeaders.append("Link", FONT_PRELOAD);
   // A 503 page is the database or the store out of reach (outageMiddleware): come back in a few seconds.
-  if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  if (responseStatusCode === 503 && !responseHeaders.has("Retry-After"))
+    responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
 
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -102,7 +103,9 @@ export default function handleRequest(
       const body = new MarkupBursts(() => clearTimeout(timeoutId));
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       pipe(body);
-      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      resolve(
+        new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+      );
     };
 
     const { pipe, abort } = renderToPipeableStream(

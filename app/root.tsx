@@ -90,7 +90,12 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let retry = true;
   if (isRouteErrorResponse(error)) {
     retry = error.status >= 500;
-    title = error.status === 404 ? "Page not found" : error.status === 503 ? "The studio is unavailable for a moment" : `${error.status} ${error.statusText || "Error"}`;
+    title =
+      error.status === 404
+        ? "Page not found"
+        : error.status === 503
+          ? "The studio is unavailable for a moment"
+          : `${error.status} ${error.statusText || "Error"}`;
     detail = typeof error.data === "string" && error.data ? error.data : detail;
   } else if (import.meta.env.DEV && error instanceof Error) {
     detail = error.message;

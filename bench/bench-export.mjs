@@ -23,7 +23,8 @@ const MIB = 1024 * 1024;
 const scratch = scratchFolder("studio-bench-export-");
 const work = scratch.dir;
 
-const rssMiB = (pid, field = "VmRSS") => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+const rssMiB = (pid, field = "VmRSS") =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An MP4 start (ftyp box) and random bytes: accepted as a video, incompressible like real media. */
@@ -56,13 +57,21 @@ async function uploader() {
     const i = next++;
     const form = new FormData();
     form.append("file", new Blob([videoBytes(KIB * 1024, i)]), `clip ${String(i).padStart(4, "0")}.mp4`);
-    const response = await fetch(`${base}/api/videos/upload`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
+    const response = await fetch(`${base}/api/videos/upload`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    });
     if (response.status !== 201) throw new Error(`upload ${i}: ${response.status} ${await response.text()}`);
   }
 }
 await Promise.all(Array.from({ length: PARALLEL }, uploader));
 for (let i = 0; i < CONTENT; i++) {
-  const response = await request(base, "/api/content", { method: "POST", json: { title: `Note ${i}`, body: "Lorem ipsum dolor sit amet. ".repeat(200) }, token });
+  const response = await request(base, "/api/content", {
+    method: "POST",
+    json: { title: `Note ${i}`, body: "Lorem ipsum dolor sit amet. ".repeat(200) },
+    token,
+  });
   if (response.status !== 201) throw new Error(`content ${i}: ${response.status}`);
 }
 

@@ -22,7 +22,9 @@ const scratch = scratchFolder("studio-bench-library-");
 const work = scratch.dir;
 
 const PNG_HEAD = Buffer.from("89504e470d0a1a0a0000000d49484452000000400000003008060000001f15c489", "hex");
-const WEBM_HEAD = Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d]);
+const WEBM_HEAD = Buffer.from([
+  0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d,
+]);
 function m4a(size) {
   const ftyp = Buffer.alloc(24);
   ftyp.writeUInt32BE(24, 0);
@@ -31,8 +33,16 @@ function m4a(size) {
   return Buffer.concat([ftyp, Buffer.alloc(size, 7)]);
 }
 const SAMPLES = [
-  { kind: "photo", name: (i) => `camera-matrix-${i}.png`, bytes: (i) => Buffer.concat([PNG_HEAD, Buffer.alloc(2000 + (i % 50) * 100, 1)]) },
-  { kind: "clip", name: (i) => `camera-clip-${i}.webm`, bytes: (i) => Buffer.concat([WEBM_HEAD, Buffer.alloc(20_000 + (i % 30) * 500, 2)]) },
+  {
+    kind: "photo",
+    name: (i) => `camera-matrix-${i}.png`,
+    bytes: (i) => Buffer.concat([PNG_HEAD, Buffer.alloc(2000 + (i % 50) * 100, 1)]),
+  },
+  {
+    kind: "clip",
+    name: (i) => `camera-clip-${i}.webm`,
+    bytes: (i) => Buffer.concat([WEBM_HEAD, Buffer.alloc(20_000 + (i % 30) * 500, 2)]),
+  },
   { kind: "memo", name: (i) => `voice-memo-${i}.m4a`, bytes: (i) => m4a(5000 + (i % 20) * 200) },
 ];
 
@@ -60,7 +70,11 @@ async function seedWorker() {
     const i = next++;
     if (i >= FILES) return;
     if (i % 25 === 24) {
-      const spoken = await fetch(`${base}/api/voice/generate`, { method: "POST", headers: { ...auth, ...json }, body: JSON.stringify({ text: `Line number ${i} of the script` }) });
+      const spoken = await fetch(`${base}/api/voice/generate`, {
+        method: "POST",
+        headers: { ...auth, ...json },
+        body: JSON.stringify({ text: `Line number ${i} of the script` }),
+      });
       if (spoken.status !== 201) throw new Error(`speech ${i}: ${spoken.status} ${await spoken.text()}`);
       continue;
     }
@@ -101,7 +115,11 @@ const results = [
   await measure("GET /api/library (first page)", "/api/library", auth),
   await measure("GET /library?kind=photo&q=matrix-9", "/library?kind=photo&q=matrix-9", { Cookie: cookie }),
   await measure("GET /api/library?sort=-size", "/api/library?sort=-size", auth),
-  await measure(`GET /library?page=${Math.ceil(first.total / first.per_page)} (last page)`, `/library?page=${Math.ceil(first.total / first.per_page)}`, { Cookie: cookie }),
+  await measure(
+    `GET /library?page=${Math.ceil(first.total / first.per_page)} (last page)`,
+    `/library?page=${Math.ceil(first.total / first.per_page)}`,
+    { Cookie: cookie },
+  ),
 ];
 const page = await (await fetch(`${base}/library`, { headers: { Cookie: cookie } })).text();
 const items = (page.match(/data-testid="library-item"/g) ?? []).length;

@@ -50,7 +50,11 @@ function rssMiB(pid) {
 async function startServer() {
   server = scratch.server = await launchServer({
     // The person's storage quota (USER_STORAGE_QUOTA_MB, 1 GiB by default) must leave room for the upload.
-    env: { DATA_DIR: dataDir, SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789", USER_STORAGE_QUOTA_MB: String(Math.ceil(payloadMiB * 2) + 64) },
+    env: {
+      DATA_DIR: dataDir,
+      SESSION_SECRET: "bench-session-secret-that-is-long-enough-0123456789",
+      USER_STORAGE_QUOTA_MB: String(Math.ceil(payloadMiB * 2) + 64),
+    },
     stderr: "inherit",
   });
   return server.url;
@@ -62,13 +66,19 @@ async function startServer() {
  */
 function streamUpload(base, token, file, filename) {
   const boundary = `----bench${randomBytes(8).toString("hex")}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = head.length + fs.statSync(file).size + tail.length;
   return new Promise((resolve, reject) => {
     const request = http.request(`${base}/api/videos/upload`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": length },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Content-Length": length,
+      },
     });
     request.on("response", (response) => {
       let text = "";
@@ -165,8 +175,12 @@ await server.stop();
 scratch.server = null;
 scratch.remove();
 if (growth > RSS_LIMIT_MIB) {
-  console.error(`[bench-upload] FAIL: memory grew by ${growth.toFixed(1)} MiB during the upload (limit ${RSS_LIMIT_MIB} MiB)`);
+  console.error(
+    `[bench-upload] FAIL: memory grew by ${growth.toFixed(1)} MiB during the upload (limit ${RSS_LIMIT_MIB} MiB)`,
+  );
   process.exitCode = 1;
 } else {
-  console.log(`[bench-upload] OK: memory stayed within ${RSS_LIMIT_MIB} MiB of idle while streaming ${(size / MIB).toFixed(0)} MiB to disk`);
+  console.log(
+    `[bench-upload] OK: memory stayed within ${RSS_LIMIT_MIB} MiB of idle while streaming ${(size / MIB).toFixed(0)} MiB to disk`,
+  );
 }

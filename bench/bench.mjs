@@ -87,7 +87,7 @@ function cpuMs(pid) {
       }
     }
     const tree = new Set([pid]);
-    for (let grown = true; grown; ) {
+    for (let grown = true; grown;) {
       grown = false;
       for (const [child, parent] of parents) {
         if (tree.has(parent) && !tree.has(child)) {
@@ -117,7 +117,12 @@ function applySetCookies(jar, response) {
     const [pair, ...attributes] = line.split(";");
     const name = pair.slice(0, pair.indexOf("=")).trim();
     const value = pair.slice(pair.indexOf("=") + 1).trim();
-    const gone = !value || attributes.some((attribute) => /^\s*max-age\s*=\s*0\s*$/i.test(attribute) || /^\s*expires\s*=\s*thu, 01 jan 1970/i.test(attribute));
+    const gone =
+      !value ||
+      attributes.some(
+        (attribute) =>
+          /^\s*max-age\s*=\s*0\s*$/i.test(attribute) || /^\s*expires\s*=\s*thu, 01 jan 1970/i.test(attribute),
+      );
     if (gone) jar.delete(name);
     else jar.set(name, value);
   }
@@ -139,7 +144,10 @@ async function signUp(url) {
   const login = await formLogin(url, email, { password: PASSWORD, browser: true });
   if (login.status !== 302) throw new Error(`login failed: ${login.status}`);
   applySetCookies(jar, login);
-  const landed = await fetch(new URL(login.headers.get("Location") ?? "/dashboard", url), { headers: { Cookie: cookieHeader(jar) }, redirect: "manual" });
+  const landed = await fetch(new URL(login.headers.get("Location") ?? "/dashboard", url), {
+    headers: { Cookie: cookieHeader(jar) },
+    redirect: "manual",
+  });
   if (landed.status !== 200) throw new Error(`the page after login answered ${landed.status}`);
   await landed.arrayBuffer();
   applySetCookies(jar, landed);
@@ -151,14 +159,23 @@ function seed(sqlite, userId, count) {
   const insert = sqlite.prepare(
     "INSERT INTO content_items (id, user_id, title, body, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split(" ");
+  const words =
+    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split(" ");
   const start = Date.now() - count * 60_000;
   sqlite.transaction(() => {
     for (let i = 0; i < count; i++) {
       const stamp = new Date(start + i * 60_000).toISOString();
       const length = 20 + ((i * 37) % 400);
       const body = Array.from({ length }, (_, j) => words[(i + j) % words.length]).join(" ");
-      insert.run(randomUUID(), userId, `Note ${i + 1}: ${words[i % words.length]} ${words[(i * 7) % words.length]}`, body, i % 500 === 0 ? 1 : 0, stamp, stamp);
+      insert.run(
+        randomUUID(),
+        userId,
+        `Note ${i + 1}: ${words[i % words.length]} ${words[(i * 7) % words.length]}`,
+        body,
+        i % 500 === 0 ? 1 : 0,
+        stamp,
+        stamp,
+      );
     }
   })();
 }
@@ -201,19 +218,31 @@ async function timeRequests(runs, url, cookie, check) {
 async function load(url, headers, pid, options = {}) {
   const cpuBefore = cpuMs(pid);
   const result = await new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, ...options }, (error, answer) => (error ? reject(error) : resolve(answer)));
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers, ...options }, (error, answer) =>
+      error ? reject(error) : resolve(answer),
+    );
   });
   const cpuAfter = cpuMs(pid);
-  result.cpuPerRequest = cpuBefore === null || cpuAfter === null || !result.requests.total ? null : (cpuAfter - cpuBefore) / result.requests.total;
+  result.cpuPerRequest =
+    cpuBefore === null || cpuAfter === null || !result.requests.total
+      ? null
+      : (cpuAfter - cpuBefore) / result.requests.total;
   return result;
 }
 
 function table(title, columns, rows) {
   const widths = columns.map((column, i) => Math.max(column.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) => "| " + cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join(" | ") + " |";
+  const line = (cells) =>
+    "| " +
+    cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join(" | ") +
+    " |";
   process.stdout.write(`\n${title}\n`);
   process.stdout.write(line(columns) + "\n");
-  process.stdout.write("|" + widths.map((width, i) => (i === 0 ? "-".repeat(width + 1) + "-" : "-".repeat(width + 1) + ":")).join("|") + "|\n");
+  process.stdout.write(
+    "|" +
+      widths.map((width, i) => (i === 0 ? "-".repeat(width + 1) + "-" : "-".repeat(width + 1) + ":")).join("|") +
+      "|\n",
+  );
   for (const row of rows) process.stdout.write(line(row) + "\n");
 }
 
@@ -324,7 +353,10 @@ function fetchAsBrowser(url, cookie) {
 
 /** Part 1: the table (see the header). Returns whether every request answered as expected. */
 async function benchTable(server, people) {
-  const only = (process.env.BENCH_ONLY ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  const only = (process.env.BENCH_ONLY ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   const person = (n) => people[n % people.length];
   const first = people[0];
   const page = await fetchAsBrowser(`${server.url}/dashboard`, first.cookie);
@@ -379,21 +411,37 @@ async function benchTable(server, people) {
         };
       }),
     },
-    { name: "api", label: "`GET /api/content` with the cookie", requests: everyRequest((n) => ({ person: person(n), path: "/api/content" })) },
+    {
+      name: "api",
+      label: "`GET /api/content` with the cookie",
+      requests: everyRequest((n) => ({ person: person(n), path: "/api/content" })),
+    },
     // The same URL again and again: answered from a page kept since the person's last change, if the
     // server keeps one (decision 0017). Cached, so not a render: printed for comparison only.
-    { name: "dashboard-repeat", label: "`/dashboard`, the same URL again (cached if kept)", cached: true, requests: everyRequest((n) => ({ person: person(n), path: "/dashboard" })) },
+    {
+      name: "dashboard-repeat",
+      label: "`/dashboard`, the same URL again (cached if kept)",
+      cached: true,
+      requests: everyRequest((n) => ({ person: person(n), path: "/dashboard" })),
+    },
   ].filter((row) => row.name === "ceiling" || only.length === 0 || only.includes(row.name));
-  log(`the table: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per row, ${rows.length} rows, ${people.length} people with ${PERSON_ITEMS} items each...`);
+  log(
+    `the table: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per row, ${rows.length} rows, ${people.length} people with ${PERSON_ITEMS} items each...`,
+  );
   let ok = true;
   try {
     for (const row of rows) {
       const url = row.url ?? server.url;
-      row.result = await load(url, { "Accept-Encoding": ACCEPT_ENCODING }, row.pid ?? server.pid, { ...row.options, ...(row.requests ? { requests: row.requests } : {}) });
+      row.result = await load(url, { "Accept-Encoding": ACCEPT_ENCODING }, row.pid ?? server.pid, {
+        ...row.options,
+        ...(row.requests ? { requests: row.requests } : {}),
+      });
       const failed = row.result.non2xx + row.result.errors + row.result.timeouts;
       if (failed > 0) {
         ok = false;
-        console.error(`[bench] ${row.name}: ${failed} of ${row.result.requests.total} requests failed or answered other than 2xx`);
+        console.error(
+          `[bench] ${row.name}: ${failed} of ${row.result.requests.total} requests failed or answered other than 2xx`,
+        );
       }
     }
   } finally {
@@ -405,7 +453,20 @@ async function benchTable(server, people) {
   table(
     `The requests in docs/performance.md (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each, ${people.length} people, Node ${process.versions.node}; ` +
       `"before": the Node 20 in docs/performance.md and Node 24 figures; shares and p99 before: Node 20 / Node 24)`,
-    ["request", "CPU per request", "before N20", "before N24", "target", "share of the ceiling", "before", "target", "p99", "before", "target", "req/s"],
+    [
+      "request",
+      "CPU per request",
+      "before N20",
+      "before N24",
+      "target",
+      "share of the ceiling",
+      "before",
+      "target",
+      "p99",
+      "before",
+      "target",
+      "req/s",
+    ],
     rows.map((row) => {
       const before = BEFORE[row.name];
       const target = TARGETS[row.name];
@@ -445,7 +506,8 @@ async function benchTable(server, people) {
  */
 function compressionTable(html) {
   const input = Buffer.from(html);
-  const brotli = (quality) => () => zlib.brotliCompressSync(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } });
+  const brotli = (quality) => () =>
+    zlib.brotliCompressSync(input, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } });
   const gzip = (level) => () => zlib.gzipSync(input, { level });
   const rows = [
     ...[1, 3, 4, 5, 6, 11].map((quality) => [`brotli ${quality}`, brotli(quality)]),
@@ -454,9 +516,18 @@ function compressionTable(html) {
     const runs = name === "brotli 11" ? 10 : 100;
     const time = timeSync(runs, compress);
     const size = compress().length;
-    return [name, ms(time.median), `${(size / 1024).toFixed(1)} KiB`, `${((1 - size / input.length) * 100).toFixed(1)}%`];
+    return [
+      name,
+      ms(time.median),
+      `${(size / 1024).toFixed(1)} KiB`,
+      `${((1 - size / input.length) * 100).toFixed(1)}%`,
+    ];
   });
-  table(`Compression of /dashboard's HTML (${(input.length / 1024).toFixed(1)} KiB), median of 100 runs (10 for brotli 11)`, ["encoding", "CPU time", "size", "saved"], rows);
+  table(
+    `Compression of /dashboard's HTML (${(input.length / 1024).toFixed(1)} KiB), median of 100 runs (10 for brotli 11)`,
+    ["encoding", "CPU time", "size", "saved"],
+    rows,
+  );
 }
 
 const skip = (name) => ["1", "true", "yes"].includes((process.env[name] ?? "").toLowerCase());
@@ -489,7 +560,10 @@ async function benchDashboard() {
     for (let i = 0; i < PEOPLE; i++) {
       const someone = await signUp(server.url);
       seed(sqlite, someone.id, PERSON_ITEMS);
-      someone.items = sqlite.prepare("SELECT id FROM content_items WHERE user_id = ? ORDER BY id").pluck().all(someone.id);
+      someone.items = sqlite
+        .prepare("SELECT id FROM content_items WHERE user_id = ? ORDER BY id")
+        .pluck()
+        .all(someone.id);
       people.push(someone);
     }
     // Parts 2 and 3: one person with ITEMS items, and another with as many, so the list query has to
@@ -534,22 +608,49 @@ async function benchDashboard() {
     };
     const lastPageNumber = Math.ceil(ITEMS / PAGE_SIZE);
     const renderFirst = await timeRequests(100, (n) => `${dashboardUrl}?view=${n}`, user.cookie, expectPage);
-    const renderLast = await timeRequests(50, (n) => `${dashboardUrl}?page=${lastPageNumber}&view=${n}`, user.cookie, expectPage);
+    const renderLast = await timeRequests(
+      50,
+      (n) => `${dashboardUrl}?page=${lastPageNumber}&view=${n}`,
+      user.cookie,
+      expectPage,
+    );
     const keptFirst = await timeRequests(100, dashboardUrl, user.cookie, expectPage);
     const sampleHtml = await (await fetch(dashboardUrl, { headers: { Cookie: user.cookie } })).text();
 
-    table(`List query (SQLite, ${ITEMS.toLocaleString("en-US")} items for the user, ${(2 * ITEMS).toLocaleString("en-US")} in the table)`, ["query", "median", "p95", "runs"], [
-      [`first page (limit ${PAGE_SIZE})`, ms(firstPage.median), ms(firstPage.p95), firstPage.n],
-      [`last page (offset ${ITEMS - PAGE_SIZE})`, ms(lastPage.median), ms(lastPage.p95), lastPage.n],
-      ["count", ms(count.median), ms(count.p95), count.n],
-    ]);
+    table(
+      `List query (SQLite, ${ITEMS.toLocaleString("en-US")} items for the user, ${(2 * ITEMS).toLocaleString("en-US")} in the table)`,
+      ["query", "median", "p95", "runs"],
+      [
+        [`first page (limit ${PAGE_SIZE})`, ms(firstPage.median), ms(firstPage.p95), firstPage.n],
+        [`last page (offset ${ITEMS - PAGE_SIZE})`, ms(lastPage.median), ms(lastPage.p95), lastPage.n],
+        ["count", ms(count.median), ms(count.p95), count.n],
+      ],
+    );
     process.stdout.write(`query plan: ${plan}\n`);
-    table("/dashboard one request at a time (full HTML body, seen by the client)", ["page", "median", "p95", "runs", "HTML size"], [
-      [`/dashboard (${PAGE_SIZE} of ${ITEMS.toLocaleString("en-US")} items), rendered`, ms(renderFirst.median), ms(renderFirst.p95), renderFirst.n, `${(sampleHtml.length / 1024).toFixed(0)} KiB`],
-      [`/dashboard?page=${lastPageNumber} (last page), rendered`, ms(renderLast.median), ms(renderLast.p95), renderLast.n, ""],
-      [`/dashboard, kept (no change since the last view)`, ms(keptFirst.median), ms(keptFirst.p95), keptFirst.n, ""],
-    ]);
-    process.stdout.write(`\nlist query median ${ms(firstPage.median)} (target < 10 ms): ${firstPage.median < 10 && lastPage.p95 < 10 ? "OK" : "SLOW"}\n`);
+    table(
+      "/dashboard one request at a time (full HTML body, seen by the client)",
+      ["page", "median", "p95", "runs", "HTML size"],
+      [
+        [
+          `/dashboard (${PAGE_SIZE} of ${ITEMS.toLocaleString("en-US")} items), rendered`,
+          ms(renderFirst.median),
+          ms(renderFirst.p95),
+          renderFirst.n,
+          `${(sampleHtml.length / 1024).toFixed(0)} KiB`,
+        ],
+        [
+          `/dashboard?page=${lastPageNumber} (last page), rendered`,
+          ms(renderLast.median),
+          ms(renderLast.p95),
+          renderLast.n,
+          "",
+        ],
+        [`/dashboard, kept (no change since the last view)`, ms(keptFirst.median), ms(keptFirst.p95), keptFirst.n, ""],
+      ],
+    );
+    process.stdout.write(
+      `\nlist query median ${ms(firstPage.median)} (target < 10 ms): ${firstPage.median < 10 && lastPage.p95 < 10 ? "OK" : "SLOW"}\n`,
+    );
   } finally {
     sqlite?.close();
     await server.stop();

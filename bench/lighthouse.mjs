@@ -135,7 +135,10 @@ function explain(page, lhr) {
   const lines = [`\n### ${page}: performance ${score(lhr, "performance")}\n`];
   const refs = lhr.categories.performance.auditRefs;
   const metrics = refs.filter((ref) => ref.group === "metrics").map((ref) => lhr.audits[ref.id]);
-  lines.push("Metrics: " + metrics.map((a) => `${a.title} ${a.displayValue ?? "?"} (${Math.round((a.score ?? 0) * 100)})`).join(", "));
+  lines.push(
+    "Metrics: " +
+      metrics.map((a) => `${a.title} ${a.displayValue ?? "?"} (${Math.round((a.score ?? 0) * 100)})`).join(", "),
+  );
   const failing = refs
     .map((ref) => lhr.audits[ref.id])
     .concat(Object.values(lhr.audits).filter((a) => a.metricSavings && !refs.some((ref) => ref.id === a.id)))
@@ -143,7 +146,11 @@ function explain(page, lhr) {
     .filter((a) => typeof a.score === "number" && a.score < 0.9 && !metrics.includes(a))
     .sort((a, b) => a.score - b.score);
   const bootup = rowsOf(lhr.audits["bootup-time"]?.details).slice(0, 4);
-  if (bootup.length) lines.push("Main-thread time by script (throttled): " + bootup.map((item) => `${item.url.replace(/^https?:\/\/[^/]+/, "")} ${Math.round(item.total)} ms`).join(", "));
+  if (bootup.length)
+    lines.push(
+      "Main-thread time by script (throttled): " +
+        bootup.map((item) => `${item.url.replace(/^https?:\/\/[^/]+/, "")} ${Math.round(item.total)} ms`).join(", "),
+    );
   if (!failing.length) lines.push("No failing performance audit (the score is the metrics' alone).");
   for (const a of failing) {
     const savings = a.metricSavings
@@ -152,9 +159,18 @@ function explain(page, lhr) {
           .map(([metric, value]) => `${metric} ${metric === "CLS" ? value.toFixed(3) : `${Math.round(value)} ms`}`)
           .join(", ")
       : "";
-    lines.push(`- ${a.id} (${a.title}): ${a.displayValue || summary(a.details) || "failed"}${savings ? `; savings ${savings}` : ""}`);
+    lines.push(
+      `- ${a.id} (${a.title}): ${a.displayValue || summary(a.details) || "failed"}${savings ? `; savings ${savings}` : ""}`,
+    );
     for (const item of rowsOf(a.details).slice(0, 5)) {
-      const label = item.url ?? item.node?.snippet ?? item.source?.url ?? item.source?.value ?? item.label ?? item.groupLabel ?? item.entity;
+      const label =
+        item.url ??
+        item.node?.snippet ??
+        item.source?.url ??
+        item.source?.value ??
+        item.label ??
+        item.groupLabel ??
+        item.entity;
       if (!label) continue;
       const extra = [
         item.totalBytes !== undefined ? `${(item.totalBytes / 1024).toFixed(1)} KiB` : null,
@@ -164,7 +180,9 @@ function explain(page, lhr) {
         item.total !== undefined ? `${Math.round(item.total)} ms` : null,
         item.reflowTime !== undefined ? `reflow ${Math.round(item.reflowTime)} ms` : null,
       ].filter(Boolean);
-      lines.push(`    - ${typeof label === "object" ? JSON.stringify(label) : label}${extra.length ? ` (${extra.join(", ")})` : ""}`);
+      lines.push(
+        `    - ${typeof label === "object" ? JSON.stringify(label) : label}${extra.length ? ` (${extra.join(", ")})` : ""}`,
+      );
     }
   }
   return lines.join("\n");
@@ -199,11 +217,21 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 const started = Date.now();
 try {
-  if (!fs.existsSync(CHROME_PATH)) throw new Error(`no Chromium at ${CHROME_PATH}: apt-get install chromium, or set CHROME_PATH`);
+  if (!fs.existsSync(CHROME_PATH))
+    throw new Error(`no Chromium at ${CHROME_PATH}: apt-get install chromium, or set CHROME_PATH`);
   ensureBuild(log);
   server = await launchServer({ dataDirPrefix: "studio-lighthouse-" });
-  log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(" ")} on ${os.availableParallelism()} cores: a busy host lengthens main-thread tasks, so TBT and the performance score drop`);
-  log(`server at ${server.url} (build ${process.env.BUILD_DIR || "build"}), Chromium ${CHROME_PATH}, ${RUNS} run(s) per page`);
+  log(
+    `load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(
+        " ",
+      )} on ${os.availableParallelism()} cores: a busy host lengthens main-thread tasks, so TBT and the performance score drop`,
+  );
+  log(
+    `server at ${server.url} (build ${process.env.BUILD_DIR || "build"}), Chromium ${CHROME_PATH}, ${RUNS} run(s) per page`,
+  );
   const cookie = await signIn(server.url);
 
   const rows = [];
@@ -225,7 +253,9 @@ try {
           lhr = await audit(`${server.url}${page}`, signedIn ? cookie : undefined, file);
         }
         runs.push(lhr);
-        log(`${page}${signedIn ? " (signed in)" : ""} run ${run}: performance ${score(lhr, "performance")} in ${((Date.now() - runStarted) / 1000).toFixed(1)} s (benchmarkIndex ${lhr.environment?.benchmarkIndex ?? "?"})`);
+        log(
+          `${page}${signedIn ? " (signed in)" : ""} run ${run}: performance ${score(lhr, "performance")} in ${((Date.now() - runStarted) / 1000).toFixed(1)} s (benchmarkIndex ${lhr.environment?.benchmarkIndex ?? "?"})`,
+        );
       } catch (error) {
         failed++;
         log(`${page} run ${run} FAILED: ${error?.stack ?? error}`);
@@ -239,14 +269,24 @@ try {
     const sorted = [...runs].sort((a, b) => (score(a, "performance") ?? -1) - (score(b, "performance") ?? -1));
     const median = sorted[Math.floor((sorted.length - 1) / 2)];
     const perf = score(median, "performance");
-    const spread = runs.length > 1 ? ` (${score(sorted[0], "performance")}-${score(sorted.at(-1), "performance")})` : "";
-    rows.push([`${page}${signedIn ? " (signed in)" : ""}`, `${perf ?? "n/a"}${spread}`, score(median, "accessibility") ?? "n/a", score(median, "best-practices") ?? "n/a", score(median, "seo") ?? "n/a"]);
+    const spread =
+      runs.length > 1 ? ` (${score(sorted[0], "performance")}-${score(sorted.at(-1), "performance")})` : "";
+    rows.push([
+      `${page}${signedIn ? " (signed in)" : ""}`,
+      `${perf ?? "n/a"}${spread}`,
+      score(median, "accessibility") ?? "n/a",
+      score(median, "best-practices") ?? "n/a",
+      score(median, "seo") ?? "n/a",
+    ]);
     if (perf === null || perf < TARGET) details.push(explain(page, median));
   }
 
   const columns = ["page", "performance", "accessibility", "best practices", "SEO"];
   const widths = columns.map((column, i) => Math.max(column.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) => "| " + cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join(" | ") + " |";
+  const line = (cells) =>
+    "| " +
+    cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join(" | ") +
+    " |";
   process.stdout.write(`\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ""}mobile, simulated throttling\n\n`);
   process.stdout.write(line(columns) + "\n");
   process.stdout.write("|" + widths.map((width, i) => "-".repeat(width + 1) + (i === 0 ? "-" : ":")).join("|") + "|\n");

@@ -94,7 +94,9 @@ export class Person {
     this.recorder.record(kind, answer.status, performance.now() - started);
     const data = answer.body;
     if (!expect.includes(answer.status) && this.recorder.failures.length < 50) {
-      this.recorder.failures.push(`${kind} ${method} ${path}: ${answer.status} ${typeof data === "string" ? data.slice(0, 120) : JSON.stringify(data)?.slice(0, 160)}`);
+      this.recorder.failures.push(
+        `${kind} ${method} ${path}: ${answer.status} ${typeof data === "string" ? data.slice(0, 120) : JSON.stringify(data)?.slice(0, 160)}`,
+      );
     }
     return { status: answer.status, data, headers: answer.headers };
   }
@@ -114,12 +116,20 @@ export class Person {
   }
 
   async register() {
-    const result = await this.hashing("register", "/api/auth/register", { method: "POST", json: { email: this.email, password: PASSWORD }, expect: [201] });
+    const result = await this.hashing("register", "/api/auth/register", {
+      method: "POST",
+      json: { email: this.email, password: PASSWORD },
+      expect: [201],
+    });
     return result.status === 201;
   }
 
   async login() {
-    const result = await this.hashing("login", "/api/auth/login", { method: "POST", json: { email: this.email, password: PASSWORD }, auth: "none" });
+    const result = await this.hashing("login", "/api/auth/login", {
+      method: "POST",
+      json: { email: this.email, password: PASSWORD },
+      auth: "none",
+    });
     if (result.status !== 200) return false;
     this.token = result.data.access_token;
     this.refreshToken = result.data.refresh_token;
@@ -140,7 +150,11 @@ export class Person {
   }
 
   async refresh() {
-    const result = await this.call("refresh", "/api/auth/refresh", { method: "POST", json: { refresh_token: this.refreshToken }, auth: "none" });
+    const result = await this.call("refresh", "/api/auth/refresh", {
+      method: "POST",
+      json: { refresh_token: this.refreshToken },
+      auth: "none",
+    });
     if (result.status === 200) {
       this.token = result.data.access_token;
       this.refreshToken = result.data.refresh_token;
@@ -155,7 +169,11 @@ export class Person {
   async createContent() {
     const title = `Load ${randomUUID().slice(0, 8)}`;
     const body = `Written under load at ${new Date().toISOString()}`;
-    const result = await this.call("create", "/api/content", { method: "POST", json: { title, body }, expect: [200, 201] });
+    const result = await this.call("create", "/api/content", {
+      method: "POST",
+      json: { title, body },
+      expect: [200, 201],
+    });
     if (result.status === 200 || result.status === 201) {
       const id = result.data?.id ?? result.data?.item?.id;
       if (id) this.content.set(id, { title, body, pinned: false, updated_at: result.data.updated_at });
@@ -183,7 +201,12 @@ export class Person {
       this.content.set(id, { ...item, unsure: [...(item.unsure ?? []), body] });
     } else if (result.status === 409 && item.unsure?.includes(result.data?.current?.body)) {
       // It had been written: go on from what is stored.
-      this.content.set(id, { ...item, body: result.data.current.body, updated_at: result.data.current.updated_at, unsure: [] });
+      this.content.set(id, {
+        ...item,
+        body: result.data.current.body,
+        updated_at: result.data.current.updated_at,
+        unsure: [],
+      });
     }
   }
 
@@ -192,7 +215,13 @@ export class Person {
     if (!id) return this.createContent();
     const item = this.content.get(id);
     const result = await this.call("pin", `/api/content/${id}/pin`, { method: "POST", json: { pinned: !item.pinned } });
-    if (result.status === 200) this.content.set(id, { ...item, pinned: !item.pinned, pinUnsure: false, updated_at: result.data?.updated_at ?? item.updated_at });
+    if (result.status === 200)
+      this.content.set(id, {
+        ...item,
+        pinned: !item.pinned,
+        pinUnsure: false,
+        updated_at: result.data?.updated_at ?? item.updated_at,
+      });
     else if (unknownOutcome(result.status)) this.content.set(id, { ...item, pinUnsure: true });
   }
 
@@ -204,12 +233,20 @@ export class Person {
     const form = new FormData();
     const name = `clip-${randomUUID().slice(0, 8)}.mp3`;
     form.append("file", new Blob([mp3Frames(24)], { type: "audio/mpeg" }), name);
-    const result = await this.call("voice upload", "/api/voice/upload", { method: "POST", body: form, expect: [200, 201] });
+    const result = await this.call("voice upload", "/api/voice/upload", {
+      method: "POST",
+      body: form,
+      expect: [200, 201],
+    });
     if (result.status === 200 || result.status === 201) this.voices.add(result.data?.filename ?? name);
   }
 
   async videoJob() {
-    const result = await this.call("video create", "/api/aivideo", { method: "POST", json: { prompt: "a paper boat on a pond" }, expect: [200, 201, 202, 429] });
+    const result = await this.call("video create", "/api/aivideo", {
+      method: "POST",
+      json: { prompt: "a paper boat on a pond" },
+      expect: [200, 201, 202, 429],
+    });
     const id = result.data?.id ?? result.data?.data?.id;
     if (id) this.videoJobs.add(id);
   }
@@ -228,13 +265,14 @@ export class Person {
     for (const [id, item] of this.content) {
       const result = await this.call("verify", `/api/content/${id}`);
       if (result.status !== 200) missing.push(`content ${id}: ${result.status}`);
-      else if (result.data.body !== item.body && !item.unsure?.includes(result.data.body)) missing.push(`content ${id}: stale body`);
+      else if (result.data.body !== item.body && !item.unsure?.includes(result.data.body))
+        missing.push(`content ${id}: stale body`);
       else if (Boolean(result.data.pinned) !== item.pinned && !item.pinUnsure) missing.push(`content ${id}: stale pin`);
     }
     if (this.voices.size) {
       // The list pages (at most 500 a page): follow its Link rel="next" to the end.
       const names = new Set();
-      for (let path = "/api/voice/list-files?limit=500"; path; ) {
+      for (let path = "/api/voice/list-files?limit=500"; path;) {
         const result = await this.call("verify", path);
         for (const f of result.data?.files ?? []) names.add(typeof f === "string" ? f : f.name);
         path = /<([^>]+)>;\s*rel="next"/.exec(result.headers.get("link") ?? "")?.[1] ?? null;
@@ -268,7 +306,10 @@ function pickAction() {
  * think time. Returns the recorder and the people (for verification). `recorder`: a Recorder (or
  * subclass) of the caller's, e.g. to see when each request ran.
  */
-export async function runLoad(baseUrl, { people = 100, seconds = 60, thinkMs = 200, onPerson, recorder = new Recorder() } = {}) {
+export async function runLoad(
+  baseUrl,
+  { people = 100, seconds = 60, thinkMs = 200, onPerson, recorder = new Recorder() } = {},
+) {
   const deadline = Date.now() + seconds * 1000;
   const crowd = Array.from({ length: people }, () => new Person(baseUrl, recorder));
   await Promise.all(
@@ -304,14 +345,20 @@ export async function verifyWrites(crowd) {
 export function printReport(title, recorder, verification) {
   console.log(`\n[load] ${title}`);
   console.log(`[load] requests: ${recorder.total}`);
-  console.log(`[load] statuses: ${[...recorder.statuses.entries()].sort().map(([s, n]) => `${s}: ${n}`).join(", ")}`);
+  console.log(
+    `[load] statuses: ${[...recorder.statuses.entries()]
+      .sort()
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(", ")}`,
+  );
   console.log("[load] kind               count    p50 ms   p95 ms   p99 ms");
   for (const row of recorder.table()) {
     console.log(
       `[load] ${row.kind.padEnd(18)} ${String(row.count).padStart(6)} ${row.p50.toFixed(1).padStart(9)} ${row.p95.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(8)}`,
     );
   }
-  if (verification) console.log(`[load] acknowledged writes checked: ${verification.checked}, missing: ${verification.missing.length}`);
+  if (verification)
+    console.log(`[load] acknowledged writes checked: ${verification.checked}, missing: ${verification.missing.length}`);
   for (const line of recorder.failures.slice(0, 10)) console.log(`[load]   unexpected: ${line}`);
   for (const line of verification?.missing.slice(0, 10) ?? []) console.log(`[load]   missing: ${line}`);
 }

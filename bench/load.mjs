@@ -15,13 +15,22 @@ const summary = [];
 for (const name of setups) {
   const setup = await startSetup(name);
   try {
-    console.log(`[load] ${name}: ${people} people for ${seconds} s at ${setup.url} (${setup.instances.length} instance(s))`);
+    console.log(
+      `[load] ${name}: ${people} people for ${seconds} s at ${setup.url} (${setup.instances.length} instance(s))`,
+    );
     const { recorder, crowd } = await runLoad(setup.url, { people, seconds });
     const verification = await verifyWrites(crowd);
     printReport(`${name}: ${people} people, ${seconds} s`, recorder, verification);
     const dashboard = recorder.table().find((row) => row.kind === "dashboard");
     const serverErrors = recorder.serverErrors();
-    summary.push({ name, requests: recorder.total, serverErrors, lost: verification.missing.length, checked: verification.checked, dashboardP95: dashboard?.p95 ?? 0 });
+    summary.push({
+      name,
+      requests: recorder.total,
+      serverErrors,
+      lost: verification.missing.length,
+      checked: verification.checked,
+      dashboardP95: dashboard?.p95 ?? 0,
+    });
     if (serverErrors > 0 || verification.missing.length > 0) failed = true;
   } finally {
     await setup.stop();

@@ -22,7 +22,8 @@ function isUnder(id) {
   if (!under) return true;
   if (!underCache.has(id)) {
     let found = false;
-    for (let at = id; at !== undefined && !found; at = parentOf.get(at)) found = byId.get(at).callFrame.functionName === under;
+    for (let at = id; at !== undefined && !found; at = parentOf.get(at))
+      found = byId.get(at).callFrame.functionName === under;
     underCache.set(id, found);
   }
   return underCache.get(id);
@@ -76,10 +77,14 @@ for (const [id, micros] of selfMicros) {
 const pct = (micros) => `${((micros / total) * 100).toFixed(1).padStart(5)}%`;
 const print = (title, map) => {
   console.log(`\n${title}`);
-  for (const [name, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(micros)}  ${name}`);
+  for (const [name, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${pct(micros)}  ${name}`);
 };
 console.log(`${file}: ${(busyMicros / 1e6).toFixed(1)} s busy, ${(idleMicros / 1e6).toFixed(1)} s idle`);
-if (under) console.log(`under ${under}: ${(total / 1e6).toFixed(2)} s, ${((total / busyMicros) * 100).toFixed(1)}% of the busy time (the shares below are of that)`);
+if (under)
+  console.log(
+    `under ${under}: ${(total / 1e6).toFixed(2)} s, ${((total / busyMicros) * 100).toFixed(1)}% of the busy time (the shares below are of that)`,
+  );
 print("Self time by place", byPlace);
 print("Self time by function", byFunction);
 print("Total time by function (itself and what it calls)", inclusive);

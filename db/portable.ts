@@ -24,7 +24,9 @@ export function engineOf(db: Kysely<any>): DatabaseEngine {
   const name = adapter.constructor?.name ?? "";
   if (name === "PostgresAdapter") return "postgres";
   if (name === "SqliteAdapter") return "sqlite";
-  throw new Error(`Unsupported database dialect (${name || "unknown adapter"}): only SQLite and PostgreSQL are supported`);
+  throw new Error(
+    `Unsupported database dialect (${name || "unknown adapter"}): only SQLite and PostgreSQL are supported`,
+  );
 }
 
 type ColumnBuild = (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;

@@ -17,9 +17,12 @@ const SETUP_NAMES = ["sqlite", "postgres"];
 
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 const setupNames = chosen.length ? chosen : SETUP_NAMES;
-for (const name of setupNames) if (!SETUP_NAMES.includes(name)) throw new Error(`unknown set-up "${name}": one of ${SETUP_NAMES.join(", ")}`);
+for (const name of setupNames)
+  if (!SETUP_NAMES.includes(name)) throw new Error(`unknown set-up "${name}": one of ${SETUP_NAMES.join(", ")}`);
 if (!hasBuild()) {
-  console.error(`[abuse] no production build at ${serverBuildPath()}: run \`npm run build\` first (BUILD_DIR respected)`);
+  console.error(
+    `[abuse] no production build at ${serverBuildPath()}: run \`npm run build\` first (BUILD_DIR respected)`,
+  );
   process.exit(1);
 }
 
@@ -50,12 +53,16 @@ for (const setupName of setupNames) {
         result = { ok: false, seen: `error: ${error?.message ?? error}` };
       }
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      console.log(`[abuse] ${result.ok ? "holds" : "FAILS"}  ${setupName}  ${probe.name} (${seconds} s): ${result.seen}`);
+      console.log(
+        `[abuse] ${result.ok ? "holds" : "FAILS"}  ${setupName}  ${probe.name} (${seconds} s): ${result.seen}`,
+      );
       return { setup: setupName, probe: probe.name, expected: probe.expected, seen: result.seen, ok: result.ok };
     };
     // The table keeps the probes' order, whichever finished first.
     const results = probes.map(() => null);
-    const waiting = probes.map((probe, index) => (probe.waits ? run(probe).then((row) => (results[index] = row)) : null));
+    const waiting = probes.map((probe, index) =>
+      probe.waits ? run(probe).then((row) => (results[index] = row)) : null,
+    );
     for (const [index, probe] of probes.entries()) if (!probe.waits) results[index] = await run(probe);
     await Promise.all(waiting);
     rows.push(...results);
@@ -70,10 +77,13 @@ const widths = {
   expected: Math.max(8, ...rows.map((row) => row.expected.length)),
   seen: Math.max(4, ...rows.map((row) => row.seen.length)),
 };
-const line = (cells) => `| ${cells.setup.padEnd(widths.setup)} | ${cells.probe.padEnd(widths.probe)} | ${cells.expected.padEnd(widths.expected)} | ${cells.seen.padEnd(widths.seen)} | ${cells.holds.padEnd(5)} |`;
+const line = (cells) =>
+  `| ${cells.setup.padEnd(widths.setup)} | ${cells.probe.padEnd(widths.probe)} | ${cells.expected.padEnd(widths.expected)} | ${cells.seen.padEnd(widths.seen)} | ${cells.holds.padEnd(5)} |`;
 console.log("");
 console.log(line({ setup: "setup", probe: "probe", expected: "expected", seen: "seen", holds: "holds" }));
-console.log(`|${"-".repeat(widths.setup + 2)}|${"-".repeat(widths.probe + 2)}|${"-".repeat(widths.expected + 2)}|${"-".repeat(widths.seen + 2)}|-------|`);
+console.log(
+  `|${"-".repeat(widths.setup + 2)}|${"-".repeat(widths.probe + 2)}|${"-".repeat(widths.expected + 2)}|${"-".repeat(widths.seen + 2)}|-------|`,
+);
 for (const row of rows) console.log(line({ ...row, holds: row.ok ? "yes" : "NO" }));
 const failed = rows.filter((row) => !row.ok).length;
 console.log(`\n[abuse] ${rows.length - failed} of ${rows.length} probes hold`);

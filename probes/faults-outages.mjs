@@ -25,13 +25,28 @@ const PROBE_EVERY_MS = 250;
 // inject(services, down): down() marks the moment the dependency is gone (a download streaming then may be cut).
 const FAULTS = [
   { key: "A", name: "PostgreSQL restarted", dependency: "database", inject: (s, down) => (down(), s.pg.restart()) },
-  { key: "B", name: "PostgreSQL stopped 10 s", dependency: "database", mustSee: true, inject: async (s, down) => (await s.pg.halt(), down(), await sleep(10_000), await s.pg.resume()) },
-  { key: "C", name: "store stopped 15 s", dependency: "storage", mustSee: true, inject: async (s, down) => (await s.s3.halt(), down(), await sleep(15_000), await s.s3.resume()) },
+  {
+    key: "B",
+    name: "PostgreSQL stopped 10 s",
+    dependency: "database",
+    mustSee: true,
+    inject: async (s, down) => (await s.pg.halt(), down(), await sleep(10_000), await s.pg.resume()),
+  },
+  {
+    key: "C",
+    name: "store stopped 15 s",
+    dependency: "storage",
+    mustSee: true,
+    inject: async (s, down) => (await s.s3.halt(), down(), await sleep(15_000), await s.s3.resume()),
+  },
 ];
 
 const log = (line) => console.log(`[faults] outages: ${line}`);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const tally = (list) => [...list.reduce((map, item) => map.set(item, (map.get(item) ?? 0) + 1), new Map())].map(([item, n]) => `${item} ×${n}`).join(", ");
+const tally = (list) =>
+  [...list.reduce((map, item) => map.set(item, (map.get(item) ?? 0) + 1), new Map())]
+    .map(([item, n]) => `${item} ×${n}`)
+    .join(", ");
 
 /**
  * Which bucket a status falls in, for the table: 2xx also holds redirects, except a page's (to /login:
@@ -78,13 +93,15 @@ export async function runOutages() {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    setup = await startSetup("cluster", { onOutput: (i, text) => output[i].push(text) && output[i].length > 200 && output[i].shift() });
+    setup = await startSetup("cluster", {
+      onOutput: (i, text) => output[i].push(text) && output[i].length > 200 && output[i].shift(),
+    });
   } catch (error) {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     throw error;
   }
-  if (interrupted) return leave(), new Promise(() => {});
+  if (interrupted) return (leave(), new Promise(() => {}));
   const watch = watchAnswers();
   const recorder = new TimedLog();
   const exits = [];
@@ -93,7 +110,11 @@ export async function runOutages() {
     void instance.exited.then(({ code, signal }) => {
       if (instance.stopping) return;
       // The error's own lines, not its stack: "error: terminating connection due to administrator command".
-      const tail = output[i].join("").split("\n").filter((line) => !/^\s+at /.test(line) && /error|terminat|ECONN|unhandled|code: /i.test(line)).slice(0, 4);
+      const tail = output[i]
+        .join("")
+        .split("\n")
+        .filter((line) => !/^\s+at /.test(line) && /error|terminat|ECONN|unhandled|code: /i.test(line))
+        .slice(0, 4);
       exits.push({ i, at: performance.now(), how: code ?? signal, tail });
       log(`instance ${i} EXITED (${code ?? signal}): ${tail.join(" | ").slice(0, 400)}`);
     });
@@ -105,16 +126,31 @@ export async function runOutages() {
   const rounds = [[], []];
   try {
     setup.instances.forEach((_, i) => watchExit(i));
-    log(`instances ${setup.instances.map((instance) => instance.url).join(" and ")} (nginx ${setup.url}); PostgreSQL in ${setup.services.pg.dataDir}`);
-    const probers = await Promise.all(setup.instances.map((instance) => prober(instance.url, recorder, () => running, wrong, uploads)));
+    log(
+      `instances ${setup.instances.map((instance) => instance.url).join(" and ")} (nginx ${setup.url}); PostgreSQL in ${setup.services.pg.dataDir}`,
+    );
+    const probers = await Promise.all(
+      setup.instances.map((instance) => prober(instance.url, recorder, () => running, wrong, uploads)),
+    );
     // Half of the load to each instance, directly: what each answers is what is checked. Through nginx
     // (OUTAGES_LOAD=nginx) a few requests per run during B got no answer at all ("other side closed",
     // nothing in nginx's error log; likely nginx closing a kept-alive client connection after an upload
     // answered before its body was read, which a browser retries and undici does not).
-    const targets = process.env.OUTAGES_LOAD === "nginx" ? [setup.url] : setup.instances.map((instance) => instance.url);
+    const targets =
+      process.env.OUTAGES_LOAD === "nginx" ? [setup.url] : setup.instances.map((instance) => instance.url);
     const share = (n) => Math.max(1, Math.round(n / targets.length));
     const load = Promise.all(
-      targets.map((url) => mixedLoad(url, recorder, { running: () => running, uploads, wrong, readers: share(4), writers: share(4), uploaders: share(3), downloaders: share(2) })),
+      targets.map((url) =>
+        mixedLoad(url, recorder, {
+          running: () => running,
+          uploads,
+          wrong,
+          readers: share(4),
+          writers: share(4),
+          uploaders: share(3),
+          downloaders: share(2),
+        }),
+      ),
     ).then((groups) => groups.flat());
     const probing = probers.map(async (probe, i) => {
       while (running) {
@@ -134,14 +170,18 @@ export async function runOutages() {
       // Recovery: per instance, the first probe round begun after the return that got all four answers.
       const recoveredAt = [null, null];
       while (performance.now() - window.backAt < RECOVERY_WAIT_MS) {
-        rounds.forEach((list, i) => (recoveredAt[i] ??= list.find((round) => round.start >= window.backAt && round.ok)?.end ?? null));
+        rounds.forEach(
+          (list, i) => (recoveredAt[i] ??= list.find((round) => round.start >= window.backAt && round.ok)?.end ?? null),
+        );
         const alive = [0, 1].filter((i) => !exits.some((exit) => exit.i === i && !exit.restarted));
         if (alive.every((i) => recoveredAt[i] !== null)) break;
         await sleep(100);
       }
       window.recoveredAt = recoveredAt;
       window.recovery = recoveredAt.every((at) => at !== null) ? Math.max(...recoveredAt) - window.backAt : null;
-      log(`${fault.key}: dependency back after ${seconds(window.backAt - window.startedAt)}; recovered ${window.recovery === null ? "NOT on both instances" : `in ${seconds(window.recovery)}`}`);
+      log(
+        `${fault.key}: dependency back after ${seconds(window.backAt - window.startedAt)}; recovered ${window.recovery === null ? "NOT on both instances" : `in ${seconds(window.recovery)}`}`,
+      );
       // An instance that died is started again, so the next fault meets two (its exit is counted); what
       // failed until then belongs to this fault.
       for (const exit of exits.filter((e) => !e.restarted)) {
@@ -158,29 +198,49 @@ export async function runOutages() {
     await Promise.all(probing);
     const endedAt = performance.now();
     const kinds = recorder.table().filter((row) => !row.kind.includes("probe"));
-    log(`load: ${recorder.total} requests; p50/p95 ms: ${kinds.map((row) => `${row.kind} ${row.p50.toFixed(0)}/${row.p95.toFixed(0)}`).join(", ")}`);
+    log(
+      `load: ${recorder.total} requests; p50/p95 ms: ${kinds.map((row) => `${row.kind} ${row.p50.toFixed(0)}/${row.p95.toFixed(0)}`).join(", ")}`,
+    );
 
     // ---- Read back every acknowledged write and upload (all dependencies up). ----------------------
     const verification = await verifyWrites([...people, ...probers.map((probe) => probe.person)]);
     const readBack = [];
     for (const upload of uploads) {
-      await download(recorder, "verify", `${setup.url}/api/videos/${encodeURIComponent(upload.filename)}`, upload.person.token, upload, readBack).then((status) => status === 200 || readBack.push(`video ${upload.filename}: ${status}`));
+      await download(
+        recorder,
+        "verify",
+        `${setup.url}/api/videos/${encodeURIComponent(upload.filename)}`,
+        upload.person.token,
+        upload,
+        readBack,
+      ).then((status) => status === 200 || readBack.push(`video ${upload.filename}: ${status}`));
     }
     let voices = 0;
     for (const person of people) {
       for (const name of person.voices) {
         voices++;
-        await download(recorder, "verify", `${setup.url}/static/voices/${encodeURIComponent(name)}`, person.token, { size: 417 * 24, sha: VOICE_SHA }, readBack).then((status) => status === 200 || readBack.push(`voice ${name}: ${status}`));
+        await download(
+          recorder,
+          "verify",
+          `${setup.url}/static/voices/${encodeURIComponent(name)}`,
+          person.token,
+          { size: 417 * 24, sha: VOICE_SHA },
+          readBack,
+        ).then((status) => status === 200 || readBack.push(`voice ${name}: ${status}`));
       }
     }
     const missing = [...verification.missing, ...readBack];
     const left = await mediaLeft(setup);
-    const cutUploads = recorder.entries.filter((entry) => entry.kind.endsWith("upload") && entry.status === "network").length;
+    const cutUploads = recorder.entries.filter(
+      (entry) => entry.kind.endsWith("upload") && entry.status === "network",
+    ).length;
     log(
       `media rows: ${left.videos} videos, ${left.voices} voice clips (acknowledged: ${uploads.length} and ${voices}); rows without their object ${left.withoutBytes.length}; ` +
         `objects without a row ${left.withoutRow} and temporary objects ${left.temporary} (the sweep's and the next start's to remove)`,
     );
-    log(`read back: ${verification.checked} content items and voice names, ${uploads.length} videos and ${voices} voice clips byte for byte; missing or different ${missing.length}`);
+    log(
+      `read back: ${verification.checked} content items and voice names, ${uploads.length} videos and ${voices} voice clips byte for byte; missing or different ${missing.length}`,
+    );
     for (const line of missing.slice(0, 8)) log(`  missing: ${line}`);
 
     // ---- Per fault: statuses, Retry-After, health's words, exits, recovery. ------------------------
@@ -193,75 +253,187 @@ export async function runOutages() {
       for (const entry of entries) counts[bucketOf(entry.status, entry.kind)]++;
       // A download already streaming when its dependency went away may be cut (decision 0049: aborted, logged once).
       const cutAllowed = (entry) => entry.status === "cut" && entry.start <= window.downAt;
-      const bad = entries.filter((entry) => ["500", "5xx", "network", "cut", "4xx!", "3xx!"].includes(bucketOf(entry.status, entry.kind)) && !cutAllowed(entry));
+      const bad = entries.filter(
+        (entry) =>
+          ["500", "5xx", "network", "cut", "4xx!", "3xx!"].includes(bucketOf(entry.status, entry.kind)) &&
+          !cutAllowed(entry),
+      );
       const answers = watch.answers.filter((answer) => answer.at >= window.startedAt && answer.at <= window.endAt);
-      const bare = answers.filter((answer) => answer.status === 503 && answer.path.startsWith("/api/") && !answer.retryAfter);
-      const plainPages = answers.filter((answer) => answer.status === 503 && answer.path === "/dashboard" && !answer.type.startsWith("text/html"));
-      const during = rounds.map((list) => list.filter((round) => round.start >= window.startedAt && round.end <= window.backAt).map((round) => round.health));
-      const afterRounds = rounds.map((list, i) => list.filter((round) => round.start >= (window.recoveredAt[i] ?? Infinity) - 1 && round.start <= window.endAt + CALM_MS - 1000));
+      const bare = answers.filter(
+        (answer) => answer.status === 503 && answer.path.startsWith("/api/") && !answer.retryAfter,
+      );
+      const plainPages = answers.filter(
+        (answer) => answer.status === 503 && answer.path === "/dashboard" && !answer.type.startsWith("text/html"),
+      );
+      const during = rounds.map((list) =>
+        list
+          .filter((round) => round.start >= window.startedAt && round.end <= window.backAt)
+          .map((round) => round.health),
+      );
+      const afterRounds = rounds.map((list, i) =>
+        list.filter(
+          (round) =>
+            round.start >= (window.recoveredAt[i] ?? Infinity) - 1 && round.start <= window.endAt + CALM_MS - 1000,
+        ),
+      );
       const after = afterRounds.map((list) => list.map((round) => round.health));
       afterRounds.forEach((list, i) => {
         const flaps = list.filter((round) => !round.health.startsWith("200 "));
-        if (flaps.length) log(`${key}:   instance ${i}'s health after its recovery at +${flaps.map((round) => seconds(round.start - window.backAt)).join(", +")}: ${tally(flaps.map((round) => round.health))}`);
+        if (flaps.length)
+          log(
+            `${key}:   instance ${i}'s health after its recovery at +${flaps.map((round) => seconds(round.start - window.backAt)).join(", +")}: ${tally(flaps.map((round) => round.health))}`,
+          );
       });
       const fallen = exits.filter((exit) => exit.at >= window.startedAt && exit.at <= window.endAt);
-      const row = { key, name: window.fault.name, down: window.backAt - window.startedAt, recovery: window.recovery, requests: entries.length, counts, during, after, fallen };
+      const row = {
+        key,
+        name: window.fault.name,
+        down: window.backAt - window.startedAt,
+        recovery: window.recovery,
+        requests: entries.length,
+        counts,
+        during,
+        after,
+        fallen,
+      };
       rows.push(row);
-      for (const sample of [...new Set(bad.map((entry) => `${entry.kind} ${entry.status}`))].slice(0, 6)) log(`${key}:   failed: ${sample}`);
-      for (const answer of answers.filter((a) => a.status !== 503 && a.status >= 500).slice(0, 3)) log(`${key}:   ${answer.status} ${answer.method} ${answer.path}: ${answer.type} ${JSON.stringify(answer.body)}`);
+      for (const sample of [...new Set(bad.map((entry) => `${entry.kind} ${entry.status}`))].slice(0, 6))
+        log(`${key}:   failed: ${sample}`);
+      for (const answer of answers.filter((a) => a.status !== 503 && a.status >= 500).slice(0, 3))
+        log(
+          `${key}:   ${answer.status} ${answer.method} ${answer.path}: ${answer.type} ${JSON.stringify(answer.body)}`,
+        );
       for (const answer of answers.filter((a) => a.status === "network").slice(0, 4)) {
-        log(`${key}:   no answer at +${seconds(answer.at - window.startedAt)}: ${answer.method} ${answer.path}: ${answer.error}`);
+        log(
+          `${key}:   no answer at +${seconds(answer.at - window.startedAt)}: ${answer.method} ${answer.path}: ${answer.error}`,
+        );
       }
-      if (bare.length) log(`${key}:   503 without Retry-After: ${tally(bare.map((a) => `${a.method} ${a.path.replace(/\/[^/]*[0-9][^/]*$/, "/…")}`))}`);
+      if (bare.length)
+        log(
+          `${key}:   503 without Retry-After: ${tally(bare.map((a) => `${a.method} ${a.path.replace(/\/[^/]*[0-9][^/]*$/, "/…")}`))}`,
+        );
 
-      check(`${key} (${window.fault.name}): no instance exited`, fallen.length === 0, fallen.map((exit) => `instance ${exit.i}: ${exit.how}`).join(", "));
+      check(
+        `${key} (${window.fault.name}): no instance exited`,
+        fallen.length === 0,
+        fallen.map((exit) => `instance ${exit.i}: ${exit.how}`).join(", "),
+      );
       const cuts = entries.filter((entry) => entry.status === "cut");
       check(
         `${key}: failures are 503, not 500, a cut or refused connection`,
         counts["500"] + counts["5xx"] + counts.network + cuts.filter((entry) => !cutAllowed(entry)).length === 0,
         `${counts["500"]} × 500, ${counts["5xx"]} other 5xx, ${counts.network} network, ${cuts.length} downloads cut (${cuts.filter(cutAllowed).length} of them streaming when it went down)`,
       );
-      check(`${key}: no answer but 2xx, 409, 429 or 503 (no 400 for an upload, no 401, no redirect to /login)`, counts["4xx!"] + counts["3xx!"] === 0, tally(bad.filter((e) => ["4xx!", "3xx!"].includes(bucketOf(e.status, e.kind))).map((e) => `${e.kind} ${e.status}`)));
-      check(`${key}: every 503 on /api says Retry-After, screens answer with the error page`, bare.length + plainPages.length === 0, `${bare.length} of ${answers.filter((a) => a.status === 503 && a.path.startsWith("/api/")).length} /api 503s without Retry-After; ${plainPages.length} page 503s not HTML`);
+      check(
+        `${key}: no answer but 2xx, 409, 429 or 503 (no 400 for an upload, no 401, no redirect to /login)`,
+        counts["4xx!"] + counts["3xx!"] === 0,
+        tally(
+          bad.filter((e) => ["4xx!", "3xx!"].includes(bucketOf(e.status, e.kind))).map((e) => `${e.kind} ${e.status}`),
+        ),
+      );
+      check(
+        `${key}: every 503 on /api says Retry-After, screens answer with the error page`,
+        bare.length + plainPages.length === 0,
+        `${bare.length} of ${answers.filter((a) => a.status === 503 && a.path.startsWith("/api/")).length} /api 503s without Retry-After; ${plainPages.length} page 503s not HTML`,
+      );
       if (window.fault.mustSee) {
         const words = `503 degraded ${window.fault.dependency}=unavailable`;
-        const said = during.map((list) => list.some((health) => health.startsWith("503 degraded") && health.includes(`${window.fault.dependency}=unavailable`) && health.endsWith("+Retry-After")));
-        check(`${key}: /api/health said "${words}" with Retry-After on both instances while it was down`, said.every(Boolean), during.map((list, i) => `instance ${i}: ${tally(list) || "nothing"}`).join("; "));
+        const said = during.map((list) =>
+          list.some(
+            (health) =>
+              health.startsWith("503 degraded") &&
+              health.includes(`${window.fault.dependency}=unavailable`) &&
+              health.endsWith("+Retry-After"),
+          ),
+        );
+        check(
+          `${key}: /api/health said "${words}" with Retry-After on both instances while it was down`,
+          said.every(Boolean),
+          during.map((list, i) => `instance ${i}: ${tally(list) || "nothing"}`).join("; "),
+        );
       }
-      const healthy = after.map((list) => list.length > 0 && list.every((health) => health === "200 ok database=ok storage=ok"));
-      check(`${key}: /api/health said 200 "ok", database=ok, storage=ok after`, healthy.every(Boolean), after.map((list, i) => `instance ${i}: ${tally(list) || "nothing"}`).join("; "));
-      check(`${key}: pages, API, downloads and health on both instances within ${RECOVERY_LIMIT_MS / 1000} s`, window.recovery !== null && window.recovery <= RECOVERY_LIMIT_MS, window.recovery === null ? "not recovered" : seconds(window.recovery));
+      const healthy = after.map(
+        (list) => list.length > 0 && list.every((health) => health === "200 ok database=ok storage=ok"),
+      );
+      check(
+        `${key}: /api/health said 200 "ok", database=ok, storage=ok after`,
+        healthy.every(Boolean),
+        after.map((list, i) => `instance ${i}: ${tally(list) || "nothing"}`).join("; "),
+      );
+      check(
+        `${key}: pages, API, downloads and health on both instances within ${RECOVERY_LIMIT_MS / 1000} s`,
+        window.recovery !== null && window.recovery <= RECOVERY_LIMIT_MS,
+        window.recovery === null ? "not recovered" : seconds(window.recovery),
+      );
     }
-    const calm = recorder.entries.filter((entry) => entry.end <= endedAt && !windows.some((window) => inside(window, entry.start, entry.end)));
-    const calmBad = calm.filter((entry) => !["2xx", "4xx"].includes(bucketOf(entry.status, entry.kind)) && !hashQueue(entry));
-    check("outside the faults: no failure at all", calmBad.length === 0, `${calm.length} requests; ${tally(calmBad.map((e) => `${e.kind} ${e.status}`)) || "none failed"}`);
-    check("no instance exited during the run", exits.length === 0, exits.map((exit) => `instance ${exit.i}: ${exit.how}`).join(", "));
+    const calm = recorder.entries.filter(
+      (entry) => entry.end <= endedAt && !windows.some((window) => inside(window, entry.start, entry.end)),
+    );
+    const calmBad = calm.filter(
+      (entry) => !["2xx", "4xx"].includes(bucketOf(entry.status, entry.kind)) && !hashQueue(entry),
+    );
+    check(
+      "outside the faults: no failure at all",
+      calmBad.length === 0,
+      `${calm.length} requests; ${tally(calmBad.map((e) => `${e.kind} ${e.status}`)) || "none failed"}`,
+    );
+    check(
+      "no instance exited during the run",
+      exits.length === 0,
+      exits.map((exit) => `instance ${exit.i}: ${exit.how}`).join(", "),
+    );
     check(
       "uploads refused during the outages kept no row; every row has its object",
       left.videos === uploads.length && left.voices === voices && left.withoutBytes.length === 0,
       `${left.videos - uploads.length} video and ${left.voices - voices} voice rows beyond the acknowledged (${cutUploads} uploads cut, outcome unknown); ${left.withoutBytes.length} rows without their object`,
     );
-    check("every acknowledged write and upload read back exactly", missing.length === 0 && wrong.length === 0 && uploads.length > 0, `${verification.checked + uploads.length + voices} checked, ${missing.length} missing, ${wrong.length} downloads with other bytes`);
+    check(
+      "every acknowledged write and upload read back exactly",
+      missing.length === 0 && wrong.length === 0 && uploads.length > 0,
+      `${verification.checked + uploads.length + voices} checked, ${missing.length} missing, ${wrong.length} downloads with other bytes`,
+    );
 
     // What nginx saw (its warnings and errors), by message: e.g. an upstream that closed early.
-    const nginxLines = fs.existsSync(setup.services.nginx.errorLog) ? fs.readFileSync(setup.services.nginx.errorLog, "utf8").split("\n").filter(Boolean) : [];
-    const nginxSaid = tally(nginxLines.map((line) => line.replace(/^.*?\*\d+ /, "").replace(/, client:.*$/, "").replace(/\d+/g, "N")));
+    const nginxLines = fs.existsSync(setup.services.nginx.errorLog)
+      ? fs.readFileSync(setup.services.nginx.errorLog, "utf8").split("\n").filter(Boolean)
+      : [];
+    const nginxSaid = tally(
+      nginxLines.map((line) =>
+        line
+          .replace(/^.*?\*\d+ /, "")
+          .replace(/, client:.*$/, "")
+          .replace(/\d+/g, "N"),
+      ),
+    );
     if (nginxSaid) log(`nginx's error log: ${nginxSaid.slice(0, 600)}`);
 
     // ---- The table. -------------------------------------------------------------------------------
-    console.log(`\n[faults] outages: ${recorder.total} requests; per fault, from its start to the recovery of both instances`);
-    console.log(`[faults] fault                          down   recovery  requests ${BUCKETS.map((b) => b.padStart(8)).join("")}  exits`);
+    console.log(
+      `\n[faults] outages: ${recorder.total} requests; per fault, from its start to the recovery of both instances`,
+    );
+    console.log(
+      `[faults] fault                          down   recovery  requests ${BUCKETS.map((b) => b.padStart(8)).join("")}  exits`,
+    );
     for (const row of rows) {
       console.log(
         `[faults] ${`${row.key} ${row.name}`.padEnd(30)} ${seconds(row.down).padStart(6)} ${(row.recovery === null ? "none" : seconds(row.recovery)).padStart(9)} ${String(row.requests).padStart(9)} ${BUCKETS.map((b) => String(row.counts[b]).padStart(8)).join("")}  ${row.fallen.length}`,
       );
     }
-    console.log(`[faults] calm (outside the faults)                             ${String(calm.length).padStart(9)} ${BUCKETS.map((b) => String(calm.filter((e) => bucketOf(e.status, e.kind) === b).length).padStart(8)).join("")}`);
-    console.log("[faults] (4xx: 409 and 429, which the calm load sees too; 4xx! and 3xx!: any other; cut: a download's body stopped after");
-    console.log("[faults]  its status; a 503 outside the faults is the password-hash queue's at sign-up, Retry-After and tried again)");
+    console.log(
+      `[faults] calm (outside the faults)                             ${String(calm.length).padStart(9)} ${BUCKETS.map((b) => String(calm.filter((e) => bucketOf(e.status, e.kind) === b).length).padStart(8)).join("")}`,
+    );
+    console.log(
+      "[faults] (4xx: 409 and 429, which the calm load sees too; 4xx! and 3xx!: any other; cut: a download's body stopped after",
+    );
+    console.log(
+      "[faults]  its status; a 503 outside the faults is the password-hash queue's at sign-up, Retry-After and tried again)",
+    );
     console.log("[faults] /api/health, per instance, while the dependency was down -> after the recovery:");
     for (const row of rows) {
-      for (const i of [0, 1]) console.log(`[faults]   ${row.key} instance ${i}: ${tally(row.during[i]) || "(no round inside)"} -> ${tally(row.after[i]) || "(none)"}`);
+      for (const i of [0, 1])
+        console.log(
+          `[faults]   ${row.key} instance ${i}: ${tally(row.during[i]) || "(no round inside)"} -> ${tally(row.after[i]) || "(none)"}`,
+        );
     }
   } finally {
     running = false;

@@ -34,9 +34,12 @@ const JOB_WAIT_MS = 300_000;
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 const outages = chosen.includes("outages");
 const setupNames = chosen.length ? chosen.filter((name) => name !== "outages") : SETUPS;
-for (const name of setupNames) if (!SETUPS.includes(name)) throw new Error(`unknown set-up "${name}": one of ${SETUPS.join(", ")}`);
+for (const name of setupNames)
+  if (!SETUPS.includes(name)) throw new Error(`unknown set-up "${name}": one of ${SETUPS.join(", ")}`);
 if (!hasBuild()) {
-  console.error(`[faults] no production build at ${serverBuildPath()}: run \`npm run build\` first (BUILD_DIR respected)`);
+  console.error(
+    `[faults] no production build at ${serverBuildPath()}: run \`npm run build\` first (BUILD_DIR respected)`,
+  );
   process.exit(1);
 }
 
@@ -48,7 +51,11 @@ class TimedRecorder extends Recorder {
   constructor(timeline) {
     super();
     this.timeline = timeline;
-    this.phases = { down: { requests: 0, errors: 0, byStatus: {} }, inFlightAtKill: { requests: 0, errors: 0, byStatus: {} }, up: { requests: 0, errors: 0, byStatus: {} } };
+    this.phases = {
+      down: { requests: 0, errors: 0, byStatus: {} },
+      inFlightAtKill: { requests: 0, errors: 0, byStatus: {} },
+      up: { requests: 0, errors: 0, byStatus: {} },
+    };
     this.errorSamples = { down: [], inFlightAtKill: [], up: [] };
   }
   record(kind, status, ms) {
@@ -92,7 +99,9 @@ class Timeline {
 /** A multipart body of one file, sent as a stream in pieces with pauses (so a kill lands mid-upload). */
 function slowMultipart(name, bytes, seconds) {
   const boundary = `----faults${randomUUID().replace(/-/g, "")}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const whole = Buffer.concat([head, bytes, tail]);
   const piece = 64 * 1024;
@@ -148,8 +157,8 @@ async function uploader(baseUrl, recorder, deadline, uploads) {
     else if (status === "network" || unknownOutcome(status)) {
       uploads.unknown = (uploads.unknown ?? 0) + 1;
       await sleep(300); // the instance is down: no hammering
-    }
-    else if (recorder.failures.length < 50) recorder.failures.push(`video upload: ${status} ${JSON.stringify(data)?.slice(0, 120)}`);
+    } else if (recorder.failures.length < 50)
+      recorder.failures.push(`video upload: ${status} ${JSON.stringify(data)?.slice(0, 120)}`);
   }
   return person;
 }
@@ -175,7 +184,11 @@ async function jobMaker(baseUrl, recorder, deadline) {
   const person = new Person(baseUrl, recorder);
   while (Date.now() < deadline && !((await person.register()) && (await person.login()))) await sleep(500);
   while (Date.now() < deadline) {
-    const result = await person.call("video create", "/api/aivideo", { method: "POST", json: { prompt: `fault job ${randomUUID().slice(0, 6)}` }, expect: [202, 429] });
+    const result = await person.call("video create", "/api/aivideo", {
+      method: "POST",
+      json: { prompt: `fault job ${randomUUID().slice(0, 6)}` },
+      expect: [202, 429],
+    });
     await sleep(result.status === 202 ? 1500 : 3000);
   }
   return person;
@@ -200,8 +213,13 @@ async function jobCounts(setup) {
   try {
     const rows = await db.query("select status, attempts, count(*) as n from video_jobs group by status, attempts");
     const counts = { created: 0, completed: 0, unfinished: 0, failed: 0, resumed: 0, byStatus: {} };
-    counts.failures = (await db.query("select id, status, attempts, progress, error from video_jobs where status in ('error', 'timeout') limit 5")).map(
-      (row) => `${row.id} ${row.status} after ${row.attempts} attempt(s) at progress ${Number(row.progress).toFixed(2)}: ${row.error}`,
+    counts.failures = (
+      await db.query(
+        "select id, status, attempts, progress, error from video_jobs where status in ('error', 'timeout') limit 5",
+      )
+    ).map(
+      (row) =>
+        `${row.id} ${row.status} after ${row.attempts} attempt(s) at progress ${Number(row.progress).toFixed(2)}: ${row.error}`,
     );
     for (const row of rows) {
       const n = Number(row.n);
@@ -243,8 +261,15 @@ async function openStore(setup) {
       const found = new Map();
       let token;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: settings.bucket, Prefix: settings.prefix + under, ContinuationToken: token }));
-        for (const object of page.Contents ?? []) found.set(object.Key.slice(settings.prefix.length + under.length), object.LastModified?.getTime() ?? 0);
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: settings.bucket,
+            Prefix: settings.prefix + under,
+            ContinuationToken: token,
+          }),
+        );
+        for (const object of page.Contents ?? [])
+          found.set(object.Key.slice(settings.prefix.length + under.length), object.LastModified?.getTime() ?? 0);
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
       return found;
@@ -255,7 +280,9 @@ async function openStore(setup) {
       temporary: () => list("tmp/"),
       has: async (key) => {
         try {
-          await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: `${settings.prefix}objects/${key}` }));
+          await client.send(
+            new HeadObjectCommand({ Bucket: settings.bucket, Key: `${settings.prefix}objects/${key}` }),
+          );
           return true;
         } catch (error) {
           if (error?.$metadata?.httpStatusCode === 404 || error?.name === "NotFound") return false;
@@ -282,7 +309,8 @@ async function openStore(setup) {
   return {
     kind: "disk",
     // objects/<2 chars>/<key>: the key is the file name.
-    objects: async () => new Map([...walk(path.join(root, "objects"), 1)].map(([name, mtime]) => [name.split("/").pop(), mtime])),
+    objects: async () =>
+      new Map([...walk(path.join(root, "objects"), 1)].map(([name, mtime]) => [name.split("/").pop(), mtime])),
     temporary: async () => walk(path.join(root, "tmp"), 1),
     has: async (key) => fs.existsSync(path.join(root, "objects", key.slice(0, 2), key)),
     close: () => {},
@@ -291,7 +319,12 @@ async function openStore(setup) {
 
 /** The default instance id the app derives (storage.server.ts instanceIdFor): `<host>-<port>`. */
 function instanceIdOf(instance) {
-  const host = os.hostname().replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "host";
+  const host =
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "host";
   return `${host}-${new URL(instance.url).port}`;
 }
 
@@ -308,11 +341,17 @@ async function runSetup(name) {
   const recorder = new TimedRecorder(timeline);
   const store = await openStore(setup);
   try {
-    log(`${name}: ${setup.url}, ${setup.instances.length} instance(s); ${PEOPLE} people for ${SECONDS} s, ${UPLOADERS} slow uploads, ${AUTOSAVERS} autosavers, ${JOB_MAKERS} job makers, ${KILLS} kills of instance 0`);
+    log(
+      `${name}: ${setup.url}, ${setup.instances.length} instance(s); ${PEOPLE} people for ${SECONDS} s, ${UPLOADERS} slow uploads, ${AUTOSAVERS} autosavers, ${JOB_MAKERS} job makers, ${KILLS} kills of instance 0`,
+    );
     const deadline = Date.now() + SECONDS * 1000;
     const uploads = [];
     // A bug in a simulated person must not crash the run (and leave the set-up running): settled later.
-    const settle = (promise) => promise.then((value) => ({ value }), (error) => ({ error }));
+    const settle = (promise) =>
+      promise.then(
+        (value) => ({ value }),
+        (error) => ({ error }),
+      );
     const extra = [
       ...Array.from({ length: UPLOADERS }, () => settle(uploader(setup.url, recorder, deadline, uploads))),
       ...Array.from({ length: AUTOSAVERS }, () => settle(autosaver(setup.url, recorder, deadline))),
@@ -343,7 +382,9 @@ async function runSetup(name) {
       // Right after the start: nothing of this instance's from before the kill may be left in its folder.
       const after = await store.temporary();
       const ownId = instanceIdOf(restarted);
-      const leftOver = [...after.entries()].filter(([key, modified]) => key.startsWith(`${ownId}/`) && modified < restartedAt - 500);
+      const leftOver = [...after.entries()].filter(
+        ([key, modified]) => key.startsWith(`${ownId}/`) && modified < restartedAt - 500,
+      );
       tmpNotCleared.push(...leftOver.map(([key]) => key));
       log(
         `${name}: kill ${k + 1} at ${((Date.now() - start) / 1000).toFixed(1)} s: down ${((window.upAt - killedAt) / 1000).toFixed(1)} s; ` +
@@ -364,7 +405,9 @@ async function runSetup(name) {
       await sleep(2000);
       jobs = await jobCounts(setup);
     }
-    log(`${name}: video jobs after ${((Date.now() - waitStarted) / 1000).toFixed(0)} s: ${JSON.stringify(jobs.byStatus)}`);
+    log(
+      `${name}: video jobs after ${((Date.now() - waitStarted) / 1000).toFixed(0)} s: ${JSON.stringify(jobs.byStatus)}`,
+    );
 
     // Acknowledged writes: content, pins, voice clips (verifyWrites) and the uploaded videos, byte for byte.
     const everybody = [...crowd, ...extraPeople];
@@ -372,11 +415,15 @@ async function runSetup(name) {
     let uploadMissing = 0;
     const missingSamples = [...verification.missing];
     for (const upload of uploads) {
-      const response = await fetch(`${setup.url}/api/videos/${encodeURIComponent(upload.filename)}`, { headers: { Authorization: `Bearer ${upload.person.token}` } }).catch(() => null);
+      const response = await fetch(`${setup.url}/api/videos/${encodeURIComponent(upload.filename)}`, {
+        headers: { Authorization: `Bearer ${upload.person.token}` },
+      }).catch(() => null);
       const bytes = response?.ok ? Buffer.from(await response.arrayBuffer()) : null;
       if (!bytes || bytes.length !== upload.size || sha(bytes) !== upload.sha) {
         uploadMissing++;
-        missingSamples.push(`video ${upload.filename}: ${response?.status ?? "no answer"}${bytes ? `, ${bytes.length} of ${upload.size} bytes or other bytes` : ""}`);
+        missingSamples.push(
+          `video ${upload.filename}: ${response?.status ?? "no answer"}${bytes ? `, ${bytes.length} of ${upload.size} bytes or other bytes` : ""}`,
+        );
       }
     }
     const writesChecked = verification.checked + uploads.length;
@@ -388,7 +435,11 @@ async function runSetup(name) {
     let rows = [];
     const db = await openDb(setup);
     try {
-      if (db.engine === "sqlite") integrity = db.db.pragma("integrity_check", { simple: false }).map((row) => row.integrity_check).join("; ");
+      if (db.engine === "sqlite")
+        integrity = db.db
+          .pragma("integrity_check", { simple: false })
+          .map((row) => row.integrity_check)
+          .join("; ");
       else {
         // PostgreSQL has no integrity_check: the rows must read back whole (every table counted).
         const tables = await db.query("select table_name from information_schema.tables where table_schema = 'public'");
@@ -406,14 +457,22 @@ async function runSetup(name) {
     const known = new Set(rows);
     const objects = await store.objects();
     const now = Date.now();
-    const bytesWithoutRows = [...objects.entries()].filter(([key]) => !known.has(key)).map(([key, modified]) => ({ key, ageS: (now - modified) / 1000 }));
-    const temporary = [...(await store.temporary()).entries()].map(([key, modified]) => ({ key, ageS: (now - modified) / 1000 }));
+    const bytesWithoutRows = [...objects.entries()]
+      .filter(([key]) => !known.has(key))
+      .map(([key, modified]) => ({ key, ageS: (now - modified) / 1000 }));
+    const temporary = [...(await store.temporary()).entries()].map(([key, modified]) => ({
+      key,
+      ageS: (now - modified) / 1000,
+    }));
 
     const phases = recorder.phases;
     Object.assign(result, {
       kills: timeline.windows.length,
       requests: recorder.total,
-      statuses: [...recorder.statuses.entries()].sort().map(([s, n]) => `${s}:${n}`).join(" "),
+      statuses: [...recorder.statuses.entries()]
+        .sort()
+        .map(([s, n]) => `${s}:${n}`)
+        .join(" "),
       phases,
       writesChecked,
       writesMissing,
@@ -430,36 +489,82 @@ async function runSetup(name) {
 
     log(`${name}: requests ${recorder.total}; statuses ${result.statuses}`);
     for (const [phase, bucket] of Object.entries(phases)) {
-      log(`${name}:   ${phase.padEnd(15)} requests ${String(bucket.requests).padStart(6)}, 5xx/network ${String(bucket.errors).padStart(5)} ${JSON.stringify(bucket.byStatus)}${recorder.errorSamples[phase].length ? ` e.g. ${recorder.errorSamples[phase].slice(0, 4).join(", ")}` : ""}`);
+      log(
+        `${name}:   ${phase.padEnd(15)} requests ${String(bucket.requests).padStart(6)}, 5xx/network ${String(bucket.errors).padStart(5)} ${JSON.stringify(bucket.byStatus)}${recorder.errorSamples[phase].length ? ` e.g. ${recorder.errorSamples[phase].slice(0, 4).join(", ")}` : ""}`,
+      );
     }
-    log(`${name}: acknowledged writes checked ${writesChecked} (videos uploaded ${uploads.length}; upload attempts without an answer, not acknowledged: ${uploads.unknown ?? 0}), missing ${writesMissing}`);
+    log(
+      `${name}: acknowledged writes checked ${writesChecked} (videos uploaded ${uploads.length}; upload attempts without an answer, not acknowledged: ${uploads.unknown ?? 0}), missing ${writesMissing}`,
+    );
     for (const line of missingSamples.slice(0, 10)) log(`${name}:   missing: ${line}`);
-    log(`${name}: video jobs created ${jobs.created}, completed ${jobs.completed}, resumed after an interruption ${jobs.resumed}, ended in error/timeout ${jobs.failed}, unfinished ${jobs.unfinished}`);
+    log(
+      `${name}: video jobs created ${jobs.created}, completed ${jobs.completed}, resumed after an interruption ${jobs.resumed}, ended in error/timeout ${jobs.failed}, unfinished ${jobs.unfinished}`,
+    );
     for (const line of jobs.failures) log(`${name}:   job not completed: ${line}`);
-    log(`${name}: integrity ${integrity}; media rows ${rows.length}, rows without bytes ${rowsWithoutBytes.length}${rowsWithoutBytes.length ? ` (${rowsWithoutBytes.slice(0, 5).join(", ")})` : ""}`);
+    log(
+      `${name}: integrity ${integrity}; media rows ${rows.length}, rows without bytes ${rowsWithoutBytes.length}${rowsWithoutBytes.length ? ` (${rowsWithoutBytes.slice(0, 5).join(", ")})` : ""}`,
+    );
     const ages = bytesWithoutRows.map((o) => o.ageS).sort((a, b) => a - b);
     log(
       `${name}: objects without a row ${bytesWithoutRows.length}${ages.length ? ` (ages ${ages[0].toFixed(0)}-${ages.at(-1).toFixed(0)} s; the app's sweep removes them once older than its 15 min grace period, at the next start or the sweep 16 min after start; no way to run it on demand)` : ""}`,
     );
-    log(`${name}: temporary files left after the clean stop ${temporary.length}${temporary.length ? ` (${temporary.slice(0, 4).map((t) => `${t.key} ${t.ageS.toFixed(0)} s`).join(", ")})` : ""}`);
+    log(
+      `${name}: temporary files left after the clean stop ${temporary.length}${
+        temporary.length
+          ? ` (${temporary
+              .slice(0, 4)
+              .map((t) => `${t.key} ${t.ageS.toFixed(0)} s`)
+              .join(", ")})`
+          : ""
+      }`,
+    );
     // Refused connections are the down windows, counted above; anything else is shown.
     const unexpected = recorder.failures.filter((line) => !/fetch failed|ECONNREFUSED|: 502 /.test(line));
     for (const line of unexpected.slice(0, 6)) log(`${name}:   unexpected answer: ${line}`);
 
     check("acknowledged writes all present", writesMissing === 0, `${writesChecked} checked, ${writesMissing} missing`);
-    check("every media row has its bytes", rowsWithoutBytes.length === 0, `${rows.length} rows, ${rowsWithoutBytes.length} without bytes`);
+    check(
+      "every media row has its bytes",
+      rowsWithoutBytes.length === 0,
+      `${rows.length} rows, ${rowsWithoutBytes.length} without bytes`,
+    );
     check(`database integrity (${db.engine})`, integrity === "ok", integrity);
-    check("every video job completed", jobs.unfinished === 0 && jobs.failed === 0 && jobs.created > 0, `${jobs.completed}/${jobs.created} completed, ${jobs.resumed} resumed`);
-    check("instance 0 was killed and came back each time", timeline.windows.length >= 3 && timeline.windows.every((w) => w.upAt !== null), `${timeline.windows.length} kills`);
-    check("a restarted instance cleared its own temporary folder", tmpNotCleared.length === 0, `${tmpNotCleared.length} left`);
+    check(
+      "every video job completed",
+      jobs.unfinished === 0 && jobs.failed === 0 && jobs.created > 0,
+      `${jobs.completed}/${jobs.created} completed, ${jobs.resumed} resumed`,
+    );
+    check(
+      "instance 0 was killed and came back each time",
+      timeline.windows.length >= 3 && timeline.windows.every((w) => w.upAt !== null),
+      `${timeline.windows.length} kills`,
+    );
+    check(
+      "a restarted instance cleared its own temporary folder",
+      tmpNotCleared.length === 0,
+      `${tmpNotCleared.length} left`,
+    );
     if (setup.instances.length > 1) {
-      check("instance 1 served every request while instance 0 was down", phases.down.errors === 0, `${phases.down.errors} of ${phases.down.requests} failed; ${phases.inFlightAtKill.errors} more were in flight at a kill`);
+      check(
+        "instance 1 served every request while instance 0 was down",
+        phases.down.errors === 0,
+        `${phases.down.errors} of ${phases.down.requests} failed; ${phases.inFlightAtKill.errors} more were in flight at a kill`,
+      );
     }
   } finally {
     store.close();
     // s3rver's close can wait forever after its own errors: bounded, and the timer keeps the process alive meanwhile.
     let timer;
-    await Promise.race([setup.stop(), new Promise((resolve) => (timer = setTimeout(() => { log(`${name}: set-up stop took over 30 s, going on`); resolve(); }, 30_000)))]);
+    await Promise.race([
+      setup.stop(),
+      new Promise(
+        (resolve) =>
+          (timer = setTimeout(() => {
+            log(`${name}: set-up stop took over 30 s, going on`);
+            resolve();
+          }, 30_000)),
+      ),
+    ]);
     clearTimeout(timer);
   }
   return result;
@@ -487,11 +592,14 @@ if (outages) {
 }
 
 const pad = (value, width) => String(value ?? "-").padStart(width);
-const ran = [setupNames.length ? `${setupNames.length} set-up(s)` : "", outages ? "the outages" : ""].filter(Boolean).join(" and ");
+const ran = [setupNames.length ? `${setupNames.length} set-up(s)` : "", outages ? "the outages" : ""]
+  .filter(Boolean)
+  .join(" and ");
 console.log(`\n[faults] ${ran} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-if (setupNames.length) console.log(
-  "[faults] set-up     kills requests  err down/in-flight/up  writes chk/miss  uploads  jobs made/done/resumed  integrity  rows  no-bytes  no-row  tmp left",
-);
+if (setupNames.length)
+  console.log(
+    "[faults] set-up     kills requests  err down/in-flight/up  writes chk/miss  uploads  jobs made/done/resumed  integrity  rows  no-bytes  no-row  tmp left",
+  );
 for (const r of results) {
   if (r.ownTable) continue;
   if (r.requests === undefined) {

@@ -40,7 +40,13 @@ export function watchAnswers() {
       response = await original(input, init);
     } catch (error) {
       // No answer at all: what the socket said (ECONNRESET, UND_ERR_SOCKET "other side closed", ...).
-      answers.push({ at: performance.now(), method, path, status: "network", error: `${error.cause?.code ?? ""} ${error.cause?.message ?? error.message}`.trim() });
+      answers.push({
+        at: performance.now(),
+        method,
+        path,
+        status: "network",
+        error: `${error.cause?.code ?? ""} ${error.cause?.message ?? error.message}`.trim(),
+      });
       throw error;
     }
     if (response.status >= 400) {
@@ -54,7 +60,13 @@ export function watchAnswers() {
         body: "",
       };
       answers.push(entry);
-      response.clone().text().then((text) => (entry.body = text.slice(0, 160)), () => (entry.body = "(cut)"));
+      response
+        .clone()
+        .text()
+        .then(
+          (text) => (entry.body = text.slice(0, 160)),
+          () => (entry.body = "(cut)"),
+        );
     }
     return response;
   };
@@ -73,7 +85,8 @@ export async function uploadVideo(person, uploads) {
   const form = new FormData();
   form.append("file", new Blob([bytes], { type: "video/mp4" }), `outage-${randomUUID().slice(0, 8)}.mp4`);
   const result = await person.call("video upload", "/api/videos/upload", { method: "POST", body: form, expect: [201] });
-  if (result.status === 201 && result.data?.filename) uploads.push({ person, filename: result.data.filename, size: bytes.length, sha: sha(bytes) });
+  if (result.status === 201 && result.data?.filename)
+    uploads.push({ person, filename: result.data.filename, size: bytes.length, sha: sha(bytes) });
   return result.status;
 }
 
@@ -86,10 +99,14 @@ export async function download(recorder, kind, url, token, expected, wrong) {
   const started = performance.now();
   let status;
   try {
-    const response = await fetch(url, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(url, {
+      headers: { Authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(30_000),
+    });
     status = response.status;
     const bytes = Buffer.from(await response.arrayBuffer());
-    if (status === 200 && (bytes.length !== expected.size || sha(bytes) !== expected.sha)) wrong.push(`${kind} ${new URL(url).pathname}: ${bytes.length} of ${expected.size} bytes or other bytes`);
+    if (status === 200 && (bytes.length !== expected.size || sha(bytes) !== expected.sha))
+      wrong.push(`${kind} ${new URL(url).pathname}: ${bytes.length} of ${expected.size} bytes or other bytes`);
   } catch {
     status = status === undefined ? "network" : "cut";
   }
@@ -111,7 +128,11 @@ async function signUp(person, running) {
  * (autosave, pin, create), uploaders (small videos and voice clips) and downloaders (those files, by
  * their owners' tokens). Resolves the people (for verifyWrites) once `running()` is false.
  */
-export async function mixedLoad(baseUrl, recorder, { running, uploads, wrong, readers = 3, writers = 3, uploaders = 2, downloaders = 2 }) {
+export async function mixedLoad(
+  baseUrl,
+  recorder,
+  { running, uploads, wrong, readers = 3, writers = 3, uploaders = 2, downloaders = 2 },
+) {
   const people = [];
   const worker = async (role) => {
     const person = new Person(baseUrl, recorder);
@@ -138,11 +159,25 @@ export async function mixedLoad(baseUrl, recorder, { running, uploads, wrong, re
         const voiceOwners = people.filter((p) => p.voices.size && p.token);
         if (r < 0.7 && uploads.length) {
           const upload = uploads[Math.floor(Math.random() * uploads.length)];
-          await download(recorder, "video download", `${baseUrl}/api/videos/${encodeURIComponent(upload.filename)}`, upload.person.token, upload, wrong);
+          await download(
+            recorder,
+            "video download",
+            `${baseUrl}/api/videos/${encodeURIComponent(upload.filename)}`,
+            upload.person.token,
+            upload,
+            wrong,
+          );
         } else if (voiceOwners.length) {
           const owner = voiceOwners[Math.floor(Math.random() * voiceOwners.length)];
           const name = [...owner.voices][Math.floor(Math.random() * owner.voices.size)];
-          await download(recorder, "voice download", `${baseUrl}/static/voices/${encodeURIComponent(name)}`, owner.token, { size: mp3Frames(24).length, sha: VOICE_SHA }, wrong);
+          await download(
+            recorder,
+            "voice download",
+            `${baseUrl}/static/voices/${encodeURIComponent(name)}`,
+            owner.token,
+            { size: mp3Frames(24).length, sha: VOICE_SHA },
+            wrong,
+          );
         }
       }
       await sleep((role === "uploader" ? 150 : 60) * (0.5 + Math.random()));
@@ -156,7 +191,9 @@ export async function mixedLoad(baseUrl, recorder, { running, uploads, wrong, re
   ];
   // A bug in one simulated person must not end the run early (and leave the set-up running).
   const settled = await Promise.allSettled(roles.map((role) => worker(role)));
-  for (const outcome of settled) if (outcome.status === "rejected") console.log(`[faults] outages: a load worker failed: ${outcome.reason?.stack ?? outcome.reason}`);
+  for (const outcome of settled)
+    if (outcome.status === "rejected")
+      console.log(`[faults] outages: a load worker failed: ${outcome.reason?.stack ?? outcome.reason}`);
   return people;
 }
 
@@ -189,7 +226,10 @@ export async function prober(instanceUrl, recorder, running, wrong, uploads) {
           const body = await response.json().catch(() => null);
           recorder.record("health (probe)", response.status, performance.now() - started);
           const words = body ? `${body.status} database=${body.database} storage=${body.storage}` : "(not JSON)";
-          return { status: response.status, words: `${response.status} ${words}${response.headers.get("retry-after") ? " +Retry-After" : ""}` };
+          return {
+            status: response.status,
+            words: `${response.status} ${words}${response.headers.get("retry-after") ? " +Retry-After" : ""}`,
+          };
         } catch {
           recorder.record("health (probe)", "network", performance.now() - started);
           return { status: "network", words: "no answer" };
@@ -198,7 +238,14 @@ export async function prober(instanceUrl, recorder, running, wrong, uploads) {
       const [page, list, bytes, said] = await Promise.all([
         person.call("dashboard (probe)", "/dashboard", { auth: "cookie", expect: [200, 503] }),
         person.call("list content (probe)", "/api/content", { expect: [200, 503] }),
-        download(recorder, "video download (probe)", `${instanceUrl}/api/videos/${encodeURIComponent(video.filename)}`, person.token, video, wrong),
+        download(
+          recorder,
+          "video download (probe)",
+          `${instanceUrl}/api/videos/${encodeURIComponent(video.filename)}`,
+          person.token,
+          video,
+          wrong,
+        ),
         health,
       ]);
       const ok = page.status === 200 && list.status === 200 && bytes === 200 && said.status === 200;
@@ -234,7 +281,9 @@ export async function mediaLeft(setup) {
     const keys = [];
     let token;
     do {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: url.hostname, Prefix: prefix, ContinuationToken: token }));
+      const page = await s3.send(
+        new ListObjectsV2Command({ Bucket: url.hostname, Prefix: prefix, ContinuationToken: token }),
+      );
       keys.push(...(page.Contents ?? []).map((object) => object.Key.slice(prefix.length)));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -15,7 +15,8 @@ const serverBuild = serverBuildPath();
 
 // Built only when the app's build is missing (the command needs no more of it): a rebuild of a stale
 // build would replace a running server's client files under it.
-if (!fs.existsSync(serverBuild)) ensureBuild({ log: (message) => console.error(`[admin] ${message}`), whenStale: false, output: "stderr" });
+if (!fs.existsSync(serverBuild))
+  ensureBuild({ log: (message) => console.error(`[admin] ${message}`), whenStale: false, output: "stderr" });
 
 const args = process.argv.slice(2);
 const command = args[0];
@@ -44,7 +45,12 @@ if (fileCommand) {
     process.exit(1);
   }
   // What backup and restore need of the server's parsed settings.
-  const stores = { dataDir: settings.dataDir, database: settings.database, storage, sessionSecretSet: settings.sessionSecret !== null };
+  const stores = {
+    dataDir: settings.dataDir,
+    database: settings.database,
+    storage,
+    sessionSecretSet: settings.sessionSecret !== null,
+  };
   const { backupCommand } = await import("./admin/backup.mjs");
   const { restoreCommand } = await import("./admin/restore.mjs");
   process.exit(await (command === "backup" ? backupCommand : restoreCommand)(rest, stores));

@@ -10,7 +10,16 @@ import { fileURLToPath } from "node:url";
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** What a build is made from: a change to any of them makes the build stale. */
-const SOURCES = ["app", "server", "db", "public", "package.json", "vite.config.ts", "react-router.config.ts", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "server",
+  "db",
+  "public",
+  "package.json",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "tsconfig.json",
+];
 
 /** The build folder (BUILD_DIR, default `build`), absolute. */
 export function buildDir() {
@@ -58,7 +67,11 @@ export function isStale() {
  */
 export function ensureBuild(options = {}) {
   // The benchmarks pass their log function alone.
-  const { log = (message) => console.log(message), whenStale = true, output = "inherit" } = typeof options === "function" ? { log: options } : options;
+  const {
+    log = (message) => console.log(message),
+    whenStale = true,
+    output = "inherit",
+  } = typeof options === "function" ? { log: options } : options;
   const missing = !hasBuild();
   if (!missing && !(whenStale && isStale())) return;
   const bin = path.join(root, "node_modules/.bin/react-router");

@@ -10,7 +10,13 @@ import type * as Entry from "../app/entry.server";
 /** What the front door takes from the build's entry module. */
 export type FrontDoorExports = Pick<
   typeof Entry,
-  "settings" | "startApp" | "stopApp" | "createRequestListener" | "createLoadContext" | "staticFileHeaders" | "strictTransportSecurity"
+  | "settings"
+  | "startApp"
+  | "stopApp"
+  | "createRequestListener"
+  | "createLoadContext"
+  | "staticFileHeaders"
+  | "strictTransportSecurity"
 >;
 export type Settings = FrontDoorExports["settings"];
 

@@ -25,7 +25,10 @@ export function clientFiles(buildDir: string, headers: HeaderList): ClientFiles 
     extensions: [],
     setHeaders(res, pathname) {
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.setHeader("Cache-Control", HASHED_ASSET.test(pathname) ? "public, max-age=31536000, immutable" : "public, max-age=3600");
+      res.setHeader(
+        "Cache-Control",
+        HASHED_ASSET.test(pathname) ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+      );
     },
   });
   return (req, res, next) => serve(withAcceptedEncodings(req), res, next);

@@ -6,7 +6,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import Negotiator from "negotiator";
-import { bytesOf, interpose, type BodyMethods, type HeadersArgument, type WriteArgs, type EndArgs } from "./response-seam";
+import {
+  bytesOf,
+  interpose,
+  type BodyMethods,
+  type HeadersArgument,
+  type WriteArgs,
+  type EndArgs,
+} from "./response-seam";
 
 /**
  * The level that pays on this kind of machine (Brotli quality 4 was 13% of a page's CPU): Brotli
@@ -32,7 +39,9 @@ export type Encoding = "br" | "gzip";
 
 /** br and gzip as the request accepts them, best first (br on a tie). */
 export function acceptedEncodings(req: IncomingMessage): Encoding[] {
-  return new Negotiator(req).encodings(["br", "gzip"], ["br", "gzip"]).filter((name): name is Encoding => name === "br" || name === "gzip");
+  return new Negotiator(req)
+    .encodings(["br", "gzip"], ["br", "gzip"])
+    .filter((name): name is Encoding => name === "br" || name === "gzip");
 }
 
 /** The encoding to compress a page with for this request: br, gzip or null. */
@@ -42,12 +51,18 @@ function pageEncoding(req: IncomingMessage): Encoding | null {
 }
 
 /** writeHead's headers joined to the response's (theirs win, as Node has it). */
-function takeHeaders(res: ServerResponse, statusCode: number, messageOrHeaders?: string | HeadersArgument, headers?: HeadersArgument) {
+function takeHeaders(
+  res: ServerResponse,
+  statusCode: number,
+  messageOrHeaders?: string | HeadersArgument,
+  headers?: HeadersArgument,
+) {
   const given = typeof messageOrHeaders === "string" ? headers : messageOrHeaders;
   if (typeof messageOrHeaders === "string") res.statusMessage = messageOrHeaders;
   res.statusCode = statusCode;
   if (Array.isArray(given)) {
-    for (let at = 0; at < given.length; at += 2) res.appendHeader(String(given[at]), given[at + 1] as string | string[]);
+    for (let at = 0; at < given.length; at += 2)
+      res.appendHeader(String(given[at]), given[at + 1] as string | string[]);
   } else if (given) {
     for (const [name, value] of Object.entries(given)) if (value !== undefined) res.setHeader(name, value);
   }
@@ -118,7 +133,13 @@ class PageCompressor {
     if (!HTML.test(String(res.getHeader("Content-Type") ?? ""))) return void (this.mode = "plain");
     res.appendHeader("Vary", "Accept-Encoding");
     const status = res.statusCode;
-    if (!this.encoding || res.hasHeader("Content-Encoding") || status === 204 || status === 304 || req.method === "HEAD") {
+    if (
+      !this.encoding ||
+      res.hasHeader("Content-Encoding") ||
+      status === 204 ||
+      status === 304 ||
+      req.method === "HEAD"
+    ) {
       return void (this.mode = "plain");
     }
     this.mode = "held";
@@ -141,7 +162,8 @@ class PageCompressor {
     const page = this.held.length === 1 ? this.held[0] : Buffer.concat(this.held);
     this.held = [];
     this.mode = "done";
-    const body = this.encoding === "br" ? zlib.brotliCompressSync(page, BROTLI_OPTIONS) : zlib.gzipSync(page, GZIP_OPTIONS);
+    const body =
+      this.encoding === "br" ? zlib.brotliCompressSync(page, BROTLI_OPTIONS) : zlib.gzipSync(page, GZIP_OPTIONS);
     res.setHeader("Content-Length", body.byteLength);
     if (!res.headersSent) below.writeHead(res.statusCode);
     return below.end(body);
@@ -151,7 +173,8 @@ class PageCompressor {
   private stream() {
     const { res, below } = this;
     this.mode = "streamed";
-    const compressor = this.encoding === "br" ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip(GZIP_OPTIONS);
+    const compressor =
+      this.encoding === "br" ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip(GZIP_OPTIONS);
     this.compressor = compressor;
     compressor.on("data", (chunk: Buffer) => below.write(chunk));
     compressor.on("end", () => below.end());

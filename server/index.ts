@@ -38,7 +38,10 @@ function warnAboutSecureCookiesOnPlainHttp(settings: Settings) {
  * the video job runner, whose job resumes on the next start; then the database) and exit 0. A second
  * signal exits at once.
  */
-function stopOnSignals(server: http.Server, { graceMs, stopApp, onDrain }: { graceMs: number; stopApp: () => Promise<void>; onDrain: () => void }) {
+function stopOnSignals(
+  server: http.Server,
+  { graceMs, stopApp, onDrain }: { graceMs: number; stopApp: () => Promise<void>; onDrain: () => void },
+) {
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
     sockets.add(socket);
@@ -83,7 +86,9 @@ function stopOnSignals(server: http.Server, { graceMs, stopApp, onDrain }: { gra
       console.error("[studio] stopping the app failed", error);
       code = 1;
     }
-    console.log(`[studio] stopped (connections closed in ${drained - began} ms, app stopped in ${Date.now() - drained} ms)`);
+    console.log(
+      `[studio] stopped (connections closed in ${drained - began} ms, app stopped in ${Date.now() - drained} ms)`,
+    );
     process.exit(code);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

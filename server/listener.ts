@@ -23,7 +23,14 @@ export interface ListenerOptions {
 }
 
 /** An answer from the server itself (405, 400). */
-function refuse(res: ServerResponse, headers: HeaderList, pathname: string, status: number, detail: string, text: string) {
+function refuse(
+  res: ServerResponse,
+  headers: HeaderList,
+  pathname: string,
+  status: number,
+  detail: string,
+  text: string,
+) {
   res.statusCode = status;
   if (status === 405) res.setHeader("Allow", ALLOW);
   res.end(prepareRefusal(res, headers, pathname, detail, text));
@@ -34,14 +41,20 @@ function malformed(req: IncomingMessage, rawPath: string): boolean {
   try {
     // The decoded path is compared, never a bare call: the build (Rolldown) drops a bare
     // decodeURIComponent(...) as free of effects, and its throw is the point (docs/decisions/0054).
-    return decodeURIComponent(rawPath) === undefined || !URL.canParse(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    return (
+      decodeURIComponent(rawPath) === undefined ||
+      !URL.canParse(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`)
+    );
   } catch {
     return true;
   }
 }
 
 /** The listener over a loaded build (server/app-build.ts). */
-export function createServerListener(loaded: LoadedBuild, { isDraining = () => false, log }: ListenerOptions = {}): RequestListener {
+export function createServerListener(
+  loaded: LoadedBuild,
+  { isDraining = () => false, log }: ListenerOptions = {},
+): RequestListener {
   const { build, createRequestListener, createLoadContext, staticFileHeaders, strictTransportSecurity } = loaded;
   const limits = limitsOf(loaded.settings);
   const serveClientFile = clientFiles(loaded.buildDir, staticFileHeaders);
@@ -52,13 +65,25 @@ export function createServerListener(loaded: LoadedBuild, { isDraining = () => f
     if (isDraining()) res.setHeader("Connection", "close");
     // HSTS on every answer (client files, refusals, the app's) when PUBLIC_URL is https or a trusted proxy says so.
     const forwardedProto = req.headers["x-forwarded-proto"];
-    const hsts = strictTransportSecurity(Array.isArray(forwardedProto) ? forwardedProto.join(", ") : forwardedProto, req.socket.remoteAddress);
+    const hsts = strictTransportSecurity(
+      Array.isArray(forwardedProto) ? forwardedProto.join(", ") : forwardedProto,
+      req.socket.remoteAddress,
+    );
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
     const rawPath = pathOf(req);
     // What would otherwise be a 500 or an answer of the wrong shape: a method the Fetch API cannot
     // carry (TRACE) or that no route serves (PROPFIND), and a path or Host that does not parse.
-    if (!SUPPORTED_METHODS.includes(req.method ?? "")) return refuse(res, staticFileHeaders, rawPath, 405, "Method not allowed", "Method Not Allowed");
-    if (malformed(req, rawPath)) return refuse(res, staticFileHeaders, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
+    if (!SUPPORTED_METHODS.includes(req.method ?? ""))
+      return refuse(res, staticFileHeaders, rawPath, 405, "Method not allowed", "Method Not Allowed");
+    if (malformed(req, rawPath))
+      return refuse(
+        res,
+        staticFileHeaders,
+        rawPath,
+        400,
+        "Malformed URL: bad percent-escape in the path",
+        "Bad Request",
+      );
     holdToDeadline(req, res, { deadlineMs: limits.requestDeadlineMs, headers: staticFileHeaders });
     res.once("finish", () => discardUnreadBody(req, limits));
     const toApp = () => {

@@ -12,7 +12,13 @@ export function pathOf(req: IncomingMessage): string {
 }
 
 /** Sets the security headers and the answer's type and length; returns the body to send. */
-export function prepareRefusal(res: ServerResponse, headers: HeaderList, pathname: string, detail: string, text: string): string {
+export function prepareRefusal(
+  res: ServerResponse,
+  headers: HeaderList,
+  pathname: string,
+  detail: string,
+  text: string,
+): string {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   const isApi = pathname.startsWith("/api/") || pathname === "/api";
   const body = isApi ? JSON.stringify({ detail }) : text;

@@ -15,7 +15,11 @@ export interface Limits {
 }
 
 /** The settings' defaults, for a caller that gives none. */
-export const DEFAULT_LIMITS: Limits = { requestDeadlineMs: 30_000, uploadMinBytesPerSecond: 1024, uploadRateWindowMs: 30_000 };
+export const DEFAULT_LIMITS: Limits = {
+  requestDeadlineMs: 30_000,
+  uploadMinBytesPerSecond: 1024,
+  uploadRateWindowMs: 30_000,
+};
 /** Headers must arrive within this (or the request deadline, when shorter), for uploads too (slowloris). */
 const HEADERS_TIMEOUT_MS = 60_000;
 /** How much of a body nobody read (a refused upload) is read and dropped before the connection is closed. */
@@ -103,12 +107,12 @@ export function holdToDeadline(
       return below.writeHead(...args);
     },
     write: (...args) => {
-      if (cut) return void callbackOf(args)?.(), true;
+      if (cut) return (void callbackOf(args)?.(), true);
       began = true;
       return below.write(...args);
     },
     end: (...args) => {
-      if (cut) return void callbackOf(args)?.(), res;
+      if (cut) return (void callbackOf(args)?.(), res);
       began = true;
       return below.end(...args);
     },
@@ -154,7 +158,11 @@ function answerTimedOut(req: IncomingMessage, res: ServerResponse, headers: Head
  * (uploadMinBytesPerSecond on average over each uploadRateWindowMs) closes it too; the rest of any
  * other request still has its deadline (holdToDeadline).
  */
-export function discardUnreadBody(req: IncomingMessage, limits: Limits = DEFAULT_LIMITS, maxBytes = DISCARD_MAX_BYTES): void {
+export function discardUnreadBody(
+  req: IncomingMessage,
+  limits: Limits = DEFAULT_LIMITS,
+  maxBytes = DISCARD_MAX_BYTES,
+): void {
   if (req.complete || req.destroyed || req.readableEnded) return;
   let dropped = 0;
   let windowBytes = 0;

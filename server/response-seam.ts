@@ -11,11 +11,19 @@ export type WriteCallback = (error?: Error | null) => void;
 export type HeadersArgument = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
 /** writeHead(status[, statusMessage][, headers]) as Node takes it. */
-export type WriteHeadArgs = [statusCode: number, statusMessageOrHeaders?: string | HeadersArgument, headers?: HeadersArgument];
+export type WriteHeadArgs = [
+  statusCode: number,
+  statusMessageOrHeaders?: string | HeadersArgument,
+  headers?: HeadersArgument,
+];
 /** write(chunk[, encoding][, callback]) as Node takes it. */
 export type WriteArgs = [chunk: Chunk, encodingOrCallback?: BufferEncoding | WriteCallback, callback?: WriteCallback];
 /** end([chunk][, encoding][, callback]) as Node takes it. */
-export type EndArgs = [chunk?: Chunk | WriteCallback, encodingOrCallback?: BufferEncoding | WriteCallback, callback?: WriteCallback];
+export type EndArgs = [
+  chunk?: Chunk | WriteCallback,
+  encodingOrCallback?: BufferEncoding | WriteCallback,
+  callback?: WriteCallback,
+];
 
 /** A response's three body methods, bound to it. */
 export interface BodyMethods {

@@ -9,7 +9,11 @@ import { fileURLToPath } from "node:url";
 import { runnerImport } from "vite";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { module } = await runnerImport(path.join(root, "app/lib/settings/docs.ts"), { root, configFile: false, logLevel: "error" });
+const { module } = await runnerImport(path.join(root, "app/lib/settings/docs.ts"), {
+  root,
+  configFile: false,
+  logLevel: "error",
+});
 
 const outputs = [
   ["docs/configuration.md", module.renderConfigurationDoc()],

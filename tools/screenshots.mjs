@@ -71,11 +71,19 @@ async function seed(url) {
     const answer = await json("/api/content", { title, body }, cookie);
     if (answer.status !== 201) throw new Error(`content: ${answer.status}`);
   }
-  const project = await json("/api/project/create", { title: "Short film", description: "A one-minute film about the sea, with narration and music." }, cookie);
+  const project = await json(
+    "/api/project/create",
+    { title: "Short film", description: "A one-minute film about the sea, with narration and music." },
+    cookie,
+  );
   if (project.status !== 201) throw new Error(`project: ${project.status}`);
   const { id: projectId } = await project.json();
   const form = new FormData();
-  form.append("file", new Blob([fs.readFileSync(path.join(root, "public/static/music-demos/demo2.mp3"))], { type: "audio/mpeg" }), "Narration.mp3");
+  form.append(
+    "file",
+    new Blob([fs.readFileSync(path.join(root, "public/static/music-demos/demo2.mp3"))], { type: "audio/mpeg" }),
+    "Narration.mp3",
+  );
   const voice = await fetch(`${url}/api/voice/upload`, { method: "POST", headers: { Cookie: cookie }, body: form });
   if (!voice.ok) throw new Error(`voice: ${voice.status} ${await voice.text()}`);
   // An AI video clip from the local renderer (the Video Hub's Generated section, the library).
@@ -83,7 +91,9 @@ async function seed(url) {
   if (job.status !== 202) throw new Error(`aivideo: ${job.status} ${await job.text()}`);
   const { id: jobId } = await job.json();
   for (let tries = 0; ; tries++) {
-    const status = await (await fetch(`${url}/api/aivideo/status/${encodeURIComponent(jobId)}`, { headers: { Cookie: cookie } })).json();
+    const status = await (
+      await fetch(`${url}/api/aivideo/status/${encodeURIComponent(jobId)}`, { headers: { Cookie: cookie } })
+    ).json();
     if (status.status === "completed") break;
     if (status.status === "error" || tries > 240) throw new Error(`aivideo: ${status.status}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -114,7 +124,11 @@ async function settle(page) {
     const hydrated = !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
     return hydrated && document.fonts.status === "loaded";
   });
-  await page.locator(".Toastify__toast").first().waitFor({ state: "detached", timeout: 10_000 }).catch(() => {});
+  await page
+    .locator(".Toastify__toast")
+    .first()
+    .waitFor({ state: "detached", timeout: 10_000 })
+    .catch(() => {});
 }
 
 let server;
@@ -131,15 +145,28 @@ try {
   fs.mkdirSync(OUT, { recursive: true });
 
   for (const shot of SHOTS) {
-    const context = await browser.newContext({ viewport: shot.viewport, reducedMotion: shot.motion ? "no-preference" : "reduce", baseURL: base, deviceScaleFactor: 1 });
+    const context = await browser.newContext({
+      viewport: shot.viewport,
+      reducedMotion: shot.motion ? "no-preference" : "reduce",
+      baseURL: base,
+      deviceScaleFactor: 1,
+    });
     try {
       // The browser signs in itself: its __Host- cookies (decision 0040) come from the answer, as a person's do.
-      const login = await context.request.post("/login", { form: { email: EMAIL, password: PASSWORD }, maxRedirects: 0 });
+      const login = await context.request.post("/login", {
+        form: { email: EMAIL, password: PASSWORD },
+        maxRedirects: 0,
+      });
       if (login.status() !== 302) throw new Error(`login: ${login.status()}`);
-      const theme = await context.request.post("/preferences", { form: { intent: "theme", theme: shot.theme, redirectTo: "/" }, maxRedirects: 0 });
+      const theme = await context.request.post("/preferences", {
+        form: { intent: "theme", theme: shot.theme, redirectTo: "/" },
+        maxRedirects: 0,
+      });
       if (theme.status() !== 302) throw new Error(`theme: ${theme.status()}`);
       const page = await context.newPage();
-      await page.goto(shot.path.replace("{project}", encodeURIComponent(projectId)).replace("{job}", encodeURIComponent(jobId)));
+      await page.goto(
+        shot.path.replace("{project}", encodeURIComponent(projectId)).replace("{job}", encodeURIComponent(jobId)),
+      );
       if (shot.wait) await page.getByText(shot.wait).first().waitFor();
       await settle(page);
       if (shot.act) await shot.act(page);
@@ -148,7 +175,9 @@ try {
       const file = path.join(OUT, `${shot.name}.png`);
       // A palette of at most 256 colours: a fraction of the size, and screens have few colours.
       await sharp(png).png({ palette: true, quality: 90, compressionLevel: 9, effort: 10 }).toFile(file);
-      log(`${shot.name}.png ${shot.viewport.width}x${shot.viewport.height} ${(fs.statSync(file).size / 1024).toFixed(0)} KB`);
+      log(
+        `${shot.name}.png ${shot.viewport.width}x${shot.viewport.height} ${(fs.statSync(file).size / 1024).toFixed(0)} KB`,
+      );
     } catch (error) {
       failed++;
       log(`${shot.name} FAILED: ${error?.stack ?? error}`);

@@ -3,7 +3,12 @@ import { ProviderError, type Capability } from "./errors.server";
 import { diffusionAuthorization, sketchForDiffusion, storedPng } from "./image-bytes.server";
 import type { GeneratedImage, ImageProvider } from "./image.server";
 import { remoteJson } from "./remote-http.server";
-import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION, type SketchProvider, type SketchStyle } from "./sketch.server";
+import {
+  DIFFUSION_NEGATIVE_PROMPT,
+  SKETCH_STYLE_DIFFUSION,
+  type SketchProvider,
+  type SketchStyle,
+} from "./sketch.server";
 import { isRecord } from "~/lib/validation.server";
 
 /**
@@ -37,7 +42,12 @@ export class Automatic1111Images implements ImageProvider, SketchProvider {
     };
   }
 
-  private async post(capability: Capability, path: string, body: unknown, signal?: AbortSignal): Promise<GeneratedImage> {
+  private async post(
+    capability: Capability,
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<GeneratedImage> {
     const answer = await remoteJson({
       capability,
       provider: this.id,
@@ -49,9 +59,15 @@ export class Automatic1111Images implements ImageProvider, SketchProvider {
     });
     const images = isRecord(answer) && Array.isArray(answer.images) ? answer.images : [];
     const first = images[0];
-    if (typeof first !== "string" || first === "") throw new ProviderError(capability, this.id, "bad_response", "no image in the answer");
+    if (typeof first !== "string" || first === "")
+      throw new ProviderError(capability, this.id, "bad_response", "no image in the answer");
     // Plain base64 as A1111 sends it; a data: URL prefix (some forks) is tolerated.
-    return storedPng(Buffer.from(first.replace(/^data:image\/\w+;base64,/, ""), "base64"), capability, this.id, this.maxBytes);
+    return storedPng(
+      Buffer.from(first.replace(/^data:image\/\w+;base64,/, ""), "base64"),
+      capability,
+      this.id,
+      this.maxBytes,
+    );
   }
 
   generate(prompt: string, signal?: AbortSignal): Promise<GeneratedImage> {

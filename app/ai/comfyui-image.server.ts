@@ -4,7 +4,12 @@ import { ProviderError, type Capability } from "./errors.server";
 import { diffusionAuthorization, sketchForDiffusion, storedPng } from "./image-bytes.server";
 import type { GeneratedImage, ImageProvider } from "./image.server";
 import { remoteBytes, remoteJson } from "./remote-http.server";
-import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION, type SketchProvider, type SketchStyle } from "./sketch.server";
+import {
+  DIFFUSION_NEGATIVE_PROMPT,
+  SKETCH_STYLE_DIFFUSION,
+  type SketchProvider,
+  type SketchStyle,
+} from "./sketch.server";
 import { isRecord } from "~/lib/validation.server";
 
 /**
@@ -29,10 +34,13 @@ export function fillWorkflow(graph: unknown, values: Filled): unknown {
   if (typeof graph === "string") {
     const whole = /^\{\{(\w+)\}\}$/.exec(graph);
     if (whole && whole[1] in values.numbers) return values.numbers[whole[1]];
-    return graph.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => (name in values.text ? values.text[name] : placeholder));
+    return graph.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) =>
+      name in values.text ? values.text[name] : placeholder,
+    );
   }
   if (Array.isArray(graph)) return graph.map((item) => fillWorkflow(item, values));
-  if (isRecord(graph)) return Object.fromEntries(Object.entries(graph).map(([key, value]) => [key, fillWorkflow(value, values)]));
+  if (isRecord(graph))
+    return Object.fromEntries(Object.entries(graph).map(([key, value]) => [key, fillWorkflow(value, values)]));
   return graph;
 }
 
@@ -49,7 +57,11 @@ function outputImageOf(entry: Record<string, unknown>): OutputImage | null {
     if (!isRecord(output) || !Array.isArray(output.images)) continue;
     for (const image of output.images) {
       if (isRecord(image) && typeof image.filename === "string" && image.filename) {
-        images.push({ filename: image.filename, subfolder: typeof image.subfolder === "string" ? image.subfolder : "", type: typeof image.type === "string" ? image.type : "output" });
+        images.push({
+          filename: image.filename,
+          subfolder: typeof image.subfolder === "string" ? image.subfolder : "",
+          type: typeof image.type === "string" ? image.type : "output",
+        });
       }
     }
   }
@@ -79,7 +91,12 @@ export class ComfyUiImages implements ImageProvider, SketchProvider {
   }
 
   generate(prompt: string, signal?: AbortSignal): Promise<GeneratedImage> {
-    return this.run("image", this.config.textWorkflow, { prompt, width: this.config.width, height: this.config.height, denoise: 1 }, signal);
+    return this.run(
+      "image",
+      this.config.textWorkflow,
+      { prompt, width: this.config.width, height: this.config.height, denoise: 1 },
+      signal,
+    );
   }
 
   async stylise(png: Buffer, style: SketchStyle, signal?: AbortSignal): Promise<GeneratedImage> {
@@ -88,7 +105,11 @@ export class ComfyUiImages implements ImageProvider, SketchProvider {
       throw new ProviderError("sketch", this.id, "bad_response", `the sketch could not be prepared: ${error.message}`);
     });
     const form = new FormData();
-    form.set("image", new Blob([new Uint8Array(sketch.png)], { type: "image/png" }), `studio-sketch-${randomUUID()}.png`);
+    form.set(
+      "image",
+      new Blob([new Uint8Array(sketch.png)], { type: "image/png" }),
+      `studio-sketch-${randomUUID()}.png`,
+    );
     form.set("type", "input");
     const uploaded = await remoteJson({
       capability: "sketch",
@@ -103,7 +124,10 @@ export class ComfyUiImages implements ImageProvider, SketchProvider {
       throw new ProviderError("sketch", this.id, "bad_response", "the upload answer has no name");
     }
     // LoadImage names an input by its path inside the input folder.
-    const image = typeof uploaded.subfolder === "string" && uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
+    const image =
+      typeof uploaded.subfolder === "string" && uploaded.subfolder
+        ? `${uploaded.subfolder}/${uploaded.name}`
+        : uploaded.name;
     const { prompt, denoisingStrength } = SKETCH_STYLE_DIFFUSION[style];
     return this.run(
       "sketch",
@@ -121,7 +145,8 @@ export class ComfyUiImages implements ImageProvider, SketchProvider {
     signal?: AbortSignal,
     deadline = Date.now() + this.call.totalTimeoutMs,
   ): Promise<GeneratedImage> {
-    const failed = (failure: "timeout" | "bad_response", detail: string) => new ProviderError(capability, this.id, failure, detail);
+    const failed = (failure: "timeout" | "bad_response", detail: string) =>
+      new ProviderError(capability, this.id, failure, detail);
     // Each call gets what is left of the whole job's deadline.
     const within = (): RemoteCallConfig => {
       const left = deadline - Date.now();
@@ -129,7 +154,12 @@ export class ComfyUiImages implements ImageProvider, SketchProvider {
       return { ...this.call, totalTimeoutMs: left };
     };
     const graph = fillWorkflow(workflow.graph, {
-      text: { prompt: input.prompt, negative_prompt: DIFFUSION_NEGATIVE_PROMPT, checkpoint: this.config.checkpoint, ...(input.image ? { image: input.image } : {}) },
+      text: {
+        prompt: input.prompt,
+        negative_prompt: DIFFUSION_NEGATIVE_PROMPT,
+        checkpoint: this.config.checkpoint,
+        ...(input.image ? { image: input.image } : {}),
+      },
       // ComfyUI caches a node whose inputs did not change: a fresh seed makes each request a new picture.
       numbers: { seed: randomInt(0, 2 ** 48 - 1), width: input.width, height: input.height, denoise: input.denoise },
     });
@@ -142,7 +172,8 @@ export class ComfyUiImages implements ImageProvider, SketchProvider {
       call: within(),
       signal,
     });
-    const promptId = isRecord(queued) && typeof queued.prompt_id === "string" && queued.prompt_id ? queued.prompt_id : null;
+    const promptId =
+      isRecord(queued) && typeof queued.prompt_id === "string" && queued.prompt_id ? queued.prompt_id : null;
     if (!promptId) throw failed("bad_response", "the queue answer has no prompt_id");
 
     // The job appears in the history once it has run (or failed).
@@ -173,7 +204,14 @@ export class ComfyUiImages implements ImageProvider, SketchProvider {
     if (!output) throw failed("bad_response", "the job has no output image");
     const query = new URLSearchParams({ filename: output.filename, subfolder: output.subfolder, type: output.type });
     const { bytes } = await remoteBytes(
-      { capability, provider: this.id, url: `${this.config.baseUrl}/view?${query}`, headers: this.headers(false), call: within(), signal },
+      {
+        capability,
+        provider: this.id,
+        url: `${this.config.baseUrl}/view?${query}`,
+        headers: this.headers(false),
+        call: within(),
+        signal,
+      },
       this.maxBytes,
     );
     return storedPng(bytes, capability, this.id, this.maxBytes);

@@ -112,7 +112,11 @@ function sizeOf(size: string): { width: number; height: number } {
   return { width, height };
 }
 
-function openAiServer(ai: Settings["ai"], baseUrl: string | null, apiKey: string | null): OpenAiCompatibleConfig | null {
+function openAiServer(
+  ai: Settings["ai"],
+  baseUrl: string | null,
+  apiKey: string | null,
+): OpenAiCompatibleConfig | null {
   if (!baseUrl) return null;
   return {
     baseUrl,
@@ -126,7 +130,12 @@ function openAiServer(ai: Settings["ai"], baseUrl: string | null, apiKey: string
 }
 
 /** A workflow file (API format) read once at start; a missing or bad file stops the server naming the variable. */
-export function readComfyUiWorkflow(variable: string, file: string | null, shipped: unknown, placeholder: string): ComfyUiWorkflow {
+export function readComfyUiWorkflow(
+  variable: string,
+  file: string | null,
+  shipped: unknown,
+  placeholder: string,
+): ComfyUiWorkflow {
   let graph: unknown = shipped;
   const source = file ?? `the shipped workflow (app/ai/workflows)`;
   if (file) {
@@ -134,7 +143,9 @@ export function readComfyUiWorkflow(variable: string, file: string | null, shipp
     try {
       text = fs.readFileSync(path.resolve(file), "utf8");
     } catch (error) {
-      throw new SettingsError([`${variable} must name a readable workflow file, got "${file}" (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`]);
+      throw new SettingsError([
+        `${variable} must name a readable workflow file, got "${file}" (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`,
+      ]);
     }
     try {
       graph = JSON.parse(text);
@@ -142,8 +153,15 @@ export function readComfyUiWorkflow(variable: string, file: string | null, shipp
       throw new SettingsError([`${variable} must name a JSON workflow file (ComfyUI's "Export (API)"), got "${file}"`]);
     }
   }
-  if (!graph || typeof graph !== "object" || Array.isArray(graph) || !Object.values(graph).every((node) => node && typeof node === "object" && "class_type" in node)) {
-    throw new SettingsError([`${variable} must name a workflow in ComfyUI's API format (nodes with class_type), got "${file}"`]);
+  if (
+    !graph ||
+    typeof graph !== "object" ||
+    Array.isArray(graph) ||
+    !Object.values(graph).every((node) => node && typeof node === "object" && "class_type" in node)
+  ) {
+    throw new SettingsError([
+      `${variable} must name a workflow in ComfyUI's API format (nodes with class_type), got "${file}"`,
+    ]);
   }
   if (!JSON.stringify(graph).includes(placeholder)) {
     throw new SettingsError([`${variable} must name a workflow holding ${placeholder}, got "${file}"`]);
@@ -169,7 +187,12 @@ function imageConfig(ai: Settings["ai"]): ImageConfig | null {
       apiKey: ai.imageApiKey,
       checkpoint: ai.comfyuiCheckpoint,
       textWorkflow: readComfyUiWorkflow("AI_COMFYUI_WORKFLOW", ai.comfyuiWorkflow, shippedTextWorkflow, "{{prompt}}"),
-      sketchWorkflow: readComfyUiWorkflow("AI_COMFYUI_SKETCH_WORKFLOW", ai.comfyuiSketchWorkflow, shippedSketchWorkflow, "{{image}}"),
+      sketchWorkflow: readComfyUiWorkflow(
+        "AI_COMFYUI_SKETCH_WORKFLOW",
+        ai.comfyuiSketchWorkflow,
+        shippedSketchWorkflow,
+        "{{image}}",
+      ),
       ...size,
       pollIntervalMs: 1000,
     },
@@ -192,7 +215,13 @@ export function aiConfigFrom(settings: Settings): AiConfig {
     image: imageConfig(ai),
     elevenlabs,
     replicate,
-    remote: { timeoutMs: ai.timeoutMs, totalTimeoutMs: ai.totalTimeoutMs, maxRetries: ai.maxRetries, retryBaseMs: 500, downloadHosts: ai.downloadHosts },
+    remote: {
+      timeoutMs: ai.timeoutMs,
+      totalTimeoutMs: ai.totalTimeoutMs,
+      maxRetries: ai.maxRetries,
+      retryBaseMs: 500,
+      downloadHosts: ai.downloadHosts,
+    },
     videoJobTimeoutMs: ai.videoJobTimeoutMs,
     videoMaxActiveJobs: ai.videoMaxActiveJobs,
     maxGeneratedBytes: 200 * 1024 * 1024,

@@ -34,9 +34,13 @@ export class ElevenLabsSpeech implements SpeechProvider {
       call: this.call,
       signal,
     });
-    if (!isRecord(answer) || !Array.isArray(answer.voices)) throw new ProviderError("speech", this.id, "bad_response", "no voice list");
+    if (!isRecord(answer) || !Array.isArray(answer.voices))
+      throw new ProviderError("speech", this.id, "bad_response", "no voice list");
     const list = answer.voices
-      .filter((voice): voice is { voice_id: string; name: string } => isRecord(voice) && typeof voice.voice_id === "string" && typeof voice.name === "string")
+      .filter(
+        (voice): voice is { voice_id: string; name: string } =>
+          isRecord(voice) && typeof voice.voice_id === "string" && typeof voice.name === "string",
+      )
       .map((voice) => ({ voice_id: voice.voice_id, name: voice.name }));
     this.voices = { list, at: Date.now() };
     return list;

@@ -147,7 +147,8 @@ export class EspeakSpeech implements SpeechProvider {
       .request({ type: "voices" })
       .then(({ voices = [] }) => {
         const english = voices.filter((voice) => VOICE_FAMILY.test(voice.identifier));
-        const rank = (id: string) => (PREFERRED_ORDER.includes(id) ? PREFERRED_ORDER.indexOf(id) : PREFERRED_ORDER.length);
+        const rank = (id: string) =>
+          PREFERRED_ORDER.includes(id) ? PREFERRED_ORDER.indexOf(id) : PREFERRED_ORDER.length;
         english.sort((a, b) => rank(a.identifier) - rank(b.identifier) || a.name.localeCompare(b.name));
         return english.map((voice) => ({ voice_id: voice.identifier, name: voice.name }));
       })
@@ -161,7 +162,12 @@ export class EspeakSpeech implements SpeechProvider {
   async synthesize(text: string, voiceId: string): Promise<SpeechAudio> {
     let answer: WorkerAnswer;
     try {
-      answer = await engine.request({ type: "synthesize", text: escapeForEspeak(text), voice: voiceId, rate: SPEAKING_RATE });
+      answer = await engine.request({
+        type: "synthesize",
+        text: escapeForEspeak(text),
+        voice: voiceId,
+        rate: SPEAKING_RATE,
+      });
     } catch (error) {
       throw new ProviderError("speech", ESPEAK_PROVIDER_ID, "unavailable", (error as Error).message);
     }

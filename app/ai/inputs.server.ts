@@ -7,7 +7,10 @@ import { SPEECH_TEXT_MAX } from "./speech.server";
 /** The AI calls' inputs (docs/api.md#entities-and-payloads), validated with zod; the routes answer 422 with the first problem. */
 const requiredText = (field: string, max: number) =>
   z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be text`) })
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be text`,
+    })
     .trim()
     .min(1, `${field} is required`)
     .max(max, `${field} must be at most ${max.toLocaleString("en-US")} characters`);
@@ -25,7 +28,9 @@ export const voiceGenerateSchema = z.object({
 export const creativeVoiceSchema = z.object({ text: requiredText("text", SPEECH_TEXT_MAX) });
 
 export const sketchSchema = z.object({
-  image_data: z.string({ error: (issue) => (issue.input === undefined ? "image_data is required" : "image_data must be a PNG data URL") }),
+  image_data: z.string({
+    error: (issue) => (issue.input === undefined ? "image_data is required" : "image_data must be a PNG data URL"),
+  }),
   style: z
     .enum(SKETCH_STYLES, { error: `style must be one of: ${SKETCH_STYLES.join(", ")}` })
     .optional()

@@ -36,7 +36,8 @@ interface Canvas {
   height: number;
 }
 
-const fromRaw = ({ rgb, width, height }: { rgb: Uint8Array; width: number; height: number }) => sharp(rgb, { raw: { width, height, channels: 3 } });
+const fromRaw = ({ rgb, width, height }: { rgb: Uint8Array; width: number; height: number }) =>
+  sharp(rgb, { raw: { width, height, channels: 3 } });
 
 /** A grey noise texture (grain, canvas), made in the worker thread (see sketch-pixels.server.ts). */
 async function noise(width: number, height: number, seed: number, amplitude: number) {
@@ -65,7 +66,9 @@ async function realistic(canvas: Canvas): Promise<Buffer> {
 
 /** Per-pixel work (outlines carry each stroke's own colour): done in the worker thread, see sketch-pixels.server.ts. */
 async function cartoon({ rgb, width, height }: Canvas): Promise<Buffer> {
-  return fromRaw({ rgb: await cartoonPixelsOffThread(rgb, width, height), width, height }).png().toBuffer();
+  return fromRaw({ rgb: await cartoonPixelsOffThread(rgb, width, height), width, height })
+    .png()
+    .toBuffer();
 }
 
 async function futuristic(canvas: Canvas): Promise<Buffer> {
@@ -82,10 +85,13 @@ async function futuristic(canvas: Canvas): Promise<Buffer> {
     .toBuffer();
   const glow = await sharp(neon).blur(10).png().toBuffer();
   let grid = "";
-  for (let x = 0; x < width; x += 64) grid += `<line x1="${x}" y1="0" x2="${x}" y2="${height}" stroke="#00e5ff" stroke-opacity="0.22"/>`;
-  for (let y = 0; y < height; y += 64) grid += `<line x1="0" y1="${y}" x2="${width}" y2="${y}" stroke="#ff00e5" stroke-opacity="0.22"/>`;
+  for (let x = 0; x < width; x += 64)
+    grid += `<line x1="${x}" y1="0" x2="${x}" y2="${height}" stroke="#00e5ff" stroke-opacity="0.22"/>`;
+  for (let y = 0; y < height; y += 64)
+    grid += `<line x1="0" y1="${y}" x2="${width}" y2="${y}" stroke="#ff00e5" stroke-opacity="0.22"/>`;
   let scanlines = "";
-  for (let y = 0; y < height; y += 4) scanlines += `<rect y="${y}" width="${width}" height="1" fill="#000" fill-opacity="0.35"/>`;
+  for (let y = 0; y < height; y += 4)
+    scanlines += `<rect y="${y}" width="${width}" height="1" fill="#000" fill-opacity="0.35"/>`;
   return sharp(neon)
     .composite([
       { input: glow, blend: "screen" },
@@ -99,7 +105,9 @@ async function futuristic(canvas: Canvas): Promise<Buffer> {
 async function painting(canvas: Canvas): Promise<Buffer> {
   const { width, height } = canvas;
   // Brushed canvas: noise smeared along one direction.
-  const texture = await (await noise(width, height, width * 17 + height * 3, 70))
+  const texture = await (
+    await noise(width, height, width * 17 + height * 3, 70)
+  )
     // A horizontal smear (libvips wants a kernel at least 3 high: the outer rows are zero).
     .convolve({ width: 9, height: 3, kernel: [...Array(9).fill(0), ...Array(9).fill(1), ...Array(9).fill(0)] })
     .png()
@@ -128,10 +136,22 @@ async function concept(canvas: Canvas): Promise<Buffer> {
     `<defs><radialGradient id="v" cx="50%" cy="50%" r="75%"><stop offset="0.55" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.75"/></radialGradient></defs>` +
       `<rect width="100%" height="100%" fill="url(#v)"/><rect width="${width}" height="${bar}" fill="#000"/><rect y="${height - bar}" width="${width}" height="${bar}" fill="#000"/>`,
   );
-  return fromRaw(canvas).greyscale().linear(1.35, -25).tint({ r: 255, g: 170, b: 90 }).composite([{ input: frame, blend: "over" }]).png().toBuffer();
+  return fromRaw(canvas)
+    .greyscale()
+    .linear(1.35, -25)
+    .tint({ r: 255, g: 170, b: 90 })
+    .composite([{ input: frame, blend: "over" }])
+    .png()
+    .toBuffer();
 }
 
-const STYLISTS: Record<SketchStyle, (canvas: Canvas) => Promise<Buffer>> = { realistic, cartoon, futuristic, painting, concept };
+const STYLISTS: Record<SketchStyle, (canvas: Canvas) => Promise<Buffer>> = {
+  realistic,
+  cartoon,
+  futuristic,
+  painting,
+  concept,
+};
 
 /** The sketch as opaque RGB (transparent areas on white), scaled to fit MAX_SIDE. */
 async function loadSketch(png: Buffer): Promise<Canvas> {
@@ -180,9 +200,13 @@ export async function isBlankSketch(png: Buffer): Promise<boolean> {
       .toColourspace("srgb")
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const { channels } = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).stats();
+    const { channels } = await sharp(data, {
+      raw: { width: info.width, height: info.height, channels: info.channels },
+    }).stats();
     const target = [1, 3, 5].map((at) => parseInt(background.slice(at, at + 2), 16));
-    return channels.slice(0, 3).every((channel, i) => channel.min >= target[i] - BLANK_TOLERANCE && channel.max <= target[i] + BLANK_TOLERANCE);
+    return channels
+      .slice(0, 3)
+      .every((channel, i) => channel.min >= target[i] - BLANK_TOLERANCE && channel.max <= target[i] + BLANK_TOLERANCE);
   };
   return (await uniform("#ffffff")) || (await uniform(SKETCH_PAPER));
 }

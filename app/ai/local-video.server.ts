@@ -90,7 +90,7 @@ export function sceneFor(prompt: string): Scene {
       hue: h % 360,
       phase: ((h >>> 9) % 628) / 100,
       speed: 0.6 + ((h >>> 3) % 100) / 80,
-      lane: 0.15 + (((h >>> 17) % 70) / 100),
+      lane: 0.15 + ((h >>> 17) % 70) / 100,
     };
   });
   return { hueA: base % 360, hueB: (base >>> 12) % 360, orbs, lines: wrapPrompt(prompt) };
@@ -137,7 +137,8 @@ export function frameSvg(scene: Scene, frame: number): string {
 
 /** The "VP8 " chunk of a simple lossy WebP file: a VP8 keyframe, ready for a WebM block. */
 export function vp8KeyframeOf(webp: Buffer): Uint8Array {
-  if (webp.toString("ascii", 0, 4) !== "RIFF" || webp.toString("ascii", 8, 12) !== "WEBP") throw new Error("not a WebP file");
+  if (webp.toString("ascii", 0, 4) !== "RIFF" || webp.toString("ascii", 8, 12) !== "WEBP")
+    throw new Error("not a WebP file");
   let offset = 12;
   while (offset + 8 <= webp.length) {
     const id = webp.toString("ascii", offset, offset + 4);
@@ -167,7 +168,10 @@ export class LocalVideoRenderer implements VideoProvider {
     const scene = sceneFor(job.prompt);
     // A resumed job re-renders what it had done without pacing: progress never goes back.
     const alreadyDone = Math.floor(
-      Math.max(0, Math.min(1, (job.resume.progress - PROCESSING_SPAN.from) / (PROCESSING_SPAN.to - PROCESSING_SPAN.from))) * FRAME_COUNT,
+      Math.max(
+        0,
+        Math.min(1, (job.resume.progress - PROCESSING_SPAN.from) / (PROCESSING_SPAN.to - PROCESSING_SPAN.from)),
+      ) * FRAME_COUNT,
     );
     if (alreadyDone === 0) {
       await job.report({ status: "queued", progress: 0.02 });
@@ -186,7 +190,10 @@ export class LocalVideoRenderer implements VideoProvider {
         if (frame < alreadyDone) continue;
         if (frame % 3 === 0 || frame === FRAME_COUNT - 1) {
           const done = (frame + 1) / FRAME_COUNT;
-          await job.report({ status: "processing", progress: PROCESSING_SPAN.from + done * (PROCESSING_SPAN.to - PROCESSING_SPAN.from) });
+          await job.report({
+            status: "processing",
+            progress: PROCESSING_SPAN.from + done * (PROCESSING_SPAN.to - PROCESSING_SPAN.from),
+          });
         }
         if (this.pace) await sleep(Math.max(0, FRAME_MS - (Date.now() - started)), signal);
         else if (signal.aborted) throw signal.reason;

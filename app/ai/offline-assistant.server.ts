@@ -32,10 +32,16 @@ const STOP_WORDS = new Set(
 const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|yo)\b/i;
 const HELP = /\b(help|what can you do|who are you|what are you|which tools|what tools|list (the )?tools)\b/i;
 const HOW_TO = /\b(how|where|what does|what is|can i|use|open|start|find the)\b/i;
-const ABOUT_CONTENT = /\b(my (notes?|content|items?|writing|texts?|posts?|projects?)|did i write|i wrote|search|find)\b/i;
+const ABOUT_CONTENT =
+  /\b(my (notes?|content|items?|writing|texts?|posts?|projects?)|did i write|i wrote|search|find)\b/i;
 
 export function words(text: string): string[] {
-  return (text.toLowerCase().normalize("NFKD").match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => word.replace(/\p{M}/gu, ""));
+  return (
+    text
+      .toLowerCase()
+      .normalize("NFKD")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).map((word) => word.replace(/\p{M}/gu, ""));
 }
 
 /** The words of a question worth searching for. */
@@ -96,7 +102,10 @@ export function matchTools(message: string): ToolGuideEntry[] {
   scored.sort((a, b) => b.score - a.score);
   if (scored.length === 0) return [];
   // Only the tools as relevant as the best one (a question about "video" names two tools).
-  return scored.filter(({ score }) => score >= scored[0].score - 1 && score > 0).slice(0, 2).map(({ tool }) => tool);
+  return scored
+    .filter(({ score }) => score >= scored[0].score - 1 && score > 0)
+    .slice(0, 2)
+    .map(({ tool }) => tool);
 }
 
 function describeTool(tool: ToolGuideEntry): string {
@@ -111,7 +120,7 @@ export function composeOfflineReply(message: string, items: Searchable[], projec
     parts.push(
       "Hi! I'm the offline assistant. I can search your content and explain the studio's tools: " +
         TOOL_GUIDE.map((tool) => tool.label).join(", ") +
-        ". Ask me, for example, \"How do I use the Drawing Pad?\" or \"What did I write about ...?\"",
+        '. Ask me, for example, "How do I use the Drawing Pad?" or "What did I write about ...?"',
     );
   }
 
@@ -127,7 +136,9 @@ export function composeOfflineReply(message: string, items: Searchable[], projec
     parts.push(`From your content:\n${lines.join("\n")}`);
   }
   if (projectMatches.length > 0) {
-    const lines = projectMatches.map(({ item, snippet }) => `• "${item.title}" (/project/${item.id})${snippet ? `: ${snippet}` : ""}`);
+    const lines = projectMatches.map(
+      ({ item, snippet }) => `• "${item.title}" (/project/${item.id})${snippet ? `: ${snippet}` : ""}`,
+    );
     parts.push(`From your projects:\n${lines.join("\n")}`);
   }
   const found = matches.length + projectMatches.length > 0;

@@ -116,7 +116,10 @@ export class OpenAiSpeech implements SpeechProvider {
 
   /** The API has no voice list: the configured names (AI_SPEECH_VOICES) are the list. */
   async listVoices(): Promise<Voice[]> {
-    return this.config.speechVoices.map((voice) => ({ voice_id: voice, name: voice.charAt(0).toUpperCase() + voice.slice(1) }));
+    return this.config.speechVoices.map((voice) => ({
+      voice_id: voice,
+      name: voice.charAt(0).toUpperCase() + voice.slice(1),
+    }));
   }
 
   async synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechAudio> {
@@ -162,7 +165,9 @@ async function imageFromAnswer(
     // Only from the image server's own host or AI_DOWNLOAD_HOSTS (OpenAI's DALL-E links: its blob host).
     const pin = downloadPin(baseUrl, call, new URL(baseUrl).hostname === "api.openai.com" ? OPENAI_FILE_HOSTS : []);
     const url = checkDownloadUrl(first.url, capability, provider, pin);
-    bytes = (await remoteBytes({ capability, provider, url, call, signal, pin }, Math.min(maxBytes, IMAGE_DOWNLOAD_MAX_BYTES))).bytes;
+    bytes = (
+      await remoteBytes({ capability, provider, url, call, signal, pin }, Math.min(maxBytes, IMAGE_DOWNLOAD_MAX_BYTES))
+    ).bytes;
   }
   // Stored images are PNG, whatever the provider sent.
   return storedPng(bytes, capability, provider, maxBytes);

@@ -35,14 +35,17 @@ export function chooseProviders(config: AiConfig, options: { paceLocalVideo?: bo
   const images = imageProvider(config);
   let speech: SpeechProvider;
   if (elevenlabs) speech = new ElevenLabsSpeech(elevenlabs, remote, maxGeneratedBytes);
-  else if (config.speech?.speechModel) speech = new OpenAiSpeech({ ...config.speech, speechModel: config.speech.speechModel }, remote, maxGeneratedBytes);
+  else if (config.speech?.speechModel)
+    speech = new OpenAiSpeech({ ...config.speech, speechModel: config.speech.speechModel }, remote, maxGeneratedBytes);
   else speech = new EspeakSpeech();
   return {
     chat: chat?.chatModel ? new OpenAiChat({ ...chat, chatModel: chat.chatModel }, remote) : new OfflineAssistant(),
     speech,
     image: images,
     sketch: images ?? new LocalSketchStylist(),
-    video: replicate ? new ReplicateVideo(replicate, remote, maxGeneratedBytes) : new LocalVideoRenderer(options.paceLocalVideo ?? true),
+    video: replicate
+      ? new ReplicateVideo(replicate, remote, maxGeneratedBytes)
+      : new LocalVideoRenderer(options.paceLocalVideo ?? true),
   };
 }
 
@@ -69,7 +72,8 @@ export function aiProviders(): AiProviders {
  * of server answers (decision 0020), not the model or checkpoint its id carries for provenance.
  */
 function serverKind(id: string): string {
-  for (const kind of [AUTOMATIC1111_PROVIDER_ID, COMFYUI_PROVIDER_ID]) if (id === kind || id.startsWith(`${kind}:`)) return kind;
+  for (const kind of [AUTOMATIC1111_PROVIDER_ID, COMFYUI_PROVIDER_ID])
+    if (id === kind || id.startsWith(`${kind}:`)) return kind;
   return id;
 }
 

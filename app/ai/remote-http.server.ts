@@ -52,18 +52,25 @@ const isRetryable = (status: number) => status === 429 || status >= 500;
  * `streaming`: the attempt's timeout covers only the wait for the answer's head (the caller bounds
  * reading the stream itself, chunk by chunk).
  */
-async function send(request: RemoteRequest, streaming = false): Promise<{ response: Response; attemptSignal: AbortSignal }> {
+async function send(
+  request: RemoteRequest,
+  streaming = false,
+): Promise<{ response: Response; attemptSignal: AbortSignal }> {
   const { capability, provider, call } = request;
   // Per attempt timeouts alone let retries and Retry-After pauses add up to minutes: the deadline caps the sum.
   const deadline = Date.now() + call.totalTimeoutMs;
-  const pastDeadline = () => new ProviderError(capability, provider, "timeout", "no answer before the overall deadline");
+  const pastDeadline = () =>
+    new ProviderError(capability, provider, "timeout", "no answer before the overall deadline");
   let lastFailure: ProviderError | null = null;
   for (let attempt = 0; attempt <= call.maxRetries; attempt++) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw pastDeadline();
     // The attempt's signal also bounds reading the body, so the deadline covers the whole call.
     const timer = new AbortController();
-    const clock = setTimeout(() => timer.abort(new DOMException("The attempt timed out", "TimeoutError")), Math.min(call.timeoutMs, remaining));
+    const clock = setTimeout(
+      () => timer.abort(new DOMException("The attempt timed out", "TimeoutError")),
+      Math.min(call.timeoutMs, remaining),
+    );
     // Unref'd like AbortSignal.timeout: a finished call's clock must not hold the process.
     clock.unref?.();
     const timeout = timer.signal;
@@ -76,7 +83,12 @@ async function send(request: RemoteRequest, streaming = false): Promise<{ respon
       if (error instanceof ProviderError) throw error;
       if (request.signal?.aborted) throw request.signal.reason;
       const timedOut = timeout.aborted;
-      lastFailure = new ProviderError(capability, provider, timedOut ? "timeout" : "unavailable", timedOut ? "no answer in time" : "network error");
+      lastFailure = new ProviderError(
+        capability,
+        provider,
+        timedOut ? "timeout" : "unavailable",
+        timedOut ? "no answer in time" : "network error",
+      );
     }
     if (response?.ok) {
       if (streaming) clearTimeout(clock);
@@ -101,7 +113,8 @@ async function send(request: RemoteRequest, streaming = false): Promise<{ respon
   throw lastFailure!;
 }
 
-const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+const isRedirect = (status: number) =>
+  status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
 /**
  * One attempt's fetch. Without a pin, redirects are followed by fetch itself (calls to the configured
@@ -120,22 +133,44 @@ async function fetchFollowing(request: RemoteRequest, signal: AbortSignal): Prom
     const location = response.headers.get("location");
     await response.body?.cancel().catch(() => {});
     if (hop >= MAX_DOWNLOAD_REDIRECTS) {
-      throw new ProviderError(request.capability, request.provider, "bad_response", `download refused: more than ${MAX_DOWNLOAD_REDIRECTS} redirects`);
+      throw new ProviderError(
+        request.capability,
+        request.provider,
+        "bad_response",
+        `download refused: more than ${MAX_DOWNLOAD_REDIRECTS} redirects`,
+      );
     }
-    if (!location) throw new ProviderError(request.capability, request.provider, "bad_response", "download refused: a redirect without a Location");
+    if (!location)
+      throw new ProviderError(
+        request.capability,
+        request.provider,
+        "bad_response",
+        "download refused: a redirect without a Location",
+      );
     let next: string;
     try {
       next = new URL(location, url).toString();
     } catch {
-      throw new ProviderError(request.capability, request.provider, "bad_response", "download refused: a redirect to an unreadable Location");
+      throw new ProviderError(
+        request.capability,
+        request.provider,
+        "bad_response",
+        "download refused: a redirect to an unreadable Location",
+      );
     }
     url = checkDownloadUrl(next, request.capability, request.provider, pin, "redirect");
   }
 }
 
-async function readLimited(response: Response, maxBytes: number, request: RemoteRequest, signal: AbortSignal): Promise<Buffer> {
+async function readLimited(
+  response: Response,
+  maxBytes: number,
+  request: RemoteRequest,
+  signal: AbortSignal,
+): Promise<Buffer> {
   const declared = Number(response.headers.get("content-length"));
-  const tooLarge = () => new ProviderError(request.capability, request.provider, "bad_response", `answer larger than ${maxBytes} bytes`);
+  const tooLarge = () =>
+    new ProviderError(request.capability, request.provider, "bad_response", `answer larger than ${maxBytes} bytes`);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge();
@@ -154,7 +189,12 @@ async function readLimited(response: Response, maxBytes: number, request: Remote
   } catch (error) {
     if (error instanceof ProviderError) throw error;
     if (request.signal?.aborted) throw request.signal.reason;
-    throw new ProviderError(request.capability, request.provider, signal.aborted ? "timeout" : "unavailable", "answer interrupted");
+    throw new ProviderError(
+      request.capability,
+      request.provider,
+      signal.aborted ? "timeout" : "unavailable",
+      "answer interrupted",
+    );
   }
   return Buffer.concat(chunks);
 }
@@ -171,7 +211,10 @@ export async function remoteJson(request: RemoteRequest): Promise<unknown> {
 }
 
 /** A binary answer (audio, image, video) of at most `maxBytes`, with its Content-Type. */
-export async function remoteBytes(request: RemoteRequest, maxBytes: number): Promise<{ bytes: Buffer; contentType: string | null }> {
+export async function remoteBytes(
+  request: RemoteRequest,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; contentType: string | null }> {
   const { response, attemptSignal } = await send(request);
   const bytes = await readLimited(response, maxBytes, request, attemptSignal);
   if (bytes.length === 0) throw new ProviderError(request.capability, request.provider, "bad_response", "empty answer");
@@ -185,7 +228,9 @@ export async function remoteBytes(request: RemoteRequest, maxBytes: number): Pro
  * ends as "timeout") and the whole call within the overall deadline. Retries happen only before the
  * answer starts.
  */
-export async function remoteEventStream(request: RemoteRequest): Promise<{ sse: boolean; events: AsyncGenerator<string> }> {
+export async function remoteEventStream(
+  request: RemoteRequest,
+): Promise<{ sse: boolean; events: AsyncGenerator<string> }> {
   const started = Date.now();
   const { response } = await send(request, true);
   const sse = /^text\/event-stream/i.test(response.headers.get("content-type") ?? "");
@@ -293,7 +338,13 @@ function hostMatches(url: URL, entry: string): boolean {
  * A provider-given download link (or a redirect's target): plain http(s) (never file:, data: or
  * anything else) to a host the pin allows. Anything else fails as the provider's bad answer (502).
  */
-export function checkDownloadUrl(value: unknown, capability: Capability, provider: string, pin: DownloadPin, what: "link" | "redirect" = "link"): string {
+export function checkDownloadUrl(
+  value: unknown,
+  capability: Capability,
+  provider: string,
+  pin: DownloadPin,
+  what: "link" | "redirect" = "link",
+): string {
   let url: URL | null = null;
   if (typeof value === "string") {
     try {
@@ -303,15 +354,31 @@ export function checkDownloadUrl(value: unknown, capability: Capability, provide
     }
   }
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new ProviderError(capability, provider, "bad_response", what === "link" ? "answer has no usable file link" : "download refused: a redirect to a non-http(s) address");
+    throw new ProviderError(
+      capability,
+      provider,
+      "bad_response",
+      what === "link" ? "answer has no usable file link" : "download refused: a redirect to a non-http(s) address",
+    );
   }
   const base = new URL(pin.baseUrl);
   if (url.protocol === "http:" && base.protocol !== "http:") {
-    throw new ProviderError(capability, provider, "bad_response", `download refused: a ${what} to plain http while the provider's base URL is https`);
+    throw new ProviderError(
+      capability,
+      provider,
+      "bad_response",
+      `download refused: a ${what} to plain http while the provider's base URL is https`,
+    );
   }
-  const allowed = url.host.toLowerCase() === base.host.toLowerCase() || pin.hosts.some((entry) => hostMatches(url, entry));
+  const allowed =
+    url.host.toLowerCase() === base.host.toLowerCase() || pin.hosts.some((entry) => hostMatches(url, entry));
   if (!allowed) {
-    throw new ProviderError(capability, provider, "bad_response", `download refused: a ${what} to ${url.host}, neither the provider's host nor in AI_DOWNLOAD_HOSTS`);
+    throw new ProviderError(
+      capability,
+      provider,
+      "bad_response",
+      `download refused: a ${what} to ${url.host}, neither the provider's host nor in AI_DOWNLOAD_HOSTS`,
+    );
   }
   return url.toString();
 }

@@ -80,14 +80,25 @@ export class ReplicateVideo implements VideoProvider {
         await job.report({ status: "finishing", progress: Math.max(progress, 0.9) });
         const output = isRecord(prediction) ? prediction.output : undefined;
         // Only from Replicate's own hosts (its API's, replicate.delivery) or AI_DOWNLOAD_HOSTS.
-        const pin = downloadPin(this.config.baseUrl, this.call, new URL(this.config.baseUrl).hostname === "api.replicate.com" ? REPLICATE_FILE_HOSTS : []);
+        const pin = downloadPin(
+          this.config.baseUrl,
+          this.call,
+          new URL(this.config.baseUrl).hostname === "api.replicate.com" ? REPLICATE_FILE_HOSTS : [],
+        );
         const url = checkDownloadUrl(Array.isArray(output) ? output[0] : output, "video", this.id, pin);
-        const { bytes } = await remoteBytes({ capability: "video", provider: this.id, url, call: this.call, signal, pin }, this.maxBytes);
+        const { bytes } = await remoteBytes(
+          { capability: "video", provider: this.id, url, call: this.call, signal, pin },
+          this.maxBytes,
+        );
         const contentType = sniffVideo(bytes.subarray(0, 4096));
         if (contentType !== "video/mp4" && contentType !== "video/webm" && contentType !== "video/quicktime") {
           throw new ProviderError("video", this.id, "bad_response", "the output is not an MP4, MOV or WebM video");
         }
-        return { bytes, contentType, extension: contentType === "video/webm" ? "webm" : contentType === "video/quicktime" ? "mov" : "mp4" };
+        return {
+          bytes,
+          contentType,
+          extension: contentType === "video/webm" ? "webm" : contentType === "video/quicktime" ? "mov" : "mp4",
+        };
       }
       if (status === "failed" || status === "canceled") {
         throw new ProviderError("video", this.id, "rejected", `prediction ${status}`);
@@ -95,7 +106,8 @@ export class ReplicateVideo implements VideoProvider {
       if (status !== "starting" && status !== "processing") {
         throw new ProviderError("video", this.id, "bad_response", "unknown prediction status");
       }
-      if (status === "processing") progress = Math.max(progress, Math.min(0.85, 0.1 + (0.75 * (Date.now() - started)) / TYPICAL_RUN_MS));
+      if (status === "processing")
+        progress = Math.max(progress, Math.min(0.85, 0.1 + (0.75 * (Date.now() - started)) / TYPICAL_RUN_MS));
       await job.report({ status: status === "starting" ? "queued" : "processing", progress });
       await sleep(this.pollMs, signal);
     }

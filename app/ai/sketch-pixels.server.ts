@@ -75,7 +75,11 @@ export function cartoonPixels(rgb: Uint8Array, width: number, height: number): U
     if (fill[i] >= 0) {
       const j = fill[i];
       const brightest = Math.max(rgb[j * 3], rgb[j * 3 + 1], rgb[j * 3 + 2]) || 1;
-      colour = [posterise((rgb[j * 3] * 255) / brightest), posterise((rgb[j * 3 + 1] * 255) / brightest), posterise((rgb[j * 3 + 2] * 255) / brightest)];
+      colour = [
+        posterise((rgb[j * 3] * 255) / brightest),
+        posterise((rgb[j * 3 + 1] * 255) / brightest),
+        posterise((rgb[j * 3 + 2] * 255) / brightest),
+      ];
     } else if (outline[i] >= 0) {
       colour = [27, 27, 35];
     } else {
@@ -133,7 +137,10 @@ const MAX_WAITING = 16;
 class PixelWorker {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (pixels: Uint8Array) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (pixels: Uint8Array) => void; reject: (error: Error) => void }
+  >();
   private waiting = 0;
 
   private start(): Worker {
@@ -196,6 +203,11 @@ export function cartoonPixelsOffThread(rgb: Uint8Array, width: number, height: n
 }
 
 /** noisePixels, worked in the worker thread. */
-export function noisePixelsOffThread(width: number, height: number, seed: number, amplitude: number): Promise<Uint8Array> {
+export function noisePixelsOffThread(
+  width: number,
+  height: number,
+  seed: number,
+  amplitude: number,
+): Promise<Uint8Array> {
   return pixelWorker.run({ type: "noise", width, height, seed, amplitude });
 }

@@ -21,8 +21,14 @@ export const SKETCH_STYLE_PROMPTS: Record<SketchStyle, string> = {
 export const SKETCH_STYLE_DIFFUSION: Record<SketchStyle, { prompt: string; denoisingStrength: number }> = {
   realistic: { prompt: "photorealistic photograph, natural light, detailed, sharp focus", denoisingStrength: 0.75 },
   cartoon: { prompt: "bright cartoon illustration, bold clean outlines, flat colours", denoisingStrength: 0.6 },
-  futuristic: { prompt: "futuristic sci-fi scene, neon glow, cyberpunk city lights, highly detailed", denoisingStrength: 0.7 },
-  painting: { prompt: "expressive oil painting, visible brush strokes, canvas texture, rich colours", denoisingStrength: 0.65 },
+  futuristic: {
+    prompt: "futuristic sci-fi scene, neon glow, cyberpunk city lights, highly detailed",
+    denoisingStrength: 0.7,
+  },
+  painting: {
+    prompt: "expressive oil painting, visible brush strokes, canvas texture, rich colours",
+    denoisingStrength: 0.65,
+  },
   concept: { prompt: "moody cinematic concept art, dramatic lighting, matte painting", denoisingStrength: 0.7 },
 };
 

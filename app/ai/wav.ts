@@ -24,9 +24,12 @@ export function encodeWav(samples: Int16Array, sampleRate: number): Buffer {
 }
 
 /** Reads back what encodeWav wrote (tests, and a sanity check of what we store). */
-export function readWavHeader(wav: Uint8Array): { sampleRate: number; channels: number; bitsPerSample: number; dataBytes: number } | null {
+export function readWavHeader(
+  wav: Uint8Array,
+): { sampleRate: number; channels: number; bitsPerSample: number; dataBytes: number } | null {
   const buffer = Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
-  if (buffer.length < 44 || buffer.toString("ascii", 0, 4) !== "RIFF" || buffer.toString("ascii", 8, 12) !== "WAVE") return null;
+  if (buffer.length < 44 || buffer.toString("ascii", 0, 4) !== "RIFF" || buffer.toString("ascii", 8, 12) !== "WAVE")
+    return null;
   if (buffer.toString("ascii", 12, 16) !== "fmt " || buffer.toString("ascii", 36, 40) !== "data") return null;
   return {
     channels: buffer.readUInt16LE(22),

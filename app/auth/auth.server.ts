@@ -1,7 +1,12 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/credentials.server";
+import {
+  ACCOUNT_DISABLED_MESSAGE,
+  busyMessage,
+  loginWithPassword,
+  throttledMessage,
+} from "~/models/credentials.server";
 import { loginSchema } from "~/shared/credentials";
 import { sessionOfAccessToken } from "~/models/access-token.server";
 import { isApiToken, userOfApiToken } from "~/models/api-token.server";
@@ -41,8 +46,10 @@ authenticator.use(
     if (!parsed.success) throw new LoginError(firstIssue(parsed.error), 400);
     const result = await loginWithPassword(parsed.data.email, parsed.data.password, loginAddress(request));
     if (result.ok) return result.user;
-    if (result.reason === "throttled") throw new LoginError(throttledMessage(result.retryAfterSeconds), 429, result.retryAfterSeconds);
-    if (result.reason === "busy") throw new LoginError(busyMessage(result.retryAfterSeconds), 503, result.retryAfterSeconds);
+    if (result.reason === "throttled")
+      throw new LoginError(throttledMessage(result.retryAfterSeconds), 429, result.retryAfterSeconds);
+    if (result.reason === "busy")
+      throw new LoginError(busyMessage(result.retryAfterSeconds), 503, result.retryAfterSeconds);
     if (result.reason === "disabled") throw new LoginError(ACCOUNT_DISABLED_MESSAGE, 403);
     throw new LoginError(LOGIN_FAILED_MESSAGE, 401);
   }),
@@ -121,7 +128,8 @@ export interface SessionCaller extends ApiCaller {
   credential: "session";
 }
 
-export const PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT = "Personal API tokens cannot manage the account: sign in to do this.";
+export const PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT =
+  "Personal API tokens cannot manage the account: sign in to do this.";
 
 /** As requireApiUser, with the caller's session. */
 export async function requireApiCaller(context: Context, request: Request): Promise<ApiCaller> {
@@ -139,7 +147,8 @@ export async function requireApiCaller(context: Context, request: Request): Prom
  */
 export async function requireSignedInCaller(context: Context, request: Request): Promise<SessionCaller> {
   const caller = await requireApiCaller(context, request);
-  if (caller.credential !== "session" || caller.sessionId === null) throw new DomainError(403, PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT);
+  if (caller.credential !== "session" || caller.sessionId === null)
+    throw new DomainError(403, PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT);
   return { ...caller, sessionId: caller.sessionId, credential: "session" };
 }
 
@@ -170,4 +179,3 @@ async function callerOfAuthorization(authorization: string): Promise<ApiCaller> 
 export function bearerTokenOf(authorization: string): string | null {
   return /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] ?? null;
 }
-

@@ -105,7 +105,9 @@ export async function startOidcSignIn(request: Request): Promise<Response> {
     state: flow.state,
     nonce: flow.nonce,
   });
-  return redirect(authorizationUrl.href, { headers: { "Set-Cookie": await flowCookie.serialize(await sealFlow(flow)), "Cache-Control": "no-store" } });
+  return redirect(authorizationUrl.href, {
+    headers: { "Set-Cookie": await flowCookie.serialize(await sealFlow(flow)), "Cache-Control": "no-store" },
+  });
 }
 
 /** GET /auth/oidc/callback?code=…&state=…: the provider's answer; signs in or explains on /login. */
@@ -113,11 +115,14 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
   const oidc = requireOidc();
   const clearFlow = await flowCookie.serialize("", { maxAge: 0 });
   const flow = await openFlow(request);
-  const refuse = (message: string) => redirectWithError(loginPath(flow?.redirectTo), message, { headers: { "Set-Cookie": clearFlow } });
-  if (!flow) return refuse(`That sign-in with ${oidc.name} expired or was started in another browser. Please try again.`);
+  const refuse = (message: string) =>
+    redirectWithError(loginPath(flow?.redirectTo), message, { headers: { "Set-Cookie": clearFlow } });
+  if (!flow)
+    return refuse(`That sign-in with ${oidc.name} expired or was started in another browser. Please try again.`);
 
   const params = new URL(request.url).searchParams;
-  if (params.get("state") !== flow.state) return refuse(`That sign-in with ${oidc.name} was not started here, or a newer one replaced it. Please try again.`);
+  if (params.get("state") !== flow.state)
+    return refuse(`That sign-in with ${oidc.name} was not started here, or a newer one replaced it. Please try again.`);
   const providerError = params.get("error");
   if (providerError !== null) return refuse(providerErrorMessage(oidc.name, providerError));
   if (!params.get("code")) return refuse(`${oidc.name} answered without a sign-in code. Please try again.`);
@@ -132,23 +137,38 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
   }
 
   if (typeof identity.email !== "string" || identity.email.trim() === "") {
-    return refuse(`${oidc.name} did not share your email address, which this studio needs to know you. Ask its administrator to allow the "email" scope.`);
+    return refuse(
+      `${oidc.name} did not share your email address, which this studio needs to know you. Ask its administrator to allow the "email" scope.`,
+    );
   }
   const email = emailSchema.safeParse(identity.email);
   if (!email.success) return refuse(`${oidc.name} gave an email address this studio cannot use.`);
   // Only the provider's word that this person owns the address may name an account (decision 0048).
   if (identity.emailVerified !== true && identity.emailVerified !== "true") {
-    return refuse(`${oidc.name} has not verified your email address ${email.data}. Verify it there, then sign in again.`);
+    return refuse(
+      `${oidc.name} has not verified your email address ${email.data}. Verify it there, then sign in again.`,
+    );
   }
 
-  const account = await accountForVerifiedEmail(email.data, clientAddress(context), env.registration, flow.invite ?? null);
+  const account = await accountForVerifiedEmail(
+    email.data,
+    clientAddress(context),
+    env.registration,
+    flow.invite ?? null,
+  );
   if (!account.ok) {
     if (account.reason === "disabled") return refuse(ACCOUNT_DISABLED_MESSAGE);
     if (account.reason === "invitation") {
-      return refuse(`No account uses ${email.data}, and the invitation link you began with has been used or has expired. Ask the person who runs this studio for a new one.`);
+      return refuse(
+        `No account uses ${email.data}, and the invitation link you began with has been used or has expired. Ask the person who runs this studio for a new one.`,
+      );
     }
     if (account.reason !== "unknown") {
-      return refuse(account.reason === "throttled" ? registrationThrottledMessage(account.retryAfterSeconds) : busyMessage(account.retryAfterSeconds));
+      return refuse(
+        account.reason === "throttled"
+          ? registrationThrottledMessage(account.retryAfterSeconds)
+          : busyMessage(account.retryAfterSeconds),
+      );
     }
     return refuse(
       account.mode === "invite"
@@ -158,7 +178,13 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
   }
   // The same session as a password login (routes/login.tsx): a fresh token pair in the session cookie.
   const headers = new Headers({ "Cache-Control": "no-store" });
-  headers.append("Set-Cookie", await commitTokenPair(request, await issueTokenPair(account.user.id, new Date(), request.headers.get("User-Agent"))));
+  headers.append(
+    "Set-Cookie",
+    await commitTokenPair(
+      request,
+      await issueTokenPair(account.user.id, new Date(), request.headers.get("User-Agent")),
+    ),
+  );
   headers.append("Set-Cookie", clearFlow);
   return redirect(flow.redirectTo, { headers });
 }
@@ -224,7 +250,10 @@ async function openFlow(request: Request): Promise<Flow | null> {
   const sealed: unknown = await flowCookie.parse(request.headers.get("Cookie"));
   if (typeof sealed !== "string" || sealed === "") return null;
   try {
-    const { payload } = await jwtDecrypt(sealed, sealingKey(), { keyManagementAlgorithms: ["dir"], contentEncryptionAlgorithms: ["A256GCM"] });
+    const { payload } = await jwtDecrypt(sealed, sealingKey(), {
+      keyManagementAlgorithms: ["dir"],
+      contentEncryptionAlgorithms: ["A256GCM"],
+    });
     const flow = flowSchema.safeParse(payload);
     return flow.success ? { ...flow.data, redirectTo: safeRedirectPath(flow.data.redirectTo) } : null;
   } catch {
@@ -233,7 +262,8 @@ async function openFlow(request: Request): Promise<Flow | null> {
 }
 
 function requireOidc(): OidcSettings {
-  if (!env.oidc) throw new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!env.oidc)
+    throw new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return env.oidc;
 }
 
@@ -255,6 +285,9 @@ function providerErrorMessage(name: string, error: string): string {
 }
 
 function logFailure(what: string, error: unknown) {
-  const detail = error instanceof Error ? `${error.name}: ${error.message}${"code" in error ? ` [${String(error.code)}]` : ""}` : String(error);
+  const detail =
+    error instanceof Error
+      ? `${error.name}: ${error.message}${"code" in error ? ` [${String(error.code)}]` : ""}`
+      : String(error);
   console.warn(`[studio] single sign-on: ${what}: ${detail}`);
 }

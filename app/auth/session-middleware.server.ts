@@ -1,7 +1,13 @@
 import type { MiddlewareFunction } from "react-router";
 import { withHeaders } from "~/lib/http/security.server";
 import { dropOldCookies } from "~/lib/signed-cookie.server";
-import { requestSessionContext, requestUrlContext, resolveSession, SESSION_COOKIE, signInRequiredContext } from "./session.server";
+import {
+  requestSessionContext,
+  requestUrlContext,
+  resolveSession,
+  SESSION_COOKIE,
+  signInRequiredContext,
+} from "./session.server";
 
 /** What a personal page answers with: no shared cache and no back/forward cache may keep it. */
 export const PERSONAL_CACHE_CONTROL = "private, no-store";
@@ -34,10 +40,15 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const isApi = url.pathname.startsWith("/api/");
   const addCacheControl = personal && !response.headers.has("Cache-Control") && !isApi;
   // The API's JSON (who someone is, their items, their usage) is never stored by any cache.
-  const apiJson = isApi && !response.headers.has("Cache-Control") && /^application\/json/i.test(response.headers.get("Content-Type") ?? "");
+  const apiJson =
+    isApi &&
+    !response.headers.has("Cache-Control") &&
+    /^application\/json/i.test(response.headers.get("Content-Type") ?? "");
   // The route's own session cookie (login, logout) wins over the refreshed one.
   const cookie =
-    setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`)) ? setCookie : null;
+    setCookie !== null && !response.headers.getSetCookie().some((set) => set.startsWith(`${SESSION_COOKIE}=`))
+      ? setCookie
+      : null;
   if (!addCacheControl && !apiJson && cookie === null && old === null) return response;
   return withHeaders(response, (headers) => {
     if (cookie !== null) headers.append("Set-Cookie", cookie);

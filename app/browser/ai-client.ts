@@ -19,7 +19,9 @@ export function loadVoiceOptions(signal?: AbortSignal): Promise<VoiceOption[]> {
 }
 
 export async function askAssistant(message: string): Promise<{ reply: string; provider: string }> {
-  const answer = await apiJson<{ reply?: unknown; provider?: unknown }>("/api/assistant/message", { body: { message } });
+  const answer = await apiJson<{ reply?: unknown; provider?: unknown }>("/api/assistant/message", {
+    body: { message },
+  });
   if (typeof answer?.reply !== "string") throw new Error("The assistant answered without a reply");
   return { reply: answer.reply, provider: typeof answer.provider === "string" ? answer.provider : "" };
 }
@@ -96,14 +98,18 @@ export async function generateSpeech(text: string, voiceId: string): Promise<Spo
   const answer = await apiJson<{ url?: unknown; audio_url?: unknown; speech_id?: unknown }>("/api/voice/generate", {
     body: { text: speakableText(text), voice_id: voiceId, keep: false },
   });
-  const url = typeof answer?.url === "string" ? answer.url : typeof answer?.audio_url === "string" ? answer.audio_url : null;
+  const url =
+    typeof answer?.url === "string" ? answer.url : typeof answer?.audio_url === "string" ? answer.audio_url : null;
   if (!url || typeof answer?.speech_id !== "string") throw new Error("No audio came back");
   return { url, speechId: answer.speech_id };
 }
 
 /** "Save to library" for a spoken reply: POST /voice/spoken/{id}/keep -> the library file's name and id. */
 export async function keepSpokenReply(speechId: string): Promise<{ name: string; media_id: string }> {
-  const answer = await apiJson<{ filename?: unknown; media_id?: unknown }>(`/api/voice/spoken/${encodeURIComponent(speechId)}/keep`, { method: "POST" });
+  const answer = await apiJson<{ filename?: unknown; media_id?: unknown }>(
+    `/api/voice/spoken/${encodeURIComponent(speechId)}/keep`,
+    { method: "POST" },
+  );
   if (typeof answer?.media_id !== "string") throw new Error("Nothing was kept");
   return { name: typeof answer.filename === "string" ? answer.filename : answer.media_id, media_id: answer.media_id };
 }
@@ -115,8 +121,11 @@ export async function sketchToImage(imageData: string, style: string): Promise<s
 }
 
 export async function generateImage(prompt: string): Promise<string> {
-  const answer = await apiJson<{ image_url?: unknown; url?: unknown }>("/api/creative-tools/image/generate", { body: { prompt } });
-  const url = typeof answer?.image_url === "string" ? answer.image_url : typeof answer?.url === "string" ? answer.url : null;
+  const answer = await apiJson<{ image_url?: unknown; url?: unknown }>("/api/creative-tools/image/generate", {
+    body: { prompt },
+  });
+  const url =
+    typeof answer?.image_url === "string" ? answer.image_url : typeof answer?.url === "string" ? answer.url : null;
   if (!url) throw new Error("No image came back");
   return url;
 }
@@ -162,9 +171,16 @@ export interface GeneratedFile {
   filename: string;
 }
 
-function generatedFile(answer: { url?: unknown; media_id?: unknown; filename?: unknown } | undefined, what: string): GeneratedFile {
+function generatedFile(
+  answer: { url?: unknown; media_id?: unknown; filename?: unknown } | undefined,
+  what: string,
+): GeneratedFile {
   if (typeof answer?.url !== "string" || typeof answer.media_id !== "string") throw new Error(`No ${what} came back`);
-  return { url: answer.url, media_id: answer.media_id, filename: typeof answer.filename === "string" ? answer.filename : answer.media_id };
+  return {
+    url: answer.url,
+    media_id: answer.media_id,
+    filename: typeof answer.filename === "string" ? answer.filename : answer.media_id,
+  };
 }
 
 /** docs/api.md#every-call creative tools (the project editor's generators): POST /creative-tools/{tool}/generate. */
@@ -181,7 +197,12 @@ export async function generateVoiceFile(text: string, projectId?: string): Promi
 }
 
 export async function generateImageFile(prompt: string, projectId?: string): Promise<GeneratedFile> {
-  return generatedFile(await apiJson("/api/creative-tools/image/generate", { body: { prompt, ...(projectId ? { project_id: projectId } : {}) } }), "image");
+  return generatedFile(
+    await apiJson("/api/creative-tools/image/generate", {
+      body: { prompt, ...(projectId ? { project_id: projectId } : {}) },
+    }),
+    "image",
+  );
 }
 
 /** Starts a video job through the creative-tools door; follow it with videoStatus. */

@@ -67,7 +67,10 @@ export async function errorDetail(response: Response): Promise<string> {
 }
 
 /** JSON in, JSON out; a non-2xx answer throws ApiError with the server's detail. */
-export async function apiJson<T>(path: string, options: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function apiJson<T>(
+  path: string,
+  options: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   const response = await apiFetch(path, {
     method: options.method ?? (options.body === undefined ? "GET" : "POST"),
     headers: options.body === undefined ? undefined : { "Content-Type": "application/json" },
@@ -84,7 +87,11 @@ export async function apiJson<T>(path: string, options: { method?: string; body?
  * person's library. Resolves the stored file; a refusal throws ApiError with the server's detail
  * (413 past the storage quota, 415 wrong content).
  */
-export async function saveToLibrary(blob: Blob, filename: string, kind: "photo" | "clip" | "memo"): Promise<{ id: string; name: string; url: string }> {
+export async function saveToLibrary(
+  blob: Blob,
+  filename: string,
+  kind: "photo" | "clip" | "memo",
+): Promise<{ id: string; name: string; url: string }> {
   const form = new FormData();
   // The kind first: the server reads it before the file either way, but this keeps the request readable.
   form.append("kind", kind);

@@ -18,7 +18,12 @@ const GLYPHS = "ΔΘΛΞΠΣΦΨΩλμξπψω0123456789ABCDEF<>/{}=+*";
 export const FRAME_INTERVAL_MS: Record<BackgroundMode, number> = { matrix: 50, starfield: 33 };
 
 /** Returns one frame's drawing; the first frame is drawn at once. With reduced motion, call it once. */
-export function createPainter(context: Context2D, mode: BackgroundMode, size: () => CanvasSize, reduceMotion: boolean): () => void {
+export function createPainter(
+  context: Context2D,
+  mode: BackgroundMode,
+  size: () => CanvasSize,
+  reduceMotion: boolean,
+): () => void {
   if (mode === "matrix") {
     const glyph = 16;
     let drops: number[] = [];
@@ -28,7 +33,8 @@ export function createPainter(context: Context2D, mode: BackgroundMode, size: ()
     const draw = () => {
       const { width, height } = size();
       const columns = Math.ceil(width / glyph);
-      if (drops.length < columns) drops = drops.concat(Array.from({ length: columns - drops.length }, () => Math.random() * -50));
+      if (drops.length < columns)
+        drops = drops.concat(Array.from({ length: columns - drops.length }, () => Math.random() * -50));
       context.fillStyle = "rgba(0, 0, 0, 0.08)";
       context.fillRect(0, 0, width, height);
       context.font = `${glyph}px monospace`;

@@ -7,7 +7,15 @@
  */
 import { createPainter, FRAME_INTERVAL_MS, type BackgroundMode, type CanvasSize } from "./background-painter";
 
-type StartMessage = { type: "start"; canvas: OffscreenCanvas; mode: BackgroundMode; width: number; height: number; ratio: number; reduceMotion: boolean };
+type StartMessage = {
+  type: "start";
+  canvas: OffscreenCanvas;
+  mode: BackgroundMode;
+  width: number;
+  height: number;
+  ratio: number;
+  reduceMotion: boolean;
+};
 type ResizeMessage = { type: "resize"; width: number; height: number; ratio: number };
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -25,7 +33,9 @@ function applySize(width: number, height: number, ratio: number) {
 }
 
 const nextFrame: (callback: (time: number) => void) => void =
-  typeof scope.requestAnimationFrame === "function" ? (callback) => scope.requestAnimationFrame(callback) : (callback) => setTimeout(() => callback(performance.now()), 16);
+  typeof scope.requestAnimationFrame === "function"
+    ? (callback) => scope.requestAnimationFrame(callback)
+    : (callback) => setTimeout(() => callback(performance.now()), 16);
 
 scope.onmessage = (event: MessageEvent<StartMessage | ResizeMessage>) => {
   const message = event.data;

@@ -27,7 +27,9 @@ function startInWorker(canvas: HTMLCanvasElement, mode: BackgroundMode, reduceMo
   const worker = new Worker(new URL("./background-worker.ts", import.meta.url), { type: "module" });
   const offscreen = canvas.transferControlToOffscreen();
   const { width, height } = measure(canvas);
-  worker.postMessage({ type: "start", canvas: offscreen, mode, width, height, ratio: devicePixelRatio, reduceMotion }, [offscreen]);
+  worker.postMessage({ type: "start", canvas: offscreen, mode, width, height, ratio: devicePixelRatio, reduceMotion }, [
+    offscreen,
+  ]);
   const observer = new ResizeObserver(() => {
     const { width, height } = measure(canvas);
     worker.postMessage({ type: "resize", width, height, ratio: devicePixelRatio });

@@ -7,11 +7,29 @@
  * Everything above `drawFilteredFrame` is pure and runs in Node (unit tests).
  */
 
-export const CAMERA_FILTERS = ["matrix", "neon", "bw", "warm", "cyber", "infra", "dreamy", "vintage", "purple", "none"] as const;
+export const CAMERA_FILTERS = [
+  "matrix",
+  "neon",
+  "bw",
+  "warm",
+  "cyber",
+  "infra",
+  "dreamy",
+  "vintage",
+  "purple",
+  "none",
+] as const;
 export type CameraFilter = (typeof CAMERA_FILTERS)[number];
 
 /** docs/screens.md#constants-and-limits: Camera V2 offers the first five plus none, matrix by default. */
-export const CAMERA_V2_FILTERS = ["matrix", "neon", "bw", "warm", "cyber", "none"] as const satisfies readonly CameraFilter[];
+export const CAMERA_V2_FILTERS = [
+  "matrix",
+  "neon",
+  "bw",
+  "warm",
+  "cyber",
+  "none",
+] as const satisfies readonly CameraFilter[];
 export type CameraV2Filter = (typeof CAMERA_V2_FILTERS)[number];
 export const CAMERA_V2_DEFAULT_FILTER: CameraV2Filter = "matrix";
 export const CAMERA_DEFAULT_FILTER: CameraFilter = "none";
@@ -211,7 +229,13 @@ function fillLayer(context: CanvasRenderingContext2D, layer: ColorLayer, width: 
   context.fillRect(0, 0, width, height);
 }
 
-function drawGlyphRain(context: CanvasRenderingContext2D, rain: GlyphRain, width: number, height: number, still: boolean) {
+function drawGlyphRain(
+  context: CanvasRenderingContext2D,
+  rain: GlyphRain,
+  width: number,
+  height: number,
+  still: boolean,
+) {
   const cell = width / rain.heads.length;
   const rows = Math.ceil(height / cell);
   if (!still) advanceGlyphRain(rain, rows);

@@ -22,7 +22,8 @@ export function stashDraft(id: string, draft: StashedDraft): void {
 export function readStashedDraft(id: string): StashedDraft | null {
   try {
     const value = JSON.parse(sessionStorage.getItem(keyOf(id)) ?? "null");
-    if (typeof value?.title === "string" && typeof value.body === "string" && typeof value.base === "string") return value;
+    if (typeof value?.title === "string" && typeof value.body === "string" && typeof value.base === "string")
+      return value;
   } catch {
     // unreadable: ignore it
   }

@@ -18,7 +18,11 @@ const shown = (element: Element | null): element is HTMLElement => element insta
  * in the next shown row, or in the previous one when it was the last, or `fallback` (e.g. the list's
  * heading) when it was the only one.
  */
-export function focusAfterRemoval(item: Element | null, control: string, fallback: () => HTMLElement | null | undefined): void {
+export function focusAfterRemoval(
+  item: Element | null,
+  control: string,
+  fallback: () => HTMLElement | null | undefined,
+): void {
   const find = (step: "nextElementSibling" | "previousElementSibling") => {
     for (let row = item?.[step] ?? null; row; row = row[step]) {
       const target = shown(row) ? row.querySelector<HTMLElement>(control) : null;

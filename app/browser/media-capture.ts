@@ -53,7 +53,10 @@ export async function openCamera({ facing, resolution, previousDeviceId }: OpenC
   const size: MediaTrackConstraints = resolution
     ? { width: { ideal: resolution.width }, height: { ideal: resolution.height } }
     : {};
-  const stream = await navigator.mediaDevices.getUserMedia({ video: { ...size, facingMode: { ideal: facing } }, audio: false });
+  const stream = await navigator.mediaDevices.getUserMedia({
+    video: { ...size, facingMode: { ideal: facing } },
+    audio: false,
+  });
   if (!previousDeviceId || deviceIdOf(stream) !== previousDeviceId) return stream;
   const other = (await listCameras()).find((camera) => camera.deviceId && camera.deviceId !== previousDeviceId);
   if (!other) return stream;
@@ -82,7 +85,11 @@ interface PreviewOptions {
  * the browser reports video frames (no work is wasted redrawing an unchanged frame), otherwise about
  * `frameRate` times a second. The canvas is both the preview and the source of photos and recordings.
  */
-export function startFilteredPreview(video: HTMLVideoElement, canvas: HTMLCanvasElement, options: PreviewOptions): FilteredPreview {
+export function startFilteredPreview(
+  video: HTMLVideoElement,
+  canvas: HTMLCanvasElement,
+  options: PreviewOptions,
+): FilteredPreview {
   const context = canvas.getContext("2d");
   const effects = createFilterEffects();
   // Reduced motion stills the filters' own animation (the Matrix glyph rain), followed live.

@@ -5,7 +5,10 @@ import { isRouteErrorResponse } from "react-router";
  * network failed) or the server broke, the screen gets `fallback()` (its docs/screens.md failure text) instead of
  * the page being replaced by the error boundary; redirects and route responses pass through.
  */
-export async function withFailureFallback<T, F>(serverAction: () => Promise<T>, fallback: () => F | Promise<F>): Promise<T | F> {
+export async function withFailureFallback<T, F>(
+  serverAction: () => Promise<T>,
+  fallback: () => F | Promise<F>,
+): Promise<T | F> {
   try {
     return await serverAction();
   } catch (error) {

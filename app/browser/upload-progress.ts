@@ -31,7 +31,8 @@ function send<T>(url: string, form: FormData, { onProgress, signal }: UploadOpti
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress?.(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+      if (event.lengthComputable && event.total > 0)
+        onProgress?.(Math.min(100, Math.round((event.loaded / event.total) * 100)));
     };
     xhr.onload = () => {
       let body: unknown = null;
@@ -40,7 +41,8 @@ function send<T>(url: string, form: FormData, { onProgress, signal }: UploadOpti
       } catch {
         body = null;
       }
-      const detail = typeof (body as { detail?: unknown } | null)?.detail === "string" ? (body as { detail: string }).detail : null;
+      const detail =
+        typeof (body as { detail?: unknown } | null)?.detail === "string" ? (body as { detail: string }).detail : null;
       resolve({ status: xhr.status, ok: xhr.status >= 200 && xhr.status < 300, body: body as T, detail });
     };
     xhr.onerror = () => reject(new UploadNetworkError("Network error during upload"));
@@ -51,7 +53,11 @@ function send<T>(url: string, form: FormData, { onProgress, signal }: UploadOpti
 }
 
 /** POSTs `form` (multipart) to `url` with progress; replays once after renewing the session on a 401. */
-export async function uploadWithProgress<T = unknown>(url: string, form: FormData, options: UploadOptions = {}): Promise<UploadResult<T>> {
+export async function uploadWithProgress<T = unknown>(
+  url: string,
+  form: FormData,
+  options: UploadOptions = {},
+): Promise<UploadResult<T>> {
   const first = await send<T>(url, form, options);
   if (first.status !== 401) return first;
   // apiFetch renews the session (shared refresh queue) or sends the person to /login.

@@ -42,7 +42,9 @@ export interface UsageView {
 }
 
 const dateTime = (iso: string | null) =>
-  iso ? `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC` : "never";
+  iso
+    ? `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`
+    : "never";
 
 export function When({ iso }: { iso: string | null }) {
   return iso ? <time dateTime={iso}>{dateTime(iso)}</time> : <>never</>;
@@ -79,7 +81,12 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.intent === "password" && fetcher.data.ok) formRef.current?.reset();
   }, [fetcher.state, fetcher.data]);
-  const field = (name: "current_password" | "new_password" | "confirm_password", label: string, autoComplete: string, hint?: string) => (
+  const field = (
+    name: "current_password" | "new_password" | "confirm_password",
+    label: string,
+    autoComplete: string,
+    hint?: string,
+  ) => (
     <div className="account-field">
       <label htmlFor={`account-${name}`}>{label}</label>
       <input
@@ -117,7 +124,10 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
           Also revoke API tokens
         </label>
         <ErrorMessage result={result} />
-        <p className="muted">Changing it signs out every other session; this one stays signed in. Unless you untick the box, your personal API tokens are revoked too.</p>
+        <p className="muted">
+          Changing it signs out every other session; this one stays signed in. Unless you untick the box, your personal
+          API tokens are revoked too.
+        </p>
         <div>
           <button type="submit" className="button button-primary" disabled={fetcher.state !== "idle"}>
             {fetcher.state !== "idle" ? "Changing..." : "Change password"}
@@ -173,7 +183,11 @@ function SessionItem({ session }: { session: SessionRow }) {
           <input type="hidden" name="intent" value="revoke-session" />
           <input type="hidden" name="id" value={session.id} />
           <EnhancedField />
-          <button type="submit" className="button button-ghost button-small" aria-label={`Sign out ${session.device}, last used ${dateTime(session.last_used_at)}`}>
+          <button
+            type="submit"
+            className="button button-ghost button-small"
+            aria-label={`Sign out ${session.device}, last used ${dateTime(session.last_used_at)}`}
+          >
             <Icon name="log-out" />
             Sign out
           </button>
@@ -189,7 +203,13 @@ export function UsageSection({ usage }: { usage: UsageView }) {
       <h2 className="card-title" id="usage-title">
         Usage
       </h2>
-      <StorageMeter usage={{ usedBytes: usage.storage.used_bytes, quotaBytes: usage.storage.quota_bytes, textBytes: usage.storage.text_bytes }} />
+      <StorageMeter
+        usage={{
+          usedBytes: usage.storage.used_bytes,
+          quotaBytes: usage.storage.quota_bytes,
+          textBytes: usage.storage.text_bytes,
+        }}
+      />
       <p data-testid="ai-usage">
         AI requests today: <strong>{usage.ai.requests_today}</strong>
         {usage.ai.daily_limit === null ? null : ` of ${usage.ai.daily_limit}`}

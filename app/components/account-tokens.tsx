@@ -9,7 +9,15 @@ import { useHydrated } from "./use-hydrated";
  * The account screen's access tokens (app/routes/account.tsx): create one (its secret is shown this
  * once), list them, revoke one. The forms post to /account like the other sections (./account-sections.tsx).
  */
-export function TokensSection({ tokens, nameMax, tokensMax }: { tokens: TokenRow[]; nameMax: number; tokensMax: number }) {
+export function TokensSection({
+  tokens,
+  nameMax,
+  tokensMax,
+}: {
+  tokens: TokenRow[];
+  nameMax: number;
+  tokensMax: number;
+}) {
   const fetcher = useFetcher<AccountAnswer>({ key: "account-token-create" });
   const result = useAnswer(fetcher, ["create-token"]);
   const created = result?.ok ? result.created : undefined;
@@ -24,7 +32,8 @@ export function TokensSection({ tokens, nameMax, tokensMax }: { tokens: TokenRow
         Personal API tokens
       </h2>
       <p className="muted">
-        For scripts: send one as <code>Authorization: Bearer &lt;token&gt;</code> on any <code>/api</code> call. At most {tokensMax}.
+        For scripts: send one as <code>Authorization: Bearer &lt;token&gt;</code> on any <code>/api</code> call. At most{" "}
+        {tokensMax}.
       </p>
       {created ? <NewToken created={created} /> : null}
       <fetcher.Form method="post" action="/account" className="form account-token-form" ref={formRef}>
@@ -78,14 +87,19 @@ function NewToken({ created }: { created: { name: string; token: string } }) {
   };
   return (
     <div className="message message-success account-new-token" role="status">
-      <p>
-        Token “{created.name}” created. Copy it now: it will not be shown again.
-      </p>
+      <p>Token “{created.name}” created. Copy it now: it will not be shown again.</p>
       <div className="account-token-copy">
         <label className="visually-hidden" htmlFor="new-token">
           New token
         </label>
-        <input id="new-token" ref={field} readOnly value={created.token} onFocus={(event) => event.currentTarget.select()} spellCheck={false} />
+        <input
+          id="new-token"
+          ref={field}
+          readOnly
+          value={created.token}
+          onFocus={(event) => event.currentTarget.select()}
+          spellCheck={false}
+        />
         {hydrated ? (
           <button type="button" className="button button-small" onClick={copy}>
             <Icon name="check" />

@@ -2,7 +2,15 @@ import type { IconName } from "~/shared/icons";
 import { PageHeader } from "./page-header";
 
 /** The header of the AI tools' screens: the one page header, with optional badges. */
-export function AiPageHeader({ title, icon, children }: { title: string; icon?: IconName; children?: React.ReactNode }) {
+export function AiPageHeader({
+  title,
+  icon,
+  children,
+}: {
+  title: string;
+  icon?: IconName;
+  children?: React.ReactNode;
+}) {
   return (
     <PageHeader title={title} icon={icon} className="ai-header">
       {children ? <div className="ai-badges">{children}</div> : null}

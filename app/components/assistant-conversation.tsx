@@ -87,7 +87,15 @@ export function AssistantConversation({
  * library" and a link). Without: a small form posted to the page's action (intent keep_speech) with
  * what the page shows, so it comes back with the reply and says it is in the library.
  */
-function KeepSpeech({ exchange, spoken, speech }: { exchange: Exchange; spoken: SpokenAudio; speech: ConversationSpeech }) {
+function KeepSpeech({
+  exchange,
+  spoken,
+  speech,
+}: {
+  exchange: Exchange;
+  spoken: SpokenAudio;
+  speech: ConversationSpeech;
+}) {
   if (spoken.saved) {
     return (
       <p className="message message-success ai-spoken-saved" role="status">

@@ -49,7 +49,15 @@ export function CameraStudio<F extends CameraFilter>({
           aria-label={`Live camera preview, ${FILTER_LABELS[filter]} filter`}
         />
         {/* The camera's raw frames: drawn onto the canvas through the filter, never shown themselves. */}
-        <video ref={camera.videoRef} className="camera-source" muted playsInline autoPlay aria-hidden="true" tabIndex={-1} />
+        <video
+          ref={camera.videoRef}
+          className="camera-source"
+          muted
+          playsInline
+          autoPlay
+          aria-hidden="true"
+          tabIndex={-1}
+        />
         {status === "starting" ? <p className="camera-stage-note">Starting camera…</p> : null}
         {recording ? (
           <p className="camera-rec" role="status">

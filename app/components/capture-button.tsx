@@ -22,7 +22,15 @@ interface CaptureButtonProps {
  * with the pointer captured so sliding off the button still ends the press) and with the keyboard
  * (Space or Enter held down). Screen readers' activation (a click without a press) takes a photo.
  */
-export function CaptureButton({ onPhoto, onVideoStart, onVideoStop, recording, elapsed, disabled, waitingLabel }: CaptureButtonProps) {
+export function CaptureButton({
+  onPhoto,
+  onVideoStart,
+  onVideoStop,
+  recording,
+  elapsed,
+  disabled,
+  waitingLabel,
+}: CaptureButtonProps) {
   const hintId = useId();
   const press = useRef<{ timer: ReturnType<typeof setTimeout> | null; holding: boolean } | null>(null);
   const lastKeyPressEnded = useRef(0);
@@ -101,7 +109,13 @@ export function CaptureButton({ onPhoto, onVideoStart, onVideoStop, recording, e
         onContextMenu={(event) => event.preventDefault()}
       >
         <span className="capture-button-dot" aria-hidden="true" />
-        <span className="capture-button-label">{recording ? `Recording ${elapsed ?? ""} · release to stop` : disabled && waitingLabel ? waitingLabel : "Capture"}</span>
+        <span className="capture-button-label">
+          {recording
+            ? `Recording ${elapsed ?? ""} · release to stop`
+            : disabled && waitingLabel
+              ? waitingLabel
+              : "Capture"}
+        </span>
       </button>
       <p className="muted capture-hint" id={hintId}>
         Tap for a photo, hold for a video.

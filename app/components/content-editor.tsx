@@ -4,16 +4,24 @@ import { focusElement } from "~/browser/focus";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { DELETE_CONFIRM_TEXT } from "./dashboard-list";
 import { FlashFallback } from "./flash-message";
-import { CANCEL_ASKS, CANCEL_DROPS, CANCEL_QUESTION, LOAD_FAILED, SAVING_STATUS, UNSAVED_STATUS, type EditableItem, type EditorLimits, type SaveFailure } from "./content-texts";
+import {
+  CANCEL_ASKS,
+  CANCEL_DROPS,
+  CANCEL_QUESTION,
+  LOAD_FAILED,
+  SAVING_STATUS,
+  UNSAVED_STATUS,
+  type EditableItem,
+  type EditorLimits,
+  type SaveFailure,
+} from "./content-texts";
 import { useSaveQueue, type EditorStatus } from "./use-save-queue";
 import { Icon } from "./icon";
 import { useFollowLinksInApp } from "./in-app-links";
 import { Skeleton } from "./page-header";
 
 export function ContentLoading() {
-  return (
-    <Skeleton label="Loading..." className="content-loading" />
-  );
+  return <Skeleton label="Loading..." className="content-loading" />;
 }
 
 export function ContentLoadFailed() {
@@ -43,10 +51,7 @@ export function ContentLoadFailed() {
 function StatusLine({ status }: { status: EditorStatus }) {
   if (!status) return null;
   return (
-    <p
-      className={`message message-${status.tone} content-status`}
-      role={status.tone === "error" ? "alert" : "status"}
-    >
+    <p className={`message message-${status.tone} content-status`} role={status.tone === "error" ? "alert" : "status"}>
       {status.text}
     </p>
   );
@@ -57,7 +62,15 @@ function StatusLine({ status }: { status: EditorStatus }) {
  * and a plain form posting to the screen's action without JavaScript. With JavaScript the form's Save
  * joins the autosave's queue (useSaveQueue), which saves through the API client.
  */
-export function ContentEditor({ item, limits, saveFailure }: { item: EditableItem; limits: EditorLimits; saveFailure: SaveFailure | null }) {
+export function ContentEditor({
+  item,
+  limits,
+  saveFailure,
+}: {
+  item: EditableItem;
+  limits: EditorLimits;
+  saveFailure: SaveFailure | null;
+}) {
   const [searchParams] = useSearchParams();
   const editing = searchParams.get("edit") === "1";
   const navigate = useNavigate();
@@ -84,7 +97,8 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
   useEffect(() => {
     if (!editing) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() !== "s" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      if (event.key.toLowerCase() !== "s" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey)
+        return;
       event.preventDefault();
       void saveRef.current("manual");
     };
@@ -117,15 +131,26 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
     return (
       <article className="content-view">
         <FlashFallback />
-        {searchParams.get("confirm") === "delete" ? <DeleteConfirmation id={item.id} redirectTo={searchParams.get("redirectTo")} /> : null}
+        {searchParams.get("confirm") === "delete" ? (
+          <DeleteConfirmation id={item.id} redirectTo={searchParams.get("redirectTo")} />
+        ) : null}
         <h1 className="content-view-title" ref={titleRef as React.RefObject<HTMLHeadingElement>}>
           {saved.title}
         </h1>
-        {saved.body ? <div className="card content-body">{saved.body}</div> : <p className="muted content-body-empty">No content yet.</p>}
+        {saved.body ? (
+          <div className="card content-body">{saved.body}</div>
+        ) : (
+          <p className="muted content-body-empty">No content yet.</p>
+        )}
         <StatusLine status={status} />
         {/* Back to Dashboard is a plain link, followed in the app from here (in-app-links.ts). */}
         <div className="content-actions" onClick={followLink}>
-          <Link className="button button-primary" to={`${viewUrl}?edit=1`} onClick={editor.startEditing} preventScrollReset>
+          <Link
+            className="button button-primary"
+            to={`${viewUrl}?edit=1`}
+            onClick={editor.startEditing}
+            preventScrollReset
+          >
             <Icon name="pencil" />
             Edit
           </Link>
@@ -141,7 +166,13 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
   return (
     <article className="content-edit">
       <h1>Edit Content</h1>
-      <Form method="post" action={`${viewUrl}?edit=1`} className="card form" aria-label="Edit content" onSubmit={onSubmit}>
+      <Form
+        method="post"
+        action={`${viewUrl}?edit=1`}
+        className="card form"
+        aria-label="Edit content"
+        onSubmit={onSubmit}
+      >
         <input type="hidden" name="intent" value="save" />
         <input type="hidden" name="updated_at" value={saved.updated_at} />
         <label>
@@ -247,7 +278,13 @@ export function ContentEditor({ item, limits, saveFailure }: { item: EditableIte
 function DeleteConfirmation({ id, redirectTo }: { id: string; redirectTo: string | null }) {
   const back = safeRedirectPath(redirectTo, "/dashboard");
   return (
-    <Form method="post" action={`/content/${encodeURIComponent(id)}`} className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">
+    <Form
+      method="post"
+      action={`/content/${encodeURIComponent(id)}`}
+      className="card confirm-panel"
+      role="alertdialog"
+      aria-labelledby="confirm-delete"
+    >
       <p id="confirm-delete" className="confirm-question">
         {DELETE_CONFIRM_TEXT}
       </p>

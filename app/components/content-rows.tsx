@@ -24,9 +24,15 @@ const LABEL_IDS = { pin: "p", unpin: "u", delete: "d" } as const;
 export function RowLabels() {
   return (
     <>
-      <span hidden id={LABEL_IDS.pin}>Pin</span>
-      <span hidden id={LABEL_IDS.unpin}>Unpin</span>
-      <span hidden id={LABEL_IDS.delete}>Delete</span>
+      <span hidden id={LABEL_IDS.pin}>
+        Pin
+      </span>
+      <span hidden id={LABEL_IDS.unpin}>
+        Unpin
+      </span>
+      <span hidden id={LABEL_IDS.delete}>
+        Delete
+      </span>
     </>
   );
 }
@@ -50,7 +56,10 @@ export function contentRow(item: ContentListItem, index: number, deleting: boole
     <li key={item.id} hidden={deleting}>
       <form method="post" action={action}>
         {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
-        <button name={item.pinned ? "unpin" : "pin"} aria-labelledby={`${item.pinned ? LABEL_IDS.unpin : LABEL_IDS.pin} ${titleId}`}>
+        <button
+          name={item.pinned ? "unpin" : "pin"}
+          aria-labelledby={`${item.pinned ? LABEL_IDS.unpin : LABEL_IDS.pin} ${titleId}`}
+        >
           {item.pinned ? "★" : "☆"}
         </button>
         <a id={titleId} href={action}>
@@ -75,7 +84,8 @@ const escapeHtml = (text: string) => text.replace(/["&'<>]/g, (character) => HTM
  * browser renders the same rows as elements (contentRow) and hydrates them from this markup.
  */
 export function contentRowsMarkup(items: ContentListItem[], deletes: ReadonlySet<string>, redirectTo: string): string {
-  const back = redirectTo === "/dashboard" ? "" : `<input type="hidden" name="redirectTo" value="${escapeHtml(redirectTo)}"/>`;
+  const back =
+    redirectTo === "/dashboard" ? "" : `<input type="hidden" name="redirectTo" value="${escapeHtml(redirectTo)}"/>`;
   let html = "";
   for (let index = 0; index < items.length; index++) {
     const item = items[index];

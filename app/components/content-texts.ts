@@ -16,7 +16,8 @@ export const UNSAVED_STATUS = "Unsaved changes";
 /** What Cancel does: it drops what is not saved; after an autosave it asks about what is. */
 export const CANCEL_DROPS = "Cancel leaves without saving.";
 export const CANCEL_ASKS = "Autosave has saved part of this edit: Cancel asks whether to keep it.";
-export const CANCEL_QUESTION = "Autosave already saved changes from this edit. Keep them, or go back to the text this edit began with?";
+export const CANCEL_QUESTION =
+  "Autosave already saved changes from this edit. Keep them, or go back to the text this edit began with?";
 
 /** One content item as the screen's loader and GET /api/content/{id} answer it. */
 export interface EditableItem {

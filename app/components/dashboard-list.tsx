@@ -100,7 +100,8 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
     // docs/screens.md#error-messages: delete asks first (without JavaScript the plain form simply deletes).
     if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
     // The row hides at once: its Delete keeps no focus, so the next row's Delete takes it.
-    if (intent === "delete") focusAfterRemoval(form.closest("li"), 'button[name="delete"]', () => document.getElementById("content-heading"));
+    if (intent === "delete")
+      focusAfterRemoval(form.closest("li"), 'button[name="delete"]', () => document.getElementById("content-heading"));
     data.set("enhanced", "1");
     data.set("id", id);
     const fetcherKey = `content-${intent === "delete" ? "delete" : "pin"}-${id}`;
@@ -177,8 +178,7 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
       {visibleCount === 0 && !hasPrevious ? (
         query ? (
           <p className="muted content-empty" role="status">
-            {noResultsText(query)}{" "}
-            <Link to="/dashboard#content">Clear search</Link>
+            {noResultsText(query)} <Link to="/dashboard#content">Clear search</Link>
           </p>
         ) : (
           <p className="muted content-empty">{EMPTY_CONTENT_TEXT}</p>
@@ -195,7 +195,9 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
           onSubmit={submitRow}
           dangerouslySetInnerHTML={rowsMarkup === null ? undefined : { __html: rowsMarkup }}
         >
-          {rowsMarkup === null ? shown.map((item, index) => contentRow(item, index, deletes.has(item.id), redirectTo)) : undefined}
+          {rowsMarkup === null
+            ? shown.map((item, index) => contentRow(item, index, deletes.has(item.id), redirectTo))
+            : undefined}
         </ul>
       ) : null}
       {total > pageSize ? (
@@ -226,7 +228,15 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
 function ContentSearch({ query }: { query: string }) {
   return (
     <Form method="get" action="/dashboard#content" role="search" className="content-search" preventScrollReset>
-      <input key={query} type="search" name="q" defaultValue={query} maxLength={500} placeholder="Search titles and text" aria-label="Search your content" />
+      <input
+        key={query}
+        type="search"
+        name="q"
+        defaultValue={query}
+        maxLength={500}
+        placeholder="Search titles and text"
+        aria-label="Search your content"
+      />
       <button type="submit" className="button">
         Search
       </button>

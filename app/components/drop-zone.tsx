@@ -10,7 +10,16 @@ import { Icon } from "./icon";
  */
 export const DropZone = forwardRef<
   HTMLInputElement,
-  { label: string; name: string; accept?: string; required?: boolean; hint?: string; id?: string; error?: React.ReactNode; onChoose?: () => void }
+  {
+    label: string;
+    name: string;
+    accept?: string;
+    required?: boolean;
+    hint?: string;
+    id?: string;
+    error?: React.ReactNode;
+    onChoose?: () => void;
+  }
 >(function DropZone({ label, name, accept, required, hint, id, error, onChoose }, ref) {
   const [active, setActive] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);

@@ -27,14 +27,26 @@ export async function fileFailureFallback<T>(kind: FileScreenKind, request: Requ
  */
 export function useFileActions(
   kind: FileScreenKind,
-  { renaming, actionData, files, listRef }: { renaming: string | null; actionData: FileAnswer | undefined; files: ListedFile[]; listRef: React.RefObject<HTMLUListElement | null> },
+  {
+    renaming,
+    actionData,
+    files,
+    listRef,
+  }: {
+    renaming: string | null;
+    actionData: FileAnswer | undefined;
+    files: ListedFile[];
+    listRef: React.RefObject<HTMLUListElement | null>;
+  },
 ) {
   const { texts } = kind;
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [editing, setEditing] = useState<string | null>(renaming);
   /** A rename's refusal, shown once beside the name field (no toast); a plain form's comes back as actionData. */
   const [renameError, setRenameError] = useState<(Outcome & { name: string }) | null>(
-    actionData?.intent === "rename" && !actionData.ok && actionData.name ? { ...actionData, name: actionData.name } : null,
+    actionData?.intent === "rename" && !actionData.ok && actionData.name
+      ? { ...actionData, name: actionData.name }
+      : null,
   );
   /** The row whose Rename link takes the focus once it is shown (after a rename or a cancelled one). */
   const [focusRow, setFocusRow] = useState<string | null>(null);
@@ -82,13 +94,18 @@ export function useFileActions(
       return stopEditing(name);
     }
     setRenameError(null);
-    renameFetcher.submit({ intent: "rename", name, new_name: newName, enhanced: "1" }, { method: "post", action: kind.path });
+    renameFetcher.submit(
+      { intent: "rename", name, new_name: newName, enhanced: "1" },
+      { method: "post", action: kind.path },
+    );
   };
 
   const remove = (event: React.FormEvent<HTMLFormElement>, name: string) => {
     event.preventDefault();
     // The row goes (and its Delete is disabled at once): the next row's Delete takes the focus.
-    focusAfterRemoval(event.currentTarget.closest("li"), "button[data-delete]", () => document.querySelector<HTMLElement>("main h1"));
+    focusAfterRemoval(event.currentTarget.closest("li"), "button[data-delete]", () =>
+      document.querySelector<HTMLElement>("main h1"),
+    );
     deleteFetcher.submit({ intent: "delete", name, enhanced: "1" }, { method: "post", action: kind.path });
   };
 
@@ -156,7 +173,13 @@ export function useFileActions(
     <form method="post" className="inline-form" onSubmit={(event) => remove(event, name)}>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="name" value={name} />
-      <button type="submit" className="button button-ghost button-small" aria-label={`Delete ${name}`} disabled={busyName === name} data-delete>
+      <button
+        type="submit"
+        className="button button-ghost button-small"
+        aria-label={`Delete ${name}`}
+        disabled={busyName === name}
+        data-delete
+      >
         Delete
       </button>
     </form>

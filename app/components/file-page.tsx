@@ -58,7 +58,11 @@ export function FilePage({
 
           <FlashMessage />
           {/* What is not a field's own error (a delete, a playback); a plain form's answer too. */}
-          <OutcomeMessage outcome={outcome ?? (actionData?.intent === "upload" || actionData?.intent === "rename" ? null : actionData)} />
+          <OutcomeMessage
+            outcome={
+              outcome ?? (actionData?.intent === "upload" || actionData?.intent === "rename" ? null : actionData)
+            }
+          />
         </div>
 
         <div className="media-column">{children}</div>

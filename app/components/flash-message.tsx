@@ -13,7 +13,11 @@ export interface Outcome {
 export function OutcomeMessage({ outcome }: { outcome: Outcome | null | undefined }) {
   if (!outcome) return null;
   return (
-    <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"} data-testid="media-outcome">
+    <p
+      className={`message ${outcome.ok ? "message-success" : "message-error"}`}
+      role={outcome.ok ? "status" : "alert"}
+      data-testid="media-outcome"
+    >
       {outcome.message}
       {outcome.detail ? <span className="message-detail">{outcome.detail}</span> : null}
     </p>
@@ -42,7 +46,10 @@ export function FlashFallback() {
   const flash = rootData?.toast;
   if (hydrated || !flash) return null;
   return (
-    <p className={`message ${flash.type === "error" ? "message-error" : "message-success"}`} role={flash.type === "error" ? "alert" : "status"}>
+    <p
+      className={`message ${flash.type === "error" ? "message-error" : "message-success"}`}
+      role={flash.type === "error" ? "alert" : "status"}
+    >
       {flash.message}
     </p>
   );

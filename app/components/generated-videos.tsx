@@ -39,10 +39,12 @@ export const GENERATED_INTENT = "delete-generated";
 export const GENERATED_DELETE_FAILED = "Failed to delete video.";
 
 /** Where "Open in Video Hub" leads for a generated clip. */
-export const generatedVideoHref = (id: string) => `/videos?${new URLSearchParams({ generated: id })}#${generatedAnchor(id)}`;
+export const generatedVideoHref = (id: string) =>
+  `/videos?${new URLSearchParams({ generated: id })}#${generatedAnchor(id)}`;
 export const generatedAnchor = (id: string) => `generated-${id}`;
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export function GeneratedVideos({ videos, highlighted }: { videos: GeneratedVideo[]; highlighted: string | null }) {
   return (
@@ -85,7 +87,9 @@ function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highligh
 
   const remove = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    focusAfterRemoval(event.currentTarget.closest("li"), "button[data-delete-generated]", () => document.querySelector<HTMLElement>("#generated-videos-title"));
+    focusAfterRemoval(event.currentTarget.closest("li"), "button[data-delete-generated]", () =>
+      document.querySelector<HTMLElement>("#generated-videos-title"),
+    );
     fetcher.submit({ intent: GENERATED_INTENT, id: video.id, enhanced: "1" }, { method: "post", action: "/videos" });
   };
 
@@ -104,16 +108,34 @@ function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highligh
       <p className="muted generated-item-meta">
         {formatBytes(video.size)} · {when(video.createdAt)} UTC
       </p>
-      <video className="generated-item-video" src={video.url} controls preload="metadata" playsInline aria-label={`Play “${video.title}”`} data-testid="generated-video" />
+      <video
+        className="generated-item-video"
+        src={video.url}
+        controls
+        preload="metadata"
+        playsInline
+        aria-label={`Play “${video.title}”`}
+        data-testid="generated-video"
+      />
       <div className="media-actions">
-        <a className="button button-small" href={video.url} download={video.name} aria-label={`Download “${video.title}”`}>
+        <a
+          className="button button-small"
+          href={video.url}
+          download={video.name}
+          aria-label={`Download “${video.title}”`}
+        >
           <Icon name="download" />
           Download
         </a>
         <Form method="post" action="/videos" className="inline-form" onSubmit={remove}>
           <input type="hidden" name="intent" value={GENERATED_INTENT} />
           <input type="hidden" name="id" value={video.id} />
-          <button type="submit" className="button button-ghost button-small" aria-label={`Delete “${video.title}”`} data-delete-generated>
+          <button
+            type="submit"
+            className="button button-ghost button-small"
+            aria-label={`Delete “${video.title}”`}
+            data-delete-generated
+          >
             <Icon name="trash-2" />
             Delete
           </button>

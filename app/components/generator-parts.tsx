@@ -54,7 +54,17 @@ export function GeneratorOutcome({ outcome }: { outcome: Outcome }) {
   );
 }
 
-export function Generator({ title, icon, testId, children }: { title: string; icon: IconName; testId: string; children: React.ReactNode }) {
+export function Generator({
+  title,
+  icon,
+  testId,
+  children,
+}: {
+  title: string;
+  icon: IconName;
+  testId: string;
+  children: React.ReactNode;
+}) {
   return (
     <details className="card generator" data-testid={testId}>
       <summary>

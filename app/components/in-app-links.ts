@@ -16,7 +16,15 @@ export function useFollowLinksInApp(): (event: React.MouseEvent<HTMLElement>) =>
   const navigate = useNavigate();
   const location = useLocation();
   return (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     const link = (event.target as Element).closest?.("a");
     if (!link || !event.currentTarget.contains(link)) return;
     const href = link.getAttribute("href");

@@ -1,11 +1,24 @@
 import { Form, Link } from "react-router";
-import { KIND_LABELS, LIBRARY_KINDS, LIBRARY_SORTS, librarySearch, SORT_LABELS, type LibraryFilters } from "~/shared/library-rules";
+import {
+  KIND_LABELS,
+  LIBRARY_KINDS,
+  LIBRARY_SORTS,
+  librarySearch,
+  SORT_LABELS,
+  type LibraryFilters,
+} from "~/shared/library-rules";
 import { DELETE_CONFIRM } from "./library-texts";
 
 /** The library's filter form: kind, search and sort, a plain GET form so it works without JavaScript. */
 export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
   return (
-    <Form method="get" action="/library" className="card library-filters" role="search" aria-label="Filter your library">
+    <Form
+      method="get"
+      action="/library"
+      className="card library-filters"
+      role="search"
+      aria-label="Filter your library"
+    >
       <label>
         Kind
         <select name="kind" defaultValue={filters.kind}>
@@ -41,7 +54,13 @@ export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
 /** Without JavaScript, Delete asks here first (?delete={id}) and posts `confirmed`. */
 export function DeleteConfirmPanel({ file, back }: { file: { id: string; name: string }; back: string }) {
   return (
-    <Form method="post" action={`/library${back}`} className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">
+    <Form
+      method="post"
+      action={`/library${back}`}
+      className="card confirm-panel"
+      role="alertdialog"
+      aria-labelledby="confirm-delete"
+    >
       <p id="confirm-delete" className="confirm-question">
         {DELETE_CONFIRM} <span className="muted">({file.name})</span>
       </p>
@@ -67,7 +86,11 @@ export function LibraryPages({ filters, pages }: { filters: LibraryFilters; page
   return (
     <nav className="library-pages" aria-label="Pages">
       {filters.page > 1 ? (
-        <Link className="button button-small" rel="prev" to={`/library${librarySearch({ ...filters, page: filters.page - 1 })}`}>
+        <Link
+          className="button button-small"
+          rel="prev"
+          to={`/library${librarySearch({ ...filters, page: filters.page - 1 })}`}
+        >
           ← Previous
         </Link>
       ) : null}
@@ -75,7 +98,11 @@ export function LibraryPages({ filters, pages }: { filters: LibraryFilters; page
         Page {filters.page} of {pages}
       </span>
       {filters.page < pages ? (
-        <Link className="button button-small" rel="next" to={`/library${librarySearch({ ...filters, page: filters.page + 1 })}`}>
+        <Link
+          className="button button-small"
+          rel="next"
+          to={`/library${librarySearch({ ...filters, page: filters.page + 1 })}`}
+        >
           Next →
         </Link>
       ) : null}

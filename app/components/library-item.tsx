@@ -1,6 +1,14 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import { AUDIO_KINDS, IMAGE_KINDS, KIND_LABELS, librarySearch, type LibraryFileJson, type LibraryFilters, type Provenance } from "~/shared/library-rules";
+import {
+  AUDIO_KINDS,
+  IMAGE_KINDS,
+  KIND_LABELS,
+  librarySearch,
+  type LibraryFileJson,
+  type LibraryFilters,
+  type Provenance,
+} from "~/shared/library-rules";
 import type { MediaKind } from "~/shared/media-names";
 import { formatBytes } from "~/shared/bytes";
 import { Icon } from "./icon";
@@ -18,11 +26,24 @@ function durationText(ms: number): string {
 function Preview({ file }: { file: LibraryFileJson }) {
   const { kind } = file;
   if (IMAGE_KINDS.includes(kind)) {
-    return file.thumbnail_url ? <img className="library-thumb" src={file.thumbnail_url} alt="" loading="lazy" decoding="async" width={160} height={120} /> : null;
+    return file.thumbnail_url ? (
+      <img
+        className="library-thumb"
+        src={file.thumbnail_url}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        width={160}
+        height={120}
+      />
+    ) : null;
   }
-  if (AUDIO_KINDS.includes(kind)) return <audio className="library-audio" src={file.url} controls preload="none" aria-label={`Play ${file.name}`} />;
+  if (AUDIO_KINDS.includes(kind))
+    return <audio className="library-audio" src={file.url} controls preload="none" aria-label={`Play ${file.name}`} />;
   // No poster is made on the server: the first frame, from the file's metadata, stands in for one.
-  return <video className="library-video" src={file.url} controls preload="metadata" aria-label={`Play ${file.name}`} />;
+  return (
+    <video className="library-video" src={file.url} controls preload="metadata" aria-label={`Play ${file.name}`} />
+  );
 }
 
 /** A prompt longer than this is clipped to two lines with "more" (about two lines of a phone's card). */
@@ -61,7 +82,10 @@ function ProvenanceDetails({ provenance }: { provenance: Provenance | null }) {
     ["Voice", provenance.voice],
     ["Provider", provenance.provider],
     ["Model", provenance.model],
-    ["Source", provenance.source ? `${provenance.source.type}${provenance.source.id ? ` ${provenance.source.id}` : ""}` : null],
+    [
+      "Source",
+      provenance.source ? `${provenance.source.type}${provenance.source.id ? ` ${provenance.source.id}` : ""}` : null,
+    ],
   ];
   return (
     <dl className="library-provenance" data-testid="provenance">
@@ -132,7 +156,8 @@ export function LibraryItem({
       </div>
       <h2 className="library-name">{file.name}</h2>
       <p className="library-facts muted">
-        {facts.join(" · ")} · <time dateTime={file.created_at}>
+        {facts.join(" · ")} ·{" "}
+        <time dateTime={file.created_at}>
           {file.created_at.slice(0, 10)}
           <span className="library-clock"> {file.created_at.slice(11, 16)} UTC</span>
         </time>
@@ -152,7 +177,9 @@ export function LibraryItem({
               required
               maxLength={120}
               aria-invalid={actionData?.intent === "rename" && !actionData.ok ? true : undefined}
-              aria-describedby={actionData?.intent === "rename" && !actionData.ok ? `rename-error-${file.id}` : undefined}
+              aria-describedby={
+                actionData?.intent === "rename" && !actionData.ok ? `rename-error-${file.id}` : undefined
+              }
             />
           </label>
           {actionData?.intent === "rename" && !actionData.ok ? (
@@ -181,7 +208,11 @@ export function LibraryItem({
           </Link>
         ) : null}
         {IMAGE_KINDS.includes(kind) ? (
-          <Link className="button button-small" to={`/drawing?${new URLSearchParams({ from: file.id })}`} aria-label={`Use ${file.name} as a sketch`}>
+          <Link
+            className="button button-small"
+            to={`/drawing?${new URLSearchParams({ from: file.id })}`}
+            aria-label={`Use ${file.name} as a sketch`}
+          >
             <Icon name="brush" />
             <span className="library-action-label">Use as a sketch</span>
           </Link>
@@ -189,7 +220,13 @@ export function LibraryItem({
         <Form method="post" action={`/library${back}`} onSubmit={onDelete}>
           <input type="hidden" name="id" value={file.id} />
           <input type="hidden" name="back" value={back} />
-          <button type="submit" name="intent" value="delete" className="button button-small button-ghost" aria-label={`Delete ${file.name}`}>
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            className="button button-small button-ghost"
+            aria-label={`Delete ${file.name}`}
+          >
             <Icon name="trash-2" />
             <span className="library-action-label">Delete</span>
           </button>
@@ -205,7 +242,15 @@ export function LibraryItem({
  * 5,500 px tall): a <details> whose summary opens the chooser, the person's projects and Attach, a
  * plain form posting to /library (with or without JavaScript). Sent, the chooser closes.
  */
-function AttachChooser({ file, back, projects }: { file: LibraryFileJson; back: string; projects: { id: string; title: string }[] }) {
+function AttachChooser({
+  file,
+  back,
+  projects,
+}: {
+  file: LibraryFileJson;
+  back: string;
+  projects: { id: string; title: string }[];
+}) {
   return (
     <details className="library-attach">
       <summary className="button button-small">

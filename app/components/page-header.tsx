@@ -59,7 +59,15 @@ export function MediaHeader({
 }
 
 /** What a list or result says while it has nothing to show (the words in docs/screens.md#error-messages in `children`). */
-export function EmptyState({ icon, children, className }: { icon: IconName; children: React.ReactNode; className?: string }) {
+export function EmptyState({
+  icon,
+  children,
+  className,
+}: {
+  icon: IconName;
+  children: React.ReactNode;
+  className?: string;
+}) {
   return (
     <div className={className ? `empty-state ${className}` : "empty-state"}>
       <Icon name={icon} />

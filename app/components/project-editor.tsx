@@ -81,14 +81,20 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   const formAction = isNew ? "/project/new" : `/project/${encodeURIComponent(project!.id)}`;
 
   // A plain-form answer (no JavaScript) brings the person's values back; otherwise the stored project.
-  const initial = saveAnswer?.values ?? { title: project?.title ?? "", description: project?.description ?? "", selection: selectionOf(project) };
+  const initial = saveAnswer?.values ?? {
+    title: project?.title ?? "",
+    description: project?.description ?? "",
+    selection: selectionOf(project),
+  };
   const [title, setTitle] = useState(initial.title);
   const [description, setDescription] = useState(initial.description);
   const [selection, setSelection] = useState<Selection>(initial.selection);
   const [choices, setChoices] = useState<Choices>(loaded.choices);
   // A title's error is said once, beside the field; the status line says the rest.
   const [status, setStatus] = useState<{ ok: boolean; text: string; detail?: string } | null>(
-    saveAnswer && !saveAnswer.ok && !saveAnswer.titleError ? { ok: false, text: saveAnswer.message, detail: saveAnswer.detail } : null,
+    saveAnswer && !saveAnswer.ok && !saveAnswer.titleError
+      ? { ok: false, text: saveAnswer.message, detail: saveAnswer.detail }
+      : null,
   );
   const [titleError, setTitleError] = useState(saveAnswer?.titleError ?? null);
 
@@ -134,14 +140,19 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   /** A generator's result (or a chosen track) goes into its slot; an existing project keeps it at once. */
   const attach = (slot: ProjectSlot, choice: GeneratedChoice) => {
     setChoices((current) =>
-      current[slot].some((existing) => existing.id === choice.id) ? current : { ...current, [slot]: [choice, ...current[slot]] },
+      current[slot].some((existing) => existing.id === choice.id)
+        ? current
+        : { ...current, [slot]: [choice, ...current[slot]] },
     );
     setSelection((current) => ({ ...current, [slot]: choice.id }));
     if (isNew) {
       toast.info(`${slotLabel(slot)} attached: it is saved with the project when you press Save Project.`);
       return;
     }
-    attachFetcher.submit({ intent: "attach", slot, value: choice.id, enhanced: "1" }, { method: "post", action: formAction });
+    attachFetcher.submit(
+      { intent: "attach", slot, value: choice.id, enhanced: "1" },
+      { method: "post", action: formAction },
+    );
   };
 
   const names = Object.fromEntries(
@@ -154,97 +165,113 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
       <FlashMessage />
       {/* The form beside its generators on wide screens. */}
       <div className="workspace">
-      <Form
-        method="post"
-        action={formAction}
-        id={PROJECT_FORM_ID}
-        className="card form project-form"
-        aria-label="Project"
-        onSubmit={hydrated ? onSubmit : undefined}
-        noValidate={hydrated}
-      >
-        <input type="hidden" name="intent" value="save" />
-        <div className="project-field">
+        <Form
+          method="post"
+          action={formAction}
+          id={PROJECT_FORM_ID}
+          className="card form project-form"
+          aria-label="Project"
+          onSubmit={hydrated ? onSubmit : undefined}
+          noValidate={hydrated}
+        >
+          <input type="hidden" name="intent" value="save" />
+          <div className="project-field">
+            <label>
+              Title
+              <input
+                name="title"
+                required
+                maxLength={limits.title}
+                value={title}
+                onChange={(event) => {
+                  setTitle(event.target.value);
+                  // Fixed as soon as a title is typed: its error goes.
+                  if (event.target.value.trim()) setTitleError(null);
+                }}
+                aria-invalid={!!titleError}
+                aria-describedby={titleError ? "project-title-error" : undefined}
+              />
+            </label>
+            {titleError ? (
+              <p className="field-error" id="project-title-error" role="alert" data-testid="project-title-error">
+                {titleError}
+              </p>
+            ) : null}
+          </div>
           <label>
-            Title
-            <input
-              name="title"
-              required
-              maxLength={limits.title}
-              value={title}
-              onChange={(event) => {
-                setTitle(event.target.value);
-                // Fixed as soon as a title is typed: its error goes.
-                if (event.target.value.trim()) setTitleError(null);
-              }}
-              aria-invalid={!!titleError}
-              aria-describedby={titleError ? "project-title-error" : undefined}
+            Description
+            <textarea
+              name="description"
+              rows={3}
+              maxLength={limits.description}
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
             />
           </label>
-          {titleError ? (
-            <p className="field-error" id="project-title-error" role="alert" data-testid="project-title-error">
-              {titleError}
+          <fieldset className="project-media">
+            <legend>Media</legend>
+            <ProjectMediaIcons names={names} />
+            <div className="project-slots">
+              {FILE_SLOTS.map((slot) => (
+                <MediaSlot
+                  key={slot}
+                  slot={slot}
+                  choices={choices[slot]}
+                  value={selection[slot]}
+                  onChange={(value) => setSelection((current) => ({ ...current, [slot]: value }))}
+                />
+              ))}
+              {/* docs/screens.md#screens-and-routes: music is the Music generator's (coming soon: the bundled tracks); its choice is this form's field. */}
+              <p className="muted project-slot-empty project-music-note" data-slot="music">
+                {names.music ? `Music: ${names.music}. ` : null}Pick a bundled track under Generators, Music.
+              </p>
+            </div>
+          </fieldset>
+          {status ? (
+            <p
+              className={`message ${status.ok ? "message-success" : "message-error"}`}
+              role={status.ok ? "status" : "alert"}
+              data-testid="project-status"
+            >
+              {status.text}
+              {status.detail ? <span className="message-detail">{status.detail}</span> : null}
             </p>
           ) : null}
-        </div>
-        <label>
-          Description
-          <textarea name="description" rows={3} maxLength={limits.description} value={description} onChange={(event) => setDescription(event.target.value)} />
-        </label>
-        <fieldset className="project-media">
-          <legend>Media</legend>
-          <ProjectMediaIcons names={names} />
-          <div className="project-slots">
-            {FILE_SLOTS.map((slot) => (
-              <MediaSlot
-                key={slot}
-                slot={slot}
-                choices={choices[slot]}
-                value={selection[slot]}
-                onChange={(value) => setSelection((current) => ({ ...current, [slot]: value }))}
-              />
-            ))}
-            {/* docs/screens.md#screens-and-routes: music is the Music generator's (coming soon: the bundled tracks); its choice is this form's field. */}
-            <p className="muted project-slot-empty project-music-note" data-slot="music">
-              {names.music ? `Music: ${names.music}. ` : null}Pick a bundled track under Generators, Music.
-            </p>
+          <div className="project-actions">
+            <button type="submit" className="button button-primary" disabled={saving}>
+              {saving ? null : <Icon name="save" />}
+              {saving ? "Saving..." : "Save Project"}
+            </button>
+            <Link className="button button-ghost" to="/projects">
+              Cancel
+            </Link>
+            {/* A plain download of the saved project: project.json and its files, as a zip. */}
+            {isNew ? null : (
+              <a
+                className="button button-ghost"
+                href={`/api/project/${encodeURIComponent(project!.id)}/export`}
+                download
+              >
+                Export project
+              </a>
+            )}
           </div>
-        </fieldset>
-        {status ? (
-          <p className={`message ${status.ok ? "message-success" : "message-error"}`} role={status.ok ? "status" : "alert"} data-testid="project-status">
-            {status.text}
-            {status.detail ? <span className="message-detail">{status.detail}</span> : null}
-          </p>
-        ) : null}
-        <div className="project-actions">
-          <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? null : <Icon name="save" />}
-            {saving ? "Saving..." : "Save Project"}
-          </button>
-          <Link className="button button-ghost" to="/projects">
-            Cancel
-          </Link>
-          {/* A plain download of the saved project: project.json and its files, as a zip. */}
-          {isNew ? null : (
-            <a className="button button-ghost" href={`/api/project/${encodeURIComponent(project!.id)}/export`} download>
-              Export project
-            </a>
-          )}
-        </div>
-      </Form>
-      <ProjectGenerators
-        hydrated={hydrated}
-        imageConfigured={generators.imageConfigured}
-        assistantOffline={generators.assistantOffline}
-        selectedMusic={selection.music}
-        onMusic={(trackId) => setSelection((current) => ({ ...current, music: trackId }))}
-        musicForm={PROJECT_FORM_ID}
-        onScript={(script) =>
-          setDescription((current) => (current.trim() ? `${current.trimEnd()}\n\n${script}` : script).slice(0, limits.description))
-        }
-        onAttach={attach}
-        projectId={isNew ? undefined : project?.id}
-      />
+        </Form>
+        <ProjectGenerators
+          hydrated={hydrated}
+          imageConfigured={generators.imageConfigured}
+          assistantOffline={generators.assistantOffline}
+          selectedMusic={selection.music}
+          onMusic={(trackId) => setSelection((current) => ({ ...current, music: trackId }))}
+          musicForm={PROJECT_FORM_ID}
+          onScript={(script) =>
+            setDescription((current) =>
+              (current.trim() ? `${current.trimEnd()}\n\n${script}` : script).slice(0, limits.description),
+            )
+          }
+          onAttach={attach}
+          projectId={isNew ? undefined : project?.id}
+        />
       </div>
     </main>
   );

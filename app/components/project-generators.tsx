@@ -44,7 +44,17 @@ interface GeneratorsProps {
  * (docs/screens.md#error-messages), and its result can be attached to the project. Music is the project's one place for a
  * track: its choice is a field of the project form (saved with Save Project, with or without JavaScript).
  */
-export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline, selectedMusic, onMusic, musicForm, onScript, onAttach, projectId }: GeneratorsProps) {
+export function ProjectGenerators({
+  hydrated,
+  imageConfigured,
+  assistantOffline,
+  selectedMusic,
+  onMusic,
+  musicForm,
+  onScript,
+  onAttach,
+  projectId,
+}: GeneratorsProps) {
   return (
     <section className="project-generators" aria-label="Generators">
       <details className="card generators-fold" data-testid="generators">
@@ -56,7 +66,8 @@ export function ProjectGenerators({ hydrated, imageConfigured, assistantOffline,
         <div className="generators-body">
           <noscript>
             <p className="message message-error requires-javascript">
-              The generators run in your browser and need JavaScript. The music tracks and the form beside them work without it.
+              The generators run in your browser and need JavaScript. The music tracks and the form beside them work
+              without it.
             </p>
           </noscript>
           {hydrated ? <ScriptGenerator offline={assistantOffline} onScript={onScript} /> : null}
@@ -81,7 +92,8 @@ function ScriptGenerator({ offline, onScript }: { offline: boolean; onScript: (s
     <Generator title="Script" icon="pen-line" testId="generator-script">
       {offline ? (
         <p className="muted">
-          The offline assistant writes from your own content and the studio's guide; configure an AI model (AI_CHAT_MODEL) for free-form scripts.
+          The offline assistant writes from your own content and the studio's guide; configure an AI model
+          (AI_CHAT_MODEL) for free-form scripts.
         </p>
       ) : null}
       <PromptForm
@@ -107,7 +119,11 @@ function ScriptGenerator({ offline, onScript }: { offline: boolean; onScript: (s
   );
 }
 
-const choiceOf = (file: GeneratedFile, kind: string): GeneratedChoice => ({ id: file.media_id, name: file.filename, kind });
+const choiceOf = (file: GeneratedFile, kind: string): GeneratedChoice => ({
+  id: file.media_id,
+  name: file.filename,
+  kind,
+});
 
 function VoiceGenerator({ onAttach, projectId }: { onAttach: GeneratorsProps["onAttach"]; projectId?: string }) {
   const [text, setText] = useState("");
@@ -138,20 +154,44 @@ function VoiceGenerator({ onAttach, projectId }: { onAttach: GeneratorsProps["on
  * the project form's `music_file` field (a radio group tied to the form by its id), so it is the one
  * place for music and it works without JavaScript; the names are the tracks' own, never their files'.
  */
-function MusicPicker({ selected, onChange, form }: { selected: string; onChange: (trackId: string) => void; form: string }) {
+function MusicPicker({
+  selected,
+  onChange,
+  form,
+}: {
+  selected: string;
+  onChange: (trackId: string) => void;
+  form: string;
+}) {
   return (
     <Generator title="Music (coming soon)" icon="music" testId="generator-music">
-      <p className="muted">Music generation is coming soon. Meanwhile, choose one of the bundled tracks; Save Project keeps it.</p>
+      <p className="muted">
+        Music generation is coming soon. Meanwhile, choose one of the bundled tracks; Save Project keeps it.
+      </p>
       <fieldset className="generator-tracks">
         <legend className="visually-hidden">Project music</legend>
         <label className="generator-track">
-          <input type="radio" name="music_file" value="" form={form} checked={selected === ""} onChange={() => onChange("")} />
+          <input
+            type="radio"
+            name="music_file"
+            value=""
+            form={form}
+            checked={selected === ""}
+            onChange={() => onChange("")}
+          />
           No music
         </label>
         {MUSIC_DEMOS.map((track) => (
           <div key={track.id} className="generator-track">
             <label>
-              <input type="radio" name="music_file" value={track.id} form={form} checked={selected === track.id} onChange={() => onChange(track.id)} />
+              <input
+                type="radio"
+                name="music_file"
+                value={track.id}
+                form={form}
+                checked={selected === track.id}
+                onChange={() => onChange(track.id)}
+              />
               {track.title}
             </label>
             <audio src={track.src} controls preload="none" aria-label={`Play ${track.title}`} />
@@ -162,15 +202,24 @@ function MusicPicker({ selected, onChange, form }: { selected: string; onChange:
   );
 }
 
-function ImageGenerator({ configured, onAttach, projectId }: { configured: boolean; onAttach: GeneratorsProps["onAttach"]; projectId?: string }) {
+function ImageGenerator({
+  configured,
+  onAttach,
+  projectId,
+}: {
+  configured: boolean;
+  onAttach: GeneratorsProps["onAttach"];
+  projectId?: string;
+}) {
   const [prompt, setPrompt] = useState("");
   const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Image");
   return (
     <Generator title="Image" icon="image" testId="generator-image">
       {configured ? null : (
         <p className="muted">
-          No image model is configured (AI_IMAGE_PROVIDER with AI_IMAGE_BASE_URL, or AI_BASE_URL with AI_IMAGE_MODEL), so prompts cannot become images here yet. The Drawing Pad turns your
-          sketches into images offline, and they can be attached above.
+          No image model is configured (AI_IMAGE_PROVIDER with AI_IMAGE_BASE_URL, or AI_BASE_URL with AI_IMAGE_MODEL),
+          so prompts cannot become images here yet. The Drawing Pad turns your sketches into images offline, and they
+          can be attached above.
         </p>
       )}
       <PromptForm
@@ -179,7 +228,10 @@ function ImageGenerator({ configured, onAttach, projectId }: { configured: boole
         onChange={setPrompt}
         busy={busy}
         busyLabel="Generating..."
-        action={{ label: "Generate Image", run: () => void run(prompt, (input) => generateImageFile(input, projectId)) }}
+        action={{
+          label: "Generate Image",
+          run: () => void run(prompt, (input) => generateImageFile(input, projectId)),
+        }}
       />
       <GeneratorOutcome outcome={outcome} />
       {result ? (
@@ -244,7 +296,13 @@ function VideoGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
       <GeneratorOutcome outcome={outcome} />
       {result ? (
         <div className="generator-result">
-          <video className="generator-video" src={result.url} controls preload="metadata" aria-label="Generated video" />
+          <video
+            className="generator-video"
+            src={result.url}
+            controls
+            preload="metadata"
+            aria-label="Generated video"
+          />
           <AttachButton label="video" onClick={() => onAttach("video", choiceOf(result, "aivideo"))} />
         </div>
       ) : null}

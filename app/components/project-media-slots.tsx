@@ -32,14 +32,29 @@ const KIND_NOTES: Record<string, string> = {
 };
 
 /** One slot: a select of the person's files of the kinds it takes (works without JavaScript) and a preview. */
-export function MediaSlot({ slot, choices, value, onChange }: { slot: FileSlot; choices: MediaChoice[]; value: string; onChange: (value: string) => void }) {
+export function MediaSlot({
+  slot,
+  choices,
+  value,
+  onChange,
+}: {
+  slot: FileSlot;
+  choices: MediaChoice[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
   const chosen = choices.find((choice) => choice.id === value);
   const url = chosen ? `/media/${encodeURIComponent(chosen.id)}` : undefined;
   const label = slotLabel(slot);
   return (
     <div className="project-slot" data-slot={slot}>
       <label htmlFor={`project-${slot}`}>{label}</label>
-      <select id={`project-${slot}`} name={SLOT_FIELDS[slot]} value={value} onChange={(event) => onChange(event.target.value)}>
+      <select
+        id={`project-${slot}`}
+        name={SLOT_FIELDS[slot]}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
         <option value="">{`No ${label.toLowerCase()}`}</option>
         {choices.map((choice) => (
           <option key={choice.id} value={choice.id}>
@@ -61,7 +76,7 @@ const EMPTY_SLOT_HINTS: Record<FileSlot, string> = {
 
 function SlotPreview({ slot, url, name }: { slot: FileSlot; url: string; name: string }) {
   if (slot === "image") return <img className="project-slot-preview" src={url} alt={name} />;
-  if (slot === "video") return <video className="project-slot-preview" src={url} controls preload="metadata" aria-label={name} />;
+  if (slot === "video")
+    return <video className="project-slot-preview" src={url} controls preload="metadata" aria-label={name} />;
   return <audio className="project-slot-preview" src={url} controls preload="none" aria-label={name} />;
 }
-

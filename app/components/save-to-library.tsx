@@ -42,8 +42,16 @@ export function SaveToLibraryButton({
  * "In your library" with a check icon and a link to the library, or the failure and its reason. (The assistant's spoken
  * replies keep their unkept speech this way.)
  */
-export function SaveToLibrary({ save, label = "Save to library" }: { save: () => Promise<{ name: string }>; label?: string }) {
-  const [state, setState] = useState<{ phase: "idle" | "saving" | "saved" | "failed"; detail?: string }>({ phase: "idle" });
+export function SaveToLibrary({
+  save,
+  label = "Save to library",
+}: {
+  save: () => Promise<{ name: string }>;
+  label?: string;
+}) {
+  const [state, setState] = useState<{ phase: "idle" | "saving" | "saved" | "failed"; detail?: string }>({
+    phase: "idle",
+  });
   const keep = async () => {
     setState({ phase: "saving" });
     try {
@@ -58,7 +66,12 @@ export function SaveToLibrary({ save, label = "Save to library" }: { save: () =>
   };
   return (
     <span className="save-to-library">
-      <button type="button" className="button button-small" onClick={() => void keep()} disabled={state.phase === "saving" || state.phase === "saved"}>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => void keep()}
+        disabled={state.phase === "saving" || state.phase === "saved"}
+      >
         {state.phase === "saved" ? <Icon name="check" /> : <Icon name="save" />}
         {state.phase === "saving" ? "Saving…" : state.phase === "saved" ? "In your library" : label}
       </button>

@@ -36,7 +36,9 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
   const handles = useMatches().map((match) => match.handle as ShellHandle | undefined);
   const skip = handles.findLast((handle) => handle?.skipLink)?.skipLink ?? DEFAULT_SKIP;
   const ownThemeToggle = handles.some((handle) => handle?.ownThemeToggle);
-  const pendingPlan = useFetchers().findLast((fetcher) => fetcher.formData?.get("intent") === "plan")?.formData?.get("plan");
+  const pendingPlan = useFetchers()
+    .findLast((fetcher) => fetcher.formData?.get("intent") === "plan")
+    ?.formData?.get("plan");
   const shownPlan = typeof pendingPlan === "string" ? pendingPlan : plan;
   const followLink = useFollowLinksInApp();
 
@@ -47,7 +49,12 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
 
   const closeOnEscape = (event: React.KeyboardEvent<HTMLDetailsElement>) => {
     const details = event.currentTarget;
-    if (event.key !== "Escape" || !details.open || getComputedStyle(details.querySelector("summary")!).display === "none") return;
+    if (
+      event.key !== "Escape" ||
+      !details.open ||
+      getComputedStyle(details.querySelector("summary")!).display === "none"
+    )
+      return;
     details.open = false;
     details.querySelector("summary")?.focus();
   };
@@ -64,9 +71,7 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
           Creative AI Studio
         </a>
         <details className="shell-menu" ref={menu} onKeyDown={closeOnEscape}>
-          <summary className="button button-ghost">
-            Menu
-          </summary>
+          <summary className="button button-ghost">Menu</summary>
           <div className="shell-panel">
             <nav className="shell-nav" aria-label="Studio">
               {/* The icons are CSS's, keyed by the link's path (app.css, "Tool icons"). */}

@@ -73,10 +73,19 @@ export function SketchCanvas({ colour, brushSize, mode, startImage = null, ref }
         const ctx = context();
         if (!ctx) return true;
         const pixels = ctx.getImageData(0, 0, SKETCH_SIZE.width, SKETCH_SIZE.height).data;
-        const paper = [parseInt(SKETCH_BACKGROUND.slice(1, 3), 16), parseInt(SKETCH_BACKGROUND.slice(3, 5), 16), parseInt(SKETCH_BACKGROUND.slice(5, 7), 16)];
+        const paper = [
+          parseInt(SKETCH_BACKGROUND.slice(1, 3), 16),
+          parseInt(SKETCH_BACKGROUND.slice(3, 5), 16),
+          parseInt(SKETCH_BACKGROUND.slice(5, 7), 16),
+        ];
         for (let i = 0; i < pixels.length; i += 4) {
           if (pixels[i + 3] === 0) continue;
-          if (Math.abs(pixels[i] - paper[0]) > BLANK_TOLERANCE || Math.abs(pixels[i + 1] - paper[1]) > BLANK_TOLERANCE || Math.abs(pixels[i + 2] - paper[2]) > BLANK_TOLERANCE) return false;
+          if (
+            Math.abs(pixels[i] - paper[0]) > BLANK_TOLERANCE ||
+            Math.abs(pixels[i + 1] - paper[1]) > BLANK_TOLERANCE ||
+            Math.abs(pixels[i + 2] - paper[2]) > BLANK_TOLERANCE
+          )
+            return false;
         }
         return true;
       },
@@ -85,7 +94,10 @@ export function SketchCanvas({ colour, brushSize, mode, startImage = null, ref }
         new Promise<Blob>((resolve, reject) => {
           const canvas = canvasRef.current;
           if (!canvas) return reject(new Error("No canvas"));
-          canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("The sketch could not be encoded"))), "image/png");
+          canvas.toBlob(
+            (blob) => (blob ? resolve(blob) : reject(new Error("The sketch could not be encoded"))),
+            "image/png",
+          );
         }),
     }),
     [clear],

@@ -25,11 +25,20 @@ export function StorageMeter({ usage }: { usage: StorageUsageView }) {
   return (
     <div className="storage-meter" data-testid="storage-meter">
       <label htmlFor="storage-meter">Storage</label>
-      <meter id="storage-meter" min={0} max={usage.quotaBytes} low={usage.quotaBytes * 0.75} high={usage.quotaBytes * 0.9} optimum={0} value={usage.usedBytes}>
+      <meter
+        id="storage-meter"
+        min={0}
+        max={usage.quotaBytes}
+        low={usage.quotaBytes * 0.75}
+        high={usage.quotaBytes * 0.9}
+        optimum={0}
+        value={usage.usedBytes}
+      >
         {percent}%
       </meter>
       <span className="muted">
-        {formatBytes(usage.usedBytes)} of {formatBytes(usage.quotaBytes)} used ({percent}%): files {formatBytes(mediaBytes)}, text {formatBytes(textBytes)}
+        {formatBytes(usage.usedBytes)} of {formatBytes(usage.quotaBytes)} used ({percent}%): files{" "}
+        {formatBytes(mediaBytes)}, text {formatBytes(textBytes)}
       </span>
     </div>
   );

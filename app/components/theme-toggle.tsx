@@ -26,7 +26,11 @@ export function ThemeToggle({ className = "" }: { className?: string }) {
       <input type="hidden" name="intent" value="theme" />
       <input type="hidden" name="theme" value={next} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <button type="submit" className={className ? `button button-ghost ${className}` : "button button-ghost"} data-next={next}>
+      <button
+        type="submit"
+        className={className ? `button button-ghost ${className}` : "button button-ghost"}
+        data-next={next}
+      >
         {themeToggleLabel(next)}
       </button>
     </fetcher.Form>

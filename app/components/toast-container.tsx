@@ -36,8 +36,16 @@ export const TOASTS_AT_ONCE = { phone: 2, desktop: 3 };
  * bar's animation ends) and app.css stills the entrances.
  */
 export default function StudioToastContainer({ theme }: { theme: Theme }) {
-  const reducedMotion = useSyncExternalStore(subscribeToMotion, () => window.matchMedia(REDUCED_MOTION).matches, () => false);
-  const phone = useSyncExternalStore(subscribeToPhone, () => window.matchMedia(PHONE).matches, () => false);
+  const reducedMotion = useSyncExternalStore(
+    subscribeToMotion,
+    () => window.matchMedia(REDUCED_MOTION).matches,
+    () => false,
+  );
+  const phone = useSyncExternalStore(
+    subscribeToPhone,
+    () => window.matchMedia(PHONE).matches,
+    () => false,
+  );
   useEffect(() => seeThroughUnderPointer(toast), []);
   useEffect(() => followToastStack(), []);
   return (

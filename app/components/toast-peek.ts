@@ -11,7 +11,12 @@ export function seeThroughUnderPointer(toasts: { pause(): void; play(): void }):
       !!event &&
       [...document.querySelectorAll(".Toastify__toast")].some((element) => {
         const box = element.getBoundingClientRect();
-        return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+        return (
+          event.clientX >= box.left &&
+          event.clientX <= box.right &&
+          event.clientY >= box.top &&
+          event.clientY <= box.bottom
+        );
       });
     if (over === peeking) return;
     peeking = over;
@@ -44,7 +49,8 @@ export function followToastStack(): () => void {
   if (!region) return () => {};
   const measure = () => {
     let top = Infinity;
-    for (const toast of region.querySelectorAll(".Toastify__toast")) top = Math.min(top, toast.getBoundingClientRect().top);
+    for (const toast of region.querySelectorAll(".Toastify__toast"))
+      top = Math.min(top, toast.getBoundingClientRect().top);
     const room = Number.isFinite(top) ? Math.max(0, Math.ceil(window.innerHeight - top)) : 0;
     root.style.setProperty("--toast-stack", `${room}px`);
   };

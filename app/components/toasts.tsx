@@ -40,7 +40,11 @@ const LazyToastContainer = lazy(() => import("./toast-container"));
 export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   const { pathname } = useLocation();
   const theme = useTheme();
-  const mounted = useSyncExternalStore(subscribe, () => wanted, () => false);
+  const mounted = useSyncExternalStore(
+    subscribe,
+    () => wanted,
+    () => false,
+  );
   const signedIn = !!(useRouteLoaderData("root") as { user?: unknown } | undefined)?.user;
   const wasSignedIn = useRef(signedIn);
   useEffect(() => {
@@ -56,7 +60,8 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   }, [signedIn]);
   useEffect(() => {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (docs/screens.md#constants-and-limits).
-    if (flash) toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
+    if (flash)
+      toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
     // Only a new flash raises a toast; the path is read when it arrives.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [flash]);
@@ -78,4 +83,9 @@ const raise =
   };
 
 /** react-toastify's `toast.info/success/error/warning`, loading it on first use. */
-export const toast = { info: raise("info"), success: raise("success"), error: raise("error"), warning: raise("warning") };
+export const toast = {
+  info: raise("info"),
+  success: raise("success"),
+  error: raise("error"),
+  warning: raise("warning"),
+};

@@ -8,7 +8,6 @@ import { UploadProgress, type Outcome } from "./media-ui";
 import { StorageMeter, type StorageUsageView } from "./storage-meter";
 import { toast } from "./toasts";
 
-
 export interface UploadCardProps {
   /** The card's accessible name, e.g. "Upload a voice clip". */
   section: string;
@@ -45,7 +44,23 @@ export interface UploadCardProps {
  * says UPLOAD_SUCCESSFUL as a toast, empties the picker and reloads the screen's list. Without
  * JavaScript the form posts to the screen's action, which redirects with the same text.
  */
-export function UploadCard({ section, uploadUrl, fileLabel, accept, fileRequired, hint, maxBytes, maxLabel, texts, refuse, toastMs, answer, fields, usage, id = "upload-file" }: UploadCardProps) {
+export function UploadCard({
+  section,
+  uploadUrl,
+  fileLabel,
+  accept,
+  fileRequired,
+  hint,
+  maxBytes,
+  maxLabel,
+  texts,
+  refuse,
+  toastMs,
+  answer,
+  fields,
+  usage,
+  id = "upload-file",
+}: UploadCardProps) {
   const revalidator = useRevalidator();
   const fileInput = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -62,7 +77,12 @@ export function UploadCard({ section, uploadUrl, fileLabel, accept, fileRequired
     }
     const refused = refuse?.(file);
     if (refused) return setError({ ok: false, message: refused });
-    if (file.size > maxBytes) return setError({ ok: false, message: texts.uploadFailed, detail: `File is too large (the limit is ${maxLabel})` });
+    if (file.size > maxBytes)
+      return setError({
+        ok: false,
+        message: texts.uploadFailed,
+        detail: `File is too large (the limit is ${maxLabel})`,
+      });
     const body = new FormData(form);
     body.delete("intent");
     setError(null);

@@ -12,7 +12,8 @@ import {
 
 export const GALLERY_UNAVAILABLE_TEXT =
   "This browser cannot keep captures (its storage is off or blocked): they stay only until you leave this page.";
-export const GALLERY_SAVE_FAILED_TEXT = "The capture could not be kept: the browser's storage may be full. Delete some captures and try again.";
+export const GALLERY_SAVE_FAILED_TEXT =
+  "The capture could not be kept: the browser's storage may be full. Delete some captures and try again.";
 export const GALLERY_CHANGE_FAILED_TEXT = "The gallery could not be changed. Please reload the page and try again.";
 
 /** A gallery item as the screen shows it: the fields in docs/api.md#entities-and-payloads plus the name it is saved under. */
@@ -28,7 +29,11 @@ function toEntry(capture: Omit<StoredCapture, "owner">): GalleryEntry {
     type: capture.type,
     filter: capture.filter,
     src: URL.createObjectURL(capture.blob),
-    filename: captureFilename(`camera-v2-${capture.filter}`, new Date(capture.id), captureExtension(capture.type, capture.blob.type)),
+    filename: captureFilename(
+      `camera-v2-${capture.filter}`,
+      new Date(capture.id),
+      captureExtension(capture.type, capture.blob.type),
+    ),
     blob: capture.blob,
   };
 }
@@ -60,7 +65,10 @@ export function useCameraGallery(owner: string) {
         if (cancelled) return loaded.forEach((entry) => URL.revokeObjectURL(entry.src));
         loaded.forEach((entry) => known.add(entry.src));
         // Captures taken while the gallery was loading are newer: they stay in front.
-        setEntries((current) => [...current, ...loaded.filter((entry) => !current.some((shown) => shown.id === entry.id))]);
+        setEntries((current) => [
+          ...current,
+          ...loaded.filter((entry) => !current.some((shown) => shown.id === entry.id)),
+        ]);
       })
       .catch(() => {
         if (!cancelled) setProblem(GALLERY_UNAVAILABLE_TEXT);
@@ -108,19 +116,16 @@ export function useCameraGallery(owner: string) {
     }
   };
 
-  const remove = useCallback(
-    async (id: number) => {
-      try {
-        await (await storeRef.current)?.remove(id);
-      } catch {
-        setProblem(GALLERY_CHANGE_FAILED_TEXT);
-        return;
-      }
-      forget(entriesRef.current.filter((entry) => entry.id === id));
-      setEntries((current) => current.filter((entry) => entry.id !== id));
-    },
-    [],
-  );
+  const remove = useCallback(async (id: number) => {
+    try {
+      await (await storeRef.current)?.remove(id);
+    } catch {
+      setProblem(GALLERY_CHANGE_FAILED_TEXT);
+      return;
+    }
+    forget(entriesRef.current.filter((entry) => entry.id === id));
+    setEntries((current) => current.filter((entry) => entry.id !== id));
+  }, []);
 
   const clear = useCallback(async () => {
     try {

@@ -27,13 +27,21 @@ export interface Draft {
   body: string;
 }
 
-type SaveReply = { ok: true; item: EditableItem } | { ok: false; status: number; detail: string; current: EditableItem | null };
+type SaveReply =
+  { ok: true; item: EditableItem } | { ok: false; status: number; detail: string; current: EditableItem | null };
 
-const sameAsSaved = (draft: Draft, saved: EditableItem) => draft.title.trim() === saved.title && draft.body === saved.body;
+const sameAsSaved = (draft: Draft, saved: EditableItem) =>
+  draft.title.trim() === saved.title && draft.body === saved.body;
 
 function isItem(value: unknown): value is EditableItem {
   const item = value as Partial<EditableItem> | null;
-  return !!item && typeof item.id === "string" && typeof item.title === "string" && typeof item.body === "string" && typeof item.updated_at === "string";
+  return (
+    !!item &&
+    typeof item.id === "string" &&
+    typeof item.title === "string" &&
+    typeof item.body === "string" &&
+    typeof item.updated_at === "string"
+  );
 }
 
 /**
@@ -52,7 +60,8 @@ async function sendSave(id: string, kind: SaveKind, payload: Record<string, unkn
     keepalive: kind === "leave" && new TextEncoder().encode(body).length < KEEPALIVE_MAX_BYTES,
   });
   if (response.ok) return { ok: true, item: (await response.json()) as EditableItem };
-  if (response.status !== 409) return { ok: false, status: response.status, detail: await errorDetail(response), current: null };
+  if (response.status !== 409)
+    return { ok: false, status: response.status, detail: await errorDetail(response), current: null };
   const answer = (await response.json().catch(() => null)) as { detail?: unknown; current?: unknown } | null;
   return {
     ok: false,
@@ -68,7 +77,15 @@ async function sendSave(id: string, kind: SaveKind, payload: Record<string, unkn
  * last change; unsaved text kept in the tab until saved or dropped; a save when the page or the editor
  * is left. After a conflict the version stored elsewhere (carried by the 409) is what Cancel shows.
  */
-export function useSaveQueue({ item, editing, saveFailure }: { item: EditableItem; editing: boolean; saveFailure: SaveFailure | null }) {
+export function useSaveQueue({
+  item,
+  editing,
+  saveFailure,
+}: {
+  item: EditableItem;
+  editing: boolean;
+  saveFailure: SaveFailure | null;
+}) {
   const [saved, setSavedState] = useState<EditableItem>(saveFailure?.current ?? item);
   const [draft, setDraftState] = useState<Draft>(saveFailure?.values ?? { title: item.title, body: item.body });
   const [status, setStatus] = useState<EditorStatus>(
@@ -137,7 +154,10 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
             return "conflict";
           }
           // A refusal with a reason the person can act on (413: the storage quota) says it after the text in docs/screens.md#error-messages.
-          setStatus({ tone: "error", text: reply.status === 413 && reply.detail ? `${SAVE_FAILED} ${reply.detail}` : SAVE_FAILED });
+          setStatus({
+            tone: "error",
+            text: reply.status === 413 && reply.detail ? `${SAVE_FAILED} ${reply.detail}` : SAVE_FAILED,
+          });
           return "failed";
         } catch {
           setStatus({ tone: "error", text: SAVE_FAILED });
@@ -213,7 +233,9 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
   // if that fails, ask. Cancel is the explicit way to drop them (it resets the draft before it navigates).
   const blocker = useBlocker(({ currentLocation, nextLocation }) => {
     if (!editingRef.current || sameAsSaved(draftRef.current, savedRef.current)) return false;
-    const staysInEditor = nextLocation.pathname === currentLocation.pathname && new URLSearchParams(nextLocation.search).get("edit") === "1";
+    const staysInEditor =
+      nextLocation.pathname === currentLocation.pathname &&
+      new URLSearchParams(nextLocation.search).get("edit") === "1";
     return !staysInEditor;
   });
   const blockerRef = useRef(blocker);
@@ -262,5 +284,19 @@ export function useSaveQueue({ item, editing, saveFailure }: { item: EditableIte
     if (next.title.trim()) setStatus((current) => (current?.text === TITLE_REQUIRED_NOTE ? null : current));
   };
 
-  return { saved, draft, status, conflict, saving, autosaving, dirty, autosavedThisEdit, save, startEditing, cancelEditing, revertEdit, editDraft };
+  return {
+    saved,
+    draft,
+    status,
+    conflict,
+    saving,
+    autosaving,
+    dirty,
+    autosavedThisEdit,
+    save,
+    startEditing,
+    cancelEditing,
+    revertEdit,
+    editDraft,
+  };
 }

@@ -18,7 +18,11 @@ export function useSpokenReplies(initial: Exchange[], initialSpeechError: string
   // Played once React has given the reply's player its new source; autoplay may be refused, then the
   // player is there to press play.
   useEffect(() => {
-    if (toPlay) void players.current.get(toPlay.exchangeId)?.play().catch(() => {});
+    if (toPlay)
+      void players.current
+        .get(toPlay.exchangeId)
+        ?.play()
+        .catch(() => {});
   }, [toPlay]);
 
   const player = useCallback((exchangeId: string, element: HTMLAudioElement | null) => {
@@ -37,7 +41,10 @@ export function useSpokenReplies(initial: Exchange[], initialSpeechError: string
     });
   }, []);
 
-  const drop = useCallback((exchangeId: string) => setExchanges((list) => list.filter((exchange) => exchange.id !== exchangeId)), []);
+  const drop = useCallback(
+    (exchangeId: string) => setExchanges((list) => list.filter((exchange) => exchange.id !== exchangeId)),
+    [],
+  );
 
   /** Speaks the exchange's reply in the voice, unkept, and plays it under that reply. */
   const speak = async (exchange: Exchange, voiceId: string) => {
@@ -46,7 +53,13 @@ export function useSpokenReplies(initial: Exchange[], initialSpeechError: string
     setSpeechError(null);
     try {
       const spoken = await generateSpeech(exchange.reply, voiceId);
-      setExchanges((list) => list.map((candidate) => (candidate.id === exchange.id ? { ...candidate, speech: { url: spoken.url, speechId: spoken.speechId } } : candidate)));
+      setExchanges((list) =>
+        list.map((candidate) =>
+          candidate.id === exchange.id
+            ? { ...candidate, speech: { url: spoken.url, speechId: spoken.speechId } }
+            : candidate,
+        ),
+      );
       setToPlay({ exchangeId: exchange.id, url: spoken.url });
     } catch (error) {
       setSpeechError(aiFailureText(failureText, error));

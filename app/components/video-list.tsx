@@ -19,7 +19,15 @@ const when = (iso: string | undefined) =>
  * The Video Hub's uploads: each links to its page and plays in a dialog (a signed URL); rename and
  * delete. `children` follow the list inside the page's <main> (the Generated section).
  */
-export function VideoList({ data, actionData, children }: { data: FileScreenData; actionData: FileAnswer | undefined; children?: React.ReactNode }) {
+export function VideoList({
+  data,
+  actionData,
+  children,
+}: {
+  data: FileScreenData;
+  actionData: FileAnswer | undefined;
+  children?: React.ReactNode;
+}) {
   const { files } = data;
   const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
@@ -28,7 +36,9 @@ export function VideoList({ data, actionData, children }: { data: FileScreenData
   const play = async (event: React.MouseEvent, name: string) => {
     event.preventDefault();
     try {
-      const { url } = await apiJson<{ url: string }>(`/api/videos/signed_url?${new URLSearchParams({ filename: name })}`);
+      const { url } = await apiJson<{ url: string }>(
+        `/api/videos/signed_url?${new URLSearchParams({ filename: name })}`,
+      );
       setPlaying({ name, url });
     } catch {
       actions.say({ ok: false, message: PLAYBACK_FAILED });
@@ -80,7 +90,12 @@ export function VideoList({ data, actionData, children }: { data: FileScreenData
                 </span>
               </div>
               <div className="media-actions">
-                <Link className="button button-primary button-small" to={videoPage(file.name)} onClick={(event) => play(event, file.name)} aria-label={`Play ${file.name}`}>
+                <Link
+                  className="button button-primary button-small"
+                  to={videoPage(file.name)}
+                  onClick={(event) => play(event, file.name)}
+                  aria-label={`Play ${file.name}`}
+                >
                   <Icon name="play" />
                   Play
                 </Link>

@@ -34,12 +34,26 @@ export function VideoModal({ video, onClose, onError }: VideoModalProps) {
         <div className="video-modal-body">
           <div className="video-modal-head">
             <h2>{video.name}</h2>
-            <button type="button" className="button button-ghost button-small" onClick={onClose} aria-label="Close player">
+            <button
+              type="button"
+              className="button button-ghost button-small"
+              onClick={onClose}
+              aria-label="Close player"
+            >
               <Icon name="x" />
               Close
             </button>
           </div>
-          <video key={video.url} src={video.url} controls autoPlay playsInline className="video-player" data-testid="modal-video" onError={onError} />
+          <video
+            key={video.url}
+            src={video.url}
+            controls
+            autoPlay
+            playsInline
+            className="video-player"
+            data-testid="modal-video"
+            onError={onError}
+          />
         </div>
       ) : null}
     </dialog>

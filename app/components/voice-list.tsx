@@ -37,7 +37,14 @@ export function VoiceList({ data, actionData }: { data: FileScreenData; actionDa
   };
 
   return (
-    <FilePage kind={VOICE_FILES} maxBytes={data.maxBytes} maxLabel={data.maxLabel} actionData={actionData} usage={data.usage} outcome={actions.outcome}>
+    <FilePage
+      kind={VOICE_FILES}
+      maxBytes={data.maxBytes}
+      maxLabel={data.maxLabel}
+      actionData={actionData}
+      usage={data.usage}
+      outcome={actions.outcome}
+    >
       <section className="media-controls" aria-label="Playback">
         <label className="media-speed">
           Playback speed
@@ -49,7 +56,13 @@ export function VoiceList({ data, actionData }: { data: FileScreenData; actionDa
             ))}
           </select>
         </label>
-        <button type="button" className="button" aria-pressed={loop} onClick={() => setLoop(!loop)} disabled={!hydrated}>
+        <button
+          type="button"
+          className="button"
+          aria-pressed={loop}
+          onClick={() => setLoop(!loop)}
+          disabled={!hydrated}
+        >
           <Icon name="repeat" />
           Loop: {loop ? "on" : "off"}
         </button>

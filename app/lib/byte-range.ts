@@ -4,9 +4,7 @@
  * handles. A range that cannot be satisfied, or a `bytes=` header that does not parse, is 416.
  */
 export type RangeAnswer =
-  | { kind: "full" }
-  | { kind: "partial"; start: number; end: number }
-  | { kind: "unsatisfiable" };
+  { kind: "full" } | { kind: "partial"; start: number; end: number } | { kind: "unsatisfiable" };
 
 const SPEC = /^(\d*)-(\d*)$/;
 

@@ -1,4 +1,13 @@
-import { NoResultError, type Compilable, type CompiledQuery, type Kysely, type KyselyPlugin, type QueryNode, type QueryResult, type RootOperationNode } from "kysely";
+import {
+  NoResultError,
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type KyselyPlugin,
+  type QueryNode,
+  type QueryResult,
+  type RootOperationNode,
+} from "kysely";
 
 /**
  * Queries built and compiled once per open database, then run with each call's values (docs/performance.md:
@@ -68,7 +77,8 @@ interface Template {
 const isParameterPlugin = (plugin: KyselyPlugin): plugin is ParameterPlugin =>
   typeof (plugin as Partial<ParameterPlugin>).transformParameter === "function";
 
-const samePlugins = (a: readonly KyselyPlugin[], b: readonly KyselyPlugin[]) => a.length === b.length && a.every((plugin, i) => plugin === b[i]);
+const samePlugins = (a: readonly KyselyPlugin[], b: readonly KyselyPlugin[]) =>
+  a.length === b.length && a.every((plugin, i) => plugin === b[i]);
 
 /** The variant argument: none for queries of one shape, else the shape's name. */
 type VariantArgument<V extends string> = [V] extends [never] ? [] : [variant: V];
@@ -125,7 +135,9 @@ export function compileOnce<DB, P extends QueryParameters, R, V extends string =
     });
     for (const name of placeholders.keys()) {
       if (!slots.some(([, slotName]) => slotName === name)) {
-        throw new Error(`compileOnce: the parameter "${name}" did not become a parameter of the compiled query; pass it straight into the query as a value`);
+        throw new Error(
+          `compileOnce: the parameter "${name}" did not become a parameter of the compiled query; pass it straight into the query as a value`,
+        );
       }
     }
     return {

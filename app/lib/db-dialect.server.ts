@@ -56,7 +56,9 @@ export function databaseEngineFromUrl(url?: string): DatabaseEngine {
   const value = url?.trim();
   if (!value) return "sqlite";
   if (/^postgres(ql)?:\/\//i.test(value)) return "postgres";
-  throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL (or unset for the embedded SQLite database), got "${redactUrl(value)}"`);
+  throw new Error(
+    `DATABASE_URL must be a postgres:// or postgresql:// URL (or unset for the embedded SQLite database), got "${redactUrl(value)}"`,
+  );
 }
 
 /** A connection URL with its password replaced, for messages and logs. */
@@ -99,7 +101,8 @@ export interface CachingSqliteDatabase {
  * whose schema changed on its next run.
  */
 export function cachingStatements(sqlite: Database.Database, size = STATEMENT_CACHE_SIZE): CachingSqliteDatabase {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`cachingStatements: size must be a positive integer, got ${size}`);
+  if (!Number.isInteger(size) || size < 1)
+    throw new RangeError(`cachingStatements: size must be a positive integer, got ${size}`);
   const statements = new Map<string, Database.Statement>();
   return {
     prepare(sql: string): Database.Statement {
@@ -139,7 +142,9 @@ function parseInt8(value: string): number {
 /** The pool's type parsers: PostgreSQL's defaults except int8 (OID 20), which pg would give as a string. */
 const typeParsers = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === pg.types.builtins.INT8 && format !== "binary" ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8 && format !== "binary"
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /**
@@ -187,7 +192,8 @@ export function createDialect(options: DialectOptions): Dialect {
   if (databaseEngineFromUrl(options.url) === "postgres") {
     return new PostgresDialect({ pool: createPostgresPool(options.url!.trim(), { max: options.poolSize }) });
   }
-  if (!options.sqliteFile) throw new Error("createDialect: sqliteFile is required when DATABASE_URL is not a postgres:// URL");
+  if (!options.sqliteFile)
+    throw new Error("createDialect: sqliteFile is required when DATABASE_URL is not a postgres:// URL");
   return new SqliteDialect({ database: cachingStatements(openSqlite(options.sqliteFile)) });
 }
 
@@ -238,7 +244,10 @@ const engineFrom = (source: EngineSource): DatabaseEngine => (typeof source === 
  * runs a transaction alone on its connection). Use inside `db.transaction()`, e.g. to serialise
  * "count then insert" per user by locking the user's row first.
  */
-export function forUpdate<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, engine: EngineSource): SelectQueryBuilder<DB, TB, O> {
+export function forUpdate<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  engine: EngineSource,
+): SelectQueryBuilder<DB, TB, O> {
   return engineFrom(engine) === "postgres" ? query.forUpdate() : query;
 }
 
@@ -290,7 +299,10 @@ class StripNulTransformer extends OperationNodeTransformer {
   protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
     const transformed = super.transformPrimitiveValueList(node);
     return transformed.values.some((value) => typeof value === "string" && value.includes("\u0000"))
-      ? { ...transformed, values: transformed.values.map((value) => (typeof value === "string" ? withoutNul(value) : value)) }
+      ? {
+          ...transformed,
+          values: transformed.values.map((value) => (typeof value === "string" ? withoutNul(value) : value)),
+        }
       : transformed;
   }
 }

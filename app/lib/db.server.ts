@@ -1,6 +1,13 @@
 import path from "node:path";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
-import { cachingStatements, createPostgresPool, engineOf, openSqlite, StripNulPlugin, type DatabaseEngine } from "./db-dialect.server";
+import {
+  cachingStatements,
+  createPostgresPool,
+  engineOf,
+  openSqlite,
+  StripNulPlugin,
+  type DatabaseEngine,
+} from "./db-dialect.server";
 import type { Database as Schema } from "./db-schema";
 import { env, type Settings } from "./env.server";
 import { makePrivateDir, makePrivateSqliteFiles } from "./private-files.server";
@@ -57,12 +64,17 @@ function createDatabase(settings: Settings): Kysely<Schema> {
   const { database } = settings;
   switch (database.engine) {
     case "sqlite":
-      return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openCachedSqlite(database.file, settings.dataDir) }) });
+      return new Kysely<Schema>({
+        dialect: new SqliteDialect({ database: openCachedSqlite(database.file, settings.dataDir) }),
+      });
     case "postgres":
       // One pool per instance; int8 (sizes, counts) read as numbers (see db-dialect.server.ts).
       // StripNulPlugin: PostgreSQL refuses U+0000 in text (22021); the models strip it from what people
       // type, and this drops any left in a string parameter instead of answering 500.
-      return new Kysely<Schema>({ dialect: new PostgresDialect({ pool: createPostgresPool(database.url) }), plugins: [new StripNulPlugin()] });
+      return new Kysely<Schema>({
+        dialect: new PostgresDialect({ pool: createPostgresPool(database.url) }),
+        plugins: [new StripNulPlugin()],
+      });
   }
 }
 

@@ -3,7 +3,15 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { checkInstanceId, checkKey, createInspector, KEY_PATTERN, SWEEP_GRACE_MS, type FileStore, type SweepResult } from "./storage.server";
+import {
+  checkInstanceId,
+  checkKey,
+  createInspector,
+  KEY_PATTERN,
+  SWEEP_GRACE_MS,
+  type FileStore,
+  type SweepResult,
+} from "./storage.server";
 
 /**
  * The FileStore on local disk (STORAGE_URL empty, `file://` or `file:///absolute/path`; the default

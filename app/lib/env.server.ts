@@ -19,7 +19,12 @@ import { settingsShape } from "./settings/catalogue";
  * (`entry.module.settings`).
  */
 
-export { SECRET_MIN_LENGTH, REGISTRATION_MODES, type RegistrationMode, type TrustProxy } from "./settings/server-variables";
+export {
+  SECRET_MIN_LENGTH,
+  REGISTRATION_MODES,
+  type RegistrationMode,
+  type TrustProxy,
+} from "./settings/server-variables";
 export { OPENAI_DEFAULT_VOICES, IMAGE_PROVIDER_KINDS, type ImageProviderKind } from "./settings/ai-variables";
 
 const MiB = 1024 * 1024;
@@ -43,13 +48,28 @@ const settingsSchema = z
     }
     const imageProvider = raw.AI_IMAGE_PROVIDER;
     if (imageProvider && !(raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL)) {
-      context.addIssue({ code: "custom", path: ["AI_IMAGE_BASE_URL"], message: `must be set (or AI_BASE_URL) for the ${imageProvider} image provider` });
+      context.addIssue({
+        code: "custom",
+        path: ["AI_IMAGE_BASE_URL"],
+        message: `must be set (or AI_BASE_URL) for the ${imageProvider} image provider`,
+      });
     }
     if (raw.AI_IMAGE_PROVIDER === "openai" && !raw.AI_IMAGE_MODEL) {
-      context.addIssue({ code: "custom", path: ["AI_IMAGE_MODEL"], message: "must be set for the openai image provider" });
+      context.addIssue({
+        code: "custom",
+        path: ["AI_IMAGE_MODEL"],
+        message: "must be set for the openai image provider",
+      });
     }
-    if ((imageProvider === "automatic1111" || imageProvider === "comfyui") && !/^\d{2,5}x\d{2,5}$/.test(raw.AI_IMAGE_SIZE)) {
-      context.addIssue({ code: "custom", path: ["AI_IMAGE_SIZE"], message: `must look like "512x512" for the ${imageProvider} image provider, got "${raw.AI_IMAGE_SIZE}"` });
+    if (
+      (imageProvider === "automatic1111" || imageProvider === "comfyui") &&
+      !/^\d{2,5}x\d{2,5}$/.test(raw.AI_IMAGE_SIZE)
+    ) {
+      context.addIssue({
+        code: "custom",
+        path: ["AI_IMAGE_SIZE"],
+        message: `must look like "512x512" for the ${imageProvider} image provider, got "${raw.AI_IMAGE_SIZE}"`,
+      });
     }
     if (raw.REPLICATE_API_TOKEN && raw.REPLICATE_VIDEO_MODEL && !/^[\w.-]+\/[\w.-]+$/.test(raw.REPLICATE_VIDEO_MODEL)) {
       context.addIssue({
@@ -104,7 +124,12 @@ const settingsSchema = z
       /** Single sign-on with an OpenID provider (app/auth/oidc.server.ts), or null when not set up. */
       oidc:
         raw.OIDC_ISSUER && raw.OIDC_CLIENT_ID && raw.OIDC_CLIENT_SECRET
-          ? { issuer: raw.OIDC_ISSUER, clientId: raw.OIDC_CLIENT_ID, clientSecret: raw.OIDC_CLIENT_SECRET, name: raw.OIDC_NAME ?? "SSO" }
+          ? {
+              issuer: raw.OIDC_ISSUER,
+              clientId: raw.OIDC_CLIENT_ID,
+              clientSecret: raw.OIDC_CLIENT_SECRET,
+              name: raw.OIDC_NAME ?? "SSO",
+            }
           : null,
       loginMaxFailuresPerAccount: raw.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       loginMaxFailuresPerAddress: raw.LOGIN_MAX_FAILURES_PER_ADDRESS,
@@ -143,7 +168,9 @@ const settingsSchema = z
         imageBaseUrl: raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL,
         imageApiKey: raw.AI_IMAGE_API_KEY ?? raw.AI_API_KEY,
         /** Null: none (no AI_IMAGE_PROVIDER, and no AI_IMAGE_MODEL at a base URL). */
-        imageProvider: raw.AI_IMAGE_PROVIDER ?? (raw.AI_IMAGE_MODEL && (raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL) ? ("openai" as const) : null),
+        imageProvider:
+          raw.AI_IMAGE_PROVIDER ??
+          (raw.AI_IMAGE_MODEL && (raw.AI_IMAGE_BASE_URL ?? raw.AI_BASE_URL) ? ("openai" as const) : null),
         comfyuiWorkflow: raw.AI_COMFYUI_WORKFLOW,
         comfyuiSketchWorkflow: raw.AI_COMFYUI_SKETCH_WORKFLOW,
         comfyuiCheckpoint: raw.AI_COMFYUI_CHECKPOINT,

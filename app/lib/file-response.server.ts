@@ -16,7 +16,8 @@ export interface ServedFile {
 }
 
 /** RFC 5987 value characters: encodeURIComponent leaves ' ( ) * as they are, which the RFC does not allow. */
-const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc5987 = (value: string) =>
+  encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * The stored bytes as a response body, once the store has answered: the first chunk (or the end) has
@@ -25,7 +26,11 @@ const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, 
  * adapter logs it (once) and the connection is cut, so the client sees an incomplete answer, not a
  * short file. Read on demand (backpressure); a client that goes away stops the store's read.
  */
-export async function storedBody(store: FileStore, key: string, range?: { start: number; end: number }): Promise<ReadableStream<Uint8Array>> {
+export async function storedBody(
+  store: FileStore,
+  key: string,
+  range?: { start: number; end: number },
+): Promise<ReadableStream<Uint8Array>> {
   const source: Readable = store.open(key, range);
   const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let first: IteratorResult<Buffer>;
@@ -42,7 +47,9 @@ export async function storedBody(store: FileStore, key: string, range?: { start:
       try {
         next = pending ?? (await chunks.next());
       } catch (error) {
-        controller.error(new Error(`the store failed while sending ${key}: ${(error as Error).message ?? error}`, { cause: error }));
+        controller.error(
+          new Error(`the store failed while sending ${key}: ${(error as Error).message ?? error}`, { cause: error }),
+        );
         return;
       }
       pending = null;
@@ -60,7 +67,12 @@ export async function storedBody(store: FileStore, key: string, range?: { start:
  * nosniff, ETag/Last-Modified, and byte ranges (206, 416) so that audio and video seek. The store is
  * asked before the status is chosen (storedBody).
  */
-export async function fileResponse(request: Request, store: FileStore, file: ServedFile, cacheControl = "private, no-cache"): Promise<Response> {
+export async function fileResponse(
+  request: Request,
+  store: FileStore,
+  file: ServedFile,
+  cacheControl = "private, no-cache",
+): Promise<Response> {
   const etag = `"${file.key}-${file.size}-${Date.parse(file.updatedAt).toString(36)}"`;
   const headers = new Headers({
     "Content-Type": file.contentType,

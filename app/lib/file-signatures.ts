@@ -11,7 +11,8 @@ export const SNIFF_BYTES = 64 * 1024;
 function ascii(bytes: Uint8Array, start: number, length: number): string {
   const end = Math.min(bytes.length, start + length);
   let text = "";
-  for (let at = start; at < end; at += 8192) text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 8192)));
+  for (let at = start; at < end; at += 8192)
+    text += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 8192)));
   return text;
 }
 
@@ -89,7 +90,27 @@ export function sniffMp3(bytes: Uint8Array): string | null {
 }
 
 // ISO-BMFF brands that are audio or still images, not video.
-const NON_VIDEO_BRANDS = new Set(["M4A ", "M4B ", "M4P ", "F4A ", "F4B ", "mif1", "msf1", "heic", "heix", "hevc", "hevx", "heim", "heis", "avif", "avis", "crx ", "jp2 ", "jpm ", "jpx "]);
+const NON_VIDEO_BRANDS = new Set([
+  "M4A ",
+  "M4B ",
+  "M4P ",
+  "F4A ",
+  "F4B ",
+  "mif1",
+  "msf1",
+  "heic",
+  "heix",
+  "hevc",
+  "hevx",
+  "heim",
+  "heis",
+  "avif",
+  "avis",
+  "crx ",
+  "jp2 ",
+  "jpm ",
+  "jpx ",
+]);
 // Classic QuickTime files may start with one of these atoms instead of ftyp.
 const QUICKTIME_ATOMS = new Set(["moov", "mdat", "wide", "free", "skip", "pnot"]);
 
@@ -138,8 +159,13 @@ export function isPng(bytes: Uint8Array): boolean {
 
 export function imageTypeOf(bytes: Uint8Array): { contentType: string; extension: string } | null {
   if (isPng(bytes)) return { contentType: "image/png", extension: "png" };
-  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { contentType: "image/jpeg", extension: "jpg" };
-  if (bytes.length > 12 && Buffer.from(bytes.subarray(0, 4)).toString("ascii") === "RIFF" && Buffer.from(bytes.subarray(8, 12)).toString("ascii") === "WEBP") {
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return { contentType: "image/jpeg", extension: "jpg" };
+  if (
+    bytes.length > 12 &&
+    Buffer.from(bytes.subarray(0, 4)).toString("ascii") === "RIFF" &&
+    Buffer.from(bytes.subarray(8, 12)).toString("ascii") === "WEBP"
+  ) {
     return { contentType: "image/webp", extension: "webp" };
   }
   return null;
@@ -160,7 +186,8 @@ export function decodePngDataUrl(value: string, maxBytes = SKETCH_MAX_BYTES): Da
   const payload = value.slice(prefix[0].length).replace(/\s+/g, "");
   // base64 of maxBytes is at most ceil(maxBytes / 3) * 4 characters: refuse more before decoding.
   if (payload.length > Math.ceil(maxBytes / 3) * 4) return { ok: false, message: "image_data must be at most 10 MiB" };
-  if (!BASE64.test(payload) || payload.length % 4 === 1) return { ok: false, message: "image_data is not valid base64" };
+  if (!BASE64.test(payload) || payload.length % 4 === 1)
+    return { ok: false, message: "image_data is not valid base64" };
   const bytes = Buffer.from(payload, "base64");
   if (bytes.length > maxBytes) return { ok: false, message: "image_data must be at most 10 MiB" };
   if (!isPng(bytes)) return { ok: false, message: "image_data must be a PNG image" };
@@ -189,7 +216,22 @@ export const sniffWebm = (head: Uint8Array): string | null => (sniffVideo(head) 
  * M4A / MP4 audio (voice memos): an ISO-BMFF `ftyp` box. Browsers' MediaRecorder writes "isom" or
  * "mp42" as the brand for audio/mp4 as well, so any ftyp brand passes except still-image ones.
  */
-const IMAGE_BRANDS = new Set(["mif1", "msf1", "heic", "heix", "hevc", "hevx", "heim", "heis", "avif", "avis", "crx ", "jp2 ", "jpm ", "jpx "]);
+const IMAGE_BRANDS = new Set([
+  "mif1",
+  "msf1",
+  "heic",
+  "heix",
+  "hevc",
+  "hevx",
+  "heim",
+  "heis",
+  "avif",
+  "avis",
+  "crx ",
+  "jp2 ",
+  "jpm ",
+  "jpx ",
+]);
 export function sniffM4a(head: Uint8Array): string | null {
   if (head.length < 16) return null;
   const boxSize = ((head[0] << 24) | (head[1] << 16) | (head[2] << 8) | head[3]) >>> 0;
@@ -209,12 +251,13 @@ export function wavDurationMs(head: Uint8Array): number | null {
   if (!isWav(head)) return null;
   const bytes = Buffer.from(head.buffer, head.byteOffset, head.length);
   let byteRate = 0;
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const id = bytes.toString("ascii", at, at + 4);
     const size = bytes.readUInt32LE(at + 4);
     if (id === "fmt " && at + 16 <= bytes.length) byteRate = bytes.readUInt32LE(at + 16);
     // A streamed WAV may say 0 or 0xFFFFFFFF for its data size: unknown.
-    if (id === "data") return byteRate > 0 && size > 0 && size < 0xffffffff ? Math.round((size / byteRate) * 1000) : null;
+    if (id === "data")
+      return byteRate > 0 && size > 0 && size < 0xffffffff ? Math.round((size / byteRate) * 1000) : null;
     at += 8 + size + (size % 2);
   }
   return null;

@@ -16,7 +16,10 @@ export const HEALTH_PROBE_TIMEOUT_MS = 1500;
 export const HEALTH_CACHE_MS = 1000;
 
 /** "ok" when `check` resolves within `timeoutMs`; "unavailable" when it rejects, returns false or takes longer. */
-export async function within(check: (signal: AbortSignal) => Promise<unknown>, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<DependencyState> {
+export async function within(
+  check: (signal: AbortSignal) => Promise<unknown>,
+  timeoutMs = HEALTH_PROBE_TIMEOUT_MS,
+): Promise<DependencyState> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
@@ -42,7 +45,10 @@ let inFlight: Promise<DependencyHealth> | null = null;
 export function dependencyHealth(): Promise<DependencyHealth> {
   if (cached && Date.now() - cached.at < HEALTH_CACHE_MS) return Promise.resolve(cached.health);
   inFlight ??= (async () => {
-    const [database, storage] = await Promise.all([within(() => databaseIsReachable()), within((signal) => fileStore.probe!(signal))]);
+    const [database, storage] = await Promise.all([
+      within(() => databaseIsReachable()),
+      within((signal) => fileStore.probe!(signal)),
+    ]);
     const health = { database, storage };
     cached = { at: Date.now(), health };
     return health;

@@ -19,12 +19,16 @@ export const keys = {
    */
   cookieSecrets: (): string[] => [sessionSecret()],
   /** HS256 key of the access tokens (JWT; app/models/token.server.ts). */
-  accessToken: (): Uint8Array<ArrayBuffer> => (accessToken ??= new TextEncoder().encode(`access-token:${sessionSecret()}`)),
+  accessToken: (): Uint8Array<ArrayBuffer> =>
+    (accessToken ??= new TextEncoder().encode(`access-token:${sessionSecret()}`)),
   /** HMAC-SHA256 key of the signed media links (app/lib/signed-url.server.ts). */
   signedUrl: (): Buffer => (signedUrl ??= createHmac("sha256", sessionSecret()).update("signed-media-url/v1").digest()),
   /** AES key of the sealed single sign-on flow cookie (app/auth/oidc.server.ts), HKDF-SHA256. */
-  oidcFlow: (): Uint8Array => (oidcFlow ??= new Uint8Array(hkdfSync("sha256", sessionSecret(), "", "creative-ai-studio oidc flow", 32))),
+  oidcFlow: (): Uint8Array =>
+    (oidcFlow ??= new Uint8Array(hkdfSync("sha256", sessionSecret(), "", "creative-ai-studio oidc flow", 32))),
   /** AES-256-GCM key sealing a spent refresh token's successor pair in its row (app/models/token.server.ts), HKDF-SHA256. */
   refreshSuccessor: (): Buffer =>
-    (refreshSuccessor ??= Buffer.from(hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "refresh-token-successor/v1", 32))),
+    (refreshSuccessor ??= Buffer.from(
+      hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "refresh-token-successor/v1", 32),
+    )),
 };

@@ -12,7 +12,12 @@ import { isDocumentRequest } from "~/lib/http/responder.server";
 export const markupOnlyContext = createContext<Map<string, unknown> | null>(null);
 
 /** `value` for a data request; null for a document, whose render gets `value` under `key` instead. */
-export function sendInMarkupOnly<T>(context: Readonly<RouterContextProvider>, request: Request, key: string, value: T): T | null {
+export function sendInMarkupOnly<T>(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  key: string,
+  value: T,
+): T | null {
   if (!isDocumentRequest(request)) return value;
   let store = context.get(markupOnlyContext);
   if (!store) context.set(markupOnlyContext, (store = new Map()));

@@ -41,9 +41,25 @@ const PG_MESSAGES = [
   "Client was closed and is not queryable",
 ];
 /** Node's socket errors: nothing at the address, the peer went away, or it stopped answering. */
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ECONNABORTED"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ECONNABORTED",
+]);
 /** The AWS SDK's names for a request that never got an answer, and the store's own "not now" answers. */
-const S3_NAMES = new Set(["TimeoutError", "NetworkingError", "RequestTimeout", "SlowDown", "ServiceUnavailable", "InternalError"]);
+const S3_NAMES = new Set([
+  "TimeoutError",
+  "NetworkingError",
+  "RequestTimeout",
+  "SlowDown",
+  "ServiceUnavailable",
+  "InternalError",
+]);
 
 interface ErrorShape {
   code?: unknown;
@@ -72,7 +88,8 @@ export function isDatabaseOutage(error: unknown): boolean {
   for (const shape of chain(error)) {
     const code = typeof shape.code === "string" ? shape.code : "";
     if (PG_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || isNetworkFailure(shape)) return true;
-    if (typeof shape.message === "string" && PG_MESSAGES.some((text) => (shape.message as string).startsWith(text))) return true;
+    if (typeof shape.message === "string" && PG_MESSAGES.some((text) => (shape.message as string).startsWith(text)))
+      return true;
   }
   return false;
 }
@@ -125,5 +142,7 @@ export function logOutage(outage: DomainError, now = Date.now()): void {
   if (now - (lastLogged.get(key) ?? 0) < 1000) return;
   lastLogged.set(key, now);
   if (lastLogged.size > 100) lastLogged.clear();
-  console.error(`[outage] ${outage.detail === UNAVAILABLE_DETAIL.database ? "database" : "storage"} unavailable: ${reason}`);
+  console.error(
+    `[outage] ${outage.detail === UNAVAILABLE_DETAIL.database ? "database" : "storage"} unavailable: ${reason}`,
+  );
 }

@@ -40,7 +40,8 @@ const WITHOUT_COOKIE = fromStored(null);
 
 export async function readPreferences(request: Request): Promise<Preferences> {
   const cookieHeader = request.headers.get("Cookie");
-  if (!cookieHeader?.includes(`${PREFERENCES_COOKIE}=`)) return { ...WITHOUT_COOKIE, toolOrder: [...WITHOUT_COOKIE.toolOrder] };
+  if (!cookieHeader?.includes(`${PREFERENCES_COOKIE}=`))
+    return { ...WITHOUT_COOKIE, toolOrder: [...WITHOUT_COOKIE.toolOrder] };
   return fromStored(await preferencesCookie.parse(cookieHeader));
 }
 

@@ -21,7 +21,7 @@ export function makePrivateDir(dir: string, { restrictExisting = false } = {}): 
   if (first !== undefined) {
     // Each folder made here, from the first one down to `dir`: ours, and new.
     const made = [resolved];
-    for (let at = resolved; at !== first && path.dirname(at) !== at; ) made.push((at = path.dirname(at)));
+    for (let at = resolved; at !== first && path.dirname(at) !== at;) made.push((at = path.dirname(at)));
     for (const folder of made) fs.chmodSync(folder, PRIVATE_DIR_MODE);
     return;
   }

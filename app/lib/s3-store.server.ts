@@ -135,7 +135,9 @@ export function createS3Store(options: S3StoreOptions): FileStore {
   async function* pages(listPrefix: string) {
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: listPrefix, ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: listPrefix, ContinuationToken: token }),
+      );
       yield (page.Contents ?? []).filter((object) => object.Key !== undefined);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -147,7 +149,9 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     let marker: string | undefined;
     try {
       do {
-        const page = await client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }));
+        const page = await client.send(
+          new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
+        );
         for (const part of page.Parts ?? []) {
           if (part.LastModified && (!newest || part.LastModified > newest)) newest = part.LastModified;
         }
@@ -166,11 +170,18 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     let uploadIdMarker: string | undefined;
     do {
       const page = await client.send(
-        new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: listPrefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+        new ListMultipartUploadsCommand({
+          Bucket: bucket,
+          Prefix: listPrefix,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
       );
       for (const upload of page.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || inFlight.has(upload.Key)) continue;
-        await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+        await client.send(
+          new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }),
+        );
         aborted++;
       }
       keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
@@ -265,7 +276,11 @@ export function createS3Store(options: S3StoreOptions): FileStore {
       });
       client
         .send(
-          new GetObjectCommand({ Bucket: bucket, Key: target, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          new GetObjectCommand({
+            Bucket: bucket,
+            Key: target,
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
           { abortSignal: abort.signal },
         )
         .then(
@@ -275,7 +290,8 @@ export function createS3Store(options: S3StoreOptions): FileStore {
           (error) => {
             if (out.destroyed) return;
             // Like fs.createReadStream on a missing file, so callers can treat both stores alike.
-            if (isNotFound(error)) out.destroy(Object.assign(new Error(`No object s3://${bucket}/${target}`), { code: "ENOENT" }));
+            if (isNotFound(error))
+              out.destroy(Object.assign(new Error(`No object s3://${bucket}/${target}`), { code: "ENOENT" }));
             else out.destroy(outageOf(error, "storage") ?? error);
           },
         );
@@ -313,7 +329,12 @@ export function createS3Store(options: S3StoreOptions): FileStore {
         let uploadIdMarker: string | undefined;
         do {
           const page = await client.send(
-            new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: tmpPrefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+            new ListMultipartUploadsCommand({
+              Bucket: bucket,
+              Prefix: tmpPrefix,
+              KeyMarker: keyMarker,
+              UploadIdMarker: uploadIdMarker,
+            }),
           );
           for (const upload of page.Uploads ?? []) {
             if (!upload.Key || !upload.UploadId || inFlight.has(upload.Key) || !isStale(upload.Initiated)) continue;
@@ -323,14 +344,17 @@ export function createS3Store(options: S3StoreOptions): FileStore {
             await client
               .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }))
               .then(() => result.removedTemporary++)
-              .catch((error) => console.error(`[storage] could not abort the upload of s3://${bucket}/${upload.Key}`, error));
+              .catch((error) =>
+                console.error(`[storage] could not abort the upload of s3://${bucket}/${upload.Key}`, error),
+              );
           }
           keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
           uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
         } while (keyMarker);
       } catch (error) {
         // Not a reason to leave orphaned objects in place: log it and go on with the objects.
-        if (!isNotImplemented(error)) console.error(`[storage] could not list unfinished uploads in s3://${bucket}/${tmpPrefix}`, error);
+        if (!isNotImplemented(error))
+          console.error(`[storage] could not list unfinished uploads in s3://${bucket}/${tmpPrefix}`, error);
       }
 
       for await (const page of pages(objectsPrefix)) {
@@ -364,7 +388,8 @@ export function createS3Store(options: S3StoreOptions): FileStore {
         removed += await abortUploads(ownTmpPrefix);
       } catch (error) {
         // s3rver does not list multipart uploads; a policy without the listing leaves them to a lifecycle rule.
-        if (!isNotImplemented(error)) console.error(`[storage] could not list unfinished uploads in s3://${bucket}/${ownTmpPrefix}`, error);
+        if (!isNotImplemented(error))
+          console.error(`[storage] could not list unfinished uploads in s3://${bucket}/${ownTmpPrefix}`, error);
       }
       return removed;
     },
@@ -376,7 +401,10 @@ export function createS3Store(options: S3StoreOptions): FileStore {
 }
 
 /** The FileStore a parsed STORAGE_URL describes. */
-export function createStoreFromConfig(config: StorageConfig, options: Pick<S3StoreOptions, "instanceId"> = {}): FileStore {
+export function createStoreFromConfig(
+  config: StorageConfig,
+  options: Pick<S3StoreOptions, "instanceId"> = {},
+): FileStore {
   if (config.kind === "file") return createDiskStore(config.root, options);
   return createS3Store({ ...config, ...options });
 }

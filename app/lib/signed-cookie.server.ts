@@ -19,7 +19,10 @@ import type { Cookie, CookieOptions, CookieParseOptions, CookieSerializeOptions 
  */
 export function createSignedCookie(
   name: string,
-  cookieOptions: Omit<CookieOptions, "secrets"> & { secrets?: string[] | (() => string[]); renamedFrom?: string | null } = {},
+  cookieOptions: Omit<CookieOptions, "secrets"> & {
+    secrets?: string[] | (() => string[]);
+    renamedFrom?: string | null;
+  } = {},
 ): Cookie {
   const { secrets = [], renamedFrom, ...options } = { path: "/", sameSite: "lax" as const, ...cookieOptions };
   // RFC 6265bis: a `__Host-` cookie is Secure, Path=/ and has no Domain, or browsers drop it.
@@ -28,12 +31,17 @@ export function createSignedCookie(
   }
   let prepared: KeyObject[] | undefined;
   const keysOf = (): KeyObject[] =>
-    (prepared ??= (typeof secrets === "function" ? secrets() : secrets).map((secret) => createSecretKey(Buffer.from(secret, "utf8"))));
+    (prepared ??= (typeof secrets === "function" ? secrets() : secrets).map((secret) =>
+      createSecretKey(Buffer.from(secret, "utf8")),
+    ));
   // The attributes are the same on every serialize that adds no options of its own: written once.
   const attributes = setCookieAttributes(options);
   if (renamedFrom && renamedFrom !== name) {
     // Expired as React Router's destroySession does, on the Path and attributes it was set with.
-    oldCookies.set(renamedFrom, `${renamedFrom}=${setCookieAttributes({ ...options, maxAge: undefined, expires: new Date(0) })}`);
+    oldCookies.set(
+      renamedFrom,
+      `${renamedFrom}=${setCookieAttributes({ ...options, maxAge: undefined, expires: new Date(0) })}`,
+    );
   }
 
   const encodeValue = (value: unknown): string => {
@@ -154,7 +162,11 @@ function decodeData(value: string): unknown {
  * One cookie's value from a Cookie header, as the `cookie` package's parse finds it: the first pair
  * with that name, spaces and tabs trimmed, URI-decoded when it holds a `%` (kept as is if that fails).
  */
-function readCookie(header: string, name: string, decode: (value: string) => string | undefined = defaultDecode): string | undefined {
+function readCookie(
+  header: string,
+  name: string,
+  decode: (value: string) => string | undefined = defaultDecode,
+): string | undefined {
   const length = header.length;
   let found = false;
   let index = 0;
@@ -225,7 +237,10 @@ function setCookieAttributes(options: CookieSerializeOptions): string {
     text += `; Priority=${priority}`;
   }
   if (options.sameSite) {
-    const sameSite = options.sameSite === true ? "Strict" : SAME_SITE[String(options.sameSite).toLowerCase() as keyof typeof SAME_SITE];
+    const sameSite =
+      options.sameSite === true
+        ? "Strict"
+        : SAME_SITE[String(options.sameSite).toLowerCase() as keyof typeof SAME_SITE];
     if (!sameSite) throw new TypeError(`option sameSite is invalid: ${String(options.sameSite)}`);
     text += `; SameSite=${sameSite}`;
   }

@@ -22,7 +22,12 @@ export interface SignedParams {
 /** The query of a signed link to `fileId`, valid for `seconds` from `now` (ms). */
 export function signMediaAccess(userId: string, fileId: string, now = Date.now(), seconds = SIGNED_URL_SECONDS) {
   const expires = Math.floor(now / 1000) + seconds;
-  return { user: userId, expires: String(expires), signature: sign(userId, fileId, expires), expiresAt: new Date(expires * 1000) };
+  return {
+    user: userId,
+    expires: String(expires),
+    signature: sign(userId, fileId, expires),
+    expiresAt: new Date(expires * 1000),
+  };
 }
 
 export type SignedAccess = { ok: true; userId: string; expires: number } | { ok: false; reason: "invalid" | "expired" };

@@ -62,7 +62,10 @@ export interface FileStore {
   open(key: string, range?: { start: number; end: number }): Readable;
   remove(key: string): Promise<void>;
   /** Removes stored files that `known` does not claim and temporary files, both older than `graceMs`. */
-  sweep(known: (keys: string[]) => Promise<Set<string>>, options?: { graceMs?: number; now?: number }): Promise<SweepResult>;
+  sweep(
+    known: (keys: string[]) => Promise<Set<string>>,
+    options?: { graceMs?: number; now?: number },
+  ): Promise<SweepResult>;
   /**
    * Removes every temporary file of this instance (its own `tmp/<instance id>/` folder): called at
    * start, before any upload, when nothing of ours can be in flight. Returns how many were removed.
@@ -145,7 +148,11 @@ export function checkInstanceId(instanceId: string): string {
  */
 export function instanceIdFor(settings: Pick<Settings, "instanceId" | "port">, hostname = os.hostname()): string {
   if (settings.instanceId) return settings.instanceId;
-  const host = hostname.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "host";
+  const host =
+    hostname
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "host";
   return settings.port === 0 ? `${host}-pid${process.pid}` : `${host}-${settings.port}`;
 }
 
@@ -178,11 +185,15 @@ export function parseStorageUrl(url: string | null | undefined, dataDir: string)
   try {
     parsed = new URL(raw);
   } catch {
-    throw new Error(`STORAGE_URL is not a URL: "${raw}" (expected file:// , file:///absolute/path or s3://bucket?endpoint=…)`);
+    throw new Error(
+      `STORAGE_URL is not a URL: "${raw}" (expected file:// , file:///absolute/path or s3://bucket?endpoint=…)`,
+    );
   }
   if (parsed.protocol === "file:") {
     if (parsed.host !== "") {
-      throw new Error(`STORAGE_URL "${raw}": a file URL takes an absolute path with three slashes, e.g. file:///var/lib/studio/media`);
+      throw new Error(
+        `STORAGE_URL "${raw}": a file URL takes an absolute path with three slashes, e.g. file:///var/lib/studio/media`,
+      );
     }
     if (parsed.search || parsed.hash) throw new Error(`STORAGE_URL "${raw}": a file URL takes no parameters`);
     const root = decodeURIComponent(parsed.pathname);
@@ -195,21 +206,28 @@ export function parseStorageUrl(url: string | null | undefined, dataDir: string)
     if (!bucket) throw new Error(`STORAGE_URL "${raw}": the bucket is missing (s3://bucket?…)`);
     // S3's naming rules (3-63 lower-case letters, digits, dots and hyphens), loosely: R2 and MinIO follow them too.
     if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-      throw new Error(`STORAGE_URL "${raw}": "${bucket}" is not a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)`);
+      throw new Error(
+        `STORAGE_URL "${raw}": "${bucket}" is not a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)`,
+      );
     }
     if (parsed.username || parsed.password) {
-      throw new Error(`STORAGE_URL "${raw}": put credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL`);
+      throw new Error(
+        `STORAGE_URL "${raw}": put credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL`,
+      );
     }
     if (parsed.port) throw new Error(`STORAGE_URL "${raw}": a port belongs in endpoint=, not after the bucket`);
     if (parsed.pathname !== "" && parsed.pathname !== "/") {
-      throw new Error(`STORAGE_URL "${raw}": use ?prefix=${parsed.pathname.replace(/^\/+/, "")} for a folder inside the bucket`);
+      throw new Error(
+        `STORAGE_URL "${raw}": use ?prefix=${parsed.pathname.replace(/^\/+/, "")} for a folder inside the bucket`,
+      );
     }
     if (parsed.hash) throw new Error(`STORAGE_URL "${raw}": unexpected "#…"`);
     for (const name of new Set(parsed.searchParams.keys())) {
       if (!S3_PARAMETERS.has(name)) {
         throw new Error(`STORAGE_URL "${raw}": unknown parameter "${name}" (known: ${[...S3_PARAMETERS].join(", ")})`);
       }
-      if (parsed.searchParams.getAll(name).length > 1) throw new Error(`STORAGE_URL "${raw}": "${name}" is given twice`);
+      if (parsed.searchParams.getAll(name).length > 1)
+        throw new Error(`STORAGE_URL "${raw}": "${name}" is given twice`);
     }
 
     const endpoint = parsed.searchParams.get("endpoint") || undefined;
@@ -218,20 +236,24 @@ export function parseStorageUrl(url: string | null | undefined, dataDir: string)
       try {
         endpointUrl = new URL(endpoint);
       } catch {
-        throw new Error(`STORAGE_URL "${raw}": endpoint "${endpoint}" is not a URL (e.g. endpoint=http://127.0.0.1:9000)`);
+        throw new Error(
+          `STORAGE_URL "${raw}": endpoint "${endpoint}" is not a URL (e.g. endpoint=http://127.0.0.1:9000)`,
+        );
       }
       if (endpointUrl.protocol !== "http:" && endpointUrl.protocol !== "https:") {
         throw new Error(`STORAGE_URL "${raw}": endpoint must start with http:// or https://`);
       }
     }
     const region = parsed.searchParams.get("region") || undefined;
-    if (region !== undefined && !/^[a-z0-9-]+$/i.test(region)) throw new Error(`STORAGE_URL "${raw}": region "${region}" is not a region name`);
+    if (region !== undefined && !/^[a-z0-9-]+$/i.test(region))
+      throw new Error(`STORAGE_URL "${raw}": region "${region}" is not a region name`);
     const pathStyle = parsed.searchParams.get("force_path_style");
     if (pathStyle !== null && pathStyle !== "true" && pathStyle !== "false") {
       throw new Error(`STORAGE_URL "${raw}": force_path_style must be true or false, got "${pathStyle}"`);
     }
     const prefix = normalisePrefix(parsed.searchParams.get("prefix") ?? undefined);
-    if (prefix.split("/").some((part) => part === "." || part === "..")) throw new Error(`STORAGE_URL "${raw}": prefix may not contain "." or ".." segments`);
+    if (prefix.split("/").some((part) => part === "." || part === ".."))
+      throw new Error(`STORAGE_URL "${raw}": prefix may not contain "." or ".." segments`);
     return { kind: "s3", bucket, prefix, endpoint, region, forcePathStyle: pathStyle === "true" };
   }
 
@@ -272,14 +294,19 @@ export async function openFileStore(settings: Settings = env): Promise<FileStore
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${START_CHECK_TIMEOUT_MS / 1000} s`)), START_CHECK_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${START_CHECK_TIMEOUT_MS / 1000} s`)),
+        START_CHECK_TIMEOUT_MS,
+      );
     });
     const removed = await Promise.race([store.clearTemporary(), timeout]);
-    if (removed > 0) console.log(`[storage] removed ${removed} temporary file(s) this instance (${instanceId}) left behind`);
+    if (removed > 0)
+      console.log(`[storage] removed ${removed} temporary file(s) this instance (${instanceId}) left behind`);
   } catch (error) {
     store.close?.();
     const where = config.kind === "file" ? config.root : `s3://${config.bucket}/${config.prefix}`;
-    const reason = (error as { name?: string; message?: string }).message || (error as { name?: string }).name || String(error);
+    const reason =
+      (error as { name?: string; message?: string }).message || (error as { name?: string }).name || String(error);
     throw new SettingsError([`STORAGE_URL: the file store at ${where} cannot be used: ${reason}`]);
   } finally {
     clearTimeout(timer);
@@ -308,7 +335,9 @@ function currentStore(): FileStore {
   if (opened) return opened;
   const config = parseStorageUrl(env.storageUrl, env.dataDir);
   if (config.kind !== "file") {
-    throw new Error("STORAGE_URL names an S3 bucket, which is opened at start: call openFileStore() (startApp does) first");
+    throw new Error(
+      "STORAGE_URL names an S3 bucket, which is opened at start: call openFileStore() (startApp does) first",
+    );
   }
   openedConfig = config;
   return (opened = createDiskStore(config.root, { instanceId: instanceIdFor(env) }));

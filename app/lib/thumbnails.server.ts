@@ -48,7 +48,9 @@ async function acquireSlot(person: string): Promise<void> {
     return;
   }
   if (entry.waiting.length >= THUMBNAIL_QUEUE_PER_PERSON) {
-    throw new DomainError(429, "Too many previews at once: try again in a moment", { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
+    throw new DomainError(429, "Too many previews at once: try again in a moment", {
+      headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+    });
   }
   // The releasing request hands its slot over: `running` stays as it is.
   await new Promise<void>((resolve) => entry.waiting.push(resolve));
@@ -82,7 +84,10 @@ async function compute(store: FileStore, key: string): Promise<Buffer> {
   const size = await pngSize(store, key);
   if (size && size.width * size.height > THUMBNAIL_MAX_PIXELS) {
     const megapixels = Math.round((size.width * size.height) / 1e5) / 10;
-    throw new DomainError(422, `No preview for this image: ${size.width}x${size.height} is ${megapixels} megapixels, more than the ${THUMBNAIL_MAX_PIXELS / 1e6} megapixels a preview is made from`);
+    throw new DomainError(
+      422,
+      `No preview for this image: ${size.width}x${size.height} is ${megapixels} megapixels, more than the ${THUMBNAIL_MAX_PIXELS / 1e6} megapixels a preview is made from`,
+    );
   }
   const original = await readAll(store, key);
   // The limit again for sharp: a header that lied is refused by the decoder too.
@@ -98,7 +103,12 @@ async function compute(store: FileStore, key: string): Promise<Buffer> {
  * `person` (whose slots it takes). Throws DomainError 422 (too many pixels) or 429 (too many at
  * once); other errors mean the bytes do not decode.
  */
-export async function thumbnailOf(store: FileStore, key: string, version: string, person: string): Promise<{ thumbnail: Buffer; source: ThumbnailSource }> {
+export async function thumbnailOf(
+  store: FileStore,
+  key: string,
+  version: string,
+  person: string,
+): Promise<{ thumbnail: Buffer; source: ThumbnailSource }> {
   const cacheKey = `${key}:${version}`;
   const cached = cache.get(cacheKey);
   if (cached) {

@@ -43,7 +43,9 @@ const flashSchema = z.object({
  * view (a Set-Cookie on every answer, even with no toast, which also makes every page personal); this
  * answers headers only when the browser sent the cookie, and then clears it: the toast is shown once.
  */
-export async function getToast(request: Request): Promise<{ toast: ToastMessage | undefined; headers: Headers | undefined }> {
+export async function getToast(
+  request: Request,
+): Promise<{ toast: ToastMessage | undefined; headers: Headers | undefined }> {
   const cookieHeader = request.headers.get("Cookie");
   if (!cookieHeader?.includes(`${TOAST_COOKIE}=`)) return { toast: undefined, headers: undefined };
   const session = await toastStorage.getSession(cookieHeader);

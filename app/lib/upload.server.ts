@@ -5,7 +5,14 @@ import { formatBytes } from "~/shared/bytes";
 import { DomainError } from "./domain-error";
 import { env } from "./env.server";
 import { outageOf } from "./outage.server";
-import { fileStore, FileTooLargeError, UnsupportedContentError, type FileStore, type StagedFile, type StageOptions } from "./storage.server";
+import {
+  fileStore,
+  FileTooLargeError,
+  UnsupportedContentError,
+  type FileStore,
+  type StagedFile,
+  type StageOptions,
+} from "./storage.server";
 
 /**
  * Streaming multipart uploads (DESIGN.md: form parsers that buffer a whole file in memory are fine
@@ -123,7 +130,14 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
       // One byte over the limit reaches the store, which then refuses the file.
-      limits: { files: 1, fileSize: options.maxBytes + 1, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
+      limits: {
+        files: 1,
+        fileSize: options.maxBytes + 1,
+        fields: 20,
+        fieldSize: 64 * 1024,
+        parts: 30,
+        headerPairs: 50,
+      },
     });
   } catch {
     drain(source);
@@ -133,7 +147,11 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
   // The quota's reservation is the database's: it out of reach is a 503, not "the upload was interrupted".
   const { reserve } = options;
   const stageOptions: StageOptions = reserve
-    ? { ...options, reserve: (size) => reserve(size)?.catch((error: unknown) => Promise.reject(outageOf(error, "database") ?? error)) }
+    ? {
+        ...options,
+        reserve: (size) =>
+          reserve(size)?.catch((error: unknown) => Promise.reject(outageOf(error, "database") ?? error)),
+      }
     : options;
 
   return new Promise<ReceivedUpload>((resolve, reject) => {
@@ -220,7 +238,12 @@ export function receiveMultipartUpload(request: Request, options: UploadOptions)
       windowBytes = 0;
       if (enough) return;
       if (settled) return void source.destroy(new Error("Upload too slow"));
-      fail(new DomainError(408, tooSlowMessage(minBytesPerSecond, rateWindowMs), { code: UPLOAD_TOO_SLOW, headers: { Connection: "close" } }));
+      fail(
+        new DomainError(408, tooSlowMessage(minBytesPerSecond, rateWindowMs), {
+          code: UPLOAD_TOO_SLOW,
+          headers: { Connection: "close" },
+        }),
+      );
     }, rateWindowMs);
     source.on("data", (chunk: Buffer) => {
       idle.refresh();

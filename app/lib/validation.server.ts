@@ -20,4 +20,3 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-

@@ -76,7 +76,10 @@ export function createZipStream(): ZipStream {
 
   return {
     addBuffer(path, bytes, options = {}) {
-      zip.addBuffer(typeof bytes === "string" ? Buffer.from(bytes) : bytes, path, { compress: options.compress ?? true, mtime: options.mtime ?? new Date() });
+      zip.addBuffer(typeof bytes === "string" ? Buffer.from(bytes) : bytes, path, {
+        compress: options.compress ?? true,
+        mtime: options.mtime ?? new Date(),
+      });
     },
     addLazy(path, options, open) {
       zip.addReadStreamLazy(path, { compress: options.compress, mtime: options.mtime ?? new Date() }, (callback) => {
@@ -101,8 +104,16 @@ export function createZipStream(): ZipStream {
 
 /** Content-Disposition for a download: an ASCII fallback name and the exact one (RFC 6266, RFC 5987). */
 export function attachmentDisposition(filename: string): string {
-  const ascii = filename.normalize("NFKD").replace(/[^\x20-\x7e]/g, "").replace(/["\\%;]/g, "_").trim() || "export.zip";
-  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const ascii =
+    filename
+      .normalize("NFKD")
+      .replace(/[^\x20-\x7e]/g, "")
+      .replace(/["\\%;]/g, "_")
+      .trim() || "export.zip";
+  const exact = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
@@ -143,7 +154,11 @@ export function safeFileName(name: string, fallback: string): string {
   if (characters.length > NAME_MAX) {
     const dot = safe.lastIndexOf(".");
     const extension = dot > 0 && safe.length - dot <= 12 ? safe.slice(dot) : "";
-    safe = characters.slice(0, NAME_MAX - [...extension].length).join("").replace(/[\s.]+$/g, "") + extension;
+    safe =
+      characters
+        .slice(0, NAME_MAX - [...extension].length)
+        .join("")
+        .replace(/[\s.]+$/g, "") + extension;
   }
   return safe;
 }

@@ -23,13 +23,10 @@ const ISSUER = "creative-ai-studio";
  */
 let signingKey: Promise<CryptoKey> | undefined;
 const key = () =>
-  (signingKey ??= crypto.subtle.importKey(
-    "raw",
-    keys.accessToken(),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  ));
+  (signingKey ??= crypto.subtle.importKey("raw", keys.accessToken(), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]));
 
 /** The claim naming the refresh-token family (one login) an access token belongs to. */
 const FAMILY_CLAIM = "fid";
@@ -114,7 +111,10 @@ export async function userOfAccessToken(token: string, now = new Date()): Promis
  * As userOfAccessToken, with the session (the token's family id) it belongs to, whose "last used"
  * moves (at most once a minute, app/models/sessions.server.ts).
  */
-export async function sessionOfAccessToken(token: string, now = new Date()): Promise<{ user: User; sessionId: string } | null> {
+export async function sessionOfAccessToken(
+  token: string,
+  now = new Date(),
+): Promise<{ user: User; sessionId: string } | null> {
   const payload = await verifyAccessTokenSignature(token, now);
   const family = payload?.[FAMILY_CLAIM];
   if (!payload || typeof payload.sub !== "string" || typeof family !== "string") return null;

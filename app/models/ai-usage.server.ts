@@ -45,18 +45,31 @@ export const AI_CONCURRENT_RETRY_SECONDS = 5;
 /** How long rows are kept: "requests today" counts from midnight UTC, never more than a day back. */
 export const AI_REQUESTS_KEPT_MS = 24 * 60 * 60_000;
 
-export const aiLimitsFromSettings = (): AiLimits => ({ perMinute: env.aiRequestsPerMinute, concurrent: env.aiConcurrentPerPerson, perDay: env.aiDailyLimit });
+export const aiLimitsFromSettings = (): AiLimits => ({
+  perMinute: env.aiRequestsPerMinute,
+  concurrent: env.aiConcurrentPerPerson,
+  perDay: env.aiDailyLimit,
+});
 
 /** Midnight UTC of `now`'s day: "today" of the daily cap and of `npm run admin -- users`. */
-export const startOfUtcDay = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+export const startOfUtcDay = (now = new Date()) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /** Records the person's request; refused (and not recorded) when it would be over either limit. */
-export async function beginAiRequest(userId: string, kind: AiRequestKind, limits: AiLimits = aiLimitsFromSettings(), now = new Date()): Promise<AiRequestStart> {
+export async function beginAiRequest(
+  userId: string,
+  kind: AiRequestKind,
+  limits: AiLimits = aiLimitsFromSettings(),
+  now = new Date(),
+): Promise<AiRequestStart> {
   return db.transaction().execute(async (trx) => {
     await lockKey(trx, "ai_requests", userId);
     const id = newId();
     const at = nowIso(now);
-    await trx.insertInto("ai_requests").values({ id, user_id: userId, kind, started_at: at, heartbeat_at: at, finished_at: null }).execute();
+    await trx
+      .insertInto("ai_requests")
+      .values({ id, user_id: userId, kind, started_at: at, heartbeat_at: at, finished_at: null })
+      .execute();
     const minute = await trx
       .selectFrom("ai_requests")
       .select([(eb) => eb.fn.countAll<number>().as("requests"), (eb) => eb.fn.min("started_at").as("oldest")])
@@ -95,7 +108,12 @@ export async function beginAiRequest(userId: string, kind: AiRequestKind, limits
       .executeTakeFirstOrThrow();
     if (Number(running.requests) > limits.concurrent) {
       await trx.deleteFrom("ai_requests").where("id", "=", id).execute();
-      return { allowed: false, reason: "concurrent", limit: limits.concurrent, retryAfterSeconds: AI_CONCURRENT_RETRY_SECONDS } as const;
+      return {
+        allowed: false,
+        reason: "concurrent",
+        limit: limits.concurrent,
+        retryAfterSeconds: AI_CONCURRENT_RETRY_SECONDS,
+      } as const;
     }
     return { allowed: true, id } as const;
   });
@@ -125,7 +143,10 @@ export async function finishAiRequest(userId: string, id: string, now = new Date
 
 /** How many AI requests the person started since `since` (e.g. midnight UTC: "AI requests today"). */
 /** The person's daily cap on AI requests: their own (`npm run admin -- ai-limit`) or AI_DAILY_LIMIT; null: none. */
-export async function dailyAiLimitOf(userId: string, limits: AiLimits = aiLimitsFromSettings()): Promise<number | null> {
+export async function dailyAiLimitOf(
+  userId: string,
+  limits: AiLimits = aiLimitsFromSettings(),
+): Promise<number | null> {
   const own = await db.selectFrom("users").select("ai_daily_limit").where("id", "=", userId).executeTakeFirst();
   const perDay = own?.ai_daily_limit ?? limits.perDay ?? 0;
   return perDay > 0 ? perDay : null;
@@ -143,5 +164,8 @@ export async function countAiRequestsSince(userId: string, since: Date): Promise
 
 /** Housekeeping: rows older than a day count for nothing. */
 export async function pruneAiRequests(now = new Date()): Promise<void> {
-  await db.deleteFrom("ai_requests").where("started_at", "<", nowIso(new Date(now.getTime() - AI_REQUESTS_KEPT_MS))).execute();
+  await db
+    .deleteFrom("ai_requests")
+    .where("started_at", "<", nowIso(new Date(now.getTime() - AI_REQUESTS_KEPT_MS)))
+    .execute();
 }

@@ -52,19 +52,33 @@ export interface NewApiToken {
 export const isApiToken = (token: string) => token.startsWith(API_TOKEN_PREFIX);
 
 export const tooManyApiTokens = () =>
-  new DomainError(409, `You have ${API_TOKENS_MAX} API tokens, the most one person may have. Revoke one before making another.`, {
-    code: "api_tokens_limit",
-  });
+  new DomainError(
+    409,
+    `You have ${API_TOKENS_MAX} API tokens, the most one person may have. Revoke one before making another.`,
+    {
+      code: "api_tokens_limit",
+    },
+  );
 
 /** Makes a token named `name` (already checked by apiTokenNameSchema); 409 past API_TOKENS_MAX. */
 export async function createApiToken(userId: string, name: string, now = new Date()): Promise<NewApiToken> {
   const token = `${API_TOKEN_PREFIX}${randomToken(32)}`;
-  const row = { id: newId(), user_id: userId, name, token_hash: sha256(token), created_at: nowIso(now), last_used_at: null };
+  const row = {
+    id: newId(),
+    user_id: userId,
+    name,
+    token_hash: sha256(token),
+    created_at: nowIso(now),
+    last_used_at: null,
+  };
   // The count and the insert take turns per person (PostgreSQL's advisory lock; SQLite's one writer).
   await db.transaction().execute(async (trx) => {
     // Disabled after this request was let in: `disable` holds this row while it revokes the person's
     // tokens, so a token made now is either revoked by it or refused here (never one that `enable` revives).
-    const owner = await forUpdate(trx.selectFrom("users").select("disabled_at").where("id", "=", userId), trx).executeTakeFirst();
+    const owner = await forUpdate(
+      trx.selectFrom("users").select("disabled_at").where("id", "=", userId),
+      trx,
+    ).executeTakeFirst();
     if (owner?.disabled_at) throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
     await lockKey(trx, "api_tokens", userId);
     const { count } = await trx
@@ -91,7 +105,11 @@ export function listApiTokens(userId: string): Promise<ApiTokenView[]> {
 
 /** Revokes (deletes) one of the person's tokens; false when they have none by that id. */
 export async function revokeApiToken(userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("api_tokens").where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+  const result = await db
+    .deleteFrom("api_tokens")
+    .where("user_id", "=", userId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 
@@ -130,7 +148,12 @@ export async function userOfApiToken(token: string, now = new Date()): Promise<U
       .updateTable("api_tokens")
       .set({ last_used_at: nowIso(now) })
       .where("id", "=", row.tokenId)
-      .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", nowIso(new Date(now.getTime() - API_TOKEN_TOUCH_MS)))]))
+      .where((eb) =>
+        eb.or([
+          eb("last_used_at", "is", null),
+          eb("last_used_at", "<", nowIso(new Date(now.getTime() - API_TOKEN_TOUCH_MS))),
+        ]),
+      )
       .execute();
   }
   return { id: row.id, email: row.email };

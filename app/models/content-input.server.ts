@@ -10,7 +10,9 @@ export const CONTENT_PAGE_SIZE = 100;
 export const LIST_LIMIT_MAX = 1000;
 
 const titleSchema = z
-  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "Title is required" : "Title must be text") })
+  .string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? "Title is required" : "Title must be text"),
+  })
   // Control and bidirectional-override characters would disguise the title in every list.
   .overwrite(displayText)
   .trim()

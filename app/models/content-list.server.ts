@@ -83,7 +83,7 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
   let bytes = 2;
   let total = state?.count ?? 0;
   let offset = query.offset;
-  for (let full = false; !full && parts.length < query.limit; ) {
+  for (let full = false; !full && parts.length < query.limit;) {
     const want = Math.min(READ_BATCH, query.limit - parts.length);
     let items: ContentItem[];
     if (query.q) {

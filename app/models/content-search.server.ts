@@ -120,30 +120,57 @@ export interface SearchResult<T> {
  * A page of matches and their total. The total is counted by a second query only when the page
  * cannot tell it (a full page, or past the end): a search with fewer matches than a page costs one.
  */
-async function searchPage<T>(userId: string, q: string, options: SearchOptions, run: (query: string, page: ReturnType<typeof pageOf>) => Promise<T[]>): Promise<SearchResult<T>> {
+async function searchPage<T>(
+  userId: string,
+  q: string,
+  options: SearchOptions,
+  run: (query: string, page: ReturnType<typeof pageOf>) => Promise<T[]>,
+): Promise<SearchResult<T>> {
   const words = searchWords(q);
   if (words.length === 0) return { items: [], total: 0 };
   const query = queryText(db, words, userId);
   const items = await run(query, pageOf(options));
   const start = options.offset ?? 0;
-  const pageTellsTotal = (options.limit === undefined || items.length < options.limit) && (items.length > 0 || start === 0);
-  const total = pageTellsTotal ? start + items.length : Number((await searchCount.firstOrThrow(db, { userId, query })).count);
+  const pageTellsTotal =
+    (options.limit === undefined || items.length < options.limit) && (items.length > 0 || start === 0);
+  const total = pageTellsTotal
+    ? start + items.length
+    : Number((await searchCount.firstOrThrow(db, { userId, query })).count);
   return { items, total };
 }
 
 /** The person's items matching `q` (full items, as GET /api/content answers them), and how many match; none when q has no words. */
-export async function searchContent(userId: string, q: string, options: SearchOptions = {}): Promise<SearchResult<ContentItem>> {
+export async function searchContent(
+  userId: string,
+  q: string,
+  options: SearchOptions = {},
+): Promise<SearchResult<ContentItem>> {
   return searchPage(userId, q, options, async (query, { page, limit, offset }) => {
     const rows = await searchItems.all(db, { userId, query, limit, offset }, page);
-    return rows.map((row) => ({ id: row.id, title: row.title, body: row.body, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+    return rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      body: row.body,
+      pinned: Boolean(row.pinned),
+      updated_at: row.updated_at,
+    }));
   });
 }
 
 /** As searchContent, without the bodies (the dashboard list). */
-export async function searchContentSummaries(userId: string, q: string, options: SearchOptions = {}): Promise<SearchResult<ContentSummary>> {
+export async function searchContentSummaries(
+  userId: string,
+  q: string,
+  options: SearchOptions = {},
+): Promise<SearchResult<ContentSummary>> {
   return searchPage(userId, q, options, async (query, { page, limit, offset }) => {
     const rows = await searchSummaries.all(db, { userId, query, limit, offset }, page);
-    return rows.map((row) => ({ id: row.id, title: row.title, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+    return rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      pinned: Boolean(row.pinned),
+      updated_at: row.updated_at,
+    }));
   });
 }
 
@@ -186,7 +213,13 @@ export async function contextHits(userId: string, terms: string[], options: Cont
   const select = (query: string, limit: number, except: string[]) => {
     let q = db
       .selectFrom("content_items")
-      .select(["id", "title", "pinned", "updated_at", sql<string>`substr(content_items.body, 1, ${options.bodyChars})`.as("body")])
+      .select([
+        "id",
+        "title",
+        "pinned",
+        "updated_at",
+        sql<string>`substr(content_items.body, 1, ${options.bodyChars})`.as("body"),
+      ])
       .where("user_id", "=", userId)
       .where(matches(db, query));
     if (except.length > 0) q = q.where("id", "not in", except);
@@ -195,7 +228,19 @@ export async function contextHits(userId: string, terms: string[], options: Cont
   const rows = await select(postgres ? tsQuery(words) : ftsQuery(words, userId), options.limit, []);
   if (rows.length < options.limit && words.length > 1) {
     const any = postgres ? tsAnyQuery(words) : ftsAnyQuery(words, userId);
-    rows.push(...(await select(any, options.limit - rows.length, rows.map((row) => row.id))));
+    rows.push(
+      ...(await select(
+        any,
+        options.limit - rows.length,
+        rows.map((row) => row.id),
+      )),
+    );
   }
-  return rows.map((row) => ({ id: row.id, title: row.title, body: row.body, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    body: row.body,
+    pinned: Boolean(row.pinned),
+    updated_at: row.updated_at,
+  }));
 }

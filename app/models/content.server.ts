@@ -17,7 +17,8 @@ import { requireWithinQuota } from "./storage-quota.server";
 export const CONTENT_NOT_FOUND = "Content not found";
 /** The code of the 409 above, whose data carries the stored version as `current`. */
 export const CONTENT_CONFLICT_CODE = "content_conflict";
-export const CONTENT_CONFLICT = "This content was changed since you loaded it; your save was refused so the newer version is kept";
+export const CONTENT_CONFLICT =
+  "This content was changed since you loaded it; your save was refused so the newer version is kept";
 
 export interface ContentItem {
   id: string;
@@ -89,7 +90,10 @@ const contentById = compileOnce((database: Kysely<Database>, p: { id: string; us
 
 /** updateContent's write: only if the item is still at the version read (compare-and-set). */
 const contentVersionUpdate = compileOnce(
-  (database: Kysely<Database>, p: { title: string; body: string; updatedAt: string; id: string; userId: string; readUpdatedAt: string }) =>
+  (
+    database: Kysely<Database>,
+    p: { title: string; body: string; updatedAt: string; id: string; userId: string; readUpdatedAt: string },
+  ) =>
     database
       .updateTable("content_items")
       .set({ title: p.title, body: p.body, updated_at: p.updatedAt })
@@ -114,7 +118,10 @@ export async function listContentSummaries(userId: string, options: ListOptions 
  * (0011; counting the index cost 0.5 ms per 10,000 items).
  */
 const contentStateOfUser = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
-  database.selectFrom("users").select(["content_version", "content_count", "media_bytes", "text_bytes", "storage_quota_bytes"]).where("id", "=", p.userId),
+  database
+    .selectFrom("users")
+    .select(["content_version", "content_count", "media_bytes", "text_bytes", "storage_quota_bytes"])
+    .where("id", "=", p.userId),
 );
 
 export interface ContentState {
@@ -134,7 +141,13 @@ export interface ContentState {
 export async function contentState(userId: string): Promise<ContentState | null> {
   const row = await contentStateOfUser.first(db, { userId });
   return row
-    ? { version: Number(row.content_version), count: Number(row.content_count), mediaBytes: Number(row.media_bytes), textBytes: Number(row.text_bytes), quotaBytes: row.storage_quota_bytes == null ? env.storageQuotaBytes : Number(row.storage_quota_bytes) }
+    ? {
+        version: Number(row.content_version),
+        count: Number(row.content_count),
+        mediaBytes: Number(row.media_bytes),
+        textBytes: Number(row.text_bytes),
+        quotaBytes: row.storage_quota_bytes == null ? env.storageQuotaBytes : Number(row.storage_quota_bytes),
+      }
     : null;
 }
 
@@ -157,7 +170,8 @@ export async function getContent(userId: string, id: string): Promise<ContentIte
 }
 
 /** The UTF-8 bytes an item's text counts toward the storage quota (migration 0012's triggers count the same). */
-export const textBytesOf = (title: string, body: string) => Buffer.byteLength(title, "utf8") + Buffer.byteLength(body, "utf8");
+export const textBytesOf = (title: string, body: string) =>
+  Buffer.byteLength(title, "utf8") + Buffer.byteLength(body, "utf8");
 
 /**
  * A new item. Its text counts toward the person's storage quota: the insert (whose trigger adds its
@@ -205,14 +219,21 @@ export async function updateContent(
 ): Promise<UpdateResult> {
   const current = await contentById.first(db, { id, userId });
   if (!current) return { ok: false, reason: "not_found" };
-  if (options.expectedUpdatedAt !== undefined && Date.parse(options.expectedUpdatedAt) < Date.parse(current.updated_at)) {
+  if (
+    options.expectedUpdatedAt !== undefined &&
+    Date.parse(options.expectedUpdatedAt) < Date.parse(current.updated_at)
+  ) {
     return { ok: false, reason: "conflict", current: toItem(current) };
   }
   const body = input.body ?? current.body;
   // Nothing changed: keep the version (and the item's place in the list).
   if (input.title === current.title && body === current.body) return { ok: true, item: toItem(current) };
 
-  const changes = { title: input.title, body, updated_at: monotonicIso(current.updated_at) /* always past the version it replaces */ };
+  const changes = {
+    title: input.title,
+    body,
+    updated_at: monotonicIso(current.updated_at) /* always past the version it replaces */,
+  };
   const write = (database: Kysely<Database>) =>
     contentVersionUpdate.affectedRows(database, {
       title: changes.title,
@@ -245,10 +266,16 @@ export const contentNotFound = () => new DomainError(404, CONTENT_NOT_FOUND);
  * updateContent for a door that answers refusals as errors: the saved item, else 404, or a 409 that
  * carries the stored version as `current` (the editor shows it instead of fetching it again).
  */
-export async function saveContent(userId: string, id: string, input: ContentUpdate, options: { expectedUpdatedAt?: string } = {}): Promise<ContentItem> {
+export async function saveContent(
+  userId: string,
+  id: string,
+  input: ContentUpdate,
+  options: { expectedUpdatedAt?: string } = {},
+): Promise<ContentItem> {
   const result = await updateContent(userId, id, input, options);
   if (result.ok) return result.item;
-  if (result.reason === "conflict") throw new DomainError(409, CONTENT_CONFLICT, { data: { current: result.current }, code: CONTENT_CONFLICT_CODE });
+  if (result.reason === "conflict")
+    throw new DomainError(409, CONTENT_CONFLICT, { data: { current: result.current }, code: CONTENT_CONFLICT_CODE });
   throw contentNotFound();
 }
 
@@ -281,6 +308,10 @@ export async function setPinned(userId: string, id: string, pinned: boolean): Pr
 }
 
 export async function deleteContent(userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("content_items").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  const result = await db
+    .deleteFrom("content_items")
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }

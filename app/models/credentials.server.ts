@@ -1,5 +1,18 @@
-import { beginLoginAttempt, beginRegistration, isLoopbackAddress, loginAttemptAbandoned, registrationAbandoned, loginAttemptSucceeded } from "./login-attempt.server";
-import { decoyPasswordHash, hashQueueRefusal, PasswordHashingBusy, verifyPassword, type HashPriority } from "./password.server";
+import {
+  beginLoginAttempt,
+  beginRegistration,
+  isLoopbackAddress,
+  loginAttemptAbandoned,
+  registrationAbandoned,
+  loginAttemptSucceeded,
+} from "./login-attempt.server";
+import {
+  decoyPasswordHash,
+  hashQueueRefusal,
+  PasswordHashingBusy,
+  verifyPassword,
+  type HashPriority,
+} from "./password.server";
 import { env, type RegistrationMode } from "~/lib/env.server";
 import { invitationIsUsable } from "./invitation.server";
 import type { User } from "./user.server";
@@ -28,7 +41,8 @@ function sawLoginAttemptFrom(clientAddress: string, now = Date.now()): boolean {
   const last = recentLoginAddresses.get(clientAddress);
   recentLoginAddresses.delete(clientAddress);
   recentLoginAddresses.set(clientAddress, now);
-  if (recentLoginAddresses.size > RECENT_MAX) recentLoginAddresses.delete(recentLoginAddresses.keys().next().value as string);
+  if (recentLoginAddresses.size > RECENT_MAX)
+    recentLoginAddresses.delete(recentLoginAddresses.keys().next().value as string);
   return last !== undefined && now - last < RECENT_MS;
 }
 
@@ -38,7 +52,11 @@ function sawLoginAttemptFrom(clientAddress: string, now = Date.now()): boolean {
  * in (see login-attempt.server). When the server's hash queue is full the password is not checked and
  * the attempt is not counted ("busy": 503 with Retry-After, see password.server).
  */
-export async function loginWithPassword(email: string, password: string, clientAddress: string): Promise<PasswordLoginResult> {
+export async function loginWithPassword(
+  email: string,
+  password: string,
+  clientAddress: string,
+): Promise<PasswordLoginResult> {
   // An address this instance saw trying lately waits behind newcomers when the hash queue is long, and is
   // told so before anything is written when there is no room for it (a flood costs no database work then).
   const priority: HashPriority = sawLoginAttemptFrom(clientAddress) ? "later" : "first";
@@ -52,7 +70,11 @@ export async function loginWithPassword(email: string, password: string, clientA
   let valid: boolean;
   try {
     user = await getUserWithPasswordByEmail(email);
-    valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password, priority === "later" ? "later" : attempt.hashPriority);
+    valid = await verifyPassword(
+      user?.password_hash ?? (await decoyPasswordHash()),
+      password,
+      priority === "later" ? "later" : attempt.hashPriority,
+    );
   } catch (error) {
     if (!(error instanceof PasswordHashingBusy)) throw error;
     await loginAttemptAbandoned(attempt.attemptId);
@@ -102,7 +124,15 @@ export async function registerWithPassword(
   if (!allowance.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: allowance.retryAfterSeconds };
   try {
     // This machine's own registrations (local scripts, the test suites) wait no longer than a newcomer's login.
-    return { ok: true, user: await createUser(email, password, isLoopbackAddress(clientAddress) ? "first" : "later", mode === "invite" ? invitation : null) };
+    return {
+      ok: true,
+      user: await createUser(
+        email,
+        password,
+        isLoopbackAddress(clientAddress) ? "first" : "later",
+        mode === "invite" ? invitation : null,
+      ),
+    };
   } catch (error) {
     // Another registration used the invitation between the check and the claim.
     if (error instanceof InvitationNeededError) return { ok: false, reason: "invitation" };

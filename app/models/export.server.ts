@@ -32,7 +32,12 @@ export async function listContentForExport(userId: string): Promise<ExportConten
 
 /** One item's body, or undefined when it was deleted meanwhile. */
 export async function contentBodyForExport(userId: string, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom("content_items").select("body").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("content_items")
+    .select("body")
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return row?.body;
 }
 

@@ -7,7 +7,12 @@ import { isLoopbackAddress } from "./login-attempt.server";
 
 export const feedbackSchema = z.object({
   // U+0000 dropped from free text (PostgreSQL refuses it in text; both engines store the same).
-  name: z.string({ error: "Name is required" }).overwrite(withoutNul).trim().min(1, "Name is required").max(100, "Name must be at most 100 characters"),
+  name: z
+    .string({ error: "Name is required" })
+    .overwrite(withoutNul)
+    .trim()
+    .min(1, "Name is required")
+    .max(100, "Name must be at most 100 characters"),
   email: z
     .string({ error: "Email is required" })
     .trim()
@@ -30,8 +35,7 @@ export const FEEDBACK_WINDOW_MINUTES = 60;
 const feedbackWindowStart = (now: Date) => new Date(now.getTime() - FEEDBACK_WINDOW_MINUTES * 60_000);
 
 export type FeedbackResult =
-  | { ok: true; feedback: { id: string } }
-  | { ok: false; reason: "throttled"; retryAfterSeconds: number };
+  { ok: true; feedback: { id: string } } | { ok: false; reason: "throttled"; retryAfterSeconds: number };
 
 /**
  * Feedback needs no account; when the sender is signed in we remember who it was. Anyone may send it,
@@ -41,7 +45,12 @@ export type FeedbackResult =
  * together, on SQLite and PostgreSQL alike (the shape of login-attempt.server's beginRegistration).
  * Over the allowance nothing is stored: refused with the seconds until the oldest counted one leaves the window.
  */
-export async function sendFeedback(input: FeedbackInput, userId: string | null, clientAddress: string, now = new Date()): Promise<FeedbackResult> {
+export async function sendFeedback(
+  input: FeedbackInput,
+  userId: string | null,
+  clientAddress: string,
+  now = new Date(),
+): Promise<FeedbackResult> {
   const row = { id: newId(), user_id: userId, ...input, created_at: nowIso(now) };
   if (isLoopbackAddress(clientAddress)) {
     await db.insertInto("feedback").values(row).execute();
@@ -57,10 +66,16 @@ export async function sendFeedback(input: FeedbackInput, userId: string | null, 
       .executeTakeFirstOrThrow();
     if (Number(counted.sent) >= env.feedbackMaxPerAddress) {
       const oldest = counted.oldest ? new Date(counted.oldest as string).getTime() : now.getTime();
-      const retryAfterSeconds = Math.max(1, Math.ceil((oldest + FEEDBACK_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000));
+      const retryAfterSeconds = Math.max(
+        1,
+        Math.ceil((oldest + FEEDBACK_WINDOW_MINUTES * 60_000 - now.getTime()) / 1000),
+      );
       return { ok: false, reason: "throttled", retryAfterSeconds } as const;
     }
-    await trx.insertInto("feedback_attempts").values({ id: newId(), client_address: clientAddress, attempted_at: nowIso(now) }).execute();
+    await trx
+      .insertInto("feedback_attempts")
+      .values({ id: newId(), client_address: clientAddress, attempted_at: nowIso(now) })
+      .execute();
     await trx.insertInto("feedback").values(row).execute();
     return { ok: true, feedback: { id: row.id } } as const;
   });
@@ -73,11 +88,20 @@ export function feedbackThrottledMessage(retryAfterSeconds: number) {
 
 /** Housekeeping: counts older than the window no longer matter. */
 export async function pruneFeedbackAttempts(now = new Date()) {
-  await db.deleteFrom("feedback_attempts").where("attempted_at", "<=", nowIso(feedbackWindowStart(now))).execute();
+  await db
+    .deleteFrom("feedback_attempts")
+    .where("attempted_at", "<=", nowIso(feedbackWindowStart(now)))
+    .execute();
 }
 
 export async function listFeedback(limit = 100) {
-  return db.selectFrom("feedback").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  return db
+    .selectFrom("feedback")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
 }
 
 /** The name a person last signed their feedback with (the form's default next time), or null. */

@@ -29,11 +29,22 @@ export async function createInvitation(days = INVITATION_DEFAULT_DAYS, now = new
   const code = randomToken(16);
   const id = newId();
   const expiresAt = nowIso(new Date(now.getTime() + days * 86_400_000));
-  await db.insertInto("invitations").values({ id, code_hash: sha256(code), created_at: nowIso(now), expires_at: expiresAt, used_at: null, used_by: null }).execute();
+  await db
+    .insertInto("invitations")
+    .values({
+      id,
+      code_hash: sha256(code),
+      created_at: nowIso(now),
+      expires_at: expiresAt,
+      used_at: null,
+      used_by: null,
+    })
+    .execute();
   return { id, code, expiresAt };
 }
 
-const wellFormed = (code: string | null | undefined): code is string => typeof code === "string" && CODE_PATTERN.test(code);
+const wellFormed = (code: string | null | undefined): code is string =>
+  typeof code === "string" && CODE_PATTERN.test(code);
 
 /** Whether the code names an invitation that is unused and unexpired now (the Register screen asks before showing its form). */
 export async function invitationIsUsable(code: string | null | undefined, now = new Date()): Promise<boolean> {
@@ -52,7 +63,12 @@ export async function invitationIsUsable(code: string | null | undefined, now = 
  * Inside the registration's transaction: marks the invitation used by `userId`. False when the code
  * names no usable invitation (unknown, expired, or used by another registration, even one racing now).
  */
-export async function claimInvitation(trx: Kysely<Database>, code: string, userId: string, now = new Date()): Promise<boolean> {
+export async function claimInvitation(
+  trx: Kysely<Database>,
+  code: string,
+  userId: string,
+  now = new Date(),
+): Promise<boolean> {
   if (!wellFormed(code)) return false;
   const result = await trx
     .updateTable("invitations")
@@ -66,5 +82,8 @@ export async function claimInvitation(trx: Kysely<Database>, code: string, userI
 
 /** Housekeeping: invitations that expired a day ago or more count for nothing. */
 export async function pruneExpiredInvitations(now = new Date()): Promise<void> {
-  await db.deleteFrom("invitations").where("expires_at", "<", nowIso(new Date(now.getTime() - 86_400_000))).execute();
+  await db
+    .deleteFrom("invitations")
+    .where("expires_at", "<", nowIso(new Date(now.getTime() - 86_400_000)))
+    .execute();
 }

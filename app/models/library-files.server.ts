@@ -49,10 +49,26 @@ const blankAsUnset = (value: unknown) => (typeof value === "string" && value.tri
 
 /** GET /api/library's query (and the screen's form): a bad kind, sort or page is a 422 naming it. */
 export const libraryQuerySchema = z.object({
-  kind: z.preprocess(blankAsUnset, z.enum(LIBRARY_KINDS as [MediaKind, ...MediaKind[]], { error: `kind must be one of: ${LIBRARY_KINDS.join(", ")}` }).optional()),
+  kind: z.preprocess(
+    blankAsUnset,
+    z
+      .enum(LIBRARY_KINDS as [MediaKind, ...MediaKind[]], { error: `kind must be one of: ${LIBRARY_KINDS.join(", ")}` })
+      .optional(),
+  ),
   q: z.string().max(200, "q must be at most 200 characters").optional(),
-  sort: z.preprocess(blankAsUnset, z.enum(LIBRARY_SORTS, { error: `sort must be one of: ${LIBRARY_SORTS.join(", ")}` }).default(DEFAULT_LIBRARY_SORT)),
-  page: z.preprocess(blankAsUnset, z.coerce.number({ error: "page must be a whole number from 1" }).int("page must be a whole number from 1").min(1, "page must be a whole number from 1").max(1_000_000, "page is too large").default(1)),
+  sort: z.preprocess(
+    blankAsUnset,
+    z.enum(LIBRARY_SORTS, { error: `sort must be one of: ${LIBRARY_SORTS.join(", ")}` }).default(DEFAULT_LIBRARY_SORT),
+  ),
+  page: z.preprocess(
+    blankAsUnset,
+    z.coerce
+      .number({ error: "page must be a whole number from 1" })
+      .int("page must be a whole number from 1")
+      .min(1, "page must be a whole number from 1")
+      .max(1_000_000, "page is too large")
+      .default(1),
+  ),
   per_page: z.preprocess(
     blankAsUnset,
     z.coerce
@@ -73,7 +89,10 @@ export function libraryFilters(search: URLSearchParams): { filters: LibraryFilte
     page: search.get("page") ?? undefined,
   });
   if (!parsed.success) {
-    return { filters: { kind: "", q: "", sort: DEFAULT_LIBRARY_SORT, page: 1 }, problem: parsed.error.issues[0]?.message ?? "Invalid filter" };
+    return {
+      filters: { kind: "", q: "", sort: DEFAULT_LIBRARY_SORT, page: 1 },
+      problem: parsed.error.issues[0]?.message ?? "Invalid filter",
+    };
   }
   const { kind, q, sort, page } = parsed.data;
   return { filters: { kind: kind ?? "", q: q?.trim() ?? "", sort, page }, problem: null };
@@ -95,7 +114,10 @@ function filtered(userId: string, query: LibraryQuery) {
     const pattern = containsPattern(q);
     // lower() on both engines: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
     select = select.where((eb) =>
-      eb.or([sql<boolean>`lower(${eb.ref("name")}) like ${pattern} escape '\\'`, sql<boolean>`lower(coalesce(${eb.ref("prompt")}, '')) like ${pattern} escape '\\'`]),
+      eb.or([
+        sql<boolean>`lower(${eb.ref("name")}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(coalesce(${eb.ref("prompt")}, '')) like ${pattern} escape '\\'`,
+      ]),
     );
   }
   return select;
@@ -147,7 +169,11 @@ export async function renameLibraryFile(userId: string, id: string, newName: unk
  */
 export async function deleteLibraryFile(userId: string, id: string): Promise<MediaFile> {
   const current = await getLibraryFile(userId, id);
-  const result = await db.deleteFrom("media_files").where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+  const result = await db
+    .deleteFrom("media_files")
+    .where("user_id", "=", userId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (Number(result.numDeletedRows) !== 1) throw fileNotFound();
   await fileStore.remove(id);
   return current;

@@ -49,7 +49,12 @@ function retryAfter(oldest: string | null, now: Date) {
   return oldest ? Math.max(1, Math.ceil((new Date(oldest).getTime() + windowMs() - now.getTime()) / 1000)) : 1;
 }
 
-async function countSince(database: Kysely<Database>, column: "email" | "client_address", value: string, since: string) {
+async function countSince(
+  database: Kysely<Database>,
+  column: "email" | "client_address",
+  value: string,
+  since: string,
+) {
   const row = await database
     .selectFrom("login_attempts")
     .select([(eb) => eb.fn.countAll<number>().as("attempts"), (eb) => eb.fn.min("attempted_at").as("oldest")])
@@ -63,7 +68,11 @@ async function countSince(database: Kysely<Database>, column: "email" | "client_
  * Records a login attempt; refused (nothing recorded, nothing to hash) when it would be more than the
  * account's or the address's allowance.
  */
-export async function beginLoginAttempt(email: string, clientAddress: string, now = new Date()): Promise<LoginAttemptStart> {
+export async function beginLoginAttempt(
+  email: string,
+  clientAddress: string,
+  now = new Date(),
+): Promise<LoginAttemptStart> {
   // The login form only trims the email: U+0000 (which PostgreSQL refuses in text) is dropped, so the
   // attempt still counts, against the account it names without it (no account has a NUL in its email).
   email = withoutNul(email);
@@ -86,10 +95,13 @@ export async function beginLoginAttempt(email: string, clientAddress: string, no
     const byAccount = await countSince(trx, "email", email, since);
     const byAddress = await countSince(trx, "client_address", clientAddress, since);
     // Counts include this attempt: the 10th failure in the window is still checked, the 11th is not.
-    const refusal = (retryAfterSeconds: number, refusedBy: "account" | "address") => ({ allowed: false, retryAfterSeconds, refusedBy }) as const;
+    const refusal = (retryAfterSeconds: number, refusedBy: "account" | "address") =>
+      ({ allowed: false, retryAfterSeconds, refusedBy }) as const;
     let refused: ReturnType<typeof refusal> | null = null;
-    if (byAccount.attempts > env.loginMaxFailuresPerAccount) refused = refusal(retryAfter(byAccount.oldest, now), "account");
-    else if (addressCounted && byAddress.attempts > env.loginMaxFailuresPerAddress) refused = refusal(retryAfter(byAddress.oldest, now), "address");
+    if (byAccount.attempts > env.loginMaxFailuresPerAccount)
+      refused = refusal(retryAfter(byAccount.oldest, now), "account");
+    else if (addressCounted && byAddress.attempts > env.loginMaxFailuresPerAddress)
+      refused = refusal(retryAfter(byAddress.oldest, now), "address");
     if (refused) {
       // A refused attempt checked nothing, so it is not a failure (and does not extend the block).
       await trx.deleteFrom("login_attempts").where("id", "=", id).execute();
@@ -138,7 +150,10 @@ export async function checkLoginThrottle(email: string, clientAddress: string, n
 
 /** Housekeeping: rows older than the window no longer count for anything. */
 export async function pruneLoginAttempts(now = new Date()) {
-  await db.deleteFrom("login_attempts").where("attempted_at", "<=", nowIso(windowStart(now))).execute();
+  await db
+    .deleteFrom("login_attempts")
+    .where("attempted_at", "<=", nowIso(windowStart(now)))
+    .execute();
 }
 
 /** Registrations (each runs a costly password hash) are limited per client address per hour. */
@@ -163,7 +178,10 @@ export async function beginRegistration(
   return db.transaction().execute(async (trx) => {
     await lockKey(trx, "registration_attempts", clientAddress);
     const id = newId();
-    await trx.insertInto("registration_attempts").values({ id, client_address: clientAddress, attempted_at: nowIso(now) }).execute();
+    await trx
+      .insertInto("registration_attempts")
+      .values({ id, client_address: clientAddress, attempted_at: nowIso(now) })
+      .execute();
     const row = await trx
       .selectFrom("registration_attempts")
       .select([(eb) => eb.fn.countAll<number>().as("attempts"), (eb) => eb.fn.min("attempted_at").as("oldest")])
@@ -186,5 +204,8 @@ export async function registrationAbandoned(registrationId: string) {
 }
 
 export async function pruneRegistrationAttempts(now = new Date()) {
-  await db.deleteFrom("registration_attempts").where("attempted_at", "<=", nowIso(registrationWindowStart(now))).execute();
+  await db
+    .deleteFrom("registration_attempts")
+    .where("attempted_at", "<=", nowIso(registrationWindowStart(now)))
+    .execute();
 }

@@ -19,7 +19,12 @@ import { quotaExceeded, requireWithinQuota, StorageHold, uploadLimit } from "./s
  * says why, and what the sweep removes after a crash).
  */
 /** `desired` if free, else "desired (2)", "(3)", ...: the first name no file of this user and kind has. */
-export async function freeName(userId: string, kind: MediaKind, desired: string, alsoTaken: Set<string>): Promise<string> {
+export async function freeName(
+  userId: string,
+  kind: MediaKind,
+  desired: string,
+  alsoTaken: Set<string>,
+): Promise<string> {
   const extensionLength = desired.length - desired.lastIndexOf(".");
   const base = desired.slice(0, desired.length - extensionLength);
   const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -28,7 +33,9 @@ export async function freeName(userId: string, kind: MediaKind, desired: string,
     .select("name")
     .where("user_id", "=", userId)
     .where("kind", "=", kind)
-    .where((eb) => eb.or([eb("name", "=", desired), sql<boolean>`${eb.ref("name")} like ${`${escaped} (%`} escape '\\'`]))
+    .where((eb) =>
+      eb.or([eb("name", "=", desired), sql<boolean>`${eb.ref("name")} like ${`${escaped} (%`} escape '\\'`]),
+    )
     .execute();
   const taken = new Set([...rows.map((row) => row.name), ...alsoTaken]);
   if (!taken.has(desired)) return desired;
@@ -116,7 +123,11 @@ export async function commitStagedMedia(
           // The row first (its trigger adds the size to the person's row and takes it), then the
           // reservation it replaces goes, then the check: all or nothing.
           await trx.insertInto("media_files").values(row).execute();
-          await trx.deleteFrom("storage_reservations").where("id", "=", hold.id).where("user_id", "=", userId).execute();
+          await trx
+            .deleteFrom("storage_reservations")
+            .where("id", "=", hold.id)
+            .where("user_id", "=", userId)
+            .execute();
           await requireWithinQuota(trx, userId, hold.id);
         });
         hold.consumed();
@@ -167,7 +178,15 @@ export async function commitStagedOfKind(
   if (!contentType) return refuse(new DomainError(415, rules.unsupportedMessage));
   if (upload.staged.size > rules.maxBytes) return refuse(new DomainError(413, tooLargeMessage(rules.maxBytes)));
   const staged = { ...upload.staged, contentType };
-  return commitStagedMedia(userId, kind, staged, nameFromUpload(upload.filename, kind), "number", describeHead(upload.head), hold);
+  return commitStagedMedia(
+    userId,
+    kind,
+    staged,
+    nameFromUpload(upload.filename, kind),
+    "number",
+    describeHead(upload.head),
+    hold,
+  );
 }
 
 /**
@@ -190,12 +209,25 @@ export async function storeMedia(
   const hold = new StorageHold(userId, options.expectedBytes ?? null);
   let staged: StagedFile;
   try {
-    staged = await fileStore.stage(source, { maxBytes: limit.maxBytes, inspect: inspection.inspect, reserve: hold.cover });
+    staged = await fileStore.stage(source, {
+      maxBytes: limit.maxBytes,
+      inspect: inspection.inspect,
+      reserve: hold.cover,
+    });
   } catch (error) {
     await hold.release();
-    if (error instanceof FileTooLargeError) throw limit.quotaBound ? quotaExceeded(limit.quotaBytes) : new DomainError(413, tooLargeMessage(error.maxBytes));
+    if (error instanceof FileTooLargeError)
+      throw limit.quotaBound ? quotaExceeded(limit.quotaBytes) : new DomainError(413, tooLargeMessage(error.maxBytes));
     if (error instanceof UnsupportedContentError) throw new DomainError(415, rules.unsupportedMessage);
     throw error;
   }
-  return commitStagedMedia(userId, kind, staged, nameFromUpload(name, kind), "number", { ...inspection.described(), provenance }, hold);
+  return commitStagedMedia(
+    userId,
+    kind,
+    staged,
+    nameFromUpload(name, kind),
+    "number",
+    { ...inspection.described(), provenance },
+    hold,
+  );
 }

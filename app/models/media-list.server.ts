@@ -6,7 +6,11 @@ import type { MediaKind } from "~/shared/media-names";
  * A page of the person's files of one kind, newest first (listMedia's order), and how many they have:
  * what GET /api/videos and GET /api/voice/list-files answer, a page at a time.
  */
-export async function listMediaPage(userId: string, kind: MediaKind, page: { limit: number; offset: number }): Promise<{ files: MediaFile[]; total: number }> {
+export async function listMediaPage(
+  userId: string,
+  kind: MediaKind,
+  page: { limit: number; offset: number },
+): Promise<{ files: MediaFile[]; total: number }> {
   const [rows, counted] = await Promise.all([
     db
       .selectFrom("media_files")

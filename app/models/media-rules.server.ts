@@ -1,5 +1,14 @@
 import { env } from "~/lib/env.server";
-import { pngDimensions, sniffM4a, sniffMp3, sniffPng, sniffVideo, sniffWav, sniffWebm, wavDurationMs } from "~/lib/file-signatures";
+import {
+  pngDimensions,
+  sniffM4a,
+  sniffMp3,
+  sniffPng,
+  sniffVideo,
+  sniffWav,
+  sniffWebm,
+  wavDurationMs,
+} from "~/lib/file-signatures";
 import type { MediaKind } from "~/shared/media-names";
 
 /**

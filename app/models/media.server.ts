@@ -48,8 +48,35 @@ export async function refuseTakenName(userId: string, kind: MediaKind, filename:
   if (await getMediaByName(userId, kind, nameFromUpload(filename, kind))) throw new DomainError(409, NAME_TAKEN);
 }
 
-type Row = Pick<MediaFilesTable, "id" | "kind" | "name" | "content_type" | "size" | "created_at" | "updated_at" | "prompt" | "provenance" | "width" | "height" | "duration_ms">;
-export const MEDIA_COLUMNS = ["id", "kind", "name", "content_type", "size", "created_at", "updated_at", "prompt", "provenance", "width", "height", "duration_ms"] as const;
+type Row = Pick<
+  MediaFilesTable,
+  | "id"
+  | "kind"
+  | "name"
+  | "content_type"
+  | "size"
+  | "created_at"
+  | "updated_at"
+  | "prompt"
+  | "provenance"
+  | "width"
+  | "height"
+  | "duration_ms"
+>;
+export const MEDIA_COLUMNS = [
+  "id",
+  "kind",
+  "name",
+  "content_type",
+  "size",
+  "created_at",
+  "updated_at",
+  "prompt",
+  "provenance",
+  "width",
+  "height",
+  "duration_ms",
+] as const;
 const COLUMNS = MEDIA_COLUMNS;
 
 function parseProvenance(prompt: string | null | undefined, json: string | null | undefined): Provenance | null {
@@ -60,10 +87,18 @@ function parseProvenance(prompt: string | null | undefined, json: string | null 
   } catch {
     // A damaged record reads as what it still says: the prompt.
   }
-  return { prompt: prompt ?? null, style: rest.style ?? null, voice: rest.voice ?? null, provider: rest.provider ?? null, model: rest.model ?? null, source: rest.source ?? null };
+  return {
+    prompt: prompt ?? null,
+    style: rest.style ?? null,
+    voice: rest.voice ?? null,
+    provider: rest.provider ?? null,
+    model: rest.model ?? null,
+    source: rest.source ?? null,
+  };
 }
 
-const numberOrNull = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value));
+const numberOrNull = (value: number | string | null | undefined) =>
+  value === null || value === undefined ? null : Number(value);
 
 export function toFile(row: Row): MediaFile {
   return {
@@ -106,12 +141,22 @@ export async function getMediaByName(userId: string, kind: MediaKind, name: stri
 }
 
 export async function getMediaById(userId: string, id: string): Promise<MediaFile | undefined> {
-  const row = await db.selectFrom("media_files").select(COLUMNS).where("user_id", "=", userId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("media_files")
+    .select(COLUMNS)
+    .where("user_id", "=", userId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return row ? toFile(row) : undefined;
 }
 
 /** docs/screens.md#validation-rules: the new name is trimmed and gets the kind's extension when missing. 404 / 409 / 422 as DomainError. */
-export async function renameMedia(userId: string, kind: MediaKind, oldName: string, newName: unknown): Promise<MediaFile> {
+export async function renameMedia(
+  userId: string,
+  kind: MediaKind,
+  oldName: string,
+  newName: unknown,
+): Promise<MediaFile> {
   const checked = checkMediaName(newName, kind);
   if (!checked.ok) throw new DomainError(422, checked.message);
   const current = await getMediaByName(userId, kind, oldName);
@@ -123,7 +168,12 @@ export async function renameMedia(userId: string, kind: MediaKind, oldName: stri
  * Gives the person's file a name already checked (renameMedia, the library's renameLibraryFile): 409
  * when they have a file of that kind by that name, `notFound()` when the row went in the meantime.
  */
-export async function writeMediaName(userId: string, current: MediaFile, name: string, notFound: () => DomainError): Promise<MediaFile> {
+export async function writeMediaName(
+  userId: string,
+  current: MediaFile,
+  name: string,
+  notFound: () => DomainError,
+): Promise<MediaFile> {
   if (name === current.name) return current;
   const updatedAt = monotonicIso();
   try {
@@ -148,7 +198,11 @@ export async function writeMediaName(userId: string, current: MediaFile, name: s
 export async function deleteMedia(userId: string, kind: MediaKind, name: string): Promise<boolean> {
   const current = await getMediaByName(userId, kind, name);
   if (!current) return false;
-  const result = await db.deleteFrom("media_files").where("user_id", "=", userId).where("id", "=", current.id).executeTakeFirst();
+  const result = await db
+    .deleteFrom("media_files")
+    .where("user_id", "=", userId)
+    .where("id", "=", current.id)
+    .executeTakeFirst();
   if (Number(result.numDeletedRows) !== 1) return false;
   await fileStore.remove(current.id);
   return true;

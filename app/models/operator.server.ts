@@ -84,7 +84,11 @@ export interface DisableOutcome {
  */
 export async function disablePerson(userId: string, now = new Date()): Promise<DisableOutcome> {
   const { sessions, tokens, videoJobs } = await db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ disabled_at: nowIso(now) }).where("id", "=", userId).execute();
+    await trx
+      .updateTable("users")
+      .set({ disabled_at: nowIso(now) })
+      .where("id", "=", userId)
+      .execute();
     const tokens = await revokeAllApiTokens(userId, trx);
     const videoJobs = await cancelUnfinishedJobs(userId, CANCELLED_ACCOUNT_DISABLED, trx, now);
     // In the same transaction: a rotation racing the disable waits on the family's row lock (0050).
@@ -136,11 +140,23 @@ export async function deletePersonRows(userId: string): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
     const person = await trx.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
     if (!person) return [];
-    const keys = (await trx.selectFrom("media_files").select("id").where("user_id", "=", userId).execute()).map((row) => row.id);
+    const keys = (await trx.selectFrom("media_files").select("id").where("user_id", "=", userId).execute()).map(
+      (row) => row.id,
+    );
     await trx.deleteFrom("feedback").where("user_id", "=", userId).execute();
     await trx.deleteFrom("login_attempts").where("email", "=", person.email).execute();
     await trx.updateTable("invitations").set({ used_by: null }).where("used_by", "=", userId).execute();
-    for (const table of ["api_tokens", "sessions", "refresh_tokens", "ai_requests", "storage_reservations", "video_jobs", "projects", "content_items", "media_files"] as const) {
+    for (const table of [
+      "api_tokens",
+      "sessions",
+      "refresh_tokens",
+      "ai_requests",
+      "storage_reservations",
+      "video_jobs",
+      "projects",
+      "content_items",
+      "media_files",
+    ] as const) {
       await trx.deleteFrom(table).where("user_id", "=", userId).execute();
     }
     await trx.deleteFrom("users").where("id", "=", userId).execute();

@@ -17,10 +17,14 @@ export type HashPriority = "first" | "later";
 /** The hash queue is full: answered 503 with Retry-After (the API as `{"detail"}`, the screens as their message). */
 export class PasswordHashingBusy extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
-    super(503, `The server is busy checking passwords. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}.`, {
-      headers: { "Retry-After": String(retryAfterSeconds) },
-      code: "password-hashing-busy",
-    });
+    super(
+      503,
+      `The server is busy checking passwords. Please try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}.`,
+      {
+        headers: { "Retry-After": String(retryAfterSeconds) },
+        code: "password-hashing-busy",
+      },
+    );
   }
 }
 
@@ -94,7 +98,9 @@ async function runHash<T>(work: () => Promise<T>, priority: HashPriority, bounde
   if (running < slots) running++;
   else {
     // The slot is handed over on release (start), or the wait ends in a refusal (shed).
-    await new Promise<void>((start, refuse) => (priority === "first" ? firstQueue : laterQueue).push({ start, refuse, bounded }));
+    await new Promise<void>((start, refuse) =>
+      (priority === "first" ? firstQueue : laterQueue).push({ start, refuse, bounded }),
+    );
   }
   const started = performance.now();
   try {
@@ -119,7 +125,11 @@ export function hashPassword(password: string, priority: HashPriority = "later")
 }
 
 /** Checks a password; false for a wrong one or a malformed hash. Throws PasswordHashingBusy when the queue is full. */
-export async function verifyPassword(passwordHash: string, password: string, priority: HashPriority = "later"): Promise<boolean> {
+export async function verifyPassword(
+  passwordHash: string,
+  password: string,
+  priority: HashPriority = "later",
+): Promise<boolean> {
   return runHash(async () => {
     try {
       return await verify(passwordHash, password);
@@ -135,9 +145,11 @@ export async function verifyPassword(passwordHash: string, password: string, pri
  */
 let decoyHash: Promise<string> | undefined;
 export function decoyPasswordHash(): Promise<string> {
-  decoyHash ??= runHash(() => hash("decoy password that nobody has", ARGON2ID_OPTIONS), "first", false).catch((error: unknown) => {
-    decoyHash = undefined;
-    throw error;
-  });
+  decoyHash ??= runHash(() => hash("decoy password that nobody has", ARGON2ID_OPTIONS), "first", false).catch(
+    (error: unknown) => {
+      decoyHash = undefined;
+      throw error;
+    },
+  );
   return decoyHash;
 }

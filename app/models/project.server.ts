@@ -8,7 +8,14 @@ import { mediaUrl } from "./ai-media.server";
 import { listMedia, type MediaFile } from "./media.server";
 import { type MediaKind } from "~/shared/media-names";
 import { displayText, lookupName } from "~/shared/media-names";
-import { musicTrack, PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
+import {
+  musicTrack,
+  PROJECT_DESCRIPTION_MAX,
+  PROJECT_SLOTS,
+  PROJECT_TITLE_MAX,
+  type AttachedMedia,
+  type ProjectSlot,
+} from "~/shared/project-rules";
 
 /**
  * Projects (docs/screens.md#projects and #project-editor and docs/api.md#entities-and-payloads). Every function takes the signed-in
@@ -29,7 +36,12 @@ export const SLOT_KINDS: Record<Exclude<ProjectSlot, "music">, readonly MediaKin
   video: ["video", "aivideo", "clip"],
   image: ["image", "sketch", "photo"],
 };
-const SLOT_LABELS: Record<ProjectSlot, string> = { voice: "voice", music: "music track", video: "video", image: "image" };
+const SLOT_LABELS: Record<ProjectSlot, string> = {
+  voice: "voice",
+  music: "music track",
+  video: "video",
+  image: "image",
+};
 
 const MUSIC_TRACK_IDS: readonly string[] = MUSIC_DEMOS.map((track) => track.id);
 const MUSIC_FILE_NAMES = MUSIC_TRACK_IDS.map((id) => `${id}.mp3`);
@@ -56,7 +68,9 @@ function attachmentRefused(detail: string): DomainError {
 }
 
 const titleSchema = z
-  .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "Title required" : "Title must be text") })
+  .string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? "Title required" : "Title must be text"),
+  })
   // Control and bidirectional-override characters would disguise the title in every list.
   .overwrite(displayText)
   .trim()
@@ -68,7 +82,14 @@ const descriptionSchema = z
   .string({ error: "Description must be text" })
   // U+0000 dropped (PostgreSQL refuses it in text; both engines store the same description).
   .transform((text) => withoutNul(text).replace(/\r\n?/g, "\n"))
-  .pipe(z.string().max(PROJECT_DESCRIPTION_MAX, `Description must be at most ${PROJECT_DESCRIPTION_MAX.toLocaleString("en-US")} characters`))
+  .pipe(
+    z
+      .string()
+      .max(
+        PROJECT_DESCRIPTION_MAX,
+        `Description must be at most ${PROJECT_DESCRIPTION_MAX.toLocaleString("en-US")} characters`,
+      ),
+  )
   .nullable()
   .transform((text) => text ?? "");
 
@@ -91,7 +112,10 @@ const musicFileSchema = z
   .trim()
   .nullable()
   .transform((value) => (value ? value.replace(/\.mp3$/i, "") : null))
-  .refine((value) => value === null || MUSIC_TRACK_IDS.includes(value), `music_file must be one of: ${MUSIC_FILE_NAMES.join(", ")}, or null`);
+  .refine(
+    (value) => value === null || MUSIC_TRACK_IDS.includes(value),
+    `music_file must be one of: ${MUSIC_FILE_NAMES.join(", ")}, or null`,
+  );
 
 /** The attachment fields are the same four the API answers with (docs/api.md#entities-and-payloads), so a read project can be written back. */
 const attachmentFields = {
@@ -102,7 +126,11 @@ const attachmentFields = {
 };
 
 /** Create: title required, description optional; attachments optional. */
-export const projectCreateSchema = z.object({ title: titleSchema, description: descriptionSchema.optional(), ...attachmentFields });
+export const projectCreateSchema = z.object({
+  title: titleSchema,
+  description: descriptionSchema.optional(),
+  ...attachmentFields,
+});
 /** Update (PUT): title required as on create; a left-out description or attachment keeps its value. */
 export const projectUpdateSchema = projectCreateSchema;
 /** One slot changed on its own (the editor's Attach and Detach buttons). */
@@ -125,9 +153,15 @@ const SLOT_FIELDS = { voice: "voice_file", video: "video_file", image: "image_fi
 function projectQuery(userId: string) {
   return db
     .selectFrom("projects")
-    .leftJoin("media_files as voice", (join) => join.onRef("voice.id", "=", "projects.voice_media_id").onRef("voice.user_id", "=", "projects.user_id"))
-    .leftJoin("media_files as video", (join) => join.onRef("video.id", "=", "projects.video_media_id").onRef("video.user_id", "=", "projects.user_id"))
-    .leftJoin("media_files as image", (join) => join.onRef("image.id", "=", "projects.image_media_id").onRef("image.user_id", "=", "projects.user_id"))
+    .leftJoin("media_files as voice", (join) =>
+      join.onRef("voice.id", "=", "projects.voice_media_id").onRef("voice.user_id", "=", "projects.user_id"),
+    )
+    .leftJoin("media_files as video", (join) =>
+      join.onRef("video.id", "=", "projects.video_media_id").onRef("video.user_id", "=", "projects.user_id"),
+    )
+    .leftJoin("media_files as image", (join) =>
+      join.onRef("image.id", "=", "projects.image_media_id").onRef("image.user_id", "=", "projects.user_id"),
+    )
     .select([
       "projects.id",
       "projects.title",
@@ -189,16 +223,32 @@ export async function getProject(userId: string, id: string): Promise<Project | 
 }
 
 /** A page of the person's projects in listProjects' order, and how many they have (GET /api/project). */
-export async function listProjectPage(userId: string, page: { limit: number; offset: number }): Promise<{ projects: Project[]; total: number }> {
+export async function listProjectPage(
+  userId: string,
+  page: { limit: number; offset: number },
+): Promise<{ projects: Project[]; total: number }> {
   const [rows, counted] = await Promise.all([
-    projectQuery(userId).orderBy("projects.updated_at", "desc").orderBy("projects.id", "desc").limit(page.limit).offset(page.offset).execute(),
-    db.selectFrom("projects").select((eb) => eb.fn.countAll<number | string>().as("total")).where("user_id", "=", userId).executeTakeFirstOrThrow(),
+    projectQuery(userId)
+      .orderBy("projects.updated_at", "desc")
+      .orderBy("projects.id", "desc")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom("projects")
+      .select((eb) => eb.fn.countAll<number | string>().as("total"))
+      .where("user_id", "=", userId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { projects: rows.map(toProject), total: Number(counted.total) };
 }
 
 /** The person's file of a kind the slot takes, by id or by name; undefined when there is none. */
-async function findSlotFile(userId: string, slot: keyof typeof SLOT_COLUMNS, reference: string): Promise<string | undefined> {
+async function findSlotFile(
+  userId: string,
+  slot: keyof typeof SLOT_COLUMNS,
+  reference: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom("media_files")
     .select("id")
@@ -211,7 +261,9 @@ async function findSlotFile(userId: string, slot: keyof typeof SLOT_COLUMNS, ref
 
 /** Checks that every named file is the person's own and of a kind its slot takes; the columns to set. */
 async function attachmentColumns(userId: string, input: Attachments) {
-  const columns: Partial<Record<"voice_media_id" | "video_media_id" | "image_media_id" | "music_track", string | null>> = {};
+  const columns: Partial<
+    Record<"voice_media_id" | "video_media_id" | "image_media_id" | "music_track", string | null>
+  > = {};
   for (const slot of ["voice", "video", "image"] as const) {
     const reference = input[SLOT_FIELDS[slot]];
     if (reference === undefined) continue;
@@ -249,7 +301,11 @@ export async function createProject(userId: string, input: ProjectInput): Promis
 }
 
 /** Saves the given fields (a left-out description or attachment keeps its value); undefined when not found. */
-export async function updateProject(userId: string, id: string, input: Partial<ProjectInput>): Promise<Project | undefined> {
+export async function updateProject(
+  userId: string,
+  id: string,
+  input: Partial<ProjectInput>,
+): Promise<Project | undefined> {
   const changes = {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
@@ -291,6 +347,15 @@ export async function projectMediaChoices(userId: string): Promise<Record<Projec
     const lists = await Promise.all(kinds.map((kind) => listMedia(userId, kind)));
     return lists.flat().map((file: MediaFile) => ({ id: file.id, name: file.name, kind: file.kind }));
   };
-  const [voice, video, image] = await Promise.all([choices(SLOT_KINDS.voice), choices(SLOT_KINDS.video), choices(SLOT_KINDS.image)]);
-  return { voice, music: MUSIC_DEMOS.map((track) => ({ id: track.id, name: track.title, kind: "music" })), video, image };
+  const [voice, video, image] = await Promise.all([
+    choices(SLOT_KINDS.voice),
+    choices(SLOT_KINDS.video),
+    choices(SLOT_KINDS.image),
+  ]);
+  return {
+    voice,
+    music: MUSIC_DEMOS.map((track) => ({ id: track.id, name: track.title, kind: "music" })),
+    video,
+    image,
+  };
 }

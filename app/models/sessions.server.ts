@@ -33,7 +33,13 @@ export async function recordSession(
   const at = nowIso(session.now);
   await database
     .insertInto("sessions")
-    .values({ id: session.id, user_id: session.userId, device: deviceLabel(session.userAgent), created_at: at, last_used_at: at })
+    .values({
+      id: session.id,
+      user_id: session.userId,
+      device: deviceLabel(session.userAgent),
+      created_at: at,
+      last_used_at: at,
+    })
     .execute();
 }
 
@@ -121,7 +127,13 @@ async function endSessions(trx: Kysely<Database>, userId: string, which: Ending,
   if (allBut !== null && engineOf(trx) === "postgres") {
     // Several rows: taken in one order, so that two revokes of the same person's sessions never deadlock.
     await forUpdate(
-      trx.selectFrom("sessions").select("id").where("user_id", "=", userId).where("revoked_at", "is", null).where("id", "!=", allBut).orderBy("id"),
+      trx
+        .selectFrom("sessions")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("revoked_at", "is", null)
+        .where("id", "!=", allBut)
+        .orderBy("id"),
       trx,
     ).execute();
   }
@@ -169,7 +181,9 @@ export async function revokeSession(userId: string, sessionId: string, now = new
 export async function endSessionOfFamily(familyId: string, now = new Date(), userId?: string): Promise<void> {
   // A session's person never changes: looked up before the transaction, whose first statement is then a
   // write (SQLite takes its write lock at once).
-  const owner = userId ?? (await db.selectFrom("sessions").select("user_id").where("id", "=", familyId).executeTakeFirst())?.user_id;
+  const owner =
+    userId ??
+    (await db.selectFrom("sessions").select("user_id").where("id", "=", familyId).executeTakeFirst())?.user_id;
   await db.transaction().execute(async (trx) => {
     if (owner !== undefined) await endSessions(trx, owner, { only: familyId }, now);
     // A family without a session row (none is left after db/migrations/0018) still loses its tokens.
@@ -187,7 +201,12 @@ export async function endSessionOfFamily(familyId: string, now = new Date(), use
  * Ends every session of the person but `keepSessionId` (the one asking; null ends them all), on
  * `database` (or in the transaction it is, e.g. with a password change). Returns how many sessions ended.
  */
-export async function revokeOtherSessions(userId: string, keepSessionId: string | null, now = new Date(), database: Kysely<Database> = db): Promise<number> {
+export async function revokeOtherSessions(
+  userId: string,
+  keepSessionId: string | null,
+  now = new Date(),
+  database: Kysely<Database> = db,
+): Promise<number> {
   return inTransaction(database, (trx) => endSessions(trx, userId, { allBut: keepSessionId }, now));
 }
 
@@ -195,7 +214,12 @@ export async function revokeOtherSessions(userId: string, keepSessionId: string 
  * A new password hash for the person, and every other session ended, in one transaction: nobody can
  * sign in with the old password or keep a session made with it once the change is seen.
  */
-export async function replacePasswordEndingOtherSessions(userId: string, passwordHash: string, keepSessionId: string | null, now = new Date()): Promise<number> {
+export async function replacePasswordEndingOtherSessions(
+  userId: string,
+  passwordHash: string,
+  keepSessionId: string | null,
+  now = new Date(),
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ password_hash: passwordHash }).where("id", "=", userId).execute();
     return revokeOtherSessions(userId, keepSessionId, now, trx);
@@ -206,6 +230,15 @@ export async function replacePasswordEndingOtherSessions(userId: string, passwor
 export async function pruneEndedSessions(): Promise<void> {
   await db
     .deleteFrom("sessions")
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("refresh_tokens").select("refresh_tokens.id").whereRef("refresh_tokens.family_id", "=", "sessions.id"))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("refresh_tokens")
+            .select("refresh_tokens.id")
+            .whereRef("refresh_tokens.family_id", "=", "sessions.id"),
+        ),
+      ),
+    )
     .execute();
 }

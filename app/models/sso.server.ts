@@ -33,7 +33,13 @@ export async function accountForVerifiedEmail(
   if (existing) return { ok: true, user: { id: existing.id, email: existing.email }, created: false };
   if (mode === "closed" || (mode === "invite" && !invitation)) return { ok: false, reason: "unknown", mode };
   try {
-    const registered = await registerWithPassword(email, randomBytes(32).toString("base64url"), clientAddress, invitation, mode);
+    const registered = await registerWithPassword(
+      email,
+      randomBytes(32).toString("base64url"),
+      clientAddress,
+      invitation,
+      mode,
+    );
     if (registered.ok) return { ok: true, user: registered.user, created: true };
     if (registered.reason === "invitation") return { ok: false, reason: "invitation" };
     // Closed was answered above; told as such should it come back.

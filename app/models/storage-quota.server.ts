@@ -35,7 +35,8 @@ import { MEDIA_RULES } from "./media-rules.server";
 export const QUOTA_EXCEEDED = "quota_exceeded";
 export const quotaMessage = (quotaBytes = env.storageQuotaBytes) =>
   `Not enough storage left: this would pass your ${formatBytes(quotaBytes)} quota. Delete files in your library to make room.`;
-export const quotaExceeded = (quotaBytes = env.storageQuotaBytes) => new DomainError(413, quotaMessage(quotaBytes), { code: QUOTA_EXCEEDED });
+export const quotaExceeded = (quotaBytes = env.storageQuotaBytes) =>
+  new DomainError(413, quotaMessage(quotaBytes), { code: QUOTA_EXCEEDED });
 
 const MiB = 1024 * 1024;
 /** A reservation grows up to this much ahead of the bytes: one transaction per MiB of an upload, not per packet. */
@@ -60,7 +61,11 @@ export interface StorageUse {
  * What the person uses (their row's counters and their live reservations, but `exceptReservation`),
  * read on `database` (a transaction, after the person's row was locked, or the database).
  */
-async function storageUseOn(database: Kysely<Database>, userId: string, exceptReservation: string | null = null): Promise<StorageUse> {
+async function storageUseOn(
+  database: Kysely<Database>,
+  userId: string,
+  exceptReservation: string | null = null,
+): Promise<StorageUse> {
   const row = await database
     .selectFrom("users")
     .select((eb) => [
@@ -115,7 +120,11 @@ async function lockPerson(trx: Kysely<Database>, userId: string): Promise<void> 
  * row): 413 (QUOTA_EXCEEDED) when they now use more than the quota, so the transaction rolls back and
  * nothing is kept. `exceptReservation`: the reservation this write replaces (deleted in the same transaction).
  */
-export async function requireWithinQuota(trx: Kysely<Database>, userId: string, exceptReservation: string | null = null): Promise<void> {
+export async function requireWithinQuota(
+  trx: Kysely<Database>,
+  userId: string,
+  exceptReservation: string | null = null,
+): Promise<void> {
   await lockPerson(trx, userId);
   const use = await storageUseOn(trx, userId, exceptReservation);
   if (total(use) > use.quotaBytes) throw quotaExceeded(use.quotaBytes);
@@ -152,7 +161,8 @@ export class StorageHold {
   cover = (size: number): Promise<void> | undefined => {
     // Bytes are whole (PostgreSQL's bigint refuses 1.5).
     size = Math.ceil(size);
-    if (size <= this.bytes && (!this.#written || Date.now() - this.#refreshedAt < RESERVATION_REFRESH_MS)) return undefined;
+    if (size <= this.bytes && (!this.#written || Date.now() - this.#refreshedAt < RESERVATION_REFRESH_MS))
+      return undefined;
     if (this.#pending) return this.#pending.then(() => this.cover(size));
     const pending = size <= this.bytes ? this.#refresh() : this.#grow(size);
     this.#pending = pending.finally(() => (this.#pending = null));
@@ -161,7 +171,12 @@ export class StorageHold {
 
   async #refresh(): Promise<void> {
     const now = nowIso();
-    await db.updateTable("storage_reservations").set({ updated_at: now }).where("id", "=", this.id).where("user_id", "=", this.userId).execute();
+    await db
+      .updateTable("storage_reservations")
+      .set({ updated_at: now })
+      .where("id", "=", this.id)
+      .where("user_id", "=", this.userId)
+      .execute();
     this.#refreshedAt = Date.now();
   }
 
@@ -173,13 +188,20 @@ export class StorageHold {
       if (size > left) {
         // Refused: what it held is given back in the same transaction, so two uploads refused at
         // once cannot both be refused for the room the other still held.
-        await trx.deleteFrom("storage_reservations").where("id", "=", this.id).where("user_id", "=", this.userId).execute();
+        await trx
+          .deleteFrom("storage_reservations")
+          .where("id", "=", this.id)
+          .where("user_id", "=", this.userId)
+          .execute();
         return { refusedQuota: use.quotaBytes };
       }
       // A step ahead of the bytes, but never more than half the room beyond them: near the quota the
       // steps shrink, so uploads racing for the last room are not refused for room another only holds ahead.
       const ahead = size + Math.min(RESERVATION_STEP, Math.floor((left - size) / 2));
-      const bytes = this.expectedBytes !== null && Number.isFinite(this.expectedBytes) ? Math.min(ahead, Math.max(size, this.expectedBytes)) : ahead;
+      const bytes =
+        this.expectedBytes !== null && Number.isFinite(this.expectedBytes)
+          ? Math.min(ahead, Math.max(size, this.expectedBytes))
+          : ahead;
       const row = { id: this.id, user_id: this.userId, instance_id: instanceIdFor(env), bytes, updated_at: nowIso() };
       await trx
         .insertInto("storage_reservations")
@@ -223,7 +245,12 @@ export async function pruneStaleReservations(now = Date.now()): Promise<number> 
   const startedAt = new Date(now - process.uptime() * 1000).toISOString();
   const result = await db
     .deleteFrom("storage_reservations")
-    .where((eb) => eb.or([eb("updated_at", "<", liveSince(now)), eb.and([eb("instance_id", "=", instanceIdFor(env)), eb("updated_at", "<", startedAt)])]))
+    .where((eb) =>
+      eb.or([
+        eb("updated_at", "<", liveSince(now)),
+        eb.and([eb("instance_id", "=", instanceIdFor(env)), eb("updated_at", "<", startedAt)]),
+      ]),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
@@ -263,5 +290,7 @@ export async function uploadLimit(userId: string, kinds: readonly MediaKind[]): 
 
 /** A refusal of an upload under `limit`: a 413 is the quota's when the quota set the limit. */
 export function quotaRefusal(limit: UploadLimit, error: unknown): unknown {
-  return limit.quotaBound && error instanceof DomainError && error.status === 413 ? quotaExceeded(limit.quotaBytes) : error;
+  return limit.quotaBound && error instanceof DomainError && error.status === 413
+    ? quotaExceeded(limit.quotaBytes)
+    : error;
 }

@@ -51,14 +51,22 @@ async function storeRefreshToken(userId: string, familyId: string, now: Date, da
  */
 async function noteSeen(userId: string, now: Date): Promise<void> {
   try {
-    await db.updateTable("users").set({ last_seen_at: nowIso(now) }).where("id", "=", userId).execute();
+    await db
+      .updateTable("users")
+      .set({ last_seen_at: nowIso(now) })
+      .where("id", "=", userId)
+      .execute();
   } catch (error) {
     console.error("[studio] could not note when a person was last seen", error);
   }
 }
 
 /** A new login: a new token family, recorded as a session with the device its User-Agent names. */
-export async function issueTokenPair(userId: string, now = new Date(), userAgent: string | null = null): Promise<TokenPair> {
+export async function issueTokenPair(
+  userId: string,
+  now = new Date(),
+  userAgent: string | null = null,
+): Promise<TokenPair> {
   const familyId = newId();
   // Together: the housekeeping never sees the session without its token (it would prune the row, and a
   // family without its row is not live).
@@ -74,8 +82,7 @@ export async function issueTokenPair(userId: string, now = new Date(), userAgent
 }
 
 export type RotationResult =
-  | { ok: true; userId: string; pair: TokenPair }
-  | { ok: false; reason: "unknown" | "expired" | "revoked" | "reused" };
+  { ok: true; userId: string; pair: TokenPair } | { ok: false; reason: "unknown" | "expired" | "revoked" | "reused" };
 
 /**
  * The grace window of rotation (RFC 9700 §4.14.2): for this long after a refresh token was exchanged,
@@ -110,7 +117,9 @@ function sealSuccessor(rowId: string, pair: TokenPair): string {
   cipher.setAAD(Buffer.from(rowId, "utf8"));
   const plaintext = JSON.stringify({ a: pair.access_token, r: pair.refresh_token });
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return ["v1", iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  return ["v1", iv, ciphertext, cipher.getAuthTag()]
+    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+    .join(".");
 }
 
 /** The sealed pair, or null when it does not open (another secret, another row, tampered, unknown format). */
@@ -121,7 +130,9 @@ function openSuccessor(rowId: string, sealed: string): TokenPair | null {
     const decipher = createDecipheriv("aes-256-gcm", sealingKey(), Buffer.from(iv, "base64url"));
     decipher.setAAD(Buffer.from(rowId, "utf8"));
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    const plaintext = Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+    const plaintext = Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString(
+      "utf8",
+    );
     const { a, r } = JSON.parse(plaintext) as { a?: unknown; r?: unknown };
     if (typeof a !== "string" || typeof r !== "string") return null;
     return { access_token: a, refresh_token: r, token_type: "bearer" };
@@ -143,7 +154,11 @@ type StoredToken = NonNullable<Awaited<ReturnType<typeof findToken>>>;
  * the grace window every other presentation of the token answers with the winner's pair; after it,
  * presenting the spent token revokes the family.
  */
-export async function rotateRefreshToken(refreshToken: string, now = new Date(), options: RotationOptions = {}): Promise<RotationResult> {
+export async function rotateRefreshToken(
+  refreshToken: string,
+  now = new Date(),
+  options: RotationOptions = {},
+): Promise<RotationResult> {
   const stored = await findToken("token_hash", sha256(refreshToken));
   if (!stored) return { ok: false, reason: "unknown" };
   if (stored.revoked_at) return { ok: false, reason: "revoked" };
@@ -171,7 +186,11 @@ export async function rotateRefreshToken(refreshToken: string, now = new Date(),
       storeRefreshToken(stored.user_id, stored.family_id, now, trx),
     ]);
     const successor: TokenPair = { access_token, refresh_token, token_type: "bearer" };
-    await trx.updateTable("refresh_tokens").set({ successor_sealed: sealSuccessor(stored.id, successor) }).where("id", "=", stored.id).execute();
+    await trx
+      .updateTable("refresh_tokens")
+      .set({ successor_sealed: sealSuccessor(stored.id, successor) })
+      .where("id", "=", stored.id)
+      .execute();
     return successor;
   });
   if (pair === "revoked") return { ok: false, reason: "revoked" };

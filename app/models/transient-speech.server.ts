@@ -110,7 +110,15 @@ export async function storeTransientSpeech(
   return toClip(row);
 }
 
-function toClip(row: { id: string; name: string; content_type: string; size: number | string; voice_id: string; created_at: string; expires_at: string }): TransientSpeech {
+function toClip(row: {
+  id: string;
+  name: string;
+  content_type: string;
+  size: number | string;
+  voice_id: string;
+  created_at: string;
+  expires_at: string;
+}): TransientSpeech {
   return {
     id: row.id,
     name: row.name,
@@ -125,7 +133,11 @@ function toClip(row: { id: string; name: string; content_type: string; size: num
 const CLIP_COLUMNS = ["id", "name", "content_type", "size", "voice_id", "created_at", "expires_at"] as const;
 
 /** The person's clip while it lives (another person's, an expired or an unknown one: undefined). */
-export async function getTransientSpeech(userId: string, id: string, now = Date.now()): Promise<TransientSpeech | undefined> {
+export async function getTransientSpeech(
+  userId: string,
+  id: string,
+  now = Date.now(),
+): Promise<TransientSpeech | undefined> {
   const row = await db
     .selectFrom("transient_speech")
     .select(CLIP_COLUMNS)
@@ -145,7 +157,11 @@ async function deleteClips(ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   const deleted = await db.deleteFrom("transient_speech").where("id", "in", ids).returning("id").execute();
   // A failed removal leaves bytes without a row: the media sweep takes them.
-  await Promise.all(deleted.map((row) => fileStore.remove(row.id).catch((error) => console.error("[speech] could not remove an expired clip", error))));
+  await Promise.all(
+    deleted.map((row) =>
+      fileStore.remove(row.id).catch((error) => console.error("[speech] could not remove an expired clip", error)),
+    ),
+  );
   return deleted.length;
 }
 

@@ -30,15 +30,22 @@ export class InvitationNeededError extends DomainError {
   }
 }
 
-export const INVITATION_NEEDED_MESSAGE = "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.";
-export const REGISTRATION_CLOSED_MESSAGE = "Registration is closed on this studio. Ask the person who runs it for an account.";
+export const INVITATION_NEEDED_MESSAGE =
+  "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.";
+export const REGISTRATION_CLOSED_MESSAGE =
+  "Registration is closed on this studio. Ask the person who runs it for an account.";
 
 /**
  * Creates an account; email must already be normalised (credentialsSchema). With `invitation` (a code
  * of REGISTRATION=invite) the account and the invitation's use are one transaction: InvitationNeededError
  * and nothing kept when the invitation cannot be used (another registration used it first included).
  */
-export async function createUser(email: string, password: string, hashPriority: HashPriority = "later", invitation: string | null = null): Promise<User> {
+export async function createUser(
+  email: string,
+  password: string,
+  hashPriority: HashPriority = "later",
+  invitation: string | null = null,
+): Promise<User> {
   // No valid address holds U+0000 (PostgreSQL could not store it either): refused like a malformed one.
   if (email.includes("\u0000")) throw new InvalidEmailError();
   const existing = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirst();
@@ -47,7 +54,10 @@ export async function createUser(email: string, password: string, hashPriority: 
   const password_hash = await hashPassword(password, hashPriority);
   try {
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto("users").values({ ...user, password_hash, created_at: nowIso() }).execute();
+      await trx
+        .insertInto("users")
+        .values({ ...user, password_hash, created_at: nowIso() })
+        .execute();
       if (invitation !== null && !(await claimInvitation(trx, invitation, user.id))) throw new InvitationNeededError();
     });
   } catch (error) {
@@ -62,7 +72,11 @@ export async function getUserWithPasswordByEmail(email: string) {
   // Emails are stored lower-cased (credentialsSchema) and compared exactly, the same on both engines;
   // one with U+0000 cannot exist (createUser refuses it), and PostgreSQL would refuse the parameter.
   if (email.includes("\u0000")) return undefined;
-  return db.selectFrom("users").select(["id", "email", "password_hash", "disabled_at"]).where("email", "=", email).executeTakeFirst();
+  return db
+    .selectFrom("users")
+    .select(["id", "email", "password_hash", "disabled_at"])
+    .where("email", "=", email)
+    .executeTakeFirst();
 }
 
 /**

@@ -11,9 +11,31 @@ import { UNFINISHED_STATUSES, type VideoStatus } from "./video-job.server";
  */
 export type RunnerJob = Pick<
   VideoJobsTable,
-  "id" | "user_id" | "prompt" | "status" | "progress" | "provider" | "external_id" | "attempts" | "runner_id" | "heartbeat_at" | "created_at"
+  | "id"
+  | "user_id"
+  | "prompt"
+  | "status"
+  | "progress"
+  | "provider"
+  | "external_id"
+  | "attempts"
+  | "runner_id"
+  | "heartbeat_at"
+  | "created_at"
 >;
-const RUNNER_COLUMNS = ["id", "user_id", "prompt", "status", "progress", "provider", "external_id", "attempts", "runner_id", "heartbeat_at", "created_at"] as const;
+const RUNNER_COLUMNS = [
+  "id",
+  "user_id",
+  "prompt",
+  "status",
+  "progress",
+  "provider",
+  "external_id",
+  "attempts",
+  "runner_id",
+  "heartbeat_at",
+  "created_at",
+] as const;
 
 /** Unfinished jobs no live runner works: never claimed, or their runner's heartbeat is older than `staleBefore`. Oldest first. */
 export async function findClaimableJobs(staleBefore: string, limit: number): Promise<RunnerJob[]> {
@@ -22,7 +44,9 @@ export async function findClaimableJobs(staleBefore: string, limit: number): Pro
     .selectFrom("video_jobs")
     .select(RUNNER_COLUMNS)
     .where("status", "in", UNFINISHED_STATUSES)
-    .where((eb) => eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
+    .where((eb) =>
+      eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]),
+    )
     .orderBy("created_at", "asc")
     .orderBy("id", "asc")
     .limit(limit)
@@ -49,11 +73,16 @@ export async function claimJob(job: RunnerJob, runnerId: string): Promise<boolea
       .where("attempts", "=", job.attempts)
       .where("status", "in", UNFINISHED_STATUSES)
       .where((eb) => (job.runner_id === null ? eb("runner_id", "is", null) : eb("runner_id", "=", job.runner_id)))
-      .where((eb) => (job.heartbeat_at === null ? eb("heartbeat_at", "is", null) : eb("heartbeat_at", "=", job.heartbeat_at)))
+      .where((eb) =>
+        job.heartbeat_at === null ? eb("heartbeat_at", "is", null) : eb("heartbeat_at", "=", job.heartbeat_at),
+      )
       .executeTakeFirst();
   if (engineOf(db) !== "postgres") return Number((await claim(db)).numUpdatedRows) === 1;
   return db.transaction().execute(async (trx) => {
-    const locked = await forUpdateSkipLocked(trx.selectFrom("video_jobs").select("id").where("id", "=", job.id), trx).executeTakeFirst();
+    const locked = await forUpdateSkipLocked(
+      trx.selectFrom("video_jobs").select("id").where("id", "=", job.id),
+      trx,
+    ).executeTakeFirst();
     if (!locked) return false;
     return Number((await claim(trx)).numUpdatedRows) === 1;
   });
@@ -74,11 +103,18 @@ export async function claimJobs(runnerId: string, staleBefore: string, limit: nu
       .selectFrom("video_jobs")
       .select(RUNNER_COLUMNS)
       .where("status", "in", UNFINISHED_STATUSES)
-      .where((eb) => eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]))
+      .where((eb) =>
+        eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]),
+      )
       .orderBy("created_at", "asc")
       .orderBy("id", "asc")
       .limit(limit);
-  const claimed = (row: RunnerJob): RunnerJob => ({ ...row, progress: Number(row.progress), attempts: row.attempts + 1, runner_id: runnerId });
+  const claimed = (row: RunnerJob): RunnerJob => ({
+    ...row,
+    progress: Number(row.progress),
+    attempts: row.attempts + 1,
+    runner_id: runnerId,
+  });
   if (engineOf(db) !== "postgres") {
     const won: RunnerJob[] = [];
     for (const row of await claimable(db).execute()) {
@@ -93,7 +129,11 @@ export async function claimJobs(runnerId: string, staleBefore: string, limit: nu
     await trx
       .updateTable("video_jobs")
       .set((eb) => ({ runner_id: runnerId, heartbeat_at: now, attempts: eb("attempts", "+", 1), updated_at: now }))
-      .where("id", "in", rows.map((row) => row.id))
+      .where(
+        "id",
+        "in",
+        rows.map((row) => row.id),
+      )
       .execute();
     return rows.map(claimed);
   });
@@ -113,7 +153,12 @@ export async function markWaiting(ids: string[]): Promise<void> {
 /** The runner is alive and still working these jobs. */
 export async function heartbeat(runnerId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable("video_jobs").set({ heartbeat_at: nowIso() }).where("runner_id", "=", runnerId).where("id", "in", ids).execute();
+  await db
+    .updateTable("video_jobs")
+    .set({ heartbeat_at: nowIso() })
+    .where("runner_id", "=", runnerId)
+    .where("id", "in", ids)
+    .execute();
 }
 
 /**
@@ -155,7 +200,9 @@ export async function finishJob(
     .updateTable("video_jobs")
     .set({
       status: outcome.status,
-      ...(outcome.status === "completed" ? { progress: 1, media_id: outcome.mediaId, error: null } : { error: outcome.error }),
+      ...(outcome.status === "completed"
+        ? { progress: 1, media_id: outcome.mediaId, error: null }
+        : { error: outcome.error }),
       runner_id: null,
       heartbeat_at: null,
       updated_at: now,

@@ -13,7 +13,15 @@ import { ACCOUNT_DISABLED_MESSAGE } from "./credentials.server";
  * id: another user's job is indistinguishable from one that does not exist. The runner's side (claims,
  * progress, the end) is app/models/video-job-queue.server.ts.
  */
-export const VIDEO_STATUSES = ["starting", "queued", "processing", "finishing", "completed", "error", "timeout"] as const;
+export const VIDEO_STATUSES = [
+  "starting",
+  "queued",
+  "processing",
+  "finishing",
+  "completed",
+  "error",
+  "timeout",
+] as const;
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 export const UNFINISHED_STATUSES: VideoStatus[] = ["starting", "queued", "processing", "finishing"];
 export const FINISHED_STATUSES: VideoStatus[] = ["completed", "error", "timeout"];
@@ -25,7 +33,10 @@ export const VIDEO_JOB_NOT_FOUND = "Video job not found";
 
 export const videoPromptSchema = z.object({
   prompt: z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? "prompt is required" : "prompt must be text") })
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? "prompt is required" : "prompt must be text",
+    })
     // PostgreSQL refuses U+0000 in text: dropped on both engines, so both store the same prompt.
     .overwrite(withoutNul)
     .trim()
@@ -48,7 +59,10 @@ export interface VideoJobView {
   updated_at: string;
 }
 
-type ViewRow = Pick<VideoJobsTable, "id" | "status" | "progress" | "media_id" | "prompt" | "error" | "created_at" | "updated_at">;
+type ViewRow = Pick<
+  VideoJobsTable,
+  "id" | "status" | "progress" | "media_id" | "prompt" | "error" | "created_at" | "updated_at"
+>;
 const VIEW_COLUMNS = ["id", "status", "progress", "media_id", "prompt", "error", "created_at", "updated_at"] as const;
 
 function toView(row: ViewRow): VideoJobView {
@@ -119,7 +133,10 @@ export async function createVideoJob(
   const given = { id: row.id, user_id: userId, prompt, status: row.status, provider, created_at: now, updated_at: now };
   const columns = Object.keys(given) as (keyof typeof given)[];
   const inserted = await db.transaction().execute(async (trx) => {
-    const owner = await forUpdate(trx.selectFrom("users").select(["id", "disabled_at"]).where("id", "=", userId), trx).executeTakeFirst();
+    const owner = await forUpdate(
+      trx.selectFrom("users").select(["id", "disabled_at"]).where("id", "=", userId),
+      trx,
+    ).executeTakeFirst();
     // Disabled after this request was let in: `disable` holds the same row lock while it cancels the
     // person's jobs, so a job is either seen and cancelled by it, or refused here.
     if (owner?.disabled_at) throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
@@ -127,18 +144,16 @@ export async function createVideoJob(
       .insertInto("video_jobs")
       .columns(columns)
       .expression(
-        trx
-          .selectNoFrom(columns.map((column) => sql<string>`cast(${given[column]} as text)`.as(column)))
-          .where(
-            (eb) =>
-              eb
-                .selectFrom("video_jobs")
-                .select((inner) => inner.fn.countAll<number>().as("unfinished"))
-                .where("user_id", "=", userId)
-                .where("status", "in", UNFINISHED_STATUSES),
-            "<",
-            maxUnfinished,
-          ),
+        trx.selectNoFrom(columns.map((column) => sql<string>`cast(${given[column]} as text)`.as(column))).where(
+          (eb) =>
+            eb
+              .selectFrom("video_jobs")
+              .select((inner) => inner.fn.countAll<number>().as("unfinished"))
+              .where("user_id", "=", userId)
+              .where("status", "in", UNFINISHED_STATUSES),
+          "<",
+          maxUnfinished,
+        ),
       )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0);
@@ -148,7 +163,12 @@ export async function createVideoJob(
 }
 
 export async function getVideoJob(userId: string, id: string): Promise<VideoJobView | undefined> {
-  const row = await db.selectFrom("video_jobs").select(VIEW_COLUMNS).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("video_jobs")
+    .select(VIEW_COLUMNS)
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return row ? toView(row) : undefined;
 }
 
@@ -172,7 +192,12 @@ export async function listVideoJobs(userId: string, limit = 10): Promise<VideoJo
  * finished meanwhile is discarded (finishJob only ends an unfinished job; the runner then deletes it).
  * Returns how many were cancelled.
  */
-export async function cancelUnfinishedJobs(userId: string, reason: string, database: typeof db = db, now = new Date()): Promise<number> {
+export async function cancelUnfinishedJobs(
+  userId: string,
+  reason: string,
+  database: typeof db = db,
+  now = new Date(),
+): Promise<number> {
   const at = nowIso(now);
   const result = await database
     .updateTable("video_jobs")

@@ -1,6 +1,12 @@
 import { data } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { PasswordSection, SessionsSection, UsageSection, type AccountAnswer, type AccountIntent } from "~/components/account-sections";
+import {
+  PasswordSection,
+  SessionsSection,
+  UsageSection,
+  type AccountAnswer,
+  type AccountIntent,
+} from "~/components/account-sections";
 import { TokensSection } from "~/components/account-tokens";
 import { FlashMessage } from "~/components/flash-message";
 import { PageHeader } from "~/components/page-header";
@@ -10,7 +16,14 @@ import { clientAddress } from "~/lib/http/client-address.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { dataWithError, dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { firstIssue } from "~/lib/validation.server";
-import { API_TOKEN_NAME_MAX, API_TOKENS_MAX, apiTokenNameSchema, createApiToken, listApiTokens, revokeApiToken } from "~/models/api-token.server";
+import {
+  API_TOKEN_NAME_MAX,
+  API_TOKENS_MAX,
+  apiTokenNameSchema,
+  createApiToken,
+  listApiTokens,
+  revokeApiToken,
+} from "~/models/api-token.server";
 import { revokeOtherSessions, revokeSession } from "~/models/sessions.server";
 import { accountSessions, accountUsage, changePassword } from "~/services/account.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/credentials";
@@ -33,8 +46,23 @@ type Intent = AccountIntent;
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
   const caller = { user, sessionId: currentSessionId(context) };
-  const [sessions, tokens, usage] = await Promise.all([accountSessions(caller), listApiTokens(user.id), accountUsage(user.id)]);
-  return { email: user.email, sessions, tokens, usage, limits: { passwordMin: PASSWORD_MIN, passwordMax: PASSWORD_MAX, tokenName: API_TOKEN_NAME_MAX, tokens: API_TOKENS_MAX } };
+  const [sessions, tokens, usage] = await Promise.all([
+    accountSessions(caller),
+    listApiTokens(user.id),
+    accountUsage(user.id),
+  ]);
+  return {
+    email: user.email,
+    sessions,
+    tokens,
+    usage,
+    limits: {
+      passwordMin: PASSWORD_MIN,
+      passwordMax: PASSWORD_MAX,
+      tokenName: API_TOKEN_NAME_MAX,
+      tokens: API_TOKENS_MAX,
+    },
+  };
 }
 
 const answer = (result: AccountAnswer, status = 200) => data(result, { status });
@@ -55,9 +83,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const intent = text(form.get("intent")) as Intent;
   const caller = { user, sessionId: currentSessionId(context) };
-  const done = (message: string) => (answersWithData(form) ? dataWithSuccess<AccountAnswer>({ intent, ok: true, message }, message) : redirectWithSuccess("/account", message));
+  const done = (message: string) =>
+    answersWithData(form)
+      ? dataWithSuccess<AccountAnswer>({ intent, ok: true, message }, message)
+      : redirectWithSuccess("/account", message);
   const refused = (message: string, status: number) =>
-    answersWithData(form) ? dataWithError<AccountAnswer>({ intent, ok: false, message }, message, { status }) : redirectWithError("/account", message);
+    answersWithData(form)
+      ? dataWithError<AccountAnswer>({ intent, ok: false, message }, message, { status })
+      : redirectWithError("/account", message);
 
   if (intent === "password") {
     // An unchecked box sends nothing: "also revoke API tokens" is on only when the box was sent.
@@ -72,14 +105,21 @@ export async function action({ context, request }: Route.ActionArgs) {
     try {
       const { sessionsEnded, tokensRevoked } = await changePassword(caller, values, clientAddress(context));
       const others = sessionsEnded === 1 ? "1 other session was" : `${sessionsEnded} other sessions were`;
-      const tokens = !values.revoke_tokens ? "" : tokensRevoked === 1 ? " 1 API token was revoked." : ` ${tokensRevoked} API tokens were revoked.`;
+      const tokens = !values.revoke_tokens
+        ? ""
+        : tokensRevoked === 1
+          ? " 1 API token was revoked."
+          : ` ${tokensRevoked} API tokens were revoked.`;
       return done(`✅ Password changed. ${others} signed out.${tokens}`);
     } catch (error) {
       const failure = screenFailure(error);
       if (failure.status === 400 && (failure.code === "current_password" || failure.code === "new_password")) {
         return answer({ intent, ok: false, fieldErrors: { [failure.code]: failure.detail } }, 400);
       }
-      return answer({ intent, ok: false, message: `❌ Password not changed: ${failure.detail ?? "Unexpected error."}` }, failure.status);
+      return answer(
+        { intent, ok: false, message: `❌ Password not changed: ${failure.detail ?? "Unexpected error."}` },
+        failure.status,
+      );
     }
   }
   if (intent === "revoke-session") {
@@ -88,7 +128,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   if (intent === "revoke-other-sessions") {
     const ended = await revokeOtherSessions(user.id, caller.sessionId);
-    return done(ended === 0 ? "No other session was signed in" : `🔒 Signed out everywhere else (${ended} session${ended === 1 ? "" : "s"})`);
+    return done(
+      ended === 0
+        ? "No other session was signed in"
+        : `🔒 Signed out everywhere else (${ended} session${ended === 1 ? "" : "s"})`,
+    );
   }
   if (intent === "create-token") {
     const name = apiTokenNameSchema.safeParse(text(form.get("name")));
@@ -111,7 +155,11 @@ export async function action({ context, request }: Route.ActionArgs) {
 /** With JavaScript: a post that never reaches the server says so. */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
   const intent = (await request.clone().formData()).get("intent");
-  return withFailureFallback(serverAction, (): AccountAnswer => ({ intent: intent as Intent, ok: false, message: "⚠️ Something went wrong. Please try again." }));
+  return withFailureFallback(serverAction, (): AccountAnswer => ({
+    intent: intent as Intent,
+    ok: false,
+    message: "⚠️ Something went wrong. Please try again.",
+  }));
 }
 
 /** The account (decision 0047): password, sessions, personal API tokens and usage. Every form works without JavaScript. */

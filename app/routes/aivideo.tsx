@@ -42,7 +42,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const job = jobId ? await readVideoJob(user.id, jobId) : undefined;
   return {
     promptMax: VIDEO_PROMPT_MAX,
-    job: job ? { id: job.id, status: job.status, progress: job.progress, url: job.url, media_id: job.media_id, prompt: job.prompt } : null,
+    job: job
+      ? {
+          id: job.id,
+          status: job.status,
+          progress: job.progress,
+          url: job.url,
+          media_id: job.media_id,
+          prompt: job.prompt,
+        }
+      : null,
   };
 }
 
@@ -170,7 +179,11 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       <AiPageHeader title="AI Video" icon="clapperboard">
         {testMode ? (
-          <span className="ai-badge ai-badge-test" data-testid="test-mode-badge" title="Videos are rendered offline by the local test renderer">
+          <span
+            className="ai-badge ai-badge-test"
+            data-testid="test-mode-badge"
+            title="Videos are rendered offline by the local test renderer"
+          >
             <Icon name="flask-conical" />
             Test Mode
           </span>
@@ -178,90 +191,108 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
       </AiPageHeader>
       {/* The prompt beside the preview on wide screens; one column on phones. */}
       <div className="workspace">
-      <div className="workspace-column">
-      <Form method="post" className="card form" aria-label="Generate a video" onSubmit={hydrated ? submit : undefined}>
-        <label>
-          Prompt
-          <input
-            name="prompt"
-            maxLength={loaderData.promptMax}
-            value={prompt}
-            onChange={(event) => setPrompt(event.target.value)}
-            placeholder="A neon city in the rain, slow camera pan"
-            autoComplete="off"
-          />
-        </label>
-        <div className="ai-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            Generate Video
-          </button>
+        <div className="workspace-column">
+          <Form
+            method="post"
+            className="card form"
+            aria-label="Generate a video"
+            onSubmit={hydrated ? submit : undefined}
+          >
+            <label>
+              Prompt
+              <input
+                name="prompt"
+                maxLength={loaderData.promptMax}
+                value={prompt}
+                onChange={(event) => setPrompt(event.target.value)}
+                placeholder="A neon city in the rain, slow camera pan"
+                autoComplete="off"
+              />
+            </label>
+            <div className="ai-actions">
+              <button type="submit" className="button button-primary" disabled={busy}>
+                Generate Video
+              </button>
+            </div>
+          </Form>
+
+          {refused ? (
+            <p className="message message-error" role="alert" data-testid="video-refused">
+              {refused}
+            </p>
+          ) : null}
         </div>
-      </Form>
 
-      {refused ? (
-        <p className="message message-error" role="alert" data-testid="video-refused">
-          {refused}
-        </p>
-      ) : null}
-      </div>
-
-      {job ? (
-        <section className="card ai-result video-job" aria-label="Video generation">
-          <p className="video-status" role="status" data-testid="video-status">
-            {videoStatusText(job.status)}
-          </p>
-          {showsProgressBar(job.status) ? (
-            <div
-              className={`video-progress video-progress-${progressTone(job.progress)}`}
-              role="progressbar"
-              aria-label="Video progress"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-              data-tone={progressTone(job.progress)}
-            >
-              <div className="video-progress-fill" style={{ width: `${percent}%` }} />
-              <span className="video-progress-label">{percent}%</span>
+        {job ? (
+          <section className="card ai-result video-job" aria-label="Video generation">
+            <p className="video-status" role="status" data-testid="video-status">
+              {videoStatusText(job.status)}
+            </p>
+            {showsProgressBar(job.status) ? (
+              <div
+                className={`video-progress video-progress-${progressTone(job.progress)}`}
+                role="progressbar"
+                aria-label="Video progress"
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={percent}
+                data-tone={progressTone(job.progress)}
+              >
+                <div className="video-progress-fill" style={{ width: `${percent}%` }} />
+                <span className="video-progress-label">{percent}%</span>
+              </div>
+            ) : null}
+            <div className="video-preview-frame">
+              {job.status === "completed" && job.url ? (
+                <video
+                  src={job.url}
+                  controls
+                  autoPlay
+                  muted
+                  loop
+                  playsInline
+                  className="video-preview"
+                  data-testid="video-preview"
+                />
+              ) : (
+                <span className="muted">The preview appears here.</span>
+              )}
             </div>
-          ) : null}
-          <div className="video-preview-frame">
+            {/* A finished clip: download it, or see it among the person's videos (decision 0043; no raw id is shown). */}
             {job.status === "completed" && job.url ? (
-              <video src={job.url} controls autoPlay muted loop playsInline className="video-preview" data-testid="video-preview" />
-            ) : (
-              <span className="muted">The preview appears here.</span>
-            )}
-          </div>
-          {/* A finished clip: download it, or see it among the person's videos (decision 0043; no raw id is shown). */}
-          {job.status === "completed" && job.url ? (
-            <div className="media-actions video-job-actions">
-              <a className="button button-small" href={job.url} download data-testid="video-download">
-                <Icon name="download" />
-                Download
-              </a>
-              {job.media_id ? (
-                <Link className="button button-primary button-small" to={generatedVideoHref(job.media_id)} data-testid="open-in-video-hub">
-                  <Icon name="film" />
-                  Open in Video Hub
-                </Link>
-              ) : null}
-            </div>
-          ) : null}
-          {/* docs/screens.md#screens-and-routes lists the generation id on this screen; decision 0043 keeps raw ids out of sight, so it is
+              <div className="media-actions video-job-actions">
+                <a className="button button-small" href={job.url} download data-testid="video-download">
+                  <Icon name="download" />
+                  Download
+                </a>
+                {job.media_id ? (
+                  <Link
+                    className="button button-primary button-small"
+                    to={generatedVideoHref(job.media_id)}
+                    data-testid="open-in-video-hub"
+                  >
+                    <Icon name="film" />
+                    Open in Video Hub
+                  </Link>
+                ) : null}
+              </div>
+            ) : null}
+            {/* docs/screens.md#screens-and-routes lists the generation id on this screen; decision 0043 keeps raw ids out of sight, so it is
               one press away, for whoever reports a problem with a job. */}
-          {job.id ? (
-            <details className="muted video-id">
-              <summary>Details</summary>
-              Generation ID: <code data-testid="generation-id">{job.id}</code>
-            </details>
-          ) : null}
-        </section>
-      ) : (
-        <section className="card ai-result" aria-label="Video preview">
-          <EmptyState icon="clapperboard">
-            <p>Describe a shot and press Generate Video: its progress and preview appear here.</p>
-          </EmptyState>
-        </section>
-      )}
+            {job.id ? (
+              <details className="muted video-id">
+                <summary>Details</summary>
+                Generation ID: <code data-testid="generation-id">{job.id}</code>
+              </details>
+            ) : null}
+          </section>
+        ) : (
+          <section className="card ai-result" aria-label="Video preview">
+            <EmptyState icon="clapperboard">
+              <p>Describe a shot and press Generate Video: its progress and preview appear here.</p>
+            </EmptyState>
+          </section>
+        )}
       </div>
     </main>
   );

@@ -40,7 +40,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 type AskResult =
-  | { ok: true; question: string; voiceId: string; reply: string; provider: string; speech: SpokenAudio | null; speechError: string | null }
+  | {
+      ok: true;
+      question: string;
+      voiceId: string;
+      reply: string;
+      provider: string;
+      speech: SpokenAudio | null;
+      speechError: string | null;
+    }
   | { ok: false; question: string; voiceId?: string; error: string };
 
 /**
@@ -63,7 +71,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   // docs/screens.md#validation-rules: an empty or whitespace question is ignored.
   if (question.trim() === "") return null;
   const parsed = assistantMessageSchema.safeParse({ message: question });
-  if (!parsed.success) return data<AskResult>({ ok: false, question, voiceId, error: parsed.error.issues[0].message }, { status: 422 });
+  if (!parsed.success)
+    return data<AskResult>({ ok: false, question, voiceId, error: parsed.error.issues[0].message }, { status: 422 });
   let answer;
   try {
     answer = await askOnServer(user.id, parsed.data.message, request.signal);
@@ -72,7 +81,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     // over the person's AI limits, the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
     const failure = screenAiFailure(SOMETHING_WENT_WRONG, error);
-    return data<AskResult>({ ok: false, question, voiceId, error: failure.message }, { status: failure.status, headers: failure.headers });
+    return data<AskResult>(
+      { ok: false, question, voiceId, error: failure.message },
+      { status: failure.status, headers: failure.headers },
+    );
   }
   let speech: SpokenAudio | null = null;
   let speechError: string | null = null;
@@ -85,20 +97,38 @@ export async function action({ context, request }: Route.ActionArgs) {
       speechError = screenAiFailure(SOMETHING_WENT_WRONG, error).message;
     }
   }
-  return data<AskResult>({ ok: true, question, voiceId, reply: answer.reply, provider: answer.provider, speech, speechError });
+  return data<AskResult>({
+    ok: true,
+    question,
+    voiceId,
+    reply: answer.reply,
+    provider: answer.provider,
+    speech,
+    speechError,
+  });
 }
 
 /** "Save to library" without JavaScript: keeps the spoken reply, and the page shows it again as it was, saved or why not. */
 async function keepSpeech(userId: string, form: FormData, question: string, voiceId: string) {
   const speechId = text(form.get("speech_id")).trim();
-  const shown = { ok: true as const, question, voiceId, reply: text(form.get("reply")), provider: text(form.get("provider")), speechError: null };
+  const shown = {
+    ok: true as const,
+    question,
+    voiceId,
+    reply: text(form.get("reply")),
+    provider: text(form.get("provider")),
+    speechError: null,
+  };
   try {
     const kept = await keepSpokenReply(userId, speechId);
     return data<AskResult>({ ...shown, speech: { url: kept.url, speechId, saved: kept.filename } });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // The reason (expired, past the quota) as the other save buttons show it.
-    return data<AskResult>({ ...shown, speech: { url: transientSpeechUrl(speechId), speechId, saveError: error.detail } }, { status: error.status });
+    return data<AskResult>(
+      { ...shown, speech: { url: transientSpeechUrl(speechId), speechId, saveError: error.detail } },
+      { status: error.status },
+    );
   }
 }
 
@@ -137,7 +167,17 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
   const [asking, setAsking] = useState(false);
   // The exchanges of this visit, the newest last (growing while it streams), each with its speech once spoken.
   const { exchanges, show, drop, speak, speaking, speechError, player } = useSpokenReplies(
-    actionData?.ok ? [{ id: "posted", question: actionData.question, reply: actionData.reply, provider: actionData.provider, speech: actionData.speech }] : [],
+    actionData?.ok
+      ? [
+          {
+            id: "posted",
+            question: actionData.question,
+            reply: actionData.reply,
+            provider: actionData.provider,
+            speech: actionData.speech,
+          },
+        ]
+      : [],
     actionData?.ok ? actionData.speechError : null,
     SOMETHING_WENT_WRONG,
   );
@@ -146,7 +186,11 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
 
   // The first voice is chosen once the list is in.
   useEffect(() => {
-    if (voices.state === "ready" && voices.voices.length > 0 && !voices.voices.some((voice) => voice.voice_id === voiceId)) {
+    if (
+      voices.state === "ready" &&
+      voices.voices.length > 0 &&
+      !voices.voices.some((voice) => voice.voice_id === voiceId)
+    ) {
       setVoiceId(voices.voices[0].voice_id);
     }
   }, [voices, voiceId]);
@@ -161,7 +205,9 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     const id = `asked-${++askedCount}`;
     try {
       // The reply grows in the box as the provider streams it; Auto-Speak speaks it once it is whole.
-      const result = await streamAssistant(message, (replySoFar, provider) => show({ id, question: message, reply: replySoFar, provider }));
+      const result = await streamAssistant(message, (replySoFar, provider) =>
+        show({ id, question: message, reply: replySoFar, provider }),
+      );
       const whole = { id, question: message, ...result };
       show(whole);
       if (autoSpeak) void speak(whole, voiceId);
@@ -173,7 +219,8 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
     }
   };
 
-  const answeredBy = (provider: string) => (provider === OFFLINE_ASSISTANT_ID ? `Answered by the ${OFFLINE_LABEL.toLowerCase()}` : `Answered by ${provider}`);
+  const answeredBy = (provider: string) =>
+    provider === OFFLINE_ASSISTANT_ID ? `Answered by the ${OFFLINE_LABEL.toLowerCase()}` : `Answered by ${provider}`;
   const voiceOptions =
     voices.state === "loading" ? (
       <option value="">{LOADING_VOICES}</option>
@@ -196,73 +243,84 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
 
       {/* The question beside its reply on wide screens; one column on phones. */}
       <div className="workspace">
-      <Form method="post" className="card form" aria-label="Ask the assistant" onSubmit={hydrated ? ask : undefined}>
-        <label>
-          Your question
-          <textarea
-            name="message"
-            rows={4}
-            maxLength={loaderData.messageMax}
-            value={question}
-            onChange={(event) => setQuestion(event.target.value)}
-            // Ctrl/Cmd+Enter asks; Enter alone is a new line.
-            aria-keyshortcuts="Control+Enter Meta+Enter"
-            onKeyDown={(event) => {
-              if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
-              event.preventDefault();
-              event.currentTarget.form?.requestSubmit();
-            }}
-            placeholder="Ask about your content or how a tool works..."
-          />
-        </label>
-        <div className="ai-row">
-          <label className="ai-inline-label">
-            Voice
-            <select
-              name="voice_id"
-              value={voiceId}
-              onChange={(event) => setVoiceId(event.target.value)}
-              disabled={voices.state === "loading" || (voices.state === "ready" && voices.voices.length === 0)}
-              aria-busy={voices.state === "loading"}
+        <Form method="post" className="card form" aria-label="Ask the assistant" onSubmit={hydrated ? ask : undefined}>
+          <label>
+            Your question
+            <textarea
+              name="message"
+              rows={4}
+              maxLength={loaderData.messageMax}
+              value={question}
+              onChange={(event) => setQuestion(event.target.value)}
+              // Ctrl/Cmd+Enter asks; Enter alone is a new line.
+              aria-keyshortcuts="Control+Enter Meta+Enter"
+              onKeyDown={(event) => {
+                if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+                event.preventDefault();
+                event.currentTarget.form?.requestSubmit();
+              }}
+              placeholder="Ask about your content or how a tool works..."
+            />
+          </label>
+          <div className="ai-row">
+            <label className="ai-inline-label">
+              Voice
+              <select
+                name="voice_id"
+                value={voiceId}
+                onChange={(event) => setVoiceId(event.target.value)}
+                disabled={voices.state === "loading" || (voices.state === "ready" && voices.voices.length === 0)}
+                aria-busy={voices.state === "loading"}
+              >
+                {voiceOptions}
+              </select>
+            </label>
+            <label className="ai-checkbox">
+              <input
+                type="checkbox"
+                name="auto_speak"
+                checked={autoSpeak}
+                onChange={(event) => setAutoSpeak(event.target.checked)}
+              />
+              Auto-Speak
+            </label>
+          </div>
+          <div className="ai-actions">
+            <button type="submit" className="button button-primary" disabled={asking}>
+              {asking ? "Asking..." : "Ask"}
+            </button>
+            <button
+              type="button"
+              className="button"
+              onClick={() => answer && void speak(answer, voiceId)}
+              disabled={!hydrated || !answer || speaking}
             >
-              {voiceOptions}
-            </select>
-          </label>
-          <label className="ai-checkbox">
-            <input type="checkbox" name="auto_speak" checked={autoSpeak} onChange={(event) => setAutoSpeak(event.target.checked)} />
-            Auto-Speak
-          </label>
-        </div>
-        <div className="ai-actions">
-          <button type="submit" className="button button-primary" disabled={asking}>
-            {asking ? "Asking..." : "Ask"}
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => answer && void speak(answer, voiceId)}
-            disabled={!hydrated || !answer || speaking}
-          >
-            {speaking ? "Speaking..." : "Speak Reply"}
-          </button>
-        </div>
-      </Form>
+              {speaking ? "Speaking..." : "Speak Reply"}
+            </button>
+          </div>
+        </Form>
 
-      <section className="card ai-reply" aria-label="Reply" aria-live="polite" aria-busy={asking}>
-        {exchanges.length > 0 ? <AssistantConversation exchanges={exchanges} answeredBy={answeredBy} speech={{ hydrated, voiceId, player }} /> : null}
-        {error ? (
-          <p className="message message-error" role="alert">
-            {error}
-          </p>
-        ) : exchanges.length === 0 ? (
-          <p className="muted">The reply appears here.</p>
-        ) : null}
-        {speechError ? (
-          <p className="message message-error" role="alert">
-            {speechError}
-          </p>
-        ) : null}
-      </section>
+        <section className="card ai-reply" aria-label="Reply" aria-live="polite" aria-busy={asking}>
+          {exchanges.length > 0 ? (
+            <AssistantConversation
+              exchanges={exchanges}
+              answeredBy={answeredBy}
+              speech={{ hydrated, voiceId, player }}
+            />
+          ) : null}
+          {error ? (
+            <p className="message message-error" role="alert">
+              {error}
+            </p>
+          ) : exchanges.length === 0 ? (
+            <p className="muted">The reply appears here.</p>
+          ) : null}
+          {speechError ? (
+            <p className="message message-error" role="alert">
+              {speechError}
+            </p>
+          ) : null}
+        </section>
       </div>
     </main>
   );

@@ -1,7 +1,12 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { focusAfterRemoval, focusElement } from "~/browser/focus";
-import { CAMERA_V2_DEFAULT_FILTER, CAMERA_V2_FILTERS, FILTER_LABELS, type CameraV2Filter } from "~/browser/camera-filters";
+import {
+  CAMERA_V2_DEFAULT_FILTER,
+  CAMERA_V2_FILTERS,
+  FILTER_LABELS,
+  type CameraV2Filter,
+} from "~/browser/camera-filters";
 import { CameraStudio } from "~/components/camera-studio";
 import { Icon } from "~/components/icon";
 import { EmptyState, PageHeader, Skeleton } from "~/components/page-header";
@@ -30,7 +35,11 @@ export default function CameraV2({ loaderData }: Route.ComponentProps) {
     <main className="page capture-page capture-page-v2">
       {/* docs/screens.md#screens-and-routes: a sticky header with back and home (inside the app shell since decision 0023). The screen is
           signed-in only, so home is the person's dashboard, not the signed-out landing page. */}
-      <PageHeader title="Camera V2.90" back={{ to: "/camera", label: "Back to Camera" }} className="capture-header-sticky">
+      <PageHeader
+        title="Camera V2.90"
+        back={{ to: "/camera", label: "Back to Camera" }}
+        className="capture-header-sticky"
+      >
         <Link className="button button-ghost" to="/dashboard" aria-label="Home">
           <Icon name="house" />
           Home
@@ -126,18 +135,37 @@ function GalleryCard({ entry, onDelete }: { entry: GalleryEntry; onDelete: (item
         <video src={entry.src} controls playsInline preload="metadata" aria-label={description} />
       )}
       <p className="muted camera-gallery-caption">
-        <Icon name={entry.type === "photo" ? "camera" : "clapperboard"} /> {FILTER_LABELS[entry.filter]} · {new Date(entry.id).toLocaleTimeString()}
+        <Icon name={entry.type === "photo" ? "camera" : "clapperboard"} /> {FILTER_LABELS[entry.filter]} ·{" "}
+        {new Date(entry.id).toLocaleTimeString()}
       </p>
       <div className="camera-gallery-actions">
-        <a className="button button-small" href={entry.src} download={entry.filename} aria-label={`Save ${description}`}>
+        <a
+          className="button button-small"
+          href={entry.src}
+          download={entry.filename}
+          aria-label={`Save ${description}`}
+        >
           <Icon name="download" />
           Save
         </a>
-        <button type="button" className="button button-ghost button-small" onClick={(event) => onDelete(event.currentTarget.closest("li"))} aria-label={`Delete ${description}`} data-delete>
+        <button
+          type="button"
+          className="button button-ghost button-small"
+          onClick={(event) => onDelete(event.currentTarget.closest("li"))}
+          aria-label={`Delete ${description}`}
+          data-delete
+        >
           <Icon name="trash-2" />
           Delete
         </button>
-        {libraryKind ? <SaveToLibraryButton source={entry.blob} filename={entry.filename} kind={libraryKind} label="Save to library" /> : null}
+        {libraryKind ? (
+          <SaveToLibraryButton
+            source={entry.blob}
+            filename={entry.filename}
+            kind={libraryKind}
+            label="Save to library"
+          />
+        ) : null}
       </div>
     </li>
   );

@@ -66,7 +66,9 @@ function CameraScreen() {
           {saved}
         </p>
       ) : null}
-      {last && savableAs(last.kind, last.blob.type) ? <SaveToLibraryButton key={last.filename} source={last.blob} filename={last.filename} kind={last.kind} /> : null}
+      {last && savableAs(last.kind, last.blob.type) ? (
+        <SaveToLibraryButton key={last.filename} source={last.blob} filename={last.filename} kind={last.kind} />
+      ) : null}
     </CameraStudio>
   );
 }

@@ -57,7 +57,12 @@ export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
 }
 
 /** Switching between view and edit (?edit=1) keeps the loaded item and the person's draft. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
   return defaultShouldRevalidate;
 }
@@ -98,7 +103,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       console.error(`[content] ${intent} failed`, error);
       status = 500;
     }
-    if (enhanced) return data({ ok: done, intent: intent === "delete" ? intent : "pin", message: done ? undefined : failed }, { status: done ? 200 : status });
+    if (enhanced)
+      return data(
+        { ok: done, intent: intent === "delete" ? intent : "pin", message: done ? undefined : failed },
+        { status: done ? 200 : status },
+      );
     if (!done) return redirectWithError(back, failed);
     return intent === "delete" ? redirectWithSuccess(back, "Content deleted") : redirect(back);
   }
@@ -107,17 +116,31 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const values = { title: text(form.get("title")), body: text(form.get("body")) };
     const failure = (status: number, extra: Partial<SaveFailure> = {}) =>
       data<SaveFailure>(
-        { ok: false, intent: "save", message: SAVE_FAILED, conflict: false, fieldErrors: {}, values, current: null, ...extra },
+        {
+          ok: false,
+          intent: "save",
+          message: SAVE_FAILED,
+          conflict: false,
+          fieldErrors: {},
+          values,
+          current: null,
+          ...extra,
+        },
         { status },
       );
     const parsed = contentUpdateSchema.safeParse({ ...values, updated_at: text(form.get("updated_at")) || undefined });
-    if (!parsed.success) return failure(400, { fieldErrors: fieldErrors(parsed.error, ["title", "body"]) satisfies ContentFieldErrors });
+    if (!parsed.success)
+      return failure(400, { fieldErrors: fieldErrors(parsed.error, ["title", "body"]) satisfies ContentFieldErrors });
     const { updated_at, ...input } = parsed.data;
     try {
       const result = await updateContent(user.id, params.id, input, { expectedUpdatedAt: updated_at });
       if (result.ok) return redirectWithSuccess(`/content/${encodeURIComponent(params.id)}`, SAVED_MANUALLY);
       if (result.reason === "conflict") {
-        return failure(409, { conflict: true, message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`, current: result.current });
+        return failure(409, {
+          conflict: true,
+          message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`,
+          current: result.current,
+        });
       }
       return failure(404);
     } catch (error) {
@@ -127,7 +150,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         return failure(409, { conflict: true, message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`, current });
       }
       // A refusal with a reason (413 past the storage quota) says the text in docs/screens.md#error-messages and the reason.
-      if (error instanceof DomainError && error.status === 413) return failure(413, { message: `${SAVE_FAILED} ${error.detail}` });
+      if (error instanceof DomainError && error.status === 413)
+        return failure(413, { message: `${SAVE_FAILED} ${error.detail}` });
       if (error instanceof DomainError && error.status < 500) return failure(error.status);
       console.error("[content] save failed", error);
       return failure(500);
@@ -156,7 +180,8 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 
 export default function ContentScreen({ loaderData, actionData }: Route.ComponentProps) {
   const loaded: LoadResult | Promise<LoadResult> = "deferred" in loaderData ? loaderData.deferred : loaderData;
-  const saveFailure = actionData && "intent" in actionData && actionData.intent === "save" ? (actionData as SaveFailure) : null;
+  const saveFailure =
+    actionData && "intent" in actionData && actionData.intent === "save" ? (actionData as SaveFailure) : null;
   return (
     <main className="page page-narrow content-page">
       <Suspense fallback={<ContentLoading />}>
@@ -173,4 +198,3 @@ export default function ContentScreen({ loaderData, actionData }: Route.Componen
     </main>
   );
 }
-

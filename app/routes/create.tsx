@@ -29,19 +29,28 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     form = await readFormData(request);
   } catch {
-    return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values: { title: "", body: "" } }, { status: 400 });
+    return data(
+      { error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values: { title: "", body: "" } },
+      { status: 400 },
+    );
   }
   const values = { title: text(form.get("title")), body: text(form.get("body")) };
   const parsed = contentInputSchema.safeParse(values);
   if (!parsed.success) {
-    return data({ error: CREATE_FAILED, fieldErrors: fieldErrors(parsed.error, ["title", "body"]) as FieldErrors, values }, { status: 400 });
+    return data(
+      { error: CREATE_FAILED, fieldErrors: fieldErrors(parsed.error, ["title", "body"]) as FieldErrors, values },
+      { status: 400 },
+    );
   }
   try {
     await createContent(user.id, parsed.data);
   } catch (error) {
     // Past the storage quota (413): the text in docs/screens.md#error-messages and the reason; nothing was saved.
     if (error instanceof DomainError && error.status === 413) {
-      return data({ error: `${CREATE_FAILED} ${error.detail}`, fieldErrors: {} as FieldErrors, values }, { status: 413 });
+      return data(
+        { error: `${CREATE_FAILED} ${error.detail}`, fieldErrors: {} as FieldErrors, values },
+        { status: 413 },
+      );
     }
     console.error("[content] create failed", error);
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });

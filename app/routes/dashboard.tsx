@@ -56,7 +56,10 @@ function contentStateOf(context: Route.LoaderArgs["context"], personId: string) 
 }
 
 /** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
-export const handle: ShellHandle = { skipLink: { href: "#content", label: "Skip to your content" }, ownThemeToggle: true };
+export const handle: ShellHandle = {
+  skipLink: { href: "#content", label: "Skip to your content" },
+  ownThemeToggle: true,
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -65,9 +68,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { items, ...content } = await loadContentPage(user.id, request, context);
   const state = await contentStateOf(context, user.id);
   // Files and text count toward the quota together; the meter says how much of each.
-  const usage = { usedBytes: (state?.mediaBytes ?? 0) + (state?.textBytes ?? 0), quotaBytes: state?.quotaBytes ?? env.storageQuotaBytes, textBytes: state?.textBytes ?? 0 };
+  const usage = {
+    usedBytes: (state?.mediaBytes ?? 0) + (state?.textBytes ?? 0),
+    quotaBytes: state?.quotaBytes ?? env.storageQuotaBytes,
+    textBytes: state?.textBytes ?? 0,
+  };
   // The rows are in the page's markup; a document does not also carry them as data (decision 0024).
-  return { email: user.email, preferences, editing, usage, content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) } };
+  return {
+    email: user.email,
+    preferences,
+    editing,
+    usage,
+    content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) },
+  };
 }
 
 /** The key the content rows are handed to the server render under, for a document. */
@@ -109,7 +122,9 @@ async function loadContentPage(userId: string, request: Request, context: Route.
  * can re-sort the list before the server answers.
  */
 function listItems(rows: ContentSummary[]): { items: ContentListItem[]; pinnedRanks: number[] } {
-  const byLastChange = [...rows].sort((a, b) => (a.updated_at !== b.updated_at ? (a.updated_at < b.updated_at ? 1 : -1) : a.id < b.id ? 1 : -1));
+  const byLastChange = [...rows].sort((a, b) =>
+    a.updated_at !== b.updated_at ? (a.updated_at < b.updated_at ? 1 : -1) : a.id < b.id ? 1 : -1,
+  );
   const rank = new Map(byLastChange.map((row, index) => [row.id, index]));
   return {
     items: rows.map((row) => ({ id: row.id, title: row.title, pinned: row.pinned })),
@@ -155,7 +170,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (welcomed.current) return;
     welcomed.current = true;
-    if (firstWelcomeOfSignIn(email)) toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
+    if (firstWelcomeOfSignIn(email))
+      toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
   }, [preferences.plan, email]);
 
   // docs/screens.md#roles-and-permissions: choosing a plan only sets the label and says so.
@@ -197,61 +213,70 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </header>
-        <p className="muted">{`Signed in as ${email}`}</p>
-        <StorageMeter usage={usage} />
+      <p className="muted">{`Signed in as ${email}`}</p>
+      <StorageMeter usage={usage} />
 
-        <section className="card plan" aria-label="Plan">
-          <p>
-            Current plan: <strong data-testid="current-plan">{plan}</strong>
-          </p>
-          <planFetcher.Form method="post" action="/preferences" className="plan-buttons">
-            <PreferenceFields intent="plan" />
-            {PLANS.map((name) => (
-              <button key={name} type="submit" name="plan" value={name} className={plan === name ? "button button-primary" : "button"} aria-pressed={plan === name}>
-                {name}
-              </button>
-            ))}
-          </planFetcher.Form>
-        </section>
-
-        <section className="tools" aria-label="Tools section">
-          <toolsFetcher.Form method="post" action="/preferences" className="inline-form">
-            <PreferenceFields intent="tools" />
-            <input type="hidden" name="toolsOpen" value={String(!toolsOpen)} />
-            <button type="submit" className="button" aria-expanded={toolsOpen}>
-              {toolsOpen ? "Close Tools" : "Open Tools"}
+      <section className="card plan" aria-label="Plan">
+        <p>
+          Current plan: <strong data-testid="current-plan">{plan}</strong>
+        </p>
+        <planFetcher.Form method="post" action="/preferences" className="plan-buttons">
+          <PreferenceFields intent="plan" />
+          {PLANS.map((name) => (
+            <button
+              key={name}
+              type="submit"
+              name="plan"
+              value={name}
+              className={plan === name ? "button button-primary" : "button"}
+              aria-pressed={plan === name}
+            >
+              {name}
             </button>
-          </toolsFetcher.Form>
-          {editing ? <p className="muted">Drag the tools (or use the arrows) to reorder them. The order is kept.</p> : null}
-          {toolsOpen ? (
-            <ToolGrid
-              order={order}
-              editing={editing}
-              onReorder={saveOrder}
-              renderMoveControls={(id, index) => (
-                <span className="tool-move">
-                  <MoveButton id={id} direction="up" disabled={index === 0 || pendingMove !== null} />
-                  <MoveButton id={id} direction="down" disabled={index === order.length - 1 || pendingMove !== null} />
-                </span>
-              )}
-            />
-          ) : null}
-        </section>
+          ))}
+        </planFetcher.Form>
+      </section>
 
-        <ContentList
-          items={contentRows}
-          pinnedRanks={content.pinnedRanks}
-          total={content.total}
-          page={content.page}
-          pageSize={content.pageSize}
-          query={content.query}
-        />
-        <section className="account-export" aria-label="Your data">
-          <a className="button button-ghost" href="/api/account/export" download>
-            Export my data
-          </a>
-          <span className="muted"> a zip of your content, projects and library files</span>
-        </section>
+      <section className="tools" aria-label="Tools section">
+        <toolsFetcher.Form method="post" action="/preferences" className="inline-form">
+          <PreferenceFields intent="tools" />
+          <input type="hidden" name="toolsOpen" value={String(!toolsOpen)} />
+          <button type="submit" className="button" aria-expanded={toolsOpen}>
+            {toolsOpen ? "Close Tools" : "Open Tools"}
+          </button>
+        </toolsFetcher.Form>
+        {editing ? (
+          <p className="muted">Drag the tools (or use the arrows) to reorder them. The order is kept.</p>
+        ) : null}
+        {toolsOpen ? (
+          <ToolGrid
+            order={order}
+            editing={editing}
+            onReorder={saveOrder}
+            renderMoveControls={(id, index) => (
+              <span className="tool-move">
+                <MoveButton id={id} direction="up" disabled={index === 0 || pendingMove !== null} />
+                <MoveButton id={id} direction="down" disabled={index === order.length - 1 || pendingMove !== null} />
+              </span>
+            )}
+          />
+        ) : null}
+      </section>
+
+      <ContentList
+        items={contentRows}
+        pinnedRanks={content.pinnedRanks}
+        total={content.total}
+        page={content.page}
+        pageSize={content.pageSize}
+        query={content.query}
+      />
+      <section className="account-export" aria-label="Your data">
+        <a className="button button-ghost" href="/api/account/export" download>
+          Export my data
+        </a>
+        <span className="muted"> a zip of your content, projects and library files</span>
+      </section>
     </main>
   );
 }
@@ -270,7 +295,9 @@ function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" |
     moving.current = false;
     const active = document.activeElement;
     if (active && active !== document.body) return;
-    const arrows = document.querySelector(`[data-tool-id="${id}"]`)?.querySelectorAll<HTMLButtonElement>("button[data-direction]") ?? [];
+    const arrows =
+      document.querySelector(`[data-tool-id="${id}"]`)?.querySelectorAll<HTMLButtonElement>("button[data-direction]") ??
+      [];
     const same = [...arrows].find((arrow) => arrow.dataset.direction === direction && !arrow.disabled);
     focusElement(same ?? [...arrows].find((arrow) => !arrow.disabled));
   }, [fetcher.state, id, direction]);
@@ -279,7 +306,13 @@ function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" |
       <PreferenceFields intent="move" />
       <input type="hidden" name="tool" value={id} />
       <input type="hidden" name="direction" value={direction} />
-      <button type="submit" className="icon-button" disabled={disabled} data-direction={direction} aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}>
+      <button
+        type="submit"
+        className="icon-button"
+        disabled={disabled}
+        data-direction={direction}
+        aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}
+      >
         <Icon name={direction === "up" ? "arrow-up" : "arrow-down"} />
       </button>
     </fetcher.Form>

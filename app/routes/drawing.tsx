@@ -117,11 +117,21 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
           />
         </label>
         <div className="segmented" role="group" aria-label="Mode">
-          <button type="button" className={`button button-small ${mode === "draw" ? "button-primary" : ""}`} aria-pressed={mode === "draw"} onClick={() => setMode("draw")}>
+          <button
+            type="button"
+            className={`button button-small ${mode === "draw" ? "button-primary" : ""}`}
+            aria-pressed={mode === "draw"}
+            onClick={() => setMode("draw")}
+          >
             <Icon name="brush" />
             Draw
           </button>
-          <button type="button" className={`button button-small ${mode === "erase" ? "button-primary" : ""}`} aria-pressed={mode === "erase"} onClick={() => setMode("erase")}>
+          <button
+            type="button"
+            className={`button button-small ${mode === "erase" ? "button-primary" : ""}`}
+            aria-pressed={mode === "erase"}
+            onClick={() => setMode("erase")}
+          >
             <Icon name="eraser" />
             Erase
           </button>
@@ -140,43 +150,54 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
 
       {/* The canvas beside its result on wide screens; one column on phones. */}
       <div className="workspace workspace-wide-first">
-      <div className="workspace-column">
-      <div className="sketch-frame">
-        <SketchCanvas ref={canvas} colour={colour} brushSize={brushSize} mode={mode} startImage={startImage} />
-      </div>
+        <div className="workspace-column">
+          <div className="sketch-frame">
+            <SketchCanvas ref={canvas} colour={colour} brushSize={brushSize} mode={mode} startImage={startImage} />
+          </div>
 
-      <div className="ai-actions">
-        <button type="button" className="button" onClick={() => canvas.current?.clear()}>
-          Clear
-        </button>
-        <button type="button" className="button" onClick={() => void saveSketch()}>
-          Save Sketch
-        </button>
-        <button type="button" className="button button-primary" onClick={() => void generate()} disabled={generating}>
-          {generating ? "Generating..." : "Generate AI Image"}
-        </button>
-      </div>
-
-      </div>
-      <section className="card ai-result" aria-label="AI result" aria-live="polite">
-        {error ? (
-          <p className="message message-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        {result ? (
-          <figure className="ai-figure">
-            <img src={result.url} alt={`Your sketch in the ${result.style} style`} className="ai-image" data-testid="sketch-result" />
-            <figcaption>
-              <a className="button" href={result.url} download={`sketch-${result.style}.png`}>
-                Download Image
-              </a>
-            </figcaption>
-          </figure>
-        ) : !error ? (
-          <p className="muted">{generating ? "Generating..." : "Draw something, pick a style and press Generate AI Image."}</p>
-        ) : null}
-      </section>
+          <div className="ai-actions">
+            <button type="button" className="button" onClick={() => canvas.current?.clear()}>
+              Clear
+            </button>
+            <button type="button" className="button" onClick={() => void saveSketch()}>
+              Save Sketch
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void generate()}
+              disabled={generating}
+            >
+              {generating ? "Generating..." : "Generate AI Image"}
+            </button>
+          </div>
+        </div>
+        <section className="card ai-result" aria-label="AI result" aria-live="polite">
+          {error ? (
+            <p className="message message-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {result ? (
+            <figure className="ai-figure">
+              <img
+                src={result.url}
+                alt={`Your sketch in the ${result.style} style`}
+                className="ai-image"
+                data-testid="sketch-result"
+              />
+              <figcaption>
+                <a className="button" href={result.url} download={`sketch-${result.style}.png`}>
+                  Download Image
+                </a>
+              </figcaption>
+            </figure>
+          ) : !error ? (
+            <p className="muted">
+              {generating ? "Generating..." : "Draw something, pick a style and press Generate AI Image."}
+            </p>
+          ) : null}
+        </section>
       </div>
     </>
   );

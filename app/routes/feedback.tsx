@@ -36,14 +36,24 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
-  const parsed = feedbackSchema.safeParse({ name: form.get("name"), email: form.get("email"), message: form.get("message") });
+  const parsed = feedbackSchema.safeParse({
+    name: form.get("name"),
+    email: form.get("email"),
+    message: form.get("message"),
+  });
   if (!parsed.success) {
-    return data({ ok: false as const, fieldErrors: fieldErrors(parsed.error, ["name", "email", "message"]) as FieldErrors }, { status: 400 });
+    return data(
+      { ok: false as const, fieldErrors: fieldErrors(parsed.error, ["name", "email", "message"]) as FieldErrors },
+      { status: 400 },
+    );
   }
   const sent = await sendFeedback(parsed.data, currentUser(context)?.id ?? null, clientAddress(context));
   if (!sent.ok) {
     const reason = feedbackThrottledMessage(sent.retryAfterSeconds);
-    return data({ ok: false as const, fieldErrors: {} as FieldErrors, reason }, { status: 429, headers: { "Retry-After": String(sent.retryAfterSeconds) } });
+    return data(
+      { ok: false as const, fieldErrors: {} as FieldErrors, reason },
+      { status: 429, headers: { "Retry-After": String(sent.retryAfterSeconds) } },
+    );
   }
   return { ok: true as const, fieldErrors: {} as FieldErrors };
 }
@@ -109,12 +119,27 @@ export default function Feedback() {
       <Form method="post" className="card form" aria-label="Feedback" onSubmit={submit} ref={formRef}>
         <label>
           Name
-          <input name="name" required maxLength={100} autoComplete="name" defaultValue={known.name} aria-invalid={!!errors.name} />
+          <input
+            name="name"
+            required
+            maxLength={100}
+            autoComplete="name"
+            defaultValue={known.name}
+            aria-invalid={!!errors.name}
+          />
           {errors.name ? <span className="field-error">{errors.name}</span> : null}
         </label>
         <label>
           Email
-          <input name="email" type="email" required maxLength={254} autoComplete="email" defaultValue={known.email} aria-invalid={!!errors.email} />
+          <input
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            autoComplete="email"
+            defaultValue={known.email}
+            aria-invalid={!!errors.email}
+          />
           {errors.email ? <span className="field-error">{errors.email}</span> : null}
         </label>
         <label>
@@ -123,7 +148,10 @@ export default function Feedback() {
           {errors.message ? <span className="field-error">{errors.message}</span> : null}
         </label>
         {outcome ? (
-          <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"}>
+          <p
+            className={`message ${outcome.ok ? "message-success" : "message-error"}`}
+            role={outcome.ok ? "status" : "alert"}
+          >
             {outcome.ok ? SUCCESS : outcome.reason ? `${FAILURE} ${outcome.reason}` : FAILURE}
           </p>
         ) : null}

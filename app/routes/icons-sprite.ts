@@ -112,7 +112,9 @@ function symbol(name: IconName): string {
  * this way (a CSS mask keyed by the tool), so their icons cost the page's HTML nothing.
  */
 function views(): string {
-  const drawn = ICON_NAMES.map((name, index) => `<use href="#${name}" y="${index * 24}" width="24" height="24"/>`).join("");
+  const drawn = ICON_NAMES.map((name, index) => `<use href="#${name}" y="${index * 24}" width="24" height="24"/>`).join(
+    "",
+  );
   const windows = ICON_NAMES.map((name, index) => `<view id="${name}-view" viewBox="0 ${index * 24} 24 24"/>`).join("");
   return `<g fill="none" stroke="#000" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${drawn}</g>${windows}`;
 }

@@ -48,7 +48,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<Outcome>({ prompt, result: null, error }, { status: 422 });
   }
   if (!imageProviderConfigured()) {
-    return data<Outcome>({ prompt, result: { kind: "link", url: stockPhotoSearchUrl(parsed.data.prompt) }, error: null });
+    return data<Outcome>({
+      prompt,
+      result: { kind: "link", url: stockPhotoSearchUrl(parsed.data.prompt) },
+      error: null,
+    });
   }
   try {
     const image = await generateOnServer(user.id, parsed.data.prompt, request.signal);
@@ -58,7 +62,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     // Over the person's AI limits: the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
     const failure = screenAiFailure(GENERATION_FAILED, error);
-    return data<Outcome>({ prompt, result: null, error: failure.message }, { status: failure.status, headers: failure.headers });
+    return data<Outcome>(
+      { prompt, result: null, error: failure.message },
+      { status: failure.status, headers: failure.headers },
+    );
   }
 }
 
@@ -112,34 +119,39 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
       {loaderData.configured ? null : <p className="muted ai-note">{PLACEHOLDER_EXPLAINED}</p>}
       {/* The prompt beside its image on wide screens; one column on phones. */}
       <div className="workspace">
-      <Form method="post" className="card form" aria-label="Generate an image" onSubmit={hydrated ? generate : undefined}>
-        <label>
-          Prompt
-          <textarea
-            name="prompt"
-            rows={3}
-            maxLength={loaderData.promptMax}
-            value={prompt}
-            onChange={(event) => setPrompt(event.target.value)}
-            placeholder="A lighthouse on a cliff at sunset"
-          />
-        </label>
-        <div className="ai-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? "Generating..." : "Generate Image"}
-          </button>
-        </div>
-      </Form>
-      <section className="card ai-result" aria-label="Result" aria-live="polite">
-        {error ? (
-          <p className="message message-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        {busy ? <p className="muted">Generating...</p> : null}
-        {result ? <ResultImage key={result.url} result={result} prompt={resultPrompt} /> : null}
-        {!error && !busy && !result ? <p className="muted">Your image appears here.</p> : null}
-      </section>
+        <Form
+          method="post"
+          className="card form"
+          aria-label="Generate an image"
+          onSubmit={hydrated ? generate : undefined}
+        >
+          <label>
+            Prompt
+            <textarea
+              name="prompt"
+              rows={3}
+              maxLength={loaderData.promptMax}
+              value={prompt}
+              onChange={(event) => setPrompt(event.target.value)}
+              placeholder="A lighthouse on a cliff at sunset"
+            />
+          </label>
+          <div className="ai-actions">
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? "Generating..." : "Generate Image"}
+            </button>
+          </div>
+        </Form>
+        <section className="card ai-result" aria-label="Result" aria-live="polite">
+          {error ? (
+            <p className="message message-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {busy ? <p className="muted">Generating...</p> : null}
+          {result ? <ResultImage key={result.url} result={result} prompt={resultPrompt} /> : null}
+          {!error && !busy && !result ? <p className="muted">Your image appears here.</p> : null}
+        </section>
       </div>
     </main>
   );

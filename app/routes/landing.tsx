@@ -2,7 +2,13 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ThemeToggle, useTheme } from "~/components/theme-toggle";
 import { currentUser } from "~/auth/auth.server";
-import { LAUNCHED_TEXT, launchHappened, launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
+import {
+  LAUNCHED_TEXT,
+  launchHappened,
+  launchProgressLabel,
+  launchProgressPercent,
+  newYorkTime,
+} from "~/shared/launch";
 import type { Route } from "./+types/landing";
 
 export const meta: Route.MetaFunction = () => [
@@ -75,7 +81,13 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
   return (
     <div className={`landing landing-${theme}`}>
       {/* One canvas per mode: a canvas handed to the drawing worker cannot be drawn on again. */}
-      <canvas key={theme} ref={canvasRef} className="landing-canvas" data-mode={theme === "dark" ? "matrix" : "starfield"} aria-hidden="true" />
+      <canvas
+        key={theme}
+        ref={canvasRef}
+        className="landing-canvas"
+        data-mode={theme === "dark" ? "matrix" : "starfield"}
+        aria-hidden="true"
+      />
       <main className="landing-content">
         <h1 className={theme === "dark" ? "glitch" : "landing-title"} data-text="Creative AI Studio">
           Creative AI Studio

@@ -48,7 +48,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   try {
     // Without JavaScript, Delete asks first (?delete={id}) and Rename opens its form (?rename={id}).
     const view = await libraryView(user.id, filters, url.searchParams.get("delete"));
-    return data({ ...view, filters, problem, renaming: url.searchParams.get("rename"), upload: uploadLimits(), error: null as string | null }, { status: problem ? 400 : 200 });
+    return data(
+      {
+        ...view,
+        filters,
+        problem,
+        renaming: url.searchParams.get("rename"),
+        upload: uploadLimits(),
+        error: null as string | null,
+      },
+      { status: problem ? 400 : 200 },
+    );
   } catch (error) {
     console.error("[library] load failed", error);
     return data(
@@ -87,7 +97,10 @@ export async function action({ context, request }: Route.ActionArgs) {
       await saveUploadToLibrary(user.id, request);
     } catch (error) {
       const failure = screenFailure(error);
-      return data<UploadAnswer>({ intent: "upload", ok: false, message: UPLOAD_FAILED, detail: failure.detail }, { status: failure.status });
+      return data<UploadAnswer>(
+        { intent: "upload", ok: false, message: UPLOAD_FAILED, detail: failure.detail },
+        { status: failure.status },
+      );
     }
     return redirectWithSuccess("/library", UPLOAD_SUCCESSFUL);
   }
@@ -102,7 +115,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   const back = `/library${librarySearch(libraryFilters(new URLSearchParams(text(form.get("back")))).filters)}`;
   // Success says so as a toast either way: a fetcher's answer carries it too (the item it came from is gone by then).
   const done = (message: string) =>
-    answersWithData(form) ? dataWithSuccess({ intent: intent as LibraryAnswer["intent"], id, ok: true, message }, message) : redirectWithSuccess(back, message);
+    answersWithData(form)
+      ? dataWithSuccess({ intent: intent as LibraryAnswer["intent"], id, ok: true, message }, message)
+      : redirectWithSuccess(back, message);
 
   if (intent === "rename") {
     const name = text(form.get("name"));
@@ -112,7 +127,10 @@ export async function action({ context, request }: Route.ActionArgs) {
       return done(`Renamed to ${renamed.name}`);
     } catch (error) {
       const failure = screenFailure(error);
-      return answer({ intent, id, ok: false, message: RENAME_FAILED, detail: failure.detail }, failure.status === 422 ? 400 : failure.status);
+      return answer(
+        { intent, id, ok: false, message: RENAME_FAILED, detail: failure.detail },
+        failure.status === 422 ? 400 : failure.status,
+      );
     }
   }
   if (intent === "delete") {
@@ -124,14 +142,17 @@ export async function action({ context, request }: Route.ActionArgs) {
       await deleteLibraryFile(user.id, id);
     } catch (error) {
       const failure = screenFailure(error);
-      return answersWithData(form) ? answer({ intent, id, ok: false, message: DELETE_FAILED, detail: failure.detail }, failure.status) : redirectWithError(back, DELETE_FAILED);
+      return answersWithData(form)
+        ? answer({ intent, id, ok: false, message: DELETE_FAILED, detail: failure.detail }, failure.status)
+        : redirectWithError(back, DELETE_FAILED);
     }
     return done("🗑️ File deleted");
   }
   if (intent === "attach") {
     try {
       const project = await attachToProject(user.id, id, text(form.get("project_id")));
-      if (!project) return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: "Choose one of your projects" }, 400);
+      if (!project)
+        return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: "Choose one of your projects" }, 400);
       return done(`Attached to ${project.title}`);
     } catch (error) {
       const failure = screenFailure(error);
@@ -154,7 +175,8 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 type Loaded = Route.ComponentProps["loaderData"];
 
 export default function Library({ loaderData, actionData }: Route.ComponentProps) {
-  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, error } = loaderData as Loaded;
+  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, error } =
+    loaderData as Loaded;
   const uploadAnswer = actionData?.intent === "upload" ? (actionData as UploadAnswer) : null;
   const libraryAnswer = actionData?.intent === "upload" ? undefined : (actionData as LibraryAnswer | undefined);
   const back = librarySearch(filters);
@@ -212,12 +234,24 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
         </p>
       ) : null}
       <p className="muted library-count" role="status">
-        {total === 0 ? (filters.kind || filters.q ? "No files match." : "No files yet: what you upload, record or generate appears here.") : `Files ${firstShown}–${lastShown} of ${total}`}
+        {total === 0
+          ? filters.kind || filters.q
+            ? "No files match."
+            : "No files yet: what you upload, record or generate appears here."
+          : `Files ${firstShown}–${lastShown} of ${total}`}
       </p>
 
       <ul className="library-grid" aria-label="Your files">
         {files.map((file) => (
-          <LibraryItem key={file.id} file={file} hidden={deleting.has(file.id)} filters={filters} renaming={renaming === file.id} projects={projects} actionData={libraryAnswer?.id === file.id ? libraryAnswer : null} />
+          <LibraryItem
+            key={file.id}
+            file={file}
+            hidden={deleting.has(file.id)}
+            filters={filters}
+            renaming={renaming === file.id}
+            projects={projects}
+            actionData={libraryAnswer?.id === file.id ? libraryAnswer : null}
+          />
         ))}
       </ul>
 

@@ -45,7 +45,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error;
   }
-  const setCookie = await commitTokenPair(request, await issueTokenPair(user.id, new Date(), request.headers.get("User-Agent")));
+  const setCookie = await commitTokenPair(
+    request,
+    await issueTokenPair(user.id, new Date(), request.headers.get("User-Agent")),
+  );
   if (form.get("enhanced") === "1") {
     return data({ ok: true as const, redirectTo }, { headers: { "Set-Cookie": setCookie } });
   }
@@ -63,7 +66,10 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     if (!fetcher.data || alerted.current === fetcher.data) return;
     alerted.current = fetcher.data;
     if (fetcher.data.ok) {
-      const timer = setTimeout(() => navigate(fetcher.data?.ok ? fetcher.data.redirectTo : "/dashboard"), LOGIN_REDIRECT_MS);
+      const timer = setTimeout(
+        () => navigate(fetcher.data?.ok ? fetcher.data.redirectTo : "/dashboard"),
+        LOGIN_REDIRECT_MS,
+      );
       return () => clearTimeout(timer);
     }
     window.alert(fetcher.data.error);

@@ -16,7 +16,14 @@ import type { Route } from "./+types/media.spoken";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireApiUser(context, request);
   const clip = await getTransientSpeech(user.id, params.id);
-  if (clip) return fileResponse(request, fileStore, { key: clip.id, name: clip.name, contentType: clip.contentType, size: clip.size, updatedAt: clip.createdAt });
+  if (clip)
+    return fileResponse(request, fileStore, {
+      key: clip.id,
+      name: clip.name,
+      contentType: clip.contentType,
+      size: clip.size,
+      updatedAt: clip.createdAt,
+    });
   const kept = await getOwnedMedia(user.id, params.id);
   if (kept?.kind === "speech") return fileResponse(request, fileStore, servedFile(kept));
   return apiError(404, "File not found");

@@ -16,7 +16,8 @@ import type { Route } from "./+types/media.thumbnail";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireApiUser(context, request);
   const file = await getOwnedMedia(user.id, params.id);
-  if (!file || file.contentType !== "image/png" || file.size > THUMBNAIL_SOURCE_MAX) return apiError(404, "File not found");
+  if (!file || file.contentType !== "image/png" || file.size > THUMBNAIL_SOURCE_MAX)
+    return apiError(404, "File not found");
   const version = `${file.size}-${Date.parse(file.updatedAt).toString(36)}`;
   const etag = `"thumb-${file.id}-${version}"`;
   const headers = new Headers({

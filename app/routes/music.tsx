@@ -40,7 +40,11 @@ export default function Music() {
       </p>
       <ul className="media-list music-list" aria-label="Tracks">
         {MUSIC_DEMOS.map((demo) => (
-          <li key={demo.id} className={`media-item ${playing === demo.id ? "media-item-active" : ""}`} data-testid="music-track">
+          <li
+            key={demo.id}
+            className={`media-item ${playing === demo.id ? "media-item-active" : ""}`}
+            data-testid="music-track"
+          >
             <div className="media-item-head">
               <span className="media-name">{demo.title}</span>
               <span className="muted">{demo.note}</span>
@@ -68,7 +72,12 @@ export default function Music() {
             />
             <div className="media-actions">
               {hydrated ? (
-                <button type="button" className="button button-primary button-small" onClick={() => toggle(demo.id)} aria-pressed={playing === demo.id}>
+                <button
+                  type="button"
+                  className="button button-primary button-small"
+                  onClick={() => toggle(demo.id)}
+                  aria-pressed={playing === demo.id}
+                >
                   <Icon name={playing === demo.id ? "pause" : "play"} />
                   {playing === demo.id ? "Pause" : "Play"}
                   <span className="visually-hidden"> {demo.title}</span>

@@ -41,7 +41,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
     case "move": {
       const index = preferences.toolOrder.indexOf(change.tool as ToolId);
-      preferences.toolOrder = moveTool(preferences.toolOrder, change.tool, index + (change.direction === "up" ? -1 : 1));
+      preferences.toolOrder = moveTool(
+        preferences.toolOrder,
+        change.tool,
+        index + (change.direction === "up" ? -1 : 1),
+      );
       break;
     }
     case "reset-order":

@@ -20,7 +20,15 @@ import { DomainError } from "~/lib/domain-error";
 import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { createProject, getProject, projectAttachSchema, projectCreateSchema, projectMediaChoices, setProjectSlot, updateProject } from "~/models/project.server";
+import {
+  createProject,
+  getProject,
+  projectAttachSchema,
+  projectCreateSchema,
+  projectMediaChoices,
+  setProjectSlot,
+  updateProject,
+} from "~/models/project.server";
 import { PROJECT_DESCRIPTION_MAX, PROJECT_TITLE_MAX } from "~/shared/project-rules";
 import type { Route } from "./+types/project";
 
@@ -37,8 +45,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const generators = { imageConfigured: imageProviderConfigured(), assistantOffline: assistantIsOffline() };
   const limits = { title: PROJECT_TITLE_MAX, description: PROJECT_DESCRIPTION_MAX };
   try {
-    const [project, choices] = await Promise.all([isNew ? null : getProject(user.id, params.id), projectMediaChoices(user.id)]);
-    if (!isNew && !project) return data({ isNew, project: null, choices, generators, limits, loadError: LOAD_FAILED }, { status: 404 });
+    const [project, choices] = await Promise.all([
+      isNew ? null : getProject(user.id, params.id),
+      projectMediaChoices(user.id),
+    ]);
+    if (!isNew && !project)
+      return data({ isNew, project: null, choices, generators, limits, loadError: LOAD_FAILED }, { status: 404 });
     return { isNew, project: project ?? null, choices, generators, limits, loadError: null };
   } catch (error) {
     console.error("[project] load failed", error);
@@ -76,7 +88,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       try {
         const project = await setProjectSlot(user.id, params.id, slot, value);
         answer = project
-          ? { ok: true, intent: "attach", slot, message: `${slotLabel(slot)} ${value ? "attached to" : "removed from"} the project` }
+          ? {
+              ok: true,
+              intent: "attach",
+              slot,
+              message: `${slotLabel(slot)} ${value ? "attached to" : "removed from"} the project`,
+            }
           : { ok: false, intent: "attach", slot, message: LOAD_FAILED };
         if (!project) status = 404;
       } catch (error) {
@@ -109,7 +126,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     image_file: values.selection.image,
   });
   if (!parsed.success) {
-    const errors = fieldErrors(parsed.error, ["title", "description", "voice_file", "music_file", "video_file", "image_file"]);
+    const errors = fieldErrors(parsed.error, [
+      "title",
+      "description",
+      "voice_file",
+      "music_file",
+      "video_file",
+      "image_file",
+    ]);
     // A blank title (the schema's minimum of one character) is "Title required" (docs/screens.md); any other refusal is a failed save.
     const titleMissing = parsed.error.issues.some((issue) => issue.path[0] === "title" && issue.code === "too_small");
     const { title: titleError, ...others } = errors;
@@ -126,13 +150,22 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     );
   }
   try {
-    const project = isNew ? await createProject(user.id, parsed.data) : await updateProject(user.id, params.id, parsed.data);
-    if (!project) return data<SaveAnswer>({ ok: false, intent: "save", message: SAVE_FAILED, detail: LOAD_FAILED, values }, { status: 404 });
+    const project = isNew
+      ? await createProject(user.id, parsed.data)
+      : await updateProject(user.id, params.id, parsed.data);
+    if (!project)
+      return data<SaveAnswer>(
+        { ok: false, intent: "save", message: SAVE_FAILED, detail: LOAD_FAILED, values },
+        { status: 404 },
+      );
     if (enhanced) return data<SaveAnswer>({ ok: true, intent: "save", message: SAVED, projectId: project.id });
     return redirectWithSuccess("/projects", SAVED);
   } catch (error) {
     if (error instanceof DomainError && error.status < 500) {
-      return data<SaveAnswer>({ ok: false, intent: "save", message: SAVE_FAILED, detail: error.detail, values }, { status: error.status });
+      return data<SaveAnswer>(
+        { ok: false, intent: "save", message: SAVE_FAILED, detail: error.detail, values },
+        { status: error.status },
+      );
     }
     console.error("[project] save failed", error);
     return data<SaveAnswer>({ ok: false, intent: "save", message: SAVE_FAILED, values }, { status: 500 });
@@ -143,7 +176,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
   const intent = (await request.clone().formData()).get("intent");
   return withFailureFallback(serverAction, (): SaveAnswer | AttachAnswer =>
-    intent === "attach" ? { ok: false, intent: "attach", message: SAVE_FAILED } : { ok: false, intent: "save", message: SAVE_FAILED },
+    intent === "attach"
+      ? { ok: false, intent: "attach", message: SAVE_FAILED }
+      : { ok: false, intent: "save", message: SAVE_FAILED },
   );
 }
 

@@ -22,21 +22,26 @@ const DELETE_CONFIRM = "Delete this project?";
 const NO_DESCRIPTION = "No description provided.";
 const LOG_IN_AGAIN = "Please log in again.";
 
-type ProjectCard = Pick<Project, "id" | "title" | "description" | "voice_file" | "music_file" | "video_file" | "image_file">;
+type ProjectCard = Pick<
+  Project,
+  "id" | "title" | "description" | "voice_file" | "music_file" | "video_file" | "image_file"
+>;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
   try {
     const projects = await listProjects(user.id);
-    const cards: ProjectCard[] = projects.map(({ id, title, description, voice_file, music_file, video_file, image_file }) => ({
-      id,
-      title,
-      description,
-      voice_file,
-      music_file,
-      video_file,
-      image_file,
-    }));
+    const cards: ProjectCard[] = projects.map(
+      ({ id, title, description, voice_file, music_file, video_file, image_file }) => ({
+        id,
+        title,
+        description,
+        voice_file,
+        music_file,
+        video_file,
+        image_file,
+      }),
+    );
     // Without JavaScript, Delete asks first on this page (?confirm={id}).
     const confirmId = new URL(request.url).searchParams.get("confirm");
     const confirming = cards.find((card) => card.id === confirmId) ?? null;
@@ -68,7 +73,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   } catch (error) {
     console.error("[projects] delete failed", error);
   }
-  if (enhanced) return data({ ok: deleted, message: deleted ? undefined : DELETE_FAILED }, { status: deleted ? 200 : 404 });
+  if (enhanced)
+    return data({ ok: deleted, message: deleted ? undefined : DELETE_FAILED }, { status: deleted ? 200 : 404 });
   return deleted ? redirectWithSuccess("/projects", "Project deleted") : redirectWithError("/projects", DELETE_FAILED);
 }
 
@@ -97,7 +103,13 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
       </MediaHeader>
       <FlashMessage />
       {confirming ? (
-        <form method="post" action="/projects" className="card confirm-panel" role="alertdialog" aria-labelledby="confirm-delete">
+        <form
+          method="post"
+          action="/projects"
+          className="card confirm-panel"
+          role="alertdialog"
+          aria-labelledby="confirm-delete"
+        >
           <p id="confirm-delete" className="confirm-question">
             {DELETE_CONFIRM} <span className="muted">({confirming.title})</span>
           </p>
@@ -146,7 +158,9 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
     event.preventDefault();
     if (!window.confirm(DELETE_CONFIRM)) return;
     // The card hides at once: the next card's Delete takes the focus (the page heading after the last).
-    focusAfterRemoval(event.currentTarget.closest("li"), 'button[value="delete"]', () => document.querySelector<HTMLElement>("main h1"));
+    focusAfterRemoval(event.currentTarget.closest("li"), 'button[value="delete"]', () =>
+      document.querySelector<HTMLElement>("main h1"),
+    );
     const form = new FormData(event.currentTarget);
     form.set("intent", "delete");
     form.set("enhanced", "1");
@@ -163,7 +177,12 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
         <p className="project-card-description muted">{NO_DESCRIPTION}</p>
       )}
       <ProjectMediaIcons
-        names={{ voice: project.voice_file, music: project.music_file, video: project.video_file, image: project.image_file }}
+        names={{
+          voice: project.voice_file,
+          music: project.music_file,
+          video: project.video_file,
+          image: project.image_file,
+        }}
       />
       <form method="post" action="/projects" className="project-card-actions" onSubmit={onSubmit}>
         <input type="hidden" name="id" value={project.id} />
@@ -171,7 +190,13 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
           <Icon name="pencil" />
           Edit
         </Link>
-        <button type="submit" name="intent" value="delete" className="button button-ghost button-small" aria-label={`Delete ${project.title}`}>
+        <button
+          type="submit"
+          name="intent"
+          value="delete"
+          className="button button-ghost button-small"
+          aria-label={`Delete ${project.title}`}
+        >
           <Icon name="trash-2" />
           Delete
         </button>

@@ -14,7 +14,10 @@ import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Register · Creative AI Studio" },
-  { name: "description", content: "Create your Creative AI Studio account: write, draw, speak, film and generate on your own server." },
+  {
+    name: "description",
+    content: "Create your Creative AI Studio account: write, draw, speak, film and generate on your own server.",
+  },
 ];
 
 /** docs/screens.md#states-and-transitions: after registering, show success and go to /login after 1.5 s. */
@@ -64,8 +67,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok && result.reason === "invitation") return failure(`❌ ${INVITATION_NEEDED_MESSAGE}`, 403);
     if (!result.ok) {
       const busy = result.reason === "busy";
-      const reason = busy ? busyMessage(result.retryAfterSeconds) : registrationThrottledMessage(result.retryAfterSeconds);
-      return failure(`❌ Registration failed: ${reason}`, busy ? 503 : 429, { "Retry-After": String(result.retryAfterSeconds) });
+      const reason = busy
+        ? busyMessage(result.retryAfterSeconds)
+        : registrationThrottledMessage(result.retryAfterSeconds);
+      return failure(`❌ Registration failed: ${reason}`, busy ? 503 : 429, {
+        "Retry-After": String(result.retryAfterSeconds),
+      });
     }
   } catch (error) {
     if (error instanceof EmailTakenError) return failure("⚠️ That email is already registered.", 409);
@@ -117,7 +124,10 @@ export default function Register() {
             <input type="password" name="confirmPassword" autoComplete="new-password" maxLength={256} />
           </label>
           {result ? (
-            <p className={`message ${result.ok ? "message-success" : "message-error"}`} role={result.ok ? "status" : "alert"}>
+            <p
+              className={`message ${result.ok ? "message-success" : "message-error"}`}
+              role={result.ok ? "status" : "alert"}
+            >
               {result.message}
             </p>
           ) : null}

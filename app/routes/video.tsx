@@ -6,7 +6,9 @@ import { requireUser } from "~/auth/auth.server";
 import { getMediaByName } from "~/models/media.server";
 import type { Route } from "./+types/video";
 
-export const meta: Route.MetaFunction = ({ params }) => [{ title: `${params.filename} · Video Hub · Creative AI Studio` }];
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `${params.filename} · Video Hub · Creative AI Studio` },
+];
 
 const LOADING_TEXT = "Loading video...";
 const PLAYBACK_FAILED = "Playback failed. Please try again.";
@@ -36,7 +38,12 @@ export default function VideoPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="page media-page video-page">
-      <PageHeader title={name} icon="film" back={{ to: "/videos", label: "Back to Video Hub" }} className="video-title" />
+      <PageHeader
+        title={name}
+        icon="film"
+        back={{ to: "/videos", label: "Back to Video Hub" }}
+        className="video-title"
+      />
       {src === null ? (
         <p className="message message-error" role="alert">
           Video not found.

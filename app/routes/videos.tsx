@@ -1,7 +1,12 @@
 import { data } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
 import { fileFailureFallback } from "~/components/file-actions";
-import { GENERATED_DELETE_FAILED, GENERATED_INTENT, GeneratedVideos, type GeneratedAnswer } from "~/components/generated-videos";
+import {
+  GENERATED_DELETE_FAILED,
+  GENERATED_INTENT,
+  GeneratedVideos,
+  type GeneratedAnswer,
+} from "~/components/generated-videos";
 import { VideoList } from "~/components/video-list";
 import { requireUser } from "~/auth/auth.server";
 import { answersWithData, text } from "~/lib/forms.server";
@@ -26,7 +31,10 @@ const GENERATED_DELETED = "Generated video deleted.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const [files, generated] = await Promise.all([fileScreenLoader(VIDEO_FILES, user.id, request), listGeneratedVideos(user.id)]);
+  const [files, generated] = await Promise.all([
+    fileScreenLoader(VIDEO_FILES, user.id, request),
+    listGeneratedVideos(user.id),
+  ]);
   return {
     files,
     // The person's AI video clips, titled by their prompts; ?generated={id} marks one ("Open in Video Hub").
@@ -55,10 +63,18 @@ async function deleteGenerated(userId: string, form: FormData) {
   const deleted = id !== "" && (await deleteGeneratedVideo(userId, id));
   if (answersWithData(form)) {
     return deleted
-      ? dataWithSuccess<GeneratedAnswer>({ intent: GENERATED_INTENT, id, ok: true, message: GENERATED_DELETED }, GENERATED_DELETED)
-      : data<GeneratedAnswer>({ intent: GENERATED_INTENT, id, ok: false, message: GENERATED_DELETE_FAILED }, { status: 404 });
+      ? dataWithSuccess<GeneratedAnswer>(
+          { intent: GENERATED_INTENT, id, ok: true, message: GENERATED_DELETED },
+          GENERATED_DELETED,
+        )
+      : data<GeneratedAnswer>(
+          { intent: GENERATED_INTENT, id, ok: false, message: GENERATED_DELETE_FAILED },
+          { status: 404 },
+        );
   }
-  return deleted ? redirectWithSuccess("/videos", GENERATED_DELETED) : redirectWithError("/videos", GENERATED_DELETE_FAILED);
+  return deleted
+    ? redirectWithSuccess("/videos", GENERATED_DELETED)
+    : redirectWithError("/videos", GENERATED_DELETE_FAILED);
 }
 
 /** With JavaScript: a rename or delete whose request fails says its failure text. */
@@ -66,14 +82,22 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   const form = await request.clone().formData();
   if (form.get("intent") === GENERATED_INTENT) {
     const id = String(form.get("id") ?? "");
-    return withFailureFallback(serverAction, (): GeneratedAnswer => ({ intent: GENERATED_INTENT, id, ok: false, message: GENERATED_DELETE_FAILED }));
+    return withFailureFallback(serverAction, (): GeneratedAnswer => ({
+      intent: GENERATED_INTENT,
+      id,
+      ok: false,
+      message: GENERATED_DELETE_FAILED,
+    }));
   }
   return fileFailureFallback(VIDEO_FILES, request, serverAction);
 }
 
 export default function Videos({ loaderData, actionData }: Route.ComponentProps) {
   // The generated section's answers are its own (its fetchers read them); the upload card reads the rest.
-  const fileAnswer = actionData && "intent" in actionData && actionData.intent !== GENERATED_INTENT ? (actionData as FileAnswer) : undefined;
+  const fileAnswer =
+    actionData && "intent" in actionData && actionData.intent !== GENERATED_INTENT
+      ? (actionData as FileAnswer)
+      : undefined;
   return (
     <VideoList data={loaderData.files} actionData={fileAnswer}>
       <GeneratedVideos videos={loaderData.generated} highlighted={loaderData.highlighted} />

@@ -195,7 +195,9 @@ function VoiceMemoRecorder() {
               <Icon name="trash-2" />
               Delete Memo
             </button>
-            {savableAs("memo", memo.format.mimeType) ? <SaveToLibraryButton key={memo.url} source={memo.blob} filename={memo.filename} kind="memo" /> : null}
+            {savableAs("memo", memo.format.mimeType) ? (
+              <SaveToLibraryButton key={memo.url} source={memo.blob} filename={memo.filename} kind="memo" />
+            ) : null}
             <a className="button" href={memo.url} download={memo.filename}>
               <Icon name="download" />
               Download Memo

@@ -11,13 +11,16 @@ export const meta: Route.MetaFunction = () => [{ title: "Voices · Creative AI S
 /** The storage meter's look (it lives with the library's). */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: libraryStylesheet }];
 
-export const loader = ({ request, context }: Route.LoaderArgs) => fileScreenLoader(VOICE_FILES, requireUser(context, request).id, request);
+export const loader = ({ request, context }: Route.LoaderArgs) =>
+  fileScreenLoader(VOICE_FILES, requireUser(context, request).id, request);
 
 /** Upload (a plain form), rename and delete: the file screens' one action. */
-export const action = ({ request, context }: Route.ActionArgs) => fileScreenAction(VOICE_FILES, requireUser(context, request).id, request);
+export const action = ({ request, context }: Route.ActionArgs) =>
+  fileScreenAction(VOICE_FILES, requireUser(context, request).id, request);
 
 /** With JavaScript: a rename or delete whose request fails says its failure text. */
-export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) => fileFailureFallback(VOICE_FILES, request, serverAction);
+export const clientAction = ({ request, serverAction }: Route.ClientActionArgs) =>
+  fileFailureFallback(VOICE_FILES, request, serverAction);
 
 export default function Voices({ loaderData, actionData }: Route.ComponentProps) {
   return <VoiceList data={loaderData} actionData={actionData} />;

@@ -2,7 +2,12 @@ import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
 import { firstIssue } from "~/lib/validation.server";
 import { aiLimitsFromSettings, countAiRequestsSince, dailyAiLimitOf } from "~/models/ai-usage.server";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/credentials.server";
+import {
+  ACCOUNT_DISABLED_MESSAGE,
+  busyMessage,
+  loginWithPassword,
+  throttledMessage,
+} from "~/models/credentials.server";
 import { revokeAllApiTokens } from "~/models/api-token.server";
 import { storageUsage } from "~/models/library-files.server";
 import { hashPassword } from "~/models/password.server";
@@ -24,7 +29,10 @@ export interface AccountCaller {
 export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";
 
 export const passwordChangeSchema = z.object({
-  current_password: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(PASSWORD_MAX, WRONG_CURRENT_PASSWORD),
+  current_password: z
+    .string({ error: "Enter your current password" })
+    .min(1, "Enter your current password")
+    .max(PASSWORD_MAX, WRONG_CURRENT_PASSWORD),
   new_password: passwordSchema,
   // "Also revoke API tokens": on unless asked otherwise (docs/decisions/0051).
   revoke_tokens: z.boolean({ error: "revoke_tokens must be true or false" }).default(true),
@@ -63,7 +71,8 @@ export async function changePassword(
     // Disabled while signed in (`npm run admin -- disable`): the login's own refusal.
     if (check.reason === "disabled") throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
     const retry = { "Retry-After": String(check.retryAfterSeconds) };
-    if (check.reason === "throttled") throw new DomainError(429, throttledMessage(check.retryAfterSeconds), { headers: retry });
+    if (check.reason === "throttled")
+      throw new DomainError(429, throttledMessage(check.retryAfterSeconds), { headers: retry });
     throw new DomainError(503, busyMessage(check.retryAfterSeconds), { headers: retry });
   }
   if (check.user.id !== caller.user.id) throw fieldRefusal("current_password", WRONG_CURRENT_PASSWORD);
@@ -80,7 +89,10 @@ export interface AccountSession extends SessionView {
 
 /** The person's live sessions, the caller's own first and marked. */
 export async function accountSessions(caller: AccountCaller): Promise<AccountSession[]> {
-  const sessions = (await listSessions(caller.user.id)).map((session) => ({ ...session, current: session.id === caller.sessionId }));
+  const sessions = (await listSessions(caller.user.id)).map((session) => ({
+    ...session,
+    current: session.id === caller.sessionId,
+  }));
   return [...sessions.filter((session) => session.current), ...sessions.filter((session) => !session.current)];
 }
 
@@ -96,10 +108,19 @@ export interface AccountUsage {
 
 export async function accountUsage(userId: string, now = new Date()): Promise<AccountUsage> {
   const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const [storage, requestsToday, dailyLimit] = await Promise.all([storageUsage(userId), countAiRequestsSince(userId, midnight), dailyAiLimitOf(userId)]);
+  const [storage, requestsToday, dailyLimit] = await Promise.all([
+    storageUsage(userId),
+    countAiRequestsSince(userId, midnight),
+    dailyAiLimitOf(userId),
+  ]);
   const limits = aiLimitsFromSettings();
   return {
     storage: { used_bytes: storage.usedBytes, quota_bytes: storage.quotaBytes, text_bytes: storage.textBytes },
-    ai: { requests_today: requestsToday, per_minute_limit: limits.perMinute, concurrent_limit: limits.concurrent, daily_limit: dailyLimit },
+    ai: {
+      requests_today: requestsToday,
+      per_minute_limit: limits.perMinute,
+      concurrent_limit: limits.concurrent,
+      daily_limit: dailyLimit,
+    },
   };
 }

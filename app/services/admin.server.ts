@@ -64,7 +64,11 @@ function formatTime(iso: string | null): string {
 /** Rows as aligned columns under a header. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
 }
 
@@ -81,7 +85,10 @@ function peopleTable(people: PersonRow[], settings: Settings): string {
       `${person.aiRequestsToday} / ${cap === 0 ? "no cap" : cap}${person.ownAiDailyLimit === null ? "" : " (own)"}`,
     ];
   });
-  const table = formatTable(["email", "created (UTC)", "last seen (UTC)", "disabled", "storage used / quota", "AI today / cap"], rows);
+  const table = formatTable(
+    ["email", "created (UTC)", "last seen (UTC)", "disabled", "storage used / quota", "AI today / cap"],
+    rows,
+  );
   return `${table}\n${people.length} ${people.length === 1 ? "person" : "people"}`;
 }
 
@@ -107,7 +114,9 @@ function inviteDays(args: string[]): number {
     else throw new UsageError(`unknown argument "${arg}" (expected: invite [--days N])`);
     const parsed = Number(value);
     if (value === undefined || !/^\d+$/.test(value) || parsed < 1 || parsed > INVITATION_MAX_DAYS) {
-      throw new UsageError(`--days must be a whole number of days from 1 to ${INVITATION_MAX_DAYS}, got "${value ?? ""}"`);
+      throw new UsageError(
+        `--days must be a whole number of days from 1 to ${INVITATION_MAX_DAYS}, got "${value ?? ""}"`,
+      );
     }
     days = parsed;
   }
@@ -144,7 +153,8 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       let bytes: number | null = null;
       if (value !== "default") {
         const mib = Number(value);
-        if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(mib)) throw new UsageError(`the quota must be a number of MiB (e.g. 2048) or "default", got "${value}"`);
+        if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(mib))
+          throw new UsageError(`the quota must be a number of MiB (e.g. 2048) or "default", got "${value}"`);
         bytes = Math.floor(mib * MiB);
       }
       const person = await personOrFail(email);
@@ -162,7 +172,9 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       let perDay: number | null = null;
       if (value !== "default") {
         if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-          throw new UsageError(`the daily cap must be a whole number of AI requests (0: none) or "default", got "${value}"`);
+          throw new UsageError(
+            `the daily cap must be a whole number of AI requests (0: none) or "default", got "${value}"`,
+          );
         }
         perDay = Number(value);
       }
@@ -178,8 +190,13 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       const invitation = await createInvitation(days);
       const origin = settings.publicUrl ?? `http://localhost:${settings.port}`;
       io.out(`${origin}/register?invite=${invitation.code}`);
-      io.err(`One use, until ${formatTime(invitation.expiresAt)} UTC.${settings.publicUrl ? "" : ` PUBLIC_URL is not set: the link names ${origin}; set PUBLIC_URL to the address people use.`}`);
-      if (settings.registration !== "invite") io.err(`Note: REGISTRATION is ${settings.registration}: invitations are asked for only with REGISTRATION=invite.`);
+      io.err(
+        `One use, until ${formatTime(invitation.expiresAt)} UTC.${settings.publicUrl ? "" : ` PUBLIC_URL is not set: the link names ${origin}; set PUBLIC_URL to the address people use.`}`,
+      );
+      if (settings.registration !== "invite")
+        io.err(
+          `Note: REGISTRATION is ${settings.registration}: invitations are asked for only with REGISTRATION=invite.`,
+        );
       return 0;
     }
     case "sessions": {
@@ -195,7 +212,9 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       expectArguments(args, 2, "tokens revoke <email>");
       const person = await personOrFail(args[1]);
       const revoked = await revokeAllApiTokens(person.id);
-      io.out(`Revoked ${plural(revoked, "API token")} of ${person.email}: their scripts get 401 until they make new ones.`);
+      io.out(
+        `Revoked ${plural(revoked, "API token")} of ${person.email}: their scripts get 401 until they make new ones.`,
+      );
       return 0;
     }
     case "delete": {

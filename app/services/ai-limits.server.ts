@@ -65,7 +65,9 @@ export async function acquireAiSlot(userId: string, kind: AiRequestKind): Promis
     release() {
       released ??= (async () => {
         clearInterval(beat);
-        await finishAiRequest(userId, start.id).catch((error) => console.error("[ai-limits] could not free a slot", error));
+        await finishAiRequest(userId, start.id).catch((error) =>
+          console.error("[ai-limits] could not free a slot", error),
+        );
       })();
       return released;
     },
@@ -86,7 +88,10 @@ export async function withAiSlot<T>(userId: string, kind: AiRequestKind, work: (
  * A screen's answer to an AI call that failed with `error`: the failure text in docs/screens.md#error-messages, and when the person is
  * over a limit, the reason that says when to try again, with the 429 and its Retry-After header.
  */
-export function screenAiFailure(failureText: string, error: DomainError): { message: string; status: number; headers?: Record<string, string> } {
+export function screenAiFailure(
+  failureText: string,
+  error: DomainError,
+): { message: string; status: number; headers?: Record<string, string> } {
   if (error.code !== AI_LIMITED) return { message: failureText, status: error.status };
   return { message: `${failureText} ${error.detail}`, status: error.status, headers: error.options.headers };
 }

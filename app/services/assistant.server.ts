@@ -20,19 +20,28 @@ import { withProviderFailures } from "./provider-failure.server";
  * (200 characters at most each).
  */
 export const ASSISTANT_CONTEXT = { items: 8, projects: 20, bodyChars: 2000 } as const;
-export const ASSISTANT_CONTEXT_MAX_BODY_CHARS = (ASSISTANT_CONTEXT.items + ASSISTANT_CONTEXT.projects) * ASSISTANT_CONTEXT.bodyChars;
+export const ASSISTANT_CONTEXT_MAX_BODY_CHARS =
+  (ASSISTANT_CONTEXT.items + ASSISTANT_CONTEXT.projects) * ASSISTANT_CONTEXT.bodyChars;
 
 /** A project as the search reads it: its description and the names of its attached media (cut to the context's body length). */
 export function searchableProject(project: Project): SearchableProject {
   const media = [project.voice_file, project.media.music?.name, project.video_file, project.image_file].filter(Boolean);
   const body = [project.description, media.length ? `Media: ${media.join(", ")}` : ""].filter(Boolean).join(" ");
-  return { id: project.id, title: project.title, body: body.slice(0, ASSISTANT_CONTEXT.bodyChars), updated_at: project.updated_at };
+  return {
+    id: project.id,
+    title: project.title,
+    body: body.slice(0, ASSISTANT_CONTEXT.bodyChars),
+    updated_at: project.updated_at,
+  };
 }
 
 /** The person's own material for a provider that searches it, for this question: bounded (ASSISTANT_CONTEXT). */
 export async function personalContext(userId: string, message: string): Promise<ChatContext> {
   const [items, projects] = await Promise.all([
-    contextHits(userId, searchTerms(message), { limit: ASSISTANT_CONTEXT.items, bodyChars: ASSISTANT_CONTEXT.bodyChars }),
+    contextHits(userId, searchTerms(message), {
+      limit: ASSISTANT_CONTEXT.items,
+      bodyChars: ASSISTANT_CONTEXT.bodyChars,
+    }),
     listProjects(userId, { limit: ASSISTANT_CONTEXT.projects }),
   ]);
   return { items, projects: projects.map(searchableProject) };

@@ -2,7 +2,13 @@ import { Readable } from "node:stream";
 import { outageOf } from "~/lib/outage.server";
 import { fileStore } from "~/lib/storage.server";
 import { createZipStream, safeFileName, ZipNames, type ZipStream } from "~/lib/zip-stream.server";
-import { contentBodyForExport, listContentForExport, listMediaForExport, mediaForExportByIds, type ExportMediaRow } from "~/models/export.server";
+import {
+  contentBodyForExport,
+  listContentForExport,
+  listMediaForExport,
+  mediaForExportByIds,
+  type ExportMediaRow,
+} from "~/models/export.server";
 import { getProject, listProjects, projectNotFound, type Project } from "~/models/project.server";
 
 /**
@@ -40,7 +46,9 @@ async function requireStore(fileCount: number): Promise<void> {
 }
 
 function addStoredFile(zip: ZipStream, path: string, file: ExportMediaRow) {
-  zip.addLazy(path, { compress: worthCompressing(file.contentType), mtime: new Date(file.updatedAt) }, () => fileStore.open(file.id));
+  zip.addLazy(path, { compress: worthCompressing(file.contentType), mtime: new Date(file.updatedAt) }, () =>
+    fileStore.open(file.id),
+  );
 }
 
 /** A JSON entry computed when the zip reaches it (after the files before it were read). */
@@ -84,7 +92,14 @@ export async function exportProject(userId: string, projectId: string): Promise<
   const project = await getProject(userId, projectId);
   if (!project) throw projectNotFound();
   const attached = FILE_SLOTS.flatMap((slot) => (project.media[slot] ? [{ slot, id: project.media[slot]!.id }] : []));
-  const files = new Map((await mediaForExportByIds(userId, attached.map((a) => a.id))).map((file) => [file.id, file]));
+  const files = new Map(
+    (
+      await mediaForExportByIds(
+        userId,
+        attached.map((a) => a.id),
+      )
+    ).map((file) => [file.id, file]),
+  );
   await requireStore(files.size);
 
   const zip = createZipStream();
@@ -121,7 +136,11 @@ function markdownOf(title: string, body: string): string {
  * by their path in the zip) and every file the person owns, with manifest.json listing all of it.
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
-  const [content, projects, library] = await Promise.all([listContentForExport(user.id), listProjects(user.id), listMediaForExport(user.id)]);
+  const [content, projects, library] = await Promise.all([
+    listContentForExport(user.id),
+    listProjects(user.id),
+    listMediaForExport(user.id),
+  ]);
   await requireStore(library.length);
   const zip = createZipStream();
   const names = new ZipNames();
@@ -147,7 +166,9 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     const path = names.take("projects", `${project.title}.json`, "project.json");
     const media = FILE_SLOTS.flatMap((slot) => {
       const file = project.media[slot];
-      return file ? [{ slot, id: file.id, name: file.name, kind: file.kind, path: libraryPath.get(file.id) ?? null }] : [];
+      return file
+        ? [{ slot, id: file.id, name: file.name, kind: file.kind, path: libraryPath.get(file.id) ?? null }]
+        : [];
     });
     const document = { ...projectFields(project), media, music: musicOf(project) };
     zip.addBuffer(path, `${JSON.stringify(document, null, 2)}\n`, { mtime: new Date(project.updated_at) });

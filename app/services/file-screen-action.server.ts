@@ -14,7 +14,11 @@ import type { FileAnswer, FileScreenData, FileScreenKind } from "~/shared/file-s
  * The one loader and action behind the two file screens, /voices and /videos. Their route modules
  * call these with the signed-in person and their kind (~/shared/file-screen-kinds, which holds every text).
  */
-export async function fileScreenLoader(kind: FileScreenKind, userId: string, request: Request): Promise<FileScreenData> {
+export async function fileScreenLoader(
+  kind: FileScreenKind,
+  userId: string,
+  request: Request,
+): Promise<FileScreenData> {
   const [files, usage] = await Promise.all([listMedia(userId, kind.kind), storageUsage(userId)]);
   const maxBytes = MEDIA_RULES[kind.kind].maxBytes;
   return {
@@ -29,7 +33,10 @@ export async function fileScreenLoader(kind: FileScreenKind, userId: string, req
 const answer = (result: FileAnswer, status = 200) => data(result, { status });
 
 /** A screen's own intents besides upload, rename and delete (the Video Hub's generated clips). */
-export type MoreIntents = Record<string, (userId: string, form: FormData) => Promise<Response | ReturnType<typeof data>>>;
+export type MoreIntents = Record<
+  string,
+  (userId: string, form: FormData) => Promise<Response | ReturnType<typeof data>>
+>;
 
 /**
  * Posts to a file screen: a multipart upload (JavaScript off; with it the upload widget calls the
@@ -44,8 +51,12 @@ export async function fileScreenAction(kind: FileScreenKind, userId: string, req
       await receiveMediaUpload(userId, kind.kind, request);
     } catch (error) {
       const failure = screenFailure(error);
-      if (texts.selectFirst && failure.code === UPLOAD_MISSING_FILE) return answer({ intent: "upload", ok: false, message: texts.selectFirst }, 422);
-      return answer({ intent: "upload", ok: false, message: texts.uploadFailedPlain, detail: failure.detail }, failure.status);
+      if (texts.selectFirst && failure.code === UPLOAD_MISSING_FILE)
+        return answer({ intent: "upload", ok: false, message: texts.selectFirst }, 422);
+      return answer(
+        { intent: "upload", ok: false, message: texts.uploadFailedPlain, detail: failure.detail },
+        failure.status,
+      );
     }
     return redirectWithSuccess(kind.path, texts.uploadOk);
   }
@@ -61,13 +72,17 @@ export async function fileScreenAction(kind: FileScreenKind, userId: string, req
   if (own) return own(userId, form);
   const name = text(form.get("name"));
   const done = (message: string | undefined, newName?: string) => {
-    if (answersWithData(form)) return answer({ intent: intent as "rename" | "delete", name, newName, ok: true, message: message ?? "" });
+    if (answersWithData(form))
+      return answer({ intent: intent as "rename" | "delete", name, newName, ok: true, message: message ?? "" });
     return message ? redirectWithSuccess(kind.path, message) : redirect(kind.path);
   };
   if (intent === "rename") {
     const newName = text(form.get("new_name"));
     // A blank name: Voices refuse it, the Video Hub ignores it.
-    if (!newName.trim()) return texts.nameRequired ? answer({ intent, name, ok: false, message: texts.nameRequired }, 400) : done(undefined);
+    if (!newName.trim())
+      return texts.nameRequired
+        ? answer({ intent, name, ok: false, message: texts.nameRequired }, 400)
+        : done(undefined);
     let renamed: string;
     try {
       renamed = (await renameMedia(userId, kind.kind, name, newName)).name;
@@ -78,7 +93,8 @@ export async function fileScreenAction(kind: FileScreenKind, userId: string, req
     return done(texts.renamed, renamed);
   }
   if (intent === "delete") {
-    if (!(await deleteMedia(userId, kind.kind, name))) return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);
+    if (!(await deleteMedia(userId, kind.kind, name)))
+      return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);
     return done(texts.deleted);
   }
   return answer({ intent: null, ok: false, message: "Unknown action" }, 400);

@@ -23,7 +23,9 @@ import { withAiSlot } from "./ai-limits.server";
  */
 export function providerAndModel(providerId: string): { provider: string; model: string | null } {
   const colon = providerId.indexOf(":");
-  return colon === -1 ? { provider: providerId, model: null } : { provider: providerId.slice(0, colon), model: providerId.slice(colon + 1) || null };
+  return colon === -1
+    ? { provider: providerId, model: null }
+    : { provider: providerId.slice(0, colon), model: providerId.slice(colon + 1) || null };
 }
 
 /** The code of speak's 422 for a voice the provider does not have. */
@@ -40,15 +42,22 @@ export const SCREEN_VOICES_WAIT_MS = 5000;
  * The voices a screen renders on the server (so the choice works without JavaScript): the provider's
  * list, or the fallback voice in docs/screens.md#error-messages when listing fails or takes longer than `waitMs`.
  */
-export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAIT_MS, list = listVoices): Promise<Voice[]> {
+export function voicesForScreen(
+  signal?: AbortSignal,
+  waitMs = SCREEN_VOICES_WAIT_MS,
+  list = listVoices,
+): Promise<Voice[]> {
   return voicesOrFallback(
     () => {
       const wait = AbortSignal.timeout(waitMs);
       // Raced as well as signalled: a provider that ignores the signal must not hold the page either.
-      const overdue = new Promise<never>((_resolve, reject) => wait.addEventListener("abort", () => reject(wait.reason), { once: true }));
+      const overdue = new Promise<never>((_resolve, reject) =>
+        wait.addEventListener("abort", () => reject(wait.reason), { once: true }),
+      );
       return Promise.race([list(signal ? AbortSignal.any([signal, wait]) : wait), overdue]);
     },
-    (error) => console.error(`[ai] voice list for the page failed: ${error instanceof Error ? error.message : String(error)}`),
+    (error) =>
+      console.error(`[ai] voice list for the page failed: ${error instanceof Error ? error.message : String(error)}`),
   );
 }
 
@@ -56,17 +65,25 @@ export function voicesForScreen(signal?: AbortSignal, waitMs = SCREEN_VOICES_WAI
  * Speaks `text` in the voice (the first voice when none is named) in one of the person's AI slots (429
  * over the limits: ai-limits.server), and says how it was made (the file's provenance).
  */
-async function synthesize(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal, source?: ProvenanceSource) {
+async function synthesize(
+  userId: string,
+  text: string,
+  voiceId: string | undefined,
+  signal?: AbortSignal,
+  source?: ProvenanceSource,
+) {
   const provider = aiProviders().speech;
-  const { voice, audio } = await withAiSlot(userId, "speech", () => withProviderFailures("speech", async () => {
-    const voices = await provider.listVoices(signal);
-    const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
-    if (!voice) {
-      if (voiceId) throw new DomainError(422, "Unknown voice", { code: UNKNOWN_VOICE });
-      throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
-    }
-    return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
-  }));
+  const { voice, audio } = await withAiSlot(userId, "speech", () =>
+    withProviderFailures("speech", async () => {
+      const voices = await provider.listVoices(signal);
+      const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
+      if (!voice) {
+        if (voiceId) throw new DomainError(422, "Unknown voice", { code: UNKNOWN_VOICE });
+        throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
+      }
+      return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
+    }),
+  );
   const provenance = {
     prompt: text,
     voice: voice.name && voice.name !== voice.voice_id ? `${voice.name} (${voice.voice_id})` : voice.voice_id,
@@ -77,12 +94,24 @@ async function synthesize(userId: string, text: string, voiceId: string | undefi
 }
 
 /** Speaks `text` in the voice (the first voice when none is named) and stores the audio as the person's file. */
-export async function speak(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal, source?: ProvenanceSource) {
+export async function speak(
+  userId: string,
+  text: string,
+  voiceId: string | undefined,
+  signal?: AbortSignal,
+  source?: ProvenanceSource,
+) {
   // Past the storage quota nothing is generated (413 before the provider is asked).
   await requireStorageLeft(userId);
   const spoken = await synthesize(userId, text, voiceId, signal, source);
   const stored = await storeGenerated(userId, "speech", spoken.bytes, spoken.label, spoken.provenance);
-  return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, voice_id: spoken.voice.voice_id, provider: spoken.provider };
+  return {
+    url: stored.url,
+    media_id: stored.file.id,
+    filename: stored.file.name,
+    voice_id: spoken.voice.voice_id,
+    provider: spoken.provider,
+  };
 }
 
 /**
@@ -93,8 +122,18 @@ export async function speak(userId: string, text: string, voiceId: string | unde
  */
 export async function speakUnkept(userId: string, text: string, voiceId: string | undefined, signal?: AbortSignal) {
   const spoken = await synthesize(userId, text, voiceId, signal);
-  const clip = await storeTransientSpeech(userId, spoken.bytes, { name: generatedName(spoken.label), voiceId: spoken.voice.voice_id, provenance: spoken.provenance });
-  return { url: transientSpeechUrl(clip.id), speech_id: clip.id, expires_at: clip.expiresAt, voice_id: spoken.voice.voice_id, provider: spoken.provider };
+  const clip = await storeTransientSpeech(userId, spoken.bytes, {
+    name: generatedName(spoken.label),
+    voiceId: spoken.voice.voice_id,
+    provenance: spoken.provenance,
+  });
+  return {
+    url: transientSpeechUrl(clip.id),
+    speech_id: clip.id,
+    expires_at: clip.expiresAt,
+    voice_id: spoken.voice.voice_id,
+    provider: spoken.provider,
+  };
 }
 
 /**
@@ -104,21 +143,35 @@ export async function speakUnkept(userId: string, text: string, voiceId: string 
  */
 export async function keepSpokenReply(userId: string, speechId: string) {
   const kept = await keepTransientSpeech(userId, speechId);
-  return { url: mediaUrl(kept.file.id), media_id: kept.file.id, filename: kept.file.name, voice_id: kept.voiceId, created: kept.created };
+  return {
+    url: mediaUrl(kept.file.id),
+    media_id: kept.file.id,
+    filename: kept.file.name,
+    voice_id: kept.voiceId,
+    created: kept.created,
+  };
 }
 
 /** The sketch restyled (offline) or redrawn by the image model, stored as the person's image. */
 export async function sketchToImage(userId: string, png: Buffer, style: SketchStyle, signal?: AbortSignal) {
   const provider = aiProviders().sketch;
   await requireStorageLeft(userId);
-  const image = await withAiSlot(userId, "sketch", () => withProviderFailures("sketch", () => provider.stylise(png, style, signal)));
+  const image = await withAiSlot(userId, "sketch", () =>
+    withProviderFailures("sketch", () => provider.stylise(png, style, signal)),
+  );
   // Kind "sketch": the library tells drawing-pad results from prompted images.
   const stored = await storeGenerated(userId, "sketch", image.bytes, `sketch-${style}`, {
     style,
     ...providerAndModel(provider.id),
     source: { type: "sketch", id: null },
   });
-  return { url: stored.url, media_id: stored.file.id, filename: stored.file.name, provider: provider.id, offline: provider.offline };
+  return {
+    url: stored.url,
+    media_id: stored.file.id,
+    filename: stored.file.name,
+    provider: provider.id,
+    offline: provider.offline,
+  };
 }
 
 /** Whether a real image model is configured (the image screen shows the stock-photo link otherwise in docs/screens.md). */
@@ -133,17 +186,26 @@ export const NO_IMAGE_PROVIDER =
  * The creative-tools door's image: generated and stored when an image model is configured, otherwise
  * the stock-photo link in docs/screens.md built from the prompt (as the image screen does; nothing is fetched or stored).
  */
-export async function imageOrStockPhoto(userId: string, prompt: string, signal?: AbortSignal, source?: ProvenanceSource) {
-  if (!aiProviders().image) return { stockPhoto: true as const, url: stockPhotoSearchUrl(prompt), provider: STOCK_PHOTO_PROVIDER_ID };
+export async function imageOrStockPhoto(
+  userId: string,
+  prompt: string,
+  signal?: AbortSignal,
+  source?: ProvenanceSource,
+) {
+  if (!aiProviders().image)
+    return { stockPhoto: true as const, url: stockPhotoSearchUrl(prompt), provider: STOCK_PHOTO_PROVIDER_ID };
   return { stockPhoto: false as const, ...(await generateImage(userId, prompt, signal, source)) };
 }
 
 /** A generated image from the prompt, stored as the person's image; 503 (not_configured) without an image model. */
 export async function generateImage(userId: string, prompt: string, signal?: AbortSignal, source?: ProvenanceSource) {
   const provider = aiProviders().image;
-  if (!provider) throw providerFailure(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER), "image");
+  if (!provider)
+    throw providerFailure(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER), "image");
   await requireStorageLeft(userId);
-  const image = await withAiSlot(userId, "image", () => withProviderFailures("image", () => provider.generate(prompt, signal)));
+  const image = await withAiSlot(userId, "image", () =>
+    withProviderFailures("image", () => provider.generate(prompt, signal)),
+  );
   const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`, {
     prompt,
     ...providerAndModel(provider.id),

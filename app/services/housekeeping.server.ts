@@ -112,7 +112,9 @@ export interface Housekeeping {
  * Runs the sweep (scheduleSweeps), the pruning (hourly) and the unkept speech's pruning (every
  * SPEECH_PRUNE_INTERVAL_MS) now and on their schedules (jobs replaceable for tests).
  */
-export function startHousekeeping(jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly, pruneSpeech: pruneSpeechQuietly }): Housekeeping {
+export function startHousekeeping(
+  jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly, pruneSpeech: pruneSpeechQuietly },
+): Housekeeping {
   const inFlight = new Set<Promise<void>>();
   const retries = new Set<NodeJS.Timeout>();
   let stopped = false;

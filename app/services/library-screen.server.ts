@@ -15,7 +15,13 @@ import type { MediaKind } from "~/shared/media-names";
  */
 export async function libraryView(userId: string, filters: LibraryFilters, confirmId: string | null) {
   const [result, usage, projects] = await Promise.all([
-    listLibrary(userId, { kind: filters.kind || null, q: filters.q, sort: filters.sort, page: filters.page, perPage: LIBRARY_PAGE_SIZE }),
+    listLibrary(userId, {
+      kind: filters.kind || null,
+      q: filters.q,
+      sort: filters.sort,
+      page: filters.page,
+      perPage: LIBRARY_PAGE_SIZE,
+    }),
     storageUsage(userId),
     listProjects(userId),
   ]);
@@ -31,7 +37,8 @@ export async function libraryView(userId: string, filters: LibraryFilters, confi
 }
 
 type SlotOfKind = "voice" | "video" | "image";
-const slotOf = (kind: MediaKind): SlotOfKind => (AUDIO_KINDS.includes(kind) ? "voice" : VIDEO_KINDS.includes(kind) ? "video" : "image");
+const slotOf = (kind: MediaKind): SlotOfKind =>
+  AUDIO_KINDS.includes(kind) ? "voice" : VIDEO_KINDS.includes(kind) ? "video" : "image";
 
 /**
  * Attaches the person's file to their project, in the slot its kind fills (a voice, a video or an

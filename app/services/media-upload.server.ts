@@ -30,7 +30,12 @@ function declaredLength(request: Request): number | null {
  * uploads), found as soon as the part's file name arrives so a large file is not received for
  * nothing, and again by the unique index at insert for two uploads racing for one name.
  */
-export async function receiveMediaUpload(userId: string, kind: MediaKind, request: Request, options: { whenTaken?: "number" | "refuse" } = {}) {
+export async function receiveMediaUpload(
+  userId: string,
+  kind: MediaKind,
+  request: Request,
+  options: { whenTaken?: "number" | "refuse" } = {},
+) {
   const whenTaken = options.whenTaken ?? "refuse";
   const limit = await uploadLimit(userId, [kind]);
   const inspection = inspectKeepingHead(kind);
@@ -50,7 +55,15 @@ export async function receiveMediaUpload(userId: string, kind: MediaKind, reques
     await hold.release();
     throw quotaRefusal(limit, error);
   }
-  const file = await commitStagedMedia(userId, kind, upload.staged, nameFromUpload(upload.filename, kind), whenTaken, inspection.described(), hold);
+  const file = await commitStagedMedia(
+    userId,
+    kind,
+    upload.staged,
+    nameFromUpload(upload.filename, kind),
+    whenTaken,
+    inspection.described(),
+    hold,
+  );
   return { file, fields: upload.fields };
 }
 
@@ -60,7 +73,11 @@ export async function receiveMediaUpload(userId: string, kind: MediaKind, reques
  * the named kind's content and size once the form is read (commitStagedOfKind: 422 unknown kind, 415
  * wrong content, 413 too large or past the quota; nothing kept).
  */
-export async function receiveUploadOfKind(userId: string, request: Request, kinds: readonly MediaKind[]): Promise<MediaFile> {
+export async function receiveUploadOfKind(
+  userId: string,
+  request: Request,
+  kinds: readonly MediaKind[],
+): Promise<MediaFile> {
   const fromQuery = new URL(request.url).searchParams.get("kind");
   if (fromQuery !== null) requireKindOf(kinds, fromQuery);
   const limit = await uploadLimit(userId, kinds);
@@ -82,7 +99,12 @@ export async function receiveUploadOfKind(userId: string, request: Request, kind
     await hold.release();
     throw quotaRefusal(limit, error);
   }
-  return commitStagedOfKind(userId, kinds, { staged: upload.staged, filename: upload.filename, kind: upload.fields.kind ?? fromQuery ?? "", head }, hold);
+  return commitStagedOfKind(
+    userId,
+    kinds,
+    { staged: upload.staged, filename: upload.filename, kind: upload.fields.kind ?? fromQuery ?? "", head },
+    hold,
+  );
 }
 
 /** "Save to library": a photo (PNG), camera clip (WebM) or voice memo (M4A) from a multipart upload. */

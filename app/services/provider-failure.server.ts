@@ -21,7 +21,8 @@ export const PROVIDER_FAILED = "provider_failed";
 export function providerFailure(error: ProviderError, capability: Capability): DomainError {
   console.error(`[ai] ${error.message}`);
   // "Not configured" says what to set (no secret in it); every other failure says only the text in docs/screens.md#error-messages.
-  const detail = error.failure === "not_configured" ? error.logDetail || FAILURE_TEXT[capability] : FAILURE_TEXT[capability];
+  const detail =
+    error.failure === "not_configured" ? error.logDetail || FAILURE_TEXT[capability] : FAILURE_TEXT[capability];
   return new DomainError(STATUS_OF_FAILURE[error.failure], detail, { code: PROVIDER_FAILED });
 }
 

@@ -6,7 +6,15 @@ import { DomainError } from "~/lib/domain-error";
 import { logOutage, outageOf } from "~/lib/outage.server";
 import { providerAndModel } from "./generation.server";
 import { withAiSlot } from "./ai-limits.server";
-import { claimJob, findClaimableJobs, finishJob, heartbeat, markWaiting, recordProgress, type RunnerJob } from "~/models/video-job-queue.server";
+import {
+  claimJob,
+  findClaimableJobs,
+  finishJob,
+  heartbeat,
+  markWaiting,
+  recordProgress,
+  type RunnerJob,
+} from "~/models/video-job-queue.server";
 import { createVideoJob, getVideoJob, type VideoJobView } from "~/models/video-job.server";
 import { aiConfig } from "~/ai/config.server";
 import { ProviderError, type ProviderFailure } from "~/ai/errors.server";
@@ -162,7 +170,9 @@ export class VideoJobRunner {
   private async work(job: RunnerJob, controller: AbortController): Promise<void> {
     const { signal } = controller;
     const end = async (outcome: Parameters<typeof finishJob>[2]) => {
-      await finishJob(job.id, this.runnerId, outcome).catch((error) => console.error(`[video-jobs] could not end job ${job.id}`, error));
+      await finishJob(job.id, this.runnerId, outcome).catch((error) =>
+        console.error(`[video-jobs] could not end job ${job.id}`, error),
+      );
     };
     if (job.attempts > this.maxAttempts) {
       return end({ status: "error", error: "The job was interrupted too many times" });
@@ -177,11 +187,14 @@ export class VideoJobRunner {
     try {
       const video = await this.provider.run({
         prompt: job.prompt,
-        resume: sameProvider ? { progress: job.progress, externalId: job.external_id } : { progress: 0, externalId: null },
+        resume: sameProvider
+          ? { progress: job.progress, externalId: job.external_id }
+          : { progress: 0, externalId: null },
         signal,
         report: async (update) => {
           if (signal.aborted) throw signal.reason;
-          if (!(await recordProgress(job.id, this.runnerId, update))) controller.abort(new ClaimLost("job taken over or deleted"));
+          if (!(await recordProgress(job.id, this.runnerId, update)))
+            controller.abort(new ClaimLost("job taken over or deleted"));
           if (signal.aborted) throw signal.reason;
         },
       });
@@ -198,10 +211,14 @@ export class VideoJobRunner {
     } catch (error) {
       const reason = signal.aborted ? signal.reason : error;
       if (reason instanceof ClaimLost) return;
-      if (reason instanceof JobTimedOut) return end({ status: "timeout", error: "The video took too long to generate" });
+      if (reason instanceof JobTimedOut)
+        return end({ status: "timeout", error: "The video took too long to generate" });
       if (reason instanceof ProviderError) {
         console.error(`[video-jobs] job ${job.id}: ${reason.message}`);
-        return end({ status: reason.failure === "timeout" ? "timeout" : "error", error: FAILURE_REASONS[reason.failure] });
+        return end({
+          status: reason.failure === "timeout" ? "timeout" : "error",
+          error: FAILURE_REASONS[reason.failure],
+        });
       }
       // The database or the store went away mid-job: nothing is decided about the job (it could not be
       // written anyway). It stays unfinished, its heartbeat goes stale, and a runner takes it over and

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
 import { parseInput } from "~/lib/validation.server";
-import { deleteMedia, getMediaByName, listMedia, mediaNotFound, renameMedia, type MediaFile } from "~/models/media.server";
+import {
+  deleteMedia,
+  getMediaByName,
+  listMedia,
+  mediaNotFound,
+  renameMedia,
+  type MediaFile,
+} from "~/models/media.server";
 import { listMediaPage } from "~/models/media-list.server";
 import { receiveMediaUpload } from "./media-upload.server";
 
@@ -33,7 +40,11 @@ export function listLibrary(userId: string, kind: LibraryKind): Promise<MediaFil
 }
 
 /** A page of the library, newest first, and how many files it has (the API's lists page: app/lib/http/paging.server.ts). */
-export function listLibraryPage(userId: string, kind: LibraryKind, page: { limit: number; offset: number }): Promise<{ files: MediaFile[]; total: number }> {
+export function listLibraryPage(
+  userId: string,
+  kind: LibraryKind,
+  page: { limit: number; offset: number },
+): Promise<{ files: MediaFile[]; total: number }> {
   return listMediaPage(userId, kind, page);
 }
 

@@ -71,7 +71,14 @@ export interface FileScreenData {
 }
 
 /** What the screen's action answers (a fetcher reads it; a plain form gets it back on a failure). */
-export type FileAnswer = { intent: "upload" | "rename" | "delete" | null; name?: string; newName?: string; ok: boolean; message: string; detail?: string };
+export type FileAnswer = {
+  intent: "upload" | "rename" | "delete" | null;
+  name?: string;
+  newName?: string;
+  ok: boolean;
+  message: string;
+  detail?: string;
+};
 
 export const VOICE_FILES: FileScreenKind = {
   kind: "voice",

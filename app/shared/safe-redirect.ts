@@ -6,7 +6,10 @@
  * Characters outside ASCII (e.g. "/日本") are percent-encoded as UTF-8, as a browser would request
  * them: the answer's Location header must be ASCII, and the encoded path leads to the same page.
  */
-export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
+export function safeRedirectPath(
+  target: FormDataEntryValue | string | null | undefined,
+  fallback = "/dashboard",
+): string {
   if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//")) return fallback;
   if (/[\u0000-\u001f\u007f\\]/.test(target)) return fallback;
   let encoded: string;
@@ -19,7 +22,8 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
   const base = "http://same-origin.invalid";
   try {
     const resolved = new URL(encoded, base);
-    if (resolved.origin !== base || !resolved.pathname.startsWith("/") || resolved.pathname.startsWith("//")) return fallback;
+    if (resolved.origin !== base || !resolved.pathname.startsWith("/") || resolved.pathname.startsWith("//"))
+      return fallback;
   } catch {
     return fallback;
   }

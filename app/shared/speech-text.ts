@@ -6,7 +6,12 @@ export function speakableText(text: string, max = SPEECH_TEXT_MAX): string {
   const trimmed = text.trim();
   if (trimmed.length <= max) return trimmed;
   const head = trimmed.slice(0, max);
-  const sentenceEnd = Math.max(head.lastIndexOf(". "), head.lastIndexOf("! "), head.lastIndexOf("? "), head.lastIndexOf("\n"));
+  const sentenceEnd = Math.max(
+    head.lastIndexOf(". "),
+    head.lastIndexOf("! "),
+    head.lastIndexOf("? "),
+    head.lastIndexOf("\n"),
+  );
   if (sentenceEnd > max / 2) return head.slice(0, sentenceEnd + 1).trim();
   const wordEnd = head.lastIndexOf(" ");
   return (wordEnd > max / 2 ? head.slice(0, wordEnd) : head).trim();

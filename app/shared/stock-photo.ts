@@ -32,7 +32,8 @@ const STOP_WORDS = new Set(
 export function stockPhotoKeywords(prompt: string): string[] {
   const keywords: string[] = [];
   for (const word of prompt.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (word.length < 2 || word.length > MAX_KEYWORD_LENGTH || STOP_WORDS.has(word) || keywords.includes(word)) continue;
+    if (word.length < 2 || word.length > MAX_KEYWORD_LENGTH || STOP_WORDS.has(word) || keywords.includes(word))
+      continue;
     keywords.push(word);
     if (keywords.length === MAX_KEYWORDS) break;
   }

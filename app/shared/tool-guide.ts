@@ -16,7 +16,20 @@ const GUIDE: Record<ToolId, { summary: string; keywords: string[] }> = {
   create: {
     summary:
       "write a new text content item: a title (required) and an optional body. It then appears on your dashboard, where you can pin it with the star, open it to edit (edits autosave 3 seconds after you stop typing) or delete it.",
-    keywords: ["create", "write", "note", "content", "text", "title", "body", "pin", "autosave", "edit", "article", "post"],
+    keywords: [
+      "create",
+      "write",
+      "note",
+      "content",
+      "text",
+      "title",
+      "body",
+      "pin",
+      "autosave",
+      "edit",
+      "article",
+      "post",
+    ],
   },
   assistant: {
     summary:
@@ -26,10 +39,27 @@ const GUIDE: Record<ToolId, { summary: string; keywords: string[] }> = {
   drawing: {
     summary:
       "sketch with the mouse, a pen or a finger: choose a colour (yellow by default), a brush size from 1 to 30, switch between Draw and Erase (the eraser is 1.5 times wider), Clear, or Save Sketch as a PNG. Pick a style (realistic, cartoon, futuristic, painting or concept) and press Generate AI Image to turn the sketch into an image you can download.",
-    keywords: ["draw", "drawing", "sketch", "paint", "brush", "erase", "eraser", "canvas", "pad", "style", "cartoon", "futuristic", "painting", "concept", "realistic"],
+    keywords: [
+      "draw",
+      "drawing",
+      "sketch",
+      "paint",
+      "brush",
+      "erase",
+      "eraser",
+      "canvas",
+      "pad",
+      "style",
+      "cartoon",
+      "futuristic",
+      "painting",
+      "concept",
+      "realistic",
+    ],
   },
   music: {
-    summary: "play the three bundled tracks (8d Nirvana Stream, Deep Abstract Ambient, Epic Angry Uplifting), see what is now playing, and download them.",
+    summary:
+      "play the three bundled tracks (8d Nirvana Stream, Deep Abstract Ambient, Epic Angry Uplifting), see what is now playing, and download them.",
     keywords: ["music", "song", "track", "play", "audio", "listen", "soundtrack"],
   },
   aivideo: {
@@ -51,7 +81,8 @@ const GUIDE: Record<ToolId, { summary: string; keywords: string[] }> = {
     keywords: ["voice", "voices", "mp3", "clip", "upload", "speed", "loop", "audio", "recording"],
   },
   voicememo: {
-    summary: "record a voice memo with your microphone (Start/Stop Recording), play it back, delete it, or download it as an m4a file.",
+    summary:
+      "record a voice memo with your microphone (Start/Stop Recording), play it back, delete it, or download it as an m4a file.",
     keywords: ["memo", "record", "recording", "microphone", "mic", "dictate", "m4a"],
   },
   projects: {
@@ -65,7 +96,8 @@ const GUIDE: Record<ToolId, { summary: string; keywords: string[] }> = {
     keywords: ["camera", "photo", "selfie", "filter", "capture", "webcam", "picture", "gallery"],
   },
   capcut: {
-    summary: "see how the tools work together: draft with the assistant, sketch, render a video, and bundle it all in a project.",
+    summary:
+      "see how the tools work together: draft with the assistant, sketch, render a video, and bundle it all in a project.",
     keywords: ["capcut", "ai x ai", "promo", "together", "workflow"],
   },
   library: {

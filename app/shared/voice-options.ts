@@ -11,7 +11,10 @@ export interface VoiceOption {
 export const FALLBACK_VOICE: VoiceOption = { voice_id: "", name: "Creative Voice" };
 
 /** The listed voices, or the fallback voice in docs/screens.md#error-messages when listing them fails (an empty list stays empty: "No Options"). */
-export async function voicesOrFallback(list: () => Promise<VoiceOption[]>, onError?: (error: unknown) => void): Promise<VoiceOption[]> {
+export async function voicesOrFallback(
+  list: () => Promise<VoiceOption[]>,
+  onError?: (error: unknown) => void,
+): Promise<VoiceOption[]> {
   try {
     return await list();
   } catch (error) {

@@ -34,11 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("client_address", "text", (c) => c.notNull())
     .addColumn("attempted_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex("login_attempts_email")
-    .on("login_attempts")
-    .columns(["email", "attempted_at"])
-    .execute();
+  await db.schema.createIndex("login_attempts_email").on("login_attempts").columns(["email", "attempted_at"]).execute();
   await db.schema
     .createIndex("login_attempts_address")
     .on("login_attempts")

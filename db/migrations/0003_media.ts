@@ -19,9 +19,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
   // A display name is unique per user and kind; the index also serves every lookup by name.
-  await db.schema.createIndex("media_files_user_kind_name").on("media_files").columns(["user_id", "kind", "name"]).unique().execute();
+  await db.schema
+    .createIndex("media_files_user_kind_name")
+    .on("media_files")
+    .columns(["user_id", "kind", "name"])
+    .unique()
+    .execute();
   // Lists: WHERE user_id = ? AND kind = ? ORDER BY created_at DESC.
-  await db.schema.createIndex("media_files_user_kind_created").on("media_files").columns(["user_id", "kind", "created_at"]).execute();
+  await db.schema
+    .createIndex("media_files_user_kind_created")
+    .on("media_files")
+    .columns(["user_id", "kind", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

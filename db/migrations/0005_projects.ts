@@ -21,7 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
   // The grid: WHERE user_id = ? ORDER BY updated_at DESC.
-  await db.schema.createIndex("projects_user_updated").on("projects").columns(["user_id", "updated_at", "id"]).execute();
+  await db.schema
+    .createIndex("projects_user_updated")
+    .on("projects")
+    .columns(["user_id", "updated_at", "id"])
+    .execute();
   // ON DELETE SET NULL looks up the referencing rows; without these it scans every project.
   for (const column of ["voice_media_id", "video_media_id", "image_media_id"]) {
     await db.schema.createIndex(`projects_${column}`).on("projects").column(column).execute();

@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("media_files").addColumn("height", "integer").execute();
   await db.schema.alterTable("media_files").addColumn("duration_ms", "integer").execute();
   // The library lists all kinds together: newest first, or by size.
-  await db.schema.createIndex("media_files_user_created").on("media_files").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("media_files_user_created")
+    .on("media_files")
+    .columns(["user_id", "created_at"])
+    .execute();
   await db.schema.createIndex("media_files_user_size").on("media_files").columns(["user_id", "size"]).execute();
   // Sketch results were images named by sketchToImage ("sketch-<style>-<stamp>.png"); no row has kind
   // "sketch" yet, so the (user, kind, name) unique index cannot collide.

@@ -32,7 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`
       create function content_search_document(title text, body text) returns tsvector
       language plpgsql immutable parallel safe cost 10000
-      as $$ begin return to_tsvector('simple'::regconfig, regexp_replace(title || ' ' || body, ${sql.lit(SEPARATORS)}, ' ', 'g')); end $$`.execute(db);
+      as $$ begin return to_tsvector('simple'::regconfig, regexp_replace(title || ' ' || body, ${sql.lit(SEPARATORS)}, ' ', 'g')); end $$`.execute(
+      db,
+    );
     // Building the index reads every existing row: the backfill.
     await db.schema
       .createIndex("content_items_search")

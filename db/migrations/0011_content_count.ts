@@ -13,7 +13,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable("users")
     .addColumn("content_count", "integer", (column) => column.notNull().defaultTo(0))
     .execute();
-  await sql`UPDATE users SET content_count = (SELECT count(*) FROM content_items WHERE content_items.user_id = users.id)`.execute(db);
+  await sql`UPDATE users SET content_count = (SELECT count(*) FROM content_items WHERE content_items.user_id = users.id)`.execute(
+    db,
+  );
 
   if (engineOf(db) === "postgres") {
     await sql`

@@ -34,8 +34,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("bytes", BYTE_COUNT_TYPE, (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("storage_reservations_user").on("storage_reservations").columns(["user_id", "updated_at"]).execute();
-  await db.schema.createIndex("storage_reservations_updated").on("storage_reservations").columns(["updated_at"]).execute();
+  await db.schema
+    .createIndex("storage_reservations_user")
+    .on("storage_reservations")
+    .columns(["user_id", "updated_at"])
+    .execute();
+  await db.schema
+    .createIndex("storage_reservations_updated")
+    .on("storage_reservations")
+    .columns(["updated_at"])
+    .execute();
 
   // The UTF-8 bytes of a row's title and body (both engines store UTF-8).
   const textBytes = (row: string) =>
@@ -45,7 +53,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await sql`UPDATE users SET
     media_bytes = (SELECT coalesce(sum(size), 0) FROM media_files WHERE media_files.user_id = users.id),
-    text_bytes = (SELECT coalesce(sum(${sql.raw(textBytes("content_items"))}), 0) FROM content_items WHERE content_items.user_id = users.id)`.execute(db);
+    text_bytes = (SELECT coalesce(sum(${sql.raw(textBytes("content_items"))}), 0) FROM content_items WHERE content_items.user_id = users.id)`.execute(
+    db,
+  );
 
   if (postgres) {
     await sql`

@@ -20,8 +20,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("heartbeat_at", "text")
     .addColumn("finished_at", "text")
     .execute();
-  await db.schema.createIndex("ai_requests_user_started").on("ai_requests").columns(["user_id", "started_at"]).execute();
-  await db.schema.createIndex("ai_requests_user_heartbeat").on("ai_requests").columns(["user_id", "heartbeat_at"]).execute();
+  await db.schema
+    .createIndex("ai_requests_user_started")
+    .on("ai_requests")
+    .columns(["user_id", "started_at"])
+    .execute();
+  await db.schema
+    .createIndex("ai_requests_user_heartbeat")
+    .on("ai_requests")
+    .columns(["user_id", "heartbeat_at"])
+    .execute();
   // The housekeeping's prune of rows older than a day, across people.
   await db.schema.createIndex("ai_requests_started").on("ai_requests").column("started_at").execute();
 }

@@ -12,7 +12,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("client_address", "text", (c) => c.notNull())
     .addColumn("attempted_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("feedback_attempts_address").on("feedback_attempts").columns(["client_address", "attempted_at"]).execute();
+  await db.schema
+    .createIndex("feedback_attempts_address")
+    .on("feedback_attempts")
+    .columns(["client_address", "attempted_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -31,7 +31,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("expires_at", "text", (c) => c.notNull())
     .execute();
   // A person's clips, newest first (the cap on how many one person has live).
-  await db.schema.createIndex("transient_speech_user_created").on("transient_speech").columns(["user_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("transient_speech_user_created")
+    .on("transient_speech")
+    .columns(["user_id", "created_at"])
+    .execute();
   // The housekeeping's prune of expired clips, across people.
   await db.schema.createIndex("transient_speech_expires").on("transient_speech").column("expires_at").execute();
 }

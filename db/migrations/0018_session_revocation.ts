@@ -22,10 +22,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     group by family_id`.execute(db);
   await sql`update sessions set revoked_at = (
       select max(refresh_tokens.revoked_at) from refresh_tokens where refresh_tokens.family_id = sessions.id)
-    where exists (select 1 from refresh_tokens where refresh_tokens.family_id = sessions.id and refresh_tokens.revoked_at is not null)`.execute(db);
+    where exists (select 1 from refresh_tokens where refresh_tokens.family_id = sessions.id and refresh_tokens.revoked_at is not null)`.execute(
+    db,
+  );
   await sql`update refresh_tokens set revoked_at = (select sessions.revoked_at from sessions where sessions.id = refresh_tokens.family_id), successor_sealed = null
     where revoked_at is null
-    and exists (select 1 from sessions where sessions.id = refresh_tokens.family_id and sessions.revoked_at is not null)`.execute(db);
+    and exists (select 1 from sessions where sessions.id = refresh_tokens.family_id and sessions.revoked_at is not null)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

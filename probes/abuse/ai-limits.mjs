@@ -36,7 +36,12 @@ function sketchDataUrl(size = 32) {
     for (let x = 0; x < size; x++) row.push(...(Math.abs(x - y) < 3 ? [255, 220, 0] : [20, 40, 120]));
     rows.push(Buffer.from(row));
   }
-  const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(Buffer.concat(rows))), chunk("IEND", Buffer.alloc(0))]);
+  const png = Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(Buffer.concat(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
   return `data:image/png;base64,${png.toString("base64")}`;
 }
 
@@ -44,7 +49,10 @@ function sketchDataUrl(size = 32) {
 function tally(statuses) {
   const counts = new Map();
   for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return [...counts.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${count}×${status}`).join(" ");
+  return [...counts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${count}×${status}`)
+    .join(" ");
 }
 
 /** A 429 as the limits answer it: Retry-After in whole seconds, and a detail that says when. */
@@ -66,17 +74,25 @@ export const probes = [
     async run(ctx) {
       const person = await ctx.newPerson();
       const answers = await Promise.all(
-        Array.from({ length: 60 }, (_, i) => person.request("/api/assistant/message", { method: "POST", json: { message: `What did I write about item ${i}?` } })),
+        Array.from({ length: 60 }, (_, i) =>
+          person.request("/api/assistant/message", {
+            method: "POST",
+            json: { message: `What did I write about item ${i}?` },
+          }),
+        ),
       );
       // The rest of the minute, one by one: the person's allowance is spent at 20 in all.
       const later = [];
-      for (let i = 0; i < PER_MINUTE + 1; i++) later.push(await person.request("/api/assistant/message", { method: "POST", json: { message: "hello" } }));
+      for (let i = 0; i < PER_MINUTE + 1; i++)
+        later.push(await person.request("/api/assistant/message", { method: "POST", json: { message: "hello" } }));
       const all = [...answers, ...later];
       const answered = all.filter((answer) => answer.status === 200).length;
       const refused = all.filter((answer) => answer.status === 429);
       const badRefusals = refused.filter((answer) => !properRefusal(answer)).length;
       const serverErrors = all.filter((answer) => answer.status >= 500).length;
-      const other = await (await ctx.newPerson()).request("/api/assistant/message", { method: "POST", json: { message: "hello" } });
+      const other = await (
+        await ctx.newPerson()
+      ).request("/api/assistant/message", { method: "POST", json: { message: "hello" } });
       const ok =
         answered >= 1 &&
         answered <= PER_MINUTE &&
@@ -102,7 +118,8 @@ export const probes = [
         () => person.request("/api/assistant/stream", { method: "POST", json: { message: "hi" } }),
         () => person.request("/api/voice/generate", { method: "POST", json: { text: "Hello" } }),
         () => person.request("/api/ai/sketch2image", { method: "POST", json: { image_data: png, style: "cartoon" } }),
-        () => person.request("/api/creative-tools/assistant/generate", { method: "POST", json: { prompt: "a script" } }),
+        () =>
+          person.request("/api/creative-tools/assistant/generate", { method: "POST", json: { prompt: "a script" } }),
         () => person.request("/api/aivideo/", { method: "POST", json: { prompt: "a clip" } }),
       ];
       const statuses = [];
@@ -111,9 +128,15 @@ export const probes = [
         const call = i % calls.length === 5 && i > 11 ? calls[0] : calls[i % calls.length];
         statuses.push((await call()).status);
       }
-      const last = await person.request("/api/creative-tools/voice/generate", { method: "POST", json: { text: "one more" } });
+      const last = await person.request("/api/creative-tools/voice/generate", {
+        method: "POST",
+        json: { text: "one more" },
+      });
       const ok = statuses.every((status) => status >= 200 && status < 300) && properRefusal(last);
-      return { ok, seen: `first ${PER_MINUTE}: ${tally(statuses)}; 21st (creative-tools voice): ${last.status} Retry-After ${last.headers.get("retry-after")} "${last.data?.detail}"` };
+      return {
+        ok,
+        seen: `first ${PER_MINUTE}: ${tally(statuses)}; 21st (creative-tools voice): ${last.status} Retry-After ${last.headers.get("retry-after")} "${last.data?.detail}"`,
+      };
     },
   },
   {
@@ -124,8 +147,16 @@ export const probes = [
       const send = () =>
         fetch(`${ctx.url}/api/assistant/stream`, {
           method: "POST",
-          headers: { Authorization: `Bearer ${person.token}`, "Content-Type": "application/json", "X-Forwarded-For": person.address, Origin: ctx.url },
-          body: JSON.stringify({ message: "Hello! Which tools are there and how do I use the Drawing Pad, the Image Generator and the AI Video?" }),
+          headers: {
+            Authorization: `Bearer ${person.token}`,
+            "Content-Type": "application/json",
+            "X-Forwarded-For": person.address,
+            Origin: ctx.url,
+          },
+          body: JSON.stringify({
+            message:
+              "Hello! Which tools are there and how do I use the Drawing Pad, the Image Generator and the AI Video?",
+          }),
           signal: AbortSignal.timeout(30_000),
         });
       // All sent before any is read: the streams (about a second each) are open together.
@@ -152,7 +183,10 @@ export const probes = [
         refused.length === answers.length - streamed.length &&
         refused.every(properRefusal) &&
         after.status === 200;
-      return { ok, seen: `${tally(answers.map((a) => a.status))}; refusals: "${refused[0]?.data?.detail ?? "none"}"; after they ended: ${after.status}` };
+      return {
+        ok,
+        seen: `${tally(answers.map((a) => a.status))}; refusals: "${refused[0]?.data?.detail ?? "none"}"; after they ended: ${after.status}`,
+      };
     },
   },
 ];

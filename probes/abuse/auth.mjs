@@ -11,7 +11,10 @@ const FEEDBACK_BUDGET = 10;
 function tally(statuses) {
   const counts = new Map();
   for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return [...counts.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${count}×${status}`).join(" ");
+  return [...counts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${count}×${status}`)
+    .join(" ");
 }
 
 function percentile(values, p) {
@@ -20,7 +23,8 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-const hasRetryAfter = (answer) => /^\d+$/.test(answer.headers.get("retry-after") ?? "") && Number(answer.headers.get("retry-after")) >= 1;
+const hasRetryAfter = (answer) =>
+  /^\d+$/.test(answer.headers.get("retry-after") ?? "") && Number(answer.headers.get("retry-after")) >= 1;
 const hasDetail = (answer) => typeof answer.data?.detail === "string" && answer.data.detail.length > 0;
 const unknownEmail = () => `flood-${randomUUID().slice(0, 12)}@example.com`;
 
@@ -46,13 +50,23 @@ export const probes = [
     async run(ctx) {
       const flooder = ctx.stranger();
       const answers = await pooled(200, 4, () =>
-        flooder.request("/api/auth/login", { method: "POST", json: { email: unknownEmail(), password: "wrong password guess" }, auth: false }),
+        flooder.request("/api/auth/login", {
+          method: "POST",
+          json: { email: unknownEmail(), password: "wrong password guess" },
+          auth: false,
+        }),
       );
       const statuses = answers.map((answer) => answer.status);
       const checked = answers.filter((answer) => answer.status === 401);
       const refused = answers.filter((answer) => answer.status === 429);
-      const checkedMs = percentile(checked.map((answer) => answer.ms), 50);
-      const refusedMs = percentile(refused.map((answer) => answer.ms), 50);
+      const checkedMs = percentile(
+        checked.map((answer) => answer.ms),
+        50,
+      );
+      const refusedMs = percentile(
+        refused.map((answer) => answer.ms),
+        50,
+      );
       // Once refused, always refused: every answer after the first 429 is a 429.
       const firstRefusal = statuses.indexOf(429);
       const ok =
@@ -71,11 +85,16 @@ export const probes = [
   },
   {
     name: "login flood from many addresses",
-    expected: "401 or 503 with Retry-After, no other 5xx; /api/health p99 < 300 ms during it; a correct login from a fresh address < 3 s during it",
+    expected:
+      "401 or 503 with Retry-After, no other 5xx; /api/health p99 < 300 ms during it; a correct login from a fresh address < 3 s during it",
     async run(ctx) {
       // Someone with an account, registered before the flood, signs in from an address of their own in the middle of it.
       const person = ctx.stranger();
-      const registered = await person.request("/api/auth/register", { method: "POST", json: { email: person.email, password: person.password }, auth: false });
+      const registered = await person.request("/api/auth/register", {
+        method: "POST",
+        json: { email: person.email, password: person.password },
+        auth: false,
+      });
       if (registered.status !== 201) return { ok: false, seen: `register answered ${registered.status}` };
 
       // /api/health before the flood, for comparison (the machine may be busy with other work).
@@ -93,7 +112,11 @@ export const probes = [
       const flood = Promise.all(
         attackers.map(async (attacker) => {
           while (Date.now() < floodEnds) {
-            const answer = await attacker.request("/api/auth/login", { method: "POST", json: { email: unknownEmail(), password: "wrong password guess" }, auth: false });
+            const answer = await attacker.request("/api/auth/login", {
+              method: "POST",
+              json: { email: unknownEmail(), password: "wrong password guess" },
+              auth: false,
+            });
             answers.push(answer);
             // A 503 says when to come back; a flood does not listen, but does not spin either.
             if (answer.status === 503) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -111,7 +134,11 @@ export const probes = [
         }
       })();
       await new Promise((resolve) => setTimeout(resolve, 2_500));
-      const login = await person.request("/api/auth/login", { method: "POST", json: { email: person.email, password: person.password }, auth: false });
+      const login = await person.request("/api/auth/login", {
+        method: "POST",
+        json: { email: person.email, password: person.password },
+        auth: false,
+      });
       await Promise.all([flood, health]);
 
       const statuses = answers.map((answer) => answer.status);
@@ -137,7 +164,8 @@ export const probes = [
       const flooder = ctx.stranger();
       const message = { name: "Flood", email: "flood@example.com", message: "The same message again." };
       const answers = [];
-      for (let i = 0; i < 30; i++) answers.push(await flooder.request("/api/feedback", { method: "POST", json: message, auth: false }));
+      for (let i = 0; i < 30; i++)
+        answers.push(await flooder.request("/api/feedback", { method: "POST", json: message, auth: false }));
       const other = await ctx.stranger().request("/api/feedback", { method: "POST", json: message, auth: false });
       const statuses = answers.map((answer) => answer.status);
       const refused = answers.filter((answer) => answer.status === 429);

@@ -42,13 +42,23 @@ export const probes = [
       const total = answer.headers.get("x-total-count");
       const last = link ? await person.request(link) : null;
       const ok =
-        answer.status === 200 && items === 100 && total === "120" && link === "/api/content?offset=100" && answer.bytes <= ANSWER_MAX_BYTES && last?.status === 200 && last.data.length === 20 && nextLink(last.headers) === null;
-      return { ok, seen: `${answer.status}: ${items} items, ${kb(answer.bytes)}, X-Total-Count ${total}, Link ${link}; next page ${last?.data?.length} items, no Link: ${last ? nextLink(last.headers) === null : "-"}` };
+        answer.status === 200 &&
+        items === 100 &&
+        total === "120" &&
+        link === "/api/content?offset=100" &&
+        answer.bytes <= ANSWER_MAX_BYTES &&
+        last?.status === 200 &&
+        last.data.length === 20 &&
+        nextLink(last.headers) === null;
+      return {
+        ok,
+        seen: `${answer.status}: ${items} items, ${kb(answer.bytes)}, X-Total-Count ${total}, Link ${link}; next page ${last?.data?.length} items, no Link: ${last ? nextLink(last.headers) === null : "-"}`,
+      };
     },
   },
   {
     name: "GET /api/content?limit=100000 after 510 items",
-    expected: "clamped: 500 items and Link rel=\"next\" to the last 10; limit=abc → 400 {detail}",
+    expected: 'clamped: 500 items and Link rel="next" to the last 10; limit=abc → 400 {detail}',
     async run(ctx) {
       const person = await ctx.newPerson();
       const failed = await fill(person, 510);
@@ -57,23 +67,42 @@ export const probes = [
       const link = nextLink(answer.headers);
       const rest = link ? await person.request(link) : null;
       const bad = await person.request("/api/content?limit=abc");
-      const ok = answer.status === 200 && answer.data.length === 500 && rest?.data?.length === 10 && bad.status === 400 && typeof bad.data?.detail === "string";
-      return { ok, seen: `${answer.status}: ${answer.data?.length} items, Link ${link} → ${rest?.data?.length} items; limit=abc → ${bad.status} ${JSON.stringify(bad.data)}` };
+      const ok =
+        answer.status === 200 &&
+        answer.data.length === 500 &&
+        rest?.data?.length === 10 &&
+        bad.status === 400 &&
+        typeof bad.data?.detail === "string";
+      return {
+        ok,
+        seen: `${answer.status}: ${answer.data?.length} items, Link ${link} → ${rest?.data?.length} items; limit=abc → ${bad.status} ${JSON.stringify(bad.data)}`,
+      };
     },
   },
   {
     name: "GET /api/project without limit after 120 projects",
-    expected: "100 projects ({projects}), Link rel=\"next\", X-Total-Count 120",
+    expected: '100 projects ({projects}), Link rel="next", X-Total-Count 120',
     async run(ctx) {
       const person = await ctx.newPerson();
       for (let start = 0; start < 120; start += 8) {
-        await Promise.all(Array.from({ length: 8 }, (_, at) => person.request("/api/project/create", { method: "POST", json: { title: `Project ${start + at}` } })));
+        await Promise.all(
+          Array.from({ length: 8 }, (_, at) =>
+            person.request("/api/project/create", { method: "POST", json: { title: `Project ${start + at}` } }),
+          ),
+        );
       }
       const answer = await person.request("/api/project");
       const count = answer.data?.projects?.length;
       const link = nextLink(answer.headers);
-      const ok = answer.status === 200 && count === 100 && answer.headers.get("x-total-count") === "120" && link === "/api/project?offset=100";
-      return { ok, seen: `${answer.status}: ${count} projects, ${kb(answer.bytes)}, X-Total-Count ${answer.headers.get("x-total-count")}, Link ${link}` };
+      const ok =
+        answer.status === 200 &&
+        count === 100 &&
+        answer.headers.get("x-total-count") === "120" &&
+        link === "/api/project?offset=100";
+      return {
+        ok,
+        seen: `${answer.status}: ${count} projects, ${kb(answer.bytes)}, X-Total-Count ${answer.headers.get("x-total-count")}, Link ${link}`,
+      };
     },
   },
 ];

@@ -37,13 +37,20 @@ export class AbusePerson {
       headers: { "X-Forwarded-For": this.address, Origin: this.baseUrl, ...headers },
       signal: signal ?? AbortSignal.timeout(120_000),
     });
-    return { status: answer.status, data: answer.body, headers: answer.headers, ms: answer.ms, bytes: answer.text.length };
+    return {
+      status: answer.status,
+      data: answer.body,
+      headers: answer.headers,
+      ms: answer.ms,
+      bytes: answer.text.length,
+    };
   }
 
   /** Registers and signs in through the API (docs/api.md#every-call); throws when either fails. */
   async signUp() {
     const registered = await register(this.baseUrl, this.email, { password: this.password, headers: this.headers() });
-    if (registered.status !== 201 && registered.status !== 200) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
+    if (registered.status !== 201 && registered.status !== 200)
+      throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
     return this.logIn();
   }
 

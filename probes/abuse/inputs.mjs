@@ -26,7 +26,10 @@ async function uploadPhoto(person, bytes, name) {
 }
 
 const sourceOf = (answer) => /thumbnail;desc="(\w+)"/.exec(answer.headers.get("server-timing") ?? "")?.[1] ?? "none";
-const count = (values) => Object.entries(values.reduce((all, v) => ({ ...all, [v]: (all[v] ?? 0) + 1 }), {})).map(([k, n]) => `${n}x${k}`).join(" ");
+const count = (values) =>
+  Object.entries(values.reduce((all, v) => ({ ...all, [v]: (all[v] ?? 0) + 1 }), {}))
+    .map(([k, n]) => `${n}x${k}`)
+    .join(" ");
 
 export const probes = [
   {
@@ -42,7 +45,11 @@ export const probes = [
       const statuses = answers.map((a) => a.status);
       const sources = answers.map(sourceOf);
       const computed = sources.filter((s) => s === "computed").length;
-      const ok = statuses.every((s) => s === 200) && computed === 1 && sources.every((s) => ["computed", "shared", "cached"].includes(s)) && ms < 15_000;
+      const ok =
+        statuses.every((s) => s === 200) &&
+        computed === 1 &&
+        sources.every((s) => ["computed", "shared", "cached"].includes(s)) &&
+        ms < 15_000;
       return { ok, seen: `${count(statuses.map(String))}; ${count(sources)}; ${Math.round(ms)} ms` };
     },
   },
@@ -65,7 +72,10 @@ export const probes = [
         refused.length > 0 &&
         refused.every((a) => Number(a.headers.get("retry-after")) > 0 && typeof a.data?.detail === "string") &&
         statuses.filter((s) => s === 200).length >= 42;
-      return { ok, seen: `${count(statuses.map(String))} (429s with Retry-After ${refused[0]?.headers.get("retry-after") ?? "-"}); ${Math.round(ms)} ms` };
+      return {
+        ok,
+        seen: `${count(statuses.map(String))} (429s with Retry-After ${refused[0]?.headers.get("retry-after") ?? "-"}); ${Math.round(ms)} ms`,
+      };
     },
   },
   {
@@ -75,7 +85,10 @@ export const probes = [
       const person = await ctx.newPerson();
       const id = await uploadPhoto(person, await png(6000, 5000), "huge.png");
       const answer = await person.request(`/media/${id}/thumbnail`);
-      return { ok: answer.status === 422 && /megapixels/.test(answer.data?.detail ?? ""), seen: `${answer.status} ${JSON.stringify(answer.data?.detail ?? answer.data).slice(0, 90)} (${Math.round(answer.ms)} ms)` };
+      return {
+        ok: answer.status === 422 && /megapixels/.test(answer.data?.detail ?? ""),
+        seen: `${answer.status} ${JSON.stringify(answer.data?.detail ?? answer.data).slice(0, 90)} (${Math.round(answer.ms)} ms)`,
+      };
     },
   },
   {
@@ -91,7 +104,12 @@ export const probes = [
           const folder = path.join(parent, name);
           fs.mkdirSync(path.join(folder, "media", "objects", "ab"), { recursive: true });
           fs.writeFileSync(path.join(folder, "database.sqlite"), "SQLite format 3\0");
-          const manifest = { format: 1, database: { engine: "sqlite", file: "database.sqlite" }, media: { folder: "media/objects", missing: [] }, session_secret: null };
+          const manifest = {
+            format: 1,
+            database: { engine: "sqlite", file: "database.sqlite" },
+            media: { folder: "media/objects", missing: [] },
+            session_secret: null,
+          };
           edit(manifest, folder);
           fs.writeFileSync(path.join(folder, "manifest.json"), JSON.stringify(manifest));
           return folder;
@@ -99,7 +117,12 @@ export const probes = [
         const cases = {
           dotdot: crafted("dotdot", (m) => (m.media.folder = "../outside")),
           absolute: crafted("absolute", (m) => (m.database.file = path.join(outside, "ab", "abcdefgh1234"))),
-          symlink: crafted("symlink", (_m, folder) => fs.symlinkSync(path.join(outside, "ab", "abcdefgh1234"), path.join(folder, "media", "objects", "ab", "zzzzzzzz9999"))),
+          symlink: crafted("symlink", (_m, folder) =>
+            fs.symlinkSync(
+              path.join(outside, "ab", "abcdefgh1234"),
+              path.join(folder, "media", "objects", "ab", "zzzzzzzz9999"),
+            ),
+          ),
         };
         const seen = [];
         let ok = true;
@@ -108,7 +131,14 @@ export const probes = [
           const result = spawnSync(process.execPath, [path.join(root, "scripts", "admin.mjs"), "restore", folder], {
             cwd: root,
             encoding: "utf8",
-            env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_FILE: "", STORAGE_URL: "", SESSION_SECRET: "" },
+            env: {
+              ...process.env,
+              DATA_DIR: dataDir,
+              DATABASE_URL: "",
+              DATABASE_FILE: "",
+              STORAGE_URL: "",
+              SESSION_SECRET: "",
+            },
           });
           const copied = fs.existsSync(dataDir) ? fs.readdirSync(dataDir, { recursive: true }).length : 0;
           const refused = result.status === 2 && /\[restore\] refused: /.test(result.stderr);

@@ -9,7 +9,10 @@ const QUOTA = 3 * MiB;
 function tally(statuses) {
   const counts = new Map();
   for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return [...counts.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${count}×${status}`).join(" ");
+  return [...counts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${count}×${status}`)
+    .join(" ");
 }
 
 /** A valid MP4 (an ftyp box, then an mdat box) of `size` bytes: uploads are sniffed. */
@@ -33,7 +36,10 @@ const videoForm = (bytes, name) => {
 };
 
 /** A 413 as the quota answers it. */
-const quotaRefusal = (answer) => answer.status === 413 && typeof answer.data?.detail === "string" && answer.data.detail.startsWith("Not enough storage left");
+const quotaRefusal = (answer) =>
+  answer.status === 413 &&
+  typeof answer.data?.detail === "string" &&
+  answer.data.detail.startsWith("Not enough storage left");
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
 
@@ -45,19 +51,25 @@ export const probes = [
       const person = await ctx.newPerson();
       const bytes = mp4(900_000);
       const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => person.request("/api/videos/upload", { method: "POST", body: videoForm(bytes, `race-${i}.mp4`) })),
+        Array.from({ length: 8 }, (_, i) =>
+          person.request("/api/videos/upload", { method: "POST", body: videoForm(bytes, `race-${i}.mp4`) }),
+        ),
       );
       const kept = answers.filter((answer) => answer.status === 201).length;
       const refused = answers.filter((answer) => answer.status !== 201);
       const usage = await person.request("/api/library/usage");
       const used = usage.data?.used_bytes ?? NaN;
       const ok = kept >= 1 && used <= QUOTA && used === kept * bytes.length && refused.every(quotaRefusal);
-      return { ok, seen: `${tally(answers.map((answer) => answer.status))}; stored ${mb(used)} (${Math.round((used / QUOTA) * 100)}% of the quota)` };
+      return {
+        ok,
+        seen: `${tally(answers.map((answer) => answer.status))}; stored ${mb(used)} (${Math.round((used / QUOTA) * 100)}% of the quota)`,
+      };
     },
   },
   {
     name: "text counts: 42 × 100,000-character items under 3 MiB",
-    expected: "413 with the quota's detail once full (28 one by one, then 14 at once); stored text + media ≤ 3 MiB; no 5xx",
+    expected:
+      "413 with the quota's detail once full (28 one by one, then 14 at once); stored text + media ≤ 3 MiB; no 5xx",
     async run(ctx) {
       const person = await ctx.newPerson();
       const body = "x".repeat(100_000);
@@ -73,7 +85,13 @@ export const probes = [
       const text = usage.data?.text_bytes ?? NaN;
       const created = answers.filter((answer) => answer.status === 201).length;
       const refusals = [...answers, after].filter((answer) => answer.status !== 201);
-      const ok = created >= 28 && refusals.length >= 1 && refusals.every(quotaRefusal) && quotaRefusal(after) && used <= QUOTA && text === used;
+      const ok =
+        created >= 28 &&
+        refusals.length >= 1 &&
+        refusals.every(quotaRefusal) &&
+        quotaRefusal(after) &&
+        used <= QUOTA &&
+        text === used;
       return {
         ok,
         seen: `one by one ${tally(answers.slice(0, 28).map((answer) => answer.status))}, 14 at once ${tally(racing.map((answer) => answer.status))}, then ${after.status}; stored ${mb(used)} (text ${mb(text)}, ${Math.round((used / QUOTA) * 100)}% of the quota)`,
@@ -86,16 +104,34 @@ export const probes = [
     async run(ctx) {
       const person = await ctx.newPerson();
       // The video leaves 150,000 bytes.
-      const video = await person.request("/api/videos/upload", { method: "POST", body: videoForm(mp4(QUOTA - 150_000), "big.mp4") });
+      const video = await person.request("/api/videos/upload", {
+        method: "POST",
+        body: videoForm(mp4(QUOTA - 150_000), "big.mp4"),
+      });
       const item = await person.request("/api/content", { method: "POST", json: { title: "Notes", body: "short" } });
-      const fits = await person.request(`/api/content/${item.data?.id}/autosave`, { method: "POST", json: { title: "Notes", body: "y".repeat(100_000), updated_at: item.data?.updated_at } });
+      const fits = await person.request(`/api/content/${item.data?.id}/autosave`, {
+        method: "POST",
+        json: { title: "Notes", body: "y".repeat(100_000), updated_at: item.data?.updated_at },
+      });
       // 100,000 two-byte characters: 200,000 bytes, past the quota.
-      const passes = await person.request(`/api/content/${item.data?.id}/autosave`, { method: "POST", json: { title: "Notes", body: "é".repeat(100_000), updated_at: fits.data?.updated_at } });
+      const passes = await person.request(`/api/content/${item.data?.id}/autosave`, {
+        method: "POST",
+        json: { title: "Notes", body: "é".repeat(100_000), updated_at: fits.data?.updated_at },
+      });
       const stored = await person.request(`/api/content/${item.data?.id}`);
       const usage = await person.request("/api/library/usage");
       const used = usage.data?.used_bytes ?? NaN;
-      const ok = video.status === 201 && item.status === 201 && fits.status === 200 && quotaRefusal(passes) && stored.data?.body === "y".repeat(100_000) && used <= QUOTA;
-      return { ok, seen: `video ${video.status}, autosave that fits ${fits.status}, past the quota ${passes.status}; kept body ${stored.data?.body?.slice(0, 1)}×${stored.data?.body?.length}; used ${mb(used)}` };
+      const ok =
+        video.status === 201 &&
+        item.status === 201 &&
+        fits.status === 200 &&
+        quotaRefusal(passes) &&
+        stored.data?.body === "y".repeat(100_000) &&
+        used <= QUOTA;
+      return {
+        ok,
+        seen: `video ${video.status}, autosave that fits ${fits.status}, past the quota ${passes.status}; kept body ${stored.data?.body?.slice(0, 1)}×${stored.data?.body?.length}; used ${mb(used)}`,
+      };
     },
   },
 ];

@@ -46,7 +46,13 @@ function trickle(url, head, start, rest, { gapMs, giveUpMs }) {
       clearTimeout(giveUp);
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
       const detail = /\{"detail":"(?:[^"\\]|\\.)*"\}/.exec(answer)?.[0];
-      resolve({ status, detail: detail ? JSON.parse(detail).detail : null, answeredS, closedS: (performance.now() - began) / 1000, sentBytes: start.length + at });
+      resolve({
+        status,
+        detail: detail ? JSON.parse(detail).detail : null,
+        answeredS,
+        closedS: (performance.now() - began) / 1000,
+        sentBytes: start.length + at,
+      });
     });
   });
 }
@@ -63,17 +69,31 @@ export const probes = [
     async run(ctx) {
       const person = await ctx.newPerson();
       const boundary = "----abuse-trickle";
-      const preamble = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="trickle.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`);
+      const preamble = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="trickle.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`,
+      );
       const body = Buffer.concat([preamble, mp3Frames(200), Buffer.from(`\r\n--${boundary}--\r\n`)]);
       // 4 KiB at once, then a byte every 2 s (0.5 B/s against 1 KiB/s).
-      const sent = await trickle(ctx.url, headOf(ctx, person, "/api/voice/upload", `multipart/form-data; boundary=${boundary}`, body.length), body.subarray(0, 4096), body.subarray(4096), {
-        gapMs: 2_000,
-        giveUpMs: (WINDOW_S + 8) * 1000,
-      });
+      const sent = await trickle(
+        ctx.url,
+        headOf(ctx, person, "/api/voice/upload", `multipart/form-data; boundary=${boundary}`, body.length),
+        body.subarray(0, 4096),
+        body.subarray(4096),
+        {
+          gapMs: 2_000,
+          giveUpMs: (WINDOW_S + 8) * 1000,
+        },
+      );
       const files = await person.request("/api/voice/list-files");
       const usage = await person.request("/api/library/usage");
       const kept = files.data?.files?.length ?? NaN;
-      const ok = sent.status === 408 && typeof sent.detail === "string" && sent.answeredS !== null && sent.answeredS <= WINDOW_S + 5 && kept === 0 && usage.data?.by_kind?.voice === 0;
+      const ok =
+        sent.status === 408 &&
+        typeof sent.detail === "string" &&
+        sent.answeredS !== null &&
+        sent.answeredS <= WINDOW_S + 5 &&
+        kept === 0 &&
+        usage.data?.by_kind?.voice === 0;
       return {
         ok,
         seen: `${sent.status || "no answer"} after ${sent.answeredS?.toFixed(1) ?? "-"} s (${sent.sentBytes} bytes sent): ${sent.detail}; files kept ${kept}, voice bytes ${usage.data?.by_kind?.voice}`,
@@ -88,14 +108,29 @@ export const probes = [
       const person = await ctx.newPerson();
       const json = Buffer.from(JSON.stringify({ title: "Trickled in", body: "z".repeat(2_000) }));
       // 10 bytes at once, then a byte a second: 2 KB would take over half an hour.
-      const sent = await trickle(ctx.url, headOf(ctx, person, "/api/content", "application/json", json.length), json.subarray(0, 10), json.subarray(10), {
-        gapMs: 1_000,
-        giveUpMs: (DEADLINE_S + 8) * 1000,
-      });
+      const sent = await trickle(
+        ctx.url,
+        headOf(ctx, person, "/api/content", "application/json", json.length),
+        json.subarray(0, 10),
+        json.subarray(10),
+        {
+          gapMs: 1_000,
+          giveUpMs: (DEADLINE_S + 8) * 1000,
+        },
+      );
       const list = await person.request("/api/content");
       const saved = Array.isArray(list.data) ? list.data.length : NaN;
-      const ok = sent.status === 408 && typeof sent.detail === "string" && sent.answeredS !== null && sent.answeredS >= DEADLINE_S - 1 && sent.answeredS <= DEADLINE_S + 5 && saved === 0;
-      return { ok, seen: `${sent.status || "no answer"} after ${sent.answeredS?.toFixed(1) ?? "-"} s (${sent.sentBytes} of ${json.length} bytes sent): ${sent.detail}; items saved ${saved}` };
+      const ok =
+        sent.status === 408 &&
+        typeof sent.detail === "string" &&
+        sent.answeredS !== null &&
+        sent.answeredS >= DEADLINE_S - 1 &&
+        sent.answeredS <= DEADLINE_S + 5 &&
+        saved === 0;
+      return {
+        ok,
+        seen: `${sent.status || "no answer"} after ${sent.answeredS?.toFixed(1) ?? "-"} s (${sent.sentBytes} of ${json.length} bytes sent): ${sent.detail}; items saved ${saved}`,
+      };
     },
   },
 ];

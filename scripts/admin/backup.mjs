@@ -29,7 +29,9 @@ function run(file, args, env = {}) {
     let errors = "";
     child.stderr.on("data", (chunk) => (errors += chunk));
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed (exit ${code}): ${errors.trim()}`))));
+    child.once("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed (exit ${code}): ${errors.trim()}`)),
+    );
   });
 }
 
@@ -62,7 +64,14 @@ async function backupPostgres(url, target) {
     await client.query("begin isolation level repeatable read read only");
     const { rows } = await client.query("select pg_export_snapshot() as snapshot");
     const ids = (await client.query("select id from media_files")).rows.map((row) => row.id);
-    await run(pgDump, ["--format=custom", "--no-owner", "--no-privileges", `--snapshot=${rows[0].snapshot}`, `--file=${target}`, `--dbname=${url}`]);
+    await run(pgDump, [
+      "--format=custom",
+      "--no-owner",
+      "--no-privileges",
+      `--snapshot=${rows[0].snapshot}`,
+      `--file=${target}`,
+      `--dbname=${url}`,
+    ]);
     await client.query("commit");
     return ids;
   } finally {
@@ -97,7 +106,9 @@ async function backupMedia(storage, mediaDir) {
   try {
     let token;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: objectsPrefix, ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: objectsPrefix, ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) {
         const key = object.Key.slice(objectsPrefix.length);
         if (!KEY_PATTERN.test(key)) continue;
@@ -127,7 +138,8 @@ async function backupMedia(storage, mediaDir) {
  */
 export async function backup(folder, settings) {
   const target = path.resolve(folder ?? path.join(root, "backups", new Date().toISOString().replace(/[:.]/g, "-")));
-  if (fs.existsSync(target) && fs.readdirSync(target).length > 0) throw new Error(`${target} is not empty: choose a new backup folder`);
+  if (fs.existsSync(target) && fs.readdirSync(target).length > 0)
+    throw new Error(`${target} is not empty: choose a new backup folder`);
   await fsp.mkdir(target, { recursive: true, mode: 0o700 });
   const started = new Date();
 
@@ -185,7 +197,10 @@ export async function backupCommand(args, settings) {
     console.log(
       `[backup] ${manifest.database.engine} database (${manifest.database.media_rows} file rows) and ${manifest.media.objects} object(s), ${mib} MiB, from ${manifest.media.source} storage → ${folder}`,
     );
-    if (manifest.media.missing.length) console.warn(`[backup] warning: ${manifest.media.missing.length} file(s) were deleted during the backup (manifest: media.missing)`);
+    if (manifest.media.missing.length)
+      console.warn(
+        `[backup] warning: ${manifest.media.missing.length} file(s) were deleted during the backup (manifest: media.missing)`,
+      );
     return 0;
   } catch (error) {
     console.error(`[backup] failed: ${error.message}`);

@@ -26,7 +26,10 @@ export function findPgTool(name) {
   if (pgConfig.status === 0 && pgConfig.stdout.trim()) candidates.push(pgConfig.stdout.trim());
   const debian = "/usr/lib/postgresql";
   if (fs.existsSync(debian)) {
-    for (const version of fs.readdirSync(debian).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a))) {
+    for (const version of fs
+      .readdirSync(debian)
+      .filter((v) => /^\d+(\.\d+)?$/.test(v))
+      .sort((a, b) => Number(b) - Number(a))) {
       candidates.push(path.join(debian, version, "bin"));
     }
   }
@@ -34,7 +37,9 @@ export function findPgTool(name) {
   if (found) return found;
   const which = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
-  throw new Error(`${name} not found (PG_BINDIR, pg_config --bindir, /usr/lib/postgresql/*/bin, PATH): install PostgreSQL's client tools`);
+  throw new Error(
+    `${name} not found (PG_BINDIR, pg_config --bindir, /usr/lib/postgresql/*/bin, PATH): install PostgreSQL's client tools`,
+  );
 }
 
 /** Every file under `dir` (relative paths), or [] when it does not exist. */

@@ -22,7 +22,9 @@ function run(file, args) {
     let errors = "";
     child.stderr.on("data", (chunk) => (errors += chunk));
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed (exit ${code}): ${errors.trim()}`))));
+    child.once("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(file)} failed (exit ${code}): ${errors.trim()}`)),
+    );
   });
 }
 
@@ -33,7 +35,9 @@ async function postgresTables(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query("select table_name from information_schema.tables where table_schema = 'public' order by 1");
+    const { rows } = await client.query(
+      "select table_name from information_schema.tables where table_schema = 'public' order by 1",
+    );
     return rows.map((row) => row.table_name);
   } finally {
     await client.end();
@@ -45,7 +49,9 @@ async function s3HasObjects(storage) {
   const client = await s3Client(storage);
   try {
     for (const under of ["objects/", "tmp/"]) {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: `${storage.prefix}${under}`, MaxKeys: 1 }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: `${storage.prefix}${under}`, MaxKeys: 1 }),
+      );
       if ((page.Contents ?? []).length > 0) return true;
     }
     return false;
@@ -73,7 +79,11 @@ async function restoreMedia(storage, objectsDir) {
       // Multipart for large files, with the app's part size (memory stays flat).
       const upload = new Upload({
         client,
-        params: { Bucket: storage.bucket, Key: `${storage.prefix}objects/${key}`, Body: fs.createReadStream(path.join(objectsDir, relative)) },
+        params: {
+          Bucket: storage.bucket,
+          Key: `${storage.prefix}objects/${key}`,
+          Body: fs.createReadStream(path.join(objectsDir, relative)),
+        },
         partSize: 8 * 1024 * 1024,
         queueSize: 2,
       });
@@ -113,7 +123,8 @@ function insideBackup(source, relative, kind, what, optional = false) {
       if (error.code === "ENOENT") throw new Refused(`${what} ${current} is missing from the backup`);
       throw error;
     }
-    if (stat.isSymbolicLink()) throw new Refused(`${what}: ${current} is a symbolic link; a backup made by \`npm run backup\` holds none`);
+    if (stat.isSymbolicLink())
+      throw new Refused(`${what}: ${current} is a symbolic link; a backup made by \`npm run backup\` holds none`);
     if (current === target && (kind === "file" ? !stat.isFile() : !stat.isDirectory())) {
       throw new Refused(`${what}: ${current} is not a ${kind === "file" ? "regular file" : "folder"}`);
     }
@@ -126,30 +137,42 @@ function checkMediaTree(dir) {
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isDirectory() || entry.isFile()) continue;
     const where = path.join(entry.parentPath ?? entry.path, entry.name);
-    throw new Refused(`${where} is ${entry.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; a backup made by \`npm run backup\` holds none`);
+    throw new Refused(
+      `${where} is ${entry.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; a backup made by \`npm run backup\` holds none`,
+    );
   }
 }
 
 /** The manifest's names, checked against what backup writes; the resolved paths, all inside `source`. */
 function checkedPaths(source, manifest) {
   const isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-  if (!isRecord(manifest.database) || !isRecord(manifest.media)) throw new Refused("manifest.json: no database or media section: not a backup made by `npm run backup`");
+  if (!isRecord(manifest.database) || !isRecord(manifest.media))
+    throw new Refused("manifest.json: no database or media section: not a backup made by `npm run backup`");
   const engine = manifest.database.engine;
-  if (!Object.hasOwn(DATABASE_FILES, engine)) throw new Refused(`manifest.json: unknown database engine ${JSON.stringify(engine)}`);
+  if (!Object.hasOwn(DATABASE_FILES, engine))
+    throw new Refused(`manifest.json: unknown database engine ${JSON.stringify(engine)}`);
   if (manifest.database.file !== DATABASE_FILES[engine]) {
-    throw new Refused(`manifest.json: database.file ${JSON.stringify(manifest.database.file)} is not "${DATABASE_FILES[engine]}", the name backup writes`);
+    throw new Refused(
+      `manifest.json: database.file ${JSON.stringify(manifest.database.file)} is not "${DATABASE_FILES[engine]}", the name backup writes`,
+    );
   }
   if (manifest.media.folder !== MEDIA_FOLDER) {
-    throw new Refused(`manifest.json: media.folder ${JSON.stringify(manifest.media.folder)} is not "${MEDIA_FOLDER}", the name backup writes`);
+    throw new Refused(
+      `manifest.json: media.folder ${JSON.stringify(manifest.media.folder)} is not "${MEDIA_FOLDER}", the name backup writes`,
+    );
   }
   if (manifest.session_secret != null && manifest.session_secret !== SESSION_SECRET_FILE) {
-    throw new Refused(`manifest.json: session_secret ${JSON.stringify(manifest.session_secret)} is not "${SESSION_SECRET_FILE}", the name backup writes`);
+    throw new Refused(
+      `manifest.json: session_secret ${JSON.stringify(manifest.session_secret)} is not "${SESSION_SECRET_FILE}", the name backup writes`,
+    );
   }
   const databaseFile = insideBackup(source, DATABASE_FILES[engine], "file", "the database");
   // No media folder: a backup of a store without objects.
   const mediaFolder = insideBackup(source, MEDIA_FOLDER, "folder", "the media folder", true);
   if (mediaFolder) checkMediaTree(mediaFolder);
-  const sessionSecret = manifest.session_secret ? insideBackup(source, SESSION_SECRET_FILE, "file", "the session secret") : null;
+  const sessionSecret = manifest.session_secret
+    ? insideBackup(source, SESSION_SECRET_FILE, "file", "the session secret")
+    : null;
   return { databaseFile, mediaFolder, sessionSecret };
 }
 
@@ -163,7 +186,8 @@ export async function restore(folder, settings) {
   // The folder itself may be reached through a link; what is inside it may not.
   const source = fs.realpathSync(path.resolve(folder));
   const manifestFile = path.join(source, "manifest.json");
-  if (!fs.existsSync(manifestFile)) throw new Refused(`${source} has no manifest.json: not a backup made by \`npm run backup\``);
+  if (!fs.existsSync(manifestFile))
+    throw new Refused(`${source} has no manifest.json: not a backup made by \`npm run backup\``);
   insideBackup(source, "manifest.json", "file", "the manifest");
   let manifest;
   try {
@@ -171,7 +195,8 @@ export async function restore(folder, settings) {
   } catch {
     throw new Refused(`${manifestFile} is not JSON: not a backup made by \`npm run backup\``);
   }
-  if (manifest === null || typeof manifest !== "object" || manifest.format !== 1) throw new Refused(`${manifestFile}: unknown backup format ${manifest?.format}`);
+  if (manifest === null || typeof manifest !== "object" || manifest.format !== 1)
+    throw new Refused(`${manifestFile}: unknown backup format ${manifest?.format}`);
   const paths = checkedPaths(source, manifest);
 
   // Everything is checked before anything is written.
@@ -182,18 +207,25 @@ export async function restore(folder, settings) {
     );
   }
   if (settings.database.engine === "sqlite") {
-    if (fs.existsSync(settings.database.file)) throw new Refused(`${settings.database.file} already exists: restore only into an empty data folder`);
-    if (!isEmptyFolder(settings.dataDir)) throw new Refused(`DATA_DIR ${settings.dataDir} is not empty: restore only into an empty data folder`);
+    if (fs.existsSync(settings.database.file))
+      throw new Refused(`${settings.database.file} already exists: restore only into an empty data folder`);
+    if (!isEmptyFolder(settings.dataDir))
+      throw new Refused(`DATA_DIR ${settings.dataDir} is not empty: restore only into an empty data folder`);
   } else {
     const tables = await postgresTables(settings.database.url);
     if (tables.length > 0) {
-      throw new Refused(`the database in DATABASE_URL is not empty (${tables.length} tables, e.g. ${tables.slice(0, 3).join(", ")}): restore only into an empty database`);
+      throw new Refused(
+        `the database in DATABASE_URL is not empty (${tables.length} tables, e.g. ${tables.slice(0, 3).join(", ")}): restore only into an empty database`,
+      );
     }
   }
   if (settings.storage.kind === "file") {
-    if (filesUnder(settings.storage.root).length > 0) throw new Refused(`the file store ${settings.storage.root} is not empty: restore only into an empty one`);
+    if (filesUnder(settings.storage.root).length > 0)
+      throw new Refused(`the file store ${settings.storage.root} is not empty: restore only into an empty one`);
   } else if (await s3HasObjects(settings.storage)) {
-    throw new Refused(`s3://${settings.storage.bucket}/${settings.storage.prefix} already holds objects: restore only into an empty bucket or prefix`);
+    throw new Refused(
+      `s3://${settings.storage.bucket}/${settings.storage.prefix} already holds objects: restore only into an empty bucket or prefix`,
+    );
   }
 
   // The database.
@@ -202,7 +234,13 @@ export async function restore(folder, settings) {
     await fsp.mkdir(path.dirname(settings.database.file), { recursive: true });
     await fsp.copyFile(databaseFile, settings.database.file, fs.constants.COPYFILE_EXCL);
   } else {
-    await run(findPgTool("pg_restore"), ["--no-owner", "--no-privileges", "--exit-on-error", `--dbname=${settings.database.url}`, databaseFile]);
+    await run(findPgTool("pg_restore"), [
+      "--no-owner",
+      "--no-privileges",
+      "--exit-on-error",
+      `--dbname=${settings.database.url}`,
+      databaseFile,
+    ]);
   }
 
   // The media.
@@ -223,11 +261,18 @@ export async function restore(folder, settings) {
 export async function restoreCommand(args, settings) {
   try {
     const { manifest, objects, secret } = await restore(args[0], settings);
-    const where = settings.storage.kind === "file" ? settings.storage.root : `s3://${settings.storage.bucket}/${settings.storage.prefix}`;
+    const where =
+      settings.storage.kind === "file"
+        ? settings.storage.root
+        : `s3://${settings.storage.bucket}/${settings.storage.prefix}`;
     const database = settings.database.engine === "sqlite" ? settings.database.file : "the database in DATABASE_URL";
-    console.log(`[restore] ${manifest.database.engine} database → ${database}; ${objects} object(s) → ${where}${secret ? "; session secret → DATA_DIR" : ""}`);
+    console.log(
+      `[restore] ${manifest.database.engine} database → ${database}; ${objects} object(s) → ${where}${secret ? "; session secret → DATA_DIR" : ""}`,
+    );
     if (manifest.media.missing?.length) {
-      console.warn(`[restore] warning: ${manifest.media.missing.length} file(s) were deleted while the backup ran: their rows have no bytes (manifest: media.missing)`);
+      console.warn(
+        `[restore] warning: ${manifest.media.missing.length} file(s) were deleted while the backup ran: their rows have no bytes (manifest: media.missing)`,
+      );
     }
     return 0;
   } catch (error) {

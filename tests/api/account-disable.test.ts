@@ -22,7 +22,8 @@ let predictions = 0;
 
 beforeAll(async () => {
   stub = await startStubServer((request, response) => {
-    if (request.path === "/v1/models/acme/text2video/predictions") return sendJson(response, 201, { id: `pred-${++predictions}`, status: "starting" });
+    if (request.path === "/v1/models/acme/text2video/predictions")
+      return sendJson(response, 201, { id: `pred-${++predictions}`, status: "starting" });
     const poll = /^\/v1\/predictions\/(pred-\d+)$/.exec(request.path);
     if (poll) {
       polls.set(poll[1], (polls.get(poll[1]) ?? 0) + 1);
@@ -43,7 +44,8 @@ afterAll(async () => {
   await stub?.close();
 });
 
-const call = (pathname: string, init: { token?: string; json?: unknown; raw?: BodyInit; method?: string } = {}) => api(pathname, { ...init, server: server.url });
+const call = (pathname: string, init: { token?: string; json?: unknown; raw?: BodyInit; method?: string } = {}) =>
+  api(pathname, { ...init, server: server.url });
 const admin = (args: string[]) => runAdmin(args, { dataDir: server.dataDir });
 
 async function person(prefix: string) {
@@ -69,13 +71,21 @@ describe("disable stops everything the person set going", { timeout: 180_000 }, 
       jobs.push(submitted.body.id);
     }
     // The runner works two at once (the provider polled for each), the third waits.
-    await waitFor(() => polls.size, (size) => size >= 2, 60_000);
-    const statuses = await Promise.all(jobs.map(async (id) => (await call(`/api/aivideo/status/${id}`, { token: someone.token })).body.status));
+    await waitFor(
+      () => polls.size,
+      (size) => size >= 2,
+      60_000,
+    );
+    const statuses = await Promise.all(
+      jobs.map(async (id) => (await call(`/api/aivideo/status/${id}`, { token: someone.token })).body.status),
+    );
     for (const status of statuses) expect(["starting", "queued", "processing"]).toContain(status);
 
     const run = await admin(["disable", someone.email]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe(`Disabled ${someone.email}: login is refused, 1 session ended, 0 API tokens revoked and 3 video jobs cancelled.\n`);
+    expect(run.stdout).toBe(
+      `Disabled ${someone.email}: login is refused, 1 session ended, 0 API tokens revoked and 3 video jobs cancelled.\n`,
+    );
 
     // The renders stop: within a bound, the provider goes unpolled for longer than two of its poll intervals.
     let seen = totalPolls();
@@ -117,7 +127,8 @@ describe("disable stops everything the person set going", { timeout: 180_000 }, 
     for (const method of ["GET", "HEAD"]) {
       const refused = await fetch(link, { method, headers: { Range: "bytes=0-3" } });
       expect(refused.status).toBe(403);
-      if (method === "GET") expect(await refused.json()).toEqual({ detail: "This link no longer works: its owner's account is disabled." });
+      if (method === "GET")
+        expect(await refused.json()).toEqual({ detail: "This link no longer works: its owner's account is disabled." });
     }
   });
 });

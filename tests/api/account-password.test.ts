@@ -3,7 +3,8 @@ import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api"
 import { apiLogin } from "../support/client.mjs";
 
 const NEW_PASSWORD = "a brand new passphrase";
-const meWithCookie = (cookie: string) => fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((response) => response.status);
+const meWithCookie = (cookie: string) =>
+  fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((response) => response.status);
 const login = (email: string, password: string) => apiLogin(baseUrl(), email, { password });
 
 describe("POST /api/account/password", () => {
@@ -11,7 +12,10 @@ describe("POST /api/account/password", () => {
     const person = await newUser("password");
     const phone = (await login(person.email, PASSWORD)).body;
     const cookie = await signInWithForm(person.email);
-    const changed = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD }, token: person.token });
+    const changed = await api("/api/account/password", {
+      json: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+      token: person.token,
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ ok: true, sessions_ended: 2, tokens_revoked: 0 });
     // This session goes on; the others are signed out at once.
@@ -41,7 +45,10 @@ describe("POST /api/account/password", () => {
   it("a wrong current password is 400 with a detail, and nothing changes", async () => {
     const person = await newUser("password");
     const phone = (await login(person.email, PASSWORD)).body;
-    const refused = await api("/api/account/password", { json: { current_password: "not my password", new_password: NEW_PASSWORD }, token: person.token });
+    const refused = await api("/api/account/password", {
+      json: { current_password: "not my password", new_password: NEW_PASSWORD },
+      token: person.token,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toBe("Your current password is incorrect.");
     expect((await api("/api/auth/me", { token: phone.access_token })).status).toBe(200);
@@ -50,10 +57,16 @@ describe("POST /api/account/password", () => {
 
   it("a new password that breaks the rules gets the rule's message (400), and a missing field is 400", async () => {
     const person = await newUser("password");
-    const short = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: "short" }, token: person.token });
+    const short = await api("/api/account/password", {
+      json: { current_password: PASSWORD, new_password: "short" },
+      token: person.token,
+    });
     expect(short.status).toBe(400);
     expect(short.body.detail).toBe("Password must be at least 8 characters");
-    const long = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: "x".repeat(257) }, token: person.token });
+    const long = await api("/api/account/password", {
+      json: { current_password: PASSWORD, new_password: "x".repeat(257) },
+      token: person.token,
+    });
     expect(long.status).toBe(400);
     expect(long.body.detail).toBe("Password must be at most 256 characters");
     const missing = await api("/api/account/password", { json: { new_password: NEW_PASSWORD }, token: person.token });
@@ -63,7 +76,9 @@ describe("POST /api/account/password", () => {
   });
 
   it("needs a signed-in caller, and only POST", async () => {
-    expect((await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD } })).status).toBe(401);
+    expect(
+      (await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD } })).status,
+    ).toBe(401);
     const person = await newUser("password");
     expect((await api("/api/account/password", { token: person.token })).status).toBe(405);
   });
@@ -73,13 +88,20 @@ describe("POST /api/account/password", () => {
     async function withTokens(count: number) {
       const person = await newUser("password-tokens");
       const made = [];
-      for (let index = 0; index < count; index++) made.push((await api("/api/account/tokens", { json: { name: `script ${index}` }, token: person.token })).body.token as string);
+      for (let index = 0; index < count; index++)
+        made.push(
+          (await api("/api/account/tokens", { json: { name: `script ${index}` }, token: person.token })).body
+            .token as string,
+        );
       return { person, made };
     }
 
     it("is on by default: every token is revoked with the change", async () => {
       const { person, made } = await withTokens(2);
-      const changed = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD }, token: person.token });
+      const changed = await api("/api/account/password", {
+        json: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+        token: person.token,
+      });
       expect(changed).toMatchObject({ status: 200, body: { ok: true, sessions_ended: 0, tokens_revoked: 2 } });
       for (const token of made) expect((await api("/api/auth/me", { token })).status).toBe(401);
       expect(await tokensOf(person.token)).toEqual([]);
@@ -87,13 +109,19 @@ describe("POST /api/account/password", () => {
 
     it("true revokes them, false keeps them working", async () => {
       const kept = await withTokens(1);
-      const keep = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens: false }, token: kept.person.token });
+      const keep = await api("/api/account/password", {
+        json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens: false },
+        token: kept.person.token,
+      });
       expect(keep).toMatchObject({ status: 200, body: { tokens_revoked: 0 } });
       expect((await api("/api/auth/me", { token: kept.made[0] })).status).toBe(200);
       expect(await tokensOf(kept.person.token)).toHaveLength(1);
 
       const ended = await withTokens(1);
-      const revoke = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens: true }, token: ended.person.token });
+      const revoke = await api("/api/account/password", {
+        json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens: true },
+        token: ended.person.token,
+      });
       expect(revoke).toMatchObject({ status: 200, body: { tokens_revoked: 1 } });
       expect((await api("/api/auth/me", { token: ended.made[0] })).status).toBe(401);
     });
@@ -101,8 +129,14 @@ describe("POST /api/account/password", () => {
     it("anything but a boolean is 400 with a detail, and nothing changes", async () => {
       const { person, made } = await withTokens(1);
       for (const revoke_tokens of ["yes", 1, null]) {
-        const refused = await api("/api/account/password", { json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens }, token: person.token });
-        expect(refused, JSON.stringify(revoke_tokens)).toMatchObject({ status: 400, body: { detail: "revoke_tokens must be true or false" } });
+        const refused = await api("/api/account/password", {
+          json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_tokens },
+          token: person.token,
+        });
+        expect(refused, JSON.stringify(revoke_tokens)).toMatchObject({
+          status: 400,
+          body: { detail: "revoke_tokens must be true or false" },
+        });
       }
       expect((await api("/api/auth/me", { token: made[0] })).status).toBe(200);
       expect((await login(person.email, PASSWORD)).status).toBe(200);

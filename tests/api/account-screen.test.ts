@@ -3,7 +3,12 @@ import { api, baseUrl, newUser, PASSWORD, signInWithForm } from "../support/api"
 
 /** The /account screen's plain forms (JavaScript off): intents posted to its own action. */
 const post = (cookie: string, fields: Record<string, string>) =>
-  fetch(`${baseUrl()}/account`, { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(fields), redirect: "manual" });
+  fetch(`${baseUrl()}/account`, {
+    method: "POST",
+    headers: { Cookie: cookie },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
 
 describe("the account screen's forms", () => {
   it("needs sign-in", async () => {
@@ -15,17 +20,37 @@ describe("the account screen's forms", () => {
   it("password: a wrong current password is 400 beside its field; a mismatch too; success redirects back with a toast and keeps this session", async () => {
     const person = await newUser("screen");
     const cookie = await signInWithForm(person.email);
-    const wrong = await post(cookie, { intent: "password", current_password: "nope", new_password: "a new passphrase", confirm_password: "a new passphrase" });
+    const wrong = await post(cookie, {
+      intent: "password",
+      current_password: "nope",
+      new_password: "a new passphrase",
+      confirm_password: "a new passphrase",
+    });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toMatch(/id="current_password-error"[^>]*>Your current password is incorrect\./);
-    const mismatch = await post(cookie, { intent: "password", current_password: PASSWORD, new_password: "a new passphrase", confirm_password: "another one" });
+    const mismatch = await post(cookie, {
+      intent: "password",
+      current_password: PASSWORD,
+      new_password: "a new passphrase",
+      confirm_password: "another one",
+    });
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain("Passwords do not match.");
-    const short = await post(cookie, { intent: "password", current_password: PASSWORD, new_password: "short", confirm_password: "short" });
+    const short = await post(cookie, {
+      intent: "password",
+      current_password: PASSWORD,
+      new_password: "short",
+      confirm_password: "short",
+    });
     expect(short.status).toBe(400);
     expect(await short.text()).toMatch(/id="new_password-error"[^>]*>Password must be at least 8 characters/);
 
-    const changed = await post(cookie, { intent: "password", current_password: PASSWORD, new_password: "a new passphrase", confirm_password: "a new passphrase" });
+    const changed = await post(cookie, {
+      intent: "password",
+      current_password: PASSWORD,
+      new_password: "a new passphrase",
+      confirm_password: "a new passphrase",
+    });
     expect(changed.status).toBe(302);
     expect(changed.headers.get("location")).toBe("/account");
     expect(changed.headers.getSetCookie().some((set) => /toast-session=/.test(set))).toBe(true);

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 import { apiLogin } from "../support/client.mjs";
 
-const CHROME_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const CHROME_ON_LINUX =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /** Another sign-in of the same person, from the given User-Agent: its token pair. */
 async function signInAgain(email: string, userAgent = CHROME_ON_LINUX) {
@@ -11,7 +12,8 @@ async function signInAgain(email: string, userAgent = CHROME_ON_LINUX) {
   return { token: login.body.access_token as string, refreshToken: login.body.refresh_token as string };
 }
 
-const meWithCookie = (cookie: string) => fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((response) => response.status);
+const meWithCookie = (cookie: string) =>
+  fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((response) => response.status);
 
 describe("the person's sessions", () => {
   it("are listed with their device and last use, the caller's own first and marked", async () => {
@@ -21,7 +23,13 @@ describe("the person's sessions", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.sessions).toHaveLength(2);
     const [mine, other] = listed.body.sessions;
-    expect(mine).toMatchObject({ id: expect.any(String), current: true, device: "Node.js", created_at: expect.any(String), last_used_at: expect.any(String) });
+    expect(mine).toMatchObject({
+      id: expect.any(String),
+      current: true,
+      device: "Node.js",
+      created_at: expect.any(String),
+      last_used_at: expect.any(String),
+    });
     expect(other).toMatchObject({ current: false, device: "Chrome on Linux" });
   });
 
@@ -31,24 +39,32 @@ describe("the person's sessions", () => {
     const { sessions } = (await api("/api/account/sessions", { token: person.token })).body;
     const laptopSession = sessions.find((session: { current: boolean }) => !session.current);
     expect((await api("/api/auth/me", { token: laptop.token })).status).toBe(200);
-    expect((await api(`/api/account/sessions/${laptopSession.id}`, { method: "DELETE", token: person.token })).status).toBe(204);
+    expect(
+      (await api(`/api/account/sessions/${laptopSession.id}`, { method: "DELETE", token: person.token })).status,
+    ).toBe(204);
     expect((await api("/api/auth/me", { token: laptop.token })).status).toBe(401);
     expect((await api("/api/auth/refresh", { json: { refresh_token: laptop.refreshToken } })).status).toBe(401);
     expect((await api("/api/auth/me", { token: person.token })).status).toBe(200);
     const after = (await api("/api/account/sessions", { token: person.token })).body.sessions;
     expect(after.map((session: { id: string }) => session.id)).not.toContain(laptopSession.id);
     // Gone: revoking it again is 404.
-    expect((await api(`/api/account/sessions/${laptopSession.id}`, { method: "DELETE", token: person.token })).status).toBe(404);
+    expect(
+      (await api(`/api/account/sessions/${laptopSession.id}`, { method: "DELETE", token: person.token })).status,
+    ).toBe(404);
   });
 
   it("a cookie session is listed as the current one when it asks, and is signed out when revoked", async () => {
     const person = await newUser("sessions");
     const cookie = await signInWithForm(person.email);
-    const fromCookie = await fetch(`${baseUrl()}/api/account/sessions`, { headers: { Cookie: cookie } }).then((response) => response.json());
+    const fromCookie = await fetch(`${baseUrl()}/api/account/sessions`, { headers: { Cookie: cookie } }).then(
+      (response) => response.json(),
+    );
     const cookieSession = fromCookie.sessions.find((session: { current: boolean }) => session.current);
     expect(cookieSession).toBeDefined();
     expect(fromCookie.sessions).toHaveLength(2);
-    expect((await api(`/api/account/sessions/${cookieSession.id}`, { method: "DELETE", token: person.token })).status).toBe(204);
+    expect(
+      (await api(`/api/account/sessions/${cookieSession.id}`, { method: "DELETE", token: person.token })).status,
+    ).toBe(204);
     expect(await meWithCookie(cookie)).toBe(401);
   });
 
@@ -56,7 +72,9 @@ describe("the person's sessions", () => {
     const owner = await newUser("sessions");
     const other = await newUser("sessions");
     const [ownerSession] = (await api("/api/account/sessions", { token: owner.token })).body.sessions;
-    expect((await api(`/api/account/sessions/${ownerSession.id}`, { method: "DELETE", token: other.token })).status).toBe(404);
+    expect(
+      (await api(`/api/account/sessions/${ownerSession.id}`, { method: "DELETE", token: other.token })).status,
+    ).toBe(404);
     expect((await api("/api/auth/me", { token: owner.token })).status).toBe(200);
     const othersList = (await api("/api/account/sessions", { token: other.token })).body.sessions;
     expect(othersList.map((session: { id: string }) => session.id)).not.toContain(ownerSession.id);

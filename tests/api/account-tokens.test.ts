@@ -9,11 +9,17 @@ describe("personal API tokens", () => {
     const person = await newUser("tokens");
     const made = await api("/api/account/tokens", { json: { name: "  Backup script  " }, token: person.token });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ id: expect.any(String), name: "Backup script", token: expect.stringMatching(/^cas_[\w-]{40,}$/) });
+    expect(made.body).toMatchObject({
+      id: expect.any(String),
+      name: "Backup script",
+      token: expect.stringMatching(/^cas_[\w-]{40,}$/),
+    });
 
     const listed = await api("/api/account/tokens", { token: person.token });
     expect(listed.status).toBe(200);
-    expect(listed.body.tokens).toEqual([{ id: made.body.id, name: "Backup script", created_at: expect.any(String), last_used_at: null }]);
+    expect(listed.body.tokens).toEqual([
+      { id: made.body.id, name: "Backup script", created_at: expect.any(String), last_used_at: null },
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain(made.body.token);
     expect(JSON.stringify(listed.body)).not.toContain(made.body.token.slice(4));
 
@@ -40,14 +46,18 @@ describe("personal API tokens", () => {
     expect(refused.status).toBe(401);
     expect(refused.body.detail).toEqual(expect.any(String));
     expect((await api("/api/account/tokens", { token: person.token })).body.tokens).toEqual([]);
-    expect((await api(`/api/account/tokens/${made.body.id}`, { method: "DELETE", token: person.token })).status).toBe(404);
+    expect((await api(`/api/account/tokens/${made.body.id}`, { method: "DELETE", token: person.token })).status).toBe(
+      404,
+    );
   });
 
   it("are scoped to their person: another person's token id is 404 and stays working; their list is their own", async () => {
     const owner = await newUser("tokens");
     const other = await newUser("tokens");
     const made = await api("/api/account/tokens", { json: { name: "Owner's" }, token: owner.token });
-    expect((await api(`/api/account/tokens/${made.body.id}`, { method: "DELETE", token: other.token })).status).toBe(404);
+    expect((await api(`/api/account/tokens/${made.body.id}`, { method: "DELETE", token: other.token })).status).toBe(
+      404,
+    );
     expect((await api("/api/account/tokens", { token: other.token })).body.tokens).toEqual([]);
     expect((await api("/api/auth/me", { token: made.body.token })).body.id).toBe(owner.id);
   });
@@ -59,7 +69,9 @@ describe("personal API tokens", () => {
       expect(answer.status, JSON.stringify(json)).toBe(400);
       expect(answer.body.detail).toEqual(expect.any(String));
     }
-    expect((await api("/api/account/tokens", { json: { name: "x".repeat(100) }, token: person.token })).status).toBe(201);
+    expect((await api("/api/account/tokens", { json: { name: "x".repeat(100) }, token: person.token })).status).toBe(
+      201,
+    );
   });
 
   it("allows at most 50 per person, then 409 with a detail until one is revoked", async () => {
@@ -74,7 +86,9 @@ describe("personal API tokens", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toMatch(/50/);
     expect((await api(`/api/account/tokens/${made[0]}`, { method: "DELETE", token: person.token })).status).toBe(204);
-    expect((await api("/api/account/tokens", { json: { name: "now there is room" }, token: person.token })).status).toBe(201);
+    expect(
+      (await api("/api/account/tokens", { json: { name: "now there is room" }, token: person.token })).status,
+    ).toBe(201);
   });
 
   it("need a signed-in caller, and a made-up cas_ token is 401", async () => {
@@ -118,8 +132,14 @@ describe("personal API tokens", () => {
     const person = await newUser("tokens-scope");
     const cookie = await signInWithForm(person.email);
     const withCookie = (path: string, init: RequestInit = {}) =>
-      fetch(`${baseUrl()}${path}`, { ...init, headers: { Cookie: cookie, "Content-Type": "application/json", ...init.headers } });
-    const made = await withCookie("/api/account/tokens", { method: "POST", body: JSON.stringify({ name: "Made with the cookie" }) });
+      fetch(`${baseUrl()}${path}`, {
+        ...init,
+        headers: { Cookie: cookie, "Content-Type": "application/json", ...init.headers },
+      });
+    const made = await withCookie("/api/account/tokens", {
+      method: "POST",
+      body: JSON.stringify({ name: "Made with the cookie" }),
+    });
     expect(made.status).toBe(201);
     const { id } = await made.json();
     expect((await withCookie("/api/account/sessions")).status).toBe(200);
@@ -127,8 +147,12 @@ describe("personal API tokens", () => {
 
     const byBearer = await api("/api/account/tokens", { json: { name: "Made with the bearer" }, token: person.token });
     expect(byBearer.status).toBe(201);
-    expect((await api(`/api/account/tokens/${byBearer.body.id}`, { method: "DELETE", token: person.token })).status).toBe(204);
+    expect(
+      (await api(`/api/account/tokens/${byBearer.body.id}`, { method: "DELETE", token: person.token })).status,
+    ).toBe(204);
     expect((await api("/api/account/sessions", { token: person.token })).body.sessions).toHaveLength(2);
-    expect((await api("/api/account/sessions", { method: "DELETE", token: person.token })).body).toEqual({ sessions_ended: 1 });
+    expect((await api("/api/account/sessions", { method: "DELETE", token: person.token })).body).toEqual({
+      sessions_ended: 1,
+    });
   });
 });

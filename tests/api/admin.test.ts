@@ -47,7 +47,17 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
       const run = await admin(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("Usage: npm run admin -- <command>");
-      for (const command of ["users", "disable <email>", "enable <email>", "quota <email>", "ai-limit <email>", "invite [--days N]", "sessions revoke <email>", "tokens revoke <email>", "delete <email> [--yes]"]) {
+      for (const command of [
+        "users",
+        "disable <email>",
+        "enable <email>",
+        "quota <email>",
+        "ai-limit <email>",
+        "invite [--days N]",
+        "sessions revoke <email>",
+        "tokens revoke <email>",
+        "delete <email> [--yes]",
+      ]) {
         expect(run.stdout).toContain(command);
       }
     }
@@ -57,7 +67,10 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
     [["frobnicate"], /unknown command "frobnicate"/],
     [["disable", "nobody@example.com"], /no account with the email nobody@example.com/],
     [["disable"], /expected: disable <email>/],
-    [["quota", "nobody@example.com", "lots"], /the quota must be a number of MiB \(e\.g\. 2048\) or "default", got "lots"/],
+    [
+      ["quota", "nobody@example.com", "lots"],
+      /the quota must be a number of MiB \(e\.g\. 2048\) or "default", got "lots"/,
+    ],
     [["quota", "nobody@example.com", "-5"], /the quota must be a number of MiB/],
     [["ai-limit", "nobody@example.com", "1.5"], /the daily cap must be a whole number/],
     [["invite", "--days", "0"], /--days must be a whole number of days from 1 to 365, got "0"/],
@@ -89,16 +102,40 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     const idle = await person("table-idle");
     const newcomer = uniqueEmail("table-new");
     expect((await call("/api/auth/register", { json: { email: newcomer, password: PASSWORD } })).status).toBe(201);
-    expect((await call("/api/assistant/message", { token: busy.token, json: { message: "How do I use the Drawing Pad?" } })).status).toBe(200);
-    expect((await call("/api/videos/upload", { token: busy.token, body: videoForm(mp4Bytes(100_000), "clip.mp4") })).status).toBe(201);
+    expect(
+      (await call("/api/assistant/message", { token: busy.token, json: { message: "How do I use the Drawing Pad?" } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call("/api/videos/upload", { token: busy.token, body: videoForm(mp4Bytes(100_000), "clip.mp4") })).status,
+    ).toBe(201);
     const run = await admin(["users"]);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
-    expect(lines[0].split(/\s{2,}/)).toEqual(["email", "created (UTC)", "last seen (UTC)", "disabled", "storage used / quota", "AI today / cap"]);
+    expect(lines[0].split(/\s{2,}/)).toEqual([
+      "email",
+      "created (UTC)",
+      "last seen (UTC)",
+      "disabled",
+      "storage used / quota",
+      "AI today / cap",
+    ]);
     const row = (email: string) => lines.find((line) => line.startsWith(email))!.split(/\s{2,}/);
     const today = new Date().toISOString().slice(0, 10);
-    expect(row(busy.email)).toEqual([busy.email, expect.stringMatching(new RegExp(`^${today} \\d\\d:\\d\\d$`)), expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", expect.stringMatching(/^97\.\d KiB \/ 1 GiB$/), "1 / 3"]);
-    expect(row(idle.email).slice(2)).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/), "no", "0 B / 1 GiB", "0 / 3"]);
+    expect(row(busy.email)).toEqual([
+      busy.email,
+      expect.stringMatching(new RegExp(`^${today} \\d\\d:\\d\\d$`)),
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+      "no",
+      expect.stringMatching(/^97\.\d KiB \/ 1 GiB$/),
+      "1 / 3",
+    ]);
+    expect(row(idle.email).slice(2)).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+      "no",
+      "0 B / 1 GiB",
+      "0 / 3",
+    ]);
     // Registered, never signed in.
     expect(row(newcomer).slice(2)).toEqual(["never", "no", "0 B / 1 GiB", "0 / 3"]);
     expect(lines.at(-1)).toMatch(/^\d+ people$/);
@@ -109,19 +146,34 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect((await call("/api/auth/me", { token: someone.token })).status).toBe(200);
     const run = await admin(["disable", someone.email.toUpperCase()]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe(`Disabled ${someone.email}: login is refused, 1 session ended, 0 API tokens revoked and 0 video jobs cancelled.\n`);
+    expect(run.stdout).toBe(
+      `Disabled ${someone.email}: login is refused, 1 session ended, 0 API tokens revoked and 0 video jobs cancelled.\n`,
+    );
 
     expect((await call("/api/auth/me", { token: someone.token })).status).toBe(401);
     expect((await call("/api/auth/refresh", { json: { refresh_token: someone.refreshToken } })).status).toBe(401);
-    expect(await call("/api/auth/login", { json: { email: someone.email, password: PASSWORD } })).toMatchObject({ status: 403, body: { detail: DISABLED } });
+    expect(await call("/api/auth/login", { json: { email: someone.email, password: PASSWORD } })).toMatchObject({
+      status: 403,
+      body: { detail: DISABLED },
+    });
     // A wrong password is still just wrong: being disabled is told only to whoever knows the password.
-    expect((await call("/api/auth/login", { json: { email: someone.email, password: "wrong-password" } })).status).toBe(401);
-    const screen = await fetch(`${server.url}/login`, { method: "POST", body: new URLSearchParams({ email: someone.email, password: PASSWORD }), redirect: "manual" });
+    expect((await call("/api/auth/login", { json: { email: someone.email, password: "wrong-password" } })).status).toBe(
+      401,
+    );
+    const screen = await fetch(`${server.url}/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: someone.email, password: PASSWORD }),
+      redirect: "manual",
+    });
     expect(screen.status).toBe(403);
     expect(await screen.text()).toContain(DISABLED);
-    expect((await admin(["users"])).stdout.split("\n").find((line) => line.startsWith(someone.email))).toMatch(/ {2}yes \(\d{4}-\d\d-\d\d\) {2}/);
+    expect((await admin(["users"])).stdout.split("\n").find((line) => line.startsWith(someone.email))).toMatch(
+      / {2}yes \(\d{4}-\d\d-\d\d\) {2}/,
+    );
 
-    expect((await admin(["enable", someone.email])).stdout).toBe(`Enabled ${someone.email}: they may log in again (API tokens revoked by disable stay revoked).\n`);
+    expect((await admin(["enable", someone.email])).stdout).toBe(
+      `Enabled ${someone.email}: they may log in again (API tokens revoked by disable stay revoked).\n`,
+    );
     const again = await call("/api/auth/login", { json: { email: someone.email, password: PASSWORD } });
     expect(again.status).toBe(200);
     expect((await call("/api/auth/me", { token: again.body.access_token })).status).toBe(200);
@@ -137,25 +189,46 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect((await call("/api/library/usage", { token: other.token })).body.quota_bytes).toBe(1024 * MiB);
     // The dashboard's storage meter too (and its kept page moves with the quota).
     const cookie = await signInWithForm(someone.email, server.url);
-    const meterMax = async () => /<meter id="storage-meter"[^>]* max="(\d+)"/.exec(await (await fetch(`${server.url}/dashboard`, { headers: { Cookie: cookie } })).text())?.[1];
+    const meterMax = async () =>
+      /<meter id="storage-meter"[^>]* max="(\d+)"/.exec(
+        await (await fetch(`${server.url}/dashboard`, { headers: { Cookie: cookie } })).text(),
+      )?.[1];
     expect(await meterMax()).toBe(String(MiB / 2));
-    const refused = await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(600_000), "big.mp4") });
-    expect(refused).toMatchObject({ status: 413, body: { detail: "Not enough storage left: this would pass your 512 KiB quota. Delete files in your library to make room." } });
-    expect((await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(300_000), "fits.mp4") })).status).toBe(201);
+    const refused = await call("/api/videos/upload", {
+      token: someone.token,
+      body: videoForm(mp4Bytes(600_000), "big.mp4"),
+    });
+    expect(refused).toMatchObject({
+      status: 413,
+      body: {
+        detail:
+          "Not enough storage left: this would pass your 512 KiB quota. Delete files in your library to make room.",
+      },
+    });
+    expect(
+      (await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(300_000), "fits.mp4") }))
+        .status,
+    ).toBe(201);
 
     await admin(["quota", someone.email, "default"]);
     expect((await call("/api/library/usage", { token: someone.token })).body.quota_bytes).toBe(1024 * MiB);
     expect(await meterMax()).toBe(String(1024 * MiB));
-    expect((await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(600_000), "big.mp4") })).status).toBe(201);
+    expect(
+      (await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(600_000), "big.mp4") }))
+        .status,
+    ).toBe(201);
   });
 
   it("ai-limit: past the daily cap (AI_DAILY_LIMIT, or the person's own) AI requests are 429 with a detail and Retry-After", async () => {
     const someone = await person("ai-cap");
-    const ask = () => call("/api/assistant/message", { token: someone.token, json: { message: "How do I use the Drawing Pad?" } });
+    const ask = () =>
+      call("/api/assistant/message", { token: someone.token, json: { message: "How do I use the Drawing Pad?" } });
     for (let i = 0; i < 3; i++) expect((await ask()).status).toBe(200);
     const refused = await ask();
     expect(refused.status).toBe(429);
-    expect(refused.body.detail).toMatch(/^Too many AI requests today: at most 3 a day\. Try again in \d+ hours? \(at midnight UTC\)\.$/);
+    expect(refused.body.detail).toMatch(
+      /^Too many AI requests today: at most 3 a day\. Try again in \d+ hours? \(at midnight UTC\)\.$/,
+    );
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(86_400);
@@ -167,9 +240,13 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(429);
-    expect((await admin(["ai-limit", someone.email, "0"])).stdout).toBe(`${someone.email}: no daily cap on AI requests.\n`);
+    expect((await admin(["ai-limit", someone.email, "0"])).stdout).toBe(
+      `${someone.email}: no daily cap on AI requests.\n`,
+    );
     expect((await ask()).status).toBe(200);
-    expect((await admin(["ai-limit", someone.email, "default"])).stdout).toBe(`${someone.email}: at most 3 AI requests a day (UTC) (AI_DAILY_LIMIT, the default).\n`);
+    expect((await admin(["ai-limit", someone.email, "default"])).stdout).toBe(
+      `${someone.email}: at most 3 AI requests a day (UTC) (AI_DAILY_LIMIT, the default).\n`,
+    );
     expect((await ask()).status).toBe(429);
   });
 
@@ -198,26 +275,35 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
     const someone = await person("tokens-revoke");
     const other = await person("tokens-keep");
     const made = [];
-    for (const name of ["backup", "ci"]) made.push((await call("/api/account/tokens", { token: someone.token, json: { name } })).body.token as string);
-    const kept = (await call("/api/account/tokens", { token: other.token, json: { name: "theirs" } })).body.token as string;
+    for (const name of ["backup", "ci"])
+      made.push((await call("/api/account/tokens", { token: someone.token, json: { name } })).body.token as string);
+    const kept = (await call("/api/account/tokens", { token: other.token, json: { name: "theirs" } })).body
+      .token as string;
     for (const token of made) expect((await call("/api/auth/me", { token })).status).toBe(200);
 
     const run = await admin(["tokens", "revoke", someone.email]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toBe(`Revoked 2 API tokens of ${someone.email}: their scripts get 401 until they make new ones.\n`);
+    expect(run.stdout).toBe(
+      `Revoked 2 API tokens of ${someone.email}: their scripts get 401 until they make new ones.\n`,
+    );
     for (const token of made) expect((await call("/api/auth/me", { token })).status).toBe(401);
     expect((await call("/api/account/tokens", { token: someone.token })).body.tokens).toEqual([]);
     expect((await call("/api/auth/me", { token: someone.token })).status).toBe(200);
     expect((await call("/api/auth/me", { token: kept })).status).toBe(200);
-    expect((await admin(["tokens", "revoke", someone.email])).stdout).toBe(`Revoked 0 API tokens of ${someone.email}: their scripts get 401 until they make new ones.\n`);
+    expect((await admin(["tokens", "revoke", someone.email])).stdout).toBe(
+      `Revoked 0 API tokens of ${someone.email}: their scripts get 401 until they make new ones.\n`,
+    );
   });
 
   it("disable ends the person's API tokens for good: enable does not bring them back", async () => {
     const someone = await person("tokens-disable");
-    const token = (await call("/api/account/tokens", { token: someone.token, json: { name: "nightly" } })).body.token as string;
+    const token = (await call("/api/account/tokens", { token: someone.token, json: { name: "nightly" } })).body
+      .token as string;
     expect((await call("/api/auth/me", { token })).status).toBe(200);
     const run = await admin(["disable", someone.email]);
-    expect(run.stdout).toBe(`Disabled ${someone.email}: login is refused, 1 session ended, 1 API token revoked and 0 video jobs cancelled.\n`);
+    expect(run.stdout).toBe(
+      `Disabled ${someone.email}: login is refused, 1 session ended, 1 API token revoked and 0 video jobs cancelled.\n`,
+    );
     expect((await call("/api/auth/me", { token })).status).toBe(401);
     expect((await admin(["enable", someone.email])).code).toBe(0);
     expect((await call("/api/auth/me", { token })).status).toBe(401);
@@ -228,9 +314,14 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
 
   it("delete: asks first (a wrong answer deletes nothing), then removes the person's rows and files; --yes asks nothing", async () => {
     const someone = await person("delete");
-    const upload = await call("/api/videos/upload", { token: someone.token, body: videoForm(mp4Bytes(50_000), "mine.mp4") });
+    const upload = await call("/api/videos/upload", {
+      token: someone.token,
+      body: videoForm(mp4Bytes(50_000), "mine.mp4"),
+    });
     expect(upload.status).toBe(201);
-    expect((await call("/api/content", { token: someone.token, json: { title: "Mine", body: "text" } })).status).toBe(201);
+    expect((await call("/api/content", { token: someone.token, json: { title: "Mine", body: "text" } })).status).toBe(
+      201,
+    );
     const library = (await call("/api/library", { token: someone.token })).body;
     const [file] = library.files;
     const stored = path.join(server.dataDir, "media", "objects", file.id.slice(0, 2), file.id);
@@ -238,7 +329,9 @@ describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
 
     const declined = await admin(["delete", someone.email], { input: "no\n" });
     expect(declined.code).toBe(1);
-    expect(declined.stderr).toContain(`Delete ${someone.email} with 1 item(s), 1 file(s) and 0 project(s)? This cannot be undone. Type the email to confirm:`);
+    expect(declined.stderr).toContain(
+      `Delete ${someone.email} with 1 item(s), 1 file(s) and 0 project(s)? This cannot be undone. Type the email to confirm:`,
+    );
     expect(declined.stderr).toContain("Not confirmed: nothing was deleted.");
     expect((await call("/api/auth/me", { token: someone.token })).status).toBe(200);
     expect((await admin(["delete", someone.email])).code).toBe(1);

@@ -20,7 +20,8 @@ function expectLimited(answer: { status: number; body: any; headers: Headers }, 
   expect(answer.body.detail).toContain(`${retryAfter} second`);
 }
 
-const message = (token: string, text = "How do I use the Drawing Pad?") => api("/api/assistant/message", { token, json: { message: text } });
+const message = (token: string, text = "How do I use the Drawing Pad?") =>
+  api("/api/assistant/message", { token, json: { message: text } });
 
 describe("per-minute AI limit (default 20)", () => {
   it("the 21st assistant message in a minute is 429 with Retry-After and a detail saying when", async () => {
@@ -39,25 +40,41 @@ describe("per-minute AI limit (default 20)", () => {
 
   it("is shared by every AI endpoint: assistant, stream, voice, sketch, creative tools and AI video", async () => {
     const user = await newUser("ai-shared");
-    const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: "#335577" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: "#335577" } })
+      .png()
+      .toBuffer();
     const calls = [
       () => api("/api/assistant/message", { token: user.token, json: { message: "hi" } }),
       () => api("/api/assistant/stream", { token: user.token, json: { message: "hi" } }),
       () => api("/api/voice/generate", { token: user.token, json: { text: "Hello there" } }),
-      () => api("/api/ai/sketch2image", { token: user.token, json: { image_data: `data:image/png;base64,${png.toString("base64")}`, style: "cartoon" } }),
+      () =>
+        api("/api/ai/sketch2image", {
+          token: user.token,
+          json: { image_data: `data:image/png;base64,${png.toString("base64")}`, style: "cartoon" },
+        }),
       () => api("/api/creative-tools/assistant/generate", { token: user.token, json: { prompt: "a short script" } }),
       () => api("/api/creative-tools/voice/generate", { token: user.token, json: { text: "Hello again" } }),
     ];
     const statuses: number[] = [];
     for (let i = 0; i < 18; i++) statuses.push((await calls[i % calls.length]()).status);
     // Two AI video jobs (each one AI request): 20 in all.
-    for (let i = 0; i < 2; i++) statuses.push((await api("/api/aivideo/", { token: user.token, json: { prompt: `clip ${i}` } })).status);
+    for (let i = 0; i < 2; i++)
+      statuses.push((await api("/api/aivideo/", { token: user.token, json: { prompt: `clip ${i}` } })).status);
     expect(statuses.every((status) => status >= 200 && status < 300)).toBe(true);
     // The 21st, whichever endpoint it is, is refused.
     expectLimited(await api("/api/voice/generate", { token: user.token, json: { text: "one more" } }), /a minute/);
     expectLimited(await api("/api/aivideo/", { token: user.token, json: { prompt: "one more" } }), /a minute/);
-    expectLimited(await api("/api/creative-tools/aivideo/generate", { token: user.token, json: { prompt: "one more" } }), /a minute/);
-    expectLimited(await api("/api/ai/sketch2image", { token: user.token, json: { image_data: `data:image/png;base64,${png.toString("base64")}`, style: "cartoon" } }), /a minute/);
+    expectLimited(
+      await api("/api/creative-tools/aivideo/generate", { token: user.token, json: { prompt: "one more" } }),
+      /a minute/,
+    );
+    expectLimited(
+      await api("/api/ai/sketch2image", {
+        token: user.token,
+        json: { image_data: `data:image/png;base64,${png.toString("base64")}`, style: "cartoon" },
+      }),
+      /a minute/,
+    );
   });
 
   it("the screens' forms share the allowance: the assistant's form answers 429 with Retry-After and says when", async () => {
@@ -82,7 +99,8 @@ describe("per-minute AI limit (default 20)", () => {
 
   it("bad input is not an AI request: a 422 does not count", async () => {
     const user = await newUser("ai-bad-input");
-    for (let i = 0; i < 25; i++) expect((await api("/api/assistant/message", { token: user.token, json: { message: "" } })).status).toBe(422);
+    for (let i = 0; i < 25; i++)
+      expect((await api("/api/assistant/message", { token: user.token, json: { message: "" } })).status).toBe(422);
     expect((await message(user.token)).status).toBe(200);
   });
 });
@@ -112,7 +130,9 @@ describe("concurrent AI requests (AI_CONCURRENT_PER_PERSON=1)", () => {
     const during = await call("/api/assistant/message", token, { message: "hello" });
     expect(during.status).toBe(429);
     expect(Number(during.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect((await during.json()).detail).toMatch(/^Too many AI requests at once: at most 1 at a time\. Try again in \d+ seconds?\.$/);
+    expect((await during.json()).detail).toMatch(
+      /^Too many AI requests at once: at most 1 at a time\. Try again in \d+ seconds?\.$/,
+    );
     expect(await stream.text()).toContain("data: [DONE]");
     const after = await call("/api/assistant/message", token, { message: "hello" });
     expect(after.status).toBe(200);

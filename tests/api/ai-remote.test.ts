@@ -10,7 +10,11 @@ import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServ
  */
 const KEY = "sk-remote-test-key-abcdef";
 const REPLICATE_TOKEN = "r8_remote_test_token";
-const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(500, 3)]);
+const WEBM = Buffer.concat([
+  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]),
+  Buffer.from("\x42\x82\x84webm"),
+  Buffer.alloc(500, 3),
+]);
 
 let stub: StubServer;
 let server: RunningServer;
@@ -19,7 +23,10 @@ let token: string;
 async function call(path: string, options: { method?: string; json?: unknown } = {}) {
   const response = await fetch(server.url + path, {
     method: options.method ?? (options.json === undefined ? "GET" : "POST"),
-    headers: { Authorization: `Bearer ${token}`, ...(options.json === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(options.json === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: options.json === undefined ? undefined : JSON.stringify(options.json),
   });
   const text = await response.text();
@@ -36,8 +43,11 @@ beforeAll(async () => {
   let polls = 0;
   stub = await startStubServer((request, response) => {
     if (request.path === "/v1/chat/completions") {
-      if (request.json?.messages?.[1]?.content === "please fail") return sendJson(response, 500, { error: `boom ${KEY}` });
-      return sendJson(response, 200, { choices: [{ message: { content: `Remote says: ${request.json.messages[1].content}` } }] });
+      if (request.json?.messages?.[1]?.content === "please fail")
+        return sendJson(response, 500, { error: `boom ${KEY}` });
+      return sendJson(response, 200, {
+        choices: [{ message: { content: `Remote says: ${request.json.messages[1].content}` } }],
+      });
     }
     if (request.path === "/v1/audio/speech") {
       response.writeHead(200, { "Content-Type": "audio/wav" });
@@ -46,11 +56,16 @@ beforeAll(async () => {
     if (request.path === "/v1/images/generations" || request.path === "/v1/images/edits") {
       return sendJson(response, 200, { data: [{ b64_json: TINY_PNG.toString("base64") }] });
     }
-    if (request.path === "/v1/models/acme/text2video/predictions") return sendJson(response, 201, { id: "pred-42", status: "starting" });
+    if (request.path === "/v1/models/acme/text2video/predictions")
+      return sendJson(response, 201, { id: "pred-42", status: "starting" });
     if (request.path === "/v1/predictions/pred-42") {
       polls++;
       const status = polls < 2 ? "processing" : "succeeded";
-      return sendJson(response, 200, { id: "pred-42", status, output: status === "succeeded" ? [`${stub.url}/files/pred-42.webm`] : null });
+      return sendJson(response, 200, {
+        id: "pred-42",
+        status,
+        output: status === "succeeded" ? [`${stub.url}/files/pred-42.webm`] : null,
+      });
     }
     if (request.path === "/files/pred-42.webm") {
       response.writeHead(200, { "Content-Type": "video/webm" });
@@ -114,10 +129,20 @@ describe("remote providers through the API", () => {
   });
 
   it("voices come from AI_SPEECH_VOICES; speech is stored and served", async () => {
-    expect((await call("/api/voice/voices")).body).toEqual({ voices: [{ voice_id: "alloy", name: "Alloy" }, { voice_id: "nova", name: "Nova" }] });
+    expect((await call("/api/voice/voices")).body).toEqual({
+      voices: [
+        { voice_id: "alloy", name: "Alloy" },
+        { voice_id: "nova", name: "Nova" },
+      ],
+    });
     const spoken = await call("/api/voice/generate", { json: { text: "Read this", voice_id: "nova" } });
     expect(spoken.status).toBe(201);
-    expect(sent("/v1/audio/speech")[0].json).toEqual({ model: "test-tts", input: "Read this", voice: "nova", response_format: "wav" });
+    expect(sent("/v1/audio/speech")[0].json).toEqual({
+      model: "test-tts",
+      input: "Read this",
+      voice: "nova",
+      response_format: "wav",
+    });
     const file = await fetch(server.url + spoken.body.url, { headers: { Authorization: `Bearer ${token}` } });
     expect(file.headers.get("content-type")).toBe("audio/wav");
     expect(Buffer.from(await file.arrayBuffer()).equals(tinyWav())).toBe(true);
@@ -128,10 +153,19 @@ describe("remote providers through the API", () => {
     const image = await call("/api/creative-tools/image/generate", { json: { prompt: "a tiny red dot" } });
     expect(image.status).toBe(201);
     expect(image.body.image_url).toMatch(/^\/media\//);
-    expect(sent("/v1/images/generations")[0].json).toEqual({ model: "test-image", prompt: "a tiny red dot", n: 1, size: "256x256" });
+    expect(sent("/v1/images/generations")[0].json).toEqual({
+      model: "test-image",
+      prompt: "a tiny red dot",
+      n: 1,
+      size: "256x256",
+    });
 
-    const sketch = await sharp({ create: { width: 64, height: 40, channels: 3, background: "#222" } }).png().toBuffer();
-    const styled = await call("/api/ai/sketch2image", { json: { image_data: `data:image/png;base64,${sketch.toString("base64")}`, style: "painting" } });
+    const sketch = await sharp({ create: { width: 64, height: 40, channels: 3, background: "#222" } })
+      .png()
+      .toBuffer();
+    const styled = await call("/api/ai/sketch2image", {
+      json: { image_data: `data:image/png;base64,${sketch.toString("base64")}`, style: "painting" },
+    });
     expect(styled.status).toBe(201);
     const edit = sent("/v1/images/edits")[0];
     const form = await formDataOf(edit);

@@ -28,7 +28,11 @@ it("a video job interrupted by a server restart resumes and completes", async ()
   const headers = { "Content-Type": "application/json" };
   const auth = { Authorization: `Bearer ${(await newUser("restart", first.url)).token}` };
 
-  const created = await json(`${first.url}/api/aivideo/`, { method: "POST", headers: { ...headers, ...auth }, body: JSON.stringify({ prompt: "survive a restart" }) });
+  const created = await json(`${first.url}/api/aivideo/`, {
+    method: "POST",
+    headers: { ...headers, ...auth },
+    body: JSON.stringify({ prompt: "survive a restart" }),
+  });
   expect(created.status).toBe(202);
   const id = created.body.id;
 

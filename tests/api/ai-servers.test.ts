@@ -34,7 +34,11 @@ interface Studio {
 
 const signIn = async (server: RunningServer, name: string) => (await newUser(name, server.url)).token;
 
-async function call(studio: Studio, urlPath: string, options: { json?: unknown; token?: string | null; headers?: Record<string, string> } = {}) {
+async function call(
+  studio: Studio,
+  urlPath: string,
+  options: { json?: unknown; token?: string | null; headers?: Record<string, string> } = {},
+) {
   const token = options.token === undefined ? studio.token : options.token;
   const response = await fetch(studio.server.url + urlPath, {
     method: options.json === undefined ? "GET" : "POST",
@@ -43,7 +47,12 @@ async function call(studio: Studio, urlPath: string, options: { json?: unknown; 
       ...(options.json === undefined ? {} : { "Content-Type": "application/json" }),
       ...options.headers,
     },
-    body: options.json === undefined ? undefined : typeof options.json === "string" ? options.json : JSON.stringify(options.json),
+    body:
+      options.json === undefined
+        ? undefined
+        : typeof options.json === "string"
+          ? options.json
+          : JSON.stringify(options.json),
   });
   const text = await response.text();
   let body: any = text;
@@ -66,7 +75,11 @@ const eventsOf = (text: string) =>
     });
 
 const sketchDataUrl = async () =>
-  `data:image/png;base64,${(await sharp({ create: { width: 400, height: 250, channels: 3, background: "#223" } }).png().toBuffer()).toString("base64")}`;
+  `data:image/png;base64,${(
+    await sharp({ create: { width: 400, height: 250, channels: 3, background: "#223" } })
+      .png()
+      .toBuffer()
+  ).toString("base64")}`;
 
 let chatStub: StubServer;
 let a1111Stub: StubServer;
@@ -102,7 +115,8 @@ beforeAll(async () => {
   a1111Stub = await startStubServer(
     automatic1111Handler({
       answer: (request, response) => {
-        if (request.json?.prompt === "please fail") return sendJson(response, 500, { error: "RuntimeError", detail: SECRET });
+        if (request.json?.prompt === "please fail")
+          return sendJson(response, 500, { error: "RuntimeError", detail: SECRET });
         return automatic1111Handler()(request, response);
       },
     }),
@@ -162,7 +176,13 @@ describe("GET /api/health names each capability's provider", () => {
       test_mode: true,
       database: "ok",
       job_runner: "ok",
-      providers: { chat: "openai-compatible:stub-chat", speech: "espeak-ng", image: "automatic1111", sketch: "automatic1111", video: "local-renderer" },
+      providers: {
+        chat: "openai-compatible:stub-chat",
+        speech: "espeak-ng",
+        image: "automatic1111",
+        sketch: "automatic1111",
+        video: "local-renderer",
+      },
     });
     expect(health.body.version).toEqual(expect.any(String));
   });
@@ -182,25 +202,41 @@ describe("GET /api/health names each capability's provider", () => {
 
 describe("AUTOMATIC1111 through the API", () => {
   it("a prompt goes to txt2img and the PNG is stored as the person's file", async () => {
-    const image = await call(remote, "/api/creative-tools/image/generate", { json: { prompt: "a lighthouse at dusk" } });
+    const image = await call(remote, "/api/creative-tools/image/generate", {
+      json: { prompt: "a lighthouse at dusk" },
+    });
     expect(image.status).toBe(201);
     expect(image.body).toMatchObject({ image_url: expect.stringMatching(/^\/media\//), provider: "automatic1111" });
-    const sent = a1111Stub.requests.find((request) => request.path === "/sdapi/v1/txt2img" && request.json.prompt === "a lighthouse at dusk")!;
+    const sent = a1111Stub.requests.find(
+      (request) => request.path === "/sdapi/v1/txt2img" && request.json.prompt === "a lighthouse at dusk",
+    )!;
     expect(sent.json).toMatchObject({ width: 512, height: 512, batch_size: 1, save_images: false });
     expect(sent.headers.authorization).toBe(`Basic ${Buffer.from("studio:s3cret").toString("base64")}`);
-    const file = await fetch(remote.server.url + image.body.image_url, { headers: { Authorization: `Bearer ${remote.token}` } });
+    const file = await fetch(remote.server.url + image.body.image_url, {
+      headers: { Authorization: `Bearer ${remote.token}` },
+    });
     expect(file.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await file.arrayBuffer()).equals(TINY_PNG)).toBe(true);
   });
 
   it("a sketch goes to img2img as init_images with the style's words", async () => {
-    const result = await call(remote, "/api/ai/sketch2image", { json: { image_data: await sketchDataUrl(), style: "painting" } });
+    const result = await call(remote, "/api/ai/sketch2image", {
+      json: { image_data: await sketchDataUrl(), style: "painting" },
+    });
     expect(result.status).toBe(201);
-    expect(result.body).toMatchObject({ image: expect.stringMatching(/^\/media\//), style: "painting", provider: "automatic1111" });
+    expect(result.body).toMatchObject({
+      image: expect.stringMatching(/^\/media\//),
+      style: "painting",
+      provider: "automatic1111",
+    });
     const sent = a1111Stub.requests.find((request) => request.path === "/sdapi/v1/img2img")!;
     expect(sent.json.prompt).toMatch(/oil painting/);
     expect(sent.json.denoising_strength).toBeGreaterThan(0);
-    expect(await sharp(Buffer.from(sent.json.init_images[0], "base64")).metadata()).toMatchObject({ format: "png", width: 512, height: 320 });
+    expect(await sharp(Buffer.from(sent.json.init_images[0], "base64")).metadata()).toMatchObject({
+      format: "png",
+      width: 512,
+      height: 320,
+    });
   });
 
   it("a failing server answers the text in docs/screens.md#error-messages (502), never its body", async () => {
@@ -218,7 +254,11 @@ describe("ComfyUI through the API (the shipped workflow, found by the built serv
     expect(image.status).toBe(201);
     expect(image.body.provider).toBe("comfyui:test-ckpt.safetensors");
     const sent = comfyStub.requests.slice(before);
-    expect(sent.map((request) => `${request.method} ${request.path.split("?")[0]}`)).toEqual(["POST /prompt", "GET /history/job-7", "GET /view"]);
+    expect(sent.map((request) => `${request.method} ${request.path.split("?")[0]}`)).toEqual([
+      "POST /prompt",
+      "GET /history/job-7",
+      "GET /view",
+    ]);
     const shipped = JSON.parse(fs.readFileSync(path.join(root, "app/ai/workflows/comfyui-text-to-image.json"), "utf8"));
     const graph = sent[0].json.prompt;
     expect(Number.isInteger(graph["3"].inputs.seed)).toBe(true);
@@ -229,16 +269,25 @@ describe("ComfyUI through the API (the shipped workflow, found by the built serv
     shipped["6"].inputs.text = 'a "quoted" fox';
     shipped["7"].inputs.text = graph["7"].inputs.text;
     expect(graph).toEqual(shipped);
-    const file = await fetch(comfy.server.url + image.body.image_url, { headers: { Authorization: `Bearer ${comfy.token}` } });
+    const file = await fetch(comfy.server.url + image.body.image_url, {
+      headers: { Authorization: `Bearer ${comfy.token}` },
+    });
     expect(Buffer.from(await file.arrayBuffer()).equals(TINY_PNG)).toBe(true);
   });
 
   it("a sketch is uploaded, then the shipped sketch workflow loads it by name", async () => {
     const before = comfyStub.requests.length;
-    const result = await call(comfy, "/api/ai/sketch2image", { json: { image_data: await sketchDataUrl(), style: "cartoon" } });
+    const result = await call(comfy, "/api/ai/sketch2image", {
+      json: { image_data: await sketchDataUrl(), style: "cartoon" },
+    });
     expect(result.status).toBe(201);
     const sent = comfyStub.requests.slice(before);
-    expect(sent.map((request) => `${request.method} ${request.path.split("?")[0]}`)).toEqual(["POST /upload/image", "POST /prompt", "GET /history/job-7", "GET /view"]);
+    expect(sent.map((request) => `${request.method} ${request.path.split("?")[0]}`)).toEqual([
+      "POST /upload/image",
+      "POST /prompt",
+      "GET /history/job-7",
+      "GET /view",
+    ]);
     expect((await formDataOf(sent[0])).get("image")).toBeInstanceOf(File);
     const graph = sent[1].json.prompt;
     expect(graph["10"].inputs.image).toBe("uploads/studio-sketch.png");
@@ -255,7 +304,12 @@ describe("ComfyUI through the API (the shipped workflow, found by the built serv
   it("speech comes from its own server", async () => {
     const spoken = await call(comfy, "/api/voice/generate", { json: { text: "Hello", voice_id: "bm_george" } });
     expect(spoken.status).toBe(201);
-    expect(speechStub.requests.at(-1)!.json).toEqual({ model: "kokoro", input: "Hello", voice: "bm_george", response_format: "wav" });
+    expect(speechStub.requests.at(-1)!.json).toEqual({
+      model: "kokoro",
+      input: "Hello",
+      voice: "bm_george",
+      response_format: "wav",
+    });
   });
 });
 
@@ -265,7 +319,10 @@ describe("POST /api/assistant/stream", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(answer.headers.get("x-assistant-provider")).toBe("openai-compatible:stub-chat");
-    expect(eventsOf(answer.text)).toEqual([...["Streamed", " reply", " to: ", "hi there"].map((delta) => JSON.stringify({ delta })), "[DONE]"]);
+    expect(eventsOf(answer.text)).toEqual([
+      ...["Streamed", " reply", " to: ", "hi there"].map((delta) => JSON.stringify({ delta })),
+      "[DONE]",
+    ]);
     const sent = chatStub.requests.find((request) => request.json?.messages?.[1]?.content === "hi there")!;
     expect(sent.json.stream).toBe(true);
     expect(sent.json.model).toBe("stub-chat");
@@ -274,7 +331,11 @@ describe("POST /api/assistant/stream", () => {
   it("each event passes the front door as it comes: not compressed, not held back for the next", async () => {
     const response = await fetch(remote.server.url + "/api/assistant/stream", {
       method: "POST",
-      headers: { Authorization: `Bearer ${remote.token}`, "Content-Type": "application/json", "Accept-Encoding": "br, gzip" },
+      headers: {
+        Authorization: `Bearer ${remote.token}`,
+        "Content-Type": "application/json",
+        "Accept-Encoding": "br, gzip",
+      },
       body: JSON.stringify({ message: "gated" }),
     });
     expect(response.status).toBe(200);

@@ -38,7 +38,13 @@ describe("GET /api/health", () => {
       status: "ok",
       test_mode: true,
       database: "ok",
-      providers: { chat: "offline-assistant", speech: "espeak-ng", image: "stock-photo", sketch: "local-stylise", video: "local-renderer" },
+      providers: {
+        chat: "offline-assistant",
+        speech: "espeak-ng",
+        image: "stock-photo",
+        sketch: "local-stylise",
+        video: "local-renderer",
+      },
     });
   });
 });
@@ -65,19 +71,34 @@ describe("the AI calls need a signed-in user", () => {
 
 describe("POST /api/assistant/message", () => {
   it("answers from the offline assistant, labelled as such", async () => {
-    const response = await api("/api/assistant/message", { token: alice.token, json: { message: "How do I use the Drawing Pad?" } });
+    const response = await api("/api/assistant/message", {
+      token: alice.token,
+      json: { message: "How do I use the Drawing Pad?" },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ reply: expect.stringContaining("Drawing Pad"), provider: "offline-assistant" });
-    const general = await api("/api/assistant/message", { token: alice.token, json: { message: "Who won the 1998 world cup?" } });
+    const general = await api("/api/assistant/message", {
+      token: alice.token,
+      json: { message: "Who won the 1998 world cup?" },
+    });
     expect(general.body.reply).toContain("no AI model provider is configured");
     expect(general.body.reply).toContain("AI_BASE_URL");
   });
 
   it("searches only the asker's own content", async () => {
-    await api("/api/content", { token: alice.token, json: { title: "Quokka facts", body: "Quokkas live on Rottnest Island." } });
-    const mine = await api("/api/assistant/message", { token: alice.token, json: { message: "what did I write about quokkas?" } });
+    await api("/api/content", {
+      token: alice.token,
+      json: { title: "Quokka facts", body: "Quokkas live on Rottnest Island." },
+    });
+    const mine = await api("/api/assistant/message", {
+      token: alice.token,
+      json: { message: "what did I write about quokkas?" },
+    });
     expect(mine.body.reply).toContain("Quokka facts");
-    const theirs = await api("/api/assistant/message", { token: bob.token, json: { message: "what did I write about quokkas?" } });
+    const theirs = await api("/api/assistant/message", {
+      token: bob.token,
+      json: { message: "what did I write about quokkas?" },
+    });
     expect(theirs.body.reply).not.toContain("Quokka facts");
   });
 
@@ -87,7 +108,11 @@ describe("POST /api/assistant/message", () => {
       expect(response.status, JSON.stringify(json).slice(0, 40)).toBe(422);
       expect(response.body.detail).toMatch(/message/);
     }
-    const bad = await api("/api/assistant/message", { token: alice.token, raw: "{not json", headers: { "Content-Type": "application/json" } });
+    const bad = await api("/api/assistant/message", {
+      token: alice.token,
+      raw: "{not json",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(bad.status).toBe(400);
     expect((await api("/api/assistant/message", { token: alice.token })).status).toBe(405);
   });
@@ -102,7 +127,10 @@ describe("voices and speech", () => {
   });
 
   it("POST /api/voice/generate stores a playable WAV for its owner, served with ranges", async () => {
-    const response = await api("/api/voice/generate", { token: alice.token, json: { text: "Welcome to the studio.", voice_id: "gmw/en-GB-x-rp" } });
+    const response = await api("/api/voice/generate", {
+      token: alice.token,
+      json: { text: "Welcome to the studio.", voice_id: "gmw/en-GB-x-rp" },
+    });
     expect(response.status).toBe(201);
     // media_id and filename: the project editor attaches the clip by them.
     expect(response.body).toEqual({
@@ -162,7 +190,10 @@ describe("POST /api/ai/sketch2image", () => {
     const png = await sketchPng();
     const results: Buffer[] = [];
     for (const style of ["cartoon", "futuristic"]) {
-      const response = await api("/api/ai/sketch2image", { token: alice.token, json: { image_data: dataUrl(png), style } });
+      const response = await api("/api/ai/sketch2image", {
+        token: alice.token,
+        json: { image_data: dataUrl(png), style },
+      });
       expect(response.status).toBe(201);
       expect(response.body.image).toMatch(/^\/media\/[\w-]+$/);
       const file = await download(alice, response.body.image);
@@ -203,18 +234,38 @@ describe("POST /api/ai/sketch2image", () => {
   it("refuses a blank sketch (nothing drawn) with 400 and a detail, before any AI work", async () => {
     const user = await newUser("ai-blank");
     const blanks = [
-      await sharp({ create: { width: 320, height: 200, channels: 3, background: "#ffffff" } }).png().toBuffer(),
-      await sharp({ create: { width: 320, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer(),
+      await sharp({ create: { width: 320, height: 200, channels: 3, background: "#ffffff" } })
+        .png()
+        .toBuffer(),
+      await sharp({ create: { width: 320, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .png()
+        .toBuffer(),
       // White with a transparent half.
       await sharp({ create: { width: 320, height: 200, channels: 4, background: "#ffffff" } })
-        .composite([{ input: await sharp({ create: { width: 160, height: 200, channels: 4, background: { r: 200, g: 0, b: 0, alpha: 0 } } }).png().toBuffer(), left: 0, top: 0, blend: "source" }])
+        .composite([
+          {
+            input: await sharp({
+              create: { width: 160, height: 200, channels: 4, background: { r: 200, g: 0, b: 0, alpha: 0 } },
+            })
+              .png()
+              .toBuffer(),
+            left: 0,
+            top: 0,
+            blend: "source",
+          },
+        ])
         .png()
         .toBuffer(),
       // The drawing pad's empty paper.
-      await sharp({ create: { width: 800, height: 500, channels: 4, background: "#10141c" } }).png().toBuffer(),
+      await sharp({ create: { width: 800, height: 500, channels: 4, background: "#10141c" } })
+        .png()
+        .toBuffer(),
     ];
     for (const [index, png] of blanks.entries()) {
-      const response = await api("/api/ai/sketch2image", { token: user.token, json: { image_data: dataUrl(png), style: "cartoon" } });
+      const response = await api("/api/ai/sketch2image", {
+        token: user.token,
+        json: { image_data: dataUrl(png), style: "cartoon" },
+      });
       expect(response.status, `blank ${index}`).toBe(400);
       expect(response.body.detail).toMatch(/blank sketch/);
     }
@@ -223,10 +274,21 @@ describe("POST /api/ai/sketch2image", () => {
 
     // One dot on white is a drawing.
     const dot = await sharp({ create: { width: 320, height: 200, channels: 3, background: "#ffffff" } })
-      .composite([{ input: await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000000" } }).png().toBuffer(), left: 100, top: 100 }])
+      .composite([
+        {
+          input: await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000000" } })
+            .png()
+            .toBuffer(),
+          left: 100,
+          top: 100,
+        },
+      ])
       .png()
       .toBuffer();
-    const drawn = await api("/api/ai/sketch2image", { token: user.token, json: { image_data: dataUrl(dot), style: "cartoon" } });
+    const drawn = await api("/api/ai/sketch2image", {
+      token: user.token,
+      json: { image_data: dataUrl(dot), style: "cartoon" },
+    });
     expect(drawn.status).toBe(201);
     expect((await api("/api/library", { token: user.token })).body.total).toBe(1);
   });
@@ -244,7 +306,10 @@ describe("POST /api/ai/sketch2image", () => {
 
 describe("AI video jobs", () => {
   it("runs a job through queued, processing and finishing to completed with a playable clip", async () => {
-    const created = await api("/api/aivideo/", { token: alice.token, json: { prompt: "A paper boat on a rainy street" } });
+    const created = await api("/api/aivideo/", {
+      token: alice.token,
+      json: { prompt: "A paper boat on a rainy street" },
+    });
     expect(created.status).toBe(202);
     expect(created.body).toEqual({ id: expect.any(String), status: "starting", progress: 0, url: null });
 
@@ -319,7 +384,10 @@ describe("unfinished AI video jobs per person (VIDEO_MAX_ACTIVE_JOBS, 3 by defau
     const refused = await api("/api/aivideo/", { token: carol.token, json: { prompt: "one too many" } });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ detail });
-    const refusedToo = await api("/api/creative-tools/aivideo/generate", { token: carol.token, json: { prompt: "one too many" } });
+    const refusedToo = await api("/api/creative-tools/aivideo/generate", {
+      token: carol.token,
+      json: { prompt: "one too many" },
+    });
     expect(refusedToo.status).toBe(429);
     expect(refusedToo.body).toEqual({ detail });
 
@@ -328,21 +396,35 @@ describe("unfinished AI video jobs per person (VIDEO_MAX_ACTIVE_JOBS, 3 by defau
 
     // Once one of carol's jobs has finished, she may start another.
     const statuses = await pollUntil(
-      () => Promise.all(accepted.map(async (response) => (await api(`/api/aivideo/status/${response.body.id}`, { token: carol.token })).body.status)),
+      () =>
+        Promise.all(
+          accepted.map(
+            async (response) =>
+              (await api(`/api/aivideo/status/${response.body.id}`, { token: carol.token })).body.status,
+          ),
+        ),
       (seen) => seen.some((status) => FINISHED_VIDEO_STATUSES.includes(status)),
     );
     expect(statuses).toContain("completed");
-    expect((await api("/api/aivideo/", { token: carol.token, json: { prompt: "now there is room" } })).status).toBe(202);
+    expect((await api("/api/aivideo/", { token: carol.token, json: { prompt: "now there is room" } })).status).toBe(
+      202,
+    );
   }, 180_000);
 });
 
 describe("POST /api/creative-tools/{tool}/generate", () => {
   it("assistant -> text; voice -> audio_url and url; aivideo -> a job to follow", async () => {
-    const assistant = await api("/api/creative-tools/assistant/generate", { token: alice.token, json: { prompt: "How do I record a voice memo?" } });
+    const assistant = await api("/api/creative-tools/assistant/generate", {
+      token: alice.token,
+      json: { prompt: "How do I record a voice memo?" },
+    });
     expect(assistant.status).toBe(200);
     expect(assistant.body).toEqual({ text: expect.stringContaining("Voice Memo"), provider: "offline-assistant" });
 
-    const voice = await api("/api/creative-tools/voice/generate", { token: alice.token, json: { text: "Hello project." } });
+    const voice = await api("/api/creative-tools/voice/generate", {
+      token: alice.token,
+      json: { text: "Hello project." },
+    });
     expect(voice.status).toBe(201);
     expect(voice.body.audio_url).toMatch(/^\/media\//);
     expect(voice.body.url).toBe(voice.body.audio_url);
@@ -355,13 +437,24 @@ describe("POST /api/creative-tools/{tool}/generate", () => {
     });
     expect((await download(alice, voice.body.url)).headers.get("content-type")).toBe("audio/wav");
 
-    const video = await api("/api/creative-tools/aivideo/generate", { token: alice.token, json: { prompt: "Fireflies" } });
+    const video = await api("/api/creative-tools/aivideo/generate", {
+      token: alice.token,
+      json: { prompt: "Fireflies" },
+    });
     expect(video.status).toBe(202);
-    expect(video.body).toMatchObject({ id: expect.any(String), status: "starting", status_url: `/api/aivideo/status/${video.body.id}`, video_url: null });
+    expect(video.body).toMatchObject({
+      id: expect.any(String),
+      status: "starting",
+      status_url: `/api/aivideo/status/${video.body.id}`,
+      video_url: null,
+    });
   });
 
   it("image -> 200 with the image screen's stock-photo link when no image model is configured (nothing stored)", async () => {
-    const image = await api("/api/creative-tools/image/generate", { token: alice.token, json: { prompt: "A red fox in the snow" } });
+    const image = await api("/api/creative-tools/image/generate", {
+      token: alice.token,
+      json: { prompt: "A red fox in the snow" },
+    });
     expect(image.status).toBe(200);
     expect(image.body).toEqual({
       image_url: "https://loremflickr.com/800/600/red,fox,snow",
@@ -374,10 +467,17 @@ describe("POST /api/creative-tools/{tool}/generate", () => {
   });
 
   it("validates input per tool (422) and refuses unknown tools (404)", async () => {
-    expect((await api("/api/creative-tools/assistant/generate", { token: alice.token, json: { prompt: " " } })).status).toBe(422);
-    expect((await api("/api/creative-tools/voice/generate", { token: alice.token, json: { prompt: "text is the field" } })).status).toBe(422);
+    expect(
+      (await api("/api/creative-tools/assistant/generate", { token: alice.token, json: { prompt: " " } })).status,
+    ).toBe(422);
+    expect(
+      (await api("/api/creative-tools/voice/generate", { token: alice.token, json: { prompt: "text is the field" } }))
+        .status,
+    ).toBe(422);
     expect((await api("/api/creative-tools/image/generate", { token: alice.token, json: {} })).status).toBe(422);
-    expect((await api("/api/creative-tools/aivideo/generate", { token: alice.token, json: { prompt: "" } })).status).toBe(422);
+    expect(
+      (await api("/api/creative-tools/aivideo/generate", { token: alice.token, json: { prompt: "" } })).status,
+    ).toBe(422);
     const unknown = await api("/api/creative-tools/music/generate", { token: alice.token, json: { prompt: "x" } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toBe("Unknown creative tool");

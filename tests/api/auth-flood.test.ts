@@ -53,7 +53,9 @@ describe("budgets per client address (own server: 5 login failures, 3 feedback m
   });
 
   it("concurrent feedback from one address cannot get past the limit", async () => {
-    const statuses = await Promise.all(Array.from({ length: 10 }, () => post(server, "/api/feedback", feedback, "192.0.2.53").then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => post(server, "/api/feedback", feedback, "192.0.2.53").then((r) => r.status)),
+    );
     expect(statuses.filter((status) => status === 200)).toHaveLength(3);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
   });
@@ -63,19 +65,28 @@ describe("budgets per client address (own server: 5 login failures, 3 feedback m
     const refused = await postForm(server, "/feedback", feedback, "192.0.2.54");
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(refused.text).toContain("⚠️ Something went wrong. Please try again. Too many feedback messages from your address. Try again in 60 minutes.");
+    expect(refused.text).toContain(
+      "⚠️ Something went wrong. Please try again. Too many feedback messages from your address. Try again in 60 minutes.",
+    );
   });
 
   it("an address over its login failure budget gets 429 before any hash, the right password too; under it, the right password gets in", async () => {
     const address = "198.51.100.7";
     const colleague = uniqueEmail("colleague");
-    expect((await post(server, "/api/auth/register", { email: colleague, password: PASSWORD }, "198.51.100.99")).status).toBe(201);
+    expect(
+      (await post(server, "/api/auth/register", { email: colleague, password: PASSWORD }, "198.51.100.99")).status,
+    ).toBe(201);
     const failures = [];
-    for (let i = 0; i < 4; i++) failures.push(await post(server, "/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, address));
+    for (let i = 0; i < 4; i++)
+      failures.push(
+        await post(server, "/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, address),
+      );
     expect(failures.map((failure) => failure.status)).toEqual([401, 401, 401, 401]);
     // Still under the budget (4 of 5): the right password from that address gets in (and is no failure).
     expect((await post(server, "/api/auth/login", { email: colleague, password: PASSWORD }, address)).status).toBe(200);
-    expect((await post(server, "/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, address)).status).toBe(401);
+    expect(
+      (await post(server, "/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, address)).status,
+    ).toBe(401);
 
     const refused = [];
     for (const [email, password] of [
@@ -91,13 +102,21 @@ describe("budgets per client address (own server: 5 login failures, 3 feedback m
       expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(800);
     }
     // Elsewhere the colleague gets in, and their account is not locked by the sprayer.
-    expect((await post(server, "/api/auth/login", { email: colleague, password: PASSWORD }, "198.51.100.8")).status).toBe(200);
+    expect(
+      (await post(server, "/api/auth/login", { email: colleague, password: PASSWORD }, "198.51.100.8")).status,
+    ).toBe(200);
   });
 
   it("the login screen (no JavaScript) says why: 429 with Retry-After and the message", async () => {
     const address = "198.51.100.20";
-    for (let i = 0; i < 5; i++) await post(server, "/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, address);
-    const refused = await postForm(server, "/login", { email: uniqueEmail("screen"), password: "guess-guess" }, address);
+    for (let i = 0; i < 5; i++)
+      await post(server, "/api/auth/login", { email: uniqueEmail("spray"), password: "guess-guess" }, address);
+    const refused = await postForm(
+      server,
+      "/login",
+      { email: uniqueEmail("screen"), password: "guess-guess" },
+      address,
+    );
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(800);
     expect(refused.text).toMatch(/Too many failed login attempts\. Try again in \d+ minutes?\./);
@@ -113,14 +132,18 @@ describe("the password hash queue is bounded (own server: PASSWORD_HASH_QUEUE_MA
 
   it("a burst of logins from many addresses: beyond the queue 503 {detail} with Retry-After, the rest checked (401)", async () => {
     const answers = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => post(server, "/api/auth/login", { email: uniqueEmail("flood"), password: "guess-guess" }, `203.0.113.${i + 1}`)),
+      Array.from({ length: 24 }, (_, i) =>
+        post(server, "/api/auth/login", { email: uniqueEmail("flood"), password: "guess-guess" }, `203.0.113.${i + 1}`),
+      ),
     );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.every((status) => status === 401 || status === 503)).toBe(true);
     const busy = answers.filter((answer) => answer.status === 503);
     expect(busy.length).toBeGreaterThan(0);
     for (const answer of busy) {
-      expect(answer.body.detail).toMatch(/^The server is busy checking passwords\. Please try again in \d+ seconds?\.$/);
+      expect(answer.body.detail).toMatch(
+        /^The server is busy checking passwords\. Please try again in \d+ seconds?\.$/,
+      );
       expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     }
   });
@@ -130,7 +153,12 @@ describe("the password hash queue is bounded (own server: PASSWORD_HASH_QUEUE_MA
       post(server, "/api/auth/register", { email: uniqueEmail("reg-flood"), password: PASSWORD }, `203.0.114.${i + 1}`),
     );
     const screen = Array.from({ length: 12 }, (_, i) =>
-      postForm(server, "/register", { email: uniqueEmail("reg-screen"), password: PASSWORD, confirmPassword: PASSWORD }, `203.0.115.${i + 1}`),
+      postForm(
+        server,
+        "/register",
+        { email: uniqueEmail("reg-screen"), password: PASSWORD, confirmPassword: PASSWORD },
+        `203.0.115.${i + 1}`,
+      ),
     );
     const [apiAnswers, screenAnswers] = await Promise.all([Promise.all(api), Promise.all(screen)]);
     const all = [...apiAnswers.map((answer) => answer.status), ...screenAnswers.map((answer) => answer.status)];
@@ -151,8 +179,12 @@ describe("the password hash queue is bounded (own server: PASSWORD_HASH_QUEUE_MA
   it("the login screen says so too (503, Retry-After), and once the burst is over the right password gets in", async () => {
     const email = uniqueEmail("after-flood");
     expect((await post(server, "/api/auth/register", { email, password: PASSWORD }, "203.0.116.1")).status).toBe(201);
-    const flood = Array.from({ length: 16 }, (_, i) => post(server, "/api/auth/login", { email: uniqueEmail("flood"), password: "guess-guess" }, `203.0.117.${i + 1}`));
-    const screens = Array.from({ length: 6 }, (_, i) => postForm(server, "/login", { email: uniqueEmail("screen"), password: "guess-guess" }, `203.0.118.${i + 1}`));
+    const flood = Array.from({ length: 16 }, (_, i) =>
+      post(server, "/api/auth/login", { email: uniqueEmail("flood"), password: "guess-guess" }, `203.0.117.${i + 1}`),
+    );
+    const screens = Array.from({ length: 6 }, (_, i) =>
+      postForm(server, "/login", { email: uniqueEmail("screen"), password: "guess-guess" }, `203.0.118.${i + 1}`),
+    );
     const screenAnswers = await Promise.all(screens);
     await Promise.all(flood);
     const busy = screenAnswers.filter((answer) => answer.status === 503);

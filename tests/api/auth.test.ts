@@ -6,7 +6,9 @@ import { formLogin } from "../support/client.mjs";
 describe("POST /api/auth/register", () => {
   it("creates an account: 201 {id, email} with the email normalised", async () => {
     const email = uniqueEmail("Reg");
-    const { status, body } = await api("/api/auth/register", { json: { email: `  ${email.toUpperCase()} `, password: PASSWORD } });
+    const { status, body } = await api("/api/auth/register", {
+      json: { email: `  ${email.toUpperCase()} `, password: PASSWORD },
+    });
     expect(status).toBe(201);
     expect(body).toEqual({ id: expect.any(String), email: email.toLowerCase() });
     expect(body).not.toHaveProperty("password_hash");
@@ -35,7 +37,10 @@ describe("POST /api/auth/register", () => {
   });
 
   it("a body that is not JSON -> 400, never 500", async () => {
-    const { status, body } = await api("/api/auth/register", { raw: "{email:", headers: { "Content-Type": "application/json" } });
+    const { status, body } = await api("/api/auth/register", {
+      raw: "{email:",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(status).toBe(400);
     expect(body.detail).toBe("Request body must be valid JSON");
   });
@@ -69,10 +74,16 @@ describe("POST /api/auth/login", () => {
   it("10 failures in 15 minutes -> 429 for that account, even with the right password", async () => {
     const { email } = await newUser("limit");
     for (let i = 0; i < 10; i++) {
-      const failed = await api("/api/auth/login", { json: { email, password: "wrong password" }, headers: { "X-Forwarded-For": `203.0.113.${i}` } });
+      const failed = await api("/api/auth/login", {
+        json: { email, password: "wrong password" },
+        headers: { "X-Forwarded-For": `203.0.113.${i}` },
+      });
       expect(failed.status).toBe(401);
     }
-    const blocked = await api("/api/auth/login", { json: { email, password: PASSWORD }, headers: { "X-Forwarded-For": "203.0.113.200" } });
+    const blocked = await api("/api/auth/login", {
+      json: { email, password: PASSWORD },
+      headers: { "X-Forwarded-For": "203.0.113.200" },
+    });
     expect(blocked.status).toBe(429);
     expect(blocked.body.detail).toMatch(/^Too many failed login attempts\. Try again in \d+ minutes?\.$/);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -82,9 +93,10 @@ describe("POST /api/auth/login", () => {
     const { email } = await newUser("burst");
     const statuses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        api("/api/auth/login", { json: { email, password: "wrong password" }, headers: { "X-Forwarded-For": `203.0.114.${i}` } }).then(
-          (r) => r.status,
-        ),
+        api("/api/auth/login", {
+          json: { email, password: "wrong password" },
+          headers: { "X-Forwarded-For": `203.0.114.${i}` },
+        }).then((r) => r.status),
       ),
     );
     const checked = statuses.filter((status) => status === 401).length;
@@ -95,7 +107,10 @@ describe("POST /api/auth/login", () => {
     // Whatever got through, the account is locked now: 10 more guesses cannot follow.
     const more = await Promise.all(
       Array.from({ length: 10 - checked + 1 }, () =>
-        api("/api/auth/login", { json: { email, password: "wrong password" }, headers: { "X-Forwarded-For": "203.0.114.200" } }).then((r) => r.status),
+        api("/api/auth/login", {
+          json: { email, password: "wrong password" },
+          headers: { "X-Forwarded-For": "203.0.114.200" },
+        }).then((r) => r.status),
       ),
     );
     expect(checked + more.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
@@ -104,7 +119,13 @@ describe("POST /api/auth/login", () => {
 
   it("a login form post never redirects off-site, whatever redirectTo holds", async () => {
     const { email } = await newUser();
-    for (const redirectTo of ["/\t/evil.example/", "/\n/evil.example/", "//evil.example/", "/\\evil.example/", "https://evil.example/"]) {
+    for (const redirectTo of [
+      "/\t/evil.example/",
+      "/\n/evil.example/",
+      "//evil.example/",
+      "/\\evil.example/",
+      "https://evil.example/",
+    ]) {
       const response = await fetch(`${baseUrl()}/login`, {
         method: "POST",
         body: new URLSearchParams({ email, password: PASSWORD, redirectTo }),
@@ -136,8 +157,14 @@ describe("POST /api/auth/refresh", () => {
   });
 
   it("no token at all -> 401 Missing refresh token", async () => {
-    expect(await api("/api/auth/refresh", { json: {} })).toMatchObject({ status: 401, body: { detail: "Missing refresh token" } });
-    expect(await api("/api/auth/refresh", { method: "POST" })).toMatchObject({ status: 401, body: { detail: "Missing refresh token" } });
+    expect(await api("/api/auth/refresh", { json: {} })).toMatchObject({
+      status: 401,
+      body: { detail: "Missing refresh token" },
+    });
+    expect(await api("/api/auth/refresh", { method: "POST" })).toMatchObject({
+      status: 401,
+      body: { detail: "Missing refresh token" },
+    });
   });
 
   it("an unknown token -> 401", async () => {
@@ -148,7 +175,10 @@ describe("POST /api/auth/refresh", () => {
     const { email } = await newUser();
     const login = await formLogin(baseUrl(), email);
     expect(login.status).toBe(302);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-session="))!
+      .split(";")[0];
     const refreshed = await api("/api/auth/refresh", { json: {}, headers: { Cookie: cookie } });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).not.toHaveProperty("refresh_token");
@@ -163,7 +193,10 @@ describe("protected API and logout", () => {
   it("a bearer token is required; a bad one is refused", async () => {
     const { token, id, email } = await newUser();
     expect(await api("/api/auth/me", { token })).toMatchObject({ status: 200, body: { id, email } });
-    expect(await api("/api/auth/me", { token: "garbage" })).toMatchObject({ status: 401, body: { detail: "Invalid or expired access token" } });
+    expect(await api("/api/auth/me", { token: "garbage" })).toMatchObject({
+      status: 401,
+      body: { detail: "Invalid or expired access token" },
+    });
     expect(await api("/api/auth/me")).toMatchObject({ status: 401, body: { detail: "Not authenticated" } });
   });
 
@@ -192,7 +225,9 @@ describe("registration rate limit (own server with REGISTER_MAX_PER_ADDRESS=3)",
     for (let i = 0; i < 3; i++) expect((await register("192.0.2.10")).status).toBe(201);
     const refused = await register("192.0.2.10");
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ detail: "Too many registrations from your address. Try again in 60 minutes." });
+    expect(await refused.json()).toEqual({
+      detail: "Too many registrations from your address. Try again in 60 minutes.",
+    });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3500);
     // Other addresses are unaffected.
     expect((await register("192.0.2.11")).status).toBe(201);

@@ -31,7 +31,11 @@ const tempDir = (prefix: string) => {
  * Runs `npm run admin -- <name>` (what `npm run backup` / `restore` run) with exactly these storage settings (nothing inherited for them). Not
  * spawnSync: s3rver answers from this very process.
  */
-function script(name: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function script(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, "scripts", "admin.mjs"), name, ...args], {
       cwd: root,
@@ -81,12 +85,19 @@ async function roundTrip(source: Record<string, string>, target: Record<string, 
   // 1. A person's content, a voice clip, a video and a project attaching both.
   const first = await startTestServer(source);
   const before = client(first);
-  expect((await before.call("/api/auth/register", { method: "POST", json: { email, password: PASSWORD } })).status).toBe(201);
+  expect(
+    (await before.call("/api/auth/register", { method: "POST", json: { email, password: PASSWORD } })).status,
+  ).toBe(201);
   await before.login(email);
-  const item = await (await before.call("/api/content", { method: "POST", json: { title: "Kept", body: "Across a restore" } })).json();
+  const item = await (
+    await before.call("/api/content", { method: "POST", json: { title: "Kept", body: "Across a restore" } })
+  ).json();
   expect((await before.call("/api/voice/upload", upload(voice, "memo.mp3"))).status).toBe(201);
   expect((await before.call("/api/videos/upload", upload(video, "trip.mp4"))).status).toBe(201);
-  const created = await before.call("/api/project/create", { method: "POST", json: { title: "Film", voice_file: "memo.mp3", video_file: "trip.mov" } });
+  const created = await before.call("/api/project/create", {
+    method: "POST",
+    json: { title: "Film", voice_file: "memo.mp3", video_file: "trip.mov" },
+  });
   expect(created.status).toBe(201);
   const project = await created.json();
   expect(project).toMatchObject({ voice_file: "memo.mp3", video_file: "trip.mov" });
@@ -97,7 +108,11 @@ async function roundTrip(source: Record<string, string>, target: Record<string, 
   const backedUp = await script("backup", [folder], { DATA_DIR: first.dataDir, ...source });
   expect(backedUp.code, backedUp.output).toBe(0);
   const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8"));
-  expect(manifest).toMatchObject({ format: 1, database: { media_rows: 2 }, media: { objects: 2, bytes: voice.length + video.length, missing: [] } });
+  expect(manifest).toMatchObject({
+    format: 1,
+    database: { media_rows: 2 },
+    media: { objects: 2, bytes: voice.length + video.length, missing: [] },
+  });
   expect(manifest.consistency).toMatch(/snapshot was taken first/);
 
   const restoredDir = tempDir("studio-restored-");
@@ -139,22 +154,25 @@ describe("npm run backup / npm run restore", () => {
 
   it("refuses a folder that is not a backup, and says how to call it without one", async () => {
     const notBackup = tempDir("studio-not-backup-");
-    expect((await script("restore", [notBackup], { DATA_DIR: tempDir("studio-x-") })).output).toMatch(/no manifest\.json/);
+    expect((await script("restore", [notBackup], { DATA_DIR: tempDir("studio-x-") })).output).toMatch(
+      /no manifest\.json/,
+    );
     expect((await script("restore", [], {})).output).toMatch(/usage: npm run restore -- <backup folder>/);
   });
 
   // Defined only where PostgreSQL is installed (CI installs it; `npm test` passes without it).
-  if (!postgresAvailable()) console.warn("[backup.test] PostgreSQL is not installed: the PostgreSQL round trip is not run here");
-  else it(
-    "round-trips on PostgreSQL (pg_dump / pg_restore), the media moving from S3 to the disk",
-    async () => {
+  if (!postgresAvailable())
+    console.warn("[backup.test] PostgreSQL is not installed: the PostgreSQL round trip is not run here");
+  else
+    it("round-trips on PostgreSQL (pg_dump / pg_restore), the media moving from S3 to the disk", async () => {
       const cluster = await startPgCluster({ database: "backup_source" });
       cleanups.push(() => cluster.stop());
       const s3 = await startS3rver("backup-media", "studio");
       cleanups.push(() => s3.stop());
       const targetUrl = await cluster.createDatabase("backup_target");
-      await roundTrip({ DATA_DIR: tempDir("studio-pg-source-"), DATABASE_URL: cluster.url, ...s3.env }, { DATABASE_URL: targetUrl });
-    },
-    180_000,
-  );
+      await roundTrip(
+        { DATA_DIR: tempDir("studio-pg-source-"), DATABASE_URL: cluster.url, ...s3.env },
+        { DATABASE_URL: targetUrl },
+      );
+    }, 180_000);
 });

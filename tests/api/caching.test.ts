@@ -24,7 +24,10 @@ describe("caching of personal pages", () => {
     const login = await formLogin(baseUrl(), user.email);
     expect(login.status).toBe(302);
     loginCacheControl = login.headers.get("cache-control");
-    cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
+    cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-session="))!
+      .split(";")[0];
     const created = await api("/api/content", { token: user.token, json: { title: "Private notes" } });
     expect(created.status).toBe(201);
     contentId = created.body.id;
@@ -106,7 +109,9 @@ describe("anonymous pages are rendered for each visitor", () => {
     const pages = await Promise.all(answers.map((answer) => answer.text()));
     const nonces = pages.map(nonceOf);
     expect(new Set(nonces).size).toBe(3);
-    answers.forEach((answer, i) => expect(answer.headers.get("content-security-policy")).toContain(`'nonce-${nonces[i]}'`));
+    answers.forEach((answer, i) =>
+      expect(answer.headers.get("content-security-policy")).toContain(`'nonce-${nonces[i]}'`),
+    );
   });
 
   it("a signed-in person and a light-mode visitor each get their own /login", async () => {
@@ -124,7 +129,10 @@ describe("anonymous pages are rendered for each visitor", () => {
       body: new URLSearchParams({ intent: "theme", theme: "light", redirectTo: "/login" }),
       redirect: "manual",
     });
-    const light = prefs.headers.getSetCookie().find((c) => c.startsWith("__Host-studio_prefs="))!.split(";")[0];
+    const light = prefs.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-studio_prefs="))!
+      .split(";")[0];
     expect(await (await page("/login")).text()).toContain('data-theme="dark"');
     expect(await (await page("/login", light)).text()).toContain('data-theme="light"');
   });

@@ -11,7 +11,11 @@ type Item = { id: string; title: string; body: string; pinned: boolean; updated_
 async function list(token: string, query = "") {
   const response = await api<Item[]>(`/api/content${query}`, { token });
   expect(response.status).toBe(200);
-  return { items: response.body, total: Number(response.headers.get("x-total-count")), timing: response.headers.get("server-timing") };
+  return {
+    items: response.body,
+    total: Number(response.headers.get("x-total-count")),
+    timing: response.headers.get("server-timing"),
+  };
 }
 
 describe("GET /api/content kept between changes", () => {
@@ -23,7 +27,10 @@ describe("GET /api/content kept between changes", () => {
     owner = await newUser("list-kept");
     other = await newUser("list-kept-other");
     for (const title of ["Garden plan", "Kite design", "Owl story"]) {
-      const created = await api("/api/content", { token: owner.token, json: { title, body: `All about the ${title.toLowerCase()}` } });
+      const created = await api("/api/content", {
+        token: owner.token,
+        json: { title, body: `All about the ${title.toLowerCase()}` },
+      });
       expect(created.status).toBe(201);
       firstId ??= created.body.id;
     }
@@ -48,11 +55,19 @@ describe("GET /api/content kept between changes", () => {
     expect(now.items[0].title).toBe("Fresh idea");
     expect(now.total).toBe(4);
 
-    await api(`/api/content/${firstId}/autosave`, { method: "POST", token: owner.token, json: { title: "Garden plan", body: "Autosaved words" } });
+    await api(`/api/content/${firstId}/autosave`, {
+      method: "POST",
+      token: owner.token,
+      json: { title: "Garden plan", body: "Autosaved words" },
+    });
     now = await list(owner.token);
     expect(now.items.find((item) => item.id === firstId)?.body).toBe("Autosaved words");
 
-    await api(`/api/content/${firstId}`, { method: "PUT", token: owner.token, json: { title: "Garden plan, renamed", body: "Autosaved words" } });
+    await api(`/api/content/${firstId}`, {
+      method: "PUT",
+      token: owner.token,
+      json: { title: "Garden plan, renamed", body: "Autosaved words" },
+    });
     expect((await list(owner.token)).items.find((item) => item.id === firstId)?.title).toBe("Garden plan, renamed");
 
     await api(`/api/content/${firstId}/pin`, { method: "POST", token: owner.token, json: { pinned: true } });
@@ -136,7 +151,9 @@ describe("GET /api/content for bearer clients and browsers alike", () => {
     const withCookie = await fetch(`${baseUrl()}/api/content`, { headers: { Cookie: cookie } });
     expect(withCookie.status).toBe(200);
     expect(withCookie.headers.get("server-timing")).toBe('list;desc="kept"');
-    expect(((await withCookie.json()) as Item[]).map((item) => item.id)).toEqual((await list(owner.token)).items.map((item) => item.id));
+    expect(((await withCookie.json()) as Item[]).map((item) => item.id)).toEqual(
+      (await list(owner.token)).items.map((item) => item.id),
+    );
     const refused = await api("/api/content?limit=0", { token: owner.token });
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toBe("limit must be at least 1");

@@ -4,7 +4,13 @@ import { api, baseUrl, newUser } from "../support/api";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-const ITEM_SHAPE = { id: expect.any(String), title: expect.any(String), body: expect.any(String), pinned: expect.any(Boolean), updated_at: expect.any(String) };
+const ITEM_SHAPE = {
+  id: expect.any(String),
+  title: expect.any(String),
+  body: expect.any(String),
+  pinned: expect.any(Boolean),
+  updated_at: expect.any(String),
+};
 
 async function create(user: User, json: unknown) {
   const response = await api("/api/content", { token: user.token, json });
@@ -30,7 +36,10 @@ describe("/api/content", () => {
       ["POST", "/api/content/some-id/pin"],
     ];
     for (const [method, path] of calls) {
-      const anonymous = await api(path, { method, json: method === "GET" || method === "DELETE" ? undefined : { title: "x" } });
+      const anonymous = await api(path, {
+        method,
+        json: method === "GET" || method === "DELETE" ? undefined : { title: "x" },
+      });
       expect(anonymous.status, `${method} ${path}`).toBe(401);
       expect(anonymous.body.detail).toEqual(expect.any(String));
       const forged = await api(path, { method, token: "not-a-token" });
@@ -62,7 +71,8 @@ describe("/api/content", () => {
     const pinned = await api(`/api/content/${a.id}/pin`, { token: user.token, json: { pinned: true } });
     expect(pinned.status).toBe(200);
     expect(pinned.body).toEqual({ ...a, pinned: true });
-    const titles = async () => (await api("/api/content", { token: user.token })).body.map((item: { title: string }) => item.title);
+    const titles = async () =>
+      (await api("/api/content", { token: user.token })).body.map((item: { title: string }) => item.title);
     expect(await titles()).toEqual(["a", "c", "b"]);
     await api(`/api/content/${b.id}`, { method: "PUT", token: user.token, json: { title: "b2", body: "" } });
     expect(await titles()).toEqual(["a", "b2", "c"]);
@@ -83,12 +93,19 @@ describe("/api/content", () => {
     expect(read.body).toEqual(item);
 
     // The docs/screens.md payload (title, body) without updated_at stays valid.
-    const put = await api(`/api/content/${item.id}`, { method: "PUT", token: alice.token, json: { title: "Mine 2", body: "v2" } });
+    const put = await api(`/api/content/${item.id}`, {
+      method: "PUT",
+      token: alice.token,
+      json: { title: "Mine 2", body: "v2" },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ id: item.id, title: "Mine 2", body: "v2", pinned: false });
     expect(put.body.updated_at > item.updated_at).toBe(true);
 
-    const autosave = await api(`/api/content/${item.id}/autosave`, { token: alice.token, json: { title: "Mine 3", body: "v3" } });
+    const autosave = await api(`/api/content/${item.id}/autosave`, {
+      token: alice.token,
+      json: { title: "Mine 3", body: "v3" },
+    });
     expect(autosave.status).toBe(200);
     expect(autosave.body).toMatchObject({ title: "Mine 3", body: "v3" });
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).body.body).toBe("v3");
@@ -113,7 +130,9 @@ describe("/api/content", () => {
       expect(response.body).toEqual({ detail: "Content not found" });
     }
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).body).toEqual(item);
-    expect((await api("/api/content", { token: bob.token })).body.some((row: { id: string }) => row.id === item.id)).toBe(false);
+    expect(
+      (await api("/api/content", { token: bob.token })).body.some((row: { id: string }) => row.id === item.id),
+    ).toBe(false);
   });
 
   it("an unknown id is 404, never 500", async () => {
@@ -168,7 +187,12 @@ describe("/api/content", () => {
       ["POST", `/api/content/${item.id}/autosave`],
       ["POST", `/api/content/${item.id}/pin`],
     ]) {
-      const bad = await api(path, { method, token: alice.token, raw: "{not json", headers: { "Content-Type": "application/json" } });
+      const bad = await api(path, {
+        method,
+        token: alice.token,
+        raw: "{not json",
+        headers: { "Content-Type": "application/json" },
+      });
       expect(bad.status, `${method} ${path}`).toBe(400);
       expect(bad.body).toEqual({ detail: "Request body must be valid JSON" });
     }
@@ -181,7 +205,12 @@ describe("/api/content", () => {
       ["POST", "/api/content", { title: "x".repeat(201) }, "Title must be at most 200 characters"],
       ["POST", "/api/content", { title: "t", body: "x".repeat(100_001) }, "Body must be at most 100,000 characters"],
       ["PUT", `/api/content/${item.id}`, { body: "no title" }, "Title is required"],
-      ["PUT", `/api/content/${item.id}`, { title: "t", updated_at: "not a date" }, "updated_at must be an ISO-8601 timestamp"],
+      [
+        "PUT",
+        `/api/content/${item.id}`,
+        { title: "t", updated_at: "not a date" },
+        "updated_at must be an ISO-8601 timestamp",
+      ],
       ["POST", `/api/content/${item.id}/autosave`, { title: "" }, "Title is required"],
       ["POST", `/api/content/${item.id}/pin`, {}, "pinned is required"],
       ["POST", `/api/content/${item.id}/pin`, { pinned: "yes" }, "pinned must be true or false"],
@@ -193,8 +222,14 @@ describe("/api/content", () => {
       if (detail) expect(response.body.detail).toBe(detail);
     }
     // A bad page of the list is the request's own mistake: 400 (tests/api/paging.test.ts has them all).
-    expect(await api("/api/content?limit=0", { token: alice.token })).toMatchObject({ status: 400, body: { detail: "limit must be at least 1" } });
-    expect(await api("/api/content?limit=abc", { token: alice.token })).toMatchObject({ status: 400, body: { detail: "limit must be a whole number" } });
+    expect(await api("/api/content?limit=0", { token: alice.token })).toMatchObject({
+      status: 400,
+      body: { detail: "limit must be at least 1" },
+    });
+    expect(await api("/api/content?limit=abc", { token: alice.token })).toMatchObject({
+      status: 400,
+      body: { detail: "limit must be a whole number" },
+    });
     // Exactly at the limits is fine.
     const atLimits = await create(alice, { title: "x".repeat(200), body: "y".repeat(100_000) });
     expect(atLimits.body.length).toBe(100_000);
@@ -202,7 +237,9 @@ describe("/api/content", () => {
 
   it("wrong methods are 405, unknown subpaths 404, both JSON", async () => {
     const item = await create(alice, { title: "Methods" });
-    expect((await api(`/api/content/${item.id}`, { method: "PATCH", token: alice.token, json: { title: "x" } })).status).toBe(405);
+    expect(
+      (await api(`/api/content/${item.id}`, { method: "PATCH", token: alice.token, json: { title: "x" } })).status,
+    ).toBe(405);
     expect((await api(`/api/content/${item.id}/pin`, { token: alice.token })).status).toBe(405);
     expect((await api(`/api/content/${item.id}/autosave`, { token: alice.token })).status).toBe(405);
     expect((await api("/api/content", { method: "PUT", token: alice.token, json: {} })).status).toBe(405);
@@ -218,7 +255,10 @@ describe("/api/content", () => {
       body: new URLSearchParams({ email: user.email, password: "correct horse battery" }),
       redirect: "manual",
     });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const created = await api("/api/content", { json: { title: "By cookie" }, headers: { Cookie: cookie } });
     expect(created.status).toBe(201);
     const list = await api("/api/content", { token: user.token });
@@ -234,12 +274,21 @@ describe("content screens over HTTP", () => {
       body: new URLSearchParams({ email: user.email, password: "correct horse battery" }),
       redirect: "manual",
     });
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     return { ...user, cookie };
   }
-  const page = (path: string, cookie?: string) => fetch(`${baseUrl()}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  const page = (path: string, cookie?: string) =>
+    fetch(`${baseUrl()}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
   const post = (path: string, cookie: string, form: Record<string, string>) =>
-    fetch(`${baseUrl()}${path}`, { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(form), redirect: "manual" });
+    fetch(`${baseUrl()}${path}`, {
+      method: "POST",
+      headers: { Cookie: cookie },
+      body: new URLSearchParams(form),
+      redirect: "manual",
+    });
 
   it("need a session: /create and /content/{id} send strangers to /login", async () => {
     for (const path of ["/create", "/content/anything"]) {
@@ -280,15 +329,30 @@ describe("content screens over HTTP", () => {
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).body).toEqual(item);
 
     // The owner's own posts work; a fetcher (enhanced) gets data instead of a redirect.
-    const pinned = await post(`/content/${item.id}`, alice.cookie, { intent: "pin", pinned: "true", enhanced: "1", redirectTo: "https://evil.example/" });
+    const pinned = await post(`/content/${item.id}`, alice.cookie, {
+      intent: "pin",
+      pinned: "true",
+      enhanced: "1",
+      redirectTo: "https://evil.example/",
+    });
     expect(pinned.status).toBe(200);
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).body.pinned).toBe(true);
     const invalid = await post(`/content/${item.id}`, alice.cookie, { intent: "save", title: " ", body: "x" });
     expect(invalid.status).toBe(400);
     expect(await invalid.text()).toContain("Title is required");
-    const stale = await post(`/content/${item.id}`, alice.cookie, { intent: "save", title: "Keep", body: "old", updated_at: "2000-01-01T00:00:00.000Z" });
+    const stale = await post(`/content/${item.id}`, alice.cookie, {
+      intent: "save",
+      title: "Keep",
+      body: "old",
+      updated_at: "2000-01-01T00:00:00.000Z",
+    });
     expect(stale.status).toBe(409);
-    const saved = await post(`/content/${item.id}`, alice.cookie, { intent: "save", title: "Kept", body: "new", updated_at: item.updated_at });
+    const saved = await post(`/content/${item.id}`, alice.cookie, {
+      intent: "save",
+      title: "Kept",
+      body: "new",
+      updated_at: item.updated_at,
+    });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe(`/content/${item.id}`);
     // A plain-form delete asks first (docs/screens.md#error-messages): the question, then the confirmed delete.
@@ -296,7 +360,11 @@ describe("content screens over HTTP", () => {
     expect(asked.status).toBe(302);
     expect(asked.headers.get("location")).toBe(`/content/${item.id}?confirm=delete`);
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).status).toBe(200);
-    const deleted = await post(`/content/${item.id}`, alice.cookie, { intent: "delete", confirmed: "1", redirectTo: "//evil.example/" });
+    const deleted = await post(`/content/${item.id}`, alice.cookie, {
+      intent: "delete",
+      confirmed: "1",
+      redirectTo: "//evil.example/",
+    });
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe("/dashboard");
     expect((await api(`/api/content/${item.id}`, { token: alice.token })).status).toBe(404);
@@ -309,7 +377,9 @@ describe("content screens over HTTP", () => {
     // What the row's markup posts, as a browser without JavaScript sends it.
     const html = await (await page("/dashboard", alice.cookie)).text();
     const row = html.slice(html.indexOf(`<form action="/content/${item.id}"`));
-    expect(row.slice(0, row.indexOf("</form>"))).toMatch(/<button[^>]* name="pin"[^>]*>☆<\/button>.*<button[^>]* name="delete"[^>]*>Delete<\/button>/);
+    expect(row.slice(0, row.indexOf("</form>"))).toMatch(
+      /<button[^>]* name="pin"[^>]*>☆<\/button>.*<button[^>]* name="delete"[^>]*>Delete<\/button>/,
+    );
 
     // Another person's posts change nothing.
     expect((await post(`/content/${item.id}`, bob.cookie, { pin: "" })).status).toBe(302);
@@ -371,13 +441,21 @@ describe("content screens over HTTP", () => {
 });
 
 /** The bytes of a page as they travel to a browser that accepts `acceptEncoding` (fetch would decode them). */
-function bytesSent(path: string, cookie: string, acceptEncoding: string): Promise<{ bytes: number; encoding: string | undefined }> {
+function bytesSent(
+  path: string,
+  cookie: string,
+  acceptEncoding: string,
+): Promise<{ bytes: number; encoding: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${baseUrl()}${path}`, { headers: { Cookie: cookie, "Accept-Encoding": acceptEncoding } }, (response) => {
-      let bytes = 0;
-      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-      response.on("end", () => resolve({ bytes, encoding: response.headers["content-encoding"] }));
-    });
+    const request = http.request(
+      `${baseUrl()}${path}`,
+      { headers: { Cookie: cookie, "Accept-Encoding": acceptEncoding } },
+      (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        response.on("end", () => resolve({ bytes, encoding: response.headers["content-encoding"] }));
+      },
+    );
     request.on("error", reject);
     request.end();
   });

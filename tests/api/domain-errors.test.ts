@@ -18,15 +18,26 @@ describe("the API's one error responder", () => {
   it("a 409 on autosave and on PUT carries the stored item as current, shaped as GET /api/content/{id}", async () => {
     const created = await api("/api/content", { token: alice.token, json: { title: "Draft", body: "v1" } });
     const loaded = created.body;
-    const saved = await api(`/api/content/${loaded.id}`, { method: "PUT", token: alice.token, json: { title: "Draft", body: "v2", updated_at: loaded.updated_at } });
+    const saved = await api(`/api/content/${loaded.id}`, {
+      method: "PUT",
+      token: alice.token,
+      json: { title: "Draft", body: "v2", updated_at: loaded.updated_at },
+    });
     expect(saved.status).toBe(200);
     const stored = await api(`/api/content/${loaded.id}`, { token: alice.token });
 
-    const staleAutosave = await api(`/api/content/${loaded.id}/autosave`, { token: alice.token, json: { title: "Draft", body: "v1.5", updated_at: loaded.updated_at } });
+    const staleAutosave = await api(`/api/content/${loaded.id}/autosave`, {
+      token: alice.token,
+      json: { title: "Draft", body: "v1.5", updated_at: loaded.updated_at },
+    });
     expect(staleAutosave.status).toBe(409);
     expect(staleAutosave.body).toEqual({ detail: CONFLICT, current: stored.body });
 
-    const stalePut = await api(`/api/content/${loaded.id}`, { method: "PUT", token: alice.token, json: { title: "Draft", body: "old tab", updated_at: loaded.updated_at } });
+    const stalePut = await api(`/api/content/${loaded.id}`, {
+      method: "PUT",
+      token: alice.token,
+      json: { title: "Draft", body: "old tab", updated_at: loaded.updated_at },
+    });
     expect(stalePut.status).toBe(409);
     expect(stalePut.body).toEqual({ detail: CONFLICT, current: stored.body });
     expect(stored.body).toMatchObject({ body: "v2" });
@@ -59,7 +70,10 @@ describe("the API's one error responder", () => {
     const item = await api("/api/content", { token: alice.token, json: { title: "\u202Egnp.mp3\u0000 notes\u2066" } });
     expect(item.status).toBe(201);
     expect(item.body.title).toBe("gnp.mp3  notes");
-    const project = await api("/api/project/create", { token: alice.token, json: { title: "\u200FLaunch\u202D film\u0007" } });
+    const project = await api("/api/project/create", {
+      token: alice.token,
+      json: { title: "\u200FLaunch\u202D film\u0007" },
+    });
     expect(project.status).toBe(201);
     expect(project.body.title).toBe("Launch film");
     const onlyOverrides = await api("/api/content", { token: alice.token, json: { title: "\u202E\u202C" } });
@@ -70,10 +84,17 @@ describe("the API's one error responder", () => {
   it("bidirectional overrides are stripped from uploaded and renamed file names", async () => {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(mp3Frames(3))], { type: "audio/mpeg" }), "\u202Eevil\u202C take.mp3");
-    const upload = await fetch(`${baseUrl()}/api/voice/upload`, { method: "POST", headers: { Authorization: `Bearer ${alice.token}` }, body: form });
+    const upload = await fetch(`${baseUrl()}/api/voice/upload`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${alice.token}` },
+      body: form,
+    });
     expect(upload.status).toBe(201);
     expect((await upload.json()).filename).toBe("evil take.mp3");
-    const renamed = await api(`/api/voice/rename?${new URLSearchParams({ old_name: "evil take.mp3", new_name: "\u202Egnp.mp3" })}`, { method: "PUT", token: alice.token });
+    const renamed = await api(
+      `/api/voice/rename?${new URLSearchParams({ old_name: "evil take.mp3", new_name: "\u202Egnp.mp3" })}`,
+      { method: "PUT", token: alice.token },
+    );
     expect(renamed.status).toBe(200);
     expect(renamed.body).toEqual({ filename: "gnp.mp3", old_name: "evil take.mp3" });
   });

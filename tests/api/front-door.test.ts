@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { baseUrl, newUser } from "../support/api";
 
 /** A request by node:http (fetch refuses TRACE and CONNECT), answered as status, headers and text. */
-function send(method: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function send(
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(baseUrl() + path, { method }, (response) => {
       let text = "";
@@ -68,12 +71,17 @@ describe("the front door (server/)", () => {
 });
 
 /** A GET by node:http with request headers, answered as status, headers and the raw body. */
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const request = http.request(baseUrl() + path, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
     });
     request.on("error", reject);
     request.end();
@@ -84,7 +92,9 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
   /** The largest script the login page loads (small files have no compressed copy). */
   async function firstScript(): Promise<string> {
     const html = (await get("/login")).body.toString("utf8");
-    const scripts = [...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
+    const scripts = [...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"/g)].map(
+      (match) => match[1],
+    );
     expect(scripts.length, "the login page names its scripts").toBeGreaterThan(0);
     const sizes = await Promise.all(scripts.map(async (script) => (await get(script)).body.length));
     return scripts[sizes.indexOf(Math.max(...sizes))];
@@ -167,7 +177,10 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
 
   it("a HEAD of a client file has its headers and no body", async () => {
     const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.request(baseUrl() + "/favicon.ico", { method: "HEAD" }, resolve).on("error", reject).end();
+      http
+        .request(baseUrl() + "/favicon.ico", { method: "HEAD" }, resolve)
+        .on("error", reject)
+        .end();
     });
     expect(head.statusCode).toBe(200);
     expect(Number(head.headers["content-length"])).toBeGreaterThan(0);
@@ -184,7 +197,10 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
           {
             method: body ? "POST" : "GET",
             agent,
-            headers: { Authorization: `Bearer ${token}`, ...(body ? { "Content-Type": "application/json", "Content-Length": String(body.length) } : {}) },
+            headers: {
+              Authorization: `Bearer ${token}`,
+              ...(body ? { "Content-Type": "application/json", "Content-Length": String(body.length) } : {}),
+            },
           },
           (response) => {
             sockets.add(response.socket);
@@ -198,7 +214,10 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
         request.end(body);
       });
     // 12 MB of JSON to an API whose bodies are at most 2 MB, refused by its Content-Length unread.
-    const refused = await send("/api/content", Buffer.from(JSON.stringify({ title: "x", body: "y".repeat(12 * 1024 * 1024) })));
+    const refused = await send(
+      "/api/content",
+      Buffer.from(JSON.stringify({ title: "x", body: "y".repeat(12 * 1024 * 1024) })),
+    );
     expect(refused.status).toBe(413);
     expect(JSON.parse(refused.text).detail).toMatch(/at most/);
     const next = await send("/api/health");

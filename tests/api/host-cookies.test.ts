@@ -16,7 +16,10 @@ describe("cookies take the __Host- prefix when they are Secure (the test servers
   it("the session, toast and preferences cookies: __Host-, Secure, Path=/, no Domain", async () => {
     const { email } = await newUser("host");
     const session = named(await signInCookies(baseUrl(), email), "__Host-session")!;
-    const toast = named((await fetch(`${baseUrl()}/projects`, { redirect: "manual" })).headers.getSetCookie(), "__Host-toast-session")!;
+    const toast = named(
+      (await fetch(`${baseUrl()}/projects`, { redirect: "manual" })).headers.getSetCookie(),
+      "__Host-toast-session",
+    )!;
     const prefs = named(
       (
         await fetch(`${baseUrl()}/preferences`, {
@@ -37,7 +40,9 @@ describe("cookies take the __Host- prefix when they are Secure (the test servers
 
   it("a session cookie under the old name (__session) is ignored and expired, never promoted to __Host-session", async () => {
     const { email } = await newUser("legacy");
-    const value = named(await signInCookies(baseUrl(), email), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
+    const value = named(await signInCookies(baseUrl(), email), "__Host-session")!
+      .split(";")[0]
+      .slice("__Host-session=".length);
     const expiredOld = /^__session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/;
 
     // A valid, signed value under the old name (planted by a sibling subdomain or over plain HTTP) signs nobody in.
@@ -47,21 +52,31 @@ describe("cookies take the __Host- prefix when they are Secure (the test servers
     expect(named(set, "__Host-session")).toBeUndefined();
     expect(set).toEqual([expect.stringMatching(expiredOld)]);
     // A page neither: the dashboard sends the browser to sign in, and expires the old cookie.
-    const page = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: `__session=${value}` }, redirect: "manual" });
+    const page = await fetch(`${baseUrl()}/dashboard`, {
+      headers: { Cookie: `__session=${value}` },
+      redirect: "manual",
+    });
     expect(page.status).toBe(302);
     expect(page.headers.get("Location")).toMatch(/^\/login/);
     expect(page.headers.getSetCookie()).toEqual([expect.stringMatching(expiredOld)]);
 
     // Beside the new cookie the new one counts (whoever's the old one is), and the old one is expired.
     const { email: other } = await newUser("planter");
-    const planterValue = named(await signInCookies(baseUrl(), other), "__Host-session")!.split(";")[0].slice("__Host-session=".length);
-    const both = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `__session=${planterValue}; __Host-session=${value}` } });
+    const planterValue = named(await signInCookies(baseUrl(), other), "__Host-session")!
+      .split(";")[0]
+      .slice("__Host-session=".length);
+    const both = await fetch(`${baseUrl()}/api/auth/me`, {
+      headers: { Cookie: `__session=${planterValue}; __Host-session=${value}` },
+    });
     expect(both.status).toBe(200);
     expect((await both.json()).email).toBe(email);
     expect(both.headers.getSetCookie()).toEqual([expect.stringMatching(expiredOld)]);
 
     // After logout the old name brings nobody back.
-    const logout = await fetch(`${baseUrl()}/api/auth/logout`, { method: "POST", headers: { Cookie: `__Host-session=${value}` } });
+    const logout = await fetch(`${baseUrl()}/api/auth/logout`, {
+      method: "POST",
+      headers: { Cookie: `__Host-session=${value}` },
+    });
     expect(logout.status).toBeLessThan(400);
     const afterLogout = await fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: `__session=${planterValue}` } });
     expect(afterLogout.status).toBe(401);
@@ -74,24 +89,36 @@ describe("cookies take the __Host- prefix when they are Secure (the test servers
       body: new URLSearchParams({ intent: "theme", theme: "light", redirectTo: "/" }),
       redirect: "manual",
     });
-    const prefsValue = named(prefs.headers.getSetCookie(), "__Host-studio_prefs")!.split(";")[0].slice("__Host-studio_prefs=".length);
+    const prefsValue = named(prefs.headers.getSetCookie(), "__Host-studio_prefs")!
+      .split(";")[0]
+      .slice("__Host-studio_prefs=".length);
     const toast = await fetch(`${baseUrl()}/projects`, { redirect: "manual" });
-    const toastValue = named(toast.headers.getSetCookie(), "__Host-toast-session")!.split(";")[0].slice("__Host-toast-session=".length);
+    const toastValue = named(toast.headers.getSetCookie(), "__Host-toast-session")!
+      .split(";")[0]
+      .slice("__Host-toast-session=".length);
 
     // The same values under the new names take effect (the test's own control).
-    const current = await fetch(`${baseUrl()}/login`, { headers: { Cookie: `__Host-studio_prefs=${prefsValue}; __Host-toast-session=${toastValue}` } });
+    const current = await fetch(`${baseUrl()}/login`, {
+      headers: { Cookie: `__Host-studio_prefs=${prefsValue}; __Host-toast-session=${toastValue}` },
+    });
     const currentHtml = await current.text();
     expect(currentHtml).toContain('data-theme="light"');
     expect(named(current.headers.getSetCookie(), "__Host-toast-session")).toMatch(/Expires=Thu, 01 Jan 1970/);
 
-    const page = await fetch(`${baseUrl()}/login`, { headers: { Cookie: `studio_prefs=${prefsValue}; toast-session=${toastValue}` } });
+    const page = await fetch(`${baseUrl()}/login`, {
+      headers: { Cookie: `studio_prefs=${prefsValue}; toast-session=${toastValue}` },
+    });
     const html = await page.text();
     expect(html).not.toContain('data-theme="light"');
     expect(html).toContain('data-theme="dark"');
     const set = page.headers.getSetCookie();
     expect(set.filter((cookie) => cookie.startsWith("__Host-"))).toEqual([]);
-    expect(named(set, "studio_prefs")).toMatch(/^studio_prefs=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
-    expect(named(set, "toast-session")).toMatch(/^toast-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
+    expect(named(set, "studio_prefs")).toMatch(
+      /^studio_prefs=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    expect(named(set, "toast-session")).toMatch(
+      /^toast-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/,
+    );
   });
 });
 

@@ -21,7 +21,8 @@ const BUDGETS_KB: Record<string, number> = {
 };
 
 /** Modules that belong to one screen only (drawing, camera, recorder, matrix rain). */
-const SCREEN_ONLY = /\/assets\/(backgrounds|camera-filters|recorder|media-capture|sketch-canvas|use-filtered-camera|camera-studio)-/;
+const SCREEN_ONLY =
+  /\/assets\/(backgrounds|camera-filters|recorder|media-capture|sketch-canvas|use-filtered-camera|camera-studio)-/;
 
 const clientDir = path.resolve(process.env.BUILD_DIR || "build", "client");
 let cookie = "";
@@ -48,7 +49,8 @@ async function firstLoadScripts(pathname: string) {
   expect(response.status, `${pathname} answers 200`).toBe(200);
   const html = await response.text();
   const urls = new Set<string>();
-  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*>/g)) urls.add(/\bhref="([^"]+)"/.exec(match[0])![1]);
+  for (const match of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*>/g))
+    urls.add(/\bhref="([^"]+)"/.exec(match[0])![1]);
   for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) urls.add(match[1]);
   // The inline module script imports the entry and route modules by URL.
   for (const match of html.matchAll(/import\s*(?:\(\s*)?"(\/assets\/[^"]+\.js)"/g)) urls.add(match[1]);
@@ -75,7 +77,10 @@ describe("first-load JavaScript budgets (gzip)", () => {
             .map(({ url, bytes }) => `  ${kb(bytes).padStart(6)} KB  ${url}`)
             .join("\n"),
       );
-      expect(scripts.filter((url) => SCREEN_ONLY.test(url)), `${pathname} loads no screen-only code`).toEqual([]);
+      expect(
+        scripts.filter((url) => SCREEN_ONLY.test(url)),
+        `${pathname} loads no screen-only code`,
+      ).toEqual([]);
       expect(total / 1024, `${pathname} first-load JS in KB`).toBeLessThanOrEqual(budget);
     });
   }

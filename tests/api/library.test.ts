@@ -48,9 +48,15 @@ describe("POST /api/library/upload", () => {
 
     // The kind field may come after the file.
     const clip = await save(token, webmBytes(256), "camera-clip.webm", "clip", false);
-    expect(clip).toMatchObject({ status: 201, body: { kind: "clip", name: "camera-clip.webm", content_type: "video/webm" } });
+    expect(clip).toMatchObject({
+      status: 201,
+      body: { kind: "clip", name: "camera-clip.webm", content_type: "video/webm" },
+    });
     const memo = await save(token, m4aBytes(), "voice-memo.m4a", "memo");
-    expect(memo).toMatchObject({ status: 201, body: { kind: "memo", name: "voice-memo.m4a", content_type: "audio/mp4" } });
+    expect(memo).toMatchObject({
+      status: 201,
+      body: { kind: "memo", name: "voice-memo.m4a", content_type: "audio/mp4" },
+    });
     // Chromium's MediaRecorder writes audio/mp4 with an "isom" brand.
     expect((await save(token, mp4Bytes(), "chromium-memo.m4a", "memo")).status).toBe(201);
 
@@ -61,9 +67,18 @@ describe("POST /api/library/upload", () => {
 
   it("sniffs the content: the wrong bytes for the kind are 415 and nothing is kept", async () => {
     const { token } = await newUser("lib");
-    expect(await save(token, webmBytes(), "photo.png", "photo")).toMatchObject({ status: 415, body: { detail: "A photo must be a PNG image" } });
-    expect(await save(token, PNG_BYTES, "clip.webm", "clip")).toMatchObject({ status: 415, body: { detail: "A camera clip must be a WebM video" } });
-    expect(await save(token, mp3WithId3(), "memo.m4a", "memo")).toMatchObject({ status: 415, body: { detail: "A voice memo must be M4A (MP4 audio)" } });
+    expect(await save(token, webmBytes(), "photo.png", "photo")).toMatchObject({
+      status: 415,
+      body: { detail: "A photo must be a PNG image" },
+    });
+    expect(await save(token, PNG_BYTES, "clip.webm", "clip")).toMatchObject({
+      status: 415,
+      body: { detail: "A camera clip must be a WebM video" },
+    });
+    expect(await save(token, mp3WithId3(), "memo.m4a", "memo")).toMatchObject({
+      status: 415,
+      body: { detail: "A voice memo must be M4A (MP4 audio)" },
+    });
     expect((await save(token, Buffer.from("just some text, not media at all"), "x.png", "photo")).status).toBe(415);
     expect((await save(token, Buffer.alloc(0), "empty.png", "photo")).status).toBe(422);
     expect((await api("/api/library", { token })).body).toMatchObject({ files: [], total: 0 });
@@ -117,9 +132,17 @@ describe("GET /api/library", () => {
     expect(headers.get("cache-control")).toBe("no-store");
     expect(body.total).toBe(5);
     expect(body.page).toBe(1);
-    expect(body.files.map((file: { kind: string }) => file.kind)).toEqual(["speech", "memo", "photo", "video", "voice"]);
+    expect(body.files.map((file: { kind: string }) => file.kind)).toEqual([
+      "speech",
+      "memo",
+      "photo",
+      "video",
+      "voice",
+    ]);
     for (const file of body.files) {
-      expect(Object.keys(file)).toEqual(expect.arrayContaining(["id", "name", "kind", "size", "content_type", "created_at", "url", "provenance"]));
+      expect(Object.keys(file)).toEqual(
+        expect.arrayContaining(["id", "name", "kind", "size", "content_type", "created_at", "url", "provenance"]),
+      );
       expect(file.url).toBe(`/media/${file.id}`);
     }
     const voice = body.files.find((file: { kind: string }) => file.kind === "voice");
@@ -137,7 +160,8 @@ describe("GET /api/library", () => {
   });
 
   it("filters by kind, searches name and prompt (case-insensitive), sorts by date or size, pages", async () => {
-    const kinds = async (query: string) => (await api(`/api/library?${query}`, { token })).body.files.map((file: { kind: string }) => file.kind);
+    const kinds = async (query: string) =>
+      (await api(`/api/library?${query}`, { token })).body.files.map((file: { kind: string }) => file.kind);
     expect(await kinds("kind=photo")).toEqual(["photo"]);
     expect(await kinds("kind=memo")).toEqual(["memo"]);
     expect(await kinds("q=SUNSET")).toEqual(["photo"]);
@@ -145,9 +169,13 @@ describe("GET /api/library", () => {
     expect(await kinds("q=from%20the%20library")).toEqual(["speech"]);
     expect(await kinds("q=%25")).toEqual([]);
     expect(await kinds("sort=date")).toEqual(["voice", "video", "photo", "memo", "speech"]);
-    const sizes = (await api("/api/library?sort=-size", { token })).body.files.map((file: { size: number }) => file.size);
+    const sizes = (await api("/api/library?sort=-size", { token })).body.files.map(
+      (file: { size: number }) => file.size,
+    );
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
-    const ascending = (await api("/api/library?sort=size", { token })).body.files.map((file: { size: number }) => file.size);
+    const ascending = (await api("/api/library?sort=size", { token })).body.files.map(
+      (file: { size: number }) => file.size,
+    );
     expect(ascending).toEqual([...sizes].reverse());
 
     const first = await api("/api/library?per_page=2&page=1", { token });
@@ -159,8 +187,14 @@ describe("GET /api/library", () => {
   });
 
   it("a bad kind, sort or page is 422 with a detail", async () => {
-    expect(await api("/api/library?kind=music", { token })).toMatchObject({ status: 422, body: { detail: expect.stringContaining("kind must be one of: voice, video") } });
-    expect(await api("/api/library?sort=name", { token })).toMatchObject({ status: 422, body: { detail: "sort must be one of: -date, date, -size, size" } });
+    expect(await api("/api/library?kind=music", { token })).toMatchObject({
+      status: 422,
+      body: { detail: expect.stringContaining("kind must be one of: voice, video") },
+    });
+    expect(await api("/api/library?sort=name", { token })).toMatchObject({
+      status: 422,
+      body: { detail: "sort must be one of: -date, date, -size, size" },
+    });
     expect((await api("/api/library?page=0", { token })).status).toBe(422);
     expect((await api("/api/library?page=two", { token })).status).toBe(422);
     expect((await api("/api/library?per_page=1000", { token })).status).toBe(422);
@@ -177,8 +211,13 @@ describe("GET, PATCH and DELETE /api/library/{id}", () => {
     const owner = await newUser("lib-owner");
     const other = await newUser("lib-other");
     const id = (await save(owner.token, PNG_BYTES, "mine.png", "photo")).body.id;
-    expect(await api(`/api/library/${id}`, { token: other.token })).toMatchObject({ status: 404, body: { detail: "File not found" } });
-    expect((await api(`/api/library/${id}`, { token: other.token, method: "PATCH", json: { name: "stolen" } })).status).toBe(404);
+    expect(await api(`/api/library/${id}`, { token: other.token })).toMatchObject({
+      status: 404,
+      body: { detail: "File not found" },
+    });
+    expect(
+      (await api(`/api/library/${id}`, { token: other.token, method: "PATCH", json: { name: "stolen" } })).status,
+    ).toBe(404);
     expect((await api(`/api/library/${id}`, { token: other.token, method: "DELETE" })).status).toBe(404);
     expect((await api(`/media/${id}`, { token: other.token })).status).toBe(404);
     expect((await api(`/media/${id}/thumbnail`, { token: other.token })).status).toBe(404);
@@ -195,14 +234,23 @@ describe("GET, PATCH and DELETE /api/library/{id}", () => {
 
     const renamed = await api(`/api/library/${id}`, { token, method: "PATCH", json: { name: "  Beach day  " } });
     expect(renamed).toMatchObject({ status: 200, body: { id, name: "Beach day.png", kind: "photo" } });
-    expect((await api(`/api/library/${id}`, { token, method: "PATCH", json: { name: "Beach.PNG" } })).body.name).toBe("Beach.png");
-    expect((await api(`/api/library/${memoId}`, { token, method: "PATCH", json: { name: "Groceries" } })).body.name).toBe("Groceries.m4a");
+    expect((await api(`/api/library/${id}`, { token, method: "PATCH", json: { name: "Beach.PNG" } })).body.name).toBe(
+      "Beach.png",
+    );
+    expect(
+      (await api(`/api/library/${memoId}`, { token, method: "PATCH", json: { name: "Groceries" } })).body.name,
+    ).toBe("Groceries.m4a");
     for (const name of ["", "   ", ".png"]) {
-      expect(await api(`/api/library/${id}`, { token, method: "PATCH", json: { name } })).toMatchObject({ status: 422, body: { detail: "Name is required" } });
+      expect(await api(`/api/library/${id}`, { token, method: "PATCH", json: { name } })).toMatchObject({
+        status: 422,
+        body: { detail: "Name is required" },
+      });
     }
     expect((await api(`/api/library/${id}`, { token, method: "PATCH", json: {} })).status).toBe(422);
     expect((await api(`/api/library/${id}`, { token, method: "PATCH", json: { name: "a/b" } })).status).toBe(422);
-    expect(await api(`/api/library/${id}`, { token, method: "PATCH", json: { name: "second" } })).toMatchObject({ status: 409 });
+    expect(await api(`/api/library/${id}`, { token, method: "PATCH", json: { name: "second" } })).toMatchObject({
+      status: 409,
+    });
     expect((await api(`/api/library/${id}`, { token })).body.name).toBe("Beach.png");
     expect((await api(`/api/library/${id}`, { token, method: "PUT", json: { name: "x" } })).status).toBe(405);
   });
@@ -215,7 +263,10 @@ describe("GET, PATCH and DELETE /api/library/{id}", () => {
     expect(project.body.image_file).toBe("attach me.png");
     expect((await api(`/media/${id}`, { token })).status).toBe(200);
 
-    expect(await api(`/api/library/${id}`, { token, method: "DELETE" })).toMatchObject({ status: 200, body: { ok: true, id } });
+    expect(await api(`/api/library/${id}`, { token, method: "DELETE" })).toMatchObject({
+      status: 200,
+      body: { ok: true, id },
+    });
     expect((await api(`/media/${id}`, { token })).status).toBe(404);
     expect((await api(`/api/library/${id}`, { token })).status).toBe(404);
     expect((await api(`/api/library/${id}`, { token, method: "DELETE" })).status).toBe(404);
@@ -234,7 +285,10 @@ describe("GET /media/{id}/thumbnail", () => {
     expect(thumb.headers.get("cache-control")).toContain("private");
     const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: "webp", width: 320, height: 160 });
-    const again = await api(`/media/${id}/thumbnail`, { token, headers: { "If-None-Match": thumb.headers.get("etag")! } });
+    const again = await api(`/media/${id}/thumbnail`, {
+      token,
+      headers: { "If-None-Match": thumb.headers.get("etag")! },
+    });
     expect(again.status).toBe(304);
     const memoId = (await save(token, m4aBytes(), "memo.m4a", "memo")).body.id;
     expect((await api(`/media/${memoId}/thumbnail`, { token })).status).toBe(404);
@@ -264,9 +318,18 @@ describe("USER_STORAGE_QUOTA_MB", () => {
   let token: string;
   const MiB = 1024 * 1024;
   const call = (pathname: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${pathname}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
+    fetch(`${server.url}${pathname}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+    });
   /** Every stored object and temporary file under the server's media folder. */
-  const storedFiles = () => (fs.existsSync(path.join(server.dataDir, "media")) ? fs.readdirSync(path.join(server.dataDir, "media"), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name) : []);
+  const storedFiles = () =>
+    fs.existsSync(path.join(server.dataDir, "media"))
+      ? fs
+          .readdirSync(path.join(server.dataDir, "media"), { recursive: true, withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => entry.name)
+      : [];
   /** A PNG header followed by filler: `size` bytes in all. */
   const pngOfSize = (size: number) => Buffer.concat([PNG_BYTES, Buffer.alloc(size - PNG_BYTES.length, 1)]);
   const used = async () => (await (await call("/api/library/usage")).json()).used_bytes as number;
@@ -275,8 +338,20 @@ describe("USER_STORAGE_QUOTA_MB", () => {
     server = await startTestServer({ USER_STORAGE_QUOTA_MB: "1" });
     const email = `quota-${Date.now()}@example.com`;
     const json = { "Content-Type": "application/json" };
-    await fetch(`${server.url}/api/auth/register`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers: json });
-    token = (await (await fetch(`${server.url}/api/auth/login`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers: json })).json()).access_token;
+    await fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      body: JSON.stringify({ email, password: PASSWORD }),
+      headers: json,
+    });
+    token = (
+      await (
+        await fetch(`${server.url}/api/auth/login`, {
+          method: "POST",
+          body: JSON.stringify({ email, password: PASSWORD }),
+          headers: json,
+        })
+      ).json()
+    ).access_token;
   });
   afterAll(async () => {
     await server?.stop();
@@ -294,9 +369,14 @@ describe("USER_STORAGE_QUOTA_MB", () => {
       ["/api/videos/upload", mp4Bytes(3 * MiB), "big.mp4"],
     ] as const) {
       // Read as soon as it comes: the server answers before the body has arrived and then closes (sendForAnswer).
-      const response = await sendForAnswer(`${server.url}${pathname}`, { body: saveForm(bytes, name, "photo"), headers: { Authorization: `Bearer ${token}` } });
+      const response = await sendForAnswer(`${server.url}${pathname}`, {
+        body: saveForm(bytes, name, "photo"),
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(response.status).toBe(413);
-      expect(JSON.parse(response.text).detail).toBe("Not enough storage left: this would pass your 1 MiB quota. Delete files in your library to make room.");
+      expect(JSON.parse(response.text).detail).toBe(
+        "Not enough storage left: this would pass your 1 MiB quota. Delete files in your library to make room.",
+      );
     }
     expect(storedFiles().length).toBe(before);
     expect(await used()).toBe(0);
@@ -326,26 +406,49 @@ describe("USER_STORAGE_QUOTA_MB", () => {
 
   it("uploads fit until the quota is reached; then generations are refused with 413 before and while storing", async () => {
     // Fill all but 100 bytes: the generated speech (a WAV of kilobytes) does not fit.
-    const first = await call("/api/library/upload", { method: "POST", body: saveForm(pngOfSize(MiB - 100), "almost full.png", "photo") });
+    const first = await call("/api/library/upload", {
+      method: "POST",
+      body: saveForm(pngOfSize(MiB - 100), "almost full.png", "photo"),
+    });
     expect(first.status).toBe(201);
-    const spoken = await call("/api/voice/generate", { method: "POST", body: JSON.stringify({ text: "This will not fit" }), headers: { "Content-Type": "application/json" } });
+    const spoken = await call("/api/voice/generate", {
+      method: "POST",
+      body: JSON.stringify({ text: "This will not fit" }),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(spoken.status).toBe(413);
     expect((await spoken.json()).detail).toMatch(/^Not enough storage left/);
     // Exactly full: refused before the provider is asked, for every generation.
-    const last = await call("/api/library/upload", { method: "POST", body: saveForm(pngOfSize(100), "last bytes.png", "photo") });
+    const last = await call("/api/library/upload", {
+      method: "POST",
+      body: saveForm(pngOfSize(100), "last bytes.png", "photo"),
+    });
     expect(last.status).toBe(201);
     expect(await used()).toBe(MiB);
-    const again = await call("/api/voice/generate", { method: "POST", body: JSON.stringify({ text: "Nor this" }), headers: { "Content-Type": "application/json" } });
+    const again = await call("/api/voice/generate", {
+      method: "POST",
+      body: JSON.stringify({ text: "Nor this" }),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(again.status).toBe(413);
-    const job = await call("/api/aivideo", { method: "POST", body: JSON.stringify({ prompt: "a sunrise" }), headers: { "Content-Type": "application/json" } });
+    const job = await call("/api/aivideo", {
+      method: "POST",
+      body: JSON.stringify({ prompt: "a sunrise" }),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(job.status).toBe(413);
     const small = await call("/api/library/upload", { method: "POST", body: saveForm(PNG_BYTES, "tiny.png", "photo") });
     expect(small.status).toBe(413);
     const library = await (await call("/api/library")).json();
-    expect(library.files.map((file: { name: string }) => file.name).sort()).toEqual(["almost full.png", "last bytes.png"]);
+    expect(library.files.map((file: { name: string }) => file.name).sort()).toEqual([
+      "almost full.png",
+      "last bytes.png",
+    ]);
     // Deleting makes room again.
     expect((await call(`/api/library/${library.files[0].id}`, { method: "DELETE" })).status).toBe(200);
-    expect((await call("/api/library/upload", { method: "POST", body: saveForm(PNG_BYTES, "tiny.png", "photo") })).status).toBe(201);
+    expect(
+      (await call("/api/library/upload", { method: "POST", body: saveForm(PNG_BYTES, "tiny.png", "photo") })).status,
+    ).toBe(201);
   });
 });
 
@@ -357,20 +460,31 @@ describe("provenance of what the project editor's generators make", () => {
     expect(project.status).toBe(201);
     const projectId = project.body.id;
 
-    const spoken = await api("/api/creative-tools/voice/generate", { token: owner.token, json: { text: "Scene one", project_id: projectId } });
+    const spoken = await api("/api/creative-tools/voice/generate", {
+      token: owner.token,
+      json: { text: "Scene one", project_id: projectId },
+    });
     expect(spoken.status).toBe(201);
     const file = await api(`/api/library/${spoken.body.media_id}`, { token: owner.token });
     expect(file.body.provenance).toMatchObject({ prompt: "Scene one", source: { type: "project", id: projectId } });
 
     // Without a project the source stays empty.
     const plain = await api("/api/creative-tools/voice/generate", { token: owner.token, json: { text: "Scene two" } });
-    expect((await api(`/api/library/${plain.body.media_id}`, { token: owner.token })).body.provenance.source ?? null).toBeNull();
+    expect(
+      (await api(`/api/library/${plain.body.media_id}`, { token: owner.token })).body.provenance.source ?? null,
+    ).toBeNull();
 
-    const refused = await api("/api/creative-tools/voice/generate", { token: stranger.token, json: { text: "Scene three", project_id: projectId } });
+    const refused = await api("/api/creative-tools/voice/generate", {
+      token: stranger.token,
+      json: { text: "Scene three", project_id: projectId },
+    });
     expect(refused.status).toBe(404);
     expect(refused.body.detail).toBe("Project not found");
     expect((await api("/api/library", { token: stranger.token })).body.total).toBe(0);
-    const badId = await api("/api/creative-tools/voice/generate", { token: owner.token, json: { text: "Scene four", project_id: 42 } });
+    const badId = await api("/api/creative-tools/voice/generate", {
+      token: owner.token,
+      json: { text: "Scene four", project_id: 42 },
+    });
     expect(badId.status).toBe(422);
   });
 });

@@ -42,7 +42,10 @@ async function until(ms: number, check: () => Promise<boolean>): Promise<number>
 }
 
 const available = postgresAvailable();
-if (!available) console.warn("[outage-postgres.test] PostgreSQL is not installed: the outage tests on PostgreSQL are NOT RUN here (CI installs it)");
+if (!available)
+  console.warn(
+    "[outage-postgres.test] PostgreSQL is not installed: the outage tests on PostgreSQL are NOT RUN here (CI installs it)",
+  );
 
 describe.runIf(available)("PostgreSQL goes away under the server (throwaway cluster)", () => {
   let cluster: PgCluster;
@@ -100,7 +103,10 @@ describe.runIf(available)("PostgreSQL goes away under the server (throwaway clus
       }),
     );
     try {
-      await until(5000, async () => (await blocker.query("select count(*)::int as n from pg_locks where not granted")).rows[0].n > 0);
+      await until(
+        5000,
+        async () => (await blocker.query("select count(*)::int as n from pg_locks where not granted")).rows[0].n > 0,
+      );
       expect(await killServerConnections()).toBeGreaterThan(0);
       await blocker.query("rollback");
       await blocker.end();
@@ -153,7 +159,12 @@ describe.runIf(available)("PostgreSQL goes away under the server (throwaway clus
       const health = await fetch(`${server.url}/api/health`);
       expect(health.status).toBe(503);
       expect(health.headers.get("retry-after")).toBe("5");
-      expect(await health.json()).toMatchObject({ status: "degraded", database: "unavailable", storage: "ok", database_engine: "postgres" });
+      expect(await health.json()).toMatchObject({
+        status: "degraded",
+        database: "unavailable",
+        storage: "ok",
+        database_engine: "postgres",
+      });
 
       // What needs no database is answered as ever: a wrong method is still its 405, not a 503.
       expect((await fetch(`${server.url}/api/content`, { method: "PATCH" })).status).toBe(405);

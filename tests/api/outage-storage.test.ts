@@ -31,7 +31,13 @@ let token: string;
 let s3: S3Client;
 
 async function startStore() {
-  store = new S3rver({ address: "127.0.0.1", port, silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  store = new S3rver({
+    address: "127.0.0.1",
+    port,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   port = (await store.run()).port;
 }
 async function stopStore() {
@@ -50,8 +56,11 @@ const voiceForm = (name: string) => {
   return form;
 };
 const keys = async (prefix: string) =>
-  ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((object) => object.Key!);
-const usage = async () => (await (await call("/api/library/usage")).json()) as { used_bytes?: number } & Record<string, unknown>;
+  ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map(
+    (object) => object.Key!,
+  );
+const usage = async () =>
+  (await (await call("/api/library/usage")).json()) as { used_bytes?: number } & Record<string, unknown>;
 
 /** Polls `check` until it holds, for at most `ms`; resolves how long it took. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
@@ -66,7 +75,12 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 beforeAll(async () => {
   await startStore();
   const endpoint = `http://127.0.0.1:${port}`;
-  s3 = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+  s3 = new S3Client({
+    endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+  });
   server = await startTestServer({
     STORAGE_URL: `s3://${BUCKET}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&force_path_style=true`,
     AWS_ACCESS_KEY_ID: "S3RVER",
@@ -74,9 +88,14 @@ beforeAll(async () => {
     AWS_REGION: "us-east-1",
   });
   const email = `outage-${Date.now()}@example.com`;
-  const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const json = (body: unknown) => ({
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect((await fetch(`${server.url}/api/auth/register`, json({ email, password: PASSWORD }))).status).toBe(201);
-  token = (await (await fetch(`${server.url}/api/auth/login`, json({ email, password: PASSWORD }))).json()).access_token;
+  token = (await (await fetch(`${server.url}/api/auth/login`, json({ email, password: PASSWORD }))).json())
+    .access_token;
 }, 60_000);
 
 afterAll(async () => {
@@ -124,7 +143,12 @@ describe("the file store stops and comes back", () => {
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(503);
     expect(health.headers.get("retry-after")).toBe("5");
-    expect(await health.json()).toMatchObject({ status: "degraded", database: "ok", storage: "unavailable", storage_kind: "s3" });
+    expect(await health.json()).toMatchObject({
+      status: "degraded",
+      database: "ok",
+      storage: "unavailable",
+      storage_kind: "s3",
+    });
 
     await startStore();
     const recovered = await within(10_000, async () => (await fetch(`${server.url}/api/health`)).status === 200);

@@ -113,9 +113,13 @@ describe("GET /api/content answers are bounded in bytes", () => {
     const person = await newUser("paging-bytes");
     const body = "x".repeat(100_000);
     for (let at = 0; at < 48; at += 8) {
-      await Promise.all(Array.from({ length: 8 }, () => api("/api/content", { token: person.token, json: { title: "long", body } })));
+      await Promise.all(
+        Array.from({ length: 8 }, () => api("/api/content", { token: person.token, json: { title: "long", body } })),
+      );
     }
-    const response = await fetch(`${baseUrl()}/api/content?limit=500`, { headers: { Authorization: `Bearer ${person.token}` } });
+    const response = await fetch(`${baseUrl()}/api/content?limit=500`, {
+      headers: { Authorization: `Bearer ${person.token}` },
+    });
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(response.status).toBe(200);
     expect(bytes.byteLength).toBeLessThanOrEqual(4 * 1024 * 1024);
@@ -135,7 +139,9 @@ describe("the other lists page by the same rules", () => {
     const person = await newUser("paging-projects");
     for (let start = 0; start < 103; start += 8) {
       await Promise.all(
-        Array.from({ length: Math.min(8, 103 - start) }, (_, at) => api("/api/project/create", { token: person.token, json: { title: `Project ${start + at}` } })),
+        Array.from({ length: Math.min(8, 103 - start) }, (_, at) =>
+          api("/api/project/create", { token: person.token, json: { title: `Project ${start + at}` } }),
+        ),
       );
     }
     const first = await api("/api/project", { token: person.token });

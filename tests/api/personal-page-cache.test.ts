@@ -71,7 +71,10 @@ describe("the dashboard kept between changes", () => {
   it("answers a browser's revalidation with 304 while the page is unchanged, and with the new page after a change", async () => {
     const first = await dashboard(cookie);
     const etag = first.response.headers.get("etag")!;
-    const revalidated = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie, "If-None-Match": etag }, redirect: "manual" });
+    const revalidated = await fetch(`${baseUrl()}/dashboard`, {
+      headers: { Cookie: cookie, "If-None-Match": etag },
+      redirect: "manual",
+    });
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe("");
     expect(revalidated.headers.get("etag")).toBe(etag);
@@ -79,23 +82,38 @@ describe("the dashboard kept between changes", () => {
     expect(revalidated.headers.get("content-security-policy")).toBeNull();
     expect(revalidated.headers.get("cache-control")).toBe("private, no-cache");
 
-    const other = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie, "If-None-Match": 'W/"something-else"' }, redirect: "manual" });
+    const other = await fetch(`${baseUrl()}/dashboard`, {
+      headers: { Cookie: cookie, "If-None-Match": 'W/"something-else"' },
+      redirect: "manual",
+    });
     expect(other.status).toBe(200);
     // The validator names the page at its URL: another URL of the dashboard is another page.
-    const paged = await fetch(`${baseUrl()}/dashboard?edit=1`, { headers: { Cookie: cookie, "If-None-Match": etag }, redirect: "manual" });
+    const paged = await fetch(`${baseUrl()}/dashboard?edit=1`, {
+      headers: { Cookie: cookie, "If-None-Match": etag },
+      redirect: "manual",
+    });
     expect(paged.status).toBe(200);
 
     await api("/api/content", { token: owner.token, json: { title: "Written after the page was stored" } });
-    const changed = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie, "If-None-Match": etag }, redirect: "manual" });
+    const changed = await fetch(`${baseUrl()}/dashboard`, {
+      headers: { Cookie: cookie, "If-None-Match": etag },
+      redirect: "manual",
+    });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
     expect(await changed.text()).toContain("Written after the page was stored");
 
     // Another person's validator never opens this person's page, and a signed-out one gets the login.
-    const theirs = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: otherCookie, "If-None-Match": changed.headers.get("etag")! }, redirect: "manual" });
+    const theirs = await fetch(`${baseUrl()}/dashboard`, {
+      headers: { Cookie: otherCookie, "If-None-Match": changed.headers.get("etag")! },
+      redirect: "manual",
+    });
     expect(theirs.status).toBe(200);
     expect(await theirs.text()).not.toContain("Written after the page was stored");
-    const anonymous = await fetch(`${baseUrl()}/dashboard`, { headers: { "If-None-Match": changed.headers.get("etag")! }, redirect: "manual" });
+    const anonymous = await fetch(`${baseUrl()}/dashboard`, {
+      headers: { "If-None-Match": changed.headers.get("etag")! },
+      redirect: "manual",
+    });
     expect(anonymous.status).toBe(302);
   });
 
@@ -103,7 +121,11 @@ describe("the dashboard kept between changes", () => {
     await dashboard(cookie);
     await dashboard(cookie);
     expect((await dashboard(cookie)).response.headers.get("server-timing")).toBe('page;desc="kept"');
-    await api(`/api/content/${itemId}/autosave`, { method: "POST", token: owner.token, json: { title: "Owl story, autosaved", body: "Once" } });
+    await api(`/api/content/${itemId}/autosave`, {
+      method: "POST",
+      token: owner.token,
+      json: { title: "Owl story, autosaved", body: "Once" },
+    });
     const changed = await dashboard(cookie);
     expect(changed.response.headers.get("server-timing")).toBe('page;desc="rendered"');
     expect(changed.html).toContain("Owl story, autosaved");
@@ -117,7 +139,11 @@ describe("the dashboard kept between changes", () => {
     expect(created.status).toBe(201);
     expect((await dashboard(cookie)).html).toContain("A brand new idea");
 
-    const renamed = await api(`/api/content/${itemId}`, { method: "PUT", token: owner.token, json: { title: "Owl story, second draft" } });
+    const renamed = await api(`/api/content/${itemId}`, {
+      method: "PUT",
+      token: owner.token,
+      json: { title: "Owl story, second draft" },
+    });
     expect(renamed.status).toBe(200);
     const afterRename = (await dashboard(cookie)).html;
     expect(afterRename).toContain("Owl story, second draft");
@@ -125,7 +151,11 @@ describe("the dashboard kept between changes", () => {
 
     // A pin changes no title, only the row's state: the star's form says "unpin" once pinned.
     const unpinnedForms = (afterRename.match(/name="unpin"/g) ?? []).length;
-    const pinned = await api(`/api/content/${itemId}/pin`, { method: "POST", token: owner.token, json: { pinned: true } });
+    const pinned = await api(`/api/content/${itemId}/pin`, {
+      method: "POST",
+      token: owner.token,
+      json: { pinned: true },
+    });
     expect(pinned.status).toBe(200);
     expect(((await dashboard(cookie)).html.match(/name="unpin"/g) ?? []).length).toBe(unpinnedForms + 1);
 
@@ -174,7 +204,9 @@ describe("the dashboard kept between changes", () => {
   it("a data request that asks like a browser's document (Accept: text/html) still gets data", async () => {
     await dashboard(cookie);
     await dashboard(cookie);
-    const response = await fetch(`${baseUrl()}/dashboard.data`, { headers: { Cookie: cookie, Accept: "text/html", "Sec-Fetch-Dest": "document" } });
+    const response = await fetch(`${baseUrl()}/dashboard.data`, {
+      headers: { Cookie: cookie, Accept: "text/html", "Sec-Fetch-Dest": "document" },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).not.toMatch(/text\/html/);
     expect(response.headers.get("etag")).toBeNull();

@@ -12,14 +12,18 @@ describe("GET /api/health", () => {
 
 describe("POST /api/feedback", () => {
   it("stores feedback without signing in -> 200", async () => {
-    const { status, body } = await api("/api/feedback", { json: { name: "Ada", email: "ada@example.com", message: "Love it" } });
+    const { status, body } = await api("/api/feedback", {
+      json: { name: "Ada", email: "ada@example.com", message: "Love it" },
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, id: expect.any(String) });
   });
 
   it("also from a signed-in user", async () => {
     const { token } = await newUser();
-    expect((await api("/api/feedback", { json: { name: "B", email: "b@example.com", message: "Hi" }, token })).status).toBe(200);
+    expect(
+      (await api("/api/feedback", { json: { name: "B", email: "b@example.com", message: "Hi" }, token })).status,
+    ).toBe(200);
   });
 
   it.each([
@@ -33,7 +37,9 @@ describe("POST /api/feedback", () => {
   });
 
   it("bad JSON -> 400", async () => {
-    expect((await api("/api/feedback", { raw: "nope", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect((await api("/api/feedback", { raw: "nope", headers: { "Content-Type": "application/json" } })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -102,7 +108,12 @@ describe("request bodies", () => {
   it("a form that cannot be read is 400 and a huge one 413, on screens and the API, never 500", async () => {
     const noBoundary = { "Content-Type": "multipart/form-data" };
     for (const path of ["/login", "/register", "/feedback", "/preferences", "/create"]) {
-      const response = await fetch(baseUrl() + path, { method: "POST", headers: noBoundary, body: "garbage", redirect: "manual" });
+      const response = await fetch(baseUrl() + path, {
+        method: "POST",
+        headers: noBoundary,
+        body: "garbage",
+        redirect: "manual",
+      });
       expect([400, 302], path).toContain(response.status);
     }
     expect((await api("/api/auth/login", { raw: "garbage", headers: noBoundary })).status).toBe(400);
@@ -110,7 +121,13 @@ describe("request bodies", () => {
   });
 
   it("calls with the wrong method answer 405 with a detail", async () => {
-    for (const path of ["/api/auth/login", "/api/auth/register", "/api/auth/refresh", "/api/auth/logout", "/api/feedback"]) {
+    for (const path of [
+      "/api/auth/login",
+      "/api/auth/register",
+      "/api/auth/refresh",
+      "/api/auth/logout",
+      "/api/feedback",
+    ]) {
       expect(await api(path), path).toMatchObject({ status: 405, body: { detail: "Method not allowed" } });
     }
     expect((await api("/api/health", { method: "POST" })).status).toBe(405);
@@ -120,10 +137,14 @@ describe("request bodies", () => {
 /** Posts `bytes` of "x" with chunked transfer (no Content-Length); resolves with the status. */
 function postChunked(path: string, bytes: number, contentType = "application/json"): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.request(baseUrl() + path, { method: "POST", headers: { "Content-Type": contentType } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = http.request(
+      baseUrl() + path,
+      { method: "POST", headers: { "Content-Type": contentType } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     request.on("error", reject);
     const chunk = Buffer.alloc(64 * 1024, "x");
     let sent = 0;

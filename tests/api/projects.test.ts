@@ -47,7 +47,10 @@ describe("/api/project", () => {
       ["DELETE", "/api/project/some-id"],
     ];
     for (const [method, path] of calls) {
-      const response = await api(path, { method, json: method === "POST" || method === "PUT" ? { title: "x" } : undefined });
+      const response = await api(path, {
+        method,
+        json: method === "POST" || method === "PUT" ? { title: "x" } : undefined,
+      });
       expect(response.status, `${method} ${path}`).toBe(401);
       expect(response.body.detail).toEqual(expect.any(String));
     }
@@ -90,7 +93,11 @@ describe("/api/project", () => {
       expect(response.status, JSON.stringify(json)).toBe(422);
       expect(response.body).toEqual({ detail });
     }
-    const badJson = await api("/api/project/create", { token: alice.token, raw: "{nope", headers: { "Content-Type": "application/json" } });
+    const badJson = await api("/api/project/create", {
+      token: alice.token,
+      raw: "{nope",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(badJson.status).toBe(400);
     const project = await create(alice, { title: "Valid" });
     const badPut = await api(`/api/project/${project.id}`, { method: "PUT", token: alice.token, json: { title: "" } });
@@ -100,22 +107,41 @@ describe("/api/project", () => {
 
   it("PUT saves title and description; left-out fields keep their value", async () => {
     const project = await create(alice, { title: "Draft", description: "Keep me", music_file: "demo1.mp3" });
-    const saved = await api(`/api/project/${project.id}`, { method: "PUT", token: alice.token, json: { title: "Final" } });
+    const saved = await api(`/api/project/${project.id}`, {
+      method: "PUT",
+      token: alice.token,
+      json: { title: "Final" },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ title: "Final", description: "Keep me", music_file: "demo1.mp3" });
-    const cleared = await api(`/api/project/${project.id}`, { method: "PUT", token: alice.token, json: { title: "Final", description: "", music_file: null } });
+    const cleared = await api(`/api/project/${project.id}`, {
+      method: "PUT",
+      token: alice.token,
+      json: { title: "Final", description: "", music_file: null },
+    });
     expect(cleared.body).toMatchObject({ description: "", music_file: null });
   });
 
   it("media presence: a generated voice by id, an uploaded clip by name, a track; deleting the clip detaches it", async () => {
     const user = await newUser("media");
     const project = await create(user, { title: "With media", music_file: "demo2.mp3" });
-    expect(project).toMatchObject({ music_file: "demo2.mp3", voice_file: null, media: { music: { name: "Deep Abstract Ambient" } } });
+    expect(project).toMatchObject({
+      music_file: "demo2.mp3",
+      voice_file: null,
+      media: { music: { name: "Deep Abstract Ambient" } },
+    });
 
     // The Voice generator's output, attached by the id it answers with.
-    const speech = await api("/api/creative-tools/voice/generate", { token: user.token, json: { text: "Welcome to the film." } });
+    const speech = await api("/api/creative-tools/voice/generate", {
+      token: user.token,
+      json: { text: "Welcome to the film." },
+    });
     expect(speech.status).toBe(201);
-    const attached = await api(`/api/project/${project.id}`, { method: "PUT", token: user.token, json: { title: "With media", voice_file: speech.body.media_id } });
+    const attached = await api(`/api/project/${project.id}`, {
+      method: "PUT",
+      token: user.token,
+      json: { title: "With media", voice_file: speech.body.media_id },
+    });
     expect(attached.status).toBe(200);
     expect(attached.body.voice_file).toBe(speech.body.filename);
     expect(attached.body.media.voice).toMatchObject({ id: speech.body.media_id, kind: "speech", url: speech.body.url });
@@ -124,17 +150,36 @@ describe("/api/project", () => {
 
     // Another user can neither attach this user's file nor see it.
     const other = await create(bob, { title: "Bob's" });
-    const stolen = await api(`/api/project/${other.id}`, { method: "PUT", token: bob.token, json: { title: "Bob's", voice_file: speech.body.media_id } });
+    const stolen = await api(`/api/project/${other.id}`, {
+      method: "PUT",
+      token: bob.token,
+      json: { title: "Bob's", voice_file: speech.body.media_id },
+    });
     expect(stolen).toMatchObject({ status: 422, body: { detail: "No such voice in your library" } });
 
     // An uploaded clip, attached by the name the voice library lists; the answer can be written back as is.
     const clip = await uploadVoice(user, "Narration.mp3");
-    const withClip = await api(`/api/project/${project.id}`, { method: "PUT", token: user.token, json: { title: "With media", voice_file: clip } });
-    expect(withClip.body).toMatchObject({ voice_file: "Narration.mp3", music_file: "demo2.mp3", video_file: null, image_file: null });
-    const roundTrip = await api(`/api/project/${project.id}`, { method: "PUT", token: user.token, json: withClip.body });
+    const withClip = await api(`/api/project/${project.id}`, {
+      method: "PUT",
+      token: user.token,
+      json: { title: "With media", voice_file: clip },
+    });
+    expect(withClip.body).toMatchObject({
+      voice_file: "Narration.mp3",
+      music_file: "demo2.mp3",
+      video_file: null,
+      image_file: null,
+    });
+    const roundTrip = await api(`/api/project/${project.id}`, {
+      method: "PUT",
+      token: user.token,
+      json: withClip.body,
+    });
     expect(roundTrip).toMatchObject({ status: 200, body: { voice_file: "Narration.mp3", music_file: "demo2.mp3" } });
 
-    expect((await api(`/api/voice/file/${encodeURIComponent(clip)}`, { method: "DELETE", token: user.token })).status).toBe(200);
+    expect(
+      (await api(`/api/voice/file/${encodeURIComponent(clip)}`, { method: "DELETE", token: user.token })).status,
+    ).toBe(200);
     const after = await api(`/api/project/${project.id}`, { token: user.token });
     expect(after.body).toMatchObject({ voice_file: null, music_file: "demo2.mp3", media: { voice: null } });
   });
@@ -144,10 +189,15 @@ describe("/api/project", () => {
     for (const id of [project.id, "unknown-id", "%00", "a".repeat(500)]) {
       const path = `/api/project/${encodeURIComponent(id)}`;
       expect((await api(path, { token: bob.token })).status, `GET ${id}`).toBe(404);
-      expect((await api(path, { method: "PUT", token: bob.token, json: { title: "Mine now" } })).status, `PUT ${id}`).toBe(404);
+      expect(
+        (await api(path, { method: "PUT", token: bob.token, json: { title: "Mine now" } })).status,
+        `PUT ${id}`,
+      ).toBe(404);
       expect((await api(path, { method: "DELETE", token: bob.token })).status, `DELETE ${id}`).toBe(404);
     }
-    expect((await api("/api/project/", { token: bob.token })).body.projects.some((p: { id: string }) => p.id === project.id)).toBe(false);
+    expect(
+      (await api("/api/project/", { token: bob.token })).body.projects.some((p: { id: string }) => p.id === project.id),
+    ).toBe(false);
     expect((await api(`/api/project/${project.id}`, { token: alice.token })).body.title).toBe("Alice's own");
   });
 

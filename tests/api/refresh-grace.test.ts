@@ -14,13 +14,18 @@ import { baseUrl, newUser } from "../support/api";
 const GRACE_MS = 10_000;
 
 async function post(base: string, path: string, json: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(base + path, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(json) });
+  const response = await fetch(base + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(json),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
-const get = async (base: string, path: string, token: string) => (await fetch(base + path, { headers: { Authorization: `Bearer ${token}` } })).status;
-const refresh = (base: string, refreshToken: string) => post(base, "/api/auth/refresh", { refresh_token: refreshToken });
-
+const get = async (base: string, path: string, token: string) =>
+  (await fetch(base + path, { headers: { Authorization: `Bearer ${token}` } })).status;
+const refresh = (base: string, refreshToken: string) =>
+  post(base, "/api/auth/refresh", { refresh_token: refreshToken });
 
 describe("POST /api/auth/refresh: the grace window", () => {
   it("ten parallel refreshes with the same token by the body: ten 200s with one identical pair, and the pair works", async () => {
@@ -55,7 +60,10 @@ describe("POST /api/auth/refresh: the grace window", () => {
       expect(rotated.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, GRACE_MS + 1_500));
       const replay = await refresh(baseUrl(), refreshToken);
-      expect(replay).toMatchObject({ status: 401, body: { detail: "Refresh token already used; please log in again" } });
+      expect(replay).toMatchObject({
+        status: 401,
+        body: { detail: "Refresh token already used; please log in again" },
+      });
       expect((await refresh(baseUrl(), rotated.body.refresh_token)).status).toBe(401);
       expect(await get(baseUrl(), "/api/auth/me", token)).toBe(401);
       expect(await get(baseUrl(), "/api/auth/me", rotated.body.access_token)).toBe(401);
@@ -67,7 +75,9 @@ describe("POST /api/auth/refresh: the grace window", () => {
 /** Two instances on one database, each refreshing the same token five times at once. */
 async function sameTokenOnTwoInstances(a: RunningServer, b: RunningServer) {
   const login = await newUser("grace", a.url);
-  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => refresh(i % 2 ? b.url : a.url, login.refreshToken)));
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => refresh(i % 2 ? b.url : a.url, login.refreshToken)),
+  );
   expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
   const pair = answers[0].body;
   for (const answer of answers) expect(answer.body).toEqual(pair);
@@ -98,23 +108,24 @@ describe("two instances sharing one database (one DATA_DIR)", () => {
 });
 
 // Under plain `npm test` (SQLite), PostgreSQL too when its binaries are installed; `npm run test:pg` has the block above for it.
-if (postgresAvailable() && !postgresTestServer()) describe("two instances sharing one PostgreSQL database (throwaway cluster)", () => {
-  let cluster: PgCluster | undefined;
-  let a: RunningServer | undefined;
-  let b: RunningServer | undefined;
-  beforeAll(async () => {
-    cluster = await startPgCluster({ database: "studio_refresh_grace_api" });
-    a = await startTestServer({ DATABASE_URL: cluster.url });
-    b = await startTestServer({ DATABASE_URL: cluster.url });
-  });
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await cluster?.stop();
-  });
+if (postgresAvailable() && !postgresTestServer())
+  describe("two instances sharing one PostgreSQL database (throwaway cluster)", () => {
+    let cluster: PgCluster | undefined;
+    let a: RunningServer | undefined;
+    let b: RunningServer | undefined;
+    beforeAll(async () => {
+      cluster = await startPgCluster({ database: "studio_refresh_grace_api" });
+      a = await startTestServer({ DATABASE_URL: cluster.url });
+      b = await startTestServer({ DATABASE_URL: cluster.url });
+    });
+    afterAll(async () => {
+      await Promise.all([a?.stop(), b?.stop()]);
+      await cluster?.stop();
+    });
 
-  it("the same token refreshed on both in parallel: the same pair from both", async () => {
-    const health = await (await fetch(`${a!.url}/api/health`)).json();
-    expect(health.database_engine).toBe("postgres");
-    await sameTokenOnTwoInstances(a!, b!);
+    it("the same token refreshed on both in parallel: the same pair from both", async () => {
+      const health = await (await fetch(`${a!.url}/api/health`)).json();
+      expect(health.database_engine).toBe("postgres");
+      await sameTokenOnTwoInstances(a!, b!);
+    });
   });
-});

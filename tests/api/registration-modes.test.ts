@@ -12,11 +12,16 @@ import { register as registerThrough } from "../support/client.mjs";
  * /api/auth/register and the Register screen need a usable invitation (`npm run admin -- invite`), which
  * works once, also for registrations racing with it, and not after it expires; closed: nobody registers.
  */
-const NEEDED = "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.";
+const NEEDED =
+  "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.";
 const CLOSED = "Registration is closed on this studio. Ask the person who runs it for an account.";
 
 async function call(server: RunningServer, path: string, json: unknown) {
-  const response = await fetch(server.url + path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(json) });
+  const response = await fetch(server.url + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(json),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -32,7 +37,9 @@ async function register(server: RunningServer, email: string, invite?: string) {
 
 describe("REGISTRATION=open (the default)", () => {
   it("registers anyone, with no invitation, and the screen shows its form", async () => {
-    expect((await api("/api/auth/register", { json: { email: uniqueEmail("open"), password: PASSWORD } })).status).toBe(201);
+    expect((await api("/api/auth/register", { json: { email: uniqueEmail("open"), password: PASSWORD } })).status).toBe(
+      201,
+    );
     const { status, html } = await page(null, "/register");
     expect(status).toBe(200);
     expect(html).toContain('aria-label="Register"');
@@ -44,7 +51,10 @@ describe("REGISTRATION=open (the default)", () => {
 describe("REGISTRATION=invite", () => {
   let server: RunningServer;
   const invite = async (args: string[] = []) => {
-    const run = await runAdmin(["invite", ...args], { dataDir: server.dataDir, env: { REGISTRATION: "invite", PUBLIC_URL: server.url } });
+    const run = await runAdmin(["invite", ...args], {
+      dataDir: server.dataDir,
+      env: { REGISTRATION: "invite", PUBLIC_URL: server.url },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toMatch(new RegExp(`^${server.url}/register\\?invite=[A-Za-z0-9_-]{22}$`));
     return inviteCodeOf(run);
@@ -60,8 +70,14 @@ describe("REGISTRATION=invite", () => {
 
   it("without an invitation, or with one that does not exist: 403 with a detail", async () => {
     expect(await register(server, uniqueEmail("none"))).toEqual({ status: 403, body: { detail: NEEDED } });
-    expect(await register(server, uniqueEmail("bogus"), "x".repeat(22))).toEqual({ status: 403, body: { detail: NEEDED } });
-    expect(await register(server, uniqueEmail("wrong-type"), 42 as unknown as string)).toEqual({ status: 403, body: { detail: NEEDED } });
+    expect(await register(server, uniqueEmail("bogus"), "x".repeat(22))).toEqual({
+      status: 403,
+      body: { detail: NEEDED },
+    });
+    expect(await register(server, uniqueEmail("wrong-type"), 42 as unknown as string)).toEqual({
+      status: 403,
+      body: { detail: NEEDED },
+    });
   });
 
   it("an invitation registers once; the same code again is 403", async () => {
@@ -76,7 +92,9 @@ describe("REGISTRATION=invite", () => {
 
   it("registrations racing with one code: exactly one succeeds", async () => {
     const code = await invite();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => register(server, uniqueEmail(`race${i}`), code)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => register(server, uniqueEmail(`race${i}`), code)),
+    );
     expect(results.map((result) => result.status).sort()).toEqual([201, 403, 403, 403, 403, 403]);
   });
 
@@ -85,7 +103,11 @@ describe("REGISTRATION=invite", () => {
     // Its expiry moved into the past, in the server's own database (SQLite file or PostgreSQL).
     await closeDatabase();
     await openDatabase(parseSettings({ DATA_DIR: server.dataDir, ...databaseEnvOf(server.dataDir) }));
-    await db.updateTable("invitations").set({ expires_at: nowIso(new Date(Date.now() - 1000)) }).where("code_hash", "=", sha256(code)).execute();
+    await db
+      .updateTable("invitations")
+      .set({ expires_at: nowIso(new Date(Date.now() - 1000)) })
+      .where("code_hash", "=", sha256(code))
+      .execute();
     expect(await register(server, uniqueEmail("late"), code)).toEqual({ status: 403, body: { detail: NEEDED } });
   });
 
@@ -126,7 +148,10 @@ describe("REGISTRATION=closed", () => {
   it("refuses every registration with 403, an invitation's too", async () => {
     expect(await register(server, uniqueEmail("closed"))).toEqual({ status: 403, body: { detail: CLOSED } });
     const code = inviteCodeOf(await runAdmin(["invite"], { dataDir: server.dataDir, env: { REGISTRATION: "closed" } }));
-    expect(await register(server, uniqueEmail("closed-invited"), code)).toEqual({ status: 403, body: { detail: CLOSED } });
+    expect(await register(server, uniqueEmail("closed-invited"), code)).toEqual({
+      status: 403,
+      body: { detail: CLOSED },
+    });
   });
 
   it("the Register screen says registration is closed instead of showing a form", async () => {
@@ -139,6 +164,8 @@ describe("REGISTRATION=closed", () => {
 
 describe("a bad REGISTRATION", () => {
   it("stops the server at start with a clear message", async () => {
-    await expect(startTestServer({ REGISTRATION: "maybe" })).rejects.toThrow(/REGISTRATION must be one of open, invite, closed, got "maybe"/);
+    await expect(startTestServer({ REGISTRATION: "maybe" })).rejects.toThrow(
+      /REGISTRATION must be one of open, invite, closed, got "maybe"/,
+    );
   });
 });

@@ -15,7 +15,8 @@ afterAll(() => server?.stop());
 /** The log's lines so far, once `count` of them have come (or after 10 s). */
 async function lines(count: number): Promise<string[]> {
   const logged = () => output.split("\n").filter((line) => /^[A-Z]+ \//.test(line));
-  for (let waited = 0; logged().length < count && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let waited = 0; logged().length < count && waited < 10_000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   return logged();
 }
 

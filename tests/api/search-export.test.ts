@@ -87,7 +87,29 @@ describe("GET /api/content?q=", () => {
   });
 
   it("odd input never fails: syntax characters, quotes, only punctuation; too long is a 422", async () => {
-    const odd = ['"', "'", '"unbalanced', "it's", "NEAR(a b)", "AND OR NOT", "title:robots", "^robo", "*", "-x", "a*b", "\\", "!!!", "()", ":*", "&|!", "<->", "%", "%00", "😀", "x".repeat(500)];
+    const odd = [
+      '"',
+      "'",
+      '"unbalanced',
+      "it's",
+      "NEAR(a b)",
+      "AND OR NOT",
+      "title:robots",
+      "^robo",
+      "*",
+      "-x",
+      "a*b",
+      "\\",
+      "!!!",
+      "()",
+      ":*",
+      "&|!",
+      "<->",
+      "%",
+      "%00",
+      "😀",
+      "x".repeat(500),
+    ];
     for (const q of odd) {
       const response = await search(alice, q);
       expect(response.status, JSON.stringify(q)).toBe(200);
@@ -117,7 +139,9 @@ describe("GET /api/content?q=", () => {
     const cookie = await signInWithForm(alice.email);
     const page = async (path: string) => (await fetch(baseUrl() + path, { headers: { Cookie: cookie } })).text();
     const plain = await page("/dashboard");
-    expect(plain).toMatch(/<form[^>]*method="get"[^>]*action="\/dashboard(#content)?"|<form[^>]*action="\/dashboard(#content)?"[^>]*method="get"/);
+    expect(plain).toMatch(
+      /<form[^>]*method="get"[^>]*action="\/dashboard(#content)?"|<form[^>]*action="\/dashboard(#content)?"[^>]*method="get"/,
+    );
     expect(plain).toMatch(/<input[^>]*name="q"/);
     expect(plain).toContain("Export my data");
     expect(plain).toContain('href="/api/account/export"');
@@ -156,7 +180,13 @@ describe("exports", () => {
     expect(uploadedVideo.status).toBe(201);
     const project = await api("/api/project/create", {
       token: alice.token,
-      json: { title: "../../etc/Launch: <film>", description: "Our film", voice_file: uploadedVoice.body.filename, video_file: uploadedVideo.body.filename, music_file: "demo2.mp3" },
+      json: {
+        title: "../../etc/Launch: <film>",
+        description: "Our film",
+        voice_file: uploadedVoice.body.filename,
+        video_file: uploadedVideo.body.filename,
+        music_file: "demo2.mp3",
+      },
     });
     expect(project.status).toBe(201);
     projectId = project.body.id;
@@ -170,10 +200,14 @@ describe("exports", () => {
   });
 
   it("a project: project.json and the attached files, streamed as an attachment (bearer token)", async () => {
-    const { response, bytes } = await download(`${baseUrl()}/api/project/${projectId}/export`, { headers: { Authorization: `Bearer ${alice.token}` } });
+    const { response, bytes } = await download(`${baseUrl()}/api/project/${projectId}/export`, {
+      headers: { Authorization: `Bearer ${alice.token}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="[^"/\\]+\.zip"; filename\*=UTF-8''.+\.zip$/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="[^"/\\]+\.zip"; filename\*=UTF-8''.+\.zip$/,
+    );
     expect(response.headers.get("cache-control")).toBe("private, no-store");
     expect(response.headers.get("content-encoding")).toBeNull();
 
@@ -192,7 +226,14 @@ describe("exports", () => {
     expect(document).toMatchObject({
       format: "creative-ai-studio/project",
       version: 1,
-      project: { id: projectId, title: "../../etc/Launch: <film>", description: "Our film", voice_file: "take one.mp3", video_file: "trip.mov", music_file: "demo2.mp3" },
+      project: {
+        id: projectId,
+        title: "../../etc/Launch: <film>",
+        description: "Our film",
+        voice_file: "take one.mp3",
+        video_file: "trip.mov",
+        music_file: "demo2.mp3",
+      },
       music: { id: "demo2", title: "Deep Abstract Ambient" },
       missing: [],
     });
@@ -224,15 +265,24 @@ describe("exports", () => {
   });
 
   it("the account: content as Markdown, projects as JSON, every file, and a manifest listing all of it", async () => {
-    const { response, bytes } = await download(`${baseUrl()}/api/account/export`, { headers: { Authorization: `Bearer ${alice.token}` } });
+    const { response, bytes } = await download(`${baseUrl()}/api/account/export`, {
+      headers: { Authorization: `Bearer ${alice.token}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="creative-ai-studio-export-\d{4}-\d{2}-\d{2}\.zip"/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="creative-ai-studio-export-\d{4}-\d{2}-\d{2}\.zip"/,
+    );
     const entries = readZip(bytes);
     expectSafeNames(entries);
     const files = new Map(entries.map((entry) => [entry.name, entry]));
     const manifest = JSON.parse(files.get("manifest.json")!.data.toString("utf8"));
-    expect(manifest).toMatchObject({ format: "creative-ai-studio/account", version: 1, account: { id: alice.id, email: alice.email }, missing: [] });
+    expect(manifest).toMatchObject({
+      format: "creative-ai-studio/account",
+      version: 1,
+      account: { id: alice.id, email: alice.email },
+      missing: [],
+    });
 
     // Content: one Markdown file each, names made safe and unique without regard to case.
     expect(manifest.content.map((c: { title: string; path: string }) => [c.title, c.path])).toEqual([
@@ -244,20 +294,38 @@ describe("exports", () => {
     expect(files.get("content/Notes.md")!.data.toString()).toBe("# Notes\n\nfirst\n");
     expect(files.get("content/notes (2).md")!.data.toString()).toBe("# notes\n\nsecond, same name but for case\n");
     expect(files.get("content/Empty.md")!.data.toString()).toBe("# Empty\n");
-    expect(manifest.content[0]).toEqual({ id: expect.any(String), title: "Notes", pinned: false, created_at: expect.any(String), updated_at: expect.any(String), path: "content/Notes.md" });
+    expect(manifest.content[0]).toEqual({
+      id: expect.any(String),
+      title: "Notes",
+      pinned: false,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      path: "content/Notes.md",
+    });
 
     // The library: every file, uploads and generations, with its bytes and (for generated ones) provenance.
-    expect(manifest.library.map((f: { kind: string; name: string; path: string }) => [f.kind, f.name, f.path])).toEqual([
-      ["speech", speech.filename, `library/speech/${speech.filename}`],
-      ["video", "trip.mov", "library/video/trip.mov"],
-      ["voice", "take one.mp3", "library/voice/take one.mp3"],
-    ]);
+    expect(manifest.library.map((f: { kind: string; name: string; path: string }) => [f.kind, f.name, f.path])).toEqual(
+      [
+        ["speech", speech.filename, `library/speech/${speech.filename}`],
+        ["video", "trip.mov", "library/video/trip.mov"],
+        ["voice", "take one.mp3", "library/voice/take one.mp3"],
+      ],
+    );
     expect(files.get("library/voice/take one.mp3")!.data.equals(voice)).toBe(true);
     expect(files.get("library/video/trip.mov")!.data.equals(video)).toBe(true);
     const spoken = manifest.library[0];
-    expect(spoken).toMatchObject({ id: speech.media_id, content_type: "audio/wav", provenance: { prompt: "Hello from the export", provider: expect.any(String) } });
+    expect(spoken).toMatchObject({
+      id: speech.media_id,
+      content_type: "audio/wav",
+      provenance: { prompt: "Hello from the export", provider: expect.any(String) },
+    });
     expect(spoken.duration_ms).toBeGreaterThan(0);
-    expect(manifest.library[2]).toMatchObject({ kind: "voice", size: voice.length, content_type: "audio/mpeg", provenance: null });
+    expect(manifest.library[2]).toMatchObject({
+      kind: "voice",
+      size: voice.length,
+      content_type: "audio/mpeg",
+      provenance: null,
+    });
     const wav = files.get(`library/speech/${speech.filename}`)!;
     expect(wav.data.subarray(0, 4).toString("latin1")).toBe("RIFF");
     expect(wav.size).toBe(spoken.size);
@@ -266,21 +334,36 @@ describe("exports", () => {
     expect(files.get("library/voice/take one.mp3")!.method).toBe(0);
 
     // Projects: JSON naming their files by path in this zip.
-    expect(manifest.projects).toEqual([{ id: projectId, title: "../../etc/Launch: <film>", path: "projects/_.._etc_Launch_ _film_.json" }]);
+    expect(manifest.projects).toEqual([
+      { id: projectId, title: "../../etc/Launch: <film>", path: "projects/_.._etc_Launch_ _film_.json" },
+    ]);
     const project = JSON.parse(files.get("projects/_.._etc_Launch_ _film_.json")!.data.toString());
     expect(project).toMatchObject({ id: projectId, title: "../../etc/Launch: <film>", music: { id: "demo2" } });
     expect(project.media).toEqual([
-      { slot: "voice", id: expect.any(String), name: "take one.mp3", kind: "voice", path: "library/voice/take one.mp3" },
+      {
+        slot: "voice",
+        id: expect.any(String),
+        name: "take one.mp3",
+        kind: "voice",
+        path: "library/voice/take one.mp3",
+      },
       { slot: "video", id: expect.any(String), name: "trip.mov", kind: "video", path: "library/video/trip.mov" },
     ]);
 
     // Everything listed is in the zip, and the zip holds nothing unlisted.
-    const listed = ["manifest.json", ...manifest.content.map((c: { path: string }) => c.path), ...manifest.projects.map((p: { path: string }) => p.path), ...manifest.library.map((f: { path: string }) => f.path)];
+    const listed = [
+      "manifest.json",
+      ...manifest.content.map((c: { path: string }) => c.path),
+      ...manifest.projects.map((p: { path: string }) => p.path),
+      ...manifest.library.map((f: { path: string }) => f.path),
+    ];
     expect([...files.keys()].sort()).toEqual(listed.sort());
   });
 
   it("another person's export holds none of it", async () => {
-    const { bytes } = await download(`${baseUrl()}/api/account/export`, { headers: { Authorization: `Bearer ${bob.token}` } });
+    const { bytes } = await download(`${baseUrl()}/api/account/export`, {
+      headers: { Authorization: `Bearer ${bob.token}` },
+    });
     const files = zipFiles(bytes);
     expect([...files.keys()]).toEqual(["manifest.json"]);
     const manifest = JSON.parse(files.get("manifest.json")!.data.toString());
@@ -293,7 +376,8 @@ async function account(url: string, prefix: string) {
   const json = JSON.stringify({ email, password: PASSWORD });
   const headers = { "Content-Type": "application/json" };
   expect((await fetch(`${url}/api/auth/register`, { method: "POST", headers, body: json })).status).toBe(201);
-  return (await (await fetch(`${url}/api/auth/login`, { method: "POST", headers, body: json })).json()).access_token as string;
+  return (await (await fetch(`${url}/api/auth/login`, { method: "POST", headers, body: json })).json())
+    .access_token as string;
 }
 
 /** The server's peak resident memory so far (Linux: VmHWM), in bytes. */
@@ -319,7 +403,11 @@ describe("exports from an S3 store", () => {
     const token = await account(server.url, "s3-export");
     const auth = { Authorization: `Bearer ${token}` };
     const voice = mp3Frames(25);
-    const uploaded = await fetch(`${server.url}/api/voice/upload`, { method: "POST", headers: auth, body: fileForm(voice, "bucket take.mp3") });
+    const uploaded = await fetch(`${server.url}/api/voice/upload`, {
+      method: "POST",
+      headers: auth,
+      body: fileForm(voice, "bucket take.mp3"),
+    });
     expect(uploaded.status).toBe(201);
     const created = await fetch(`${server.url}/api/project/create`, {
       method: "POST",
@@ -340,13 +428,31 @@ describe("exports from an S3 store", () => {
     const token = await account(server.url, "s3-missing");
     const auth = { Authorization: `Bearer ${token}` };
     const before = new Set(await s3.keys("exports/objects/"));
-    expect((await fetch(`${server.url}/api/voice/upload`, { method: "POST", headers: auth, body: fileForm(mp3Frames(5), "gone.mp3") })).status).toBe(201);
-    expect((await fetch(`${server.url}/api/voice/upload`, { method: "POST", headers: auth, body: fileForm(mp3Frames(6), "kept.mp3") })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${server.url}/api/voice/upload`, {
+          method: "POST",
+          headers: auth,
+          body: fileForm(mp3Frames(5), "gone.mp3"),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await fetch(`${server.url}/api/voice/upload`, {
+          method: "POST",
+          headers: auth,
+          body: fileForm(mp3Frames(6), "kept.mp3"),
+        })
+      ).status,
+    ).toBe(201);
     const added = (await s3.keys("exports/objects/")).filter((key) => !before.has(key));
     expect(added).toHaveLength(2);
     // Which object is "gone.mp3": the library lists ids in the manifest.
     const first = zipFiles((await download(`${server.url}/api/account/export`, { headers: auth })).bytes);
-    const goneId = JSON.parse(first.get("manifest.json")!.data.toString()).library.find((f: { name: string }) => f.name === "gone.mp3").id;
+    const goneId = JSON.parse(first.get("manifest.json")!.data.toString()).library.find(
+      (f: { name: string }) => f.name === "gone.mp3",
+    ).id;
     const { DeleteObjectCommand } = await import("@aws-sdk/client-s3");
     await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: `exports/objects/${goneId}` }));
 
@@ -375,7 +481,10 @@ describe("memory while a large library is exported", () => {
       const bytes = mp4Bytes(SIZE);
       bytes.writeUInt32BE(i, bytes.length - 4);
       // By node:http: should the server refuse an upload, its answer says why (fetch only said EPIPE once).
-      const uploaded = await sendForAnswer(`${server.url}/api/videos/upload`, { headers: auth, body: fileForm(bytes, `big ${i}.mp4`) });
+      const uploaded = await sendForAnswer(`${server.url}/api/videos/upload`, {
+        headers: auth,
+        body: fileForm(bytes, `big ${i}.mp4`),
+      });
       expect(uploaded.status, uploaded.text).toBe(201);
     }
     // A fresh process on the same data: the uploads' memory (kept by the allocator once used) would
@@ -396,7 +505,9 @@ describe("memory while a large library is exported", () => {
     const after = peakRss(pid);
     expect(total).toBeGreaterThan(FILES * SIZE);
     expect(tail.includes(Buffer.from("manifest.json"))).toBe(true);
-    console.log(`[search-export] ${(total / 2 ** 20).toFixed(0)} MB zip (disk store); server peak RSS ${(before / 2 ** 20).toFixed(0)} -> ${(after / 2 ** 20).toFixed(0)} MB`);
+    console.log(
+      `[search-export] ${(total / 2 ** 20).toFixed(0)} MB zip (disk store); server peak RSS ${(before / 2 ** 20).toFixed(0)} -> ${(after / 2 ** 20).toFixed(0)} MB`,
+    );
     expect(after - before, "peak RSS growth during the export").toBeLessThan(100 * 1024 * 1024);
   }, 120_000);
 
@@ -404,7 +515,11 @@ describe("memory while a large library is exported", () => {
     const token = await account(server.url, "cancel");
     const auth = { Authorization: `Bearer ${token}` };
     for (let i = 0; i < 3; i++) {
-      const uploaded = await fetch(`${server.url}/api/videos/upload`, { method: "POST", headers: auth, body: fileForm(mp4Bytes(8 * 1024 * 1024), `part ${i}.mp4`) });
+      const uploaded = await fetch(`${server.url}/api/videos/upload`, {
+        method: "POST",
+        headers: auth,
+        body: fileForm(mp4Bytes(8 * 1024 * 1024), `part ${i}.mp4`),
+      });
       expect(uploaded.status).toBe(201);
     }
     for (const stopAt of [1, 9, 17].map((mib) => mib * 1024 * 1024)) {
@@ -421,6 +536,8 @@ describe("memory while a large library is exported", () => {
     }
     const whole = await download(`${server.url}/api/account/export`, { headers: auth });
     const files = readZip(whole.bytes);
-    expect(files.filter((file) => file.name.startsWith("library/video/")).map((file) => file.size)).toEqual([0, 1, 2].map(() => mp4Bytes(8 * 1024 * 1024).length));
+    expect(files.filter((file) => file.name.startsWith("library/video/")).map((file) => file.size)).toEqual(
+      [0, 1, 2].map(() => mp4Bytes(8 * 1024 * 1024).length),
+    );
   });
 });

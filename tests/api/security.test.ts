@@ -7,7 +7,10 @@ import { formLogin as postLoginForm } from "../support/client.mjs";
 async function formLogin(email: string, base = baseUrl()) {
   const response = await postLoginForm(base, email, { headers: { Origin: base } });
   expect(response.status).toBe(302);
-  return response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
+  return response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__Host-session="))!
+    .split(";")[0];
 }
 
 describe("a redirectTo outside ASCII is encoded, never a 500", () => {
@@ -57,7 +60,10 @@ describe("logout ends the session on the next request", () => {
     const { token, refreshToken } = await newUser("logout-bearer");
     expect((await api("/api/auth/me", { token })).status).toBe(200);
     expect((await api("/api/auth/logout", { json: { refresh_token: refreshToken } })).status).toBe(200);
-    expect(await api("/api/auth/me", { token })).toMatchObject({ status: 401, body: { detail: "Invalid or expired access token" } });
+    expect(await api("/api/auth/me", { token })).toMatchObject({
+      status: 401,
+      body: { detail: "Invalid or expired access token" },
+    });
     expect((await api("/api/content", { json: { title: "After logout", body: "x" }, token })).status).toBe(401);
   });
 
@@ -65,7 +71,10 @@ describe("logout ends the session on the next request", () => {
     const { token, refreshToken } = await newUser("logout-bearer-only");
     const other = await newUser("logout-bearer-only-other");
     expect((await api("/api/auth/logout", { method: "POST", token, json: {} })).status).toBe(200);
-    expect(await api("/api/auth/me", { token })).toMatchObject({ status: 401, body: { detail: "Invalid or expired access token" } });
+    expect(await api("/api/auth/me", { token })).toMatchObject({
+      status: 401,
+      body: { detail: "Invalid or expired access token" },
+    });
     expect((await api("/api/auth/refresh", { json: { refresh_token: refreshToken } })).status).toBe(401);
     // Nobody else's session is touched.
     expect((await api("/api/auth/me", { token: other.token })).status).toBe(200);
@@ -102,8 +111,14 @@ describe("logout ends the session on the next request", () => {
   it("an old copy of the session cookie no longer opens /dashboard after logout", async () => {
     const { email } = await newUser("logout-cookie");
     const cookie = await formLogin(email);
-    expect((await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" })).status).toBe(200);
-    const logout = await fetch(`${baseUrl()}/logout`, { method: "POST", headers: { Origin: baseUrl(), Cookie: cookie }, redirect: "manual" });
+    expect((await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" })).status).toBe(
+      200,
+    );
+    const logout = await fetch(`${baseUrl()}/logout`, {
+      method: "POST",
+      headers: { Origin: baseUrl(), Cookie: cookie },
+      redirect: "manual",
+    });
     expect(logout.status).toBe(302);
     const after = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(after.status).toBe(302);
@@ -148,7 +163,11 @@ describe("X-Forwarded-Host without TRUST_PROXY (own server)", () => {
   it("does not make another site's Origin look like this server", async () => {
     const refused = await fetch(`${server.url}/api/feedback`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Origin: "https://evil.example", "X-Forwarded-Host": "evil.example" },
+      headers: {
+        "Content-Type": "application/json",
+        Origin: "https://evil.example",
+        "X-Forwarded-Host": "evil.example",
+      },
       body: JSON.stringify({ name: "Mallory", email: "m@example.com", message: "forged" }),
     });
     expect(refused.status).toBe(403);

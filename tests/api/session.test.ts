@@ -6,7 +6,9 @@ import { formLogin } from "../support/client.mjs";
 
 // The test server's secret (tests/support/server.ts), so the test can write the cookie a browser would hold.
 const SECRET = "test-session-secret-that-is-long-enough-0123456789";
-const storage = createCookieSessionStorage({ cookie: { name: "__Host-session", secrets: [SECRET], path: "/", sameSite: "lax", httpOnly: true, secure: true } });
+const storage = createCookieSessionStorage({
+  cookie: { name: "__Host-session", secrets: [SECRET], path: "/", sameSite: "lax", httpOnly: true, secure: true },
+});
 
 async function expiredAccessToken(userId: string) {
   const past = Math.floor(Date.now() / 1000) - 3600;
@@ -46,7 +48,9 @@ describe("the session cookie", () => {
     const user = await newUser();
     const cookie = await cookieFor(await expiredAccessToken(user.id), user.refreshToken);
     const statuses = await Promise.all(
-      Array.from({ length: 4 }, () => fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((r) => r.status)),
+      Array.from({ length: 4 }, () =>
+        fetch(`${baseUrl()}/api/auth/me`, { headers: { Cookie: cookie } }).then((r) => r.status),
+      ),
     );
     expect(statuses).toEqual([200, 200, 200, 200]);
   });
@@ -58,7 +62,9 @@ describe("the session cookie", () => {
     const response = await fetch(`${baseUrl()}/dashboard`, { headers: { Cookie: cookie }, redirect: "manual" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toContain("/login");
-    expect(response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    expect(response.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))).toMatch(
+      /Expires=Thu, 01 Jan 1970/,
+    );
   });
 
   it("a login form post sets an HttpOnly, SameSite=Lax, Secure (production) session cookie", async () => {
@@ -79,8 +85,15 @@ describe("the session cookie", () => {
   it("logout revokes the cookie's pair", async () => {
     const { email } = await newUser();
     const login = await formLogin(baseUrl(), email);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0];
-    const logout = await fetch(`${baseUrl()}/logout`, { method: "POST", headers: { Cookie: cookie }, redirect: "manual" });
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-session="))!
+      .split(";")[0];
+    const logout = await fetch(`${baseUrl()}/logout`, {
+      method: "POST",
+      headers: { Cookie: cookie },
+      redirect: "manual",
+    });
     expect(logout.status).toBe(302);
     expect(logout.headers.get("location")).toBe("/login");
     // The old cookie no longer refreshes.

@@ -43,7 +43,11 @@ function trickleUpload(url: string, token: string) {
   ftyp.write("isomiso2", 16, "latin1");
   const request = http.request(`${url}/api/videos/upload`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": 1024 * 1024 },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+      "Content-Length": 1024 * 1024,
+    },
   });
   request.write(Buffer.concat([head, ftyp]));
   const timer = setInterval(() => request.write(Buffer.alloc(8, 1)), 250);

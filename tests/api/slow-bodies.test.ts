@@ -25,9 +25,17 @@ beforeAll(async () => {
     INSTANCE_ID,
   });
   const email = `slow-${Date.now()}@example.com`;
-  const json = (body: unknown) => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  expect((await fetch(`${server.url}/api/auth/register`, json({ email, password: "correct horse battery" }))).status).toBe(201);
-  token = (await (await fetch(`${server.url}/api/auth/login`, json({ email, password: "correct horse battery" }))).json()).access_token;
+  const json = (body: unknown) => ({
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(
+    (await fetch(`${server.url}/api/auth/register`, json({ email, password: "correct horse battery" }))).status,
+  ).toBe(201);
+  token = (
+    await (await fetch(`${server.url}/api/auth/login`, json({ email, password: "correct horse battery" }))).json()
+  ).access_token;
 });
 
 afterAll(async () => {
@@ -38,7 +46,10 @@ afterAll(async () => {
 function stagedFiles(): string[] {
   const folder = path.join(server.dataDir, "media", "tmp", INSTANCE_ID);
   if (!fs.existsSync(folder)) return [];
-  return fs.readdirSync(folder, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  return fs
+    .readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 }
 
 interface Sent {
@@ -99,7 +110,9 @@ function send(head: string, start: Buffer, rest: Buffer, { pieceBytes, gapMs }: 
 /** A multipart upload of `file` to /api/voice/upload: its head, and the body split as preamble + file + closing. */
 function voiceUpload(file: Buffer) {
   const boundary = "----slow-bodies-boundary";
-  const preamble = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`);
+  const preamble = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`,
+  );
   const closing = Buffer.from(`\r\n--${boundary}--\r\n`);
   const body = Buffer.concat([preamble, file, closing]);
   const head =
@@ -110,14 +123,18 @@ function voiceUpload(file: Buffer) {
 
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
 /** The {"detail"} of the answer's body (sent with a length or in chunks). */
-const detailOf = (answer: string) => JSON.parse(/\{"detail":"(?:[^"\\]|\\.)*"\}/.exec(answer)?.[0] ?? "{}").detail as string;
+const detailOf = (answer: string) =>
+  JSON.parse(/\{"detail":"(?:[^"\\]|\\.)*"\}/.exec(answer)?.[0] ?? "{}").detail as string;
 
 describe("slow bodies", () => {
   it("cuts a trickling upload with 408 within the rate window and leaves no staged file", async () => {
     // 20 KiB of MP3 frames arrive at once (the file is being staged), then 100 bytes every 200 ms: 500 B/s.
     const { head, body } = voiceUpload(mp3Frames(120));
     const started = performance.now();
-    const sent = await send(head, body.subarray(0, 20 * 1024), body.subarray(20 * 1024), { pieceBytes: 100, gapMs: 200 });
+    const sent = await send(head, body.subarray(0, 20 * 1024), body.subarray(20 * 1024), {
+      pieceBytes: 100,
+      gapMs: 200,
+    });
     expect(sent.stagedWhileSending).toBeGreaterThan(0);
     expect(statusOf(sent.answer)).toBe(408);
     expect(detailOf(sent.answer)).toBe("The upload was too slow: less than 4 KiB/s over 1 s");
@@ -126,7 +143,8 @@ describe("slow bodies", () => {
     // The first window holds the 20 KiB; the second, at 500 B/s, is too slow: cut within two windows (and a margin).
     expect(sent.answeredMs).toBeLessThan(2 * WINDOW_S * 1000 + 1500);
     // The staged bytes are removed (at once or a moment after the answer).
-    for (let tries = 0; stagedFiles().length > 0 && tries < 40; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let tries = 0; stagedFiles().length > 0 && tries < 40; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stagedFiles()).toEqual([]);
     const list = await fetch(`${server.url}/api/voice/list-files`, { headers: { Authorization: `Bearer ${token}` } });
     expect(await list.json()).toEqual({ files: [] });

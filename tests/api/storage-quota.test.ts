@@ -11,7 +11,8 @@ import { newUser } from "../support/api";
  */
 const MiB = 1024 * 1024;
 const QUOTA = 3 * MiB;
-const QUOTA_DETAIL = "Not enough storage left: this would pass your 3 MiB quota. Delete files in your library to make room.";
+const QUOTA_DETAIL =
+  "Not enough storage left: this would pass your 3 MiB quota. Delete files in your library to make room.";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -25,9 +26,16 @@ const signUp = async (prefix: string) => (await newUser(prefix, server.url)).tok
 
 async function call(token: string, pathname: string, init: RequestInit & { json?: unknown } = {}) {
   const { json, ...rest } = init;
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...(rest.headers as Record<string, string>) };
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${token}`,
+    ...(rest.headers as Record<string, string>),
+  };
   if (json !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(`${server.url}${pathname}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+  const response = await fetch(`${server.url}${pathname}`, {
+    ...rest,
+    headers,
+    body: json !== undefined ? JSON.stringify(json) : rest.body,
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -43,7 +51,11 @@ describe("USER_STORAGE_QUOTA_MB under racing uploads", () => {
     const token = await signUp("quota-race");
     const bytes = mp4Bytes(900_000 - 32);
     expect(bytes.length).toBe(900_000);
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => call(token, "/api/videos/upload", { method: "POST", body: videoForm(bytes, `race-${i}.mp4`) })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(token, "/api/videos/upload", { method: "POST", body: videoForm(bytes, `race-${i}.mp4`) }),
+      ),
+    );
     const kept = answers.filter((answer) => answer.status === 201);
     const refused = answers.filter((answer) => answer.status !== 201);
     for (const answer of refused) expect(answer).toEqual({ status: 413, body: { detail: QUOTA_DETAIL } });
@@ -65,7 +77,10 @@ describe("text counts toward the quota", () => {
     let created = 0;
     let refusal: { status: number; body: unknown } | null = null;
     for (let i = 0; i < 42 && !refusal; i++) {
-      const answer = await call(token, "/api/content", { method: "POST", json: { title: `Item ${String(i).padStart(2, "0")}`, body } });
+      const answer = await call(token, "/api/content", {
+        method: "POST",
+        json: { title: `Item ${String(i).padStart(2, "0")}`, body },
+      });
       if (answer.status === 201) created++;
       else refusal = answer;
     }
@@ -81,15 +96,28 @@ describe("text counts toward the quota", () => {
     const small = await call(token, "/api/content", { method: "POST", json: { title: "Small", body: "a" } });
     expect(small.status).toBe(201);
     const grown = { title: "Small", body: "b".repeat(100_000) };
-    const autosave = await call(token, `/api/content/${small.body.id}/autosave`, { method: "POST", json: { ...grown, updated_at: small.body.updated_at } });
+    const autosave = await call(token, `/api/content/${small.body.id}/autosave`, {
+      method: "POST",
+      json: { ...grown, updated_at: small.body.updated_at },
+    });
     expect(autosave).toEqual({ status: 413, body: { detail: QUOTA_DETAIL } });
     const put = await call(token, `/api/content/${small.body.id}`, { method: "PUT", json: grown });
     expect(put).toEqual({ status: 413, body: { detail: QUOTA_DETAIL } });
-    expect((await call(token, `/api/content/${small.body.id}`)).body).toMatchObject({ title: "Small", body: "a", updated_at: small.body.updated_at });
+    expect((await call(token, `/api/content/${small.body.id}`)).body).toMatchObject({
+      title: "Small",
+      body: "a",
+      updated_at: small.body.updated_at,
+    });
     // A save that shrinks passes; a video no longer fits beside the text.
-    const shrunk = await call(token, `/api/content/${list.body[0].id}`, { method: "PUT", json: { title: "Shrunk", body: "c" } });
+    const shrunk = await call(token, `/api/content/${list.body[0].id}`, {
+      method: "PUT",
+      json: { title: "Shrunk", body: "c" },
+    });
     expect(shrunk.status).toBe(200);
-    const video = await call(token, "/api/videos/upload", { method: "POST", body: videoForm(mp4Bytes(200_000), "beside.mp4") });
+    const video = await call(token, "/api/videos/upload", {
+      method: "POST",
+      body: videoForm(mp4Bytes(200_000), "beside.mp4"),
+    });
     expect(video).toEqual({ status: 413, body: { detail: QUOTA_DETAIL } });
     const after = await call(token, "/api/library/usage");
     expect(after.body.text_bytes).toBe((created - 1) * each + "Small".length + 1 + "Shrunk".length + 1);

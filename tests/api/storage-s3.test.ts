@@ -73,10 +73,15 @@ describe("STORAGE_URL=s3://… (s3rver)", () => {
     expect(tail.status).toBe(206);
     expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(bytes.length - 10))).toBe(true);
 
-    const renamed = await call("/api/videos/rename", { method: "PUT", json: { old_name: "trip.mov", new_name: "Final cut" } });
+    const renamed = await call("/api/videos/rename", {
+      method: "PUT",
+      json: { old_name: "trip.mov", new_name: "Final cut" },
+    });
     expect(renamed.status).toBe(200);
     expect(await s3.keys("studio/")).toEqual(objects);
-    const afterRename = await call(`/api/videos/${encodeURIComponent("Final cut.mov")}`, { headers: { Range: "bytes=0-7" } });
+    const afterRename = await call(`/api/videos/${encodeURIComponent("Final cut.mov")}`, {
+      headers: { Range: "bytes=0-7" },
+    });
     expect(afterRename.status).toBe(206);
     expect(Buffer.from(await afterRename.arrayBuffer()).equals(bytes.subarray(0, 8))).toBe(true);
 
@@ -95,7 +100,9 @@ describe("STORAGE_URL=s3://… (s3rver)", () => {
   });
 
   it("a STORAGE_URL naming a bucket that does not exist stops the start with a message naming STORAGE_URL", async () => {
-    await expect(startTestServer({ ...s3.env, STORAGE_URL: s3.storageUrl("no-such-bucket") })).rejects.toThrow(/STORAGE_URL: the file store at s3:\/\/no-such-bucket/);
+    await expect(startTestServer({ ...s3.env, STORAGE_URL: s3.storageUrl("no-such-bucket") })).rejects.toThrow(
+      /STORAGE_URL: the file store at s3:\/\/no-such-bucket/,
+    );
     await expect(startTestServer({ STORAGE_URL: "s3://x" })).rejects.toThrow(/STORAGE_URL/);
   });
 });

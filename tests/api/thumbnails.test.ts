@@ -21,8 +21,10 @@ const png = (width: number, height: number) =>
     .png({ compressionLevel: 9 })
     .toBuffer();
 
-const thumbnail = (id: string, token: string) => fetch(`${baseUrl()}/media/${id}/thumbnail`, { headers: { Authorization: `Bearer ${token}` } });
-const sourceOf = (response: Response) => /thumbnail;desc="(\w+)"/.exec(response.headers.get("server-timing") ?? "")?.[1];
+const thumbnail = (id: string, token: string) =>
+  fetch(`${baseUrl()}/media/${id}/thumbnail`, { headers: { Authorization: `Bearer ${token}` } });
+const sourceOf = (response: Response) =>
+  /thumbnail;desc="(\w+)"/.exec(response.headers.get("server-timing") ?? "")?.[1];
 
 describe("GET /media/{id}/thumbnail under load", () => {
   it("20 requests at once for one image: one computation, the others share it, all 200", async () => {

@@ -9,7 +9,11 @@ import { formLogin as postLoginForm, register as registerThrough } from "../supp
 const HSTS = "max-age=31536000; includeSubDomains";
 
 /** A request by node:http (fetch refuses some methods), answered as status and headers. */
-function send(url: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method, headers }, (response) => {
       response.resume();
@@ -47,12 +51,24 @@ function formLogin(url: string, email: string, headers: Record<string, string>) 
 
 describe("Strict-Transport-Security behind a trusted proxy (TRUST_PROXY=loopback)", () => {
   it("on every answer when the proxy says X-Forwarded-Proto: https", async () => {
-    expect(await everyKindOfAnswer(baseUrl(), { "X-Forwarded-Proto": "https" })).toEqual([HSTS, HSTS, HSTS, HSTS, HSTS]);
+    expect(await everyKindOfAnswer(baseUrl(), { "X-Forwarded-Proto": "https" })).toEqual([
+      HSTS,
+      HSTS,
+      HSTS,
+      HSTS,
+      HSTS,
+    ]);
   });
 
   it("on none over plain HTTP, or when the proxy says http", async () => {
     expect(await everyKindOfAnswer(baseUrl(), {})).toEqual([undefined, undefined, undefined, undefined, undefined]);
-    expect(await everyKindOfAnswer(baseUrl(), { "X-Forwarded-Proto": "http" })).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(await everyKindOfAnswer(baseUrl(), { "X-Forwarded-Proto": "http" })).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -88,15 +104,34 @@ describe("a peer TRUST_PROXY does not trust (TRUST_PROXY=10.9.8.7, requests from
   afterAll(() => server?.stop());
 
   it("its X-Forwarded-Proto: https brings no HSTS", async () => {
-    expect(await everyKindOfAnswer(server.url, { "X-Forwarded-Proto": "https" })).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(await everyKindOfAnswer(server.url, { "X-Forwarded-Proto": "https" })).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("its X-Forwarded-Proto and -Host count for nothing in the cross-origin check", async () => {
     const email = await register(server.url);
     const host = new URL(server.url).host;
-    expect((await formLogin(server.url, email, { Origin: `https://${host}`, "X-Forwarded-Proto": "https" })).status).toBe(403);
-    expect((await formLogin(server.url, email, { Origin: "http://evil.example", "X-Forwarded-Host": "evil.example" })).status).toBe(403);
-    expect((await formLogin(server.url, email, { Origin: `http://${host}`, "X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example" })).status).toBe(302);
+    expect(
+      (await formLogin(server.url, email, { Origin: `https://${host}`, "X-Forwarded-Proto": "https" })).status,
+    ).toBe(403);
+    expect(
+      (await formLogin(server.url, email, { Origin: "http://evil.example", "X-Forwarded-Host": "evil.example" }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await formLogin(server.url, email, {
+          Origin: `http://${host}`,
+          "X-Forwarded-Proto": "https",
+          "X-Forwarded-Host": "evil.example",
+        })
+      ).status,
+    ).toBe(302);
   });
 });
 
@@ -109,7 +144,13 @@ describe("PUBLIC_URL on https", () => {
 
   it("HSTS on every answer, whatever the request says", async () => {
     expect(await everyKindOfAnswer(server.url, {})).toEqual([HSTS, HSTS, HSTS, HSTS, HSTS]);
-    expect(await everyKindOfAnswer(server.url, { "X-Forwarded-Proto": "http" })).toEqual([HSTS, HSTS, HSTS, HSTS, HSTS]);
+    expect(await everyKindOfAnswer(server.url, { "X-Forwarded-Proto": "http" })).toEqual([
+      HSTS,
+      HSTS,
+      HSTS,
+      HSTS,
+      HSTS,
+    ]);
   });
 
   it("its scheme is the one writes must come from when no proxy says otherwise", async () => {

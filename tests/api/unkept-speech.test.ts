@@ -12,7 +12,9 @@ import { zipFiles } from "../support/zip";
 type User = Awaited<ReturnType<typeof newUser>>;
 
 async function get(user: User | null, url: string, headers: Record<string, string> = {}) {
-  const response = await fetch(baseUrl() + url, { headers: { ...(user ? { Authorization: `Bearer ${user.token}` } : {}), ...headers } });
+  const response = await fetch(baseUrl() + url, {
+    headers: { ...(user ? { Authorization: `Bearer ${user.token}` } : {}), ...headers },
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -23,12 +25,25 @@ async function holdings(user: User) {
     api("/api/voice/list-files", { token: user.token }),
     api("/api/library/usage", { token: user.token }),
   ]);
-  const exported = await fetch(`${baseUrl()}/api/account/export`, { headers: { Authorization: `Bearer ${user.token}` } });
-  const manifest = JSON.parse(zipFiles(Buffer.from(await exported.arrayBuffer())).get("manifest.json")!.data.toString("utf8"));
-  return { library: library.body.total as number, files: library.body.files.map((file: { id: string }) => file.id), voices: voices.body.files, usage: usage.body, exported: manifest.library.length as number };
+  const exported = await fetch(`${baseUrl()}/api/account/export`, {
+    headers: { Authorization: `Bearer ${user.token}` },
+  });
+  const manifest = JSON.parse(
+    zipFiles(Buffer.from(await exported.arrayBuffer()))
+      .get("manifest.json")!
+      .data.toString("utf8"),
+  );
+  return {
+    library: library.body.total as number,
+    files: library.body.files.map((file: { id: string }) => file.id),
+    voices: voices.body.files,
+    usage: usage.body,
+    exported: manifest.library.length as number,
+  };
 }
 
-const unkept = (user: User, text: string, extra: Record<string, unknown> = {}) => api("/api/voice/generate", { token: user.token, json: { text, voice_id: "gmw/en-GB-x-rp", keep: false, ...extra } });
+const unkept = (user: User, text: string, extra: Record<string, unknown> = {}) =>
+  api("/api/voice/generate", { token: user.token, json: { text, voice_id: "gmw/en-GB-x-rp", keep: false, ...extra } });
 
 let alice: User;
 let bob: User;
@@ -118,7 +133,10 @@ describe("POST /api/voice/generate with keep: false", () => {
 
   it("counts against the person's AI limits like any speech (the 21st AI request in a minute is 429)", async () => {
     const user = await newUser("unkept-limits");
-    for (let i = 0; i < 20; i++) expect((await api("/api/assistant/message", { token: user.token, json: { message: `hello ${i}` } })).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await api("/api/assistant/message", { token: user.token, json: { message: `hello ${i}` } })).status).toBe(
+        200,
+      );
     const refused = await unkept(user, "One too many.");
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -150,7 +168,14 @@ describe("POST /api/voice/spoken/{id}/keep (Save to library)", () => {
     expect(after).toMatchObject({ library: 1, files: [id], exported: 1 });
     expect(after.usage.by_kind.speech).toBe(heard.bytes.length);
     const item = await api(`/api/library/${id}`, { token: user.token });
-    expect(item.body).toMatchObject({ kind: "speech", provenance: { prompt: "Keep this one, please.", voice: expect.stringContaining("gmw/en-GB-x-rp"), provider: "espeak-ng" } });
+    expect(item.body).toMatchObject({
+      kind: "speech",
+      provenance: {
+        prompt: "Keep this one, please.",
+        voice: expect.stringContaining("gmw/en-GB-x-rp"),
+        provider: "espeak-ng",
+      },
+    });
 
     // The library file is the speech that was heard; the player's URL keeps playing it.
     expect((await get(user, kept.body.url)).bytes.equals(heard.bytes)).toBe(true);
@@ -167,7 +192,8 @@ describe("POST /api/voice/spoken/{id}/keep (Save to library)", () => {
   it("is no AI request: a person over the AI limits can still save what they heard", async () => {
     const user = await newUser("unkept-keep-limits");
     const spoken = await unkept(user, "Heard before the limit.");
-    for (let i = 0; i < 19; i++) await api("/api/assistant/message", { token: user.token, json: { message: `hello ${i}` } });
+    for (let i = 0; i < 19; i++)
+      await api("/api/assistant/message", { token: user.token, json: { message: `hello ${i}` } });
     expect((await unkept(user, "Over the limit.")).status).toBe(429);
     expect((await api(spoken.body.keep_url, { token: user.token, method: "POST" })).status).toBe(201);
   });

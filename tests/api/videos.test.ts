@@ -12,7 +12,8 @@ function fileForm(bytes: Buffer, filename: string) {
   form.append("file", new Blob([new Uint8Array(bytes)]), filename);
   return form;
 }
-const upload = (token: string, bytes: Buffer, filename: string) => api("/api/videos/upload", { raw: fileForm(bytes, filename), token });
+const upload = (token: string, bytes: Buffer, filename: string) =>
+  api("/api/videos/upload", { raw: fileForm(bytes, filename), token });
 const videoPath = (name: string) => `/api/videos/${encodeURIComponent(name)}`;
 
 describe("POST /api/videos/upload and GET /api/videos", () => {
@@ -28,8 +29,17 @@ describe("POST /api/videos/upload and GET /api/videos", () => {
     const { status, body, headers } = await api("/api/videos", { token });
     expect(status).toBe(200);
     expect(headers.get("cache-control")).toBe("no-store");
-    expect(body.map((video: { filename: string }) => video.filename)).toEqual(["old.mov", "Trip.mov", "screen.mov", "Holiday.mov"]);
-    expect(body[3]).toEqual({ filename: "Holiday.mov", size: mp4.length, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(body.map((video: { filename: string }) => video.filename)).toEqual([
+      "old.mov",
+      "Trip.mov",
+      "screen.mov",
+      "Holiday.mov",
+    ]);
+    expect(body[3]).toEqual({
+      filename: "Holiday.mov",
+      size: mp4.length,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 
   it("a name the user already has (after .mov is given) is 409 and nothing is kept", async () => {
@@ -37,7 +47,10 @@ describe("POST /api/videos/upload and GET /api/videos", () => {
     const first = mp4Bytes(1000);
     expect((await upload(token, first, "Holiday.mp4")).status).toBe(201);
     for (const name of ["Holiday.mov", "Holiday.webm", "Holiday", "Holiday.MOV"]) {
-      expect(await upload(token, webmBytes(), name)).toMatchObject({ status: 409, body: { detail: "A file with that name already exists" } });
+      expect(await upload(token, webmBytes(), name)).toMatchObject({
+        status: 409,
+        body: { detail: "A file with that name already exists" },
+      });
     }
     const { body } = await api("/api/videos", { token });
     expect(body).toEqual([{ filename: "Holiday.mov", size: first.length, updated_at: expect.any(String) }]);
@@ -48,7 +61,10 @@ describe("POST /api/videos/upload and GET /api/videos", () => {
   it("refuses what is not a video with 415 and keeps nothing", async () => {
     const { token } = await newUser("video");
     for (const bytes of [mp3WithId3(), PNG_BYTES, riffBytes("WAVE"), Buffer.from("<html>not a video</html>")]) {
-      expect(await upload(token, bytes, "trick.mp4")).toMatchObject({ status: 415, body: { detail: expect.stringContaining("Unsupported video format") } });
+      expect(await upload(token, bytes, "trick.mp4")).toMatchObject({
+        status: 415,
+        body: { detail: expect.stringContaining("Unsupported video format") },
+      });
     }
     expect((await api("/api/videos", { token })).body).toEqual([]);
   });
@@ -77,7 +93,9 @@ describe("GET /api/videos/{name}", () => {
     expect(numbered.headers.get("content-disposition")).toBe("inline; filename*=UTF-8''seek%20%282%29.mov");
     // A name sent decomposed (NFD) finds the file stored composed (NFC).
     await upload(token, bytes, "Cr\u00e8me.mp4");
-    const decomposed = await fetch(baseUrl() + videoPath("Cre\u0300me.mov"), { headers: { ...auth, Range: "bytes=0-3" } });
+    const decomposed = await fetch(baseUrl() + videoPath("Cre\u0300me.mov"), {
+      headers: { ...auth, Range: "bytes=0-3" },
+    });
     expect(decomposed.status).toBe(206);
 
     const part = await fetch(baseUrl() + videoPath("seek.mov"), { headers: { ...auth, Range: "bytes=4-11" } });
@@ -86,17 +104,23 @@ describe("GET /api/videos/{name}", () => {
     expect(part.headers.get("content-length")).toBe("8");
     expect(await part.text()).toBe("ftypisom");
 
-    const open = await fetch(baseUrl() + videoPath("seek.mov"), { headers: { ...auth, Range: `bytes=${bytes.length - 3}-` } });
+    const open = await fetch(baseUrl() + videoPath("seek.mov"), {
+      headers: { ...auth, Range: `bytes=${bytes.length - 3}-` },
+    });
     expect(open.status).toBe(206);
     expect((await open.arrayBuffer()).byteLength).toBe(3);
 
-    const refused = await fetch(baseUrl() + videoPath("seek.mov"), { headers: { ...auth, Range: `bytes=${bytes.length}-` } });
+    const refused = await fetch(baseUrl() + videoPath("seek.mov"), {
+      headers: { ...auth, Range: `bytes=${bytes.length}-` },
+    });
     expect(refused.status).toBe(416);
     expect(refused.headers.get("content-range")).toBe(`bytes */${bytes.length}`);
     expect(await refused.json()).toEqual({ detail: "Requested range not satisfiable" });
 
     // If-Range with another version's validator: the whole (current) file, not a range of it.
-    const stale = await fetch(baseUrl() + videoPath("seek.mov"), { headers: { ...auth, Range: "bytes=0-3", "If-Range": '"old"' } });
+    const stale = await fetch(baseUrl() + videoPath("seek.mov"), {
+      headers: { ...auth, Range: "bytes=0-3", "If-Range": '"old"' },
+    });
     expect(stale.status).toBe(200);
   });
 
@@ -116,7 +140,10 @@ describe("GET /api/videos/{name}", () => {
     const { token } = await newUser("video");
     expect(await api("/api/videos/upload", { token })).toMatchObject({ status: 405 });
     expect(await api("/api/videos/rename", { token })).toMatchObject({ status: 405 });
-    expect(await api("/api/videos/signed_url", { token })).toMatchObject({ status: 422, body: { detail: "filename is required" } });
+    expect(await api("/api/videos/signed_url", { token })).toMatchObject({
+      status: 422,
+      body: { detail: "filename is required" },
+    });
   });
 });
 
@@ -124,7 +151,11 @@ describe("PUT /api/videos/rename and DELETE /api/videos/{name}", () => {
   it("renames with JSON {old_name, new_name}: trimmed, .mov appended", async () => {
     const { token } = await newUser("video");
     await upload(token, mp4Bytes(), "raw.mp4");
-    const renamed = await api("/api/videos/rename", { method: "PUT", token, json: { old_name: "raw.mov", new_name: "  Final cut " } });
+    const renamed = await api("/api/videos/rename", {
+      method: "PUT",
+      token,
+      json: { old_name: "raw.mov", new_name: "  Final cut " },
+    });
     expect(renamed).toMatchObject({ status: 200, body: { filename: "Final cut.mov", old_name: "raw.mov" } });
     expect((await api(videoPath("Final cut.mov"), { token })).status).toBe(200);
     expect((await api(videoPath("raw.mov"), { token })).status).toBe(404);
@@ -133,11 +164,19 @@ describe("PUT /api/videos/rename and DELETE /api/videos/{name}", () => {
   it("old names sent decomposed (NFD) are found; a capitalised .MOV is stored lower case", async () => {
     const { token } = await newUser("video");
     await upload(token, mp4Bytes(), "Ni\u00f1o.mp4");
-    const renamed = await api("/api/videos/rename", { method: "PUT", token, json: { old_name: "Nin\u0303o.mov", new_name: "Fiesta.MOV" } });
+    const renamed = await api("/api/videos/rename", {
+      method: "PUT",
+      token,
+      json: { old_name: "Nin\u0303o.mov", new_name: "Fiesta.MOV" },
+    });
     expect(renamed).toMatchObject({ status: 200, body: { filename: "Fiesta.mov" } });
     await api("/api/videos/rename", { method: "PUT", token, json: { old_name: "Fiesta.mov", new_name: "A\u0301gua" } });
-    expect((await api("/api/videos", { token })).body.map((video: { filename: string }) => video.filename)).toEqual(["\u00c1gua.mov"]);
-    expect((await api(`/api/videos/signed_url?${new URLSearchParams({ filename: "A\u0301gua.mov" })}`, { token })).status).toBe(200);
+    expect((await api("/api/videos", { token })).body.map((video: { filename: string }) => video.filename)).toEqual([
+      "\u00c1gua.mov",
+    ]);
+    expect(
+      (await api(`/api/videos/signed_url?${new URLSearchParams({ filename: "A\u0301gua.mov" })}`, { token })).status,
+    ).toBe(200);
     expect((await api(videoPath("A\u0301gua.mov"), { method: "DELETE", token })).status).toBe(200);
     expect((await api("/api/videos", { token })).body).toEqual([]);
   });
@@ -147,23 +186,50 @@ describe("PUT /api/videos/rename and DELETE /api/videos/{name}", () => {
     await upload(token, mp4Bytes(), "a.mp4");
     await upload(token, mp4Bytes(), "b.mp4");
     const rename = (json: unknown) => api("/api/videos/rename", { method: "PUT", token, json });
-    expect(await rename({ old_name: "a.mov", new_name: " " })).toMatchObject({ status: 422, body: { detail: "Name is required" } });
+    expect(await rename({ old_name: "a.mov", new_name: " " })).toMatchObject({
+      status: 422,
+      body: { detail: "Name is required" },
+    });
     expect(await rename({ old_name: "a.mov", new_name: "../../b" })).toMatchObject({ status: 422 });
     expect(await rename({ old_name: "a.mov", new_name: "bad\u0000name" })).toMatchObject({ status: 422 });
     expect(await rename({ old_name: "a.mov", new_name: "b" })).toMatchObject({ status: 409 });
-    expect(await rename({ old_name: "zzz.mov", new_name: "c" })).toMatchObject({ status: 404, body: { detail: "Video not found" } });
-    expect(await rename({ old_name: "a.mov" })).toMatchObject({ status: 422, body: { detail: "new_name is required" } });
+    expect(await rename({ old_name: "zzz.mov", new_name: "c" })).toMatchObject({
+      status: 404,
+      body: { detail: "Video not found" },
+    });
+    expect(await rename({ old_name: "a.mov" })).toMatchObject({
+      status: 422,
+      body: { detail: "new_name is required" },
+    });
     expect(await rename({ old_name: 5, new_name: "c" })).toMatchObject({ status: 422 });
-    expect(await api("/api/videos/rename", { method: "PUT", token, raw: "{", headers: { "Content-Type": "application/json" } })).toMatchObject({ status: 400 });
+    expect(
+      await api("/api/videos/rename", {
+        method: "PUT",
+        token,
+        raw: "{",
+        headers: { "Content-Type": "application/json" },
+      }),
+    ).toMatchObject({ status: 400 });
   });
 
   it("deletes; another user can neither rename nor delete", async () => {
     const owner = await newUser("video-owner");
     const other = await newUser("video-other");
     await upload(owner.token, mp4Bytes(), "keep.mp4");
-    expect((await api("/api/videos/rename", { method: "PUT", token: other.token, json: { old_name: "keep.mov", new_name: "x" } })).status).toBe(404);
+    expect(
+      (
+        await api("/api/videos/rename", {
+          method: "PUT",
+          token: other.token,
+          json: { old_name: "keep.mov", new_name: "x" },
+        })
+      ).status,
+    ).toBe(404);
     expect((await api(videoPath("keep.mov"), { method: "DELETE", token: other.token })).status).toBe(404);
-    expect(await api(videoPath("keep.mov"), { method: "DELETE", token: owner.token })).toMatchObject({ status: 200, body: { ok: true, filename: "keep.mov" } });
+    expect(await api(videoPath("keep.mov"), { method: "DELETE", token: owner.token })).toMatchObject({
+      status: 200,
+      body: { ok: true, filename: "keep.mov" },
+    });
     expect((await api(videoPath("keep.mov"), { token: owner.token })).status).toBe(404);
     expect((await api(videoPath("keep.mov"), { method: "DELETE", token: owner.token })).status).toBe(404);
   });
@@ -182,7 +248,12 @@ async function generatedClip(token: string, prompt: string): Promise<{ mediaId: 
 
 /** The Video Hub's own form post (the screen's action), as a plain form or a fetcher sends it. */
 async function videoHubPost(cookie: string, fields: Record<string, string>) {
-  const response = await fetch(`${baseUrl()}/videos`, { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(fields), redirect: "manual" });
+  const response = await fetch(`${baseUrl()}/videos`, {
+    method: "POST",
+    headers: { Cookie: cookie },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
   await response.arrayBuffer();
   return response;
 }
@@ -194,7 +265,10 @@ describe("the Video Hub's generated videos (decision 0043)", () => {
     await upload(owner.token, webmBytes(), "upload.webm");
     // Both at once: the server's runner works two jobs at a time, and on a loaded machine each may wait
     // behind other files' jobs.
-    const [clip, otherClip] = await Promise.all([generatedClip(owner.token, "Gulls over the pier"), generatedClip(other.token, "Someone else's clip")]);
+    const [clip, otherClip] = await Promise.all([
+      generatedClip(owner.token, "Gulls over the pier"),
+      generatedClip(other.token, "Someone else's clip"),
+    ]);
 
     // the list in docs/api.md#every-call is the uploads only.
     const listed = await api("/api/videos", { token: owner.token });
@@ -217,7 +291,9 @@ describe("the Video Hub's generated videos (decision 0043)", () => {
     expect((await api(`/api/library/${clip.mediaId}`, { token: owner.token })).status).toBe(404);
     // Again: it is gone (a plain form is sent back with the failure's toast).
     expect((await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId })).status).toBe(302);
-    expect((await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, enhanced: "1" })).status).toBe(404);
+    expect(
+      (await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, enhanced: "1" })).status,
+    ).toBe(404);
   }, 300_000);
 });
 
@@ -327,8 +403,20 @@ describe("video limits on a server with VIDEO_MAX_BYTES=65536", () => {
     server = await startTestServer({ VIDEO_MAX_BYTES: "65536" });
     const email = `video-limits-${Date.now()}@example.com`;
     const headers = { "Content-Type": "application/json" };
-    await fetch(`${server.url}/api/auth/register`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers });
-    token = (await (await fetch(`${server.url}/api/auth/login`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }), headers })).json()).access_token;
+    await fetch(`${server.url}/api/auth/register`, {
+      method: "POST",
+      body: JSON.stringify({ email, password: PASSWORD }),
+      headers,
+    });
+    token = (
+      await (
+        await fetch(`${server.url}/api/auth/login`, {
+          method: "POST",
+          body: JSON.stringify({ email, password: PASSWORD }),
+          headers,
+        })
+      ).json()
+    ).access_token;
   });
   afterAll(async () => {
     await server?.stop();
@@ -336,7 +424,11 @@ describe("video limits on a server with VIDEO_MAX_BYTES=65536", () => {
 
   it("413 over the limit, 201 within it", async () => {
     const post = (bytes: Buffer) =>
-      fetch(`${server.url}/api/videos/upload`, { method: "POST", body: fileForm(bytes, "v.mp4"), headers: { Authorization: `Bearer ${token}` } });
+      fetch(`${server.url}/api/videos/upload`, {
+        method: "POST",
+        body: fileForm(bytes, "v.mp4"),
+        headers: { Authorization: `Bearer ${token}` },
+      });
     const over = await post(mp4Bytes(70_000));
     expect(over.status).toBe(413);
     expect(await over.json()).toEqual({ detail: "File is too large (the limit is 64 KiB)" });

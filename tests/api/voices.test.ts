@@ -26,7 +26,10 @@ async function sessionCookie(email: string, base = baseUrl()) {
     body: new URLSearchParams({ email, password: PASSWORD }),
     redirect: "manual",
   });
-  return response.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-session="))!.split(";")[0];
+  return response.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith("__Host-session="))!
+    .split(";")[0];
 }
 
 describe("POST /api/voice/upload", () => {
@@ -54,7 +57,10 @@ describe("POST /api/voice/upload", () => {
     expect((await upload(token, mp3Frames(), "take.mp3")).status).toBe(201);
     expect((await upload(token, mp3Frames(), "Caf\u00e9.mp3")).status).toBe(201);
     for (const name of ["take.mp3", "take", "take.MP3", "Cafe\u0301.mp3"]) {
-      expect(await upload(token, mp3WithId3(), name)).toMatchObject({ status: 409, body: { detail: "A file with that name already exists" } });
+      expect(await upload(token, mp3WithId3(), name)).toMatchObject({
+        status: 409,
+        body: { detail: "A file with that name already exists" },
+      });
     }
     expect((await api("/api/voice/list-files", { token })).body.files).toEqual(["Caf\u00e9.mp3", "take.mp3"]);
     // The first file is untouched.
@@ -77,7 +83,11 @@ describe("POST /api/voice/upload", () => {
         port: url.port,
         method: "POST",
         path: "/api/voice/upload",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": 20 * 1024 * 1024 },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          "Content-Length": 20 * 1024 * 1024,
+        },
       });
       const timer = setTimeout(() => reject(new Error("no answer before the body was complete")), 10_000);
       request.on("response", (res) => {
@@ -111,7 +121,11 @@ describe("POST /api/voice/upload", () => {
       mp3WithId3(),
       Buffer.from("\r\n--b--\r\n"),
     ]);
-    const viaEncoded = await api("/api/voice/upload", { raw: encoded, token, headers: { "Content-Type": "multipart/form-data; boundary=b" } });
+    const viaEncoded = await api("/api/voice/upload", {
+      raw: encoded,
+      token,
+      headers: { "Content-Type": "multipart/form-data; boundary=b" },
+    });
     expect(viaEncoded).toMatchObject({ status: 201, body: { filename: "bell.mp3" } });
     expect((await upload(token, mp3WithId3(), "Grüße 🎙️ #1?.mp3")).body.filename).toBe("Grüße 🎙️ #1?.mp3");
     const served = await api(voiceUrl("Grüße 🎙️ #1?.mp3"), { token });
@@ -121,24 +135,44 @@ describe("POST /api/voice/upload", () => {
   it("refuses content that is not MP3 with 415, whatever the name says", async () => {
     const { token } = await newUser("voice");
     // The last: a valid ID3 tag header followed by a web page, not audio.
-    const id3Html = Buffer.concat([Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0]), Buffer.from("<html><script>alert(1)</script></html>")]);
+    const id3Html = Buffer.concat([
+      Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0]),
+      Buffer.from("<html><script>alert(1)</script></html>"),
+    ]);
     for (const bytes of [PNG_BYTES, mp4Bytes(), Buffer.from("#!/bin/sh\nrm -rf /\n"), id3Html]) {
-      expect(await upload(token, bytes, "song.mp3")).toMatchObject({ status: 415, body: { detail: "Only MP3 files allowed" } });
+      expect(await upload(token, bytes, "song.mp3")).toMatchObject({
+        status: 415,
+        body: { detail: "Only MP3 files allowed" },
+      });
     }
     expect((await api("/api/voice/list-files", { token })).body).toEqual({ files: [] });
   });
 
   it("bad requests answer 4xx with a detail, never 500", async () => {
     const { token } = await newUser("voice");
-    expect(await api("/api/voice/upload", { json: { file: "x" }, token })).toMatchObject({ status: 415, body: { detail: expect.stringContaining("multipart/form-data") } });
+    expect(await api("/api/voice/upload", { json: { file: "x" }, token })).toMatchObject({
+      status: 415,
+      body: { detail: expect.stringContaining("multipart/form-data") },
+    });
     expect(await api("/api/voice/upload", { raw: fileForm(mp3WithId3(), "a.mp3", "audio"), token })).toMatchObject({
       status: 422,
       body: { detail: 'A file is required (multipart field "file")' },
     });
-    expect(await upload(token, Buffer.alloc(0), "empty.mp3")).toMatchObject({ status: 422, body: { detail: "The file is empty" } });
-    const noBoundary = await api("/api/voice/upload", { raw: "garbage", token, headers: { "Content-Type": "multipart/form-data" } });
+    expect(await upload(token, Buffer.alloc(0), "empty.mp3")).toMatchObject({
+      status: 422,
+      body: { detail: "The file is empty" },
+    });
+    const noBoundary = await api("/api/voice/upload", {
+      raw: "garbage",
+      token,
+      headers: { "Content-Type": "multipart/form-data" },
+    });
     expect(noBoundary.status).toBe(415);
-    const broken = await api("/api/voice/upload", { raw: "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.mp3\"\r\n\r\nID3", token, headers: { "Content-Type": "multipart/form-data; boundary=x" } });
+    const broken = await api("/api/voice/upload", {
+      raw: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.mp3"\r\n\r\nID3',
+      token,
+      headers: { "Content-Type": "multipart/form-data; boundary=x" },
+    });
     expect(broken.status).toBe(400);
     expect(await api("/api/voice/upload", { token })).toMatchObject({ status: 405 });
   });
@@ -146,11 +180,16 @@ describe("POST /api/voice/upload", () => {
   it("needs a bearer token or the session cookie", async () => {
     expect(await api("/api/voice/upload", { raw: fileForm(mp3WithId3(), "a.mp3") })).toMatchObject({ status: 401 });
     expect(await api("/api/voice/list-files")).toMatchObject({ status: 401 });
-    expect(await api("/api/voice/upload", { raw: fileForm(mp3WithId3(), "a.mp3"), token: "not-a-token" })).toMatchObject({ status: 401 });
+    expect(
+      await api("/api/voice/upload", { raw: fileForm(mp3WithId3(), "a.mp3"), token: "not-a-token" }),
+    ).toMatchObject({ status: 401 });
 
     const { email } = await newUser("voice-cookie");
     const cookie = await sessionCookie(email);
-    const viaCookie = await api("/api/voice/upload", { raw: fileForm(mp3WithId3(), "cookie.mp3"), headers: { Cookie: cookie } });
+    const viaCookie = await api("/api/voice/upload", {
+      raw: fileForm(mp3WithId3(), "cookie.mp3"),
+      headers: { Cookie: cookie },
+    });
     expect(viaCookie.status).toBe(201);
     expect((await api(voiceUrl("cookie.mp3"), { headers: { Cookie: cookie } })).status).toBe(200);
   });
@@ -216,18 +255,29 @@ describe("PUT /api/voice/rename and DELETE /api/voice/file/{name}", () => {
     const { token } = await newUser("voice");
     expect((await upload(token, mp3WithId3(), "Cafe\u0301 take.mp3")).body.filename).toBe("Caf\u00e9 take.mp3");
     expect((await api(`/static/voices/${encodeURIComponent("Cafe\u0301 take.mp3")}`, { token })).status).toBe(200);
-    const renamed = await api(`/api/voice/rename?${new URLSearchParams({ old_name: "Cafe\u0301 take.mp3", new_name: "Shout.MP3" })}`, { method: "PUT", token });
+    const renamed = await api(
+      `/api/voice/rename?${new URLSearchParams({ old_name: "Cafe\u0301 take.mp3", new_name: "Shout.MP3" })}`,
+      { method: "PUT", token },
+    );
     expect(renamed).toMatchObject({ status: 200, body: { filename: "Shout.mp3" } });
-    await api(`/api/voice/rename?${new URLSearchParams({ old_name: "Shout.mp3", new_name: "U\u0308ber" })}`, { method: "PUT", token });
+    await api(`/api/voice/rename?${new URLSearchParams({ old_name: "Shout.mp3", new_name: "U\u0308ber" })}`, {
+      method: "PUT",
+      token,
+    });
     expect((await api("/api/voice/list-files", { token })).body.files).toEqual(["\u00dcber.mp3"]);
-    expect((await api(`/api/voice/file/${encodeURIComponent("U\u0308ber.mp3")}`, { method: "DELETE", token })).status).toBe(200);
+    expect(
+      (await api(`/api/voice/file/${encodeURIComponent("U\u0308ber.mp3")}`, { method: "DELETE", token })).status,
+    ).toBe(200);
     expect((await api("/api/voice/list-files", { token })).body.files).toEqual([]);
   });
 
   it("renames (trimmed, .mp3 appended): the file moves to the new name", async () => {
     const { token } = await newUser("voice");
     await upload(token, mp3WithId3(), "old.mp3");
-    const renamed = await api(`/api/voice/rename?${new URLSearchParams({ old_name: "old.mp3", new_name: "  fresh take " })}`, { method: "PUT", token });
+    const renamed = await api(
+      `/api/voice/rename?${new URLSearchParams({ old_name: "old.mp3", new_name: "  fresh take " })}`,
+      { method: "PUT", token },
+    );
     expect(renamed).toMatchObject({ status: 200, body: { filename: "fresh take.mp3", old_name: "old.mp3" } });
     expect((await api(voiceUrl("old.mp3"), { token })).status).toBe(404);
     expect((await api(voiceUrl("fresh take.mp3"), { token })).status).toBe(200);
@@ -243,11 +293,20 @@ describe("PUT /api/voice/rename and DELETE /api/voice/file/{name}", () => {
     expect(await rename("   ")).toMatchObject({ status: 422, body: { detail: "Name is required" } });
     expect(await rename("../b")).toMatchObject({ status: 422, body: { detail: "Name must not contain / or \\" } });
     expect(await rename("x\\y")).toMatchObject({ status: 422 });
-    expect(await rename("tab\there")).toMatchObject({ status: 422, body: { detail: "Name must not contain control characters" } });
-    expect(await rename("z".repeat(200))).toMatchObject({ status: 422, body: { detail: "Name must be at most 120 characters" } });
+    expect(await rename("tab\there")).toMatchObject({
+      status: 422,
+      body: { detail: "Name must not contain control characters" },
+    });
+    expect(await rename("z".repeat(200))).toMatchObject({
+      status: 422,
+      body: { detail: "Name must be at most 120 characters" },
+    });
     expect(await rename("b")).toMatchObject({ status: 409, body: { detail: "A file with that name already exists" } });
     expect(await rename("c", "missing.mp3")).toMatchObject({ status: 404 });
-    expect(await api("/api/voice/rename?old_name=a.mp3", { method: "PUT", token })).toMatchObject({ status: 422, body: { detail: "new_name is required" } });
+    expect(await api("/api/voice/rename?old_name=a.mp3", { method: "PUT", token })).toMatchObject({
+      status: 422,
+      body: { detail: "new_name is required" },
+    });
     expect(await api("/api/voice/rename", { method: "POST", token, json: {} })).toMatchObject({ status: 405 });
     expect((await api("/api/voice/list-files", { token })).body.files.sort()).toEqual(["a.mp3", "b.mp3"]);
   });
@@ -268,7 +327,9 @@ describe("PUT /api/voice/rename and DELETE /api/voice/file/{name}", () => {
     const other = await newUser("voice-other");
     await upload(owner.token, mp3WithId3(), "mine.mp3");
     expect((await api("/api/voice/list-files", { token: other.token })).body).toEqual({ files: [] });
-    expect((await api(`/api/voice/rename?old_name=mine.mp3&new_name=stolen`, { method: "PUT", token: other.token })).status).toBe(404);
+    expect(
+      (await api(`/api/voice/rename?old_name=mine.mp3&new_name=stolen`, { method: "PUT", token: other.token })).status,
+    ).toBe(404);
     expect((await api(`/api/voice/file/mine.mp3`, { method: "DELETE", token: other.token })).status).toBe(404);
     expect((await api("/api/voice/list-files", { token: owner.token })).body).toEqual({ files: ["mine.mp3"] });
   });
@@ -292,7 +353,13 @@ describe("voice limits on a server with VOICE_MAX_BYTES=4096", () => {
   });
 
   const post = (body: BodyInit, headers: Record<string, string> = {}, signal?: AbortSignal) =>
-    fetch(`${server.url}/api/voice/upload`, { method: "POST", body, signal, headers: { Authorization: `Bearer ${token}`, ...headers }, duplex: "half" } as RequestInit);
+    fetch(`${server.url}/api/voice/upload`, {
+      method: "POST",
+      body,
+      signal,
+      headers: { Authorization: `Bearer ${token}`, ...headers },
+      duplex: "half",
+    } as RequestInit);
 
   it("a duplicate name keeps nothing on disk", async () => {
     expect((await post(fileForm(mp3Frames(), "once.mp3"))).status).toBe(201);
@@ -328,7 +395,9 @@ describe("voice limits on a server with VOICE_MAX_BYTES=4096", () => {
       for (let i = 0; i < 64; i++) yield Buffer.alloc(64 * 1024, 2);
       yield Buffer.from(`\r\n--${boundary}--\r\n`);
     }
-    const response = await post(Readable.toWeb(Readable.from(chunked())) as unknown as BodyInit, { "Content-Type": `multipart/form-data; boundary=${boundary}` });
+    const response = await post(Readable.toWeb(Readable.from(chunked())) as unknown as BodyInit, {
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+    });
     expect(response.status).toBe(413);
     expect(storedFiles().filter((name) => name.endsWith(".part"))).toEqual([]);
   });
@@ -344,7 +413,11 @@ describe("voice limits on a server with VOICE_MAX_BYTES=4096", () => {
       controller.abort();
       yield Buffer.alloc(10);
     }
-    await post(Readable.toWeb(Readable.from(halfBody())) as unknown as BodyInit, { "Content-Type": `multipart/form-data; boundary=${boundary}` }, controller.signal).then(
+    await post(
+      Readable.toWeb(Readable.from(halfBody())) as unknown as BodyInit,
+      { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      controller.signal,
+    ).then(
       (response) => response.status,
       () => "aborted",
     );

@@ -37,11 +37,19 @@ async function createAccount(browser: Browser, baseURL: string): Promise<Account
   const email = uniqueEmail("a11y");
   expect((await request.post("/api/auth/register", { data: { email, password: PASSWORD } })).status()).toBe(201);
   expect((await request.post("/login", { form: { email, password: PASSWORD }, maxRedirects: 0 })).status()).toBe(302);
-  const content = await request.post("/api/content", { data: { title: "Harbour at dawn", body: "Grey water, a red boat, gulls." } });
-  const project = await request.post("/api/project/create", { data: { title: "Short film", description: "A minute about the sea." } });
+  const content = await request.post("/api/content", {
+    data: { title: "Harbour at dawn", body: "Grey water, a red boat, gulls." },
+  });
+  const project = await request.post("/api/project/create", {
+    data: { title: "Short film", description: "A minute about the sea." },
+  });
   const mp3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
-  const voice = await request.post("/api/voice/upload", { multipart: { file: { name: "narration.mp3", mimeType: "audio/mpeg", buffer: mp3 } } });
-  const video = await request.post("/api/videos/upload", { multipart: { file: { name: "waves.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+  const voice = await request.post("/api/voice/upload", {
+    multipart: { file: { name: "narration.mp3", mimeType: "audio/mpeg", buffer: mp3 } },
+  });
+  const video = await request.post("/api/videos/upload", {
+    multipart: { file: { name: "waves.webm", mimeType: "video/webm", buffer: webmBytes() } },
+  });
   for (const answer of [content, project, voice, video]) expect(answer.ok(), await answer.text()).toBe(true);
   const generated = await generateVideo(request, "Gulls over a grey harbour at dawn");
   const account = {
@@ -57,7 +65,10 @@ async function createAccount(browser: Browser, baseURL: string): Promise<Account
 }
 
 const test = base.extend<{ signedIn: Page }, { account: Account }>({
-  account: [async ({ browser }, use) => use(await createAccount(browser, process.env.BASE_URL ?? "http://localhost:3000")), { scope: "worker", timeout: 120_000 }],
+  account: [
+    async ({ browser }, use) => use(await createAccount(browser, process.env.BASE_URL ?? "http://localhost:3000")),
+    { scope: "worker", timeout: 120_000 },
+  ],
   signedIn: async ({ browser, account, baseURL }, use) => {
     const context = await browser.newContext({ baseURL, storageState: account.storageState });
     await use(await context.newPage());
@@ -67,7 +78,10 @@ const test = base.extend<{ signedIn: Page }, { account: Account }>({
 
 /** Chooses the theme the way the toggle does (the preferences cookie), for visitors too. */
 async function chooseTheme(page: Page, theme: (typeof THEMES)[number]) {
-  const answer = await page.request.post("/preferences", { form: { intent: "theme", theme, redirectTo: "/" }, maxRedirects: 0 });
+  const answer = await page.request.post("/preferences", {
+    form: { intent: "theme", theme, redirectTo: "/" },
+    maxRedirects: 0,
+  });
   expect(answer.status()).toBe(302);
 }
 
@@ -80,7 +94,11 @@ async function settle(page: Page) {
       const timing = animation.effect?.getComputedTiming();
       const target = (animation.effect as KeyframeEffect | null)?.target as Element | null;
       // Endless animations never settle; a toast's countdown bar runs for the toast's whole life.
-      return animation.playState === "running" && timing?.iterations !== Infinity && !target?.classList.contains("Toastify__progress-bar");
+      return (
+        animation.playState === "running" &&
+        timing?.iterations !== Infinity &&
+        !target?.classList.contains("Toastify__progress-bar")
+      );
     });
     return hydrated && moving.length === 0;
   });
@@ -88,7 +106,9 @@ async function settle(page: Page) {
 
 /** Once the dashboard is hydrated, choosing the current plan again raises its toast. */
 async function raisePlanToast(page: Page) {
-  await page.waitForFunction(() => Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")));
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
+  );
   await page.getByRole("button", { name: "Free", exact: true }).click();
   await expect(page.getByText("Free Plan Activated!")).toBeVisible();
 }
@@ -98,11 +118,26 @@ async function raisePlanToast(page: Page) {
  * line icons everywhere else). None is a control's text today; a control quoting one would be allowed.
  */
 const SPEC_EMOJI_TEXTS = [
-  "💾 Saved", "✅ Saved manually", "✅ Completed!", "❌ Error generating video.", "⚠️ Timed out.",
-  "⚠️ Please fill in all fields.", "❌ Passwords do not match.", "⚠️ That email is already registered.", "❌ Registration failed:",
-  "⚠️ Error creating content. Please try again.", "⚠️ Failed to load content", "❌ Save failed",
-  "❌ Upload failed", "❌ Upload error", "✅ Upload successful!", "🗑️ File deleted", "✨ Renamed successfully",
-  "🎙️ Microphone access denied or unsupported browser.", "⚠️ Something went wrong. Please try again.", "✅ Feedback sent successfully!",
+  "💾 Saved",
+  "✅ Saved manually",
+  "✅ Completed!",
+  "❌ Error generating video.",
+  "⚠️ Timed out.",
+  "⚠️ Please fill in all fields.",
+  "❌ Passwords do not match.",
+  "⚠️ That email is already registered.",
+  "❌ Registration failed:",
+  "⚠️ Error creating content. Please try again.",
+  "⚠️ Failed to load content",
+  "❌ Save failed",
+  "❌ Upload failed",
+  "❌ Upload error",
+  "✅ Upload successful!",
+  "🗑️ File deleted",
+  "✨ Renamed successfully",
+  "🎙️ Microphone access denied or unsupported browser.",
+  "⚠️ Something went wrong. Please try again.",
+  "✅ Feedback sent successfully!",
 ];
 
 /** The controls (buttons, links, disclosure summaries, options) whose words or name hold an emoji that docs/screens.md does not quote. */
@@ -110,7 +145,9 @@ function controlsWithEmoji(page: Page) {
   return page.evaluate((quoted) => {
     const pictograph = /\p{Extended_Pictographic}/u;
     const found: string[] = [];
-    const controls = document.querySelectorAll("button, a[href], summary, [role='button'], [role='link'], [role='menuitem'], select option, input[type='submit'], input[type='button']");
+    const controls = document.querySelectorAll(
+      "button, a[href], summary, [role='button'], [role='link'], [role='menuitem'], select option, input[type='submit'], input[type='button']",
+    );
     for (const control of controls) {
       const words = control instanceof HTMLInputElement ? control.value : (control.textContent ?? "");
       for (const text of [words, control.getAttribute("aria-label") ?? "", control.getAttribute("title") ?? ""]) {
@@ -135,19 +172,28 @@ async function checkScreen(page: Page, url: string, ready?: (page: Page) => Prom
       await settle(page);
       const results = await new AxeBuilder({ page }).withTags(WCAG_AND_BEST_PRACTICE).analyze();
       const violations = results.violations.map(
-        (violation) => `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(" ")}: ${node.failureSummary?.split("\n").slice(1).join(" ")}`).join("\n")}`,
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(" ")}: ${node.failureSummary?.split("\n").slice(1).join(" ")}`).join("\n")}`,
       );
       expect(violations, `axe on ${where}`).toEqual([]);
-      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      const widths = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+      }));
       expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.inner);
       // Nor does a fieldset spill out of its form over what is beside it (a fieldset is as wide as its content by default).
       const spilled = await page.evaluate(() =>
         [...document.querySelectorAll("fieldset")]
-          .filter((fieldset) => fieldset.getBoundingClientRect().right > fieldset.parentElement!.getBoundingClientRect().right + 1)
+          .filter(
+            (fieldset) =>
+              fieldset.getBoundingClientRect().right > fieldset.parentElement!.getBoundingClientRect().right + 1,
+          )
           .map((fieldset) => fieldset.className || fieldset.name || "fieldset"),
       );
       expect(spilled, `${where}: fieldsets wider than their form`).toEqual([]);
-      expect(await controlsWithEmoji(page), `${where}: emoji on a control (line icons instead, decision 0045)`).toEqual([]);
+      expect(await controlsWithEmoji(page), `${where}: emoji on a control (line icons instead, decision 0045)`).toEqual(
+        [],
+      );
     }
   }
 }
@@ -167,8 +213,16 @@ test.describe("signed in", () => {
     // The welcome shows once per sign-in: a plan toast puts a toast under axe on every visit.
     ["dashboard", () => "/dashboard", raisePlanToast],
     ["create", () => "/create"],
-    ["content view", ({ contentId }) => `/content/${contentId}`, (page) => expect(page.getByRole("heading", { name: "Harbour at dawn" })).toBeVisible()],
-    ["content edit", ({ contentId }) => `/content/${contentId}?edit=1`, (page) => expect(page.getByLabel("Title")).toBeVisible()],
+    [
+      "content view",
+      ({ contentId }) => `/content/${contentId}`,
+      (page) => expect(page.getByRole("heading", { name: "Harbour at dawn" })).toBeVisible(),
+    ],
+    [
+      "content edit",
+      ({ contentId }) => `/content/${contentId}?edit=1`,
+      (page) => expect(page.getByLabel("Title")).toBeVisible(),
+    ],
     ["login (signed in)", () => "/login"],
     ["feedback", () => "/feedback"],
     ["capcut", () => "/capcut"],
@@ -191,17 +245,29 @@ test.describe("signed in", () => {
     ["drawing", () => "/drawing"],
     ["aivideo", () => "/aivideo"],
     // A finished job: the preview with Download and Open in Video Hub (decision 0043).
-    ["aivideo finished", ({ videoJobId }) => `/aivideo?job=${encodeURIComponent(videoJobId)}`, (page) => expect(page.getByRole("link", { name: "Open in Video Hub" })).toBeVisible()],
+    [
+      "aivideo finished",
+      ({ videoJobId }) => `/aivideo?job=${encodeURIComponent(videoJobId)}`,
+      (page) => expect(page.getByRole("link", { name: "Open in Video Hub" })).toBeVisible(),
+    ],
     ["projects", () => "/projects", (page) => expect(page.getByText("Short film")).toBeVisible()],
     ["project new", () => "/project/new"],
-    ["project edit", ({ projectId }) => `/project/${projectId}`, (page) => expect(page.getByLabel("Title")).toHaveValue("Short film")],
+    [
+      "project edit",
+      ({ projectId }) => `/project/${projectId}`,
+      (page) => expect(page.getByLabel("Title")).toHaveValue("Short film"),
+    ],
     // The first file's "Attach to project" chooser open: its select and button are checked too.
-    ["library", () => "/library", async (page) => {
-      await page.locator(".library-attach > summary").first().click();
-      await expect(page.getByLabel(/^Project for /).first()).toBeVisible();
-      // Opening it scrolled the page: back to the top, so the filters are not read as under the phone's sticky bar.
-      await page.evaluate(() => window.scrollTo(0, 0));
-    }],
+    [
+      "library",
+      () => "/library",
+      async (page) => {
+        await page.locator(".library-attach > summary").first().click();
+        await expect(page.getByLabel(/^Project for /).first()).toBeVisible();
+        // Opening it scrolled the page: back to the top, so the filters are not read as under the phone's sticky bar.
+        await page.evaluate(() => window.scrollTo(0, 0));
+      },
+    ],
     ["account", () => "/account", (page) => expect(page.getByTestId("session")).toHaveCount(1)],
     ["404", () => "/no-such-page"],
   ];

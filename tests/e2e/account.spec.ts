@@ -28,7 +28,9 @@ async function signedIn(context: { request: { get: (url: string) => Promise<{ st
 
 /** Waits until the page is hydrated (JavaScript on) so fetchers send the forms. */
 async function hydrated(page: Page) {
-  await page.waitForFunction(() => Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")));
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
+  );
 }
 
 for (const javaScriptEnabled of [false, true]) {
@@ -55,7 +57,11 @@ for (const javaScriptEnabled of [false, true]) {
         await expect(page.getByTestId("storage-meter")).toBeVisible();
       });
 
-      test("changes the password: a wrong current one is refused beside its field, then the other session ends and this one stays", async ({ page, browser, baseURL }) => {
+      test("changes the password: a wrong current one is refused beside its field, then the other session ends and this one stays", async ({
+        page,
+        browser,
+        baseURL,
+      }) => {
         // Three slow hashes (argon2id: the wrong try, the change, the new sign-in) and three pages: room for a loaded machine.
         test.slow();
         const { email } = await signUpAndLogIn(page, "account-password");
@@ -85,14 +91,18 @@ for (const javaScriptEnabled of [false, true]) {
         await other.close();
       });
 
-      test("the password change also revokes API tokens unless its box (checked by default) is unticked", async ({ page, request }) => {
+      test("the password change also revokes API tokens unless its box (checked by default) is unticked", async ({
+        page,
+        request,
+      }) => {
         // Two password changes, each a slow hash (argon2id) and a page: room for a loaded machine.
         test.slow();
         await signUpAndLogIn(page, "account-password-tokens");
         const made = await page.request.post("/api/account/tokens", { data: { name: "Nightly backup" } });
         expect(made.status()).toBe(201);
         const { token } = await made.json();
-        const works = async () => (await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status() === 200;
+        const works = async () =>
+          (await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status() === 200;
         const change = async (from: string, to: string, revoke: boolean) => {
           await open(page);
           const form = page.getByRole("region", { name: "Password" });
@@ -112,7 +122,9 @@ for (const javaScriptEnabled of [false, true]) {
         await expect(page.getByTestId("api-token")).toHaveCount(1);
 
         await change(NEW_PASSWORD, `${NEW_PASSWORD} again`, true);
-        await expect(page.getByText("Password changed. 0 other sessions were signed out. 1 API token was revoked.").first()).toBeVisible();
+        await expect(
+          page.getByText("Password changed. 0 other sessions were signed out. 1 API token was revoked.").first(),
+        ).toBeVisible();
         expect(await works()).toBe(false);
         await page.goto("/account");
         await expect(page.getByTestId("api-token")).toHaveCount(0);
@@ -189,7 +201,9 @@ for (const javaScriptEnabled of [false, true]) {
         await page.getByRole("button", { name: "Revoke Nightly backup" }).click();
         await expect(page.getByTestId("api-token")).toHaveCount(0);
         await expect(page.getByText("Token revoked").first()).toBeVisible();
-        expect((await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
+        expect((await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(
+          401,
+        );
       });
     });
   }

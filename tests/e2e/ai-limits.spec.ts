@@ -10,7 +10,10 @@ import { signUpAndLogIn } from "../support/e2e-session";
 async function useTheMinute(page: Page) {
   const origin = new URL(page.url()).origin;
   for (let i = 0; i < 20; i++) {
-    const answer = await page.request.post("/api/assistant/message", { data: { message: `hello ${i}` }, headers: { Origin: origin } });
+    const answer = await page.request.post("/api/assistant/message", {
+      data: { message: `hello ${i}` },
+      headers: { Origin: origin },
+    });
     expect(answer.status()).toBe(200);
   }
 }
@@ -30,7 +33,9 @@ test.describe("with JavaScript off", () => {
   });
 });
 
-test("with JavaScript on, the assistant says when to try again once the minute's AI requests are used", async ({ page }) => {
+test("with JavaScript on, the assistant says when to try again once the minute's AI requests are used", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "ai-limit-js");
   await page.goto("/assistant");
   await expect(page.getByLabel("Voice").locator("option").first()).toHaveText("English (America)");

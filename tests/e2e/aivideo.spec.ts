@@ -8,7 +8,8 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   await signUpAndLogIn(page, "aivideo");
   const created: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/aivideo/") created.push(request.postData() ?? "");
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/aivideo/")
+      created.push(request.postData() ?? "");
   });
   const health = page.waitForResponse((response) => response.url().endsWith("/api/health"));
   await page.goto("/aivideo");
@@ -58,10 +59,14 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   // The preview plays.
   const video = page.getByTestId("video-preview");
   await expect(video).toBeVisible();
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.videoWidth), { timeout: 10_000 }).toBe(640);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.videoWidth), { timeout: 10_000 })
+    .toBe(640);
   expect(await video.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(3);
   const first = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 5000 }).toBeGreaterThan(first);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 5000 })
+    .toBeGreaterThan(first);
   expect(await video.evaluate((element: HTMLVideoElement) => element.error)).toBeNull();
   // Decision 0043: the raw generation id is not shown; the generation id in docs/screens.md is one press away, under Details.
   expect(await shownText(page)).not.toMatch(RAW_ID);
@@ -75,7 +80,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`AI video at ${viewport.width}px: a finished video offers Download and Open in Video Hub, which lands on it under Generated; no id is shown`, async ({ page }) => {
+  test(`AI video at ${viewport.width}px: a finished video offers Download and Open in Video Hub, which lands on it under Generated; no id is shown`, async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "aivideo-actions");
@@ -168,7 +175,9 @@ test("AI video: a refused job (429, too many unfinished) shows the reason in the
   // the answer is played, so this test does not occupy the shared job runner.
   await signUpAndLogIn(page, "aivideo-limit");
   await page.route("**/api/aivideo/", (route) =>
-    route.request().method() === "POST" ? route.fulfill({ status: 429, json: { detail: LIMIT_TEXT } }) : route.continue(),
+    route.request().method() === "POST"
+      ? route.fulfill({ status: 429, json: { detail: LIMIT_TEXT } })
+      : route.continue(),
   );
   await page.goto("/aivideo");
   await expect(page.getByTestId("test-mode-badge")).toBeVisible();
@@ -192,7 +201,9 @@ test.describe("with JavaScript off", () => {
     await page.getByLabel("Prompt").fill("A kite over the dunes");
     await page.getByRole("button", { name: "Generate Video" }).click();
     await expect(page).toHaveURL(/\/aivideo\?job=[0-9a-f-]{36}$/);
-    await expect(page.getByTestId("video-status")).toHaveText(/Generating...|Queued...|Processing video...|Finalizing.../);
+    await expect(page.getByTestId("video-status")).toHaveText(
+      /Generating...|Queued...|Processing video...|Finalizing.../,
+    );
     await expect(page.getByTestId("video-status")).toHaveText("✅ Completed!", { timeout: JOB_WAIT_MS });
     const src = await page.getByTestId("video-preview").getAttribute("src");
     expect((await page.request.get(src!)).headers()["content-type"]).toBe("video/webm");
@@ -213,7 +224,9 @@ test.describe("with JavaScript off", () => {
     await startJobs(page, 3);
     await page.goto("/aivideo");
     await page.getByLabel("Prompt").fill("One too many");
-    const answer = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/aivideo");
+    const answer = page.waitForResponse(
+      (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/aivideo",
+    );
     await page.getByRole("button", { name: "Generate Video" }).click();
     expect((await answer).status()).toBe(429);
     await expect(page).toHaveURL(/\/aivideo$/);

@@ -81,7 +81,10 @@ test.describe("on a phone, without JavaScript", () => {
     await signUpAndLogIn(page, "shell-overflow-nojs");
     for (const pathname of ["/voices", "/videos", "/project/new", "/dashboard", "/assistant"]) {
       await page.goto(pathname);
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
       expect(scrollWidth, pathname).toBeLessThanOrEqual(innerWidth);
     }
   });
@@ -143,29 +146,58 @@ test("with JavaScript, a file dropped on the drop zone is taken and uploads", as
   await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
   const zone = page.getByTestId("drop-zone");
   // A drag from the desktop: dragenter, dragover and drop carrying one file.
-  const transfer = await page.evaluateHandle((bytes) => {
-    const data = new DataTransfer();
-    data.items.add(new File([new Uint8Array(bytes)], "dropped.mp3", { type: "audio/mpeg" }));
-    return data;
-  }, [...REAL_MP3]);
+  const transfer = await page.evaluateHandle(
+    (bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], "dropped.mp3", { type: "audio/mpeg" }));
+      return data;
+    },
+    [...REAL_MP3],
+  );
   await zone.dispatchEvent("dragenter", { dataTransfer: transfer });
   await zone.dispatchEvent("dragover", { dataTransfer: transfer });
   await expect(zone).toHaveClass(/drop-zone-active/);
   await zone.dispatchEvent("drop", { dataTransfer: transfer });
   await expect(zone).not.toHaveClass(/drop-zone-active/);
   await expect(zone.getByText("Chosen: dropped.mp3")).toBeVisible();
-  expect(await zone.getByLabel("Upload MP3").evaluate((input: HTMLInputElement) => input.files?.[0]?.name)).toBe("dropped.mp3");
+  expect(await zone.getByLabel("Upload MP3").evaluate((input: HTMLInputElement) => input.files?.[0]?.name)).toBe(
+    "dropped.mp3",
+  );
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByTestId("voice-item").filter({ hasText: "dropped.mp3" })).toBeVisible();
 });
 
 /** The two boxes of a wide layout: beside each other at 1280, stacked at 375. */
-const LAYOUTS: { path: string; work: (page: Page) => ReturnType<Page["locator"]>; result: (page: Page) => ReturnType<Page["locator"]> }[] = [
-  { path: "/assistant", work: (page) => page.getByRole("form", { name: "Ask the assistant" }), result: (page) => page.getByRole("region", { name: "Reply" }) },
-  { path: "/image", work: (page) => page.getByRole("form", { name: "Generate an image" }), result: (page) => page.getByRole("region", { name: "Result" }) },
-  { path: "/aivideo", work: (page) => page.getByRole("form", { name: "Generate a video" }), result: (page) => page.getByRole("region", { name: "Video preview" }) },
-  { path: "/drawing", work: (page) => page.locator(".sketch-frame"), result: (page) => page.getByRole("region", { name: "AI result" }) },
-  { path: "/project/new", work: (page) => page.getByRole("form", { name: "Project" }), result: (page) => page.getByRole("region", { name: "Generators" }) },
+const LAYOUTS: {
+  path: string;
+  work: (page: Page) => ReturnType<Page["locator"]>;
+  result: (page: Page) => ReturnType<Page["locator"]>;
+}[] = [
+  {
+    path: "/assistant",
+    work: (page) => page.getByRole("form", { name: "Ask the assistant" }),
+    result: (page) => page.getByRole("region", { name: "Reply" }),
+  },
+  {
+    path: "/image",
+    work: (page) => page.getByRole("form", { name: "Generate an image" }),
+    result: (page) => page.getByRole("region", { name: "Result" }),
+  },
+  {
+    path: "/aivideo",
+    work: (page) => page.getByRole("form", { name: "Generate a video" }),
+    result: (page) => page.getByRole("region", { name: "Video preview" }),
+  },
+  {
+    path: "/drawing",
+    work: (page) => page.locator(".sketch-frame"),
+    result: (page) => page.getByRole("region", { name: "AI result" }),
+  },
+  {
+    path: "/project/new",
+    work: (page) => page.getByRole("form", { name: "Project" }),
+    result: (page) => page.getByRole("region", { name: "Generators" }),
+  },
 ];
 
 for (const { width, height, beside } of [
@@ -188,7 +220,10 @@ for (const { width, height, beside } of [
         expect(result.y, `${layout.path}: the result below the work`).toBeGreaterThanOrEqual(work.y + work.height);
         expect(Math.abs(result.x - work.x), `${layout.path}: one column`).toBeLessThan(2);
       }
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
       expect(scrollWidth, `${layout.path} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
     }
   });
@@ -200,7 +235,10 @@ test("at 375px nothing scrolls sideways on /voices, /videos and /project/new", a
   for (const pathname of ["/voices", "/videos", "/project/new"]) {
     await page.goto(pathname);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
     expect(scrollWidth, pathname).toBeLessThanOrEqual(innerWidth);
     // The file picker is never wider than its card.
     if (pathname !== "/project/new") {
@@ -224,14 +262,17 @@ test("the icons come from one cached sprite of lucide symbols", async ({ page })
   const body = await sprite.text();
   expect(body).toContain('<symbol id="house" viewBox="0 0 24 24">');
   // Every icon the page names is in the sprite.
-  const names = await page.locator("svg.i use").evaluateAll((uses) => [...new Set(uses.map((use) => use.getAttribute("href")!.split("#")[1]))]);
+  const names = await page
+    .locator("svg.i use")
+    .evaluateAll((uses) => [...new Set(uses.map((use) => use.getAttribute("href")!.split("#")[1]))]);
   expect(names.length).toBeGreaterThan(1);
   for (const name of names) expect(body, name).toContain(`<symbol id="${name}"`);
   // The icons draw: the symbol gives the <use> a box.
   const box = await page.locator(".dashboard-header svg").first().boundingBox();
   expect(box!.width).toBeGreaterThan(10);
   // The nav's and the tool grid's icons are CSS masks of the sprite's views, one per tool.
-  const maskOf = (selector: string) => page.locator(selector).evaluate((element) => getComputedStyle(element, "::before").maskImage);
+  const maskOf = (selector: string) =>
+    page.locator(selector).evaluate((element) => getComputedStyle(element, "::before").maskImage);
   expect(await maskOf('.shell-nav a[href="/voices"]')).toMatch(/\/icons\.svg\?v=\w+#mic-view/);
   expect(await maskOf('.tool-grid a[href="/create"]')).toMatch(/\/icons\.svg\?v=\w+#pen-line-view/);
   expect(body).toContain('<view id="mic-view"');
@@ -243,7 +284,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`one theme control a screen, its label what a press does, at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+  test(`one theme control a screen, its label what a press does, at ${viewport.width}x${viewport.height}`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "one-theme");
     for (const pathname of ["/dashboard", "/music", "/camera-v2"]) {
@@ -259,7 +302,9 @@ for (const viewport of [
     await expect(page.getByRole("button", { name: "Switch to dark theme" })).toBeVisible();
   });
 
-  test(`a signed-in person's 404 sits inside the app shell, at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+  test(`a signed-in person's 404 sits inside the app shell, at ${viewport.width}x${viewport.height}`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "shell-404");
     const response = await page.goto("/no/such/page");

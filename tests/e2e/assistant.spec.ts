@@ -2,11 +2,14 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
-test("assistant: voices load, blank questions are ignored, a reply streams in, growing, and is spoken when whole", async ({ page }) => {
+test("assistant: voices load, blank questions are ignored, a reply streams in, growing, and is spoken when whole", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "assistant");
   const asked: string[] = [];
   page.on("request", (request) => {
-    if (request.url().includes("/api/assistant/")) asked.push(`${new URL(request.url()).pathname} ${request.postData() ?? ""}`);
+    if (request.url().includes("/api/assistant/"))
+      asked.push(`${new URL(request.url()).pathname} ${request.postData() ?? ""}`);
   });
   // Slow the voice list a little so its loading state is seen.
   await page.route("**/api/voice/voices", async (route) => {
@@ -36,10 +39,17 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
     new MutationObserver(() => {
       const text = document.querySelector("[data-testid=assistant-reply]")?.textContent ?? "";
       if (text && text !== seen.at(-1)) seen.push(text);
-    }).observe(document.querySelector("section[aria-label=Reply]")!, { subtree: true, childList: true, characterData: true });
+    }).observe(document.querySelector("section[aria-label=Reply]")!, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
   });
   const speech = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
-  const audioFile = page.waitForResponse((response) => /\/media\/spoken\/[\w-]+$/.test(new URL(response.url()).pathname) && response.request().method() === "GET");
+  const audioFile = page.waitForResponse(
+    (response) =>
+      /\/media\/spoken\/[\w-]+$/.test(new URL(response.url()).pathname) && response.request().method() === "GET",
+  );
   await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
@@ -69,7 +79,9 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   expect(audio.headers()["content-type"]).toBe("audio/wav");
   const player = page.getByTestId("reply-audio");
   await expect(player).toBeVisible();
-  await expect.poll(() => player.evaluate((element: HTMLAudioElement) => element.duration), { timeout: 10_000 }).toBeGreaterThan(1);
+  await expect
+    .poll(() => player.evaluate((element: HTMLAudioElement) => element.duration), { timeout: 10_000 })
+    .toBeGreaterThan(1);
 
   // Speak Reply asks again.
   const again = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
@@ -81,7 +93,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`assistant: Ctrl/Cmd+Enter asks, Enter alone is a new line, and the visit's questions and replies show as a list at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+  test(`assistant: Ctrl/Cmd+Enter asks, Enter alone is a new line, and the visit's questions and replies show as a list at ${viewport.width}x${viewport.height}`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "assistant-keys");
     const asked: string[] = [];
@@ -131,7 +145,9 @@ test("assistant: fallback voice, no options, and failures say 'Something went wr
   await page.goto("/assistant");
   await expect(page.getByLabel("Voice").locator("option")).toHaveText(["Creative Voice"]);
 
-  await page.route("**/api/assistant/stream", (route) => route.fulfill({ status: 502, json: { detail: "Something went wrong." } }));
+  await page.route("**/api/assistant/stream", (route) =>
+    route.fulfill({ status: 502, json: { detail: "Something went wrong." } }),
+  );
   await page.getByLabel("Your question").fill("Anything?");
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByRole("alert")).toHaveText("Something went wrong.");
@@ -182,7 +198,9 @@ test.describe("with JavaScript off", () => {
 
   test("assistant: a plain form post renders the reply and its spoken audio in the page", async ({ page }) => {
     await signUpAndLogIn(page, "assistant-nojs");
-    await page.request.post("/api/content", { data: { title: "Lighthouse notes", body: "The lamp turns every twelve seconds." } });
+    await page.request.post("/api/content", {
+      data: { title: "Lighthouse notes", body: "The lamp turns every twelve seconds." },
+    });
     await page.goto("/assistant");
     await page.getByLabel("Your question").fill("What did I write about the lighthouse?");
     await page.getByRole("button", { name: "Ask" }).click();
@@ -202,7 +220,11 @@ async function expectAccessibleReplies(page: Page) {
     .include("section[aria-label=Reply]")
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    results.violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
 }
 
 /** How many files the signed-in person's library holds (the page's own session). */
@@ -217,7 +239,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`assistant at ${viewport.width}px: Auto-Speak leaves the library as it was, and Save to library adds exactly that reply`, async ({ page }) => {
+  test(`assistant at ${viewport.width}px: Auto-Speak leaves the library as it was, and Save to library adds exactly that reply`, async ({
+    page,
+  }) => {
     // Two spoken replies, a save and an axe run: more than the default 30 s on a busy machine.
     test.setTimeout(60_000);
     await page.setViewportSize(viewport);
@@ -238,7 +262,9 @@ for (const viewport of [
     }
     const player = page.getByTestId("reply-audio");
     await expect(player).toHaveAttribute("src", /^\/media\/spoken\/[\w-]+$/);
-    await expect.poll(() => player.evaluate((element: HTMLAudioElement) => element.duration), { timeout: 10_000 }).toBeGreaterThan(1);
+    await expect
+      .poll(() => player.evaluate((element: HTMLAudioElement) => element.duration), { timeout: 10_000 })
+      .toBeGreaterThan(1);
     expect(await libraryTotal(page)).toBe(0);
 
     // "Save to library" under the second reply keeps that one: a toast, the button says so, one file.
@@ -251,9 +277,18 @@ for (const viewport of [
     await expect(page.getByText(/Saved to your library: speech-.*\.wav/)).toBeVisible();
     const library = await (await page.request.get("/api/library")).json();
     expect(library.total).toBe(1);
-    expect(library.files[0]).toMatchObject({ kind: "speech", provenance: { prompt: expect.stringContaining("/voicememo") } });
+    expect(library.files[0]).toMatchObject({
+      kind: "speech",
+      provenance: { prompt: expect.stringContaining("/voicememo") },
+    });
     // The first reply's speech is still unkept, and the saved one keeps playing from its player.
-    await expect(page.getByRole("list", { name: "Conversation" }).getByRole("listitem").first().getByRole("button", { name: "Save to library" })).toBeEnabled();
+    await expect(
+      page
+        .getByRole("list", { name: "Conversation" })
+        .getByRole("listitem")
+        .first()
+        .getByRole("button", { name: "Save to library" }),
+    ).toBeEnabled();
     expect((await page.request.get((await player.getAttribute("src"))!)).status()).toBe(200);
     // Nothing scrolls sideways at either width, and the replies' controls pass axe.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -264,7 +299,9 @@ for (const viewport of [
 test.describe("with JavaScript off, saving", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("assistant: the spoken reply is not filed, and its Save to library form keeps it and says so", async ({ page }) => {
+  test("assistant: the spoken reply is not filed, and its Save to library form keeps it and says so", async ({
+    page,
+  }) => {
     await signUpAndLogIn(page, "assistant-nojs-keep");
     await page.goto("/assistant");
     await page.getByLabel("Your question").fill("How do I use the Drawing Pad?");

@@ -63,7 +63,9 @@ test.describe("login", () => {
     expect(await page.evaluate(() => document.cookie)).not.toMatch(/session=/);
   });
 
-  test("after a successful login the page says so (never the signed-in variant) and opens the dashboard", async ({ page }) => {
+  test("after a successful login the page says so (never the signed-in variant) and opens the dashboard", async ({
+    page,
+  }) => {
     const email = uniqueEmail("success");
     await page.request.post("/api/auth/register", { data: { email, password: PASSWORD } });
     await page.goto("/login");
@@ -81,10 +83,14 @@ test.describe("login", () => {
     await expect(page.getByRole("status")).toHaveText("Logged in. Opening your dashboard...");
     await page.waitForURL(/\/dashboard$/);
     await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
-    expect(await page.evaluate(() => (window as unknown as { sawSignedInVariant: boolean }).sawSignedInVariant)).toBe(false);
+    expect(await page.evaluate(() => (window as unknown as { sawSignedInVariant: boolean }).sawSignedInVariant)).toBe(
+      false,
+    );
   });
 
-  test("signed in, /login offers Logout, Return to Dashboard and Go Home; Logout ends the session", async ({ page }) => {
+  test("signed in, /login offers Logout, Return to Dashboard and Go Home; Logout ends the session", async ({
+    page,
+  }) => {
     await signUpAndLogIn(page);
     await page.goto("/login");
     await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
@@ -116,7 +122,11 @@ test("signed in, /login offers Logout in colours that read in both themes (WCAG 
   await signUpAndLogIn(page, "contrast");
   const contrastOfLogout = () =>
     page.getByRole("button", { name: "Logout" }).evaluate((button) => {
-      const channels = (colour: string) => colour.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+      const channels = (colour: string) =>
+        colour
+          .match(/[\d.]+/g)!
+          .slice(0, 3)
+          .map(Number);
       const luminance = (colour: string) => {
         const [r, g, b] = channels(colour).map((value) => {
           const c = value / 255;

@@ -24,16 +24,22 @@ function tapAtOnce() {
   observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
 }
 
-test("camera: Capture waits, saying so, until the preview has a picture; a tap at once takes the photo", async ({ page }) => {
+test("camera: Capture waits, saying so, until the preview has a picture; a tap at once takes the photo", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await signUpAndLogIn(page, "camera-ready");
   await page.addInitScript(tapAtOnce);
   for (let attempt = 1; attempt <= 5; attempt++) {
     const download = page.waitForEvent("download");
     await page.goto("/camera");
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __capture: { tapped: boolean } }).__capture.tapped)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __capture: { tapped: boolean } }).__capture.tapped))
+      .toBe(true);
     expect((await download).suggestedFilename(), `attempt ${attempt}`).toMatch(/\.png$/);
-    const { labels, alerts } = await page.evaluate(() => (window as unknown as { __capture: { labels: string[]; alerts: string[] } }).__capture);
+    const { labels, alerts } = await page.evaluate(
+      () => (window as unknown as { __capture: { labels: string[]; alerts: string[] } }).__capture,
+    );
     expect(alerts, `attempt ${attempt}`).toEqual([]);
     await expect(page.getByText("Camera not ready yet.")).toHaveCount(0);
     // Until the first frame was drawn, the (disabled) button said why it waited.

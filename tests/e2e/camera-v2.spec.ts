@@ -9,7 +9,9 @@ const EBML_SIGNATURE = "1a45dfa3";
 const galleryItems = (page: Page) => page.getByTestId("gallery-item");
 
 async function waitForPreview(page: Page) {
-  await expect.poll(() => page.locator("video.camera-source").evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.locator("video.camera-source").evaluate((video: HTMLVideoElement) => video.videoWidth))
+    .toBeGreaterThan(0);
   // The first filtered frame is on the canvas.
   await expect
     .poll(() =>
@@ -32,13 +34,15 @@ test.describe("camera V2", () => {
 
     const filter = page.getByLabel("Filter", { exact: true });
     await expect(filter).toHaveValue("matrix");
-    expect(await filter.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([
-      ...CAMERA_V2_FILTERS,
-    ]);
+    expect(
+      await filter.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual([...CAMERA_V2_FILTERS]);
     await waitForPreview(page);
     const video = page.locator("video.camera-source");
     const startTime = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(startTime);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThan(startTime);
     const canvas = page.locator("canvas.camera-canvas");
     expect(await canvas.evaluate((element: HTMLCanvasElement) => [element.width, element.height])).toEqual([1280, 720]);
     await expect(page.getByText("No captures yet.")).toBeVisible();
@@ -60,7 +64,9 @@ test.describe("camera V2", () => {
     });
   }
 
-  test("a photo and a video are kept across reloads and saved as files; Clear All empties the gallery", async ({ page }) => {
+  test("a photo and a video are kept across reloads and saved as files; Clear All empties the gallery", async ({
+    page,
+  }) => {
     // Two reloads of a 1280x720 preview plus a video recording: slow on a busy 2-core machine.
     test.setTimeout(60_000);
     await signUpAndLogIn(page, "camv2-gallery");
@@ -97,7 +103,9 @@ test.describe("camera V2", () => {
     await expect
       .poll(() => photo.locator("img").evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight]))
       .toEqual([1280, 720]);
-    await expect.poll(() => video.locator("video").evaluate((element: HTMLVideoElement) => element.videoWidth)).toBe(1280);
+    await expect
+      .poll(() => video.locator("video").evaluate((element: HTMLVideoElement) => element.videoWidth))
+      .toBe(1280);
     expect(await video.locator("video").getAttribute("src")).toMatch(/^blob:/);
 
     // Save downloads the stored files.
@@ -120,7 +128,9 @@ test.describe("camera V2", () => {
     await expect(page.getByRole("button", { name: "Clear All" })).toBeDisabled();
   });
 
-  test("delete removes one capture for good; each person has their own gallery in a shared browser", async ({ page }) => {
+  test("delete removes one capture for good; each person has their own gallery in a shared browser", async ({
+    page,
+  }) => {
     await signUpAndLogIn(page, "camv2-first");
     await page.goto("/camera-v2");
     await waitForPreview(page);
@@ -148,7 +158,8 @@ test.describe("camera V2", () => {
   test("a refused camera alerts and says so in the page", async ({ page }) => {
     await signUpAndLogIn(page, "camv2-denied");
     await page.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
     });
     const dialog = page.waitForEvent("dialog");
     await page.goto("/camera-v2");

@@ -33,7 +33,8 @@ async function pictureStats(page: Page, png: Buffer) {
   }, png.toString("base64"));
 }
 
-const colourDistance = (a: number[], b: number[]) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]);
+const colourDistance = (a: number[], b: number[]) =>
+  Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]);
 
 /** Keeps every stream getUserMedia hands out, so a test can check that leaving stops them. */
 function recordStreams(page: Page) {
@@ -62,13 +63,15 @@ test.describe("camera", () => {
     const video = page.locator("video.camera-source");
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
     const startTime = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(startTime);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThan(startTime);
     await expect(page.getByRole("link", { name: "Try Camera V2 →" })).toHaveAttribute("href", "/camera-v2");
 
     const filterSelect = page.getByLabel("Filter", { exact: true });
-    expect(await filterSelect.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([
-      ...CAMERA_FILTERS,
-    ]);
+    expect(
+      await filterSelect.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual([...CAMERA_FILTERS]);
 
     const means = new Map<string, number[]>();
     for (const filter of CAMERA_FILTERS) {
@@ -88,7 +91,9 @@ test.describe("camera", () => {
     }
 
     // Every filter is measurably different from no filter and from every other filter.
-    const report = [...means].map(([filter, mean]) => `${filter}: ${mean.map((value) => value.toFixed(1)).join(", ")}`).join("\n");
+    const report = [...means]
+      .map(([filter, mean]) => `${filter}: ${mean.map((value) => value.toFixed(1)).join(", ")}`)
+      .join("\n");
     for (const [filter, mean] of means) {
       for (const [other, otherMean] of means) {
         if (filter >= other) continue;
@@ -98,11 +103,15 @@ test.describe("camera", () => {
     expect(errors).toEqual([]);
   });
 
-  test("holding the capture button records a WebM video from the filtered canvas; Enter takes a photo", async ({ page }) => {
+  test("holding the capture button records a WebM video from the filtered canvas; Enter takes a photo", async ({
+    page,
+  }) => {
     await page.goto("/camera");
     await page.getByLabel("Filter", { exact: true }).selectOption("cyber");
     const capture = page.getByRole("button", { name: "Capture" });
-    await expect.poll(() => page.locator("canvas.camera-canvas").evaluate((canvas: HTMLCanvasElement) => canvas.width)).toBe(640);
+    await expect
+      .poll(() => page.locator("canvas.camera-canvas").evaluate((canvas: HTMLCanvasElement) => canvas.width))
+      .toBe(640);
     await page.waitForTimeout(200);
     await capture.scrollIntoViewIfNeeded();
     const box = (await capture.boundingBox())!;
@@ -135,7 +144,9 @@ test.describe("camera", () => {
     await expect(page.getByRole("button", { name: "Flip Camera" })).toBeDisabled();
     const live = () =>
       page.evaluate(() =>
-        (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((stream) => stream.getTracks().map((track) => track.readyState)),
+        (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((stream) =>
+          stream.getTracks().map((track) => track.readyState),
+        ),
       );
     expect(await live()).toEqual(["live"]);
     await page.getByRole("link", { name: "Back to Dashboard" }).click();
@@ -163,7 +174,9 @@ test.describe("camera", () => {
       const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
       let calls = 0;
       navigator.mediaDevices.getUserMedia = (constraints) =>
-        ++calls === 1 ? Promise.reject(new DOMException("Permission denied", "NotAllowedError")) : original(constraints);
+        ++calls === 1
+          ? Promise.reject(new DOMException("Permission denied", "NotAllowedError"))
+          : original(constraints);
     });
     const dialog = page.waitForEvent("dialog");
     await page.goto("/camera");
@@ -175,19 +188,27 @@ test.describe("camera", () => {
 
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByRole("alert")).toHaveCount(0);
-    await expect.poll(() => page.locator("video.camera-source").evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator("video.camera-source").evaluate((video: HTMLVideoElement) => video.videoWidth))
+      .toBeGreaterThan(0);
     await expect(page.getByRole("button", { name: "Capture" })).toBeEnabled();
   });
 });
 
-test("two cameras: Flip Camera switches to the other camera and releases the first", async ({ playwright, baseURL }) => {
+test("two cameras: Flip Camera switches to the other camera and releases the first", async ({
+  playwright,
+  baseURL,
+}) => {
   // A browser of its own whose fake device has two cameras (neither says which way it faces).
   const args = [
     ...CHROMIUM_FLAGS,
     "--use-fake-device-for-media-stream=device-count=2",
     "--use-fake-ui-for-media-stream",
   ];
-  const twoCameraBrowser = await playwright.chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args });
+  const twoCameraBrowser = await playwright.chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args,
+  });
   try {
     const page = await (await twoCameraBrowser.newContext({ baseURL })).newPage();
     await signUpAndLogIn(page, "flip");
@@ -196,7 +217,9 @@ test("two cameras: Flip Camera switches to the other camera and releases the fir
     const flip = page.getByRole("button", { name: "Flip Camera" });
     await expect(flip).toBeEnabled();
     await flip.click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __streams: MediaStream[] }).__streams.length)).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __streams: MediaStream[] }).__streams.length))
+      .toBeGreaterThanOrEqual(2);
     await expect(flip).toBeEnabled();
     const streams = await page.evaluate(() =>
       (window as unknown as { __streams: MediaStream[] }).__streams.map((stream) => {
@@ -209,7 +232,9 @@ test("two cameras: Flip Camera switches to the other camera and releases the fir
     expect(current.state).toBe("live");
     expect(first.state).toBe("ended");
     expect(current.deviceId).not.toBe(first.deviceId);
-    await expect.poll(() => page.locator("video.camera-source").evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator("video.camera-source").evaluate((element: HTMLVideoElement) => element.videoWidth))
+      .toBeGreaterThan(0);
   } finally {
     await twoCameraBrowser.close();
   }
@@ -225,7 +250,9 @@ test.describe("camera with JavaScript off", () => {
     // (Playwright's text matching skips <noscript>, so the message is found by its class.)
     const notice = page.locator(".requires-javascript");
     await expect(notice).toBeVisible();
-    await expect(notice).toHaveText("The camera runs in your browser and needs JavaScript. Turn JavaScript on and reload this page to use it.");
+    await expect(notice).toHaveText(
+      "The camera runs in your browser and needs JavaScript. Turn JavaScript on and reload this page to use it.",
+    );
     await expect(page.getByRole("button", { name: "Capture" })).toHaveCount(0);
   });
 

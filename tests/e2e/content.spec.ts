@@ -3,7 +3,10 @@ import { signUpAndLogIn } from "../support/e2e-session";
 
 const contentList = (page: Page) => page.getByRole("list", { name: "Content items" });
 /** The optimistic UI changes before the server answers: wait for the fetcher's post before reloading. */
-const formPost = (page: Page) => page.waitForResponse((response) => response.request().method() === "POST" && /\/content\/[^/]+\.data/.test(response.url()));
+const formPost = (page: Page) =>
+  page.waitForResponse(
+    (response) => response.request().method() === "POST" && /\/content\/[^/]+\.data/.test(response.url()),
+  );
 const titles = (page: Page) => contentList(page).locator("li:not([hidden]) > form > a").allTextContents();
 
 async function createItem(page: Page, title: string, body: string) {
@@ -41,7 +44,10 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   // Open an item on a client navigation: "Loading..." first, then the item.
   // (The content route's own data request is slowed down; the page itself appears at once.)
   await page.route(
-    (url) => url.pathname.startsWith("/content/") && url.pathname.endsWith(".data") && (url.searchParams.get("_routes") ?? "").includes("routes/content"),
+    (url) =>
+      url.pathname.startsWith("/content/") &&
+      url.pathname.endsWith(".data") &&
+      (url.searchParams.get("_routes") ?? "").includes("routes/content"),
     async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 800));
       await route.continue();
@@ -75,7 +81,9 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
 
   // A failing save says so and keeps the text.
   await page.getByRole("link", { name: "Edit", exact: true }).click();
-  await page.route("**/api/content/*", (route) => route.fulfill({ status: 500, contentType: "application/json", body: '{"detail":"boom"}' }));
+  await page.route("**/api/content/*", (route) =>
+    route.fulfill({ status: 500, contentType: "application/json", body: '{"detail":"boom"}' }),
+  );
   await page.getByLabel("Body").fill("Not saved yet");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("❌ Save failed")).toBeVisible();
@@ -152,14 +160,22 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   expect(await titles(page)).toEqual([]);
 });
 
-test("content: Cancel after a conflict shows the newer version; a pin or delete that never reaches the server rolls back", async ({ page }) => {
+test("content: Cancel after a conflict shows the newer version; a pin or delete that never reaches the server rolls back", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "content-conflict");
   await createItem(page, "Shared note", "Original");
   await contentList(page).getByRole("link", { name: "Shared note" }).click();
   await page.getByRole("link", { name: "Edit", exact: true }).click();
   const id = page.url().split("/content/")[1].split("?")[0];
   const current = await (await page.request.get(`/api/content/${id}`)).json();
-  expect((await page.request.put(`/api/content/${id}`, { data: { title: "Shared note", body: "From elsewhere", updated_at: current.updated_at } })).status()).toBe(200);
+  expect(
+    (
+      await page.request.put(`/api/content/${id}`, {
+        data: { title: "Shared note", body: "From elsewhere", updated_at: current.updated_at },
+      })
+    ).status(),
+  ).toBe(200);
   await page.getByLabel("Body").fill("Mine");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText(/changed somewhere else/)).toBeVisible();
@@ -168,7 +184,9 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
 
   await page.getByRole("link", { name: "Back" }).click();
   await page.waitForURL("**/dashboard");
-  await page.route(/\/content\/[^/]+\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
+  await page.route(/\/content\/[^/]+\.data/, (route) =>
+    route.request().method() === "POST" ? route.abort("failed") : route.continue(),
+  );
   await page.getByRole("button", { name: "Pin Shared note" }).click();
   await expect(page.getByText("Could not update pin")).toBeVisible();
   await expect(page.getByRole("button", { name: "Pin Shared note" })).toHaveText("☆");
@@ -181,7 +199,9 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
   await expect(page.getByRole("heading", { name: "Something went wrong" })).toHaveCount(0);
 });
 
-test("content: a refused save (409) carries the stored version, and the editor uses it without asking again", async ({ page }) => {
+test("content: a refused save (409) carries the stored version, and the editor uses it without asking again", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "content-carried");
   await createItem(page, "Carried note", "Original");
   await contentList(page).getByRole("link", { name: "Carried note" }).click();
@@ -189,14 +209,23 @@ test("content: a refused save (409) carries the stored version, and the editor u
   const id = page.url().split("/content/")[1].split("?")[0];
   const stored = await (await page.request.get(`/api/content/${id}`)).json();
   // The server refuses the save and names the version it holds; the editor must take that one.
-  const carried = { ...stored, title: "Carried note", body: "The version the 409 carried", updated_at: "2099-01-01T00:00:00.000Z" };
+  const carried = {
+    ...stored,
+    title: "Carried note",
+    body: "The version the 409 carried",
+    updated_at: "2099-01-01T00:00:00.000Z",
+  };
   const reads: string[] = [];
   page.on("request", (request) => {
-    if (request.method() === "GET" && new URL(request.url()).pathname === `/api/content/${id}`) reads.push(request.url());
+    if (request.method() === "GET" && new URL(request.url()).pathname === `/api/content/${id}`)
+      reads.push(request.url());
   });
   await page.route(`**/api/content/${id}`, (route) =>
     route.request().method() === "PUT"
-      ? route.fulfill({ status: 409, json: { detail: "This content was changed since you loaded it", current: carried } })
+      ? route.fulfill({
+          status: 409,
+          json: { detail: "This content was changed since you loaded it", current: carried },
+        })
       : route.continue(),
   );
   await page.getByLabel("Body").fill("Mine");
@@ -208,7 +237,10 @@ test("content: a refused save (409) carries the stored version, and the editor u
   expect(reads).toEqual([]);
 });
 
-test("content: a session that ends mid-edit sends the person to log in, and the draft comes back", async ({ page, context }) => {
+test("content: a session that ends mid-edit sends the person to log in, and the draft comes back", async ({
+  page,
+  context,
+}) => {
   const { email, password } = await signUpAndLogIn(page, "content-session");
   await createItem(page, "Long essay", "First draft");
   await contentList(page).getByRole("link", { name: "Long essay" }).click();
@@ -228,14 +260,18 @@ test("content: a session that ends mid-edit sends the person to log in, and the 
   // And the autosave now saves it.
   await expect(page.getByText("💾 Saved")).toBeVisible({ timeout: 8000 });
   const id = page.url().split("/content/")[1].split("?")[0];
-  expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe("Second draft, not saved anywhere yet");
+  expect((await (await page.request.get(`/api/content/${id}`)).json()).body).toBe(
+    "Second draft, not saved anywhere yet",
+  );
 });
 
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`content: Cancel says what it does; after an autosave it asks whether to keep it or go back to the text the edit began with at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+  test(`content: Cancel says what it does; after an autosave it asks whether to keep it or go back to the text the edit began with at ${viewport.width}x${viewport.height}`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "content-cancel");
     await createItem(page, "Cancel note", "The beginning");
@@ -258,7 +294,9 @@ for (const viewport of [
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await page.getByLabel("Body").fill("Autosaved middle");
     await expect(page.getByRole("status")).toHaveText("💾 Saved", { timeout: 8000 });
-    await expect(cancel).toHaveAccessibleDescription("Autosave has saved part of this edit: Cancel asks whether to keep it.");
+    await expect(cancel).toHaveAccessibleDescription(
+      "Autosave has saved part of this edit: Cancel asks whether to keep it.",
+    );
     await cancel.click();
     await expect(question).toBeVisible();
     await expect(page).toHaveURL(/\?edit=1$/);
@@ -288,7 +326,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`content editor at ${viewport.width}px: one status line (Unsaved changes, Saving…, 💾 Saved) that moves nothing; errors go once fixed and with Cancel; Ctrl/Cmd+S saves`, async ({ page }) => {
+  test(`content editor at ${viewport.width}px: one status line (Unsaved changes, Saving…, 💾 Saved) that moves nothing; errors go once fixed and with Cancel; Ctrl/Cmd+S saves`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "content-status");
     await createItem(page, "Status note", "Start");
@@ -396,7 +436,9 @@ test.describe("with JavaScript off", () => {
 
   test("content: Cancel is a link back to the view that says what it does; what was saved stays", async ({ page }) => {
     await signUpAndLogIn(page, "content-cancel-nojs");
-    const created = await (await page.request.post("/api/content", { data: { title: "Plain cancel", body: "Kept as saved" } })).json();
+    const created = await (
+      await page.request.post("/api/content", { data: { title: "Plain cancel", body: "Kept as saved" } })
+    ).json();
     await page.goto(`/content/${created.id}?edit=1`);
     const cancel = page.getByRole("link", { name: "Cancel", exact: true });
     await expect(cancel).toHaveAccessibleDescription("Cancel leaves without saving.");

@@ -16,7 +16,9 @@ async function hydrated(page: Page) {
 
 const rowTitles = (page: Page) => page.getByRole("list", { name: "Content items" }).getByRole("link").allTextContents();
 
-test("the dashboard hydrates its rows from the markup, and a pin re-sorts them by last change at once", async ({ page }) => {
+test("the dashboard hydrates its rows from the markup, and a pin re-sorts them by last change at once", async ({
+  page,
+}) => {
   const problems: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
@@ -68,7 +70,10 @@ test("the dashboard hydrates its rows from the markup, and a pin re-sorts them b
   // The server agrees, and the rows' links and forms still name the right items.
   await expect(page.getByRole("button", { name: "Pin Bravo", exact: true })).toHaveText("☆");
   await expect.poll(() => rowTitles(page)).toEqual(["Alpha", "Delta", "Charlie", "Bravo", 'Echo & "quotes" <b>']);
-  await expect(page.getByRole("link", { name: 'Echo & "quotes" <b>' })).toHaveAttribute("href", `/content/${ids['Echo & "quotes" <b>']}`);
+  await expect(page.getByRole("link", { name: 'Echo & "quotes" <b>' })).toHaveAttribute(
+    "href",
+    `/content/${ids['Echo & "quotes" <b>']}`,
+  );
   // The pins' revalidations settled first, as a person's next click would find them (a click amid
   // them sometimes left the navigation pending on a busy machine, before step 17 as after).
   await page.waitForLoadState("networkidle");

@@ -2,8 +2,19 @@ import { expect, test } from "@playwright/test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 const TOOLS = [
-  "Create", "AI Assistant", "Drawing Pad", "Music", "AI Video", "Video Hub",
-  "Image Generator", "Voices", "Voice Memo", "Projects", "Camera", "AI x AI", "Library",
+  "Create",
+  "AI Assistant",
+  "Drawing Pad",
+  "Music",
+  "AI Video",
+  "Video Hub",
+  "Image Generator",
+  "Voices",
+  "Voice Memo",
+  "Projects",
+  "Camera",
+  "AI x AI",
+  "Library",
 ];
 
 // A tool's label: its link's text, or in edit mode its .tool-label (beside the move buttons).
@@ -50,7 +61,9 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
 
   // The arrows move a tool too.
   await page.getByRole("button", { name: "Move Create up" }).click();
-  await expect.poll(() => toolLabels(page)).toEqual(["Create", "Camera", ...TOOLS.slice(1).filter((t) => t !== "Camera")]);
+  await expect
+    .poll(() => toolLabels(page))
+    .toEqual(["Create", "Camera", ...TOOLS.slice(1).filter((t) => t !== "Camera")]);
 
   await page.reload();
   expect(await toolLabels(page)).toEqual(["Create", "Camera", ...TOOLS.slice(1).filter((t) => t !== "Camera")]);
@@ -76,7 +89,12 @@ test("choosing the same plan again announces it again", async ({ page }) => {
 });
 
 test("reorder by touch", async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 412, height: 900 }, baseURL });
+  const context = await browser.newContext({
+    hasTouch: true,
+    isMobile: true,
+    viewport: { width: 412, height: 900 },
+    baseURL,
+  });
   const page = await context.newPage();
   await signUpAndLogIn(page);
   await page.goto("/dashboard?edit=1");
@@ -117,20 +135,27 @@ for (const viewport of [
   { width: 375, height: 667 },
 ]) {
   const phone = viewport.width < 600;
-  test(`the person's content is not pushed down by the tools at ${viewport.width}x${viewport.height}: ${phone ? "one row of tools on a phone, unfolded in edit mode" : "the grid of tools"}`, async ({ page }) => {
+  test(`the person's content is not pushed down by the tools at ${viewport.width}x${viewport.height}: ${phone ? "one row of tools on a phone, unfolded in edit mode" : "the grid of tools"}`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "tools-row");
     for (const title of ["Harbour", "Gulls"]) await page.request.post("/api/content", { data: { title, body: "" } });
     await page.goto("/dashboard");
     const tiles = page.getByRole("list", { name: "Tools" }).locator(":scope > li");
     await expect(tiles).toHaveCount(TOOLS.length);
-    const tops = new Set(await tiles.evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top))));
+    const tops = new Set(
+      await tiles.evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top))),
+    );
     const content = page.getByRole("heading", { name: "Your content" });
     const firstRow = page.getByRole("link", { name: "Harbour" });
     if (phone) {
       // One row that scrolls on its own: the page does not scroll sideways, and the content follows it.
       expect([...tops]).toHaveLength(1);
-      const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+      }));
       expect(widths.page).toBeLessThanOrEqual(widths.inner);
       const grid = (await page.getByRole("list", { name: "Tools" }).boundingBox())!;
       expect((await content.boundingBox())!.y).toBeGreaterThan(grid.y + grid.height);
@@ -152,7 +177,9 @@ for (const viewport of [
     await page.getByRole("link", { name: "Edit mode" }).click();
     await expect(page).toHaveURL(/edit=1/);
     await expect(page.getByRole("button", { name: "Move Create down" })).toBeVisible();
-    const editTops = new Set(await tiles.evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top))));
+    const editTops = new Set(
+      await tiles.evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top))),
+    );
     expect(editTops.size).toBeGreaterThan(1);
   });
 }

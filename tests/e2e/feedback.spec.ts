@@ -14,7 +14,9 @@ test("feedback without signing in: success message and sound", async ({ page }) 
   await page.getByLabel("Name").fill("Ada");
   await page.getByLabel("Email").fill("ada@example.com");
   await page.getByLabel("Message").fill("The matrix mode is great.");
-  const posted = page.waitForRequest((request) => request.url().endsWith("/api/feedback") && request.method() === "POST");
+  const posted = page.waitForRequest(
+    (request) => request.url().endsWith("/api/feedback") && request.method() === "POST",
+  );
   await page.getByRole("button", { name: "Submit" }).click();
   expect((await posted).postDataJSON()).toEqual({
     name: "Ada",
@@ -23,10 +25,14 @@ test("feedback without signing in: success message and sound", async ({ page }) 
   });
   await expect(page.getByRole("status")).toHaveText("✅ Feedback sent successfully!");
   await expect(page.getByLabel("Message")).toHaveValue("");
-  expect(await page.evaluate(() => (window as any).__sounds)).toEqual([expect.stringContaining("/static/sounds/success.wav")]);
+  expect(await page.evaluate(() => (window as any).__sounds)).toEqual([
+    expect.stringContaining("/static/sounds/success.wav"),
+  ]);
 });
 
-test("feedback failure shows the the text in docs/screens.md#error-messages and plays the fail sound", async ({ page }) => {
+test("feedback failure shows the the text in docs/screens.md#error-messages and plays the fail sound", async ({
+  page,
+}) => {
   await page.addInitScript(() => {
     (window as any).__sounds = [];
     HTMLMediaElement.prototype.play = function () {
@@ -42,7 +48,9 @@ test("feedback failure shows the the text in docs/screens.md#error-messages and 
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(page.getByRole("alert")).toHaveText("⚠️ Something went wrong. Please try again.");
   await expect(page.getByLabel("Message")).toHaveValue("Hello");
-  expect(await page.evaluate(() => (window as any).__sounds)).toEqual([expect.stringContaining("/static/sounds/fail.wav")]);
+  expect(await page.evaluate(() => (window as any).__sounds)).toEqual([
+    expect.stringContaining("/static/sounds/fail.wav"),
+  ]);
 });
 
 // On both viewports; without JavaScript the form posts to the screen's action, prefilled the same.
@@ -60,7 +68,9 @@ for (const viewport of [
       await page.getByLabel("Name").fill("Ada Lovelace");
       await page.getByLabel("Email").fill("ada@example.com");
       await page.getByLabel("Message").fill("Prefilled, and mine to change.");
-      const posted = page.waitForRequest((request) => request.url().endsWith("/api/feedback") && request.method() === "POST");
+      const posted = page.waitForRequest(
+        (request) => request.url().endsWith("/api/feedback") && request.method() === "POST",
+      );
       await page.getByRole("button", { name: "Submit" }).click();
       expect((await posted).postDataJSON()).toEqual({
         name: "Ada Lovelace",

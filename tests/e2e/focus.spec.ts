@@ -41,7 +41,11 @@ test("dashboard: after a delete the next item's Delete has the focus; a pin keep
   // Newest first: Charlie, Bravo, Alpha. A pin moves Alpha to the top; its star keeps the focus.
   await pressEnter(page.getByRole("button", { name: "Pin Alpha", exact: true }));
   await expectFocused(page.getByRole("button", { name: "Unpin Alpha", exact: true }));
-  await expect(page.getByRole("list", { name: "Content items" }).getByRole("link")).toHaveText(["Alpha", "Charlie", "Bravo"]);
+  await expect(page.getByRole("list", { name: "Content items" }).getByRole("link")).toHaveText([
+    "Alpha",
+    "Charlie",
+    "Bravo",
+  ]);
 
   // The middle one: the next row's Delete.
   await pressEnter(del("Charlie"));
@@ -60,7 +64,8 @@ test("dashboard: Move down and Move up keep the focus on the moved tool's arrow"
   await signUpAndLogIn(page, "focus-move");
   await page.goto("/dashboard?edit=1");
   await hydrated(page);
-  const labels = () => page.locator("[data-tool-id]").evaluateAll((tools) => tools.map((tool) => tool.getAttribute("data-tool-id")));
+  const labels = () =>
+    page.locator("[data-tool-id]").evaluateAll((tools) => tools.map((tool) => tool.getAttribute("data-tool-id")));
 
   await pressEnter(page.getByRole("button", { name: "Move Create down" }));
   await expect.poll(async () => (await labels()).slice(0, 2)).toEqual(["assistant", "create"]);
@@ -75,7 +80,9 @@ test("dashboard: Move down and Move up keep the focus on the moved tool's arrow"
 test("voices: rename keeps the focus on the renamed row; delete moves it to the next row", async ({ page }) => {
   await signUpAndLogIn(page, "focus-voices");
   for (const name of ["one.mp3", "two.mp3", "three.mp3"]) {
-    const upload = await page.request.post("/api/voice/upload", { multipart: { file: { name, mimeType: "audio/mpeg", buffer: REAL_MP3 } } });
+    const upload = await page.request.post("/api/voice/upload", {
+      multipart: { file: { name, mimeType: "audio/mpeg", buffer: REAL_MP3 } },
+    });
     expect(upload.ok()).toBe(true);
   }
   await page.goto("/voices");
@@ -107,7 +114,9 @@ test("voices: rename keeps the focus on the renamed row; delete moves it to the 
 test("video hub: rename and delete keep the focus in the list", async ({ page }) => {
   await signUpAndLogIn(page, "focus-videos");
   for (const name of ["a.webm", "b.webm"]) {
-    const upload = await page.request.post("/api/videos/upload", { multipart: { file: { name, mimeType: "video/webm", buffer: webmBytes() } } });
+    const upload = await page.request.post("/api/videos/upload", {
+      multipart: { file: { name, mimeType: "video/webm", buffer: webmBytes() } },
+    });
     expect(upload.ok()).toBe(true);
   }
   await page.goto("/videos");

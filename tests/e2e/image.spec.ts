@@ -2,10 +2,15 @@ import { expect, test } from "@playwright/test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 // A valid 1x1 PNG: what the stock-photo service answers in these tests (no network here).
-const ONE_PIXEL_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const ONE_PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 const STOCK = "https://loremflickr.com/**";
 
-test("image generator: with no image model, the stock photo for the prompt after 2 s, shown as an image beside its link", async ({ page }) => {
+test("image generator: with no image model, the stock photo for the prompt after 2 s, shown as an image beside its link", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "image");
   const external: string[] = [];
   page.on("request", (request) => {
@@ -47,7 +52,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`image generator at ${viewport.width}px: a stock photo that cannot load is said in words, in a box of its own above the link`, async ({ page }) => {
+  test(`image generator at ${viewport.width}px: a stock photo that cannot load is said in words, in a box of its own above the link`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "image-offline");
     // The stock photo fails to load: its request is cut off.
@@ -73,7 +80,9 @@ for (const viewport of [
       const range = document.createRange();
       range.selectNodeContents(element);
       const outer = element.getBoundingClientRect();
-      return [...range.getClientRects()].every((rect) => rect.top >= outer.top - 0.5 && rect.bottom <= outer.bottom + 0.5);
+      return [...range.getClientRects()].every(
+        (rect) => rect.top >= outer.top - 0.5 && rect.bottom <= outer.bottom + 0.5,
+      );
     });
     expect(lines).toBe(true);
     // Nothing sideways either.
@@ -92,7 +101,10 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByRole("alert")).toHaveText("Please enter a prompt.");
     await page.getByLabel("Prompt").fill("city at night");
     await page.getByRole("button", { name: "Generate Image" }).click();
-    await expect(page.getByTestId("stock-photo-link")).toHaveAttribute("href", "https://loremflickr.com/800/600/city,night");
+    await expect(page.getByTestId("stock-photo-link")).toHaveAttribute(
+      "href",
+      "https://loremflickr.com/800/600/city,night",
+    );
     // The image is in the page too, named by the prompt (unloaded here, the browser shows that name).
     await expect(page.getByRole("img", { name: "Stock photo matching “city at night”" })).toHaveAttribute(
       "src",

@@ -63,7 +63,8 @@ test("landing: clock ticks, launch progress, buttons, sound and theme toggles", 
       .raw()
       .toBuffer({ resolveWithObject: true });
     const colours = new Set<number>();
-    for (let i = 0; i < data.length; i += info.channels * 97) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    for (let i = 0; i < data.length; i += info.channels * 97)
+      colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
     return colours.size;
   };
   await expect.poll(painted).toBeGreaterThan(1);
@@ -106,13 +107,16 @@ for (const viewport of [
   for (const javaScriptEnabled of [true, false]) {
     test.describe(`at ${viewport.width}x${viewport.height}, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
       test.use({ viewport, javaScriptEnabled });
-      test("a signed-in person is greeted with Open dashboard beside the buttons in docs/screens.md", async ({ page }) => {
+      test("a signed-in person is greeted with Open dashboard beside the buttons in docs/screens.md", async ({
+        page,
+      }) => {
         await page.goto("/");
         await expect(page.getByRole("link", { name: "Open dashboard" })).toHaveCount(0);
         await signUpAndLogIn(page, "landing-home");
         await page.goto("/");
         const actions = page.getByRole("navigation", { name: "Get started" });
-        for (const name of ["Register", "Login", "Give Feedback"]) await expect(actions.getByRole("link", { name })).toBeVisible();
+        for (const name of ["Register", "Login", "Give Feedback"])
+          await expect(actions.getByRole("link", { name })).toBeVisible();
         await actions.getByRole("link", { name: "Open dashboard" }).click();
         await expect(page).toHaveURL(/\/dashboard$/);
       });

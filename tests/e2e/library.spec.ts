@@ -28,7 +28,9 @@ async function mixedLibrary(page: Page) {
   for (const name of ["Beach.png", "Dunes.png", "Pier.png"]) await saveFile(page, "photo", name, PNG_BYTES);
   for (const name of ["Skate.webm", "Surf.webm"]) await saveFile(page, "clip", name, webmBytes(30_000));
   for (const name of ["Groceries.m4a", "Idea.m4a"]) await saveFile(page, "memo", name, isoMedia("M4A ", 10));
-  const voice = await page.request.post("/api/voice/upload", { multipart: { file: { name: "Narration.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) } } });
+  const voice = await page.request.post("/api/voice/upload", {
+    multipart: { file: { name: "Narration.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) } },
+  });
   expect(voice.status()).toBe(201);
   const project = await page.request.post("/api/project/create", { data: { title: "Trip film" } });
   expect(project.status()).toBe(201);
@@ -37,7 +39,11 @@ async function mixedLibrary(page: Page) {
 
 /** A prompt's clipped text: its height in lines of its own line height. */
 const promptLines = (item: ReturnType<typeof items>) =>
-  item.locator(".library-clip-text").evaluate((element) => Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)));
+  item
+    .locator(".library-clip-text")
+    .evaluate((element) =>
+      Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)),
+    );
 
 /**
  * The compact library (decision 0045), with or without a script: a long prompt shows two lines and a
@@ -64,10 +70,13 @@ async function checkCompactLibrary(page: Page, projectId: string) {
   await expect(page.locator(".library-attach > summary")).toHaveCount(12);
   await expect(page.locator('select[name="project_id"]:visible')).toHaveCount(0);
   for (const item of await items(page).all()) {
-    for (const icon of ["download", "pencil", "trash-2", "paperclip"]) await expect(item.locator(`svg.i use[href$="#${icon}"]`)).toHaveCount(1);
+    for (const icon of ["download", "pencil", "trash-2", "paperclip"])
+      await expect(item.locator(`svg.i use[href$="#${icon}"]`)).toHaveCount(1);
   }
   await expect(items(page).filter({ hasText: "Beach.png" }).locator('svg.i use[href$="#brush"]')).toHaveCount(1);
-  await expect(page.getByRole("heading", { name: "Library", exact: true }).locator('svg.i use[href$="#library"]')).toHaveCount(1);
+  await expect(
+    page.getByRole("heading", { name: "Library", exact: true }).locator('svg.i use[href$="#library"]'),
+  ).toHaveCount(1);
 
   const pier = items(page).filter({ hasText: "Pier.png" });
   await pier.locator(".library-attach > summary").click();
@@ -79,7 +88,9 @@ async function checkCompactLibrary(page: Page, projectId: string) {
   await chooser.selectOption({ label: "Trip film" });
   await pier.getByRole("button", { name: "Attach", exact: true }).click();
   await expect(page.getByText("Attached to Trip film").first()).toBeVisible();
-  await expect.poll(async () => (await (await page.request.get(`/api/project/${projectId}`)).json()).image_file).toBe("Pier.png");
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/project/${projectId}`)).json()).image_file)
+    .toBe("Pier.png");
 }
 const names = (page: Page) => items(page).locator(".library-name").allTextContents();
 
@@ -89,7 +100,9 @@ test.describe("library without JavaScript", () => {
   test("lists every kind, filters, searches, sorts and pages with a GET form", async ({ page }) => {
     await signUpAndLogIn(page, "library-nojs");
     // A voice clip through its own screen's API, then saved captures.
-    const voice = await page.request.post("/api/voice/upload", { multipart: { file: { name: "Narration.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) } } });
+    const voice = await page.request.post("/api/voice/upload", {
+      multipart: { file: { name: "Narration.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) } },
+    });
     expect(voice.status()).toBe(201);
     await saveFile(page, "photo", "Beach photo.png", PNG_BYTES);
     await saveFile(page, "clip", "Skate clip.webm", webmBytes(30_000));
@@ -101,8 +114,14 @@ test.describe("library without JavaScript", () => {
     await expect(page.getByRole("status").filter({ hasText: "Files 1–4 of 4" })).toBeVisible();
     // Previews: an audio player, a video, a thumbnail; the usage meter.
     await expect(items(page).filter({ hasText: "Groceries.m4a" }).locator("audio")).toHaveCount(1);
-    await expect(items(page).filter({ hasText: "Skate clip.webm" }).locator("video")).toHaveAttribute("preload", "metadata");
-    await expect(items(page).filter({ hasText: "Beach photo.png" }).locator("img")).toHaveAttribute("src", /\/media\/.+\/thumbnail$/);
+    await expect(items(page).filter({ hasText: "Skate clip.webm" }).locator("video")).toHaveAttribute(
+      "preload",
+      "metadata",
+    );
+    await expect(items(page).filter({ hasText: "Beach photo.png" }).locator("img")).toHaveAttribute(
+      "src",
+      /\/media\/.+\/thumbnail$/,
+    );
     await expect(page.locator("meter#storage-meter")).toHaveAttribute("value", /^\d+$/);
 
     // Filter by kind.
@@ -209,7 +228,9 @@ for (const viewport of [
   for (const javaScriptEnabled of [true, false]) {
     test.describe(`the compact library at ${viewport.width}x${viewport.height}, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
       test.use({ javaScriptEnabled, viewport });
-      test("long prompts clipped with more, one Attach to project per file that opens a chooser and attaches, line icons", async ({ page }) => {
+      test("long prompts clipped with more, one Attach to project per file that opens a chooser and attaches, line icons", async ({
+        page,
+      }) => {
         await signUpAndLogIn(page, "library-compact");
         const projectId = await mixedLibrary(page);
         await checkCompactLibrary(page, projectId);
@@ -220,7 +241,9 @@ for (const viewport of [
           const uploadCard = page.getByRole("region", { name: "Upload a file" });
           await expect(uploadCard).toBeVisible();
           const uploadCardHeight = (await uploadCard.boundingBox())!.height;
-          expect(await page.evaluate(() => document.documentElement.scrollHeight) - uploadCardHeight).toBeLessThan(3150);
+          expect((await page.evaluate(() => document.documentElement.scrollHeight)) - uploadCardHeight).toBeLessThan(
+            3150,
+          );
         }
       });
     });
@@ -228,7 +251,9 @@ for (const viewport of [
 }
 
 test.describe("library with JavaScript", () => {
-  test("a recorded voice memo (Chromium's real M4A) and a camera clip (WebM) save to the library; a Camera V2 photo from its gallery", async ({ page }) => {
+  test("a recorded voice memo (Chromium's real M4A) and a camera clip (WebM) save to the library; a Camera V2 photo from its gallery", async ({
+    page,
+  }) => {
     await signUpAndLogIn(page, "library-memo");
     await page.goto("/voicememo");
     await page.getByRole("button", { name: "Start Recording" }).click();
@@ -237,13 +262,21 @@ test.describe("library with JavaScript", () => {
     await expect(page.getByRole("link", { name: "Download Memo" })).toBeVisible();
     // A line icon beside the words, no emoji (decision 0045): a disk to save, a tick once saved.
     await expect(page.getByRole("button", { name: "Save to library" })).toHaveText("Save to library");
-    await expect(page.getByRole("button", { name: "Save to library" }).locator('svg.i use[href$="#save"]')).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Save to library" }).locator('svg.i use[href$="#save"]')).toHaveCount(
+      1,
+    );
     await page.getByRole("button", { name: "Save to library" }).click();
     await expect(page.getByRole("button", { name: "In your library" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "In your library" }).locator('svg.i use[href$="#check"]')).toHaveCount(1);
+    await expect(
+      page.getByRole("button", { name: "In your library" }).locator('svg.i use[href$="#check"]'),
+    ).toHaveCount(1);
     const memos = await (await page.request.get("/api/library?kind=memo")).json();
     expect(memos.files).toHaveLength(1);
-    expect(memos.files[0]).toMatchObject({ kind: "memo", content_type: "audio/mp4", name: expect.stringMatching(/^voice-memo-.+\.m4a$/) });
+    expect(memos.files[0]).toMatchObject({
+      kind: "memo",
+      content_type: "audio/mp4",
+      name: expect.stringMatching(/^voice-memo-.+\.m4a$/),
+    });
 
     // Camera: hold the capture button for a clip (640x480: light enough for a busy machine); it downloads, then saves.
     await page.goto("/camera");
@@ -273,7 +306,9 @@ test.describe("library with JavaScript", () => {
     await capture.click();
     const card = page.getByTestId("gallery-item").filter({ has: page.locator("img") });
     await expect(card).toHaveCount(1);
-    await expect(card.getByRole("button", { name: "Save to library" }).locator('svg.i use[href$="#save"]')).toHaveCount(1);
+    await expect(card.getByRole("button", { name: "Save to library" }).locator('svg.i use[href$="#save"]')).toHaveCount(
+      1,
+    );
     await card.getByRole("button", { name: "Save to library" }).click();
     await expect(card.getByRole("button", { name: "In your library" })).toBeVisible();
     const photos = await (await page.request.get("/api/library?kind=photo")).json();
@@ -311,10 +346,16 @@ test.describe("library with JavaScript", () => {
 
     // Delete: a dialog asks; dismissing keeps the file, accepting removes it without a page load.
     page.once("dialog", (dialog) => void dialog.dismiss());
-    await items(page).first().getByRole("button", { name: /^Delete / }).click();
+    await items(page)
+      .first()
+      .getByRole("button", { name: /^Delete / })
+      .click();
     await expect(items(page)).toHaveCount(1);
     page.once("dialog", (dialog) => void dialog.accept());
-    await items(page).first().getByRole("button", { name: /^Delete / }).click();
+    await items(page)
+      .first()
+      .getByRole("button", { name: /^Delete / })
+      .click();
     await expect(items(page)).toHaveCount(0);
     await expect(page.getByText("File deleted").first()).toBeVisible();
     expect((await (await page.request.get("/api/library")).json()).total).toBe(0);
@@ -323,16 +364,33 @@ test.describe("library with JavaScript", () => {
 
 /** The three upload screens (decision 0044): each picker, a file it takes and where the file then shows. */
 const UPLOAD_SCREENS = [
-  { path: "/voices", picker: "Upload MP3", file: { name: "Alike.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) }, listed: (page: Page) => page.getByTestId("voice-item").filter({ hasText: "Alike.mp3" }) },
-  { path: "/videos", picker: "Choose a video", file: { name: "Alike.webm", mimeType: "video/webm", buffer: webmBytes(2048) }, listed: (page: Page) => page.getByTestId("video-item").filter({ hasText: "Alike.mov" }) },
-  { path: "/library", picker: "Choose a file", file: { name: "Alike.png", mimeType: "image/png", buffer: PNG_BYTES }, listed: (page: Page) => items(page).filter({ hasText: "Alike.png" }) },
+  {
+    path: "/voices",
+    picker: "Upload MP3",
+    file: { name: "Alike.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) },
+    listed: (page: Page) => page.getByTestId("voice-item").filter({ hasText: "Alike.mp3" }),
+  },
+  {
+    path: "/videos",
+    picker: "Choose a video",
+    file: { name: "Alike.webm", mimeType: "video/webm", buffer: webmBytes(2048) },
+    listed: (page: Page) => page.getByTestId("video-item").filter({ hasText: "Alike.mov" }),
+  },
+  {
+    path: "/library",
+    picker: "Choose a file",
+    file: { name: "Alike.png", mimeType: "image/png", buffer: PNG_BYTES },
+    listed: (page: Page) => items(page).filter({ hasText: "Alike.png" }),
+  },
 ];
 
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`at ${viewport.width}x${viewport.height} every upload (Voices, Video Hub, Library) confirms alike and clears its picker`, async ({ page }) => {
+  test(`at ${viewport.width}x${viewport.height} every upload (Voices, Video Hub, Library) confirms alike and clears its picker`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "uploads-alike");
     const confirmations: { text: string; kind: string }[] = [];
@@ -344,7 +402,10 @@ for (const viewport of [
       await page.getByRole("button", { name: "Upload", exact: true }).click();
       const toast = page.locator(".Toastify__toast").filter({ hasText: "Upload successful" });
       await expect(toast, screen.path).toBeVisible();
-      confirmations.push({ text: (await toast.innerText()).trim(), kind: (await toast.getAttribute("class"))!.match(/Toastify__toast--(\w+)/)![1] });
+      confirmations.push({
+        text: (await toast.innerText()).trim(),
+        kind: (await toast.getAttribute("class"))!.match(/Toastify__toast--(\w+)/)![1],
+      });
       await expect(screen.listed(page), screen.path).toBeVisible();
       // The picker is empty again: no file and no "Chosen: …" beside "No file chosen".
       await expect(page.getByTestId("drop-zone"), screen.path).not.toContainText("Chosen:");
@@ -355,17 +416,24 @@ for (const viewport of [
     expect(confirmations).toEqual(UPLOAD_SCREENS.map(() => ({ text: "✅ Upload successful!", kind: "success" })));
   });
 
-  test(`library at ${viewport.width}x${viewport.height}: an upload the server refuses says why under the picker, once`, async ({ page }) => {
+  test(`library at ${viewport.width}x${viewport.height}: an upload the server refuses says why under the picker, once`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "library-upload-refused");
     await page.goto("/library");
     await page.getByLabel("File type").selectOption("memo");
-    await page.getByLabel("Choose a file").setInputFiles({ name: "not a memo.m4a", mimeType: "audio/mp4", buffer: PNG_BYTES });
+    await page
+      .getByLabel("Choose a file")
+      .setInputFiles({ name: "not a memo.m4a", mimeType: "audio/mp4", buffer: PNG_BYTES });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     const error = page.getByRole("region", { name: "Upload a file" }).getByTestId("upload-error");
     await expect(error).toContainText("❌ Upload failed");
     await expect(error).toContainText("A voice memo must be M4A (MP4 audio)");
-    await expect(page.getByLabel("Choose a file")).toHaveAttribute("aria-describedby", (await error.getAttribute("id"))!);
+    await expect(page.getByLabel("Choose a file")).toHaveAttribute(
+      "aria-describedby",
+      (await error.getAttribute("id"))!,
+    );
     await expect(page.getByText("A voice memo must be M4A (MP4 audio)")).toHaveCount(1);
     await expect(page.locator(".Toastify").getByText("❌ Upload failed")).toHaveCount(0);
     await expect(items(page)).toHaveCount(0);

@@ -3,7 +3,9 @@ import { signUpAndLogIn } from "../support/e2e-session";
 
 const TRACKS = ["8d Nirvana Stream", "Deep Abstract Ambient", "Epic Angry Uplifting"];
 
-test("music: three bundled tracks, play/pause with a Now Playing line, one at a time, and Download", async ({ page }) => {
+test("music: three bundled tracks, play/pause with a Now Playing line, one at a time, and Download", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "music");
   await page.goto("/music");
   const tracks = page.getByTestId("music-track");
@@ -13,7 +15,9 @@ test("music: three bundled tracks, play/pause with a Now Playing line, one at a 
   await page.getByRole("button", { name: "Play Deep Abstract Ambient" }).click();
   await expect(page.getByTestId("now-playing")).toHaveText("Now Playing: Deep Abstract Ambient");
   const ambient = tracks.nth(1).locator("audio");
-  await expect.poll(() => ambient.evaluate((audio: HTMLAudioElement) => audio.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+  await expect
+    .poll(() => ambient.evaluate((audio: HTMLAudioElement) => audio.currentTime), { timeout: 10_000 })
+    .toBeGreaterThan(0.3);
   // Real music of at least 30 seconds.
   expect(await ambient.evaluate((audio: HTMLAudioElement) => audio.duration)).toBeGreaterThan(30);
 

@@ -92,9 +92,24 @@ test.describe("with JavaScript off", () => {
 
 /** The three upload screens (decision 0044) without JavaScript: a plain multipart post, then a redirect. */
 const UPLOAD_SCREENS = [
-  { path: "/voices", picker: "Upload MP3", file: { name: "Plain.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) }, listed: "Plain.mp3" },
-  { path: "/videos", picker: "Choose a video", file: { name: "Plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) }, listed: "Plain.mov" },
-  { path: "/library", picker: "Choose a file", file: { name: "Plain.png", mimeType: "image/png", buffer: PNG_BYTES }, listed: "Plain.png" },
+  {
+    path: "/voices",
+    picker: "Upload MP3",
+    file: { name: "Plain.mp3", mimeType: "audio/mpeg", buffer: mp3Frames(20) },
+    listed: "Plain.mp3",
+  },
+  {
+    path: "/videos",
+    picker: "Choose a video",
+    file: { name: "Plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) },
+    listed: "Plain.mov",
+  },
+  {
+    path: "/library",
+    picker: "Choose a file",
+    file: { name: "Plain.png", mimeType: "image/png", buffer: PNG_BYTES },
+    listed: "Plain.png",
+  },
 ];
 
 for (const viewport of [
@@ -104,7 +119,9 @@ for (const viewport of [
   test.describe(`uploads with JavaScript off at ${viewport.width}x${viewport.height}`, () => {
     test.use({ javaScriptEnabled: false, viewport });
 
-    test("every upload confirms alike after its redirect, with an empty picker; a refusal says why under the picker", async ({ page }) => {
+    test("every upload confirms alike after its redirect, with an empty picker; a refusal says why under the picker", async ({
+      page,
+    }) => {
       await signUpAndLogIn(page, "uploads-nojs");
       for (const screen of UPLOAD_SCREENS) {
         await page.goto(screen.path);
@@ -113,18 +130,26 @@ for (const viewport of [
         await expect(page).toHaveURL(new RegExp(`${screen.path}$`));
         await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" }), screen.path).toBeVisible();
         await expect(page.getByRole("main").getByText(screen.listed, { exact: true }), screen.path).toBeVisible();
-        expect(await page.getByLabel(screen.picker).evaluate((input: HTMLInputElement) => input.files?.length ?? 0), screen.path).toBe(0);
+        expect(
+          await page.getByLabel(screen.picker).evaluate((input: HTMLInputElement) => input.files?.length ?? 0),
+          screen.path,
+        ).toBe(0);
         await expect(page.getByTestId("drop-zone"), screen.path).not.toContainText("Chosen:");
       }
 
       // The Library's refusal (a PNG sent as a camera clip) comes back under its picker.
       await page.getByLabel("File type").selectOption("clip");
-      await page.getByLabel("Choose a file").setInputFiles({ name: "not a clip.webm", mimeType: "video/webm", buffer: PNG_BYTES });
+      await page
+        .getByLabel("Choose a file")
+        .setInputFiles({ name: "not a clip.webm", mimeType: "video/webm", buffer: PNG_BYTES });
       await page.getByRole("button", { name: "Upload", exact: true }).click();
       const error = page.getByRole("region", { name: "Upload a file" }).getByTestId("upload-error");
       await expect(error).toContainText("❌ Upload failed");
       await expect(error).toContainText("A camera clip must be a WebM video");
-      await expect(page.getByLabel("Choose a file")).toHaveAttribute("aria-describedby", (await error.getAttribute("id"))!);
+      await expect(page.getByLabel("Choose a file")).toHaveAttribute(
+        "aria-describedby",
+        (await error.getAttribute("id"))!,
+      );
       await expect(page.getByText("A camera clip must be a WebM video")).toHaveCount(1);
     });
   });

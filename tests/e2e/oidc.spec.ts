@@ -40,7 +40,10 @@ for (const viewport of VIEWPORTS) {
     test.describe(`${viewport.width}x${viewport.height}, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
       test.use({ viewport, javaScriptEnabled });
 
-      test(`"Sign in with ${SSO_NAME}" on the Login screen goes through the provider to the dashboard`, async ({ page, sso }) => {
+      test(`"Sign in with ${SSO_NAME}" on the Login screen goes through the provider to the dashboard`, async ({
+        page,
+        sso,
+      }) => {
         const email = uniqueEmail("sso-e2e");
         await page.goto(`${sso.appUrl}/login`);
         // Beside the form in docs/screens.md, which stays as it was.
@@ -61,7 +64,11 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
         // The same session as a password login: HttpOnly, so page scripts never see it.
         const cookies = await page.context().cookies(sso.appUrl);
-        expect(cookies.find((cookie) => cookie.name === "__Host-session")).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax" });
+        expect(cookies.find((cookie) => cookie.name === "__Host-session")).toMatchObject({
+          httpOnly: true,
+          secure: true,
+          sameSite: "Lax",
+        });
         expect(cookies.find((cookie) => cookie.name === "__Host-oidc")).toBeUndefined();
       });
 
@@ -73,7 +80,11 @@ for (const viewport of VIEWPORTS) {
         await page.getByRole("button", { name: "Sign in" }).click();
 
         await expect(page).toHaveURL(`${sso.appUrl}/login?redirectTo=%2Fprojects`);
-        await expect(page.getByText(`${SSO_NAME} has not verified your email address ${email}. Verify it there, then sign in again.`)).toBeVisible();
+        await expect(
+          page.getByText(
+            `${SSO_NAME} has not verified your email address ${email}. Verify it there, then sign in again.`,
+          ),
+        ).toBeVisible();
         await expect(page.getByRole("link", { name: `Sign in with ${SSO_NAME}` })).toBeVisible();
         await page.goto(`${sso.appUrl}/dashboard`);
         await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard$/);
@@ -93,7 +104,10 @@ test("Cancel at the provider comes back to the Login screen saying so", async ({
 test.describe("the Register screen, JavaScript off, 375x667", () => {
   test.use({ viewport: { width: 375, height: 667 }, javaScriptEnabled: false });
 
-  test(`"Sign up with ${SSO_NAME}" beside the form in docs/screens.md makes the account through the provider`, async ({ page, sso }) => {
+  test(`"Sign up with ${SSO_NAME}" beside the form in docs/screens.md makes the account through the provider`, async ({
+    page,
+    sso,
+  }) => {
     const email = uniqueEmail("sso-signup-e2e");
     await page.goto(`${sso.appUrl}/register`);
     await expect(page.getByRole("form", { name: "Register" })).toBeVisible();

@@ -2,12 +2,15 @@ import { expect, test, type Page } from "@playwright/test";
 import { mp3Frames } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 
-const card = (page: Page, title: string) => page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+const card = (page: Page, title: string) =>
+  page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 /** The four media icons of a card (or of the editor), as slot -> present. */
 async function icons(scope: ReturnType<Page["locator"]>) {
-  const entries = await scope.locator(".project-media-icon").evaluateAll((items) =>
-    items.map((item) => [(item as HTMLElement).dataset.slot, (item as HTMLElement).dataset.present === "true"]),
-  );
+  const entries = await scope
+    .locator(".project-media-icon")
+    .evaluateAll((items) =>
+      items.map((item) => [(item as HTMLElement).dataset.slot, (item as HTMLElement).dataset.present === "true"]),
+    );
   return Object.fromEntries(entries);
 }
 /** The generators are folded into one section (decision 0044): it opens with its summary. */
@@ -17,7 +20,9 @@ async function openGenerators(page: Page) {
   await expect(fold).toHaveAttribute("open", "");
 }
 
-test("projects: create with validation, edit, a generator's voice and a track attached light their icons, delete", async ({ page }) => {
+test("projects: create with validation, edit, a generator's voice and a track attached light their icons, delete", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "projects");
   await page.goto("/dashboard");
   // The dashboard's own Projects tool (the shell's nav has one too).
@@ -70,7 +75,9 @@ test("projects: create with validation, edit, a generator's voice and a track at
   expect(audioResponse.status()).toBe(200);
   expect(audioResponse.headers()["content-type"]).toBe("audio/wav");
 
-  const attached = page.waitForResponse((response) => response.request().method() === "POST" && /\/project\/[^/]+\.data/.test(response.url()));
+  const attached = page.waitForResponse(
+    (response) => response.request().method() === "POST" && /\/project\/[^/]+\.data/.test(response.url()),
+  );
   await voice.getByRole("button", { name: "Attach voice to project" }).click();
   expect((await attached).status()).toBe(200);
   await expect(page.getByText("Voice attached to the project")).toBeVisible();
@@ -101,7 +108,9 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await saved.getByRole("button", { name: "Delete Launch film" }).click();
   await expect(card(page, "Launch film")).toBeVisible();
   page.once("dialog", (dialog) => void dialog.accept());
-  const deleted = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/projects.data"));
+  const deleted = page.waitForResponse(
+    (response) => response.request().method() === "POST" && response.url().includes("/projects.data"),
+  );
   await card(page, "Launch film").getByRole("button", { name: "Delete Launch film" }).click();
   expect((await deleted).status()).toBe(200);
   await expect(card(page, "Launch film")).toHaveCount(0);
@@ -109,7 +118,9 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await expect(page.getByText("No projects yet. Create your first one!")).toBeVisible();
 });
 
-test("project generators: a script goes into the description, an AI video is generated and attached", async ({ page }) => {
+test("project generators: a script goes into the description, an AI video is generated and attached", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await signUpAndLogIn(page, "projects-gen");
   await page.goto("/project/new");
@@ -135,7 +146,9 @@ test("project generators: a script goes into the description, an AI video is gen
   await expect(video.getByLabel("Generated video")).toBeVisible();
   // On a new project the attachment is kept until Save Project.
   await video.getByRole("button", { name: "Attach video to project" }).click();
-  await expect(page.getByText("Video attached: it is saved with the project when you press Save Project.")).toBeVisible();
+  await expect(
+    page.getByText("Video attached: it is saved with the project when you press Save Project."),
+  ).toBeVisible();
 
   await page.getByRole("button", { name: "Save Project" }).click();
   await page.waitForURL("**/projects");
@@ -148,7 +161,9 @@ test("projects: failures say so", async ({ page, browser }) => {
 
   // A generator failure.
   await page.goto("/project/new");
-  await page.route("**/api/creative-tools/assistant/generate", (route) => route.fulfill({ status: 502, json: { detail: "Something went wrong." } }));
+  await page.route("**/api/creative-tools/assistant/generate", (route) =>
+    route.fulfill({ status: 502, json: { detail: "Something went wrong." } }),
+  );
   await openGenerators(page);
   const script = page.getByTestId("generator-script");
   await script.locator("summary").click();
@@ -193,7 +208,9 @@ test("projects: failures say so", async ({ page, browser }) => {
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("projects: create, validate, attach a voice clip and a track, edit and delete as plain forms", async ({ page }) => {
+  test("projects: create, validate, attach a voice clip and a track, edit and delete as plain forms", async ({
+    page,
+  }) => {
     await signUpAndLogIn(page, "projects-nojs");
     const upload = await page.request.post("/api/voice/upload", {
       multipart: { file: { name: "Narration.mp3", mimeType: "audio/mpeg", buffer: mp3Frames() } },
@@ -203,7 +220,9 @@ test.describe("with JavaScript off", () => {
     await page.goto("/projects");
     await page.getByRole("link", { name: "Create New Project" }).click();
     // (Playwright's text matching skips <noscript>, so the message is found by its class.)
-    await expect(page.locator(".project-generators .requires-javascript")).toContainText("The generators run in your browser and need JavaScript.");
+    await expect(page.locator(".project-generators .requires-javascript")).toContainText(
+      "The generators run in your browser and need JavaScript.",
+    );
     await expect(page.getByRole("button", { name: "Generate Voice" })).toHaveCount(0);
 
     // The server checks the title too (the browser's `required` is bypassed here).
@@ -225,7 +244,9 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByText("Project saved successfully!")).toBeVisible();
     expect(await icons(card(page, "Plain project"))).toEqual({ voice: false, music: true, video: false, image: false });
     // The card names the track, not its file.
-    await expect(card(page, "Plain project").locator('[data-slot="music"] .visually-hidden')).toHaveText("Music: Epic Angry Uplifting");
+    await expect(card(page, "Plain project").locator('[data-slot="music"] .visually-hidden')).toHaveText(
+      "Music: Epic Angry Uplifting",
+    );
     await expect(card(page, "Plain project").getByText("Kept after the error")).toBeVisible();
 
     await card(page, "Plain project").getByRole("link", { name: "Edit" }).click();
@@ -233,7 +254,12 @@ test.describe("with JavaScript off", () => {
     await page.getByLabel("Voice", { exact: true }).selectOption({ label: "Narration.mp3 (voice clip)" });
     await page.getByRole("button", { name: "Save Project" }).click();
     await page.waitForURL("**/projects");
-    expect(await icons(card(page, "Plain project, edited"))).toEqual({ voice: true, music: true, video: false, image: false });
+    expect(await icons(card(page, "Plain project, edited"))).toEqual({
+      voice: true,
+      music: true,
+      video: false,
+      image: false,
+    });
 
     // Delete asks first, also without JavaScript.
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
@@ -252,7 +278,11 @@ test.describe("with JavaScript off", () => {
 const fileNamedLabels = (page: Page) =>
   page.evaluate(() =>
     [...document.querySelectorAll("[aria-label], [title], .visually-hidden")]
-      .map((element) => [element.getAttribute("aria-label"), element.getAttribute("title"), element.classList.contains("visually-hidden") ? element.textContent : null])
+      .map((element) => [
+        element.getAttribute("aria-label"),
+        element.getAttribute("title"),
+        element.classList.contains("visually-hidden") ? element.textContent : null,
+      ])
       .flat()
       .filter((text): text is string => !!text && /demo\d/i.test(text)),
   );
@@ -261,7 +291,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`project editor at ${viewport.width}x${viewport.height}: the title's error goes once fixed, one music control, labels name the track, generators folded and still usable`, async ({ page }) => {
+  test(`project editor at ${viewport.width}x${viewport.height}: the title's error goes once fixed, one music control, labels name the track, generators folded and still usable`, async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "project-polish");
@@ -303,7 +335,9 @@ for (const viewport of [
     await music.getByRole("radio", { name: "Deep Abstract Ambient" }).check();
     // Labels carry the track's name.
     await expect(music.getByLabel("Play Deep Abstract Ambient")).toHaveAttribute("src", /demo2\.mp3$/);
-    await expect(page.locator('.project-media [data-slot="music"].project-media-icon .visually-hidden')).toHaveText("Music: Deep Abstract Ambient");
+    await expect(page.locator('.project-media [data-slot="music"].project-media-icon .visually-hidden')).toHaveText(
+      "Music: Deep Abstract Ambient",
+    );
     expect(await fileNamedLabels(page)).toEqual([]);
 
     // The unfolded generators still work.

@@ -9,7 +9,8 @@ import { PASSWORD, uniqueEmail } from "../support/e2e-session";
  * logs in); /register without one says an invitation is needed; on a closed studio it says registration
  * is closed. Two servers of their own (the shared e2e server is open), started once for the file.
  */
-const NEEDED = "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.";
+const NEEDED =
+  "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.";
 const CLOSED = "Registration is closed on this studio. Ask the person who runs it for an account.";
 const SECRET = "e2e-session-secret-that-is-long-enough-0123456789";
 
@@ -33,7 +34,12 @@ const VIEWPORTS = [
   { name: "phone", viewport: { width: 375, height: 667 } },
 ];
 
-async function pageOn(browser: Browser, server: Server, viewport: { width: number; height: number }, javaScriptEnabled: boolean) {
+async function pageOn(
+  browser: Browser,
+  server: Server,
+  viewport: { width: number; height: number },
+  javaScriptEnabled: boolean,
+) {
   // localhost: a secure context, so the session cookie works over http.
   const context = await browser.newContext({ baseURL: `http://localhost:${server.port}`, viewport, javaScriptEnabled });
   return { context, page: await context.newPage() };
@@ -43,10 +49,15 @@ for (const { name, viewport } of VIEWPORTS) {
   for (const javaScriptEnabled of [true, false]) {
     const label = `${name}, JavaScript ${javaScriptEnabled ? "on" : "off"}`;
 
-    test(`invite mode (${label}): an invitation link registers; without one the screen says an invitation is needed`, async ({ browser }) => {
+    test(`invite mode (${label}): an invitation link registers; without one the screen says an invitation is needed`, async ({
+      browser,
+    }) => {
       test.setTimeout(60_000);
       const { context, page } = await pageOn(browser, invited, viewport, javaScriptEnabled);
-      const run = await runAdmin(["invite"], { dataDir: invited.dataDir, env: { REGISTRATION: "invite", PUBLIC_URL: `http://localhost:${invited.port}` } });
+      const run = await runAdmin(["invite"], {
+        dataDir: invited.dataDir,
+        env: { REGISTRATION: "invite", PUBLIC_URL: `http://localhost:${invited.port}` },
+      });
       expect(run.code, run.stderr).toBe(0);
       const link = run.stdout.trim();
       expect(link).toBe(`http://localhost:${invited.port}/register?invite=${inviteCodeOf(run)}`);

@@ -9,14 +9,18 @@ import { signUpAndLogIn } from "../support/e2e-session";
  */
 async function seed(page: Page, items: { title: string; body?: string }[]) {
   for (const item of items) {
-    expect((await page.request.post("/api/content", { data: { title: item.title, body: item.body ?? "" } })).status()).toBe(201);
+    expect(
+      (await page.request.post("/api/content", { data: { title: item.title, body: item.body ?? "" } })).status(),
+    ).toBe(201);
   }
 }
 
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the dashboard's search box finds by title and body, says when nothing matches, and clears", async ({ page }) => {
+  test("the dashboard's search box finds by title and body, says when nothing matches, and clears", async ({
+    page,
+  }) => {
     await signUpAndLogIn(page, "nojs-search");
     await seed(page, [
       { title: "Robots at dawn", body: "machines waking" },

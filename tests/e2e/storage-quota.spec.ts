@@ -8,11 +8,15 @@ import { PASSWORD, uniqueEmail } from "../support/e2e-session";
  * and the reason when a save would pass the quota. A server of its own with a 1 MiB quota (the shared
  * e2e server has the default 1 GiB).
  */
-const QUOTA_REASON = "Not enough storage left: this would pass your 1 MiB quota. Delete files in your library to make room.";
+const QUOTA_REASON =
+  "Not enough storage left: this would pass your 1 MiB quota. Delete files in your library to make room.";
 
 let server: Awaited<ReturnType<typeof launchServer>>;
 test.beforeAll(async () => {
-  server = await launchServer({ dataDirPrefix: "studio-e2e-quota-", env: { USER_STORAGE_QUOTA_MB: "1", SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789" } });
+  server = await launchServer({
+    dataDirPrefix: "studio-e2e-quota-",
+    env: { USER_STORAGE_QUOTA_MB: "1", SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789" },
+  });
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -25,19 +29,29 @@ async function signedInPage(browser: Browser) {
   const page = await context.newPage();
   const email = uniqueEmail("quota-nojs");
   expect((await page.request.post("/api/auth/register", { data: { email, password: PASSWORD } })).status()).toBe(201);
-  expect((await page.request.post("/login", { form: { email, password: PASSWORD }, maxRedirects: 0 })).status()).toBe(302);
+  expect((await page.request.post("/login", { form: { email, password: PASSWORD }, maxRedirects: 0 })).status()).toBe(
+    302,
+  );
   return { page, origin: baseURL };
 }
 
-test("with JavaScript off, the meter shows text and a save or create past the quota says why it failed", async ({ browser }) => {
+test("with JavaScript off, the meter shows text and a save or create past the quota says why it failed", async ({
+  browser,
+}) => {
   const { page, origin } = await signedInPage(browser);
   // Ten items of 100,000 characters and one of 45,000: 1,045,066 bytes of the 1,048,576.
   const bodies = [...Array.from({ length: 10 }, () => 100_000), 45_000];
   for (const [i, length] of bodies.entries()) {
-    const created = await page.request.post("/api/content", { data: { title: `Long ${i}`.slice(0, 6), body: "x".repeat(length) }, headers: { Origin: origin } });
+    const created = await page.request.post("/api/content", {
+      data: { title: `Long ${i}`.slice(0, 6), body: "x".repeat(length) },
+      headers: { Origin: origin },
+    });
     expect(created.status()).toBe(201);
   }
-  const small = await page.request.post("/api/content", { data: { title: "Small", body: "a" }, headers: { Origin: origin } });
+  const small = await page.request.post("/api/content", {
+    data: { title: "Small", body: "a" },
+    headers: { Origin: origin },
+  });
   expect(small.status()).toBe(201);
   const { id } = await small.json();
   const textBytes = bodies.reduce((sum, length) => sum + 6 + length, 0) + "Small".length + 1;

@@ -3,13 +3,19 @@ import { signUpAndLogIn } from "../support/e2e-session";
 
 /** Chooses the theme the way the toggle does (the preferences cookie). */
 async function chooseTheme(page: Page, theme: "dark" | "light") {
-  const answer = await page.request.post("/preferences", { form: { intent: "theme", theme, redirectTo: "/" }, maxRedirects: 0 });
+  const answer = await page.request.post("/preferences", {
+    form: { intent: "theme", theme, redirectTo: "/" },
+    maxRedirects: 0,
+  });
   expect(answer.status()).toBe(302);
 }
 
 /** The relative luminance of a computed `rgb(...)` colour (WCAG). */
 const luminance = (rgb: string) => {
-  const [r, g, b] = rgb.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((v) => Number(v) / 255);
+  const [r, g, b] = rgb
+    .match(/\d+(\.\d+)?/g)!
+    .slice(0, 3)
+    .map((v) => Number(v) / 255);
   const channel = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
   return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
 };
@@ -19,14 +25,19 @@ const overlaps = (a: { x: number; y: number; width: number; height: number }, b:
 
 /** Everything of `controls` that is shown, checked against the toasts' boxes; how many were checked. */
 async function expectNoToastCovers(page: Page, controls: Locator[], what: string) {
-  const toastBoxes = await Promise.all((await page.locator(".Toastify__toast").all()).map(async (toast) => (await toast.boundingBox())!));
+  const toastBoxes = await Promise.all(
+    (await page.locator(".Toastify__toast").all()).map(async (toast) => (await toast.boundingBox())!),
+  );
   let checked = 0;
   for (const control of controls) {
     for (const element of await control.all()) {
       if (!(await element.isVisible())) continue;
       const controlBox = (await element.boundingBox())!;
       for (const box of toastBoxes) {
-        expect(overlaps(box, controlBox), `${what}: a toast covers ${await element.getAttribute("aria-label") ?? await element.textContent()}`).toBe(false);
+        expect(
+          overlaps(box, controlBox),
+          `${what}: a toast covers ${(await element.getAttribute("aria-label")) ?? (await element.textContent())}`,
+        ).toBe(false);
       }
       checked++;
     }
@@ -38,18 +49,25 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`the welcome toast covers none of the header's controls, the search box or a row's Delete, and follows the theme at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+  test(`the welcome toast covers none of the header's controls, the search box or a row's Delete, and follows the theme at ${viewport.width}x${viewport.height}`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     for (const theme of ["dark", "light"] as const) {
       // The welcome shows once per sign-in: each theme's check signs a new person in.
       await signUpAndLogIn(page, "toasts");
-      for (const title of ["Harbour", "Gulls", "Red boat", "Tide tables"]) await page.request.post("/api/content", { data: { title, body: "" } });
+      for (const title of ["Harbour", "Gulls", "Red boat", "Tide tables"])
+        await page.request.post("/api/content", { data: { title, body: "" } });
       await chooseTheme(page, theme);
       await page.goto("/dashboard");
       const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
       await expect(toast).toBeVisible();
       // Entrance finished: the box is where it stays.
-      await expect.poll(() => toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length)).toBe(0);
+      await expect
+        .poll(() =>
+          toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length),
+        )
+        .toBe(0);
       const controls = [
         page.getByRole("link", { name: /Edit mode/ }),
         page.getByRole("button", { name: "Logout" }),
@@ -63,7 +81,9 @@ for (const viewport of [
       const deletes = page.getByRole("button", { name: /^Delete / });
       await expect(deletes.last()).toBeInViewport();
       await expect(page.getByRole("link", { name: "Export my data" })).toBeInViewport();
-      expect(await expectNoToastCovers(page, [deletes, page.getByRole("link", { name: "Export my data" })], `${theme}, end`)).toBeGreaterThanOrEqual(2);
+      expect(
+        await expectNoToastCovers(page, [deletes, page.getByRole("link", { name: "Export my data" })], `${theme}, end`),
+      ).toBeGreaterThanOrEqual(2);
       // Dark toasts in dark mode, light ones in light mode.
       const background = await toast.evaluate((element) => getComputedStyle(element).backgroundColor);
       if (theme === "dark") expect(luminance(background), background).toBeLessThan(0.1);
@@ -72,7 +92,9 @@ for (const viewport of [
   });
 
   const atOnce = viewport.width < 600 ? 2 : 3;
-  test(`at most ${atOnce} toasts show at once at ${viewport.width}x${viewport.height}; the rest wait their turn`, async ({ page }) => {
+  test(`at most ${atOnce} toasts show at once at ${viewport.width}x${viewport.height}; the rest wait their turn`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "toast-limit");
     await page.goto("/dashboard");
@@ -88,7 +110,9 @@ for (const viewport of [
     // Each one is shown in its turn (none is dropped), never more than the limit together.
     for (const text of ["Pro Plan Activated!", "Ultimate Plan Activated!", "Free Plan Activated!"]) {
       await expect
-        .poll(async () => (await sample(), page.locator(".Toastify__toast").filter({ hasText: text }).count()), { timeout: 10_000 })
+        .poll(async () => (await sample(), page.locator(".Toastify__toast").filter({ hasText: text }).count()), {
+          timeout: 10_000,
+        })
         .toBe(1);
     }
     expect(most).toBeGreaterThanOrEqual(2);
@@ -111,7 +135,10 @@ function controlsUnderToasts(page: Page) {
           for (const element of document.elementsFromPoint(x, y)) {
             if (element.closest(".Toastify")) continue;
             const control = element.closest("button, a, input, select, textarea, summary, [role='button']");
-            if (control) found.add(`${control.tagName.toLowerCase()} "${control.getAttribute("aria-label") ?? control.textContent?.trim()}"`);
+            if (control)
+              found.add(
+                `${control.tagName.toLowerCase()} "${control.getAttribute("aria-label") ?? control.textContent?.trim()}"`,
+              );
           }
         }
       }
@@ -120,14 +147,26 @@ function controlsUnderToasts(page: Page) {
   });
 }
 
-test("on a desktop no toast lies over a control mid-page: a long list's rows, the sidebar, the header (decision 0045)", async ({ page }) => {
+test("on a desktop no toast lies over a control mid-page: a long list's rows, the sidebar, the header (decision 0045)", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUpAndLogIn(page, "toasts-mid");
-  for (let index = 1; index <= 40; index++) await page.request.post("/api/content", { data: { title: `Note ${index}`, body: "" } });
+  for (let index = 1; index <= 40; index++)
+    await page.request.post("/api/content", { data: { title: `Note ${index}`, body: "" } });
   // The window losing focus pauses the toasts (react-toastify's pauseOnFocusLoss): they stay for the
   // checks. After their entrance, whose end sets them going again.
   const moving = () =>
-    page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running" && !(a.effect as KeyframeEffect).target?.classList.contains("Toastify__progress-bar")).length);
+    page.evaluate(
+      () =>
+        document
+          .getAnimations()
+          .filter(
+            (a) =>
+              a.playState === "running" &&
+              !(a.effect as KeyframeEffect).target?.classList.contains("Toastify__progress-bar"),
+          ).length,
+    );
   const holdToasts = async () => {
     await expect.poll(moving).toBe(0);
     await page.evaluate(() => window.dispatchEvent(new Event("blur")));
@@ -142,11 +181,21 @@ test("on a desktop no toast lies over a control mid-page: a long list's rows, th
     await holdToasts();
   }
   await expect(page.locator(".Toastify__toast")).toHaveCount(3);
-  await page.getByRole("link", { name: "Note 20", exact: true }).evaluate((element) => element.scrollIntoView({ block: "center" }));
+  await page
+    .getByRole("link", { name: "Note 20", exact: true })
+    .evaluate((element) => element.scrollIntoView({ block: "center" }));
   await expect.poll(moving).toBe(0);
   const deletes = page.getByRole("button", { name: /^Delete Note/ });
   let onScreen = 0;
-  for (const button of await deletes.all()) if (await button.isVisible() && (await button.evaluate((element) => { const box = element.getBoundingClientRect(); return box.top >= 0 && box.bottom <= window.innerHeight; }))) onScreen++;
+  for (const button of await deletes.all())
+    if (
+      (await button.isVisible()) &&
+      (await button.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }))
+    )
+      onScreen++;
   expect(onScreen).toBeGreaterThan(10);
   expect(await controlsUnderToasts(page)).toEqual([]);
   // Scrolled back to the top: the header's and the sidebar's controls are clear of them too.
@@ -164,7 +213,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`the welcome toast shows once per sign-in, and no toast outlives a logout at ${viewport.width}x${viewport.height}`, async ({ page }) => {
+  test(`the welcome toast shows once per sign-in, and no toast outlives a logout at ${viewport.width}x${viewport.height}`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     // Without motion a dismissed toast leaves at once (its exit animation would keep it in the page a moment).
     await page.emulateMedia({ reducedMotion: "reduce" });
@@ -203,7 +254,9 @@ test("a toast over a control gets out of the way of the pointer: faint, click-th
   await page.goto("/dashboard");
   const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
   await expect(toast).toBeVisible();
-  await expect.poll(() => toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length)).toBe(0);
+  await expect
+    .poll(() => toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length))
+    .toBe(0);
   const box = (await toast.boundingBox())!;
   const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
   await page.mouse.move(x, y);
@@ -223,7 +276,10 @@ test("a toast over a control gets out of the way of the pointer: faint, click-th
 /** Every animation or transition longer than a hundredth of a millisecond (the toast's hidden countdown aside). */
 function movingThings(page: Page) {
   return page.evaluate(() => {
-    const seconds = (value: string) => Math.max(...value.split(",").map((part) => (part.trim().endsWith("ms") ? parseFloat(part) / 1000 : parseFloat(part))));
+    const seconds = (value: string) =>
+      Math.max(
+        ...value.split(",").map((part) => (part.trim().endsWith("ms") ? parseFloat(part) / 1000 : parseFloat(part))),
+      );
     const found: string[] = [];
     for (const element of document.querySelectorAll("*")) {
       if (element.classList.contains("Toastify__progress-bar")) continue;

@@ -51,13 +51,17 @@ test("video hub: upload, play in the modal, rename with Enter, open the video pa
   await expect(page.getByLabel("Choose a video")).toHaveAttribute("aria-invalid", "true");
 
   // Content that is not a video: refused by the server.
-  await page.getByLabel("Choose a video").setInputFiles({ name: "song.mp4", mimeType: "video/mp4", buffer: mp3WithId3() });
+  await page
+    .getByLabel("Choose a video")
+    .setInputFiles({ name: "song.mp4", mimeType: "video/mp4", buffer: mp3WithId3() });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(uploadError(page)).toContainText("Failed to upload video.");
 
   const webm = await recordWebm(page);
   expect(webm.subarray(0, 4).toString("hex")).toBe("1a45dfa3");
-  await page.getByLabel("Choose a video").setInputFiles({ name: "Beach day.webm", mimeType: "video/webm", buffer: webm });
+  await page
+    .getByLabel("Choose a video")
+    .setInputFiles({ name: "Beach day.webm", mimeType: "video/webm", buffer: webm });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   const item = page.getByTestId("video-item");
   await expect(item).toHaveCount(1);
@@ -68,7 +72,9 @@ test("video hub: upload, play in the modal, rename with Enter, open the video pa
   const modalVideo = page.getByTestId("modal-video");
   await expect(modalVideo).toBeVisible();
   await expect(modalVideo).toHaveAttribute("src", /\/api\/videos\/play\/[0-9a-f-]+\?user=.+&expires=\d+&signature=/);
-  await expect.poll(() => modalVideo.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => modalVideo.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(2);
   await page.getByRole("button", { name: "Close player" }).click();
   await expect(modalVideo).toHaveCount(0);
 
@@ -86,7 +92,9 @@ test("video hub: upload, play in the modal, rename with Enter, open the video pa
   await item.locator(".media-name").click();
   await expect(page).toHaveURL(/\/videos\/Sunset\.mov$/);
   const pageVideo = page.getByTestId("page-video");
-  await expect.poll(() => pageVideo.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => pageVideo.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(2);
   await expect(page.getByText("Loading video...")).toHaveCount(0);
   await page.getByRole("link", { name: "Back to Video Hub" }).click();
   await expect(page).toHaveURL(/\/videos$/);
@@ -111,7 +119,12 @@ test("video hub: an upload shows its percent; a name already taken fails with th
   // percent to move while the test watches, as on a real connection.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 1_000_000,
+  });
   const big = webmBytes(2 * 1024 * 1024);
   await page.getByLabel("Choose a video").setInputFiles({ name: "Big clip.webm", mimeType: "video/webm", buffer: big });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
@@ -123,7 +136,12 @@ test("video hub: an upload shows its percent; a name already taken fails with th
   const item = page.getByTestId("video-item");
   await expect(item.locator(".media-name")).toHaveText("Big clip.mov", { timeout: 15_000 });
   await expect(page.locator(".upload-progress")).toHaveCount(0);
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
   const seen = [...new Set(await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress))];
   expect(seen.every((text) => /^Uploading\.\.\. \d+%$/.test(text))).toBe(true);
   // The percent only goes up.
@@ -131,7 +149,9 @@ test("video hub: an upload shows its percent; a name already taken fails with th
   expect(percents).toEqual([...percents].sort((a, b) => a - b));
 
   // The same name again: refused (409), the screen says so with the server's reason, nothing added.
-  await page.getByLabel("Choose a video").setInputFiles({ name: "Big clip.mp4", mimeType: "video/mp4", buffer: webmBytes() });
+  await page
+    .getByLabel("Choose a video")
+    .setInputFiles({ name: "Big clip.mp4", mimeType: "video/mp4", buffer: webmBytes() });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(uploadError(page)).toContainText("Failed to upload video.");
   await expect(uploadError(page)).toContainText("A file with that name already exists");
@@ -140,17 +160,23 @@ test("video hub: an upload shows its percent; a name already taken fails with th
 
 test("video hub: playback, rename and delete failures say so", async ({ page }) => {
   await signUpAndLogIn(page, "videos-fail");
-  await page.request.post("/api/videos/upload", { multipart: { file: { name: "clip.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+  await page.request.post("/api/videos/upload", {
+    multipart: { file: { name: "clip.webm", mimeType: "video/webm", buffer: webmBytes() } },
+  });
   await page.goto("/videos");
   await page.route("**/api/videos/signed_url?**", (route) => route.fulfill({ status: 500, json: { detail: "boom" } }));
   // Rename and delete post to the screen's own action (a fetcher): those posts never get an answer.
-  await page.route(/\/videos\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
+  await page.route(/\/videos\.data/, (route) =>
+    route.request().method() === "POST" ? route.abort("failed") : route.continue(),
+  );
   await page.getByRole("link", { name: "Play clip.mov" }).click();
   await expect(toast(page, "Playback failed. Please try again.")).toBeVisible();
   await page.getByRole("link", { name: "Rename clip.mov" }).click();
   await page.getByLabel("New name for clip.mov").fill("other");
   await page.getByLabel("New name for clip.mov").press("Enter");
-  await expect(page.getByTestId("video-item").locator(".media-rename").getByTestId("rename-error")).toHaveText("Rename failed.");
+  await expect(page.getByTestId("video-item").locator(".media-rename").getByTestId("rename-error")).toHaveText(
+    "Rename failed.",
+  );
   await expect(toast(page, "Rename failed.")).toHaveCount(0);
   await page.getByRole("button", { name: "Delete clip.mov" }).click();
   await expect(toast(page, "Failed to delete video.")).toBeVisible();
@@ -159,7 +185,9 @@ test("video hub: playback, rename and delete failures say so", async ({ page }) 
 
 test("video page: loading text, then the video; an unknown file says so", async ({ page }) => {
   await signUpAndLogIn(page, "video-page");
-  await page.request.post("/api/videos/upload", { multipart: { file: { name: "slow.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+  await page.request.post("/api/videos/upload", {
+    multipart: { file: { name: "slow.webm", mimeType: "video/webm", buffer: webmBytes() } },
+  });
   // Hold the bytes back so the loading state is visible.
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -181,11 +209,15 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`video hub at ${viewport.width}px: generated videos in a section of their own, titled by the prompt, play, download and delete; GET /api/videos stays uploads only`, async ({ page }) => {
+  test(`video hub at ${viewport.width}px: generated videos in a section of their own, titled by the prompt, play, download and delete; GET /api/videos stays uploads only`, async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "videos-generated");
-    await page.request.post("/api/videos/upload", { multipart: { file: { name: "upload.webm", mimeType: "video/webm", buffer: webmBytes() } } });
+    await page.request.post("/api/videos/upload", {
+      multipart: { file: { name: "upload.webm", mimeType: "video/webm", buffer: webmBytes() } },
+    });
     await page.goto("/videos");
     const section = page.getByRole("region", { name: "Generated" });
     await expect(section.getByRole("heading", { name: "Generated" })).toBeVisible();
@@ -216,7 +248,9 @@ for (const viewport of [
     expect(answer.status()).toBe(200);
     expect(answer.headers()["content-type"]).toBe("video/webm");
     await video.evaluate((element: HTMLVideoElement) => element.play());
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     expect(await video.evaluate((element: HTMLVideoElement) => element.error)).toBeNull();
 
     // It downloads, under its file name.
@@ -243,7 +277,9 @@ test("video hub: a generated video's delete that fails says so and keeps it", as
   await signUpAndLogIn(page, "videos-generated-fail");
   const clip = await generateVideo(page.request, "Fog rolling over hills");
   await page.goto("/videos");
-  await page.route(/\/videos\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
+  await page.route(/\/videos\.data/, (route) =>
+    route.request().method() === "POST" ? route.abort("failed") : route.continue(),
+  );
   const item = page.getByTestId("generated-item");
   await item.getByRole("button", { name: "Delete “Fog rolling over hills”" }).click();
   await expect(toast(page, "Failed to delete video.")).toBeVisible();
@@ -258,7 +294,9 @@ test("video hub: one person cannot delete another's generated video", async ({ p
   const other = await browser.newContext({ baseURL });
   const otherPage = await other.newPage();
   await signUpAndLogIn(otherPage, "videos-generated-other");
-  const refused = await other.request.post("/videos", { form: { intent: "delete-generated", id: clip.mediaId, enhanced: "1" } });
+  const refused = await other.request.post("/videos", {
+    form: { intent: "delete-generated", id: clip.mediaId, enhanced: "1" },
+  });
   expect(refused.status()).toBe(404);
   await other.close();
   expect((await page.request.get(clip.url)).status()).toBe(200);
@@ -275,18 +313,24 @@ test.describe("video hub with JavaScript off", () => {
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(uploadError(page)).toHaveText("Please select a video first.");
 
-    await page.getByLabel("Choose a video").setInputFiles({ name: "plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) });
+    await page
+      .getByLabel("Choose a video")
+      .setInputFiles({ name: "plain.webm", mimeType: "video/webm", buffer: webmBytes(2048) });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(page).toHaveURL(/\/videos$/);
     // Confirmed as a voice upload is (decision 0044), and the page after the redirect shows an empty picker.
     await expect(page.getByRole("status").filter({ hasText: "✅ Upload successful!" })).toBeVisible();
-    expect(await page.getByLabel("Choose a video").evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+    expect(
+      await page.getByLabel("Choose a video").evaluate((input: HTMLInputElement) => input.files?.length ?? 0),
+    ).toBe(0);
     await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("plain.mov");
     // Without JavaScript, Play opens the video page.
     await expect(page.getByRole("link", { name: "Play plain.mov" })).toHaveAttribute("href", "/videos/plain.mov");
 
     // The same name again: the page says why the upload failed.
-    await page.getByLabel("Choose a video").setInputFiles({ name: "plain.mov", mimeType: "video/webm", buffer: webmBytes() });
+    await page
+      .getByLabel("Choose a video")
+      .setInputFiles({ name: "plain.mov", mimeType: "video/webm", buffer: webmBytes() });
     await page.getByRole("button", { name: "Upload", exact: true }).click();
     await expect(uploadError(page)).toContainText("Failed to upload video.");
     await expect(uploadError(page)).toContainText("A file with that name already exists");
@@ -305,7 +349,9 @@ test.describe("video hub with JavaScript off", () => {
     { width: 1280, height: 900 },
     { width: 375, height: 667 },
   ]) {
-    test(`at ${viewport.width}px a generated video plays, downloads and is deleted by a plain form`, async ({ page }) => {
+    test(`at ${viewport.width}px a generated video plays, downloads and is deleted by a plain form`, async ({
+      page,
+    }) => {
       test.setTimeout(90_000);
       await page.setViewportSize(viewport);
       await signUpAndLogIn(page, "videos-generated-nojs");
@@ -323,7 +369,9 @@ test.describe("video hub with JavaScript off", () => {
       expect((await saving).suggestedFilename()).toMatch(/\.webm$/);
       expect(await shownText(page)).not.toMatch(RAW_ID);
 
-      const answer = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/videos");
+      const answer = page.waitForResponse(
+        (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/videos",
+      );
       await item.getByRole("button", { name: "Delete “Waves on black sand”" }).click();
       expect((await answer).status()).toBe(302);
       await expect(page).toHaveURL(/\/videos$/);
@@ -339,7 +387,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`video hub at ${viewport.width}x${viewport.height}: "select a video first" sits under the picker once; an upload confirms as the voices' does and clears the picker`, async ({ page }) => {
+  test(`video hub at ${viewport.width}x${viewport.height}: "select a video first" sits under the picker once; an upload confirms as the voices' does and clears the picker`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "videos-alike");
     await page.goto("/videos");

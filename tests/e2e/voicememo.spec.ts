@@ -29,7 +29,9 @@ test.describe("voice memo", () => {
     const audio = page.getByLabel("Voice memo playback");
     await expect(audio).toHaveAttribute("src", /^blob:/);
     const tracks = await page.evaluate(() =>
-      (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((stream) => stream.getTracks().map((track) => track.readyState)),
+      (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((stream) =>
+        stream.getTracks().map((track) => track.readyState),
+      ),
     );
     expect(tracks).toEqual(["ended"]);
 
@@ -55,7 +57,8 @@ test.describe("voice memo", () => {
   test("a refused microphone alerts and says so in the page", async ({ page }) => {
     await signUpAndLogIn(page, "memo-denied");
     await page.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = () => Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
     });
     await page.goto("/voicememo");
     const alerts: string[] = [];

@@ -8,10 +8,13 @@ import { signUpAndLogIn } from "../support/e2e-session";
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
 /** A field's own error: the picker's under the picker, a rename's beside its name field (decision 0044). */
-const uploadError = (page: Page) => page.getByRole("region", { name: "Upload a voice clip" }).getByTestId("upload-error");
+const uploadError = (page: Page) =>
+  page.getByRole("region", { name: "Upload a voice clip" }).getByTestId("upload-error");
 const renameError = (page: Page) => page.getByTestId("voice-item").locator(".media-rename").getByTestId("rename-error");
 
-test("voices: upload with a percent, play at a chosen speed with loop and restart, rename, delete", async ({ page }) => {
+test("voices: upload with a percent, play at a chosen speed with loop and restart, rename, delete", async ({
+  page,
+}) => {
   await signUpAndLogIn(page, "voices");
   await page.goto("/voices");
   await expect(page.getByRole("heading", { name: "Voices", exact: true })).toBeVisible();
@@ -53,8 +56,12 @@ test("voices: upload with a percent, play at a chosen speed with loop and restar
   const audio = item.locator("audio");
   await audio.evaluate((element: HTMLAudioElement) => element.play());
   // Well into the clip first, so a restart shows even on a busy machine (the clip plays on while we look).
-  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThan(2.5);
-  expect(await audio.evaluate((element: HTMLAudioElement) => [element.playbackRate, element.loop, element.duration > 30])).toEqual([1.5, true, true]);
+  await expect
+    .poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime), { timeout: 10_000 })
+    .toBeGreaterThan(2.5);
+  expect(
+    await audio.evaluate((element: HTMLAudioElement) => [element.playbackRate, element.loop, element.duration > 30]),
+  ).toEqual([1.5, true, true]);
   await page.getByRole("button", { name: "Restart" }).click();
   expect(await audio.evaluate((element: HTMLAudioElement) => element.currentTime)).toBeLessThan(1.5);
   await audio.evaluate((element: HTMLAudioElement) => element.pause());
@@ -79,10 +86,14 @@ test("voices: upload with a percent, play at a chosen speed with loop and restar
 
 test("voices: a failed delete and rename say so", async ({ page }) => {
   await signUpAndLogIn(page, "voices-fail");
-  await page.request.post("/api/voice/upload", { multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } } });
+  await page.request.post("/api/voice/upload", {
+    multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } },
+  });
   await page.goto("/voices");
   // Rename and delete post to the screen's own action (a fetcher): those posts never get an answer.
-  await page.route(/\/voices\.data/, (route) => (route.request().method() === "POST" ? route.abort("failed") : route.continue()));
+  await page.route(/\/voices\.data/, (route) =>
+    route.request().method() === "POST" ? route.abort("failed") : route.continue(),
+  );
   await page.getByRole("button", { name: "Delete keep.mp3" }).click();
   await expect(toast(page, "Delete failed")).toBeVisible();
   await page.getByRole("link", { name: "Rename keep.mp3" }).click();
@@ -94,7 +105,9 @@ test("voices: a failed delete and rename say so", async ({ page }) => {
 
 test("voices: uploading a name already taken fails with the reason", async ({ page }) => {
   await signUpAndLogIn(page, "voices-taken");
-  await page.request.post("/api/voice/upload", { multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } } });
+  await page.request.post("/api/voice/upload", {
+    multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } },
+  });
   await page.goto("/voices");
   await page.getByLabel("Upload MP3").setInputFiles({ name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 });
   await page.getByRole("button", { name: "Upload", exact: true }).click();
@@ -154,10 +167,14 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`voices at ${viewport.width}x${viewport.height}: a blank rename's error sits beside its field, once and with no toast, and goes once fixed; so does an upload's`, async ({ page }) => {
+  test(`voices at ${viewport.width}x${viewport.height}: a blank rename's error sits beside its field, once and with no toast, and goes once fixed; so does an upload's`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "voices-field-errors");
-    await page.request.post("/api/voice/upload", { multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } } });
+    await page.request.post("/api/voice/upload", {
+      multipart: { file: { name: "keep.mp3", mimeType: "audio/mpeg", buffer: REAL_MP3 } },
+    });
     await page.goto("/voices");
 
     await page.getByRole("link", { name: "Rename keep.mp3" }).click();

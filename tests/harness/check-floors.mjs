@@ -51,7 +51,8 @@ function walk(dir) {
   return files;
 }
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
 
 /**
  * The app files a file imports (resolved paths relative to app/), ignoring packages and assets.
@@ -59,7 +60,10 @@ const IMPORT = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\sfrom\s+
  * @returns {{ specifier: string; relative: string }[]}
  */
 export function importsOf(file) {
-  const source = fs.readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const source = fs
+    .readFileSync(file, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/^\s*\/\/.*$/gm, "");
   const found = [];
   for (const match of source.matchAll(IMPORT)) {
     const specifier = match[1] ?? match[2];
@@ -75,7 +79,8 @@ export function importsOf(file) {
 }
 
 /** Server code: a `.server` module, or anything on the floors between shared and the doors. */
-const isServerFile = (/** @type {string} */ relative) => /\.server(\.[jt]sx?)?$/.test(relative) || !["shared", "doors"].includes(floorOf(relative));
+const isServerFile = (/** @type {string} */ relative) =>
+  /\.server(\.[jt]sx?)?$/.test(relative) || !["shared", "doors"].includes(floorOf(relative));
 
 /** Every import that breaks a floor, as readable lines; and how many files and imports were read. */
 export function checkFloors() {
@@ -94,7 +99,8 @@ export function checkFloors() {
       const toFloor = floorOf(relative);
       const where = `app/${from} imports ${specifier}`;
       if (fromFloor !== "doors") {
-        if (!ALLOWED[fromFloor].includes(toFloor)) breaches.push(`${where}: the ${fromFloor} floor may not import ${toFloor}`);
+        if (!ALLOWED[fromFloor].includes(toFloor))
+          breaches.push(`${where}: the ${fromFloor} floor may not import ${toFloor}`);
         continue;
       }
       const [fromTop] = from.split(path.sep);
@@ -111,7 +117,9 @@ export function checkFloors() {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { files, imports, counts, breaches } = checkFloors();
-  console.log(`[floors] ${files} files, ${imports} app imports; by floor: ${FLOORS.map((f) => `${f} ${counts[f] ?? 0}`).join(", ")}`);
+  console.log(
+    `[floors] ${files} files, ${imports} app imports; by floor: ${FLOORS.map((f) => `${f} ${counts[f] ?? 0}`).join(", ")}`,
+  );
   for (const breach of breaches) console.log(`[floors] ${breach}`);
   console.log(`[floors] ${breaches.length} breach(es)`);
   process.exit(breaches.length ? 1 : 0);

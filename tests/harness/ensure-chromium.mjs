@@ -9,7 +9,9 @@ export function findChromium() {
   if (chosen) {
     // An explicit choice that does not exist is a mistake to report, not a reason to test another browser.
     if (!fs.existsSync(chosen) || !fs.statSync(chosen).isFile()) {
-      console.error(`[e2e] CHROMIUM_PATH is set to "${chosen}", but there is no such file. Fix it or unset CHROMIUM_PATH.`);
+      console.error(
+        `[e2e] CHROMIUM_PATH is set to "${chosen}", but there is no such file. Fix it or unset CHROMIUM_PATH.`,
+      );
       process.exit(1);
     }
     return chosen;
@@ -29,14 +31,18 @@ export function ensureEmojiFont() {
   if (fs.existsSync(EMOJI_FONT)) return true;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot || spawnSync("sh", ["-c", "command -v apt-get"]).status !== 0) {
-    console.log("[e2e] no emoji font (Debian: fonts-noto-color-emoji), and apt-get is not usable here: emoji may show as boxes");
+    console.log(
+      "[e2e] no emoji font (Debian: fonts-noto-color-emoji), and apt-get is not usable here: emoji may show as boxes",
+    );
     return false;
   }
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const install = () => spawnSync("apt-get", ["install", "-y", "-qq", "fonts-noto-color-emoji"], { stdio: "inherit", env }).status === 0;
+  const install = () =>
+    spawnSync("apt-get", ["install", "-y", "-qq", "fonts-noto-color-emoji"], { stdio: "inherit", env }).status === 0;
   console.log("[e2e] installing Debian's fonts-noto-color-emoji...");
   // The package lists may be missing or stale: update them once if the first try fails.
-  const installed = install() || (spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env }).status === 0 && install());
+  const installed =
+    install() || (spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env }).status === 0 && install());
   if (!installed) console.log("[e2e] could not install fonts-noto-color-emoji: emoji may show as boxes");
   return installed && fs.existsSync(EMOJI_FONT);
 }

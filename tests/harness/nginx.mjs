@@ -10,7 +10,9 @@ import path from "node:path";
 
 /** The nginx binary: NGINX_PATH, then the PATH and Debian's /usr/sbin. */
 export function findNginx() {
-  const candidates = /** @type {string[]} */ ([process.env.NGINX_PATH, "/usr/sbin/nginx", "/usr/bin/nginx"].filter(Boolean));
+  const candidates = /** @type {string[]} */ (
+    [process.env.NGINX_PATH, "/usr/sbin/nginx", "/usr/bin/nginx"].filter(Boolean)
+  );
   for (const candidate of candidates) if (fs.existsSync(candidate)) return candidate;
   const which = spawnSync("sh", ["-c", "command -v nginx"], { encoding: "utf8" });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
@@ -104,7 +106,9 @@ export async function startNginx({ upstreams, port }) {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) {
-      const log = fs.existsSync(path.join(prefix, "error.log")) ? fs.readFileSync(path.join(prefix, "error.log"), "utf8") : "";
+      const log = fs.existsSync(path.join(prefix, "error.log"))
+        ? fs.readFileSync(path.join(prefix, "error.log"), "utf8")
+        : "";
       throw new Error(`nginx exited with ${child.exitCode}: ${stderr}${log}`);
     }
     const open = await new Promise((resolve) => {

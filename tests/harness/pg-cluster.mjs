@@ -31,7 +31,8 @@ export class PostgresNotInstalledError extends Error {
 }
 
 const SERVER_BINARIES = ["initdb", "pg_ctl", "postgres"];
-const hasServerBinaries = (/** @type {string} */ dir) => Boolean(dir) && SERVER_BINARIES.every((name) => fs.existsSync(path.join(dir, name)));
+const hasServerBinaries = (/** @type {string} */ dir) =>
+  Boolean(dir) && SERVER_BINARIES.every((name) => fs.existsSync(path.join(dir, name)));
 
 /** The folder holding initdb, pg_ctl and postgres, or null when PostgreSQL is not installed. */
 export function findPostgresBindir() {
@@ -81,13 +82,19 @@ function serverUser() {
   const ids = () => {
     const uid = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
     const gid = spawnSync("id", ["-g", "postgres"], { encoding: "utf8" });
-    return uid.status === 0 && gid.status === 0 ? { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) } : null;
+    return uid.status === 0 && gid.status === 0
+      ? { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }
+      : null;
   };
   let found = ids();
   if (!found) {
-    const created = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"], {
-      encoding: "utf8",
-    });
+    const created = spawnSync(
+      "useradd",
+      ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"],
+      {
+        encoding: "utf8",
+      },
+    );
     found = ids();
     if (!found) throw new Error(`could not create the postgres system user: ${created.stderr || created.error}`);
   }
@@ -114,7 +121,9 @@ function run(bindir, name, args, { user, cwd, env }) {
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`${name} ${args.join(" ")} failed (exit ${code}):\n${output}`))));
+    child.once("close", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${name} ${args.join(" ")} failed (exit ${code}):\n${output}`)),
+    );
   });
 }
 
@@ -164,7 +173,8 @@ function installExitHook() {
  */
 export async function startPgCluster({ database = "studio", port, bindir = findPostgresBindir(), log = false } = {}) {
   if (!bindir) throw new PostgresNotInstalledError();
-  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`database name must be a plain identifier, got "${database}"`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(database))
+    throw new Error(`database name must be a plain identifier, got "${database}"`);
   const user = serverUser();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "studio-pg-"));
   const dataDir = path.join(root, "data");
@@ -176,7 +186,12 @@ export async function startPgCluster({ database = "studio", port, bindir = findP
   const removeRoot = () => fs.rmSync(root, { recursive: true, force: true });
 
   try {
-    await run(bindir, "initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"], options);
+    await run(
+      bindir,
+      "initdb",
+      ["-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"],
+      options,
+    );
     // A free port can be taken between the probe and the server's bind: try a few.
     for (let attempt = 1; ; attempt++) {
       listenPort = port ?? (await freePort());
@@ -203,12 +218,16 @@ export async function startPgCluster({ database = "studio", port, bindir = findP
       }
     }
   } catch (error) {
-    spawnSync(path.join(bindir, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], { stdio: "ignore", ...(user ?? {}) });
+    spawnSync(path.join(bindir, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], {
+      stdio: "ignore",
+      ...(user ?? {}),
+    });
     removeRoot();
     throw error;
   }
 
-  const client = (/** @type {string} */ name, /** @type {string[]} */ args) => run(bindir, name, ["-h", "127.0.0.1", "-p", String(listenPort), "-U", "postgres", ...args], options);
+  const client = (/** @type {string} */ name, /** @type {string[]} */ args) =>
+    run(bindir, name, ["-h", "127.0.0.1", "-p", String(listenPort), "-U", "postgres", ...args], options);
   const urlOf = (/** @type {string} */ name) => `postgres://postgres@127.0.0.1:${listenPort}/${name}`;
   let stopped = false;
 
@@ -230,7 +249,8 @@ export async function startPgCluster({ database = "studio", port, bindir = findP
      * `pg_ctl restart -m fast` (open connections are ended, 57P01); `halt()` stops the server and
      * keeps the folder; `resume()` starts it again. Each resolves once pg_ctl has waited it through.
      */
-    restart: () => run(bindir, "pg_ctl", ["-D", dataDir, "-l", logFile, "-m", "fast", "-w", "-t", "60", "restart"], options),
+    restart: () =>
+      run(bindir, "pg_ctl", ["-D", dataDir, "-l", logFile, "-m", "fast", "-w", "-t", "60", "restart"], options),
     halt: () => run(bindir, "pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "-t", "60", "stop"], options),
     resume: () => run(bindir, "pg_ctl", ["-D", dataDir, "-l", logFile, "-w", "-t", "60", "start"], options),
     /** Stops the server (fast shutdown: open connections are closed) and removes the folder. */
@@ -241,7 +261,10 @@ export async function startPgCluster({ database = "studio", port, bindir = findP
       try {
         await run(bindir, "pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "-t", "30", "stop"], options);
       } catch {
-        spawnSync(path.join(bindir, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], { stdio: "ignore", ...(user ?? {}) });
+        spawnSync(path.join(bindir, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], {
+          stdio: "ignore",
+          ...(user ?? {}),
+        });
       }
       removeRoot();
     },
@@ -250,7 +273,11 @@ export async function startPgCluster({ database = "studio", port, bindir = findP
       if (stopped) return;
       stopped = true;
       running.delete(cluster);
-      spawnSync(path.join(bindir, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], { stdio: "ignore", cwd: root, ...(user ?? {}) });
+      spawnSync(path.join(bindir, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], {
+        stdio: "ignore",
+        cwd: root,
+        ...(user ?? {}),
+      });
       removeRoot();
     },
   };

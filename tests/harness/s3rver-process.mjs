@@ -45,13 +45,22 @@ FilesystemStore.prototype.deleteObject = async function deleteObjectKeepingFolde
 };
 // @ts-expect-error: s3rver ships no type declarations
 const S3rver = require("s3rver");
-const server = new S3rver({ address: "127.0.0.1", port: Number(portArgument ?? 0), silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+const server = new S3rver({
+  address: "127.0.0.1",
+  port: Number(portArgument ?? 0),
+  silent: true,
+  directory,
+  configureBuckets: [{ name: bucket, configs: [] }],
+});
 const { port } = await server.run();
 console.log(`listening ${port}`);
 const stop = () => {
   // close() may never resolve after a race: exit anyway.
   setTimeout(() => process.exit(0), 3_000).unref();
-  server.close().then(() => process.exit(0), () => process.exit(0));
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(0),
+  );
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

@@ -32,9 +32,18 @@ export async function startS3Server() {
    * @returns {Promise<number>}
    */
   const launch = async (wanted) => {
-    child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), "s3rver-process.mjs"), directory, BUCKET, ...(wanted ? [String(wanted)] : [])], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    child = spawn(
+      process.execPath,
+      [
+        path.join(path.dirname(fileURLToPath(import.meta.url)), "s3rver-process.mjs"),
+        directory,
+        BUCKET,
+        ...(wanted ? [String(wanted)] : []),
+      ],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const started = child;
     exited = new Promise((resolve) => started.once("exit", resolve));
     const ended = exited;
@@ -103,7 +112,8 @@ export async function startSetup(name, { extraEnv = {}, log = false, onOutput } 
   const cleanups = [];
   /** @type {{ stdout?: "inherit"; stderr?: "inherit" }} */
   const stdio = log ? { stdout: "inherit", stderr: "inherit" } : {};
-  const output = (/** @type {number} */ i) => (onOutput && !log ? { onOutput: (/** @type {string} */ text) => onOutput(i, text) } : {});
+  const output = (/** @type {number} */ i) =>
+    onOutput && !log ? { onOutput: (/** @type {string} */ text) => onOutput(i, text) } : {};
   /** @type {{ pg?: import("./pg-cluster.mjs").PgCluster; s3?: Awaited<ReturnType<typeof startS3Server>>; nginx?: Awaited<ReturnType<typeof startNginx>> }} */
   const services = {};
   try {
@@ -128,10 +138,21 @@ export async function startSetup(name, { extraEnv = {}, log = false, onOutput } 
     // store are shared services; each keeps its temporary upload files apart by its own instance id.
     // Each instance on a port of its own chosen up front (not PORT=0), as in a deployment: its default
     // instance id (`<host>-<port>`, its temporary folder) is then the same after restart(i).
-    const first = await launchServer({ env: { ...env, PORT: String(await freePort()) }, dataDirPrefix: `studio-${name}-`, ...stdio, ...output(0) });
+    const first = await launchServer({
+      env: { ...env, PORT: String(await freePort()) },
+      dataDirPrefix: `studio-${name}-`,
+      ...stdio,
+      ...output(0),
+    });
     instances.push(first);
     for (let i = 1; i < count; i++) {
-      instances.push(await launchServer({ env: { ...env, DATA_DIR: first.dataDir, PORT: String(await freePort()) }, ...stdio, ...output(i) }));
+      instances.push(
+        await launchServer({
+          env: { ...env, DATA_DIR: first.dataDir, PORT: String(await freePort()) },
+          ...stdio,
+          ...output(i),
+        }),
+      );
     }
     let url = first.url;
     if (name === "cluster") {

@@ -26,7 +26,12 @@ async function check(name, body) {
     console.log(`  ✓ ${name} (${Date.now() - started} ms)`);
   } catch (error) {
     results.push({ name, ok: false });
-    console.log(`  ✘ ${name}\n    ${String(/** @type {Error} */ (error)?.stack ?? error).split("\n").slice(0, 6).join("\n    ")}`);
+    console.log(
+      `  ✘ ${name}\n    ${String(/** @type {Error} */ (error)?.stack ?? error)
+        .split("\n")
+        .slice(0, 6)
+        .join("\n    ")}`,
+    );
   }
 }
 
@@ -122,7 +127,11 @@ try {
   const tokens = await apiLogin(proxy, email);
 
   await check("create on one, autosave on the other, pin on the first: every read agrees", async () => {
-    const created = await call(a, "/api/content", { method: "POST", token: tokens.access_token, json: { title: "Across", body: "one" } });
+    const created = await call(a, "/api/content", {
+      method: "POST",
+      token: tokens.access_token,
+      json: { title: "Across", body: "one" },
+    });
     assert.equal(created.status, 201);
     const saved = await call(b, `/api/content/${created.data.id}/autosave`, {
       method: "POST",
@@ -137,7 +146,11 @@ try {
     });
     assert.equal(stale.status, 409, "an autosave based on an older version is refused on the other instance too");
     assert.equal(stale.data.current.body, "two");
-    const pinned = await call(a, `/api/content/${created.data.id}/pin`, { method: "POST", token: tokens.access_token, json: { pinned: true } });
+    const pinned = await call(a, `/api/content/${created.data.id}/pin`, {
+      method: "POST",
+      token: tokens.access_token,
+      json: { pinned: true },
+    });
     assert.equal(pinned.status, 200);
     for (const base of [a, b]) {
       const read = await call(base, `/api/content/${created.data.id}`, { token: tokens.access_token });
@@ -146,64 +159,114 @@ try {
     }
   });
 
-  await check("a voice clip uploaded on one plays from the other; a video byte range too; deletes remove them", async () => {
-    const clip = mp3Frames(40);
-    const form = new FormData();
-    form.append("file", new Blob([clip], { type: "audio/mpeg" }), "across.mp3");
-    const uploaded = await call(a, "/api/voice/upload", { method: "POST", token: tokens.access_token, body: form });
-    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.data));
-    const played = await call(b, `/static/voices/${encodeURIComponent(uploaded.data.filename)}`, { token: tokens.access_token });
-    assert.equal(played.status, 200);
-    assert.ok(played.buffer.equals(clip), "the other instance serves the same bytes");
+  await check(
+    "a voice clip uploaded on one plays from the other; a video byte range too; deletes remove them",
+    async () => {
+      const clip = mp3Frames(40);
+      const form = new FormData();
+      form.append("file", new Blob([clip], { type: "audio/mpeg" }), "across.mp3");
+      const uploaded = await call(a, "/api/voice/upload", { method: "POST", token: tokens.access_token, body: form });
+      assert.equal(uploaded.status, 201, JSON.stringify(uploaded.data));
+      const played = await call(b, `/static/voices/${encodeURIComponent(uploaded.data.filename)}`, {
+        token: tokens.access_token,
+      });
+      assert.equal(played.status, 200);
+      assert.ok(played.buffer.equals(clip), "the other instance serves the same bytes");
 
-    const video = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypisom"), Buffer.alloc(12), Buffer.alloc(300_000, 7)]);
-    const videoForm = new FormData();
-    videoForm.append("file", new Blob([video], { type: "video/mp4" }), "across.mp4");
-    const videoUpload = await call(b, "/api/videos/upload", { method: "POST", token: tokens.access_token, body: videoForm });
-    assert.ok([200, 201].includes(videoUpload.status), JSON.stringify(videoUpload.data));
-    const name = videoUpload.data.filename ?? videoUpload.data.name ?? "across.mp4";
-    const ranged = await call(a, `/api/videos/${encodeURIComponent(name)}`, { token: tokens.access_token, headers: { Range: "bytes=1000-1999" } });
-    assert.equal(ranged.status, 206);
-    assert.ok(ranged.buffer.equals(video.subarray(1000, 2000)));
+      const video = Buffer.concat([
+        Buffer.from([0, 0, 0, 24]),
+        Buffer.from("ftypisom"),
+        Buffer.alloc(12),
+        Buffer.alloc(300_000, 7),
+      ]);
+      const videoForm = new FormData();
+      videoForm.append("file", new Blob([video], { type: "video/mp4" }), "across.mp4");
+      const videoUpload = await call(b, "/api/videos/upload", {
+        method: "POST",
+        token: tokens.access_token,
+        body: videoForm,
+      });
+      assert.ok([200, 201].includes(videoUpload.status), JSON.stringify(videoUpload.data));
+      const name = videoUpload.data.filename ?? videoUpload.data.name ?? "across.mp4";
+      const ranged = await call(a, `/api/videos/${encodeURIComponent(name)}`, {
+        token: tokens.access_token,
+        headers: { Range: "bytes=1000-1999" },
+      });
+      assert.equal(ranged.status, 206);
+      assert.ok(ranged.buffer.equals(video.subarray(1000, 2000)));
 
-    assert.equal((await call(b, `/api/voice/file/${encodeURIComponent(uploaded.data.filename)}`, { method: "DELETE", token: tokens.access_token })).status, 200);
-    assert.equal((await call(a, `/static/voices/${encodeURIComponent(uploaded.data.filename)}`, { token: tokens.access_token })).status, 404);
-  });
+      assert.equal(
+        (
+          await call(b, `/api/voice/file/${encodeURIComponent(uploaded.data.filename)}`, {
+            method: "DELETE",
+            token: tokens.access_token,
+          })
+        ).status,
+        200,
+      );
+      assert.equal(
+        (await call(a, `/static/voices/${encodeURIComponent(uploaded.data.filename)}`, { token: tokens.access_token }))
+          .status,
+        404,
+      );
+    },
+  );
 
-  await check("unkept speech made on one plays from the other, is in no library, and Save to library on the other keeps it", async () => {
-    const before = await call(proxy, "/api/library", { token: tokens.access_token });
-    const spoken = await call(a, "/api/voice/generate", { method: "POST", token: tokens.access_token, json: { text: "Heard on either instance.", keep: false } });
-    assert.equal(spoken.status, 201, JSON.stringify(spoken.data));
-    assert.equal(spoken.data.media_id, null);
-    const played = await call(b, spoken.data.url, { token: tokens.access_token, headers: { Range: "bytes=0-11" } });
-    assert.equal(played.status, 206);
-    assert.equal(played.buffer.toString("ascii", 0, 4), "RIFF");
-    assert.equal((await call(b, "/api/library", { token: tokens.access_token })).data.total, before.data.total);
-    const kept = await call(b, spoken.data.keep_url, { method: "POST", token: tokens.access_token });
-    assert.equal(kept.status, 201, JSON.stringify(kept.data));
-    assert.equal((await call(a, kept.data.url, { token: tokens.access_token })).status, 200);
-    assert.equal((await call(a, "/api/library", { token: tokens.access_token })).data.total, before.data.total + 1);
-  });
+  await check(
+    "unkept speech made on one plays from the other, is in no library, and Save to library on the other keeps it",
+    async () => {
+      const before = await call(proxy, "/api/library", { token: tokens.access_token });
+      const spoken = await call(a, "/api/voice/generate", {
+        method: "POST",
+        token: tokens.access_token,
+        json: { text: "Heard on either instance.", keep: false },
+      });
+      assert.equal(spoken.status, 201, JSON.stringify(spoken.data));
+      assert.equal(spoken.data.media_id, null);
+      const played = await call(b, spoken.data.url, { token: tokens.access_token, headers: { Range: "bytes=0-11" } });
+      assert.equal(played.status, 206);
+      assert.equal(played.buffer.toString("ascii", 0, 4), "RIFF");
+      assert.equal((await call(b, "/api/library", { token: tokens.access_token })).data.total, before.data.total);
+      const kept = await call(b, spoken.data.keep_url, { method: "POST", token: tokens.access_token });
+      assert.equal(kept.status, 201, JSON.stringify(kept.data));
+      assert.equal((await call(a, kept.data.url, { token: tokens.access_token })).status, 200);
+      assert.equal((await call(a, "/api/library", { token: tokens.access_token })).data.total, before.data.total + 1);
+    },
+  );
 
-  await check("refresh-token rotation: parallel refreshes of one token on both instances get one successor pair", async () => {
-    const fresh = await apiLogin(proxy, email);
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(i % 2 ? a : b, "/api/auth/refresh", { method: "POST", json: { refresh_token: fresh.refresh_token } })),
-    );
-    assert.deepEqual(answers.map((answer) => answer.status), Array(10).fill(200));
-    const pairs = new Set(answers.map((answer) => `${answer.data.access_token}|${answer.data.refresh_token}`));
-    assert.equal(pairs.size, 1, "every answer carries the same pair");
-    const successor = answers[0].data;
-    const me = await call(a, "/api/auth/me", { token: successor.access_token });
-    assert.equal(me.status, 200);
-    const next = await call(b, "/api/auth/refresh", { method: "POST", json: { refresh_token: successor.refresh_token } });
-    assert.equal(next.status, 200, "the successor rotates on the other instance");
-  });
+  await check(
+    "refresh-token rotation: parallel refreshes of one token on both instances get one successor pair",
+    async () => {
+      const fresh = await apiLogin(proxy, email);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          call(i % 2 ? a : b, "/api/auth/refresh", { method: "POST", json: { refresh_token: fresh.refresh_token } }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        Array(10).fill(200),
+      );
+      const pairs = new Set(answers.map((answer) => `${answer.data.access_token}|${answer.data.refresh_token}`));
+      assert.equal(pairs.size, 1, "every answer carries the same pair");
+      const successor = answers[0].data;
+      const me = await call(a, "/api/auth/me", { token: successor.access_token });
+      assert.equal(me.status, 200);
+      const next = await call(b, "/api/auth/refresh", {
+        method: "POST",
+        json: { refresh_token: successor.refresh_token },
+      });
+      assert.equal(next.status, 200, "the successor rotates on the other instance");
+    },
+  );
 
   await check("login rate limit counts failures on both instances together", async () => {
     const target = await register(proxy);
     for (let i = 0; i < 10; i++) {
-      const failed = await call(i % 2 ? a : b, "/api/auth/login", { method: "POST", json: { email: target, password: "wrong password!" } });
+      const failed = await call(i % 2 ? a : b, "/api/auth/login", {
+        method: "POST",
+        json: { email: target, password: "wrong password!" },
+      });
       assert.equal(failed.status, 401, `failure ${i + 1} answered ${failed.status}`);
     }
     const locked = await call(a, "/api/auth/login", { method: "POST", json: { email: target, password: PASSWORD } });
@@ -212,35 +275,42 @@ try {
     assert.equal(lockedToo.status, 429);
   });
 
-  await check("AI video jobs: each finishes once, polled through nginx; killing the instance working one lets the other finish it", async () => {
-    const jobs = [];
-    for (let i = 0; i < 3; i++) {
-      const created = await call(proxy, "/api/aivideo", { method: "POST", token: tokens.access_token, json: { prompt: `cluster job ${i}` } });
-      assert.ok([200, 201, 202].includes(created.status), JSON.stringify(created.data));
-      jobs.push(created.data.id ?? created.data.data?.id);
-    }
-    // Let the runners claim them, then kill -9 one instance: its jobs' heartbeats go stale.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    setup.instances[0].child.kill("SIGKILL");
-    await setup.instances[0].exited;
-    const deadline = Date.now() + 90_000;
-    const finished = new Map();
-    while (finished.size < jobs.length && Date.now() < deadline) {
-      for (const id of jobs) {
-        if (finished.has(id)) continue;
-        const status = await call(proxy, `/api/aivideo/status/${id}`, { token: tokens.access_token });
-        assert.ok(status.status < 500, `status answered ${status.status} with one instance down`);
-        if (["completed", "error", "timeout"].includes(status.data?.status)) finished.set(id, status.data);
+  await check(
+    "AI video jobs: each finishes once, polled through nginx; killing the instance working one lets the other finish it",
+    async () => {
+      const jobs = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await call(proxy, "/api/aivideo", {
+          method: "POST",
+          token: tokens.access_token,
+          json: { prompt: `cluster job ${i}` },
+        });
+        assert.ok([200, 201, 202].includes(created.status), JSON.stringify(created.data));
+        jobs.push(created.data.id ?? created.data.data?.id);
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-    assert.equal(finished.size, jobs.length, "every job finished within 90 s");
-    for (const [, job] of finished) assert.equal(job.status, "completed");
-    const clip = await call(b, new URL([...finished.values()][0].url, b).pathname, { token: tokens.access_token });
-    assert.equal(clip.status, 200);
-    await setup.restart(0);
-    assert.equal((await call(setup.instances[0].url, "/api/health")).status, 200);
-  });
+      // Let the runners claim them, then kill -9 one instance: its jobs' heartbeats go stale.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      setup.instances[0].child.kill("SIGKILL");
+      await setup.instances[0].exited;
+      const deadline = Date.now() + 90_000;
+      const finished = new Map();
+      while (finished.size < jobs.length && Date.now() < deadline) {
+        for (const id of jobs) {
+          if (finished.has(id)) continue;
+          const status = await call(proxy, `/api/aivideo/status/${id}`, { token: tokens.access_token });
+          assert.ok(status.status < 500, `status answered ${status.status} with one instance down`);
+          if (["completed", "error", "timeout"].includes(status.data?.status)) finished.set(id, status.data);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      assert.equal(finished.size, jobs.length, "every job finished within 90 s");
+      for (const [, job] of finished) assert.equal(job.status, "completed");
+      const clip = await call(b, new URL([...finished.values()][0].url, b).pathname, { token: tokens.access_token });
+      assert.equal(clip.status, 200);
+      await setup.restart(0);
+      assert.equal((await call(setup.instances[0].url, "/api/health")).status, 200);
+    },
+  );
 } finally {
   await setup.stop();
 }

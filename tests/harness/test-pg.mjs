@@ -45,7 +45,9 @@ const UNIT_FILES = [
 
 const started = Date.now();
 if (!hasBuild()) {
-  console.error(`[test:pg] no production build at ${serverBuildPath()}: run \`npm run build\` first (BUILD_DIR selects it)`);
+  console.error(
+    `[test:pg] no production build at ${serverBuildPath()}: run \`npm run build\` first (BUILD_DIR selects it)`,
+  );
   process.exit(1);
 }
 
@@ -86,7 +88,9 @@ const child = spawn("npx", args, {
 const forward = (/** @type {NodeJS.Signals} */ signal) => () => child.kill(signal);
 process.on("SIGINT", forward("SIGINT"));
 process.on("SIGTERM", forward("SIGTERM"));
-const code = await new Promise((resolve) => child.once("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+const code = await new Promise((resolve) =>
+  child.once("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))),
+);
 await cluster.stop();
 
 let summary = "no Vitest report";

@@ -18,7 +18,11 @@ const steps = [
   ["type check", bin("react-router"), ["typegen"]],
   ["type check", bin("tsc"), ["--noEmit"]],
   ["build", bin("react-router"), ["build"]],
-  ["unit and API tests", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]],
+  [
+    "unit and API tests",
+    bin("vitest"),
+    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
+  ],
   ["browser tests", process.execPath, [path.join(root, "tests/harness/e2e.mjs")]],
 ];
 
@@ -47,6 +51,9 @@ function counts(file, read) {
   }
 }
 const vitest = counts(vitestReport, (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests }));
-const playwright = counts(playwrightReport, (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }));
+const playwright = counts(playwrightReport, (r) => ({
+  passed: r.stats.expected + r.stats.flaky,
+  failed: r.stats.unexpected,
+}));
 console.log(`\n[test] Vitest ${vitest.passed} passed; Playwright ${playwright.passed} passed`);
 console.log(`${vitest.passed + playwright.passed} passed, ${vitest.failed + playwright.failed} failed`);

@@ -14,7 +14,10 @@ export interface AdminRun {
  * uses), with only the environment given: nothing of the test process's own settings leaks in.
  * `input` is written to its stdin (the delete confirmation), which is then closed.
  */
-export function runAdmin(args: string[], options: { dataDir: string; env?: Record<string, string>; input?: string }): Promise<AdminRun> {
+export function runAdmin(
+  args: string[],
+  options: { dataDir: string; env?: Record<string, string>; input?: string },
+): Promise<AdminRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.resolve("scripts/admin.mjs"), ...args], {
       cwd: path.resolve("."),

@@ -34,7 +34,13 @@ export async function startStubServer(handler: StubHandler): Promise<StubServer>
     } catch {
       // not JSON (multipart, audio)
     }
-    const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, json };
+    const recorded: RecordedRequest = {
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: req.headers,
+      body,
+      json,
+    };
     requests.push(recorded);
     try {
       await handler(recorded, res);
@@ -56,14 +62,21 @@ export async function startStubServer(handler: StubHandler): Promise<StubServer>
   };
 }
 
-export function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+  response: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   response.writeHead(status, { "Content-Type": "application/json", ...headers });
   response.end(JSON.stringify(body));
 }
 
 /** The recorded multipart body as FormData (to check what was sent). */
 export function formDataOf(request: RecordedRequest): Promise<FormData> {
-  return new Response(new Uint8Array(request.body), { headers: { "Content-Type": String(request.headers["content-type"]) } }).formData();
+  return new Response(new Uint8Array(request.body), {
+    headers: { "Content-Type": String(request.headers["content-type"]) },
+  }).formData();
 }
 
 /** A tiny valid PNG (1x1, red), for image answers. */
@@ -97,18 +110,28 @@ export function sseEvent(data: unknown): string {
 
 /** A chat.completion.chunk carrying `content` as its delta (the shape Ollama, llama.cpp, vLLM and OpenAI stream). */
 export function chatChunk(content: string) {
-  return { id: "chatcmpl-1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content }, finish_reason: null }] };
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+  };
 }
 
 /**
  * AUTOMATIC1111's API (POST /sdapi/v1/txt2img and /img2img -> {images: [base64], parameters, info}).
  * `answer` overrides what each call answers (a failure, a malformed body).
  */
-export function automatic1111Handler(options: { image?: Buffer; answer?: (request: RecordedRequest, response: http.ServerResponse) => unknown } = {}): StubHandler {
+export function automatic1111Handler(
+  options: { image?: Buffer; answer?: (request: RecordedRequest, response: http.ServerResponse) => unknown } = {},
+): StubHandler {
   return (request, response) => {
     if (options.answer) return options.answer(request, response);
     if (request.method === "POST" && (request.path === "/sdapi/v1/txt2img" || request.path === "/sdapi/v1/img2img")) {
-      return sendJson(response, 200, { images: [(options.image ?? TINY_PNG).toString("base64")], parameters: request.json, info: "{}" });
+      return sendJson(response, 200, {
+        images: [(options.image ?? TINY_PNG).toString("base64")],
+        parameters: request.json,
+        info: "{}",
+      });
     }
     sendJson(response, 404, { detail: "Not Found" });
   };
@@ -124,7 +147,12 @@ export interface ComfyUiStubOptions {
   /** What GET /view serves. */
   image?: Buffer;
   /** Overrides one path's answer. */
-  override?: Partial<Record<"/prompt" | "/upload/image" | "/history" | "/view", (request: RecordedRequest, response: http.ServerResponse) => unknown>>;
+  override?: Partial<
+    Record<
+      "/prompt" | "/upload/image" | "/history" | "/view",
+      (request: RecordedRequest, response: http.ServerResponse) => unknown
+    >
+  >;
 }
 
 /**
@@ -159,7 +187,11 @@ export function comfyUiHandler(options: ComfyUiStubOptions = {}): StubHandler {
           [id]: {
             prompt: [],
             outputs: {},
-            status: { status_str: "error", completed: false, messages: [["execution_error", { exception_message: "CUDA out of memory: secret-path" }]] },
+            status: {
+              status_str: "error",
+              completed: false,
+              messages: [["execution_error", { exception_message: "CUDA out of memory: secret-path" }]],
+            },
           },
         });
       }

@@ -19,7 +19,14 @@ export interface ApiResult<T = any> {
  */
 export async function api<T = any>(
   path: string,
-  options: { method?: string; json?: unknown; raw?: BodyInit; token?: string; headers?: Record<string, string>; server?: string } = {},
+  options: {
+    method?: string;
+    json?: unknown;
+    raw?: BodyInit;
+    token?: string;
+    headers?: Record<string, string>;
+    server?: string;
+  } = {},
 ): Promise<ApiResult<T>> {
   const { status, body, headers } = await request(options.server ?? baseUrl(), path, {
     method: options.method,
@@ -48,7 +55,11 @@ export async function newUser(prefix = "user", server = baseUrl()) {
  * condition, not a sleep: on a loaded machine (other processes on both cores) work takes several times
  * longer than on a quiet one, so the bound is generous and a quick answer still ends the wait at once.
  */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, { timeoutMs = 120_000, intervalMs = 300 } = {}): Promise<T> {
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  { timeoutMs = 120_000, intervalMs = 300 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

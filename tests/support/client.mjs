@@ -73,7 +73,14 @@ export async function request(base, path, options = {}) {
   } catch {
     // not JSON: the text itself
   }
-  return { status: response.status, body: parsed, text, bytes, headers: response.headers, ms: performance.now() - started };
+  return {
+    status: response.status,
+    body: parsed,
+    text,
+    bytes,
+    headers: response.headers,
+    ms: performance.now() - started,
+  };
 }
 
 /** The Cookie header a browser sends after this answer's Set-Cookie lines (name=value pairs). */
@@ -96,7 +103,10 @@ export const cookiesOf = (/** @type {Headers} */ headers) =>
  * @param {SignInOptions & { invite?: string }} [options]
  */
 export function register(base, email, { password = PASSWORD, invite, headers } = {}) {
-  return request(base, "/api/auth/register", { json: { email, password, ...(invite === undefined ? {} : { invite }) }, headers });
+  return request(base, "/api/auth/register", {
+    json: { email, password, ...(invite === undefined ? {} : { invite }) },
+    headers,
+  });
 }
 
 /**
@@ -136,12 +146,22 @@ export async function formLogin(base, email, { password = PASSWORD, headers, bro
  * @param {SignInOptions & { prefix?: string, email?: string }} [options]
  * @returns {Promise<Person>}
  */
-export async function signUp(base, { prefix = "user", email = uniqueEmail(prefix), password = PASSWORD, headers } = {}) {
+export async function signUp(
+  base,
+  { prefix = "user", email = uniqueEmail(prefix), password = PASSWORD, headers } = {},
+) {
   const registered = await register(base, email, { password, headers });
-  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.text.slice(0, 200)}`);
+  if (registered.status !== 201)
+    throw new Error(`register failed: ${registered.status} ${registered.text.slice(0, 200)}`);
   const login = await apiLogin(base, email, { password, headers });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text.slice(0, 200)}`);
-  return { id: registered.body.id, email, password, token: login.body.access_token, refreshToken: login.body.refresh_token };
+  return {
+    id: registered.body.id,
+    email,
+    password,
+    token: login.body.access_token,
+    refreshToken: login.body.refresh_token,
+  };
 }
 
 /**

@@ -10,11 +10,18 @@ export const JOB_WAIT_MS = 30_000;
 const API_JOB_WAIT_MS = 60_000;
 
 /** Starts a job for the signed-in person and waits for its clip: the job's id and the clip's media id. */
-export async function generateVideo(request: APIRequestContext, prompt: string): Promise<{ jobId: string; mediaId: string; url: string }> {
+export async function generateVideo(
+  request: APIRequestContext,
+  prompt: string,
+): Promise<{ jobId: string; mediaId: string; url: string }> {
   const created = await request.post("/api/aivideo/", { data: { prompt } });
   expect(created.status()).toBe(202);
   const jobId = ((await created.json()) as { id: string }).id;
-  let status: { status: string; media_id: string | null; url: string | null } = { status: "starting", media_id: null, url: null };
+  let status: { status: string; media_id: string | null; url: string | null } = {
+    status: "starting",
+    media_id: null,
+    url: null,
+  };
   await expect
     .poll(
       async () => {

@@ -18,17 +18,28 @@ export interface Answer {
  * seconds to make the next 25 MB body) may be closed by the server (Node's 5 s keep-alive timeout)
  * just as the next request is written on it, and that request fails with EPIPE, unanswered.
  */
-export async function sendForAnswer(url: string, init: { method?: string; headers?: Record<string, string>; body: BodyInit }): Promise<Answer> {
+export async function sendForAnswer(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body: BodyInit },
+): Promise<Answer> {
   // Request encodes the body as fetch would (FormData as multipart with its boundary).
   const encoded = new Request(url, { method: init.method ?? "POST", headers: init.headers, body: init.body });
   const bytes = Buffer.from(await encoded.arrayBuffer());
-  const headers: Record<string, string> = { ...Object.fromEntries(encoded.headers), "content-length": String(bytes.length) };
+  const headers: Record<string, string> = {
+    ...Object.fromEntries(encoded.headers),
+    "content-length": String(bytes.length),
+  };
   return new Promise((resolve, reject) => {
     let answered = false;
     const request = http.request(url, { method: encoded.method, headers, agent: false }, (response) => {
       answered = true;
       const chunks: Buffer[] = [];
-      const done = () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") });
+      const done = () =>
+        resolve({
+          status: response.statusCode!,
+          headers: response.headers,
+          text: Buffer.concat(chunks).toString("utf8"),
+        });
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", done);
       // The connection ended under the answer's body: what arrived is what there is (the test checks it).

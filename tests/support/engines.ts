@@ -45,7 +45,10 @@ function eachEngine(name: string) {
 
   async function settingsFor(engine: DatabaseEngine): Promise<Settings> {
     if (engine === "sqlite") {
-      return { ...env, database: { engine: "sqlite", file: path.join(process.env.DATA_DIR!, `${prefix}-${newId()}.sqlite`) } } as Settings;
+      return {
+        ...env,
+        database: { engine: "sqlite", file: path.join(process.env.DATA_DIR!, `${prefix}-${newId()}.sqlite`) },
+      } as Settings;
     }
     let admin = serverUrl!;
     if (postgres === "cluster") {

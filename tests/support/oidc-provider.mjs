@@ -88,7 +88,12 @@ async function interaction(req, res) {
     return true;
   }
   if (step === "/abort") {
-    await provider.interactionFinished(req, res, { error: "access_denied", error_description: "The person cancelled the sign-in" }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { error: "access_denied", error_description: "The person cancelled the sign-in" },
+      { mergeWithLastSubmission: false },
+    );
     return true;
   }
   const email = (await readForm(req)).get("email")?.trim();
@@ -99,7 +104,12 @@ async function interaction(req, res) {
   const grant = new provider.Grant({ accountId: email, clientId: details.params.client_id });
   grant.addOIDCScope(String(details.params.scope ?? "openid"));
   const grantId = await grant.save();
-  await provider.interactionFinished(req, res, { login: { accountId: email }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  await provider.interactionFinished(
+    req,
+    res,
+    { login: { accountId: email }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
   return true;
 }
 

@@ -63,8 +63,15 @@ export const SSO_NAME = "Test ID";
  * client registered there for both its loopback names (and `extraRedirectUris`, e.g. PUBLIC_URL's).
  * `env` adds settings, e.g. REGISTRATION=closed.
  */
-export async function startSsoApp(provider: OidcProvider, env: Record<string, string> = {}, extraRedirectUris: string[] = []): Promise<SsoApp> {
-  const client = { client_id: `studio-${randomBytes(4).toString("hex")}`, client_secret: randomBytes(24).toString("base64url") };
+export async function startSsoApp(
+  provider: OidcProvider,
+  env: Record<string, string> = {},
+  extraRedirectUris: string[] = [],
+): Promise<SsoApp> {
+  const client = {
+    client_id: `studio-${randomBytes(4).toString("hex")}`,
+    client_secret: randomBytes(24).toString("base64url"),
+  };
   const server = await startTestServer({
     OIDC_ISSUER: provider.issuer,
     OIDC_CLIENT_ID: client.client_id,
@@ -75,7 +82,11 @@ export async function startSsoApp(provider: OidcProvider, env: Record<string, st
   const port = Number(new URL(server.url).port);
   await provider.registerClient({
     ...client,
-    redirect_uris: [`http://127.0.0.1:${port}/auth/oidc/callback`, `http://localhost:${port}/auth/oidc/callback`, ...extraRedirectUris],
+    redirect_uris: [
+      `http://127.0.0.1:${port}/auth/oidc/callback`,
+      `http://localhost:${port}/auth/oidc/callback`,
+      ...extraRedirectUris,
+    ],
   });
   return { server, port, stop: () => server.stop() };
 }

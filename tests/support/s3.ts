@@ -17,10 +17,21 @@ interface S3rverInstance {
 export async function startS3rver(bucket = "studio-media", prefix = "") {
   const S3rver = createRequire(import.meta.url)("s3rver") as new (options: Record<string, unknown>) => S3rverInstance;
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3rver-"));
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+  const client = new S3Client({
+    endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+  });
   const storageUrl = (name = bucket) =>
     `s3://${name}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&force_path_style=true${prefix ? `&prefix=${prefix}` : ""}`;
   return {
@@ -28,7 +39,12 @@ export async function startS3rver(bucket = "studio-media", prefix = "") {
     bucket,
     client,
     storageUrl,
-    env: { STORAGE_URL: storageUrl(), AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER", AWS_REGION: "us-east-1" },
+    env: {
+      STORAGE_URL: storageUrl(),
+      AWS_ACCESS_KEY_ID: "S3RVER",
+      AWS_SECRET_ACCESS_KEY: "S3RVER",
+      AWS_REGION: "us-east-1",
+    },
     async keys(under = ""): Promise<string[]> {
       const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: under }));
       return (page.Contents ?? []).map((object) => object.Key!).sort();

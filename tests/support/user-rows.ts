@@ -4,6 +4,9 @@ import { newId, nowIso } from "~/lib/ids.server";
 /** A user row inserted directly: password hashing is not what the domain tests are about. */
 export async function newUserId(): Promise<string> {
   const id = newId();
-  await db.insertInto("users").values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() }).execute();
+  await db
+    .insertInto("users")
+    .values({ id, email: `${id}@example.com`, password_hash: "x", created_at: nowIso() })
+    .execute();
   return id;
 }

@@ -2,7 +2,11 @@
  * Reads until `done` holds, every 25 ms, and fails with the last value read after `timeoutMs`: tests
  * wait on a condition with a generous bound instead of a fixed pause (a loaded 2-core machine is slow).
  */
-export async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();

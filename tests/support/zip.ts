@@ -29,7 +29,16 @@ export function crc32(bytes: Buffer): number {
 }
 
 function dosDate(date: number, time: number): Date {
-  return new Date(Date.UTC(1980 + (date >> 9), ((date >> 5) & 0xf) - 1, date & 0x1f, time >> 11, (time >> 5) & 0x3f, (time & 0x1f) * 2));
+  return new Date(
+    Date.UTC(
+      1980 + (date >> 9),
+      ((date >> 5) & 0xf) - 1,
+      date & 0x1f,
+      time >> 11,
+      (time >> 5) & 0x3f,
+      (time & 0x1f) * 2,
+    ),
+  );
 }
 
 export function readZip(zip: Buffer): ZipEntry[] {
@@ -88,7 +97,14 @@ export function readZip(zip: Buffer): ZipEntry[] {
     if (zip.readUInt32LE(localOffset) !== 0x04034b50) throw new Error(`bad local header for ${name}`);
     const dataStart = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
     const raw = zip.subarray(dataStart, dataStart + compressedSize);
-    const data = method === 8 ? inflateRawSync(raw) : method === 0 ? Buffer.from(raw) : (() => { throw new Error(`method ${method}`); })();
+    const data =
+      method === 8
+        ? inflateRawSync(raw)
+        : method === 0
+          ? Buffer.from(raw)
+          : (() => {
+              throw new Error(`method ${method}`);
+            })();
     if (data.length !== size) throw new Error(`${name}: ${data.length} bytes, the directory says ${size}`);
     if (crc32(data) !== crc) throw new Error(`${name}: CRC-32 mismatch`);
     entries.push({ name, method, compressedSize, size, crc32: crc, modified: dosDate(date, time), data });

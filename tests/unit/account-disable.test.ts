@@ -21,7 +21,11 @@ import { waitFor } from "../support/wait";
  * is discarded), and their account state is what a signed link checks; a password change revokes the
  * tokens unless asked not to.
  */
-const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);
+const WEBM = Buffer.concat([
+  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]),
+  Buffer.from("\x42\x82\x84webm"),
+  Buffer.alloc(200, 7),
+]);
 const PASSWORD = "password123";
 
 /** A provider whose run the test drives: it reports progress every few ms until `release` lets it return its clip. */
@@ -56,7 +60,8 @@ afterEach(async () => {
   await Promise.all(runners.splice(0).map((runner) => runner.stop()));
 });
 
-const filesOf = async (userId: string) => (await db.selectFrom("media_files").select("id").where("user_id", "=", userId).execute()).length;
+const filesOf = async (userId: string) =>
+  (await db.selectFrom("media_files").select("id").where("user_id", "=", userId).execute()).length;
 
 describeOnEachEngine("disable stops everything,", () => {
   it("revokes the person's personal API tokens for good: enable brings none back", async () => {
@@ -79,7 +84,10 @@ describeOnEachEngine("disable stops everything,", () => {
   it("a token made after the disable (a request let in before it) is refused, so enable cannot revive one", async () => {
     const userId = await newUserId();
     await disablePerson(userId);
-    await expect(createApiToken(userId, "late")).rejects.toMatchObject({ status: 403, detail: ACCOUNT_DISABLED_MESSAGE });
+    await expect(createApiToken(userId, "late")).rejects.toMatchObject({
+      status: 403,
+      detail: ACCOUNT_DISABLED_MESSAGE,
+    });
     await enablePerson(userId);
     expect(await listApiTokens(userId)).toEqual([]);
   });
@@ -96,11 +104,20 @@ describeOnEachEngine("disable stops everything,", () => {
     const other = await newUserId();
     const waiting = await createVideoJob(userId, "a queued clip", "nobody-runs-this");
     const finished = await createVideoJob(userId, "a finished clip", "nobody-runs-this");
-    expect(await finishJob(finished.id, null, { status: "error", error: "The video could not be generated" })).toBe(true);
+    expect(await finishJob(finished.id, null, { status: "error", error: "The video could not be generated" })).toBe(
+      true,
+    );
     const theirs = await createVideoJob(other, "someone else's clip", "nobody-runs-this");
     expect(await disablePerson(userId)).toMatchObject({ videoJobs: 1 });
-    expect(await getVideoJob(userId, waiting.id)).toMatchObject({ status: "error", error: CANCELLED_ACCOUNT_DISABLED, url: null });
-    expect(await getVideoJob(userId, finished.id)).toMatchObject({ status: "error", error: "The video could not be generated" });
+    expect(await getVideoJob(userId, waiting.id)).toMatchObject({
+      status: "error",
+      error: CANCELLED_ACCOUNT_DISABLED,
+      url: null,
+    });
+    expect(await getVideoJob(userId, finished.id)).toMatchObject({
+      status: "error",
+      error: "The video could not be generated",
+    });
     expect(await getVideoJob(other, theirs.id)).toMatchObject({ status: "starting", error: null });
     // Enabled again, the cancelled job stays cancelled.
     await enablePerson(userId);
@@ -110,7 +127,10 @@ describeOnEachEngine("disable stops everything,", () => {
   it("refuses a new video job once the person is disabled (a request let in before the disable)", async () => {
     const userId = await newUserId();
     await disablePerson(userId);
-    await expect(createVideoJob(userId, "late", "local-renderer", { maxUnfinished: 3 })).rejects.toMatchObject({ status: 403, detail: ACCOUNT_DISABLED_MESSAGE });
+    await expect(createVideoJob(userId, "late", "local-renderer", { maxUnfinished: 3 })).rejects.toMatchObject({
+      status: 403,
+      detail: ACCOUNT_DISABLED_MESSAGE,
+    });
     expect(await db.selectFrom("video_jobs").select("id").where("user_id", "=", userId).execute()).toEqual([]);
   });
 
@@ -121,7 +141,10 @@ describeOnEachEngine("disable stops everything,", () => {
     runners.push(runner);
     const job = await createVideoJob(userId, "a long clip", provider.id);
     await runner.start();
-    await waitFor(() => getVideoJob(userId, job.id), (current) => current?.status === "processing");
+    await waitFor(
+      () => getVideoJob(userId, job.id),
+      (current) => current?.status === "processing",
+    );
     await disablePerson(userId);
     await waitFor(() => provider.aborted, Boolean);
     // Several runner passes later it is still cancelled: nobody took it up again.
@@ -137,13 +160,23 @@ describeOnEachEngine("disable stops everything,", () => {
     runners.push(runner);
     const job = await createVideoJob(userId, "a clip that finishes late", provider.id);
     await runner.start();
-    await waitFor(() => getVideoJob(userId, job.id), (current) => current?.status === "processing");
+    await waitFor(
+      () => getVideoJob(userId, job.id),
+      (current) => current?.status === "processing",
+    );
     await disablePerson(userId);
     provider.finish();
     // The runner's own work ends (the clip stored, the job found cancelled, the clip deleted) before it is stopped.
-    await waitFor(() => (runner as unknown as { active: Map<string, unknown> }).active.size, (size) => size === 0);
+    await waitFor(
+      () => (runner as unknown as { active: Map<string, unknown> }).active.size,
+      (size) => size === 0,
+    );
     await runner.stop();
-    expect(await getVideoJob(userId, job.id)).toMatchObject({ status: "error", error: CANCELLED_ACCOUNT_DISABLED, media_id: null });
+    expect(await getVideoJob(userId, job.id)).toMatchObject({
+      status: "error",
+      error: CANCELLED_ACCOUNT_DISABLED,
+      media_id: null,
+    });
     expect(await filesOf(userId)).toBe(0);
   });
 
@@ -162,17 +195,35 @@ describeOnEachEngine("disable stops everything,", () => {
     const caller = { user, sessionId: null };
     const first = await createApiToken(user.id, "script");
     await createApiToken(user.id, "another");
-    expect(await changePassword(caller, { current_password: PASSWORD, new_password: "second password", revoke_tokens: false }, "127.0.0.1")).toEqual({
+    expect(
+      await changePassword(
+        caller,
+        { current_password: PASSWORD, new_password: "second password", revoke_tokens: false },
+        "127.0.0.1",
+      ),
+    ).toEqual({
       sessionsEnded: 0,
       tokensRevoked: 0,
     });
     expect((await userOfApiToken(first.token))?.id).toBe(user.id);
-    expect(await changePassword(caller, { current_password: "second password", new_password: "third password" }, "127.0.0.1")).toEqual({
+    expect(
+      await changePassword(
+        caller,
+        { current_password: "second password", new_password: "third password" },
+        "127.0.0.1",
+      ),
+    ).toEqual({
       sessionsEnded: 0,
       tokensRevoked: 2,
     });
     expect(await userOfApiToken(first.token)).toBeNull();
-    await expect(changePassword(caller, { current_password: "third password", new_password: "fourth password", revoke_tokens: "yes" }, "127.0.0.1")).rejects.toMatchObject({
+    await expect(
+      changePassword(
+        caller,
+        { current_password: "third password", new_password: "fourth password", revoke_tokens: "yes" },
+        "127.0.0.1",
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       code: "revoke_tokens",
     });

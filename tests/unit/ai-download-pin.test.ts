@@ -54,7 +54,15 @@ function imageServer(link: () => string, files?: Parameters<typeof startStubServ
 
 const images = (baseUrl: string, call: RemoteCallConfig = FAST, maxBytes = MiB) =>
   new OpenAiImages(
-    { baseUrl, apiKey: "sk-test", chatModel: null, speechModel: null, speechVoices: [], imageModel: "gpt-image-1", imageSize: "512x512" },
+    {
+      baseUrl,
+      apiKey: "sk-test",
+      chatModel: null,
+      speechModel: null,
+      speechVoices: [],
+      imageModel: "gpt-image-1",
+      imageSize: "512x512",
+    },
     call,
     maxBytes,
   );
@@ -84,14 +92,20 @@ describe("provider downloads are pinned to the provider's host", () => {
     );
     const image = await images(`${server.url}/v1`).generate("a dot");
     expect(image.contentType).toBe("image/png");
-    expect(server.requests.map((r) => r.path)).toEqual(["/v1/images/generations", "/files/start.png", "/files/out.png"]);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      "/v1/images/generations",
+      "/files/start.png",
+      "/files/out.png",
+    ]);
   });
 
   it("refuses a link on another host (another port, another name for the same machine); that host sees nothing", async () => {
     const other = await fileHost();
     const server = await imageServer(() => `${other.url}/x.png`);
     const error = await refused(images(`${server.url}/v1`).generate("x"));
-    expect(error.message).toMatch(/download refused: a link to 127\.0\.0\.1:\d+, neither the provider's host nor in AI_DOWNLOAD_HOSTS/);
+    expect(error.message).toMatch(
+      /download refused: a link to 127\.0\.0\.1:\d+, neither the provider's host nor in AI_DOWNLOAD_HOSTS/,
+    );
     expect(other.requests).toHaveLength(0);
 
     const port = new URL(server.url).port;
@@ -103,7 +117,8 @@ describe("provider downloads are pinned to the provider's host", () => {
   it("accepts another host named in AI_DOWNLOAD_HOSTS", async () => {
     const other = await fileHost();
     const server = await imageServer(() => `${other.url}/x.png`);
-    const downloadHosts = readAiConfig({ AI_DOWNLOAD_HOSTS: `cdn.example.com, ${new URL(other.url).host}` }).remote.downloadHosts;
+    const downloadHosts = readAiConfig({ AI_DOWNLOAD_HOSTS: `cdn.example.com, ${new URL(other.url).host}` }).remote
+      .downloadHosts;
     expect(downloadHosts).toEqual(["cdn.example.com", new URL(other.url).host]);
     const image = await images(`${server.url}/v1`, { ...FAST, downloadHosts }).generate("x");
     expect(image.contentType).toBe("image/png");
@@ -153,7 +168,9 @@ describe("provider downloads are pinned to the provider's host", () => {
     try {
       const call = { ...FAST, downloadHosts: [new URL(http.url).host] };
       const error = await refused(images(`${tls.url}/v1`, call).generate("x"));
-      expect(error.message).toMatch(/download refused: a redirect to plain http while the provider's base URL is https/);
+      expect(error.message).toMatch(
+        /download refused: a redirect to plain http while the provider's base URL is https/,
+      );
       expect(http.requests).toHaveLength(0);
       expect(tls.paths).toEqual(["/v1/images/generations", "/files/out.png"]);
     } finally {
@@ -172,7 +189,9 @@ describe("provider downloads are pinned to the provider's host", () => {
       }
     };
     expect(check("http://api.example.com/x.png", pin("https://api.example.com/v1"))).toBe("bad_response");
-    expect(check("https://api.example.com/x.png", pin("https://api.example.com/v1"))).toBe("https://api.example.com/x.png");
+    expect(check("https://api.example.com/x.png", pin("https://api.example.com/v1"))).toBe(
+      "https://api.example.com/x.png",
+    );
     expect(check("https://api.example.com:8443/x.png", pin("https://api.example.com/v1"))).toBe("bad_response");
     expect(check("http://127.0.0.1:7860/x.png", pin("http://127.0.0.1:7860"))).toBe("http://127.0.0.1:7860/x.png");
     expect(check("http://169.254.169.254/latest/meta-data/", pin("http://127.0.0.1:7860"))).toBe("bad_response");
@@ -239,7 +258,8 @@ describe("provider downloads are pinned to the provider's host", () => {
     let output = "";
     const api = await stub((request, response) => {
       if (request.method === "POST") return sendJson(response, 201, { id: "pred-1", status: "starting" });
-      if (request.path === "/v1/predictions/pred-1") return sendJson(response, 200, { id: "pred-1", status: "succeeded", output });
+      if (request.path === "/v1/predictions/pred-1")
+        return sendJson(response, 200, { id: "pred-1", status: "succeeded", output });
       response.writeHead(200, { "Content-Type": "video/webm" });
       response.end(webm);
     });
@@ -261,13 +281,34 @@ describe("provider downloads are pinned to the provider's host", () => {
 /** An https server with a self-signed certificate made for the test (openssl). */
 async function httpsServer(handler: (request: http.IncomingMessage, response: http.ServerResponse) => void) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "studio-tls-"));
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-days",
+      "1",
+      "-keyout",
+      `${dir}/key.pem`,
+      "-out",
+      `${dir}/cert.pem`,
+    ],
+    { stdio: "ignore" },
+  );
   const paths: string[] = [];
-  const server = https.createServer({ key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) }, (request, response) => {
-    paths.push(request.url ?? "");
-    request.resume();
-    request.on("end", () => handler(request, response));
-  });
+  const server = https.createServer(
+    { key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) },
+    (request, response) => {
+      paths.push(request.url ?? "");
+      request.resume();
+      request.on("end", () => handler(request, response));
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const result = {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -13,7 +13,15 @@ import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
 import shippedSketchWorkflow from "~/ai/workflows/comfyui-sketch-to-image.json";
 import shippedTextWorkflow from "~/ai/workflows/comfyui-text-to-image.json";
-import { automatic1111Handler, comfyUiHandler, formDataOf, sendJson, startStubServer, TINY_PNG, type StubServer } from "../support/ai-stub-server";
+import {
+  automatic1111Handler,
+  comfyUiHandler,
+  formDataOf,
+  sendJson,
+  startStubServer,
+  TINY_PNG,
+  type StubServer,
+} from "../support/ai-stub-server";
 
 /**
  * The two diffusion servers self-hosters run, each against a local stub that speaks its HTTP API:
@@ -43,7 +51,13 @@ async function seenByPerson(error: unknown, capability: "image" | "sketch") {
 
 const sketchPng = () =>
   sharp({ create: { width: 800, height: 500, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-    .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"><circle cx="400" cy="250" r="120" fill="red"/></svg>') }])
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"><circle cx="400" cy="250" r="120" fill="red"/></svg>',
+        ),
+      },
+    ])
     .png()
     .toBuffer();
 
@@ -54,7 +68,11 @@ function a1111(url: string, overrides: Partial<Automatic1111Config> = {}): Autom
 describe("AUTOMATIC1111", () => {
   it("text to image: POST /sdapi/v1/txt2img with the prompt and size; the base64 PNG is the image", async () => {
     stub = await startStubServer(automatic1111Handler());
-    const provider = new Automatic1111Images(a1111(stub.url, { model: "dreamshaper_8.safetensors", apiKey: "studio:s3cret" }), FAST, MiB);
+    const provider = new Automatic1111Images(
+      a1111(stub.url, { model: "dreamshaper_8.safetensors", apiKey: "studio:s3cret" }),
+      FAST,
+      MiB,
+    );
     expect(provider.id).toBe("automatic1111:dreamshaper_8.safetensors");
     const image = await provider.generate('a "red" fox \\ in snow');
     expect(image).toMatchObject({ contentType: "image/png", extension: "png" });
@@ -112,14 +130,20 @@ describe("AUTOMATIC1111", () => {
   });
 
   it("a JPEG answer is stored as PNG", async () => {
-    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0a0" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0a0" } })
+      .jpeg()
+      .toBuffer();
     stub = await startStubServer(automatic1111Handler({ image: jpeg }));
     const image = await new Automatic1111Images(a1111(stub.url), FAST, MiB).generate("green");
     expect((await sharp(image.bytes).metadata()).format).toBe("png");
   });
 
   it("a 500 (after the retry) is 502 with the text in docs/screens.md#error-messages, never the server's body", async () => {
-    stub = await startStubServer(automatic1111Handler({ answer: (_request, response) => sendJson(response, 500, { error: "RuntimeError", detail: SECRET }) }));
+    stub = await startStubServer(
+      automatic1111Handler({
+        answer: (_request, response) => sendJson(response, 500, { error: "RuntimeError", detail: SECRET }),
+      }),
+    );
     const error = await new Automatic1111Images(a1111(stub.url), FAST, MiB).generate("x").catch((e) => e);
     expect(error.failure).toBe("unavailable");
     expect(stub.requests).toHaveLength(2);
@@ -130,7 +154,11 @@ describe("AUTOMATIC1111", () => {
     stub = await startStubServer(() => {
       // GPU busy forever
     });
-    const error = await new Automatic1111Images(a1111(stub.url), { timeoutMs: 150, totalTimeoutMs: 1000, maxRetries: 0, retryBaseMs: 10 }, MiB)
+    const error = await new Automatic1111Images(
+      a1111(stub.url),
+      { timeoutMs: 150, totalTimeoutMs: 1000, maxRetries: 0, retryBaseMs: 10 },
+      MiB,
+    )
       .stylise(await sketchPng(), "painting")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
@@ -139,15 +167,21 @@ describe("AUTOMATIC1111", () => {
 
   it("a malformed answer (no images, not an image, not JSON) is 502", async () => {
     for (const body of [{ images: [] }, { images: [Buffer.from(SECRET).toString("base64")] }, { detail: SECRET }]) {
-      stub = await startStubServer(automatic1111Handler({ answer: (_request, response) => sendJson(response, 200, body) }));
+      stub = await startStubServer(
+        automatic1111Handler({ answer: (_request, response) => sendJson(response, 200, body) }),
+      );
       const error = await new Automatic1111Images(a1111(stub.url), FAST, MiB).generate("x").catch((e) => e);
       expect(error.failure).toBe("bad_response");
       expect(await seenByPerson(error, "image")).toBe(502);
       await stub.close();
       stub = null;
     }
-    stub = await startStubServer(automatic1111Handler({ answer: (_request, response) => response.end(`<html>${SECRET}</html>`) }));
-    expect((await new Automatic1111Images(a1111(stub.url), FAST, MiB).generate("x").catch((e) => e)).failure).toBe("bad_response");
+    stub = await startStubServer(
+      automatic1111Handler({ answer: (_request, response) => response.end(`<html>${SECRET}</html>`) }),
+    );
+    expect((await new Automatic1111Images(a1111(stub.url), FAST, MiB).generate("x").catch((e) => e)).failure).toBe(
+      "bad_response",
+    );
   });
 });
 
@@ -167,10 +201,20 @@ function comfy(url: string, overrides: Partial<ComfyUiConfig> = {}): ComfyUiConf
 
 describe("ComfyUI", () => {
   it("fills placeholders inside string values: a prompt with quotes and braces stays one string", () => {
-    const graph = { "1": { class_type: "X", inputs: { text: "photo of {{prompt}}, 4k", seed: "{{seed}}", keep: "{{unknown}}", link: ["4", 0] } } };
+    const graph = {
+      "1": {
+        class_type: "X",
+        inputs: { text: "photo of {{prompt}}, 4k", seed: "{{seed}}", keep: "{{unknown}}", link: ["4", 0] },
+      },
+    };
     const prompt = 'a "quoted" \\ prompt", "evil": {"class_type": "Y"} {{seed}}';
     const filled = fillWorkflow(graph, { text: { prompt }, numbers: { seed: 42 } }) as any;
-    expect(filled["1"].inputs).toEqual({ text: `photo of ${prompt}, 4k`, seed: 42, keep: "{{unknown}}", link: ["4", 0] });
+    expect(filled["1"].inputs).toEqual({
+      text: `photo of ${prompt}, 4k`,
+      seed: 42,
+      keep: "{{unknown}}",
+      link: ["4", 0],
+    });
     expect(Object.keys(filled)).toEqual(["1"]);
     // The configured workflow is left as it was.
     expect(graph["1"].inputs.seed).toBe("{{seed}}");
@@ -218,7 +262,11 @@ describe("ComfyUI", () => {
     expect(form.get("type")).toBe("input");
     const uploaded = form.get("image") as File;
     expect(uploaded.name).toMatch(/^studio-sketch-[\w-]+\.png$/);
-    expect(await sharp(Buffer.from(await uploaded.arrayBuffer())).metadata()).toMatchObject({ format: "png", width: 1024, height: 640 });
+    expect(await sharp(Buffer.from(await uploaded.arrayBuffer())).metadata()).toMatchObject({
+      format: "png",
+      width: 1024,
+      height: 640,
+    });
     const graph = stub.requests[1].json.prompt;
     // The upload's subfolder and name, as LoadImage takes it.
     expect(graph["10"]).toEqual({ class_type: "LoadImage", inputs: { image: "uploads/studio-sketch.png" } });
@@ -228,7 +276,9 @@ describe("ComfyUI", () => {
   });
 
   it("a 500 from POST /prompt is 502 with the text in docs/screens.md#error-messages", async () => {
-    stub = await startStubServer(comfyUiHandler({ override: { "/prompt": (_request, response) => sendJson(response, 500, { error: SECRET }) } }));
+    stub = await startStubServer(
+      comfyUiHandler({ override: { "/prompt": (_request, response) => sendJson(response, 500, { error: SECRET }) } }),
+    );
     const error = await new ComfyUiImages(comfy(stub.url), FAST, MiB).generate("x").catch((e) => e);
     expect(error.failure).toBe("unavailable");
     expect(await seenByPerson(error, "image")).toBe(502);
@@ -239,7 +289,9 @@ describe("ComfyUI", () => {
     const started = Date.now();
     // 2 s (polls every 20 ms): on a loaded machine a 400 ms deadline could pass during the first request,
     // before any poll. The job never finishes, so only the deadline ends the call, well before 15 s.
-    const error = await new ComfyUiImages(comfy(stub.url), { ...FAST, totalTimeoutMs: 2000 }, MiB).generate("x").catch((e) => e);
+    const error = await new ComfyUiImages(comfy(stub.url), { ...FAST, totalTimeoutMs: 2000 }, MiB)
+      .generate("x")
+      .catch((e) => e);
     expect(error.failure).toBe("timeout");
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -249,7 +301,9 @@ describe("ComfyUI", () => {
 
   it("a job whose status reports an error fails (502), and its message stays out", async () => {
     stub = await startStubServer(comfyUiHandler({ jobError: true }));
-    const error = await new ComfyUiImages(comfy(stub.url), FAST, MiB).stylise(await sketchPng(), "concept").catch((e) => e);
+    const error = await new ComfyUiImages(comfy(stub.url), FAST, MiB)
+      .stylise(await sketchPng(), "concept")
+      .catch((e) => e);
     expect(error.failure).toBe("bad_response");
     expect(error.message).not.toContain("CUDA");
     expect(await seenByPerson(error, "sketch")).toBe(502);
@@ -261,7 +315,8 @@ describe("ComfyUI", () => {
       { override: { "/prompt": (_request, response) => sendJson(response, 200, { number: 1, detail: SECRET }) } },
       {
         override: {
-          "/history": (_request, response) => sendJson(response, 200, { "job-7": { outputs: {}, status: { status_str: "success", completed: true } } }),
+          "/history": (_request, response) =>
+            sendJson(response, 200, { "job-7": { outputs: {}, status: { status_str: "success", completed: true } } }),
         },
       },
       { override: { "/view": (_request, response) => response.end(SECRET) } },
@@ -270,7 +325,9 @@ describe("ComfyUI", () => {
     for (const [index, options] of cases.entries()) {
       stub = await startStubServer(comfyUiHandler(options));
       const provider = new ComfyUiImages(comfy(stub.url), FAST, MiB);
-      const error = await (index === 3 ? provider.stylise(await sketchPng(), "realistic") : provider.generate("x")).catch((e) => e);
+      const error = await (
+        index === 3 ? provider.stylise(await sketchPng(), "realistic") : provider.generate("x")
+      ).catch((e) => e);
       expect(error.failure, `case ${index}`).toBe("bad_response");
       expect(await seenByPerson(error, index === 3 ? "sketch" : "image")).toBe(502);
       await stub.close();
@@ -293,28 +350,64 @@ describe("configuration of per-capability servers and image providers", () => {
     });
     expect(config.chat).toMatchObject({ baseUrl: "http://localhost:11434/v1", apiKey: "ollama" });
     expect(config.speech).toMatchObject({ baseUrl: "http://localhost:8880/v1", apiKey: "shared" });
-    expect(config.image).toMatchObject({ provider: "openai", server: { baseUrl: "http://gpu:8000/v1", apiKey: "shared", imageModel: "gpt-image-1" } });
+    expect(config.image).toMatchObject({
+      provider: "openai",
+      server: { baseUrl: "http://gpu:8000/v1", apiKey: "shared", imageModel: "gpt-image-1" },
+    });
 
     // No shared URL: each capability only where its own is set.
-    const split = readAiConfig({ AI_CHAT_BASE_URL: "http://localhost:11434/v1", AI_CHAT_MODEL: "llama3.2", AI_SPEECH_MODEL: "kokoro" });
+    const split = readAiConfig({
+      AI_CHAT_BASE_URL: "http://localhost:11434/v1",
+      AI_CHAT_MODEL: "llama3.2",
+      AI_SPEECH_MODEL: "kokoro",
+    });
     expect(split.chat?.baseUrl).toBe("http://localhost:11434/v1");
     expect(split.speech).toBeNull();
-    expect(providerSummary(chooseProviders(split)).providers).toMatchObject({ chat: "openai-compatible:llama3.2", speech: "espeak-ng", image: "stock-photo" });
+    expect(providerSummary(chooseProviders(split)).providers).toMatchObject({
+      chat: "openai-compatible:llama3.2",
+      speech: "espeak-ng",
+      image: "stock-photo",
+    });
   });
 
   it("AI_IMAGE_PROVIDER picks AUTOMATIC1111 or ComfyUI at AI_IMAGE_BASE_URL; they serve sketches too", () => {
-    const a1111 = chooseProviders(readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_IMAGE_BASE_URL: "http://localhost:7860", AI_IMAGE_SIZE: "768x512" }));
+    const a1111 = chooseProviders(
+      readAiConfig({
+        AI_IMAGE_PROVIDER: "automatic1111",
+        AI_IMAGE_BASE_URL: "http://localhost:7860",
+        AI_IMAGE_SIZE: "768x512",
+      }),
+    );
     expect(providerSummary(a1111).providers).toMatchObject({ image: "automatic1111", sketch: "automatic1111" });
     // With a model named, the provider's id carries it (for provenance); health still names the server's kind.
-    const withModel = chooseProviders(readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_IMAGE_BASE_URL: "http://localhost:7860", AI_IMAGE_MODEL: "dreamshaper_8.safetensors" }));
+    const withModel = chooseProviders(
+      readAiConfig({
+        AI_IMAGE_PROVIDER: "automatic1111",
+        AI_IMAGE_BASE_URL: "http://localhost:7860",
+        AI_IMAGE_MODEL: "dreamshaper_8.safetensors",
+      }),
+    );
     expect(withModel.image?.id).toBe("automatic1111:dreamshaper_8.safetensors");
     expect(providerSummary(withModel).providers).toMatchObject({ image: "automatic1111", sketch: "automatic1111" });
-    expect(readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_IMAGE_BASE_URL: "http://localhost:7860", AI_IMAGE_SIZE: "768x512" }).image).toEqual({
+    expect(
+      readAiConfig({
+        AI_IMAGE_PROVIDER: "automatic1111",
+        AI_IMAGE_BASE_URL: "http://localhost:7860",
+        AI_IMAGE_SIZE: "768x512",
+      }).image,
+    ).toEqual({
       provider: "automatic1111",
       server: { baseUrl: "http://localhost:7860", apiKey: null, model: null, width: 768, height: 512 },
     });
-    const comfyConfig = readAiConfig({ AI_IMAGE_PROVIDER: "ComfyUI", AI_IMAGE_BASE_URL: "http://localhost:8188/", AI_COMFYUI_CHECKPOINT: "flux.safetensors" });
-    expect(providerSummary(chooseProviders(comfyConfig)).providers).toMatchObject({ image: "comfyui", sketch: "comfyui" });
+    const comfyConfig = readAiConfig({
+      AI_IMAGE_PROVIDER: "ComfyUI",
+      AI_IMAGE_BASE_URL: "http://localhost:8188/",
+      AI_COMFYUI_CHECKPOINT: "flux.safetensors",
+    });
+    expect(providerSummary(chooseProviders(comfyConfig)).providers).toMatchObject({
+      image: "comfyui",
+      sketch: "comfyui",
+    });
     expect(comfyConfig.image?.provider === "comfyui" && comfyConfig.image.server).toMatchObject({
       baseUrl: "http://localhost:8188",
       textWorkflow: { graph: shippedTextWorkflow },
@@ -323,20 +416,37 @@ describe("configuration of per-capability servers and image providers", () => {
   });
 
   it("refuses what cannot work, naming the variable: an unknown provider, no server, a bad size or workflow file", () => {
-    expect(() => readAiConfig({ AI_IMAGE_PROVIDER: "midjourney", AI_IMAGE_BASE_URL: "http://x" })).toThrow(/AI_IMAGE_PROVIDER must be one of openai, automatic1111, comfyui, got "midjourney"/);
+    expect(() => readAiConfig({ AI_IMAGE_PROVIDER: "midjourney", AI_IMAGE_BASE_URL: "http://x" })).toThrow(
+      /AI_IMAGE_PROVIDER must be one of openai, automatic1111, comfyui, got "midjourney"/,
+    );
     expect(() => readAiConfig({ AI_IMAGE_PROVIDER: "comfyui" })).toThrow(/AI_IMAGE_BASE_URL must be set/);
-    expect(() => readAiConfig({ AI_IMAGE_PROVIDER: "openai", AI_BASE_URL: "http://x/v1" })).toThrow(/AI_IMAGE_MODEL must be set/);
-    expect(() => readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_BASE_URL: "http://x", AI_IMAGE_SIZE: "big" })).toThrow(/AI_IMAGE_SIZE/);
+    expect(() => readAiConfig({ AI_IMAGE_PROVIDER: "openai", AI_BASE_URL: "http://x/v1" })).toThrow(
+      /AI_IMAGE_MODEL must be set/,
+    );
+    expect(() =>
+      readAiConfig({ AI_IMAGE_PROVIDER: "automatic1111", AI_BASE_URL: "http://x", AI_IMAGE_SIZE: "big" }),
+    ).toThrow(/AI_IMAGE_SIZE/);
     expect(() => readAiConfig({ AI_CHAT_BASE_URL: "ftp://x" })).toThrow(/AI_CHAT_BASE_URL/);
 
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "comfy-workflow-"));
     const base = { AI_IMAGE_PROVIDER: "comfyui", AI_IMAGE_BASE_URL: "http://localhost:8188" };
-    expect(() => readAiConfig({ ...base, AI_COMFYUI_WORKFLOW: path.join(folder, "missing.json") })).toThrow(/AI_COMFYUI_WORKFLOW must name a readable workflow file/);
+    expect(() => readAiConfig({ ...base, AI_COMFYUI_WORKFLOW: path.join(folder, "missing.json") })).toThrow(
+      /AI_COMFYUI_WORKFLOW must name a readable workflow file/,
+    );
     fs.writeFileSync(path.join(folder, "broken.json"), "{ not json");
-    expect(() => readAiConfig({ ...base, AI_COMFYUI_WORKFLOW: path.join(folder, "broken.json") })).toThrow(/AI_COMFYUI_WORKFLOW must name a JSON workflow/);
-    fs.writeFileSync(path.join(folder, "no-prompt.json"), JSON.stringify({ "1": { class_type: "SaveImage", inputs: {} } }));
-    expect(() => readAiConfig({ ...base, AI_COMFYUI_WORKFLOW: path.join(folder, "no-prompt.json") })).toThrow(/AI_COMFYUI_WORKFLOW must name a workflow holding \{\{prompt\}\}/);
-    expect(() => readAiConfig({ ...base, AI_COMFYUI_SKETCH_WORKFLOW: path.join(folder, "no-prompt.json") })).toThrow(/AI_COMFYUI_SKETCH_WORKFLOW must name a workflow holding \{\{image\}\}/);
+    expect(() => readAiConfig({ ...base, AI_COMFYUI_WORKFLOW: path.join(folder, "broken.json") })).toThrow(
+      /AI_COMFYUI_WORKFLOW must name a JSON workflow/,
+    );
+    fs.writeFileSync(
+      path.join(folder, "no-prompt.json"),
+      JSON.stringify({ "1": { class_type: "SaveImage", inputs: {} } }),
+    );
+    expect(() => readAiConfig({ ...base, AI_COMFYUI_WORKFLOW: path.join(folder, "no-prompt.json") })).toThrow(
+      /AI_COMFYUI_WORKFLOW must name a workflow holding \{\{prompt\}\}/,
+    );
+    expect(() => readAiConfig({ ...base, AI_COMFYUI_SKETCH_WORKFLOW: path.join(folder, "no-prompt.json") })).toThrow(
+      /AI_COMFYUI_SKETCH_WORKFLOW must name a workflow holding \{\{image\}\}/,
+    );
     const own = { "1": { class_type: "CLIPTextEncode", inputs: { text: "{{prompt}}" } } };
     fs.writeFileSync(path.join(folder, "own.json"), JSON.stringify(own));
     const config = readAiConfig({ ...base, AI_COMFYUI_WORKFLOW: path.join(folder, "own.json") });

@@ -19,17 +19,29 @@ import { newUserId } from "../support/user-rows";
  * does not block the person, and other people's requests do not count. The PostgreSQL half runs as in
  * tests/unit/db-concurrency.test.ts (TEST_DATABASE_URL, or a throwaway cluster when PostgreSQL is installed).
  */
-const allowed = (starts: AiRequestStart[]) => starts.filter((start): start is Extract<AiRequestStart, { allowed: true }> => start.allowed);
-const refused = (starts: AiRequestStart[]) => starts.filter((start): start is Extract<AiRequestStart, { allowed: false }> => !start.allowed);
+const allowed = (starts: AiRequestStart[]) =>
+  starts.filter((start): start is Extract<AiRequestStart, { allowed: true }> => start.allowed);
+const refused = (starts: AiRequestStart[]) =>
+  starts.filter((start): start is Extract<AiRequestStart, { allowed: false }> => !start.allowed);
 const rowsOf = async (userId: string) =>
-  Number((await db.selectFrom("ai_requests").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom("ai_requests")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describeOnEachEngine("AI limits", () => {
   it("never lets racing requests exceed the per-minute count", async () => {
     for (let round = 0; round < 5; round++) {
       const userId = await newUserId();
       const now = new Date();
-      const starts = await Promise.all(Array.from({ length: 30 }, () => beginAiRequest(userId, "chat", { perMinute: 7, concurrent: 1000 }, now)));
+      const starts = await Promise.all(
+        Array.from({ length: 30 }, () => beginAiRequest(userId, "chat", { perMinute: 7, concurrent: 1000 }, now)),
+      );
       expect(allowed(starts)).toHaveLength(7);
       for (const refusal of refused(starts)) {
         expect(refusal).toMatchObject({ reason: "per_minute", limit: 7 });
@@ -40,8 +52,16 @@ describeOnEachEngine("AI limits", () => {
       expect(await rowsOf(userId)).toBe(7);
       // Ending them frees no room in the minute; a minute later there is room again.
       for (const start of allowed(starts)) await finishAiRequest(userId, start.id);
-      expect((await beginAiRequest(userId, "chat", { perMinute: 7, concurrent: 1000 }, new Date(now.getTime() + 1000))).allowed).toBe(false);
-      const later = await beginAiRequest(userId, "chat", { perMinute: 7, concurrent: 1000 }, new Date(now.getTime() + 61_000));
+      expect(
+        (await beginAiRequest(userId, "chat", { perMinute: 7, concurrent: 1000 }, new Date(now.getTime() + 1000)))
+          .allowed,
+      ).toBe(false);
+      const later = await beginAiRequest(
+        userId,
+        "chat",
+        { perMinute: 7, concurrent: 1000 },
+        new Date(now.getTime() + 61_000),
+      );
       expect(later.allowed).toBe(true);
     }
   });
@@ -49,15 +69,22 @@ describeOnEachEngine("AI limits", () => {
   it("never lets racing requests exceed the concurrency, and an ended one frees its slot", async () => {
     for (let round = 0; round < 5; round++) {
       const userId = await newUserId();
-      const starts = await Promise.all(Array.from({ length: 20 }, () => beginAiRequest(userId, "image", { perMinute: 1000, concurrent: 2 })));
+      const starts = await Promise.all(
+        Array.from({ length: 20 }, () => beginAiRequest(userId, "image", { perMinute: 1000, concurrent: 2 })),
+      );
       const running = allowed(starts);
       expect(running).toHaveLength(2);
-      for (const refusal of refused(starts)) expect(refusal).toMatchObject({ reason: "concurrent", limit: 2, retryAfterSeconds: expect.any(Number) });
+      for (const refusal of refused(starts))
+        expect(refusal).toMatchObject({ reason: "concurrent", limit: 2, retryAfterSeconds: expect.any(Number) });
       // Another round of racers while two run: none gets in.
-      const more = await Promise.all(Array.from({ length: 10 }, () => beginAiRequest(userId, "speech", { perMinute: 1000, concurrent: 2 })));
+      const more = await Promise.all(
+        Array.from({ length: 10 }, () => beginAiRequest(userId, "speech", { perMinute: 1000, concurrent: 2 })),
+      );
       expect(allowed(more)).toHaveLength(0);
       await finishAiRequest(userId, running[0].id);
-      const afterOne = await Promise.all(Array.from({ length: 10 }, () => beginAiRequest(userId, "speech", { perMinute: 1000, concurrent: 2 })));
+      const afterOne = await Promise.all(
+        Array.from({ length: 10 }, () => beginAiRequest(userId, "speech", { perMinute: 1000, concurrent: 2 })),
+      );
       expect(allowed(afterOne)).toHaveLength(1);
     }
   });
@@ -96,16 +123,25 @@ describeOnEachEngine("AI limits", () => {
     // Beaten by its instance: still held past the staleness.
     const beatAt = new Date(t0.getTime() + AI_SLOT_STALE_MS - 1000);
     await heartbeatAiRequests(userId, [(held as { id: string }).id], beatAt);
-    expect((await beginAiRequest(userId, "chat", limits, new Date(t0.getTime() + AI_SLOT_STALE_MS + 1000))).allowed).toBe(false);
+    expect(
+      (await beginAiRequest(userId, "chat", limits, new Date(t0.getTime() + AI_SLOT_STALE_MS + 1000))).allowed,
+    ).toBe(false);
     // Its instance was killed: no more beats, and once stale it no longer counts.
-    const afterDeath = await beginAiRequest(userId, "chat", limits, new Date(beatAt.getTime() + AI_SLOT_STALE_MS + 1000));
+    const afterDeath = await beginAiRequest(
+      userId,
+      "chat",
+      limits,
+      new Date(beatAt.getTime() + AI_SLOT_STALE_MS + 1000),
+    );
     expect(afterDeath.allowed).toBe(true);
   });
 
   it("counts each person alone", async () => {
     const [alice, bob] = [await newUserId(), await newUserId()];
     const limits = { perMinute: 3, concurrent: 1000 };
-    const starts = await Promise.all([alice, bob].flatMap((userId) => Array.from({ length: 6 }, () => beginAiRequest(userId, "chat", limits))));
+    const starts = await Promise.all(
+      [alice, bob].flatMap((userId) => Array.from({ length: 6 }, () => beginAiRequest(userId, "chat", limits))),
+    );
     expect(allowed(starts.slice(0, 6))).toHaveLength(3);
     expect(allowed(starts.slice(6))).toHaveLength(3);
   });
@@ -119,12 +155,18 @@ describeOnEachEngine("AI limits", () => {
       () => null,
       (error) => error,
     );
-    expect(refusal).toMatchObject({ status: 429, code: AI_LIMITED, options: { headers: { "Retry-After": expect.stringMatching(/^\d+$/) } } });
+    expect(refusal).toMatchObject({
+      status: 429,
+      code: AI_LIMITED,
+      options: { headers: { "Retry-After": expect.stringMatching(/^\d+$/) } },
+    });
     expect(refusal.detail).toMatch(/at most 2 at a time\. Try again in \d+ seconds?\./);
     await first.release();
     await first.release();
     await expect(withAiSlot(userId, "chat", async () => "done")).resolves.toBe("done");
-    await expect(withAiSlot(userId, "chat", async () => Promise.reject(new Error("provider down")))).rejects.toThrow("provider down");
+    await expect(withAiSlot(userId, "chat", async () => Promise.reject(new Error("provider down")))).rejects.toThrow(
+      "provider down",
+    );
     // Both settled and gave their slots back: one more fits beside `second`.
     const third = await acquireAiSlot(userId, "chat");
     await Promise.all([second.release(), third.release()]);

@@ -4,7 +4,14 @@ import { EspeakSpeech, escapeForEspeak } from "~/ai/espeak-speech.server";
 import { decodePngDataUrl, isPng, SKETCH_MAX_BYTES } from "~/lib/file-signatures";
 import { isDecodablePng, LocalSketchStylist } from "~/ai/local-sketch.server";
 import { CLIP, LocalVideoRenderer, sceneFor, vp8KeyframeOf, wrapPrompt } from "~/ai/local-video.server";
-import { composeOfflineReply, matchTools, NOT_CONFIGURED_REPLY, OfflineAssistant, rankContent, searchTerms } from "~/ai/offline-assistant.server";
+import {
+  composeOfflineReply,
+  matchTools,
+  NOT_CONFIGURED_REPLY,
+  OfflineAssistant,
+  rankContent,
+  searchTerms,
+} from "~/ai/offline-assistant.server";
 import { personalContext } from "~/services/assistant.server";
 import { SKETCH_STYLES } from "~/shared/sketch-styles";
 import { cartoonPixels, cartoonPixelsOffThread, noisePixels, noisePixelsOffThread } from "~/ai/sketch-pixels.server";
@@ -19,9 +26,16 @@ import { createProject } from "~/models/project.server";
 import { newUserId } from "../support/user-rows";
 
 /** The offline assistant as the service calls it: with the asking person's own material. */
-const ask = async (userId: string, message: string) => new OfflineAssistant().reply(message, await personalContext(userId, message));
+const ask = async (userId: string, message: string) =>
+  new OfflineAssistant().reply(message, await personalContext(userId, message));
 
-const item = (title: string, body: string, updated_at = "2025-01-01T00:00:00.000Z"): ContentItem => ({ id: newId(), title, body, pinned: false, updated_at });
+const item = (title: string, body: string, updated_at = "2025-01-01T00:00:00.000Z"): ContentItem => ({
+  id: newId(),
+  title,
+  body,
+  pinned: false,
+  updated_at,
+});
 
 describe("offline assistant", () => {
   it("has a guide entry for each of the 13 dashboard tools (the 12 in docs/screens.md and the library)", () => {
@@ -39,7 +53,11 @@ describe("offline assistant", () => {
   });
 
   it("searches the person's content: title hits rank above body hits, with a snippet", () => {
-    const items = [item("Groceries", "eggs, milk and bread"), item("Bread recipe", "Flour, water, salt. Knead for ten minutes."), item("Other", "nothing here")];
+    const items = [
+      item("Groceries", "eggs, milk and bread"),
+      item("Bread recipe", "Flour, water, salt. Knead for ten minutes."),
+      item("Other", "nothing here"),
+    ];
     expect(searchTerms("What did I write about bread?")).toEqual(["bread"]);
     const ranked = rankContent(items, ["bread"]);
     expect(ranked.map((match) => match.item.title)).toEqual(["Bread recipe", "Groceries"]);
@@ -47,7 +65,9 @@ describe("offline assistant", () => {
     expect(reply).toMatch(/^From your content:/);
     expect(reply).toContain('"Bread recipe"');
     expect(reply).toContain("eggs, milk and bread");
-    expect(composeOfflineReply("Find my notes about volcanoes", items)).toContain('I found nothing in your content or projects about "volcanoes"');
+    expect(composeOfflineReply("Find my notes about volcanoes", items)).toContain(
+      'I found nothing in your content or projects about "volcanoes"',
+    );
   });
 
   it("says plainly that no model is configured, and how to configure one, for anything else", () => {
@@ -72,7 +92,11 @@ describe("offline assistant", () => {
 
   it("searches the asking user's projects too: title, description and attached media", async () => {
     const [alice, bob] = [await newUserId(), await newUserId()];
-    const project = await createProject(alice, { title: "Zeppelin documentary", description: "Archive footage and a narrated intro", music_file: "demo2" });
+    const project = await createProject(alice, {
+      title: "Zeppelin documentary",
+      description: "Archive footage and a narrated intro",
+      music_file: "demo2",
+    });
     await createProject(bob, { title: "Bob's zeppelin idea" });
     const reply = (await ask(alice, "Which of my projects is about the zeppelin?")).reply;
     expect(reply).toContain("From your projects:");
@@ -104,7 +128,9 @@ describe("offline speech (eSpeak-NG)", () => {
     expect(seconds).toBeGreaterThan(0.8);
     expect(seconds).toBeLessThan(5);
     // Not silence.
-    const samples = new Int16Array(audio.bytes.buffer.slice(audio.bytes.byteOffset + 44, audio.bytes.byteOffset + audio.bytes.length));
+    const samples = new Int16Array(
+      audio.bytes.buffer.slice(audio.bytes.byteOffset + 44, audio.bytes.byteOffset + audio.bytes.length),
+    );
     expect(Math.max(...samples.map(Math.abs))).toBeGreaterThan(1000);
     // Voices differ.
     const british = await speech.synthesize("Hello from the studio.", "gmw/en-GB-x-rp");
@@ -131,24 +157,39 @@ describe("offline speech (eSpeak-NG)", () => {
 describe("sketch input checks", () => {
   let png: Buffer;
   beforeAll(async () => {
-    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#123456" } }).png().toBuffer();
+    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#123456" } })
+      .png()
+      .toBuffer();
   });
 
   it("accepts a PNG data URL and checks the bytes, not the prefix", () => {
     const ok = decodePngDataUrl(`data:image/png;base64,${png.toString("base64")}`);
     expect(ok.ok && isPng(ok.bytes)).toBe(true);
-    expect(decodePngDataUrl(`data:image/jpeg;base64,${png.toString("base64")}`)).toEqual({ ok: false, message: expect.stringMatching(/PNG data URL/) });
-    expect(decodePngDataUrl(`data:image/png;base64,${Buffer.from("GIF89a not a png at all, really not").toString("base64")}`)).toEqual({
+    expect(decodePngDataUrl(`data:image/jpeg;base64,${png.toString("base64")}`)).toEqual({
+      ok: false,
+      message: expect.stringMatching(/PNG data URL/),
+    });
+    expect(
+      decodePngDataUrl(
+        `data:image/png;base64,${Buffer.from("GIF89a not a png at all, really not").toString("base64")}`,
+      ),
+    ).toEqual({
       ok: false,
       message: "image_data must be a PNG image",
     });
-    expect(decodePngDataUrl("data:image/png;base64,@@@@")).toEqual({ ok: false, message: "image_data is not valid base64" });
+    expect(decodePngDataUrl("data:image/png;base64,@@@@")).toEqual({
+      ok: false,
+      message: "image_data is not valid base64",
+    });
   });
 
   it("refuses more than 10 MiB", () => {
     const big = Buffer.alloc(SKETCH_MAX_BYTES + 1);
     png.copy(big);
-    expect(decodePngDataUrl(`data:image/png;base64,${big.toString("base64")}`)).toEqual({ ok: false, message: "image_data must be at most 10 MiB" });
+    expect(decodePngDataUrl(`data:image/png;base64,${big.toString("base64")}`)).toEqual({
+      ok: false,
+      message: "image_data must be at most 10 MiB",
+    });
   });
 
   it("refuses a PNG that does not decode (truncated)", async () => {
@@ -200,7 +241,11 @@ describe("offline sketches of any size", () => {
     [7, 3],
     [15, 200],
   ])("a %ix%i sketch is stylised in every style", async (width, height) => {
-    const sketch = await sharp({ create: { width, height, channels: 4, background: { r: 255, g: 64, b: 129, alpha: 1 } } }).png().toBuffer();
+    const sketch = await sharp({
+      create: { width, height, channels: 4, background: { r: 255, g: 64, b: 129, alpha: 1 } },
+    })
+      .png()
+      .toBuffer();
     const stylist = new LocalSketchStylist();
     for (const style of SKETCH_STYLES) {
       const image = await stylist.stylise(sketch, style);
@@ -231,8 +276,12 @@ describe("offline sketch pixels off the main thread", () => {
 
   it("the worker gives exactly what the functions give in-process", async () => {
     const rgb = canvas(120, 80);
-    expect(Buffer.from(await cartoonPixelsOffThread(rgb, 120, 80)).equals(Buffer.from(cartoonPixels(rgb, 120, 80)))).toBe(true);
-    expect(Buffer.from(await noisePixelsOffThread(64, 48, 77, 40)).equals(Buffer.from(noisePixels(64, 48, 77, 40)))).toBe(true);
+    expect(
+      Buffer.from(await cartoonPixelsOffThread(rgb, 120, 80)).equals(Buffer.from(cartoonPixels(rgb, 120, 80))),
+    ).toBe(true);
+    expect(
+      Buffer.from(await noisePixelsOffThread(64, 48, 77, 40)).equals(Buffer.from(noisePixels(64, 48, 77, 40))),
+    ).toBe(true);
     // The caller's pixels are left as they were (the worker gets a copy).
     expect(Buffer.from(rgb).equals(Buffer.from(canvas(120, 80)))).toBe(true);
   });
@@ -274,7 +323,9 @@ describe("offline video renderer", () => {
   });
 
   it("takes the VP8 keyframe out of a lossy WebP", async () => {
-    const webp = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#f00" } }).webp({ quality: 50 }).toBuffer();
+    const webp = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#f00" } })
+      .webp({ quality: 50 })
+      .toBuffer();
     const frame = vp8KeyframeOf(webp);
     // A VP8 keyframe: frame tag bit 0 clear, then the start code 9d 01 2a.
     expect(frame[0] & 1).toBe(0);
@@ -308,7 +359,12 @@ describe("offline video renderer", () => {
     const reason = new Error("stopped");
     controller.abort(reason);
     await expect(
-      new LocalVideoRenderer(true).run({ prompt: "x", resume: { progress: 0, externalId: null }, signal: controller.signal, report: async () => {} }),
+      new LocalVideoRenderer(true).run({
+        prompt: "x",
+        resume: { progress: 0, externalId: null },
+        signal: controller.signal,
+        report: async () => {},
+      }),
     ).rejects.toBe(reason);
   });
 });
@@ -316,7 +372,9 @@ describe("offline video renderer", () => {
 describe("image placeholder", () => {
   it("builds an 800x600 keyword stock-photo link from the prompt's meaningful words", () => {
     expect(stockPhotoSearchUrl("  red   fox & snow ")).toBe("https://loremflickr.com/800/600/red,fox,snow");
-    expect(stockPhotoSearchUrl("A photo of the Red Fox in the SNOW, red fox!")).toBe("https://loremflickr.com/800/600/red,fox,snow");
+    expect(stockPhotoSearchUrl("A photo of the Red Fox in the SNOW, red fox!")).toBe(
+      "https://loremflickr.com/800/600/red,fox,snow",
+    );
     const url = new URL(stockPhotoSearchUrl("city at night"));
     expect([url.protocol, url.host, url.search, url.hash]).toEqual(["https:", "loremflickr.com", "", ""]);
     expect(url.pathname).toBe("/800/600/city,night");
@@ -324,7 +382,9 @@ describe("image placeholder", () => {
 
   it("keeps a handful of keywords at most, URL-encoded, with no path or query tricks", () => {
     expect(stockPhotoKeywords("one two three four five six seven")).toEqual(["one", "two", "three", "four", "five"]);
-    expect(stockPhotoSearchUrl("Café über Straße")).toBe("https://loremflickr.com/800/600/caf%C3%A9,%C3%BCber,stra%C3%9Fe");
+    expect(stockPhotoSearchUrl("Café über Straße")).toBe(
+      "https://loremflickr.com/800/600/caf%C3%A9,%C3%BCber,stra%C3%9Fe",
+    );
     const tricky = new URL(stockPhotoSearchUrl("../../admin?x=1#frag %2F <script>"));
     expect(tricky.host).toBe("loremflickr.com");
     expect(tricky.pathname).toBe("/800/600/admin,frag,2f,script");

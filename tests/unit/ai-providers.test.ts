@@ -7,14 +7,22 @@ describe("provider choice", () => {
     const providers = chooseProviders(readAiConfig({}));
     expect(providerSummary(providers)).toEqual({
       test_mode: true,
-      providers: { chat: "offline-assistant", speech: "espeak-ng", image: "stock-photo", sketch: "local-stylise", video: "local-renderer" },
+      providers: {
+        chat: "offline-assistant",
+        speech: "espeak-ng",
+        image: "stock-photo",
+        sketch: "local-stylise",
+        video: "local-renderer",
+      },
     });
     expect(providers.chat.offline).toBe(true);
     expect(providers.image).toBeNull();
   });
 
   it("an OpenAI-compatible base URL serves only the capabilities whose model is set", () => {
-    const chatOnly = chooseProviders(readAiConfig({ AI_BASE_URL: "http://localhost:11434/v1", AI_CHAT_MODEL: "llama3.2" }));
+    const chatOnly = chooseProviders(
+      readAiConfig({ AI_BASE_URL: "http://localhost:11434/v1", AI_CHAT_MODEL: "llama3.2" }),
+    );
     expect(providerSummary(chatOnly).providers).toEqual({
       chat: "openai-compatible:llama3.2",
       speech: "espeak-ng",
@@ -23,7 +31,13 @@ describe("provider choice", () => {
       video: "local-renderer",
     });
     const all = chooseProviders(
-      readAiConfig({ AI_BASE_URL: "https://api.openai.com/v1", AI_API_KEY: "k", AI_CHAT_MODEL: "gpt-4o-mini", AI_SPEECH_MODEL: "tts-1", AI_IMAGE_MODEL: "gpt-image-1" }),
+      readAiConfig({
+        AI_BASE_URL: "https://api.openai.com/v1",
+        AI_API_KEY: "k",
+        AI_CHAT_MODEL: "gpt-4o-mini",
+        AI_SPEECH_MODEL: "tts-1",
+        AI_IMAGE_MODEL: "gpt-image-1",
+      }),
     );
     expect(providerSummary(all)).toEqual({
       test_mode: true,
@@ -36,7 +50,9 @@ describe("provider choice", () => {
       },
     });
     // A model without a base URL does nothing.
-    expect(providerSummary(chooseProviders(readAiConfig({ AI_CHAT_MODEL: "x" }))).providers.chat).toBe("offline-assistant");
+    expect(providerSummary(chooseProviders(readAiConfig({ AI_CHAT_MODEL: "x" }))).providers.chat).toBe(
+      "offline-assistant",
+    );
   });
 
   it("ElevenLabs wins for speech where its key is set; Replicate serves video and ends test mode", () => {

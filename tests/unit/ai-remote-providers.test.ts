@@ -6,7 +6,8 @@ import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
 
 /** What the API answers for a provider failure: the service's DomainError through the one responder. */
-const providerErrorResponse = (error: ProviderError, capability: "chat") => errorResponse(providerFailure(error, capability));
+const providerErrorResponse = (error: ProviderError, capability: "chat") =>
+  errorResponse(providerFailure(error, capability));
 import { OpenAiChat, OpenAiImages, OpenAiSpeech } from "~/ai/openai-compatible.server";
 import { ReplicateVideo } from "~/ai/replicate-video.server";
 import { STUDIO_SYSTEM_PROMPT } from "~/ai/chat.server";
@@ -60,7 +61,9 @@ describe("OpenAI-compatible chat", () => {
   });
 
   it("sends no Authorization header when no key is configured (Ollama, llama.cpp)", async () => {
-    stub = await startStubServer((_request, response) => sendJson(response, 200, { choices: [{ message: { content: "ok" } }] }));
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 200, { choices: [{ message: { content: "ok" } }] }),
+    );
     await new OpenAiChat({ ...openaiConfig(stub.url), apiKey: null }, FAST).reply("hi");
     expect(stub.requests[0].headers.authorization).toBeUndefined();
   });
@@ -91,7 +94,9 @@ describe("OpenAI-compatible chat", () => {
   });
 
   it("does not retry a 401/400 (rejected), and the API answer is the text in docs/screens.md#error-messages without provider details", async () => {
-    stub = await startStubServer((_request, response) => sendJson(response, 401, { error: { message: `Incorrect API key provided: ${KEY}` } }));
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 401, { error: { message: `Incorrect API key provided: ${KEY}` } }),
+    );
     const error = await new OpenAiChat(openaiConfig(stub.url), FAST).reply("hi").catch((e) => e);
     expect(error.failure).toBe("rejected");
     expect(stub.requests).toHaveLength(1);
@@ -107,7 +112,12 @@ describe("OpenAI-compatible chat", () => {
       // never answers
     });
     const started = Date.now();
-    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 150, totalTimeoutMs: 10_000, maxRetries: 1, retryBaseMs: 10 })
+    const error = await new OpenAiChat(openaiConfig(stub.url), {
+      timeoutMs: 150,
+      totalTimeoutMs: 10_000,
+      maxRetries: 1,
+      retryBaseMs: 10,
+    })
       .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
@@ -121,7 +131,12 @@ describe("OpenAI-compatible chat", () => {
       // never answers
     });
     const started = Date.now();
-    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 5000, totalTimeoutMs: 300, maxRetries: 5, retryBaseMs: 10 })
+    const error = await new OpenAiChat(openaiConfig(stub.url), {
+      timeoutMs: 5000,
+      totalTimeoutMs: 300,
+      maxRetries: 5,
+      retryBaseMs: 10,
+    })
       .reply("hi")
       .catch((e) => e);
     const elapsed = Date.now() - started;
@@ -135,9 +150,16 @@ describe("OpenAI-compatible chat", () => {
   });
 
   it("does not wait out a Retry-After pause that ends past the deadline: a timeout at once", async () => {
-    stub = await startStubServer((_request, response) => sendJson(response, 503, { error: "busy" }, { "Retry-After": "5" }));
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 503, { error: "busy" }, { "Retry-After": "5" }),
+    );
     const started = Date.now();
-    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 2000, totalTimeoutMs: 1000, maxRetries: 3, retryBaseMs: 10 })
+    const error = await new OpenAiChat(openaiConfig(stub.url), {
+      timeoutMs: 2000,
+      totalTimeoutMs: 1000,
+      maxRetries: 3,
+      retryBaseMs: 10,
+    })
       .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
@@ -147,8 +169,15 @@ describe("OpenAI-compatible chat", () => {
 
   it("counts the pauses between retries against the deadline", async () => {
     // Each 503 asks for a 0.2 s pause: four attempts would need 0.6 s of pauses, the deadline is 0.45 s.
-    stub = await startStubServer((_request, response) => sendJson(response, 503, { error: "busy" }, { "Retry-After": "0.2" }));
-    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 2000, totalTimeoutMs: 450, maxRetries: 3, retryBaseMs: 10 })
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 503, { error: "busy" }, { "Retry-After": "0.2" }),
+    );
+    const error = await new OpenAiChat(openaiConfig(stub.url), {
+      timeoutMs: 2000,
+      totalTimeoutMs: 450,
+      maxRetries: 3,
+      retryBaseMs: 10,
+    })
       .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
@@ -163,7 +192,12 @@ describe("OpenAI-compatible chat", () => {
       response.write('{"choices": [');
     });
     const started = Date.now();
-    const error = await new OpenAiChat(openaiConfig(stub.url), { timeoutMs: 5000, totalTimeoutMs: 300, maxRetries: 0, retryBaseMs: 10 })
+    const error = await new OpenAiChat(openaiConfig(stub.url), {
+      timeoutMs: 5000,
+      totalTimeoutMs: 300,
+      maxRetries: 0,
+      retryBaseMs: 10,
+    })
       .reply("hi")
       .catch((e) => e);
     expect(error.failure).toBe("timeout");
@@ -202,14 +236,20 @@ describe("OpenAI-compatible speech", () => {
       response.writeHead(200, { "Content-Type": "audio/mpeg" });
       response.end(Buffer.alloc(2048, 1));
     });
-    expect((await new OpenAiSpeech(openaiConfig(stub.url), FAST, MiB).synthesize("x", "nova").catch((e) => e)).failure).toBe("bad_response");
-    expect((await new OpenAiSpeech(openaiConfig(stub.url), FAST, 1000).synthesize("x", "nova").catch((e) => e)).failure).toBe("bad_response");
+    expect(
+      (await new OpenAiSpeech(openaiConfig(stub.url), FAST, MiB).synthesize("x", "nova").catch((e) => e)).failure,
+    ).toBe("bad_response");
+    expect(
+      (await new OpenAiSpeech(openaiConfig(stub.url), FAST, 1000).synthesize("x", "nova").catch((e) => e)).failure,
+    ).toBe("bad_response");
   });
 });
 
 describe("OpenAI-compatible images", () => {
   it("generates with POST /v1/images/generations and reads b64_json", async () => {
-    stub = await startStubServer((_request, response) => sendJson(response, 200, { data: [{ b64_json: TINY_PNG.toString("base64") }] }));
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 200, { data: [{ b64_json: TINY_PNG.toString("base64") }] }),
+    );
     const image = await new OpenAiImages(openaiConfig(stub.url), FAST, MiB).generate("a red dot");
     expect(image.contentType).toBe("image/png");
     expect(image.bytes.equals(TINY_PNG)).toBe(true);
@@ -219,9 +259,12 @@ describe("OpenAI-compatible images", () => {
 
   it("fetches a `url` answer and converts a JPEG to PNG", async () => {
     const sharp = (await import("sharp")).default;
-    const jpeg = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#00f" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#00f" } })
+      .jpeg()
+      .toBuffer();
     stub = await startStubServer((request, response) => {
-      if (request.path === "/v1/images/generations") return sendJson(response, 200, { data: [{ url: `${stub!.url}/files/out.jpg` }] });
+      if (request.path === "/v1/images/generations")
+        return sendJson(response, 200, { data: [{ url: `${stub!.url}/files/out.jpg` }] });
       response.writeHead(200, { "Content-Type": "image/jpeg" });
       response.end(jpeg);
     });
@@ -232,12 +275,18 @@ describe("OpenAI-compatible images", () => {
   });
 
   it("refuses a link that is not http(s)", async () => {
-    stub = await startStubServer((_request, response) => sendJson(response, 200, { data: [{ url: "file:///etc/passwd" }] }));
-    expect((await new OpenAiImages(openaiConfig(stub.url), FAST, MiB).generate("x").catch((e) => e)).failure).toBe("bad_response");
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 200, { data: [{ url: "file:///etc/passwd" }] }),
+    );
+    expect((await new OpenAiImages(openaiConfig(stub.url), FAST, MiB).generate("x").catch((e) => e)).failure).toBe(
+      "bad_response",
+    );
   });
 
   it("sends a sketch to POST /v1/images/edits as multipart with the style's prompt", async () => {
-    stub = await startStubServer((_request, response) => sendJson(response, 200, { data: [{ b64_json: TINY_PNG.toString("base64") }] }));
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 200, { data: [{ b64_json: TINY_PNG.toString("base64") }] }),
+    );
     const image = await new OpenAiImages(openaiConfig(stub.url), FAST, MiB).stylise(TINY_PNG, "cartoon");
     expect(image.contentType).toBe("image/png");
     const [sent] = stub.requests;
@@ -257,7 +306,8 @@ describe("OpenAI-compatible images", () => {
 describe("ElevenLabs speech", () => {
   it("lists voices with the xi-api-key header and wraps the PCM answer as WAV", async () => {
     stub = await startStubServer((request, response) => {
-      if (request.path === "/v1/voices") return sendJson(response, 200, { voices: [{ voice_id: "v1", name: "Rachel", extra: 1 }, { bad: true }] });
+      if (request.path === "/v1/voices")
+        return sendJson(response, 200, { voices: [{ voice_id: "v1", name: "Rachel", extra: 1 }, { bad: true }] });
       response.writeHead(200, { "Content-Type": "application/octet-stream" });
       response.end(Buffer.alloc(400));
     });
@@ -283,7 +333,11 @@ describe("Replicate video", () => {
       if (request.method === "POST") return sendJson(response, 201, { id: "pred-1", status: "starting" });
       if (request.path === "/v1/predictions/pred-1") {
         const status = statuses[Math.min(polls++, statuses.length - 1)];
-        return sendJson(response, 200, { id: "pred-1", status, output: status === "succeeded" ? `${stub!.url}/out/clip.webm` : null });
+        return sendJson(response, 200, {
+          id: "pred-1",
+          status,
+          output: status === "succeeded" ? `${stub!.url}/out/clip.webm` : null,
+        });
       }
       response.writeHead(200, { "Content-Type": "video/webm" });
       response.end(webm);
@@ -292,13 +346,23 @@ describe("Replicate video", () => {
 
   const run = (provider: ReplicateVideo, resume = { progress: 0, externalId: null as string | null }) => {
     const reports: VideoProgress[] = [];
-    const result = provider.run({ prompt: "a cat surfing", resume, signal: new AbortController().signal, report: async (u) => void reports.push(u) });
+    const result = provider.run({
+      prompt: "a cat surfing",
+      resume,
+      signal: new AbortController().signal,
+      report: async (u) => void reports.push(u),
+    });
     return { result, reports };
   };
 
   it("creates a prediction, polls it, records its id, downloads the output", async () => {
     stub = await replicateStub(["starting", "processing", "succeeded"]);
-    const provider = new ReplicateVideo({ baseUrl: `${stub.url}/v1`, apiToken: KEY, model: "acme/text2video" }, FAST, MiB, 10);
+    const provider = new ReplicateVideo(
+      { baseUrl: `${stub.url}/v1`, apiToken: KEY, model: "acme/text2video" },
+      FAST,
+      MiB,
+      10,
+    );
     const { result, reports } = run(provider);
     const video = await result;
     expect(video.contentType).toBe("video/webm");
@@ -320,14 +384,24 @@ describe("Replicate video", () => {
 
   it("resumes an interrupted job by its recorded prediction id (no new prediction)", async () => {
     stub = await replicateStub(["succeeded"]);
-    const provider = new ReplicateVideo({ baseUrl: `${stub.url}/v1`, apiToken: KEY, model: "acme/text2video" }, FAST, MiB, 10);
+    const provider = new ReplicateVideo(
+      { baseUrl: `${stub.url}/v1`, apiToken: KEY, model: "acme/text2video" },
+      FAST,
+      MiB,
+      10,
+    );
     await run(provider, { progress: 0.4, externalId: "pred-1" }).result;
     expect(stub.requests.some((r) => r.method === "POST")).toBe(false);
   });
 
   it("a failed prediction is a rejected job", async () => {
     stub = await replicateStub(["processing", "failed"]);
-    const provider = new ReplicateVideo({ baseUrl: `${stub.url}/v1`, apiToken: KEY, model: "acme/text2video" }, FAST, MiB, 10);
+    const provider = new ReplicateVideo(
+      { baseUrl: `${stub.url}/v1`, apiToken: KEY, model: "acme/text2video" },
+      FAST,
+      MiB,
+      10,
+    );
     expect((await run(provider).result.catch((e) => e)).failure).toBe("rejected");
   });
 });
@@ -340,7 +414,13 @@ describe("configuration", () => {
     expect(none.image).toBeNull();
     expect(none.elevenlabs).toBeNull();
     expect(none.replicate).toBeNull();
-    expect(none.remote).toEqual({ timeoutMs: 60_000, totalTimeoutMs: 120_000, maxRetries: 2, retryBaseMs: 500, downloadHosts: [] });
+    expect(none.remote).toEqual({
+      timeoutMs: 60_000,
+      totalTimeoutMs: 120_000,
+      maxRetries: 2,
+      retryBaseMs: 500,
+      downloadHosts: [],
+    });
     expect(none.videoMaxActiveJobs).toBe(3);
 
     const full = readAiConfig({
@@ -355,8 +435,18 @@ describe("configuration", () => {
       AI_MAX_RETRIES: "0",
       VIDEO_MAX_ACTIVE_JOBS: "1",
     });
-    expect(full.chat).toMatchObject({ baseUrl: "http://localhost:11434/v1", apiKey: null, chatModel: "llama3.2", speechModel: null, speechVoices: ["a", "b"] });
-    expect(full.elevenlabs).toEqual({ baseUrl: "https://api.elevenlabs.io", apiKey: "el", model: "eleven_multilingual_v2" });
+    expect(full.chat).toMatchObject({
+      baseUrl: "http://localhost:11434/v1",
+      apiKey: null,
+      chatModel: "llama3.2",
+      speechModel: null,
+      speechVoices: ["a", "b"],
+    });
+    expect(full.elevenlabs).toEqual({
+      baseUrl: "https://api.elevenlabs.io",
+      apiKey: "el",
+      model: "eleven_multilingual_v2",
+    });
     expect(full.replicate).toEqual({ baseUrl: "https://api.replicate.com/v1", apiToken: "r8", model: "owner/model" });
     expect(full.remote).toMatchObject({ timeoutMs: 5000, totalTimeoutMs: 12_500, maxRetries: 0 });
     expect(full.videoMaxActiveJobs).toBe(1);
@@ -364,7 +454,10 @@ describe("configuration", () => {
     expect(() => readAiConfig({ AI_BASE_URL: "ftp://x" })).toThrow(/AI_BASE_URL/);
     expect(() => readAiConfig({ AI_TIMEOUT_SECONDS: "soon" })).toThrow(/AI_TIMEOUT_SECONDS/);
     expect(() => readAiConfig({ AI_TOTAL_TIMEOUT_SECONDS: "0" })).toThrow(/AI_TOTAL_TIMEOUT_SECONDS/);
-    for (const bad of ["0", "2.5", "many"]) expect(() => readAiConfig({ VIDEO_MAX_ACTIVE_JOBS: bad })).toThrow(/VIDEO_MAX_ACTIVE_JOBS/);
-    expect(() => readAiConfig({ REPLICATE_API_TOKEN: "t", REPLICATE_VIDEO_MODEL: "no-slash" })).toThrow(/REPLICATE_VIDEO_MODEL/);
+    for (const bad of ["0", "2.5", "many"])
+      expect(() => readAiConfig({ VIDEO_MAX_ACTIVE_JOBS: bad })).toThrow(/VIDEO_MAX_ACTIVE_JOBS/);
+    expect(() => readAiConfig({ REPLICATE_API_TOKEN: "t", REPLICATE_VIDEO_MODEL: "no-slash" })).toThrow(
+      /REPLICATE_VIDEO_MODEL/,
+    );
   });
 });

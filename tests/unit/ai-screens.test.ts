@@ -1,11 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { voicesForScreen } from "~/services/generation.server";
 import { loadVoiceOptions, speakableText } from "~/browser/ai-client";
-import { isFinished, pollVideoJob, progressTone, showsProgressBar, type VideoPollEnd, videoStatusText } from "~/browser/video-status";
+import {
+  isFinished,
+  pollVideoJob,
+  progressTone,
+  showsProgressBar,
+  type VideoPollEnd,
+  videoStatusText,
+} from "~/browser/video-status";
 
 describe("AI video screen rules (docs/screens.md#states-and-transitions)", () => {
   it("has a text for each status and 'Generating...' otherwise", () => {
-    expect(["queued", "processing", "finishing", "completed", "error", "timeout", "starting", ""].map(videoStatusText)).toEqual([
+    expect(
+      ["queued", "processing", "finishing", "completed", "error", "timeout", "starting", ""].map(videoStatusText),
+    ).toEqual([
       "Queued...",
       "Processing video...",
       "Finalizing...",
@@ -18,11 +27,9 @@ describe("AI video screen rules (docs/screens.md#states-and-transitions)", () =>
   });
 
   it("shows the bar only in queued, processing and finishing; its colour changes below 50% and 90%", () => {
-    expect(["starting", "queued", "processing", "finishing", "completed", "error", "timeout"].filter(showsProgressBar)).toEqual([
-      "queued",
-      "processing",
-      "finishing",
-    ]);
+    expect(
+      ["starting", "queued", "processing", "finishing", "completed", "error", "timeout"].filter(showsProgressBar),
+    ).toEqual(["queued", "processing", "finishing"]);
     expect([0, 0.49, 0.5, 0.89, 0.9, 1].map(progressTone)).toEqual(["low", "low", "mid", "mid", "high", "high"]);
     expect(["completed", "error", "timeout"].every(isFinished)).toBe(true);
     expect(isFinished("processing")).toBe(false);
@@ -47,7 +54,12 @@ describe("AI video polling (docs/screens.md#states-and-transitions: every 1 s, s
     });
     const updates: string[] = [];
     const ends: VideoPollEnd[] = [];
-    pollVideoJob({ poll, onUpdate: (status) => updates.push(status.status), onEnd: (end) => ends.push(end), signal: controller.signal });
+    pollVideoJob({
+      poll,
+      onUpdate: (status) => updates.push(status.status),
+      onEnd: (end) => ends.push(end),
+      signal: controller.signal,
+    });
     return { poll, updates, ends, controller };
   }
 
@@ -112,14 +124,20 @@ describe("assistant voice list (docs/screens.md#error-messages: a failure falls 
     // An empty voice_id lets the server speak in its first voice.
     expect(await loadVoiceOptions()).toEqual([{ voice_id: "", name: "Creative Voice" }]);
     expect(await loadVoiceOptions()).toEqual([]);
-    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(["/api/voice/voices", "/api/voice/voices", "/api/voice/voices"]);
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      "/api/voice/voices",
+      "/api/voice/voices",
+      "/api/voice/voices",
+    ]);
   });
 
   it("on the server (the page's voices): the provider's list, or the fallback voice when it fails or is too slow", async () => {
     const voices = [{ voice_id: "a", name: "A" }];
     vi.spyOn(console, "error").mockImplementation(() => {});
     expect(await voicesForScreen(undefined, 1000, async () => voices)).toEqual(voices);
-    expect(await voicesForScreen(undefined, 1000, async () => Promise.reject(new Error("down")))).toEqual([{ voice_id: "", name: "Creative Voice" }]);
+    expect(await voicesForScreen(undefined, 1000, async () => Promise.reject(new Error("down")))).toEqual([
+      { voice_id: "", name: "Creative Voice" },
+    ]);
     const started = Date.now();
     const never = () => new Promise<typeof voices>(() => {});
     expect(await voicesForScreen(undefined, 100, never)).toEqual([{ voice_id: "", name: "Creative Voice" }]);

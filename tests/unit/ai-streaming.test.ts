@@ -19,7 +19,15 @@ afterEach(async () => {
 
 function chat(url: string, call = FAST) {
   return new OpenAiChat(
-    { baseUrl: `${url}/v1`, apiKey: "k", chatModel: "llama3.2", speechModel: null, speechVoices: [], imageModel: null, imageSize: "1024x1024" },
+    {
+      baseUrl: `${url}/v1`,
+      apiKey: "k",
+      chatModel: "llama3.2",
+      speechModel: null,
+      speechVoices: [],
+      imageModel: null,
+      imageSize: "1024x1024",
+    },
     call,
   );
 }
@@ -60,7 +68,9 @@ describe("OpenAI-compatible streamed chat", () => {
   });
 
   it("a server that ignores stream answers one JSON completion: one piece", async () => {
-    stub = await startStubServer((_request, response) => sendJson(response, 200, { choices: [{ message: { content: " Whole reply." } }] }));
+    stub = await startStubServer((_request, response) =>
+      sendJson(response, 200, { choices: [{ message: { content: " Whole reply." } }] }),
+    );
     expect(await collect(chat(stub.url).stream("hi"))).toEqual(["Whole reply."]);
   });
 
@@ -134,7 +144,9 @@ describe("OpenAI-compatible streamed chat", () => {
 describe("offline assistant streaming", () => {
   it("yields the same reply as reply(), word by word", async () => {
     const assistant = new OfflineAssistant();
-    const context = { items: [{ title: "Lighthouse notes", body: "The lamp turns every twelve seconds.", updated_at: "2026-01-01" }] };
+    const context = {
+      items: [{ title: "Lighthouse notes", body: "The lamp turns every twelve seconds.", updated_at: "2026-01-01" }],
+    };
     const pieces = await collect(assistant.stream("What did I write about the lighthouse?", context));
     const whole = (await assistant.reply("What did I write about the lighthouse?", context)).reply;
     expect(pieces.join("")).toBe(whole);
@@ -151,7 +163,8 @@ describe("offline assistant streaming", () => {
 
 describe("the browser's event-stream reader", () => {
   it("gives each event's data, whatever the chunking", async () => {
-    const text = 'data: {"delta":"a"}\n\ndata: {"delta":"b\\n"}\r\n\r\n: comment\n\ndata: line1\ndata: line2\n\ndata: [DONE]\n\n';
+    const text =
+      'data: {"delta":"a"}\n\ndata: {"delta":"b\\n"}\r\n\r\n: comment\n\ndata: line1\ndata: line2\n\ndata: [DONE]\n\n';
     for (const size of [1, 3, 7, text.length]) {
       const bytes = new TextEncoder().encode(text);
       const body = new ReadableStream<Uint8Array>({

@@ -9,11 +9,21 @@ import { fileStore } from "~/lib/storage.server";
 import { getMediaById } from "~/models/media.server";
 import { DomainError } from "~/lib/domain-error";
 import { unavailable } from "~/lib/outage.server";
-import { createVideoJob, getVideoJob, listVideoJobs, VIDEO_JOB_LIMIT, videoPromptSchema } from "~/models/video-job.server";
+import {
+  createVideoJob,
+  getVideoJob,
+  listVideoJobs,
+  VIDEO_JOB_LIMIT,
+  videoPromptSchema,
+} from "~/models/video-job.server";
 import { newUserId } from "../support/user-rows";
 import { waitFor } from "../support/wait";
 
-const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("\x42\x82\x84webm"), Buffer.alloc(200, 7)]);
+const WEBM = Buffer.concat([
+  Buffer.from([0x1a, 0x45, 0xdf, 0xa3]),
+  Buffer.from("\x42\x82\x84webm"),
+  Buffer.alloc(200, 7),
+]);
 
 /** A provider whose runs the test drives. */
 class ScriptedProvider implements VideoProvider {
@@ -29,7 +39,8 @@ class ScriptedProvider implements VideoProvider {
   }
 }
 
-const untilAborted = (signal: AbortSignal) => new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
 
 const runners: VideoJobRunner[] = [];
 function runner(provider: VideoProvider, options: ConstructorParameters<typeof VideoJobRunner>[1] = {}) {
@@ -64,7 +75,8 @@ describe("video job model", () => {
 
 describe("video job limit per person", () => {
   it("refuses a new job while the person has the maximum unfinished, counting only their own unfinished jobs", async () => {
-    const limited = (prompt: string, owner = user) => createVideoJob(owner, prompt, "local-renderer", { maxUnfinished: 3 });
+    const limited = (prompt: string, owner = user) =>
+      createVideoJob(owner, prompt, "local-renderer", { maxUnfinished: 3 });
     const jobs = [await limited("one"), await limited("two"), await limited("three")];
     expect(jobs.map((job) => job.status)).toEqual(["starting", "starting", "starting"]);
     const refused = await limited("four").catch((error) => error);
@@ -89,13 +101,18 @@ describe("video job limit per person", () => {
   });
 
   it("lets no burst of requests slip past the limit", async () => {
-    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => createVideoJob(user, `burst ${i}`, "local-renderer", { maxUnfinished: 2 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => createVideoJob(user, `burst ${i}`, "local-renderer", { maxUnfinished: 2 })),
+    );
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(2);
     const rejected = results.filter((result) => result.status === "rejected");
     expect(rejected).toHaveLength(4);
-    for (const result of rejected) expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: VIDEO_JOB_LIMIT });
+    for (const result of rejected)
+      expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: VIDEO_JOB_LIMIT });
     expect(await listVideoJobs(user)).toHaveLength(2);
-    expect((await createVideoJob(user, "one", "x", { maxUnfinished: 1 }).catch((error) => error)).message).toMatch(/^You already have 1 video being generated\./);
+    expect((await createVideoJob(user, "one", "x", { maxUnfinished: 1 }).catch((error) => error)).message).toMatch(
+      /^You already have 1 video being generated\./,
+    );
   });
 });
 
@@ -131,7 +148,10 @@ describe("video job runner", () => {
     });
     const a = runner(first);
     await a.start();
-    await waitFor(() => getVideoJob(user, job.id), (current) => current!.progress === 0.4);
+    await waitFor(
+      () => getVideoJob(user, job.id),
+      (current) => current!.progress === 0.4,
+    );
     await a.stop(); // the process "dies": its claim stays in the row until the heartbeat goes stale
 
     const second = new ScriptedProvider("scripted", async (run) => {
@@ -139,11 +159,18 @@ describe("video job runner", () => {
       return { bytes: WEBM, contentType: "video/webm", extension: "webm" };
     });
     await runner(second).start();
-    const done = await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    const done = await waitFor(
+      () => getVideoJob(user, job.id),
+      (current) => current!.status === "completed",
+    );
     expect(done!.url).not.toBeNull();
     expect(second.runs).toHaveLength(1);
     expect(second.runs[0].resume).toEqual({ progress: 0.4, externalId: "remote-7" });
-    const row = await db.selectFrom("video_jobs").select(["attempts", "runner_id"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("video_jobs")
+      .select(["attempts", "runner_id"])
+      .where("id", "=", job.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ attempts: 2, runner_id: null });
   });
 
@@ -158,10 +185,17 @@ describe("video job runner", () => {
       return { bytes: WEBM, contentType: "video/webm", extension: "webm" };
     });
     await runner(provider).start();
-    const done = await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    const done = await waitFor(
+      () => getVideoJob(user, job.id),
+      (current) => current!.status === "completed",
+    );
     expect(done!.error).toBeNull();
     expect(provider.runs.map((run) => run.resume.progress)).toEqual([0, 0.4]);
-    const row = await db.selectFrom("video_jobs").select(["attempts"]).where("id", "=", job.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("video_jobs")
+      .select(["attempts"])
+      .where("id", "=", job.id)
+      .executeTakeFirstOrThrow();
     expect(row.attempts).toBe(2);
   });
 
@@ -169,7 +203,11 @@ describe("video job runner", () => {
     const failures: unknown[] = [];
     const logged = vi.spyOn(console, "error").mockImplementation((...args) => void failures.push(args[0]));
     const job = await createVideoJob(user, "after the outage", "scripted");
-    const provider = new ScriptedProvider("scripted", async () => ({ bytes: WEBM, contentType: "video/webm", extension: "webm" }));
+    const provider = new ScriptedProvider("scripted", async () => ({
+      bytes: WEBM,
+      contentType: "video/webm",
+      extension: "webm",
+    }));
     // The jobs' table out of reach: every pass fails (on SQLite a missing table stands in for the server being away).
     await sql`alter table video_jobs rename to video_jobs_away`.execute(db);
     try {
@@ -185,7 +223,10 @@ describe("video job runner", () => {
       logged.mockRestore();
     }
     const started = Date.now();
-    await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    await waitFor(
+      () => getVideoJob(user, job.id),
+      (current) => current!.status === "completed",
+    );
     expect(Date.now() - started).toBeLessThan(MAX_BACKOFF_MS + 5000);
   });
 
@@ -199,16 +240,30 @@ describe("video job runner", () => {
       return { bytes: WEBM, contentType: "video/webm", extension: "webm" };
     });
     await Promise.all([runner(provider, { staleMs: 60_000 }).start(), runner(provider, { staleMs: 60_000 }).start()]);
-    await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "completed");
+    await waitFor(
+      () => getVideoJob(user, job.id),
+      (current) => current!.status === "completed",
+    );
     expect(runs).toBe(1);
   });
 
   it("ends a job interrupted too often in error", async () => {
     const job = await createVideoJob(user, "crashy", "scripted");
-    await db.updateTable("video_jobs").set({ attempts: 3, status: "processing", runner_id: "dead", heartbeat_at: "2000-01-01T00:00:00.000Z" }).where("id", "=", job.id).execute();
-    const provider = new ScriptedProvider("scripted", async () => ({ bytes: WEBM, contentType: "video/webm", extension: "webm" }));
+    await db
+      .updateTable("video_jobs")
+      .set({ attempts: 3, status: "processing", runner_id: "dead", heartbeat_at: "2000-01-01T00:00:00.000Z" })
+      .where("id", "=", job.id)
+      .execute();
+    const provider = new ScriptedProvider("scripted", async () => ({
+      bytes: WEBM,
+      contentType: "video/webm",
+      extension: "webm",
+    }));
     await runner(provider, { maxAttempts: 3 }).start();
-    const done = await waitFor(() => getVideoJob(user, job.id), (current) => current!.status === "error");
+    const done = await waitFor(
+      () => getVideoJob(user, job.id),
+      (current) => current!.status === "error",
+    );
     expect(done!.error).toBe("The job was interrupted too many times");
     expect(provider.runs).toHaveLength(0);
   });
@@ -217,7 +272,10 @@ describe("video job runner", () => {
     const slow = await createVideoJob(user, "slow", "scripted");
     const provider = new ScriptedProvider("scripted", (run) => untilAborted(run.signal));
     await runner(provider, { jobTimeoutMs: 300 }).start();
-    const timedOut = await waitFor(() => getVideoJob(user, slow.id), (current) => current!.status === "timeout");
+    const timedOut = await waitFor(
+      () => getVideoJob(user, slow.id),
+      (current) => current!.status === "timeout",
+    );
     expect(timedOut!.error).toBe("The video took too long to generate");
     await Promise.all(runners.splice(0).map((r) => r.stop()));
 
@@ -226,7 +284,10 @@ describe("video job runner", () => {
       throw new ProviderError("video", "scripted", "rejected", "HTTP 400 secret provider text");
     });
     await runner(broken).start();
-    const failed = await waitFor(() => getVideoJob(user, failing.id), (current) => current!.status === "error");
+    const failed = await waitFor(
+      () => getVideoJob(user, failing.id),
+      (current) => current!.status === "error",
+    );
     expect(failed!.error).toBe("The video provider refused the job");
     expect(failed!.url).toBeNull();
   });
@@ -239,7 +300,10 @@ describe("video job runner", () => {
     const earlier = new Date(Date.parse(first.created_at) - 1000).toISOString();
     await db.updateTable("video_jobs").set({ created_at: earlier }).where("id", "=", first.id).execute();
     await runner(provider, { maxActive: 1 }).start();
-    await waitFor(() => getVideoJob(user, second.id), (current) => current!.status === "queued");
+    await waitFor(
+      () => getVideoJob(user, second.id),
+      (current) => current!.status === "queued",
+    );
     expect(provider.runs.map((run) => run.prompt)).toEqual(["first"]);
     expect((await getVideoJob(user, first.id))!.status).toBe("starting");
   });

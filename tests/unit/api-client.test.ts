@@ -51,7 +51,13 @@ describe("browser API client (docs/screens.md#states-and-transitions)", () => {
   });
 
   it("other failures surface the server's detail", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ detail: "Title is required" }, { status: 422 })));
-    await expect(apiJson("/api/content", { body: {} })).rejects.toMatchObject({ status: 422, detail: "Title is required" });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ detail: "Title is required" }, { status: 422 })),
+    );
+    await expect(apiJson("/api/content", { body: {} })).rejects.toMatchObject({
+      status: 422,
+      detail: "Title is required",
+    });
   });
 });

@@ -20,21 +20,33 @@ async function storeLongItems(userId: string, count: number, from = Date.UTC(202
   for (let start = 0; start < count; start += 50) {
     const rows = Array.from({ length: Math.min(50, count - start) }, (_, i) => {
       const at = new Date(from + (start + i) * 1000).toISOString();
-      return { id: newId(), user_id: userId, title: `Harbour log ${start + i}`, body: filler, pinned: 0, created_at: at, updated_at: at };
+      return {
+        id: newId(),
+        user_id: userId,
+        title: `Harbour log ${start + i}`,
+        body: filler,
+        pinned: 0,
+        created_at: at,
+        updated_at: at,
+      };
     });
     await db.insertInto("content_items").values(rows).execute();
   }
 }
 
 const sizeOf = (context: Awaited<ReturnType<typeof personalContext>>) =>
-  [...(context.items ?? []), ...(context.projects ?? [])].reduce((sum, entry) => sum + entry.title.length + entry.body.length, 0);
+  [...(context.items ?? []), ...(context.projects ?? [])].reduce(
+    (sum, entry) => sum + entry.title.length + entry.body.length,
+    0,
+  );
 
 describe("the assistant's context", () => {
   it("is at most the top hits with cut bodies, however many long items the person has", async () => {
     const [few, many] = [await newUserId(), await newUserId()];
     await storeLongItems(few, 10);
     await storeLongItems(many, 300);
-    for (let i = 0; i < 30; i++) await createProject(many, { title: `Zeppelin film ${i}`, description: "z".repeat(5000) });
+    for (let i = 0; i < 30; i++)
+      await createProject(many, { title: `Zeppelin film ${i}`, description: "z".repeat(5000) });
 
     const question = "What did I write about the zeppelin?";
     const small = await personalContext(few, question);
@@ -42,20 +54,30 @@ describe("the assistant's context", () => {
     expect(small.items).toHaveLength(ASSISTANT_CONTEXT.items);
     expect(large.items).toHaveLength(ASSISTANT_CONTEXT.items);
     expect(large.projects!.length).toBeLessThanOrEqual(ASSISTANT_CONTEXT.projects);
-    for (const entry of [...large.items!, ...large.projects!]) expect(entry.body.length).toBeLessThanOrEqual(ASSISTANT_CONTEXT.bodyChars);
+    for (const entry of [...large.items!, ...large.projects!])
+      expect(entry.body.length).toBeLessThanOrEqual(ASSISTANT_CONTEXT.bodyChars);
     // The items' part does not grow with the person's material: the same for 10 items as for 300.
     const bodies = (items: { body: string }[] = []) => items.reduce((sum, item) => sum + item.body.length, 0);
     expect(bodies(large.items)).toBe(bodies(small.items));
     expect(bodies(large.items)).toBe(ASSISTANT_CONTEXT.items * ASSISTANT_CONTEXT.bodyChars);
-    expect(sizeOf(large)).toBeLessThanOrEqual(ASSISTANT_CONTEXT_MAX_BODY_CHARS + 200 * (ASSISTANT_CONTEXT.items + ASSISTANT_CONTEXT.projects));
+    expect(sizeOf(large)).toBeLessThanOrEqual(
+      ASSISTANT_CONTEXT_MAX_BODY_CHARS + 200 * (ASSISTANT_CONTEXT.items + ASSISTANT_CONTEXT.projects),
+    );
     // The newest hits: the most recent logs.
     expect(large.items!.map((item) => item.title)).toContain("Harbour log 299");
   });
 
   it("puts the items with every word of the question first, however old, then the ones with any", async () => {
     const userId = await newUserId();
-    const old = await createContent(userId, { title: "Airship timetable", body: "The zeppelin leaves at dawn from the northern mast." });
-    await db.updateTable("content_items").set({ updated_at: "2020-01-01T00:00:00.000Z" }).where("id", "=", old.id).execute();
+    const old = await createContent(userId, {
+      title: "Airship timetable",
+      body: "The zeppelin leaves at dawn from the northern mast.",
+    });
+    await db
+      .updateTable("content_items")
+      .set({ updated_at: "2020-01-01T00:00:00.000Z" })
+      .where("id", "=", old.id)
+      .execute();
     await storeLongItems(userId, 40);
     const context = await personalContext(userId, "When does the zeppelin leave at dawn?");
     expect(context.items).toHaveLength(ASSISTANT_CONTEXT.items);

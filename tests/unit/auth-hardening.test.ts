@@ -6,9 +6,12 @@ import { safeRedirectPath } from "~/shared/safe-redirect";
 import { readOrCreateSecretFile, SECRET_MIN_LENGTH } from "~/lib/session-secret.server";
 
 describe("safeRedirectPath", () => {
-  it.each(["/dashboard", "/dashboard?edit=1", "/content#top", "/a/b/c?x=%2F%2Fevil", "/%09/evil.example/"])("keeps %j", (target) => {
-    expect(safeRedirectPath(target)).toBe(target);
-  });
+  it.each(["/dashboard", "/dashboard?edit=1", "/content#top", "/a/b/c?x=%2F%2Fevil", "/%09/evil.example/"])(
+    "keeps %j",
+    (target) => {
+      expect(safeRedirectPath(target)).toBe(target);
+    },
+  );
 
   it.each([
     "/\t/evil.example/",

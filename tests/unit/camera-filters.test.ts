@@ -29,7 +29,18 @@ import {
 
 describe("camera filters (docs/screens.md#constants-and-limits)", () => {
   it("offers the ten filters; Camera V2 the first five plus none, matrix by default", () => {
-    expect(CAMERA_FILTERS).toEqual(["matrix", "neon", "bw", "warm", "cyber", "infra", "dreamy", "vintage", "purple", "none"]);
+    expect(CAMERA_FILTERS).toEqual([
+      "matrix",
+      "neon",
+      "bw",
+      "warm",
+      "cyber",
+      "infra",
+      "dreamy",
+      "vintage",
+      "purple",
+      "none",
+    ]);
     expect(CAMERA_V2_FILTERS).toEqual(["matrix", "neon", "bw", "warm", "cyber", "none"]);
     expect(CAMERA_V2_DEFAULT_FILTER).toBe("matrix");
     expect(isCameraFilter(CAMERA_DEFAULT_FILTER)).toBe(true);
@@ -44,7 +55,8 @@ describe("camera filters (docs/screens.md#constants-and-limits)", () => {
     for (const filter of CAMERA_FILTERS.filter((name) => name !== "none")) {
       const recipe = FILTER_RECIPES[filter];
       // Something beyond saturation changes a grey picture too: a tint layer, a palette or a grey/sepia/blur filter.
-      const changesGrey = recipe.layers.length > 0 || recipe.pixelMap !== undefined || /grayscale|sepia|blur/.test(recipe.css);
+      const changesGrey =
+        recipe.layers.length > 0 || recipe.pixelMap !== undefined || /grayscale|sepia|blur/.test(recipe.css);
       expect(changesGrey, filter).toBe(true);
     }
   });
@@ -103,11 +115,19 @@ describe("camera filters (docs/screens.md#constants-and-limits)", () => {
 });
 
 describe("recording formats", () => {
-  const supports = (...types: string[]) => (type: string) => types.includes(type);
+  const supports =
+    (...types: string[]) =>
+    (type: string) =>
+      types.includes(type);
 
   it("voice memos are audio/mp4 saved as .m4a where supported, otherwise the honest container", () => {
-    expect(pickRecordingFormat(VOICE_MEMO_FORMATS, supports("audio/mp4", "audio/webm"))).toEqual({ mimeType: "audio/mp4", extension: "m4a" });
-    expect(pickRecordingFormat(VOICE_MEMO_FORMATS, supports("audio/webm;codecs=opus", "audio/ogg;codecs=opus"))).toEqual({
+    expect(pickRecordingFormat(VOICE_MEMO_FORMATS, supports("audio/mp4", "audio/webm"))).toEqual({
+      mimeType: "audio/mp4",
+      extension: "m4a",
+    });
+    expect(
+      pickRecordingFormat(VOICE_MEMO_FORMATS, supports("audio/webm;codecs=opus", "audio/ogg;codecs=opus")),
+    ).toEqual({
       mimeType: "audio/webm;codecs=opus",
       extension: "webm",
     });
@@ -116,7 +136,9 @@ describe("recording formats", () => {
   });
 
   it("camera videos are WebM, MP4 only where WebM cannot be written", () => {
-    expect(pickRecordingFormat(CAMERA_VIDEO_FORMATS, supports("video/webm", "video/webm;codecs=vp8", "video/mp4"))).toEqual({
+    expect(
+      pickRecordingFormat(CAMERA_VIDEO_FORMATS, supports("video/webm", "video/webm;codecs=vp8", "video/mp4")),
+    ).toEqual({
       mimeType: "video/webm;codecs=vp8",
       extension: "webm",
     });

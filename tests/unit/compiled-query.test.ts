@@ -1,7 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Kysely, NoResultError, sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs } from "kysely";
+import {
+  Kysely,
+  NoResultError,
+  sql,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+} from "kysely";
 import { afterAll, describe, expect, expectTypeOf, it } from "vitest";
 import { compileOnce } from "~/lib/compiled-query.server";
 import { createDialect, StripNulPlugin } from "~/lib/db-dialect.server";
@@ -18,13 +25,26 @@ async function addItem(database: Kysely<Database>, userId: string, title: string
   const id = newId();
   await database
     .insertInto("content_items")
-    .values({ id, user_id: userId, title, body: `body of ${title}`, pinned, created_at: updatedAt, updated_at: updatedAt })
+    .values({
+      id,
+      user_id: userId,
+      title,
+      body: `body of ${title}`,
+      pinned,
+      created_at: updatedAt,
+      updated_at: updatedAt,
+    })
     .execute();
   return id;
 }
 
 const itemsOf = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
-  database.selectFrom("content_items").select(["id", "title", "pinned"]).where("user_id", "=", p.userId).orderBy("updated_at", "desc").orderBy("id"),
+  database
+    .selectFrom("content_items")
+    .select(["id", "title", "pinned"])
+    .where("user_id", "=", p.userId)
+    .orderBy("updated_at", "desc")
+    .orderBy("id"),
 );
 
 /** A constant string, a constant null test and a constant limit beside the parameters. */
@@ -82,11 +102,23 @@ describe("compileOnce", () => {
     expect((await itemsOf.all(db, { userId: alice })).map((row) => row.title)).toEqual(["skip me", "a2", "a1"]);
 
     // Constants stay as compiled: "skip me" is never listed, and at most 2 rows come back.
-    expect(await newestOtherThan.all(db, { userId: alice, since: "2024-01-01T00:00:00.000Z" })).toEqual([{ title: "a2" }, { title: "a1" }]);
-    expect(await newestOtherThan.all(db, { userId: alice, since: "2024-01-01T00:00:02.000Z" })).toEqual([{ title: "a2" }]);
-    expect(await newestOtherThan.all(db, { userId: bob, since: "2024-01-01T00:00:00.000Z" })).toEqual([{ title: "b1" }]);
+    expect(await newestOtherThan.all(db, { userId: alice, since: "2024-01-01T00:00:00.000Z" })).toEqual([
+      { title: "a2" },
+      { title: "a1" },
+    ]);
+    expect(await newestOtherThan.all(db, { userId: alice, since: "2024-01-01T00:00:02.000Z" })).toEqual([
+      { title: "a2" },
+    ]);
+    expect(await newestOtherThan.all(db, { userId: bob, since: "2024-01-01T00:00:00.000Z" })).toEqual([
+      { title: "b1" },
+    ]);
 
-    const [a1] = await db.selectFrom("content_items").select("id").where("title", "=", "a1").where("user_id", "=", alice).execute();
+    const [a1] = await db
+      .selectFrom("content_items")
+      .select("id")
+      .where("title", "=", "a1")
+      .where("user_id", "=", alice)
+      .execute();
     expect(await byIdOrTitle.all(db, { userId: alice, key: "a2" })).toHaveLength(1);
     expect(await byIdOrTitle.all(db, { userId: alice, key: a1.id })).toEqual([{ id: a1.id }]);
     expect(await byIdOrTitle.all(db, { userId: bob, key: a1.id })).toEqual([]);
@@ -120,7 +152,8 @@ describe("compileOnce", () => {
 
   it("keeps the models' list order and paging exactly as the query builder's", async () => {
     const userId = await newUserId();
-    for (let i = 0; i < 7; i++) await addItem(db, userId, `item ${i}`, `2024-03-01T00:00:0${i % 3}.000Z`, i % 4 === 0 ? 1 : 0);
+    for (let i = 0; i < 7; i++)
+      await addItem(db, userId, `item ${i}`, `2024-03-01T00:00:0${i % 3}.000Z`, i % 4 === 0 ? 1 : 0);
     const plain = (limit?: number, offset?: number) => {
       let query = db
         .selectFrom("content_items")
@@ -133,10 +166,20 @@ describe("compileOnce", () => {
       if (offset) query = (limit === undefined ? query.limit(Number.MAX_SAFE_INTEGER) : query).offset(offset);
       return query.execute();
     };
-    for (const [limit, offset] of [[undefined, undefined], [3, undefined], [undefined, 0], [undefined, 2], [3, 2], [2, 6], [1, 0]] as const) {
+    for (const [limit, offset] of [
+      [undefined, undefined],
+      [3, undefined],
+      [undefined, 0],
+      [undefined, 2],
+      [3, 2],
+      [2, 6],
+      [1, 0],
+    ] as const) {
       const expected = (await plain(limit, offset)).map((row) => ({ ...row, pinned: Boolean(row.pinned) }));
       expect(await listContent(userId, { limit, offset })).toEqual(expected);
-      expect(await listContentSummaries(userId, { limit, offset })).toEqual(expected.map(({ body: _body, ...summary }) => summary));
+      expect(await listContentSummaries(userId, { limit, offset })).toEqual(
+        expected.map(({ body: _body, ...summary }) => summary),
+      );
     }
   });
 
@@ -177,7 +220,15 @@ describe("compileOnce across databases", () => {
   it("compiles once per database: the open one (whichever engine) and another SQLite beside it", async () => {
     const other = await sqliteDatabase("other.sqlite");
     const userId = await newUserId();
-    await other.insertInto("users").values({ id: userId, email: `${userId}@example.com`, password_hash: "x", created_at: "2024-01-01T00:00:00.000Z" }).execute();
+    await other
+      .insertInto("users")
+      .values({
+        id: userId,
+        email: `${userId}@example.com`,
+        password_hash: "x",
+        created_at: "2024-01-01T00:00:00.000Z",
+      })
+      .execute();
     await addItem(db, userId, "in the app's database", "2024-05-01T00:00:00.000Z");
     await addItem(other, userId, "in the other one", "2024-05-01T00:00:00.000Z");
     for (let i = 0; i < 2; i++) {
@@ -189,7 +240,15 @@ describe("compileOnce across databases", () => {
   it("puts each value through StripNulPlugin, as the plugin itself would have", async () => {
     const stripped = await sqliteDatabase("strip.sqlite", [new StripNulPlugin()]);
     const userId = newId();
-    await stripped.insertInto("users").values({ id: userId, email: `${userId}@example.com`, password_hash: "x", created_at: "2024-01-01T00:00:00.000Z" }).execute();
+    await stripped
+      .insertInto("users")
+      .values({
+        id: userId,
+        email: `${userId}@example.com`,
+        password_hash: "x",
+        created_at: "2024-01-01T00:00:00.000Z",
+      })
+      .execute();
     const id = await addItem(stripped, userId, "title", "2024-06-01T00:00:00.000Z");
     await renameItem.affectedRows(stripped, { title: "a\u0000b\u0000c", id });
     expect(await titleOf.first(stripped, { id })).toEqual({ title: "abc" });
@@ -198,7 +257,9 @@ describe("compileOnce across databases", () => {
       database.updateTable("content_items").set({ body: "x\u0000y" }).where("id", "=", p.id),
     );
     await constant.affectedRows(stripped, { id });
-    expect(await stripped.selectFrom("content_items").select("body").where("id", "=", id).executeTakeFirst()).toEqual({ body: "xy" });
+    expect(await stripped.selectFrom("content_items").select("body").where("id", "=", id).executeTakeFirst()).toEqual({
+      body: "xy",
+    });
   });
 
   it("with any other plugin, builds and compiles each run with the real values (as Kysely would)", async () => {

@@ -8,7 +8,13 @@ import { contentRow, contentRowsMarkup, type ContentListItem } from "~/component
  * the browser as elements (contentRow), which hydrate from that string: the two must be the same markup.
  */
 const rows = (items: ContentListItem[], deletes: Set<string>, redirectTo: string) =>
-  renderToStaticMarkup(createElement("ul", null, items.map((item, index) => contentRow(item, index, deletes.has(item.id), redirectTo))));
+  renderToStaticMarkup(
+    createElement(
+      "ul",
+      null,
+      items.map((item, index) => contentRow(item, index, deletes.has(item.id), redirectTo)),
+    ),
+  );
 
 const items: ContentListItem[] = [
   { id: "0b9f3c1e-4d7a-4c1b-9e55-1f2a3b4c5d6e", title: "Shopping list", pinned: true },

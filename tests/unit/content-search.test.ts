@@ -6,7 +6,14 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createDialect, engineOf } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { createContent, deleteContent, setPinned, updateContent } from "~/models/content.server";
-import { countContentMatches, ftsQuery, searchContent, searchContentSummaries, searchWords, tsQuery } from "~/models/content-search.server";
+import {
+  countContentMatches,
+  ftsQuery,
+  searchContent,
+  searchContentSummaries,
+  searchWords,
+  tsQuery,
+} from "~/models/content-search.server";
 import { newUserId } from "../support/user-rows";
 
 /**
@@ -22,18 +29,37 @@ beforeEach(async () => {
 
 const titles = (items: { title: string }[]) => items.map((item) => item.title);
 /** The matches only (searchContent answers { items, total }). */
-const find = async (userId: string, q: string, options?: { limit?: number; offset?: number }) => (await searchContent(userId, q, options)).items;
+const find = async (userId: string, q: string, options?: { limit?: number; offset?: number }) =>
+  (await searchContent(userId, q, options)).items;
 
 describe("search words", () => {
   it("are runs of letters, digits and marks, each once, never search syntax", () => {
     expect(searchWords("  Robo dance ")).toEqual(["Robo", "dance"]);
-    expect(searchWords('"robots" OR NEAR(x) -y title:z ^a *')).toEqual(["robots", "OR", "NEAR", "x", "y", "title", "z", "a"]);
+    expect(searchWords('"robots" OR NEAR(x) -y title:z ^a *')).toEqual([
+      "robots",
+      "OR",
+      "NEAR",
+      "x",
+      "y",
+      "title",
+      "z",
+      "a",
+    ]);
     expect(searchWords("me@x.com e-mail l’amour don't")).toEqual(["me", "x", "com", "e", "mail", "l", "amour", "don"]); // the first 8
     expect(searchWords("हिन्दी café 日本語")).toEqual(["हिन्दी", "café", "日本語"]);
     expect(searchWords("cafe\u0301")).toEqual(["café"]);
     expect(searchWords("!!! ''' \"\" ... \u0301 😀")).toEqual([]);
     expect(searchWords("a a a b")).toEqual(["a", "b"]);
-    expect(searchWords(Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "))).toEqual(["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"]);
+    expect(searchWords(Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "))).toEqual([
+      "w0",
+      "w1",
+      "w2",
+      "w3",
+      "w4",
+      "w5",
+      "w6",
+      "w7",
+    ]);
     expect(ftsQuery(["robo", "dance"], "u-1")).toBe('user_id : "u-1" AND {title body} : ("robo"* "dance"*)');
     expect(tsQuery(["robo", "dance"])).toBe("'robo':* & 'dance':*");
   });
@@ -56,12 +82,33 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
     expect(await countContentMatches(alice, "robo")).toBe(2);
     // Full items, as the API answers them.
     const [item] = await find(alice, "dawn");
-    expect(item).toEqual({ id: expect.any(String), title: "Robots at dawn", body: "A story about machines.", pinned: false, updated_at: expect.any(String) });
+    expect(item).toEqual({
+      id: expect.any(String),
+      title: "Robots at dawn",
+      body: "A story about machines.",
+      pinned: false,
+      updated_at: expect.any(String),
+    });
   });
 
   it("finds words however they are punctuated, and words of other scripts", async () => {
-    await createContent(alice, { title: "Contacts", body: "Write to me@example.com or call “Robin” — (555) 0100; e-mail works too. l’amour, naïve, 日本語 テキスト, हिन्दी" });
-    for (const q of ["example", "me@example.com", "robin", "555", "email", "e-mail", "amour", "naïve", "日本語", "テキスト", "हिन्दी"]) {
+    await createContent(alice, {
+      title: "Contacts",
+      body: "Write to me@example.com or call “Robin” — (555) 0100; e-mail works too. l’amour, naïve, 日本語 テキスト, हिन्दी",
+    });
+    for (const q of [
+      "example",
+      "me@example.com",
+      "robin",
+      "555",
+      "email",
+      "e-mail",
+      "amour",
+      "naïve",
+      "日本語",
+      "テキスト",
+      "हिन्दी",
+    ]) {
       const expected = q === "email" ? [] : ["Contacts"];
       expect(titles(await find(alice, q)), q).toEqual(expected);
     }
@@ -78,7 +125,10 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
     expect(titles(await find(alice, "note", { limit: 2 }))).toEqual(["note one", "note three"]);
     expect(titles(await find(alice, "note", { limit: 2, offset: 2 }))).toEqual(["note two"]);
     expect(titles(await find(alice, "note", { offset: 1 }))).toEqual(["note three", "note two"]);
-    expect(await searchContentSummaries(alice, "note three")).toEqual({ items: [{ id: third.id, title: "note three", pinned: false, updated_at: third.updated_at }], total: 1 });
+    expect(await searchContentSummaries(alice, "note three")).toEqual({
+      items: [{ id: third.id, title: "note three", pinned: false, updated_at: third.updated_at }],
+      total: 1,
+    });
     // The total: from the page itself when it is not full, counted when it is or when the page is past the end.
     expect((await searchContent(alice, "note", { limit: 2 })).total).toBe(3);
     expect((await searchContent(alice, "note", { limit: 2, offset: 2 })).total).toBe(3);
@@ -111,10 +161,37 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
   });
 
   it("takes any input without an error: syntax, quotes, punctuation only, long words", async () => {
-    await createContent(alice, { title: "Quotes", body: `He said "hi" and 'bye' (NEAR AND OR NOT) col:umn ^start * \\ back` });
+    await createContent(alice, {
+      title: "Quotes",
+      body: `He said "hi" and 'bye' (NEAR AND OR NOT) col:umn ^start * \\ back`,
+    });
     const odd = [
-      '"', "'", '"unbalanced', "it's", "a'b\"c", "NEAR(a b)", "AND", "OR OR", "NOT", "title:x", "^start", "*", "-x", "a*b", "\\", "\\'",
-      "!!!", "()", ":*", "&|!", "<->", "\u0000", "x".repeat(500), "ß".repeat(250), "😀".repeat(100), "\u0301",
+      '"',
+      "'",
+      '"unbalanced',
+      "it's",
+      "a'b\"c",
+      "NEAR(a b)",
+      "AND",
+      "OR OR",
+      "NOT",
+      "title:x",
+      "^start",
+      "*",
+      "-x",
+      "a*b",
+      "\\",
+      "\\'",
+      "!!!",
+      "()",
+      ":*",
+      "&|!",
+      "<->",
+      "\u0000",
+      "x".repeat(500),
+      "ß".repeat(250),
+      "😀".repeat(100),
+      "\u0301",
     ];
     for (const q of odd) {
       const { items, total } = await searchContent(alice, q);
@@ -123,7 +200,7 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
       expect(await countContentMatches(alice, q)).toBe(items.length);
     }
     expect(titles(await find(alice, "it's"))).toEqual([]);
-    expect(titles(await find(alice, '"hi" \'bye\''))).toEqual(["Quotes"]);
+    expect(titles(await find(alice, "\"hi\" 'bye'"))).toEqual(["Quotes"]);
     expect(titles(await find(alice, "NEAR AND OR NOT"))).toEqual(["Quotes"]);
     expect(titles(await find(alice, "col:umn"))).toEqual(["Quotes"]);
     expect(await find(alice, "!!!")).toEqual([]);
@@ -132,17 +209,31 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
   it("rows written by any path are found (triggers on SQLite, the expression index on PostgreSQL)", async () => {
     await db
       .insertInto("content_items")
-      .values({ id: "direct-row-1", user_id: alice, title: "Imported", body: "walrus", pinned: 0, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" })
+      .values({
+        id: "direct-row-1",
+        user_id: alice,
+        title: "Imported",
+        body: "walrus",
+        pinned: 0,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      })
       .execute();
     expect(titles(await find(alice, "walrus"))).toEqual(["Imported"]);
     if (engineOf(db) === "sqlite") {
       // FTS5 compares its index with content_items: an error here means the two drifted apart.
-      await sql`insert into content_items_search (content_items_search, rank) values ('integrity-check', 1)`.execute(db);
+      await sql`insert into content_items_search (content_items_search, rank) values ('integrity-check', 1)`.execute(
+        db,
+      );
     } else {
       // The search uses the GIN index (sequential scans off: the table is too small for the planner to bother).
       const plan = await db.transaction().execute(async (trx) => {
         await sql`set local enable_seqscan = off`.execute(trx);
-        return sql<{ "QUERY PLAN": string }>`explain select id from content_items where content_search_document(content_items.title, content_items.body) @@ to_tsquery('simple', 'walrus:*')`.execute(trx);
+        return sql<{
+          "QUERY PLAN": string;
+        }>`explain select id from content_items where content_search_document(content_items.title, content_items.body) @@ to_tsquery('simple', 'walrus:*')`.execute(
+          trx,
+        );
       });
       expect(plan.rows.map((row) => row["QUERY PLAN"]).join("\n")).toMatch(/content_items_search/);
     }
@@ -153,7 +244,9 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
     await db.deleteFrom("users").where("id", "=", bob).execute();
     expect(await countContentMatches(bob, "ocelot")).toBe(0);
     if (engineOf(db) === "sqlite") {
-      const { rows } = await sql<{ n: number }>`select count(*) as n from content_items_search where content_items_search match 'ocelot'`.execute(db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from content_items_search where content_items_search match 'ocelot'`.execute(db);
       expect(rows[0].n).toBe(0);
     }
   });
@@ -162,7 +255,9 @@ describe(`content search (${process.env.DATABASE_URL ? "postgres" : "sqlite"})`,
 describe("migration 0009 on SQLite", () => {
   it("indexes the content that was there before it (backfill), and its down leaves no trace", async () => {
     const migrationModules = import.meta.glob<Migration>("../../db/migrations/*.ts", { eager: true });
-    const migrations = Object.fromEntries(Object.entries(migrationModules).map(([file, module]) => [path.basename(file, ".ts"), module]));
+    const migrations = Object.fromEntries(
+      Object.entries(migrationModules).map(([file, module]) => [path.basename(file, ".ts"), module]),
+    );
     const names = Object.keys(migrations).sort();
     const before = names[names.indexOf("0009_content_search") - 1];
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "studio-search-migration-"));
@@ -171,15 +266,35 @@ describe("migration 0009 on SQLite", () => {
     try {
       expect((await migrator.migrateTo(before)).error).toBeUndefined();
       const now = "2026-01-01T00:00:00.000Z";
-      await old.insertInto("users").values({ id: "u1", email: "u1@example.com", password_hash: "x", created_at: now }).execute();
-      await old.insertInto("content_items").values({ id: "c1", user_id: "u1", title: "Old note", body: "written before search existed", pinned: 0, created_at: now, updated_at: now }).execute();
+      await old
+        .insertInto("users")
+        .values({ id: "u1", email: "u1@example.com", password_hash: "x", created_at: now })
+        .execute();
+      await old
+        .insertInto("content_items")
+        .values({
+          id: "c1",
+          user_id: "u1",
+          title: "Old note",
+          body: "written before search existed",
+          pinned: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
 
       expect((await migrator.migrateTo("0009_content_search")).error).toBeUndefined();
-      const found = await sql<{ id: string }>`select c.id from content_items c where c.rowid in (select rowid from content_items_search where content_items_search match ${ftsQuery(["existed"], "u1")})`.execute(old);
+      const found = await sql<{
+        id: string;
+      }>`select c.id from content_items c where c.rowid in (select rowid from content_items_search where content_items_search match ${ftsQuery(["existed"], "u1")})`.execute(
+        old,
+      );
       expect(found.rows).toEqual([{ id: "c1" }]);
 
       expect((await migrator.migrateTo(before)).error).toBeUndefined();
-      const left = await sql<{ name: string }>`select name from sqlite_master where name like 'content_items_search%'`.execute(old);
+      const left = await sql<{
+        name: string;
+      }>`select name from sqlite_master where name like 'content_items_search%'`.execute(old);
       expect(left.rows).toEqual([]);
     } finally {
       await old.destroy();

@@ -3,7 +3,17 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { engineOf } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { BODY_MAX, contentInputSchema, contentUpdateSchema, pinSchema, TITLE_MAX } from "~/models/content-input.server";
-import { contentVersion, countContent, createContent, deleteContent, getContent, listContent, listContentSummaries, setPinned, updateContent } from "~/models/content.server";
+import {
+  contentVersion,
+  countContent,
+  createContent,
+  deleteContent,
+  getContent,
+  listContent,
+  listContentSummaries,
+  setPinned,
+  updateContent,
+} from "~/models/content.server";
 import { newUserId } from "../support/user-rows";
 
 let alice: string;
@@ -36,7 +46,9 @@ describe("content validation", () => {
   });
 
   it("accepts an ISO timestamp as the version an update is based on, and a boolean pin", () => {
-    expect(contentUpdateSchema.parse({ title: "t", updated_at: "2025-01-02T03:04:05Z" }).updated_at).toBe("2025-01-02T03:04:05.000Z");
+    expect(contentUpdateSchema.parse({ title: "t", updated_at: "2025-01-02T03:04:05Z" }).updated_at).toBe(
+      "2025-01-02T03:04:05.000Z",
+    );
     expect(contentUpdateSchema.safeParse({ title: "t", updated_at: "yesterday" }).success).toBe(false);
     expect(pinSchema.safeParse({ pinned: "true" }).error?.issues[0].message).toBe("pinned must be true or false");
     expect(pinSchema.safeParse({}).error?.issues[0].message).toBe("pinned is required");
@@ -46,7 +58,13 @@ describe("content validation", () => {
 describe("content items", () => {
   it("are created with an empty body by default and read back by their owner only", async () => {
     const item = await createContent(alice, { title: "First" });
-    expect(item).toEqual({ id: expect.any(String), title: "First", body: "", pinned: false, updated_at: expect.any(String) });
+    expect(item).toEqual({
+      id: expect.any(String),
+      title: "First",
+      body: "",
+      pinned: false,
+      updated_at: expect.any(String),
+    });
     expect(await getContent(alice, item.id)).toEqual(item);
     expect(await getContent(bob, item.id)).toBeUndefined();
     expect(await getContent(alice, "no-such-id")).toBeUndefined();
@@ -69,7 +87,9 @@ describe("content items", () => {
     expect((await listContent(alice, { limit: 2 })).map((item) => item.title)).toEqual(["a", "b2"]);
     expect((await listContent(alice, { limit: 2, offset: 2 })).map((item) => item.title)).toEqual(["c"]);
     expect((await listContent(alice, { offset: 1 })).map((item) => item.title)).toEqual(["b2", "c"]);
-    expect(await listContentSummaries(alice, { limit: 1 })).toEqual([{ id: a.id, title: "a", pinned: true, updated_at: a.updated_at }]);
+    expect(await listContentSummaries(alice, { limit: 1 })).toEqual([
+      { id: a.id, title: "a", pinned: true, updated_at: a.updated_at },
+    ]);
     expect(await countContent(alice)).toBe(3);
     expect(await countContent(bob)).toBe(1);
     expect(c.updated_at > b.updated_at).toBe(true);
@@ -99,15 +119,38 @@ describe("content items", () => {
 
   it("an update based on an older version is refused: an old autosave never overwrites a newer save", async () => {
     const item = await createContent(alice, { title: "draft", body: "v1" });
-    const manual = await updateContent(alice, item.id, { title: "draft", body: "v2 (saved by hand)" }, { expectedUpdatedAt: item.updated_at });
+    const manual = await updateContent(
+      alice,
+      item.id,
+      { title: "draft", body: "v2 (saved by hand)" },
+      { expectedUpdatedAt: item.updated_at },
+    );
     expect(manual.ok).toBe(true);
     // The autosave that was based on the first version arrives late.
-    const stale = await updateContent(alice, item.id, { title: "draft", body: "v1.5" }, { expectedUpdatedAt: item.updated_at });
-    expect(stale).toEqual({ ok: false, reason: "conflict", current: expect.objectContaining({ body: "v2 (saved by hand)" }) });
+    const stale = await updateContent(
+      alice,
+      item.id,
+      { title: "draft", body: "v1.5" },
+      { expectedUpdatedAt: item.updated_at },
+    );
+    expect(stale).toEqual({
+      ok: false,
+      reason: "conflict",
+      current: expect.objectContaining({ body: "v2 (saved by hand)" }),
+    });
     expect((await getContent(alice, item.id))?.body).toBe("v2 (saved by hand)");
     // Based on the current version it goes through; without a version it always does.
     if (!manual.ok) throw new Error("unreachable");
-    expect((await updateContent(alice, item.id, { title: "draft", body: "v3" }, { expectedUpdatedAt: manual.item.updated_at })).ok).toBe(true);
+    expect(
+      (
+        await updateContent(
+          alice,
+          item.id,
+          { title: "draft", body: "v3" },
+          { expectedUpdatedAt: manual.item.updated_at },
+        )
+      ).ok,
+    ).toBe(true);
     expect((await updateContent(alice, item.id, { title: "draft", body: "v4" })).ok).toBe(true);
   });
 
@@ -169,7 +212,15 @@ describe("content count (kept by triggers, migration 0011)", () => {
     const carol = await newUserId();
     const dave = await newUserId();
     const counted = async (userId: string) =>
-      Number((await db.selectFrom("content_items").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom("content_items")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("user_id", "=", userId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await countContent(carol)).toBe(0);
     const items = [];
     for (let i = 0; i < 5; i++) items.push(await createContent(carol, { title: `Item ${i}` }));

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { publicOrigin } from "~/lib/http/public-origin.server";
-import { isCrossOriginMutation, requestScheme, strictTransportSecurity, trustProxyEnabled } from "~/lib/http/security.server";
+import {
+  isCrossOriginMutation,
+  requestScheme,
+  strictTransportSecurity,
+  trustProxyEnabled,
+} from "~/lib/http/security.server";
 
 const post = (headers: Record<string, string>, method = "POST") =>
   new Request("http://studio.test/content/new", { method, headers: { Host: "studio.test", ...headers } });
@@ -12,17 +17,38 @@ describe("the cross-origin rule", () => {
 
   it("X-Forwarded-Host does not count when TRUST_PROXY is off", () => {
     // Anyone can write X-Forwarded-Host: it must not make another site's Origin look like ours.
-    expect(isCrossOriginMutation(post({ Origin: "https://evil.example", "X-Forwarded-Host": "evil.example" }))).toBe(true);
-    expect(isCrossOriginMutation(post({ Origin: "https://evil.example", "X-Forwarded-Host": "evil.example" }), false)).toBe(true);
+    expect(isCrossOriginMutation(post({ Origin: "https://evil.example", "X-Forwarded-Host": "evil.example" }))).toBe(
+      true,
+    );
+    expect(
+      isCrossOriginMutation(post({ Origin: "https://evil.example", "X-Forwarded-Host": "evil.example" }), false),
+    ).toBe(true);
     // Our own Origin still passes, whatever X-Forwarded-Host says.
-    expect(isCrossOriginMutation(post({ Origin: "http://studio.test", "X-Forwarded-Host": "elsewhere.example" }), false)).toBe(false);
+    expect(
+      isCrossOriginMutation(post({ Origin: "http://studio.test", "X-Forwarded-Host": "elsewhere.example" }), false),
+    ).toBe(false);
   });
 
   it("X-Forwarded-Host names the public host when TRUST_PROXY is on (first hop)", () => {
     const https = { "X-Forwarded-Proto": "https" };
-    expect(isCrossOriginMutation(post({ Origin: "https://studio.example", "X-Forwarded-Host": "studio.example", ...https }), true)).toBe(false);
-    expect(isCrossOriginMutation(post({ Origin: "https://studio.example", "X-Forwarded-Host": "studio.example, internal:3000", ...https }), true)).toBe(false);
-    expect(isCrossOriginMutation(post({ Origin: "https://evil.example", "X-Forwarded-Host": "studio.example", ...https }), true)).toBe(true);
+    expect(
+      isCrossOriginMutation(
+        post({ Origin: "https://studio.example", "X-Forwarded-Host": "studio.example", ...https }),
+        true,
+      ),
+    ).toBe(false);
+    expect(
+      isCrossOriginMutation(
+        post({ Origin: "https://studio.example", "X-Forwarded-Host": "studio.example, internal:3000", ...https }),
+        true,
+      ),
+    ).toBe(false);
+    expect(
+      isCrossOriginMutation(
+        post({ Origin: "https://evil.example", "X-Forwarded-Host": "studio.example", ...https }),
+        true,
+      ),
+    ).toBe(true);
   });
 
   it("compares the scheme too: http://host and https://host are different origins", () => {
@@ -30,7 +56,10 @@ describe("the cross-origin rule", () => {
     expect(isCrossOriginMutation(post({ Origin: "http://studio.test" }), false, null)).toBe(false);
     expect(isCrossOriginMutation(post({ Origin: "https://studio.test" }), false, null)).toBe(true);
     // A server that speaks TLS itself.
-    const tls = new Request("https://studio.test/content/new", { method: "POST", headers: { Host: "studio.test", Origin: "http://studio.test" } });
+    const tls = new Request("https://studio.test/content/new", {
+      method: "POST",
+      headers: { Host: "studio.test", Origin: "http://studio.test" },
+    });
     expect(isCrossOriginMutation(tls, false, null)).toBe(true);
     // PUBLIC_URL's scheme counts when set: a plain-HTTP page cannot post to the HTTPS studio.
     expect(isCrossOriginMutation(post({ Origin: "http://studio.test" }), false, "https://studio.test")).toBe(true);
@@ -42,10 +71,20 @@ describe("the cross-origin rule", () => {
     const behindTls = { "X-Forwarded-Proto": "https" };
     expect(isCrossOriginMutation(post({ Origin: "https://studio.test", ...behindTls }), true, null)).toBe(false);
     expect(isCrossOriginMutation(post({ Origin: "http://studio.test", ...behindTls }), true, null)).toBe(true);
-    expect(isCrossOriginMutation(post({ Origin: "https://studio.test", "X-Forwarded-Proto": "HTTPS, http" }), true, null)).toBe(false);
+    expect(
+      isCrossOriginMutation(post({ Origin: "https://studio.test", "X-Forwarded-Proto": "HTTPS, http" }), true, null),
+    ).toBe(false);
     // The proxy's word for this request wins over PUBLIC_URL's.
-    expect(isCrossOriginMutation(post({ Origin: "http://studio.test", "X-Forwarded-Proto": "http" }), true, "https://studio.test")).toBe(false);
-    expect(isCrossOriginMutation(post({ Origin: "http://studio.test", ...behindTls }), true, "http://studio.test")).toBe(true);
+    expect(
+      isCrossOriginMutation(
+        post({ Origin: "http://studio.test", "X-Forwarded-Proto": "http" }),
+        true,
+        "https://studio.test",
+      ),
+    ).toBe(false);
+    expect(
+      isCrossOriginMutation(post({ Origin: "http://studio.test", ...behindTls }), true, "http://studio.test"),
+    ).toBe(true);
     // TRUST_PROXY off: anyone's X-Forwarded-Proto is ignored both ways.
     expect(isCrossOriginMutation(post({ Origin: "https://studio.test", ...behindTls }), false, null)).toBe(true);
     expect(isCrossOriginMutation(post({ Origin: "http://studio.test", ...behindTls }), false, null)).toBe(false);
@@ -56,7 +95,17 @@ describe("the cross-origin rule", () => {
   it("publicOrigin and the cross-origin check agree on the scheme", () => {
     const request = post({ "X-Forwarded-Proto": "https", "X-Forwarded-Host": "studio.example" });
     expect(publicOrigin(request, { trustProxy: true, publicUrl: null })).toBe("https://studio.example");
-    expect(isCrossOriginMutation(post({ Origin: publicOrigin(request, { trustProxy: true, publicUrl: null }), "X-Forwarded-Proto": "https", "X-Forwarded-Host": "studio.example" }), true, null)).toBe(false);
+    expect(
+      isCrossOriginMutation(
+        post({
+          Origin: publicOrigin(request, { trustProxy: true, publicUrl: null }),
+          "X-Forwarded-Proto": "https",
+          "X-Forwarded-Host": "studio.example",
+        }),
+        true,
+        null,
+      ),
+    ).toBe(false);
   });
 
   it("a write without Origin from another site (Sec-Fetch-Site) is refused", () => {

@@ -15,7 +15,11 @@ import { newUserId } from "../support/user-rows";
  * taken over. The PostgreSQL half runs when TEST_DATABASE_URL is a postgres:// URL (npm run test:pg)
  * or PostgreSQL's binaries are installed (a throwaway cluster), as tests/unit/migrations.test.ts does.
  */
-async function insertJobs(userId: string, count: number, heartbeat?: { runner: string; at: string }): Promise<string[]> {
+async function insertJobs(
+  userId: string,
+  count: number,
+  heartbeat?: { runner: string; at: string },
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = newId();
@@ -51,7 +55,9 @@ describeOnEachEngine("concurrency", (engine) => {
     for (let round = 0; round < 15; round++) {
       const userId = await newUserId();
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) => createVideoJob(userId, `race ${round}.${i}`, "local", { maxUnfinished: LIMIT })),
+        Array.from({ length: 12 }, (_, i) =>
+          createVideoJob(userId, `race ${round}.${i}`, "local", { maxUnfinished: LIMIT }),
+        ),
       );
       const created = outcomes.filter((o) => o.status === "fulfilled");
       const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
@@ -69,7 +75,9 @@ describeOnEachEngine("concurrency", (engine) => {
     const [first] = await Promise.all([createVideoJob(other, "a", "local", { maxUnfinished: 1 })]);
     await expect(createVideoJob(other, "b", "local", { maxUnfinished: 1 })).rejects.toMatchObject({ status: 429 });
     await db.updateTable("video_jobs").set({ status: "completed" }).where("id", "=", first.id).execute();
-    await expect(createVideoJob(other, "c", "local", { maxUnfinished: 1 })).resolves.toMatchObject({ status: "starting" });
+    await expect(createVideoJob(other, "c", "local", { maxUnfinished: 1 })).resolves.toMatchObject({
+      status: "starting",
+    });
   });
 
   it("gives every job to exactly one of several racing runners (claimJobs)", async () => {
@@ -118,7 +126,8 @@ describeOnEachEngine("concurrency", (engine) => {
     expect(won.flat().sort()).toEqual([...ids].sort());
     const rows = await jobRows(ids);
     expect(rows.every((row) => row.attempts === 1)).toBe(true);
-    for (const [i, mine] of won.entries()) for (const id of mine) expect(rows.find((row) => row.id === id)?.runner_id).toBe(runnerIds[i]);
+    for (const [i, mine] of won.entries())
+      for (const id of mine) expect(rows.find((row) => row.id === id)?.runner_id).toBe(runnerIds[i]);
   });
 
   it("takes over exactly once the jobs whose runner's heartbeat went stale, and leaves live ones alone", async () => {
@@ -133,9 +142,13 @@ describeOnEachEngine("concurrency", (engine) => {
       takers.map(async (runnerId, i) =>
         i % 2 === 0
           ? (await claimJobs(runnerId, staleBefore, 100)).map((job) => job.id)
-          : (await Promise.all((await findClaimableJobs(staleBefore, 100)).map(async (job) => ((await claimJob(job, runnerId)) ? job.id : null)))).filter(
-              (id): id is string => id !== null,
-            ),
+          : (
+              await Promise.all(
+                (await findClaimableJobs(staleBefore, 100)).map(async (job) =>
+                  (await claimJob(job, runnerId)) ? job.id : null,
+                ),
+              )
+            ).filter((id): id is string => id !== null),
       ),
     );
     expect(taken.flat().sort()).toEqual([...stale].sort());

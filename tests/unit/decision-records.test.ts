@@ -27,7 +27,10 @@ describe("decision records", () => {
   it.each(records)("%s names only records that exist when it says superseded or amended", (name) => {
     const status = /^Status: (.*)$/m.exec(head(name))?.[1] ?? "";
     for (const match of status.matchAll(/(?:superseded by|supersedes|amended by|amends)[^)]*?\b(\d{4})\b/gi)) {
-      expect(records.some((record) => record.startsWith(match[1])), `${name} names ${match[1]}`).toBe(true);
+      expect(
+        records.some((record) => record.startsWith(match[1])),
+        `${name} names ${match[1]}`,
+      ).toBe(true);
     }
   });
 });

@@ -24,7 +24,9 @@ import { newUserId } from "../support/user-rows";
 
 describe("errorResponse: the API's one responder", () => {
   it("answers a DomainError as {detail, ...data} with its status and headers", async () => {
-    const answer = errorResponse(new DomainError(409, "Changed meanwhile", { data: { current: { id: "x" } }, headers: { "Retry-After": "3" } }));
+    const answer = errorResponse(
+      new DomainError(409, "Changed meanwhile", { data: { current: { id: "x" } }, headers: { "Retry-After": "3" } }),
+    );
     expect(answer.status).toBe(409);
     expect(answer.headers.get("retry-after")).toBe("3");
     expect(await answer.json()).toEqual({ detail: "Changed meanwhile", current: { id: "x" } });
@@ -90,8 +92,10 @@ describe("uploads that go silent", () => {
     expect(await answer.json()).toEqual({ detail: STALLED_MESSAGE });
     // The partial file is removed as the refusal unwinds: gone at once on a quiet machine, within a few
     // seconds on a loaded one (a file that stays fails here).
-    const filesLeft = () => fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-    for (const deadline = Date.now() + 30_000; filesLeft().length > 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    const filesLeft = () =>
+      fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    for (const deadline = Date.now() + 30_000; filesLeft().length > 0 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(filesLeft()).toEqual([]);
   });
 });
@@ -107,7 +111,10 @@ describe("control and bidirectional characters in names and titles", () => {
     expect(checkMediaName("\u202Egnp", "voice")).toEqual({ ok: true, name: "gnp.mp3" });
     expect(checkMediaName("\u202E", "voice")).toEqual({ ok: false, message: "Name is required" });
     // Control characters in a typed name are still refused, as before.
-    expect(checkMediaName("a\u0000b", "voice")).toEqual({ ok: false, message: "Name must not contain control characters" });
+    expect(checkMediaName("a\u0000b", "voice")).toEqual({
+      ok: false,
+      message: "Name must not contain control characters",
+    });
   });
 });
 

@@ -29,12 +29,16 @@ describe("bounded request bodies", () => {
   });
 
   it("answers the API's JSON errors and the screens' form errors with the status", async () => {
-    const tooLarge = (await readJsonBody(post(streamOf(["{\"a\":\"", "x".repeat(20), "\"}"])), 10).catch((caught) => caught)) as Response;
+    const tooLarge = (await readJsonBody(post(streamOf(['{"a":"', "x".repeat(20), '"}'])), 10).catch(
+      (caught) => caught,
+    )) as Response;
     expect(tooLarge).toBeInstanceOf(Response);
     expect(tooLarge.status).toBe(413);
     // The one byte formatter states the limit exactly (it used to round 10 B up to "1 KiB").
     expect(await tooLarge.json()).toEqual({ detail: "Request body must be at most 10 B" });
-    const unreadable = await readFormData(post("garbage", { "Content-Type": "multipart/form-data" })).catch((caught) => caught);
+    const unreadable = await readFormData(post("garbage", { "Content-Type": "multipart/form-data" })).catch(
+      (caught) => caught,
+    );
     expect(unreadable).toBeInstanceOf(Response);
     expect(unreadable.status).toBe(400);
     const form = await readFormData(post("a=1&b=two", { "Content-Type": "application/x-www-form-urlencoded" }));
@@ -55,7 +59,9 @@ describe("bounded request bodies", () => {
 
     const crowded = new FormData();
     for (let i = 0; i < 5; i++) crowded.append(`file${i}`, new Blob(["x"]), `f${i}.txt`);
-    const refused = await readFormData(new Request("http://test.invalid/", { method: "POST", body: crowded })).catch((caught) => caught);
+    const refused = await readFormData(new Request("http://test.invalid/", { method: "POST", body: crowded })).catch(
+      (caught) => caught,
+    );
     expect(refused).toBeInstanceOf(Response);
     expect(refused.status).toBe(400);
   });

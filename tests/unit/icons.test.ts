@@ -20,7 +20,10 @@ describe("the icon set (decision 0023)", () => {
 
   it("draws every tool's icon in the nav and the tool grid from the same sprite (app.css)", () => {
     const css = fs.readFileSync(path.resolve("app/styles/app.css"), "utf8");
-    const paths = new Map<string, string>([["dashboard", "/dashboard"], ...DASHBOARD_TOOLS.map((tool): [string, string] => [tool.id, tool.path])]);
+    const paths = new Map<string, string>([
+      ["dashboard", "/dashboard"],
+      ...DASHBOARD_TOOLS.map((tool): [string, string] => [tool.id, tool.path]),
+    ]);
     for (const [id, toolPath] of paths) {
       const rule = css.split("\n").find((line) => line.startsWith(`.shell-nav [href="${toolPath}"]`));
       expect(rule, id).toBeDefined();

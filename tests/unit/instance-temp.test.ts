@@ -56,7 +56,10 @@ describe("disk store: per-instance temporary folders", () => {
     // The other instance's file is left to the sweep's grace period.
     const nothingKnown = async () => new Set<string>();
     expect(await restarted.sweep(nothingKnown, { graceMs: 60_000 })).toEqual({ removedFiles: 0, removedTemporary: 0 });
-    expect(await restarted.sweep(nothingKnown, { graceMs: 60_000, now: Date.now() + 120_000 })).toEqual({ removedFiles: 0, removedTemporary: 1 });
+    expect(await restarted.sweep(nothingKnown, { graceMs: 60_000, now: Date.now() + 120_000 })).toEqual({
+      removedFiles: 0,
+      removedTemporary: 1,
+    });
     expect(filesUnder(path.join(root, "tmp"))).toEqual([]);
     // The other instance's empty, old folder went too; staging there makes it again.
     expect(fs.existsSync(path.join(root, "tmp", "host-3001"))).toBe(false);
@@ -89,9 +92,14 @@ describe("opening the store at start", () => {
       [{ STORAGE_URL: "s3://Bad_Bucket" }, "not a valid bucket name"],
       [{ INSTANCE_ID: "../x" }, "INSTANCE_ID"],
       // Nothing listens there: the start stops with the store's problem, not the first upload.
-      [{ STORAGE_URL: "s3://studio-media?endpoint=http://127.0.0.1:9&region=us-east-1&force_path_style=true" }, "cannot be used"],
+      [
+        { STORAGE_URL: "s3://studio-media?endpoint=http://127.0.0.1:9&region=us-east-1&force_path_style=true" },
+        "cannot be used",
+      ],
     ] as const) {
-      const attempt = openFileStore(parseSettings({ DATA_DIR: dataDir, AWS_ACCESS_KEY_ID: "x", AWS_SECRET_ACCESS_KEY: "y", ...variables }));
+      const attempt = openFileStore(
+        parseSettings({ DATA_DIR: dataDir, AWS_ACCESS_KEY_ID: "x", AWS_SECRET_ACCESS_KEY: "y", ...variables }),
+      );
       await expect(attempt).rejects.toBeInstanceOf(SettingsError);
       await expect(attempt).rejects.toThrow(message);
       closeFileStore();
@@ -113,9 +121,20 @@ describe("S3 store: per-instance temporary folders", () => {
 
   beforeAll(async () => {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3rver-"));
-    server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    server = new S3rver({
+      address: "127.0.0.1",
+      port: 0,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
     endpoint = `http://127.0.0.1:${(await server.run()).port}`;
-    client = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    client = new S3Client({
+      endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    });
   });
   afterAll(async () => {
     client?.destroy();
@@ -124,8 +143,19 @@ describe("S3 store: per-instance temporary folders", () => {
   });
 
   const storeFor = (instanceId: string) =>
-    createS3Store({ bucket: BUCKET, prefix: "p", endpoint, region: "us-east-1", forcePathStyle: true, instanceId, client });
-  const keys = async () => ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: "p/tmp/" }))).Contents ?? []).map((o) => o.Key!).sort();
+    createS3Store({
+      bucket: BUCKET,
+      prefix: "p",
+      endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      instanceId,
+      client,
+    });
+  const keys = async () =>
+    ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: "p/tmp/" }))).Contents ?? [])
+      .map((o) => o.Key!)
+      .sort();
 
   it("a restart with the same instance id clears its own temporary objects; another instance's stay", async () => {
     const a = await stage(storeFor("host-3000"));

@@ -23,13 +23,37 @@ describe("New York clock", () => {
 describe("dashboard tool order", () => {
   it("has the 12 tools in docs/screens.md in the default order, then the library", () => {
     expect(DEFAULT_TOOL_ORDER).toEqual([
-      "create", "assistant", "drawing", "music", "aivideo", "videos",
-      "image", "voices", "voicememo", "projects", "camera", "capcut", "library",
+      "create",
+      "assistant",
+      "drawing",
+      "music",
+      "aivideo",
+      "videos",
+      "image",
+      "voices",
+      "voicememo",
+      "projects",
+      "camera",
+      "capcut",
+      "library",
     ]);
   });
 
   it("appends the library to an order stored before it existed", () => {
-    const stored = ["capcut", "camera", "projects", "voicememo", "voices", "image", "videos", "aivideo", "music", "drawing", "assistant", "create"];
+    const stored = [
+      "capcut",
+      "camera",
+      "projects",
+      "voicememo",
+      "voices",
+      "image",
+      "videos",
+      "aivideo",
+      "music",
+      "drawing",
+      "assistant",
+      "create",
+    ];
     expect(normaliseToolOrder(stored)).toEqual([...stored, "library"]);
   });
 
@@ -50,6 +74,8 @@ describe("cross-origin writes", () => {
     expect(isCrossOriginMutation(post({ Origin: "null" }))).toBe(true);
     expect(isCrossOriginMutation(post({ Origin: "http://studio.test" }))).toBe(false);
     expect(isCrossOriginMutation(post({}))).toBe(false);
-    expect(isCrossOriginMutation(new Request("http://studio.test/", { headers: { Origin: "https://evil.example" } }))).toBe(false);
+    expect(
+      isCrossOriginMutation(new Request("http://studio.test/", { headers: { Origin: "https://evil.example" } })),
+    ).toBe(false);
   });
 });

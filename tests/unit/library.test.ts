@@ -10,7 +10,15 @@ import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { pngDimensions, sniffM4a, sniffWebm, wavDurationMs } from "~/lib/file-signatures";
 import { storeGenerated } from "~/models/ai-media.server";
-import { deleteLibraryFile, getLibraryFile, libraryJson, libraryQuerySchema, listLibrary, renameLibraryFile, storageUsage } from "~/models/library-files.server";
+import {
+  deleteLibraryFile,
+  getLibraryFile,
+  libraryJson,
+  libraryQuerySchema,
+  listLibrary,
+  renameLibraryFile,
+  storageUsage,
+} from "~/models/library-files.server";
 import { requireStorageLeft } from "~/models/storage-quota.server";
 import { storeMedia } from "~/models/media-commit.server";
 import { createProject, getProject } from "~/models/project.server";
@@ -45,7 +53,8 @@ beforeEach(async () => {
   bob = await newUserId();
 });
 
-const store = (userId: string, kind: Parameters<typeof storeMedia>[1], bytes: Buffer, name: string) => storeMedia(userId, kind, Readable.from([bytes]), name);
+const store = (userId: string, kind: Parameters<typeof storeMedia>[1], bytes: Buffer, name: string) =>
+  storeMedia(userId, kind, Readable.from([bytes]), name);
 
 describe("file signatures for the library", () => {
   it("tells WebM, M4A, PNG sizes and WAV lengths from the first bytes", () => {
@@ -66,7 +75,11 @@ describe("the library model", () => {
   it("lists every kind of the person's files in one list, filtered, searched, sorted and paged; never another's", async () => {
     await store(alice, "voice", mp3Frames(4), "Take");
     await store(alice, "photo", PNG_BYTES, "Holiday");
-    await storeGenerated(alice, "speech", wav(800), "speech-hello", { prompt: "Hello 100% world", voice: "en", provider: "espeak-ng" });
+    await storeGenerated(alice, "speech", wav(800), "speech-hello", {
+      prompt: "Hello 100% world",
+      voice: "en",
+      provider: "espeak-ng",
+    });
     await store(bob, "photo", PNG_BYTES, "Bob's");
 
     const all = await listLibrary(alice);
@@ -77,7 +90,11 @@ describe("the library model", () => {
     // The prompt is searched; LIKE's own characters are literal.
     expect((await listLibrary(alice, { q: "100%" })).files.map((file) => file.kind)).toEqual(["speech"]);
     expect((await listLibrary(alice, { q: "_" })).total).toBe(0);
-    expect((await listLibrary(alice, { sort: "date" })).files.map((file) => file.kind)).toEqual(["voice", "photo", "speech"]);
+    expect((await listLibrary(alice, { sort: "date" })).files.map((file) => file.kind)).toEqual([
+      "voice",
+      "photo",
+      "speech",
+    ]);
     const bySize = (await listLibrary(alice, { sort: "-size" })).files.map((file) => file.size);
     expect(bySize).toEqual([...bySize].sort((a, b) => b - a));
     const page2 = await listLibrary(alice, { perPage: 2, page: 2 });
@@ -87,10 +104,21 @@ describe("the library model", () => {
   });
 
   it("keeps provenance of generated files, null for uploads; dimensions and lengths from the first bytes", async () => {
-    const spoken = await storeGenerated(alice, "speech", wav(1600), "speech-hi", { prompt: "Hi", voice: "English (en)", ...providerAndModel("openai:tts-1") });
+    const spoken = await storeGenerated(alice, "speech", wav(1600), "speech-hi", {
+      prompt: "Hi",
+      voice: "English (en)",
+      ...providerAndModel("openai:tts-1"),
+    });
     const photo = await store(alice, "photo", PNG_BYTES, "Snap");
     const readBack = await getLibraryFile(alice, spoken.file.id);
-    expect(readBack.provenance).toEqual({ prompt: "Hi", style: null, voice: "English (en)", provider: "openai", model: "tts-1", source: null });
+    expect(readBack.provenance).toEqual({
+      prompt: "Hi",
+      style: null,
+      voice: "English (en)",
+      provider: "openai",
+      model: "tts-1",
+      source: null,
+    });
     expect(readBack.durationMs).toBe(100);
     const snap = await getLibraryFile(alice, photo.id);
     expect(snap.provenance).toBeNull();
@@ -128,9 +156,15 @@ describe("the library model", () => {
 
   it("the query schema refuses a bad kind, sort or page with a sentence", () => {
     expect(libraryQuerySchema.parse({})).toMatchObject({ sort: "-date", page: 1, per_page: 24 });
-    expect(libraryQuerySchema.parse({ kind: "", sort: "", page: "" })).toMatchObject({ kind: undefined, sort: "-date", page: 1 });
+    expect(libraryQuerySchema.parse({ kind: "", sort: "", page: "" })).toMatchObject({
+      kind: undefined,
+      sort: "-date",
+      page: 1,
+    });
     expect(libraryQuerySchema.safeParse({ kind: "music" }).error?.issues[0].message).toMatch(/^kind must be one of/);
-    expect(libraryQuerySchema.safeParse({ sort: "name" }).error?.issues[0].message).toBe("sort must be one of: -date, date, -size, size");
+    expect(libraryQuerySchema.safeParse({ sort: "name" }).error?.issues[0].message).toBe(
+      "sort must be one of: -date, date, -size, size",
+    );
     expect(libraryQuerySchema.safeParse({ page: "0" }).success).toBe(false);
   });
 });
@@ -139,8 +173,13 @@ describe("the storage quota", () => {
   it("counts every kind together and refuses what would pass it, keeping nothing", async () => {
     await store(alice, "photo", Buffer.concat([PNG_BYTES, Buffer.alloc(QUOTA - 1000 - PNG_BYTES.length)]), "big");
     expect((await storageUsage(alice)).usedBytes).toBe(QUOTA - 1000);
-    await expect(store(alice, "clip", webmBytes(2000), "too much")).rejects.toMatchObject({ status: 413, detail: expect.stringMatching(/^Not enough storage left/) });
-    await expect(storeGenerated(alice, "speech", wav(2000), "speech-x", { prompt: "x" })).rejects.toMatchObject({ status: 413 });
+    await expect(store(alice, "clip", webmBytes(2000), "too much")).rejects.toMatchObject({
+      status: 413,
+      detail: expect.stringMatching(/^Not enough storage left/),
+    });
+    await expect(storeGenerated(alice, "speech", wav(2000), "speech-x", { prompt: "x" })).rejects.toMatchObject({
+      status: 413,
+    });
     // What fits still goes in; at exactly the quota generations are refused up front.
     await store(alice, "clip", webmBytes(1000 - 16), "just fits");
     expect((await storageUsage(alice)).usedBytes).toBe(QUOTA);

@@ -50,7 +50,9 @@ describe("an address over its failure budget is refused before any hash", () => 
     }
     expect(hashes).not.toHaveBeenCalled();
     // The refusals were not failures: the address still has 100, the colleague's account none.
-    expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", nat).execute()).toHaveLength(100);
+    expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", nat).execute()).toHaveLength(
+      100,
+    );
     // Another address is not affected; its attempt is checked (one hash).
     expect(reason(await loginWithPassword(colleague, "right-password", "10.20.0.2"))).toBe("ok");
     expect(hashes).toHaveBeenCalledTimes(1);
@@ -68,11 +70,15 @@ describe("an address over its failure budget is refused before any hash", () => 
   it("concurrent guesses from one address cannot pass its budget: at most the remainder is hashed", async () => {
     const nat = "10.24.0.1";
     await failuresFrom(nat, 95);
-    const results = await Promise.all(Array.from({ length: 30 }, () => loginWithPassword(email("burst"), "guess-guess", nat)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => loginWithPassword(email("burst"), "guess-guess", nat)),
+    );
     expect(results.filter((result) => reason(result) === "invalid").length).toBeLessThanOrEqual(5);
     expect(results.filter((result) => reason(result) === "throttled").length).toBeGreaterThanOrEqual(25);
     expect(hashes.mock.calls.length).toBeLessThanOrEqual(5);
-    expect((await db.selectFrom("login_attempts").select("id").where("client_address", "=", nat).execute()).length).toBeLessThanOrEqual(100);
+    expect(
+      (await db.selectFrom("login_attempts").select("id").where("client_address", "=", nat).execute()).length,
+    ).toBeLessThanOrEqual(100);
   });
 
   it("loopback (this machine) is not counted against an address budget", async () => {
@@ -87,7 +93,8 @@ describe("the per-account cap", () => {
   it("10 failures lock the account, the right password included, from any address, without hashing", async () => {
     const victim = email("victim");
     await createUser(victim, "right-password");
-    for (let i = 0; i < 10; i++) expect(reason(await loginWithPassword(victim, "wrong-password", `10.21.0.${i + 1}`))).toBe("invalid");
+    for (let i = 0; i < 10; i++)
+      expect(reason(await loginWithPassword(victim, "wrong-password", `10.21.0.${i + 1}`))).toBe("invalid");
     hashes.mockClear();
     expect(reason(await loginWithPassword(victim, "right-password", "10.21.0.1"))).toBe("throttled");
     expect(reason(await loginWithPassword(victim, "right-password", "10.21.1.1"))).toBe("throttled");
@@ -99,14 +106,17 @@ describe("the per-account cap", () => {
   it("concurrent guesses cannot get past the account cap", async () => {
     const victim = email("burst");
     await createUser(victim, "right-password");
-    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => loginWithPassword(victim, "wrong-password", `10.22.0.${i + 1}`)));
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => loginWithPassword(victim, "wrong-password", `10.22.0.${i + 1}`)),
+    );
     // Whatever the timing, nobody gets in; an answer is a checked failure, a refusal, or the queue's busy.
     for (const result of burst) expect(["invalid", "throttled", "busy"]).toContain(reason(result));
     const recorded = (await db.selectFrom("login_attempts").select("id").where("email", "=", victim).execute()).length;
     expect(recorded).toBeLessThanOrEqual(10);
     expect(hashes.mock.calls.length).toBeLessThanOrEqual(10);
     // Failures one at a time up to the cap (none busy: nothing else hashes), then the right one is refused unhashed.
-    for (let i = recorded; i < 10; i++) expect(reason(await loginWithPassword(victim, "wrong-password", `10.22.2.${i + 1}`))).toBe("invalid");
+    for (let i = recorded; i < 10; i++)
+      expect(reason(await loginWithPassword(victim, "wrong-password", `10.22.2.${i + 1}`))).toBe("invalid");
     hashes.mockClear();
     expect(reason(await loginWithPassword(victim, "right-password", "10.22.1.1"))).toBe("throttled");
     expect(hashes).not.toHaveBeenCalled();

@@ -88,7 +88,18 @@ describe("content sniffing", () => {
 
   /** An ID3v2 tag header declaring `size` bytes of tag body (syncsafe), with optional flags. */
   const id3Header = (size: number, { major = 3, flags = 0 } = {}) =>
-    Buffer.from([0x49, 0x44, 0x33, major, 0, flags, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
+    Buffer.from([
+      0x49,
+      0x44,
+      0x33,
+      major,
+      0,
+      flags,
+      (size >> 21) & 0x7f,
+      (size >> 14) & 0x7f,
+      (size >> 7) & 0x7f,
+      size & 0x7f,
+    ]);
   /** A tag of `size` body bytes (a TIT2 text frame, then zero padding). */
   const id3Tag = (size: number, options?: { major?: number; flags?: number }) => {
     const body = Buffer.alloc(size);
@@ -105,7 +116,9 @@ describe("content sniffing", () => {
     const footer = Buffer.from([0x33, 0x44, 0x49, 4, 0, 0x10, 0, 0, 0, 100]);
     expect(sniffMp3(Buffer.concat([id3Tag(100, { major: 4, flags: 0x10 }), footer, mp3Frames(2)]))).toBe("audio/mpeg");
     // Two tags in a row, and zero padding after the declared size, before the frames.
-    expect(sniffMp3(Buffer.concat([id3Tag(50), id3Tag(70, { major: 4 }), Buffer.alloc(300), mp3Frames(2)]))).toBe("audio/mpeg");
+    expect(sniffMp3(Buffer.concat([id3Tag(50), id3Tag(70, { major: 4 }), Buffer.alloc(300), mp3Frames(2)]))).toBe(
+      "audio/mpeg",
+    );
   });
 
   it("refuses an ID3 tag followed by something other than audio", () => {
@@ -132,7 +145,13 @@ describe("content sniffing", () => {
   });
 
   it("refuses what is not MP3", () => {
-    for (const bytes of [Buffer.from("hello world, not audio"), PNG_BYTES, riffBytes("WAVE"), mp4Bytes(), Buffer.alloc(0)]) {
+    for (const bytes of [
+      Buffer.from("hello world, not audio"),
+      PNG_BYTES,
+      riffBytes("WAVE"),
+      mp4Bytes(),
+      Buffer.alloc(0),
+    ]) {
       expect(sniffMp3(bytes)).toBeNull();
     }
     // ID3 with a bad version or size byte.
@@ -154,7 +173,9 @@ describe("content sniffing", () => {
     expect(sniffVideo(movBytes())).toBe("video/quicktime");
     expect(sniffVideo(isoMedia("3gp4"))).toBe("video/3gpp");
     expect(sniffVideo(webmBytes())).toBe("video/webm");
-    expect(sniffVideo(Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("matroska"), Buffer.alloc(20)]))).toBe("video/x-matroska");
+    expect(
+      sniffVideo(Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.from("matroska"), Buffer.alloc(20)])),
+    ).toBe("video/x-matroska");
     expect(sniffVideo(riffBytes("AVI "))).toBe("video/x-msvideo");
     const moovFirst = Buffer.alloc(32);
     moovFirst.writeUInt32BE(32, 0);
@@ -163,7 +184,16 @@ describe("content sniffing", () => {
   });
 
   it("refuses audio and image files in video containers, and everything else", () => {
-    for (const bytes of [isoMedia("M4A "), isoMedia("heic"), isoMedia("avif"), riffBytes("WAVE"), PNG_BYTES, mp3WithId3(), Buffer.from("<html><script>alert(1)</script>"), Buffer.alloc(4)]) {
+    for (const bytes of [
+      isoMedia("M4A "),
+      isoMedia("heic"),
+      isoMedia("avif"),
+      riffBytes("WAVE"),
+      PNG_BYTES,
+      mp3WithId3(),
+      Buffer.from("<html><script>alert(1)</script>"),
+      Buffer.alloc(4),
+    ]) {
       expect(sniffVideo(bytes)).toBeNull();
     }
   });
@@ -197,7 +227,11 @@ describe("signed media URLs", () => {
   it("verify for one hour for the user and file they were made for", () => {
     const signed = signMediaAccess("user-1", "file-1", now);
     expect(signed.expiresAt.getTime()).toBe(now + 3600_000);
-    expect(verifyMediaAccess("file-1", signed, now)).toEqual({ ok: true, userId: "user-1", expires: now / 1000 + 3600 });
+    expect(verifyMediaAccess("file-1", signed, now)).toEqual({
+      ok: true,
+      userId: "user-1",
+      expires: now / 1000 + 3600,
+    });
     expect(verifyMediaAccess("file-1", signed, now + 3599_000).ok).toBe(true);
     expect(verifyMediaAccess("file-1", signed, now + 3600_000)).toEqual({ ok: false, reason: "expired" });
   });
@@ -206,10 +240,22 @@ describe("signed media URLs", () => {
     const signed = signMediaAccess("user-1", "file-1", now);
     expect(verifyMediaAccess("file-2", signed, now)).toEqual({ ok: false, reason: "invalid" });
     expect(verifyMediaAccess("file-1", { ...signed, user: "user-2" }, now)).toEqual({ ok: false, reason: "invalid" });
-    expect(verifyMediaAccess("file-1", { ...signed, expires: String(Number(signed.expires) + 3600) }, now)).toEqual({ ok: false, reason: "invalid" });
-    expect(verifyMediaAccess("file-1", { ...signed, signature: signed.signature.slice(0, -1) + (signed.signature.endsWith("A") ? "B" : "A") }, now)).toEqual({ ok: false, reason: "invalid" });
+    expect(verifyMediaAccess("file-1", { ...signed, expires: String(Number(signed.expires) + 3600) }, now)).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(
+      verifyMediaAccess(
+        "file-1",
+        { ...signed, signature: signed.signature.slice(0, -1) + (signed.signature.endsWith("A") ? "B" : "A") },
+        now,
+      ),
+    ).toEqual({ ok: false, reason: "invalid" });
     expect(verifyMediaAccess("file-1", { ...signed, signature: "" }, now)).toEqual({ ok: false, reason: "invalid" });
-    expect(verifyMediaAccess("file-1", { user: "user-1", expires: "soon", signature: signed.signature }, now)).toEqual({ ok: false, reason: "invalid" });
+    expect(verifyMediaAccess("file-1", { user: "user-1", expires: "soon", signature: signed.signature }, now)).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     expect(verifyMediaAccess("file-1", {}, now)).toEqual({ ok: false, reason: "invalid" });
   });
 });

@@ -9,7 +9,14 @@ import { createDiskStore } from "~/lib/disk-store.server";
 import { FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError } from "~/lib/storage.server";
 import { DomainError } from "~/lib/domain-error";
 import { receiveMultipartUpload } from "~/lib/upload.server";
-import { deleteMedia, getMediaById, getMediaByName, listMedia, renameMedia, sweepOrphanMedia } from "~/models/media.server";
+import {
+  deleteMedia,
+  getMediaById,
+  getMediaByName,
+  listMedia,
+  renameMedia,
+  sweepOrphanMedia,
+} from "~/models/media.server";
 import { storeMedia } from "~/models/media-commit.server";
 import { createUser } from "~/models/user.server";
 import { scheduleSweeps } from "~/services/housekeeping.server";
@@ -18,9 +25,15 @@ import { mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
 
 const tempRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), "studio-store-"));
 const filesUnder = (dir: string): string[] =>
-  fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)) : [];
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath, e.name))
+    : [];
 const mediaDir = () => path.join(process.env.DATA_DIR!, "media");
-const newUser = (prefix = "media") => createUser(`${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`, "password123");
+const newUser = (prefix = "media") =>
+  createUser(`${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`, "password123");
 
 /**
  * A multipart request with one file part in `file`. With `hold`, the body stops after the first
@@ -28,7 +41,9 @@ const newUser = (prefix = "media") => createUser(`${prefix}-${crypto.randomUUID(
  */
 function multipartRequest(filename: string, bytes: Buffer, { hold = false, heldAfter = 1024 } = {}) {
   const boundary = "----unit-boundary";
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -64,7 +79,10 @@ describe("disk file store", () => {
     const root = tempRoot();
     const store = createDiskStore(root);
     const bytes = Buffer.concat([mp3WithId3(), Buffer.alloc(10_000, 3)]);
-    const staged = await store.stage(Readable.from([bytes.subarray(0, 7), bytes.subarray(7)]), { maxBytes: 20_000, inspect: sniffMp3 });
+    const staged = await store.stage(Readable.from([bytes.subarray(0, 7), bytes.subarray(7)]), {
+      maxBytes: 20_000,
+      inspect: sniffMp3,
+    });
     expect(staged).toMatchObject({ size: bytes.length, contentType: "audio/mpeg" });
     await store.commit(staged, "abcdef0123456789");
     expect(filesUnder(path.join(root, "tmp"))).toEqual([]);
@@ -80,10 +98,18 @@ describe("disk file store", () => {
     const root = tempRoot();
     const store = createDiskStore(root);
     const big = Buffer.concat([mp3WithId3(), Buffer.alloc(5000)]);
-    await expect(store.stage(Readable.from([big]), { maxBytes: 4000, inspect: sniffMp3 })).rejects.toBeInstanceOf(FileTooLargeError);
-    await expect(store.stage(Readable.from([PNG_BYTES]), { maxBytes: 4000, inspect: sniffMp3 })).rejects.toBeInstanceOf(UnsupportedContentError);
-    await expect(store.stage(Readable.from([Buffer.alloc(8000, 0x41)]), { maxBytes: 9000, inspect: sniffVideo })).rejects.toBeInstanceOf(UnsupportedContentError);
-    await expect(store.stage(Readable.from([]), { maxBytes: 4000, inspect: sniffMp3 })).rejects.toMatchObject({ empty: true });
+    await expect(store.stage(Readable.from([big]), { maxBytes: 4000, inspect: sniffMp3 })).rejects.toBeInstanceOf(
+      FileTooLargeError,
+    );
+    await expect(store.stage(Readable.from([PNG_BYTES]), { maxBytes: 4000, inspect: sniffMp3 })).rejects.toBeInstanceOf(
+      UnsupportedContentError,
+    );
+    await expect(
+      store.stage(Readable.from([Buffer.alloc(8000, 0x41)]), { maxBytes: 9000, inspect: sniffVideo }),
+    ).rejects.toBeInstanceOf(UnsupportedContentError);
+    await expect(store.stage(Readable.from([]), { maxBytes: 4000, inspect: sniffMp3 })).rejects.toMatchObject({
+      empty: true,
+    });
     expect(filesUnder(root)).toEqual([]);
   });
 
@@ -91,7 +117,9 @@ describe("disk file store", () => {
     const root = tempRoot();
     const store = createDiskStore(root);
     const source = interrupted([mp4Bytes(), Buffer.alloc(64 * 1024, 1), Buffer.alloc(64 * 1024, 2)]);
-    await expect(store.stage(source, { maxBytes: 10_000_000, inspect: sniffVideo })).rejects.toThrow("client went away");
+    await expect(store.stage(source, { maxBytes: 10_000_000, inspect: sniffVideo })).rejects.toThrow(
+      "client went away",
+    );
     expect(filesUnder(root)).toEqual([]);
   });
 
@@ -114,7 +142,10 @@ describe("disk file store", () => {
 
     // Within the grace period nothing is touched: it may be an upload in flight on another instance.
     expect(await store.sweep(known, { graceMs: 60_000 })).toEqual({ removedFiles: 0, removedTemporary: 0 });
-    expect(await store.sweep(known, { graceMs: 60_000, now: Date.now() + 120_000 })).toEqual({ removedFiles: 1, removedTemporary: 1 });
+    expect(await store.sweep(known, { graceMs: 60_000, now: Date.now() + 120_000 })).toEqual({
+      removedFiles: 1,
+      removedTemporary: 1,
+    });
     expect(await store.stat("claimed-000001")).not.toBeNull();
     expect(await store.stat("orphan-0000001")).toBeNull();
     expect(filesUnder(path.join(root, "tmp"))).toEqual([]);
@@ -148,11 +179,19 @@ describe("multipart uploads: the filename check", () => {
   it("stores the file when the check passes, and hands other errors back as they were thrown", async () => {
     const store = createDiskStore(tempRoot());
     const options = { maxBytes: 1_000_000, inspect: sniffMp3, unsupportedMessage: "Only MP3 files allowed", store };
-    const passed = await receiveMultipartUpload(multipartRequest("ok.mp3", mp3Frames(3)), { ...options, checkFilename: async () => {} });
+    const passed = await receiveMultipartUpload(multipartRequest("ok.mp3", mp3Frames(3)), {
+      ...options,
+      checkFilename: async () => {},
+    });
     expect(passed).toMatchObject({ filename: "ok.mp3", staged: { size: 417 * 3, contentType: "audio/mpeg" } });
     await store.discard(passed.staged);
     const broken = new Error("database is down");
-    await expect(receiveMultipartUpload(multipartRequest("x.mp3", mp3Frames(3)), { ...options, checkFilename: () => Promise.reject(broken) })).rejects.toBe(broken);
+    await expect(
+      receiveMultipartUpload(multipartRequest("x.mp3", mp3Frames(3)), {
+        ...options,
+        checkFilename: () => Promise.reject(broken),
+      }),
+    ).rejects.toBe(broken);
   });
 });
 
@@ -160,7 +199,12 @@ describe("media model", () => {
   it("stores, lists, finds and scopes every file by its owner", async () => {
     const [alice, bob] = [await newUser("alice"), await newUser("bob")];
     const file = await storeMedia(alice.id, "voice", Readable.from([mp3WithId3()]), "hello.mp3");
-    expect(file).toMatchObject({ kind: "voice", name: "hello.mp3", contentType: "audio/mpeg", size: mp3WithId3().length });
+    expect(file).toMatchObject({
+      kind: "voice",
+      name: "hello.mp3",
+      contentType: "audio/mpeg",
+      size: mp3WithId3().length,
+    });
     expect((await listMedia(alice.id, "voice")).map((f) => f.name)).toEqual(["hello.mp3"]);
     expect(await listMedia(alice.id, "video")).toEqual([]);
     expect(await listMedia(bob.id, "voice")).toEqual([]);
@@ -176,22 +220,37 @@ describe("media model", () => {
   it("numbers taken names of generated files, also when they race", async () => {
     const user = await newUser();
     const names = await Promise.all(
-      Array.from({ length: 6 }, () => storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "take.mp3").then((f) => f.name)),
+      Array.from({ length: 6 }, () =>
+        storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "take.mp3").then((f) => f.name),
+      ),
     );
-    expect(names.sort()).toEqual(["take (2).mp3", "take (3).mp3", "take (4).mp3", "take (5).mp3", "take (6).mp3", "take.mp3"]);
+    expect(names.sort()).toEqual([
+      "take (2).mp3",
+      "take (3).mp3",
+      "take (4).mp3",
+      "take (5).mp3",
+      "take (6).mp3",
+      "take.mp3",
+    ]);
     // A name with LIKE wildcards is matched literally.
     await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "100%_done.mp3");
-    expect((await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "100%_done.mp3")).name).toBe("100%_done (2).mp3");
+    expect((await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "100%_done.mp3")).name).toBe(
+      "100%_done (2).mp3",
+    );
   });
 
   it("uploads refuse a name the user already has (409) and keep nothing; generated files are numbered", async () => {
     const user = await newUser();
     const other = await newUser("other");
-    expect((await receiveMediaUpload(user.id, "voice", multipartRequest("take.mp3", mp3Frames(3)))).file.name).toBe("take.mp3");
+    expect((await receiveMediaUpload(user.id, "voice", multipartRequest("take.mp3", mp3Frames(3)))).file.name).toBe(
+      "take.mp3",
+    );
     const before = filesUnder(mediaDir()).length;
     // The same name once normalised: a different case of the extension, or no extension at all.
     for (const filename of ["take.mp3", "take.MP3", "take"]) {
-      await expect(receiveMediaUpload(user.id, "voice", multipartRequest(filename, mp3Frames(3)))).rejects.toMatchObject({
+      await expect(
+        receiveMediaUpload(user.id, "voice", multipartRequest(filename, mp3Frames(3))),
+      ).rejects.toMatchObject({
         status: 409,
         message: "A file with that name already exists",
       });
@@ -199,7 +258,9 @@ describe("media model", () => {
     expect(filesUnder(mediaDir()).length).toBe(before);
     expect((await listMedia(user.id, "voice")).map((f) => f.name)).toEqual(["take.mp3"]);
     // Another user's names are no obstacle; generated files still take the next number.
-    expect((await receiveMediaUpload(other.id, "voice", multipartRequest("take.mp3", mp3Frames(3)))).file.name).toBe("take.mp3");
+    expect((await receiveMediaUpload(other.id, "voice", multipartRequest("take.mp3", mp3Frames(3)))).file.name).toBe(
+      "take.mp3",
+    );
     expect((await storeMedia(user.id, "voice", Readable.from([mp3WithId3()]), "take.mp3")).name).toBe("take (2).mp3");
   });
 
@@ -207,7 +268,9 @@ describe("media model", () => {
     const user = await newUser();
     const before = filesUnder(mediaDir()).length;
     const results = await Promise.allSettled(
-      Array.from({ length: 4 }, () => receiveMediaUpload(user.id, "video", multipartRequest("race.mov", mp4Bytes(20_000)))),
+      Array.from({ length: 4 }, () =>
+        receiveMediaUpload(user.id, "video", multipartRequest("race.mov", mp4Bytes(20_000))),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const result of results.filter((r) => r.status === "rejected")) {
@@ -258,8 +321,13 @@ describe("media model", () => {
   it("refuses wrong content with 415 and keeps nothing", async () => {
     const user = await newUser();
     const before = filesUnder(mediaDir()).length;
-    await expect(storeMedia(user.id, "voice", Readable.from([PNG_BYTES]), "pic.mp3")).rejects.toMatchObject({ status: 415, message: "Only MP3 files allowed" });
-    await expect(storeMedia(user.id, "video", Readable.from([mp3WithId3()]), "song.mov")).rejects.toMatchObject({ status: 415 });
+    await expect(storeMedia(user.id, "voice", Readable.from([PNG_BYTES]), "pic.mp3")).rejects.toMatchObject({
+      status: 415,
+      message: "Only MP3 files allowed",
+    });
+    await expect(storeMedia(user.id, "video", Readable.from([mp3WithId3()]), "song.mov")).rejects.toMatchObject({
+      status: 415,
+    });
     expect(filesUnder(mediaDir()).length).toBe(before);
   });
 

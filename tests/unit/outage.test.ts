@@ -15,7 +15,8 @@ import { OUTAGE_RETRY_MS, startHousekeeping } from "~/services/housekeeping.serv
  * else stays an error the responder rethrows (a 500).
  */
 const withCode = (code: string, message = "failed") => Object.assign(new Error(message), { code });
-const s3Error = (name: string, httpStatusCode?: number) => Object.assign(new Error(name), { name, $metadata: httpStatusCode === undefined ? {} : { httpStatusCode } });
+const s3Error = (name: string, httpStatusCode?: number) =>
+  Object.assign(new Error(name), { name, $metadata: httpStatusCode === undefined ? {} : { httpStatusCode } });
 
 describe("outageOf: connection errors are the database's or the store's 503", () => {
   it.each([
@@ -26,14 +27,20 @@ describe("outageOf: connection errors are the database's or the store's 503", ()
     ["08001 cannot establish", withCode("08001")],
     ["53300 too many connections", withCode("53300")],
     ["pg: Connection terminated unexpectedly", new Error("Connection terminated unexpectedly")],
-    ["pg: Connection terminated due to connection timeout", new Error("Connection terminated due to connection timeout")],
+    [
+      "pg: Connection terminated due to connection timeout",
+      new Error("Connection terminated due to connection timeout"),
+    ],
     ["pg-pool: timeout exceeded when trying to connect", new Error("timeout exceeded when trying to connect")],
     ["ECONNREFUSED", withCode("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432")],
     ["ECONNRESET", withCode("ECONNRESET", "read ECONNRESET")],
     ["EPIPE", withCode("EPIPE")],
     ["ETIMEDOUT", withCode("ETIMEDOUT")],
     ["EHOSTUNREACH", withCode("EHOSTUNREACH")],
-    ["an AggregateError of refused addresses", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")], "connect failed")],
+    [
+      "an AggregateError of refused addresses",
+      new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")], "connect failed"),
+    ],
     ["a wrapped cause", new Error("query failed", { cause: withCode("57P01") })],
   ])("%s → 503 database", (_label, error) => {
     const outage = outageOf(error);
@@ -93,7 +100,11 @@ describe("the responder and the screens", () => {
   });
 
   it("a screen's failure says 503 with the plain message; a bug still throws", () => {
-    expect(screenFailure(s3Error("SlowDown", 503))).toEqual({ status: 503, code: UNAVAILABLE, detail: UNAVAILABLE_DETAIL.storage });
+    expect(screenFailure(s3Error("SlowDown", 503))).toEqual({
+      status: 503,
+      code: UNAVAILABLE,
+      detail: UNAVAILABLE_DETAIL.storage,
+    });
     expect(() => screenFailure(new RangeError("bug"))).toThrow(RangeError);
   });
 });
@@ -151,25 +162,32 @@ describe("health's probes and the housekeeping's backoff", () => {
 describe("downloads ask the store before they answer", () => {
   /** A store whose open() gives `make()`'s stream (only open is used by storedBody). */
   const storeOf = (make: () => Readable) => ({ open: make }) as unknown as FileStore;
-  const failing = (error: Error, chunks: Buffer[] = []) => () =>
-    new Readable({
-      read() {
-        const next = chunks.shift();
-        if (next) this.push(next);
-        else this.destroy(error);
-      },
-    });
+  const failing =
+    (error: Error, chunks: Buffer[] = []) =>
+    () =>
+      new Readable({
+        read() {
+          const next = chunks.shift();
+          if (next) this.push(next);
+          else this.destroy(error);
+        },
+      });
 
   it("the store out of reach before the first byte is the 503, a missing object the 404", async () => {
     await expect(storedBody(storeOf(failing(withCode("ECONNREFUSED"))), "key-12345678")).rejects.toMatchObject({
       status: 503,
       detail: UNAVAILABLE_DETAIL.storage,
     });
-    await expect(storedBody(storeOf(failing(withCode("ENOENT"))), "key-12345678")).rejects.toMatchObject({ status: 404 });
+    await expect(storedBody(storeOf(failing(withCode("ENOENT"))), "key-12345678")).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it("the bytes flow once the store answered; a failure after the first byte errors the body (the server cuts the connection)", async () => {
-    const whole = await storedBody(storeOf(() => Readable.from([Buffer.from("ab"), Buffer.from("cd")])), "key-12345678");
+    const whole = await storedBody(
+      storeOf(() => Readable.from([Buffer.from("ab"), Buffer.from("cd")])),
+      "key-12345678",
+    );
     expect(Buffer.from(await new Response(whole).arrayBuffer()).toString()).toBe("abcd");
 
     const cut = await storedBody(storeOf(failing(withCode("ECONNRESET"), [Buffer.from("first")])), "key-12345678");

@@ -32,16 +32,18 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function get(path: string, acceptEncoding?: string) {
-  return new Promise<{ headers: http.IncomingHttpHeaders; chunks: { at: number; bytes: Buffer }[] }>((resolve, reject) => {
-    const started = Date.now();
-    http
-      .get(base + path, { headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {} }, (response) => {
-        const chunks: { at: number; bytes: Buffer }[] = [];
-        response.on("data", (bytes: Buffer) => chunks.push({ at: Date.now() - started, bytes }));
-        response.on("end", () => resolve({ headers: response.headers, chunks }));
-      })
-      .on("error", reject);
-  });
+  return new Promise<{ headers: http.IncomingHttpHeaders; chunks: { at: number; bytes: Buffer }[] }>(
+    (resolve, reject) => {
+      const started = Date.now();
+      http
+        .get(base + path, { headers: acceptEncoding ? { "Accept-Encoding": acceptEncoding } : {} }, (response) => {
+          const chunks: { at: number; bytes: Buffer }[] = [];
+          response.on("data", (bytes: Buffer) => chunks.push({ at: Date.now() - started, bytes }));
+          response.on("end", () => resolve({ headers: response.headers, chunks }));
+        })
+        .on("error", reject);
+    },
+  );
 }
 const body = (chunks: { bytes: Buffer }[]) => Buffer.concat(chunks.map((chunk) => chunk.bytes));
 
@@ -75,7 +77,9 @@ describe("compressed pages", () => {
     const answer = await get("/streamed", "br");
     expect(answer.headers["content-encoding"]).toBe("br");
     expect(answer.headers["content-length"]).toBeUndefined();
-    expect(zlib.brotliDecompressSync(body(answer.chunks)).toString("utf8")).toBe("<!DOCTYPE html><p>first part</p><p>deferred part</p>");
+    expect(zlib.brotliDecompressSync(body(answer.chunks)).toString("utf8")).toBe(
+      "<!DOCTYPE html><p>first part</p><p>deferred part</p>",
+    );
     // The first part came before the deferred one was written.
     expect(answer.chunks[0].at).toBeLessThan(250);
     expect(answer.chunks.at(-1)!.at).toBeGreaterThanOrEqual(280);

@@ -22,7 +22,8 @@ describe("createPageKeeper", () => {
     keeper.keep("k", page(html));
     const first = keeper.take("k")!;
     const second = keeper.take("k")!;
-    const nonceOf = (copy: typeof first) => /'nonce-([^']+)'/.exec(copy.headers.find(([name]) => name === "content-security-policy")![1])![1];
+    const nonceOf = (copy: typeof first) =>
+      /'nonce-([^']+)'/.exec(copy.headers.find(([name]) => name === "content-security-policy")![1])![1];
     const [one, two] = [nonceOf(first), nonceOf(second)];
     expect(new Set([one, two, NONCE]).size).toBe(3);
     expect(new TextDecoder().decode(first.body)).toBe(html.split(NONCE).join(one));

@@ -23,7 +23,9 @@ describe("the hash queue holds about a second and a half of work", () => {
     expect(hashed).toBeLessThan(slots + 16);
     // Those kept are the first to come, the refused ones the last.
     expect(results.slice(0, hashed).every((result) => result === "hashed")).toBe(true);
-    expect(results.slice(hashed).every((result) => result instanceof PasswordHashingBusy && result.status === 503)).toBe(true);
+    expect(
+      results.slice(hashed).every((result) => result instanceof PasswordHashingBusy && result.status === 503),
+    ).toBe(true);
   });
 
   it("when hashes get slow, fewer may wait: the bound follows the recent time per hash", async () => {

@@ -45,8 +45,12 @@ describe("the password hash queue is bounded (PASSWORD_HASH_QUEUE_MAX, default 1
     const { slots, queueMax } = passwordHashing();
     const done: string[] = [];
     const track = (name: string, promise: Promise<unknown>) => outcome(promise.then(() => done.push(name)));
-    const running = Array.from({ length: slots }, (_, i) => track(`running ${i}`, hashPassword(`running ${i}`, "first")));
-    const later = Array.from({ length: Math.ceil(queueMax / 2) }, (_, i) => track(`later ${i}`, hashPassword(`later ${i}`, "later")));
+    const running = Array.from({ length: slots }, (_, i) =>
+      track(`running ${i}`, hashPassword(`running ${i}`, "first")),
+    );
+    const later = Array.from({ length: Math.ceil(queueMax / 2) }, (_, i) =>
+      track(`later ${i}`, hashPassword(`later ${i}`, "later")),
+    );
     const refusedLater = await outcome(hashPassword("one later too many", "later"));
     expect(refusedLater).toBeInstanceOf(PasswordHashingBusy);
     const first = track("first", hashPassword("a newcomer's login", "first"));
@@ -68,7 +72,9 @@ describe("the password hash queue is bounded (PASSWORD_HASH_QUEUE_MAX, default 1
     const running = Array.from({ length: slots }, (_, i) => hashPassword(`running ${i}`, "first"));
     const later = Array.from({ length: Math.ceil(queueMax / 2) }, (_, i) => hashPassword(`later ${i}`, "later"));
     expect(await loginWithPassword(email("flood"), "guess-guess", "10.31.0.1")).toMatchObject({ reason: "busy" });
-    expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.31.0.1").execute()).toHaveLength(0);
+    expect(
+      await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.31.0.1").execute(),
+    ).toHaveLength(0);
     expect((await loginWithPassword(person, "right-password", "10.31.0.2")).ok).toBe(true);
     await Promise.all([...running, ...later]);
   });
@@ -84,7 +90,9 @@ describe("the password hash queue is bounded (PASSWORD_HASH_QUEUE_MAX, default 1
     expect(registration).toMatchObject({ ok: false, reason: "busy" });
     await filled;
     expect(await db.selectFrom("login_attempts").select("id").where("email", "=", person).execute()).toHaveLength(0);
-    expect(await db.selectFrom("registration_attempts").select("id").where("client_address", "=", "10.30.0.2").execute()).toHaveLength(0);
+    expect(
+      await db.selectFrom("registration_attempts").select("id").where("client_address", "=", "10.30.0.2").execute(),
+    ).toHaveLength(0);
     // Once the queue has room the same login gets in.
     expect((await loginWithPassword(person, "right-password", "10.30.0.1")).ok).toBe(true);
   });

@@ -40,7 +40,9 @@ describe("passwords", () => {
     expect(passwordHashing().queued).toBe(3);
     const hashes = await Promise.all(burst);
     expect(passwordHashing()).toMatchObject({ running: 0, queued: 0, slots });
-    expect(await Promise.all(hashes.map((hash, i) => verifyPassword(hash, `burst password ${i}`)))).toEqual(hashes.map(() => true));
+    expect(await Promise.all(hashes.map((hash, i) => verifyPassword(hash, `burst password ${i}`)))).toEqual(
+      hashes.map(() => true),
+    );
   });
 
   it("never store the plain password", async () => {
@@ -53,7 +55,9 @@ describe("passwords", () => {
 
 describe("credentials", () => {
   it("normalise the email and bound both fields", () => {
-    expect(credentialsSchema.parse({ email: "  Mixed@Example.COM ", password: "12345678" }).email).toBe("mixed@example.com");
+    expect(credentialsSchema.parse({ email: "  Mixed@Example.COM ", password: "12345678" }).email).toBe(
+      "mixed@example.com",
+    );
     expect(credentialsSchema.safeParse({ email: "not-an-email", password: "12345678" }).success).toBe(false);
     expect(credentialsSchema.safeParse({ email: "a@b.co", password: "1234567" }).error?.issues[0].message).toBe(
       "Password must be at least 8 characters",
@@ -74,7 +78,10 @@ describe("login rate limit", () => {
     const address = email("limited");
     await createUser(address, "right-password");
     for (let i = 0; i < 10; i++) {
-      expect(await loginWithPassword(address, "wrong-password", `10.1.0.${i}`)).toEqual({ ok: false, reason: "invalid" });
+      expect(await loginWithPassword(address, "wrong-password", `10.1.0.${i}`)).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
     }
     const blocked = await loginWithPassword(address, "right-password", "10.1.0.99");
     expect(blocked.ok).toBe(false);
@@ -129,9 +136,15 @@ describe("login rate limit", () => {
     // The throttle engages once 10 failures are on record: one at a time (never busy: nothing else is
     // hashing), wrong passwords are checked up to 10, and then even the right one is refused unchecked.
     for (let i = checked; i < 10; i++) {
-      expect(await loginWithPassword(address, "wrong-password", `10.4.1.${i}`)).toEqual({ ok: false, reason: "invalid" });
+      expect(await loginWithPassword(address, "wrong-password", `10.4.1.${i}`)).toEqual({
+        ok: false,
+        reason: "invalid",
+      });
     }
-    expect(await loginWithPassword(address, "right-password", "10.4.1.99")).toMatchObject({ ok: false, reason: "throttled" });
+    expect(await loginWithPassword(address, "right-password", "10.4.1.99")).toMatchObject({
+      ok: false,
+      reason: "throttled",
+    });
   });
 
   it("a successful login removes its own pending attempt", async () => {
@@ -156,7 +169,9 @@ describe("registration rate limit", () => {
     expect(refused.allowed).toBe(false);
     expect(!refused.allowed && refused.retryAfterSeconds).toBe(3600);
     expect(await beginRegistration("10.6.0.2", start)).toMatchObject({ allowed: true });
-    expect(await beginRegistration(clientAddress, new Date(start.getTime() + 61 * 60_000))).toMatchObject({ allowed: true });
+    expect(await beginRegistration(clientAddress, new Date(start.getTime() + 61 * 60_000))).toMatchObject({
+      allowed: true,
+    });
   });
 
   it("concurrent registrations from one address cannot exceed the limit", async () => {
@@ -183,11 +198,17 @@ describe("housekeeping", () => {
     await beginRegistration("10.8.0.3", new Date(now.getTime() - 30 * 60_000));
     await pruneLoginAttempts(now);
     await pruneRegistrationAttempts(now);
-    const emails = (await db.selectFrom("login_attempts").select("email").where("email", "in", [oldEmail, recentEmail]).execute()).map((r) => r.email);
+    const emails = (
+      await db.selectFrom("login_attempts").select("email").where("email", "in", [oldEmail, recentEmail]).execute()
+    ).map((r) => r.email);
     expect(emails).toEqual([recentEmail]);
-    const addresses = (await db.selectFrom("registration_attempts").select("client_address").where("client_address", "like", "10.8.0.%").execute()).map(
-      (r) => r.client_address,
-    );
+    const addresses = (
+      await db
+        .selectFrom("registration_attempts")
+        .select("client_address")
+        .where("client_address", "like", "10.8.0.%")
+        .execute()
+    ).map((r) => r.client_address);
     expect(addresses).toEqual(["10.8.0.3"]);
   });
 });

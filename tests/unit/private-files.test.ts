@@ -39,7 +39,8 @@ async function openSqliteIn(dataDir: string) {
   await sql`INSERT INTO private_files_probe (n) VALUES (1)`.execute(db);
 }
 
-const sqliteFiles = (dataDir: string) => ["studio.sqlite", "studio.sqlite-wal", "studio.sqlite-shm"].map((name) => path.join(dataDir, name));
+const sqliteFiles = (dataDir: string) =>
+  ["studio.sqlite", "studio.sqlite-wal", "studio.sqlite-shm"].map((name) => path.join(dataDir, name));
 
 describe("a fresh DATA_DIR", () => {
   it.each([0o022, 0o000])("is 0700, and the database, -wal and -shm 0600 (umask %o)", async (umask) => {
@@ -107,7 +108,9 @@ describe("files an older start left 0755/0644", () => {
     fs.mkdirSync(shared);
     fs.chmodSync(shared, 0o755);
     const dataDir = path.join(scratch, "elsewhere-data");
-    await openDatabase(parseSettings({ DATA_DIR: dataDir, DATABASE_FILE: path.join(shared, "studio.sqlite"), SESSION_SECRET: SECRET }));
+    await openDatabase(
+      parseSettings({ DATA_DIR: dataDir, DATABASE_FILE: path.join(shared, "studio.sqlite"), SESSION_SECRET: SECRET }),
+    );
     await sql`CREATE TABLE IF NOT EXISTS probe (n INTEGER)`.execute(db);
     expect(modeOf(shared)).toBe(0o755);
     for (const file of sqliteFiles(shared)) expect([file, modeOf(file)]).toEqual([file, 0o600]);
@@ -126,12 +129,21 @@ describe("the disk file store", () => {
   it("makes its folders 0700 and its files 0600", async () => {
     const root = path.join(scratch, "media");
     const store = createDiskStore(root, { instanceId: "private1" });
-    const staged = await store.stage(Readable.from([Buffer.from("hello, private world")]), { maxBytes: 1024, inspect: () => "text/plain" });
+    const staged = await store.stage(Readable.from([Buffer.from("hello, private world")]), {
+      maxBytes: 1024,
+      inspect: () => "text/plain",
+    });
     expect(modeOf(staged.tempPath)).toBe(0o600);
     await store.commit(staged, "privatekey01");
     const stored = path.join(root, "objects", "pr", "privatekey01");
     expect(modeOf(stored)).toBe(0o600);
-    for (const folder of [root, path.join(root, "tmp"), path.join(root, "tmp", "private1"), path.join(root, "objects"), path.dirname(stored)]) {
+    for (const folder of [
+      root,
+      path.join(root, "tmp"),
+      path.join(root, "tmp", "private1"),
+      path.join(root, "objects"),
+      path.dirname(stored),
+    ]) {
       expect([folder, modeOf(folder)]).toEqual([folder, 0o700]);
     }
   });

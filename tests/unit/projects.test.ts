@@ -47,7 +47,14 @@ describe("projects", () => {
   it("creates, lists most recently changed first, updates and deletes, each scoped to its owner", async () => {
     const first = await createProject(alice, { title: "First" });
     const second = await createProject(alice, { title: "Second", description: "Two" });
-    expect(first).toMatchObject({ title: "First", description: "", voice_file: null, music_file: null, video_file: null, image_file: null });
+    expect(first).toMatchObject({
+      title: "First",
+      description: "",
+      voice_file: null,
+      music_file: null,
+      video_file: null,
+      image_file: null,
+    });
     expect((await listProjects(alice)).map((project) => project.title)).toEqual(["Second", "First"]);
     expect(await listProjects(bob)).toEqual([]);
 
@@ -72,7 +79,12 @@ describe("projects", () => {
     const project = await createProject(alice, { title: "Media", voice_file: voice.id, music_file: "demo3" });
     expect(project.voice_file).toBe("take.mp3");
     expect(project.music_file).toBe("demo3.mp3");
-    expect(project.media.music).toEqual({ id: "demo3", name: "Epic Angry Uplifting", kind: "music", url: "/static/music-demos/demo3.mp3" });
+    expect(project.media.music).toEqual({
+      id: "demo3",
+      name: "Epic Angry Uplifting",
+      kind: "music",
+      url: "/static/music-demos/demo3.mp3",
+    });
     expect(project.media.voice).toEqual({ id: voice.id, name: "take.mp3", kind: "voice", url: `/media/${voice.id}` });
 
     const withImage = await setProjectSlot(alice, project.id, "image", image.id);
@@ -84,12 +96,27 @@ describe("projects", () => {
     expect(noMusic?.voice_file).toBe("take.mp3");
 
     // A file of the wrong kind for the slot, or another user's file, is refused.
-    await expect(setProjectSlot(alice, project.id, "voice", image.id)).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
+    await expect(setProjectSlot(alice, project.id, "voice", image.id)).rejects.toMatchObject({
+      status: 422,
+      code: PROJECT_MEDIA_REFUSED,
+    });
     const bobsVoice = await storeMedia(bob, "voice", Readable.from([mp3Frames()]), "bob");
-    await expect(setProjectSlot(alice, project.id, "voice", bobsVoice.id)).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
-    await expect(createProject(alice, { title: "x", image_file: bobsVoice.id })).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
-    await expect(createProject(alice, { title: "x", voice_file: "bob.mp3" })).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
-    await expect(setProjectSlot(alice, project.id, "music", "demo9")).rejects.toMatchObject({ status: 422, code: PROJECT_MEDIA_REFUSED });
+    await expect(setProjectSlot(alice, project.id, "voice", bobsVoice.id)).rejects.toMatchObject({
+      status: 422,
+      code: PROJECT_MEDIA_REFUSED,
+    });
+    await expect(createProject(alice, { title: "x", image_file: bobsVoice.id })).rejects.toMatchObject({
+      status: 422,
+      code: PROJECT_MEDIA_REFUSED,
+    });
+    await expect(createProject(alice, { title: "x", voice_file: "bob.mp3" })).rejects.toMatchObject({
+      status: 422,
+      code: PROJECT_MEDIA_REFUSED,
+    });
+    await expect(setProjectSlot(alice, project.id, "music", "demo9")).rejects.toMatchObject({
+      status: 422,
+      code: PROJECT_MEDIA_REFUSED,
+    });
     expect((await getProject(alice, project.id))?.voice_file).toBe("take.mp3");
   });
 

@@ -5,7 +5,15 @@ import { engineOf } from "~/lib/db-dialect.server";
 import { closeDatabase, db, openDatabase } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { sha256 } from "~/lib/ids.server";
-import { clearSpentSuccessors, issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken, type RotationResult, type TokenPair } from "~/models/token.server";
+import {
+  clearSpentSuccessors,
+  issueTokenPair,
+  REFRESH_GRACE_MS,
+  revokeRefreshToken,
+  rotateRefreshToken,
+  type RotationResult,
+  type TokenPair,
+} from "~/models/token.server";
 import { verifyAccessToken } from "~/models/access-token.server";
 import { createUser } from "~/models/user.server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
@@ -27,7 +35,8 @@ const afterGrace = () => later(REFRESH_GRACE_MS + 1_000);
 
 const rowOf = (refreshToken: string) =>
   db.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", sha256(refreshToken)).executeTakeFirstOrThrow();
-const familyRows = (familyId: string) => db.selectFrom("refresh_tokens").selectAll().where("family_id", "=", familyId).execute();
+const familyRows = (familyId: string) =>
+  db.selectFrom("refresh_tokens").selectAll().where("family_id", "=", familyId).execute();
 
 function pairOf(result: RotationResult): TokenPair {
   if (!result.ok) throw new Error(`rotation refused: ${result.reason}`);
@@ -36,7 +45,13 @@ function pairOf(result: RotationResult): TokenPair {
 
 const accessKey = () => new TextEncoder().encode(`access-token:${process.env.SESSION_SECRET}`);
 const expiredAccessToken = (userId: string) =>
-  new SignJWT({ fid: "whatever" }).setProtectedHeader({ alg: "HS256" }).setSubject(userId).setIssuer("creative-ai-studio").setIssuedAt(1).setExpirationTime(2).sign(accessKey());
+  new SignJWT({ fid: "whatever" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setIssuer("creative-ai-studio")
+    .setIssuedAt(1)
+    .setExpirationTime(2)
+    .sign(accessKey());
 async function cookieFor(accessToken: string, refreshToken: string) {
   const session = await sessionStorage.getSession();
   session.set("accessToken", accessToken);
@@ -96,7 +111,10 @@ function graceSuite() {
     const { id } = await user();
     const first = await issueTokenPair(id);
     pairOf(await rotateRefreshToken(first.refresh_token));
-    expect(await rotateRefreshToken(first.refresh_token, later(5), { graceMs: 0 })).toEqual({ ok: false, reason: "reused" });
+    expect(await rotateRefreshToken(first.refresh_token, later(5), { graceMs: 0 })).toEqual({
+      ok: false,
+      reason: "reused",
+    });
   });
 
   it("a logout within the window ends it: the spent token no longer answers", async () => {
@@ -114,15 +132,24 @@ function graceSuite() {
     const pair = pairOf(await rotateRefreshToken(first.refresh_token));
     const spent = await rowOf(first.refresh_token);
     expect(spent.successor_sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
-    const stored = JSON.stringify(await db.selectFrom("refresh_tokens").selectAll().where("user_id", "=", id).execute());
+    const stored = JSON.stringify(
+      await db.selectFrom("refresh_tokens").selectAll().where("user_id", "=", id).execute(),
+    );
     expect(stored).not.toContain(pair.refresh_token);
     expect(stored).not.toContain(pair.access_token);
     expect(stored).not.toContain(pair.access_token.split(".")[2]);
 
     // Copied into another spent row, the sealed pair does not open there (the row id is bound in).
     pairOf(await rotateRefreshToken(second.refresh_token));
-    await db.updateTable("refresh_tokens").set({ successor_sealed: spent.successor_sealed }).where("token_hash", "=", sha256(second.refresh_token)).execute();
-    expect(await rotateRefreshToken(second.refresh_token, new Date(), { waitMs: 50 })).toEqual({ ok: false, reason: "reused" });
+    await db
+      .updateTable("refresh_tokens")
+      .set({ successor_sealed: spent.successor_sealed })
+      .where("token_hash", "=", sha256(second.refresh_token))
+      .execute();
+    expect(await rotateRefreshToken(second.refresh_token, new Date(), { waitMs: 50 })).toEqual({
+      ok: false,
+      reason: "reused",
+    });
     // That family is revoked; the first one is untouched.
     expect(await rotateRefreshToken(first.refresh_token)).toEqual({ ok: true, userId: id, pair });
   });
@@ -135,7 +162,11 @@ function graceSuite() {
     // As if the winner (on another instance) had not recorded its pair yet: it appears 200 ms later.
     await db.updateTable("refresh_tokens").set({ successor_sealed: null }).where("id", "=", spent.id).execute();
     const restore = setTimeout(() => {
-      void db.updateTable("refresh_tokens").set({ successor_sealed: spent.successor_sealed }).where("id", "=", spent.id).execute();
+      void db
+        .updateTable("refresh_tokens")
+        .set({ successor_sealed: spent.successor_sealed })
+        .where("id", "=", spent.id)
+        .execute();
     }, 200);
     try {
       const started = Date.now();
@@ -150,9 +181,16 @@ function graceSuite() {
     const { id } = await user();
     const first = await issueTokenPair(id);
     const pair = pairOf(await rotateRefreshToken(first.refresh_token));
-    await db.updateTable("refresh_tokens").set({ successor_sealed: null }).where("token_hash", "=", sha256(first.refresh_token)).execute();
+    await db
+      .updateTable("refresh_tokens")
+      .set({ successor_sealed: null })
+      .where("token_hash", "=", sha256(first.refresh_token))
+      .execute();
     const started = Date.now();
-    expect(await rotateRefreshToken(first.refresh_token, new Date(), { waitMs: 100 })).toEqual({ ok: false, reason: "reused" });
+    expect(await rotateRefreshToken(first.refresh_token, new Date(), { waitMs: 100 })).toEqual({
+      ok: false,
+      reason: "reused",
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(await verifyAccessToken(pair.access_token)).toBeNull();
   });
@@ -197,21 +235,24 @@ describe("refresh-token grace window, on the database the unit setup opened", ()
 // The second half: PostgreSQL from a throwaway cluster, when the first half ran on SQLite.
 const secondOnPostgres = !/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? "") && postgresAvailable();
 if (!secondOnPostgres && !process.env.DATABASE_URL) {
-  console.warn("[refresh-grace.test] PostgreSQL half NOT RUN: no PostgreSQL binaries found (install Debian's postgresql or run npm run test:pg).");
+  console.warn(
+    "[refresh-grace.test] PostgreSQL half NOT RUN: no PostgreSQL binaries found (install Debian's postgresql or run npm run test:pg).",
+  );
 }
 
-if (secondOnPostgres) describe("refresh-token grace window, on PostgreSQL (throwaway cluster)", () => {
-  let cluster: PgCluster | undefined;
-  beforeAll(async () => {
-    cluster = await startPgCluster({ database: "studio_refresh_grace" });
-    await closeDatabase();
-    await openDatabase({ ...env, database: { engine: "postgres", url: cluster.url } });
-    expect(engineOf(db)).toBe("postgres");
+if (secondOnPostgres)
+  describe("refresh-token grace window, on PostgreSQL (throwaway cluster)", () => {
+    let cluster: PgCluster | undefined;
+    beforeAll(async () => {
+      cluster = await startPgCluster({ database: "studio_refresh_grace" });
+      await closeDatabase();
+      await openDatabase({ ...env, database: { engine: "postgres", url: cluster.url } });
+      expect(engineOf(db)).toBe("postgres");
+    });
+    afterAll(async () => {
+      await closeDatabase();
+      await cluster?.stop();
+      await openDatabase(); // back to the file's SQLite database, which the setup closes
+    });
+    graceSuite();
   });
-  afterAll(async () => {
-    await closeDatabase();
-    await cluster?.stop();
-    await openDatabase(); // back to the file's SQLite database, which the setup closes
-  });
-  graceSuite();
-});

@@ -8,7 +8,9 @@ describe("the request log's line (server/request-log.ts)", () => {
   it("says method, path, status, duration in ms and bytes, and marks an answer cut short", () => {
     const record = { method: "GET", path: "/dashboard", status: 200, durationMs: 4.23, bytes: 8123, aborted: false };
     expect(formatRequestLine(record)).toBe("GET /dashboard 200 4.2 ms 8123 B");
-    expect(formatRequestLine({ ...record, status: 408, aborted: true })).toBe("GET /dashboard 408 4.2 ms 8123 B aborted");
+    expect(formatRequestLine({ ...record, status: 408, aborted: true })).toBe(
+      "GET /dashboard 408 4.2 ms 8123 B aborted",
+    );
   });
 
   it("is on by default and LOG_REQUESTS=0 (or false) turns it off", () => {
@@ -41,7 +43,8 @@ describe("logging requests (server/request-log.ts)", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const nextLine = async (count: number) => {
-    for (let tries = 0; lines.length < count && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let tries = 0; lines.length < count && tries < 100; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     return lines[count - 1];
   };
 

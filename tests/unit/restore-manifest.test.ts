@@ -51,7 +51,14 @@ function restore(folder: string) {
   const result = spawnSync(process.execPath, [path.join(root, "scripts", "admin.mjs"), "restore", folder], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_FILE: "", STORAGE_URL: "", SESSION_SECRET: "" },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      DATABASE_FILE: "",
+      STORAGE_URL: "",
+      SESSION_SECRET: "",
+    },
   });
   const copied = fs.existsSync(dataDir) ? fs.readdirSync(dataDir, { recursive: true }).map(String) : [];
   return { code: result.status, output: `${result.stdout}${result.stderr}`, dataDir, copied };
@@ -69,7 +76,9 @@ describe("npm run restore refuses a crafted backup", () => {
     const { folder } = backupFolder();
     const result = restore(folder);
     expect(result.code, result.output).toBe(0);
-    expect(fs.readFileSync(path.join(result.dataDir, "media", "objects", KEY.slice(0, 2), KEY), "utf8")).toBe("a stored image");
+    expect(fs.readFileSync(path.join(result.dataDir, "media", "objects", KEY.slice(0, 2), KEY), "utf8")).toBe(
+      "a stored image",
+    );
     expect(fs.readFileSync(path.join(result.dataDir, "studio.sqlite"), "utf8")).toContain("the snapshot");
     expect(fs.readFileSync(path.join(result.dataDir, "session-secret"), "utf8")).toBe("s".repeat(64));
   });

@@ -37,7 +37,9 @@ function exceptionsIn(markdown: string): string[] {
 
 function namedExceptions(): Set<string> {
   const folder = path.join(ROOT, "docs/decisions");
-  const records = fs.readdirSync(folder).filter((name) => EXCEPTION_RECORDS.some((number) => name.startsWith(`${number}-`)));
+  const records = fs
+    .readdirSync(folder)
+    .filter((name) => EXCEPTION_RECORDS.some((number) => name.startsWith(`${number}-`)));
   return new Set(records.flatMap((name) => exceptionsIn(fs.readFileSync(path.join(folder, name), "utf8"))));
 }
 
@@ -61,7 +63,10 @@ describe("files stay short (at most 300 lines, exceptions named by a decision re
     const allowed = namedExceptions();
     const tooLong = measured()
       .filter(({ file, lines }) => lines > MAX_LINES && !allowed.has(file))
-      .map(({ file, lines }) => `${file} has ${lines} lines (at most ${MAX_LINES}): split it at a natural seam (a route's UI to app/components/, its logic to a model or service)`);
+      .map(
+        ({ file, lines }) =>
+          `${file} has ${lines} lines (at most ${MAX_LINES}): split it at a natural seam (a route's UI to app/components/, its logic to a model or service)`,
+      );
     expect(tooLong).toEqual([]);
   });
 
@@ -72,7 +77,8 @@ describe("files stay short (at most 300 lines, exceptions named by a decision re
   });
 
   it("reads a record's exceptions from its list", () => {
-    const record = "# 0061\n\n## Exceptions\n- `app/models/a.server.ts` (320 lines): why\n- `server/b.ts`\n\n## Consequences\n- `not/this.ts`\n";
+    const record =
+      "# 0061\n\n## Exceptions\n- `app/models/a.server.ts` (320 lines): why\n- `server/b.ts`\n\n## Consequences\n- `not/this.ts`\n";
     expect(exceptionsIn(record)).toEqual(["app/models/a.server.ts", "server/b.ts"]);
     expect(exceptionsIn("# 0060\n\n## Exceptions\n- `app/models/c.server.ts`\n")).toEqual(["app/models/c.server.ts"]);
     expect(exceptionsIn("# none\n\n## Decision\n- `app/x.ts`\n")).toEqual([]);

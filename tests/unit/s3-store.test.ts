@@ -33,14 +33,25 @@ let client: S3Client;
 
 beforeAll(async () => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3rver-"));
-  server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const { port } = await server.run();
   endpoint = `http://127.0.0.1:${port}`;
   // The store reads credentials through the SDK's default chain, as in production (s3rver's fixed pair).
   process.env.AWS_ACCESS_KEY_ID = "S3RVER";
   process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
   process.env.AWS_REGION = "us-east-1";
-  client = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+  client = new S3Client({
+    endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+  });
 });
 
 afterAll(async () => {
@@ -61,7 +72,9 @@ async function keysUnder(prefix: string): Promise<string[]> {
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, ContinuationToken: token }),
+    );
     keys.push(...(page.Contents ?? []).map((object) => object.Key!));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -160,18 +173,24 @@ describe("S3 store: stage, commit, stat, open", () => {
 describe("S3 store: refusals leave nothing behind", () => {
   it("refuses content the sniffer does not accept, and an empty file", async () => {
     const store = storeFor("refused");
-    await expect(store.stage(Readable.from([Buffer.alloc(100_000, "x")]), video)).rejects.toBeInstanceOf(UnsupportedContentError);
+    await expect(store.stage(Readable.from([Buffer.alloc(100_000, "x")]), video)).rejects.toBeInstanceOf(
+      UnsupportedContentError,
+    );
     await expect(store.stage(Readable.from([]), video)).rejects.toMatchObject({ empty: true });
     expect(await keysUnder("refused/")).toEqual([]);
   });
 
   it("refuses an upload over the limit after several parts went to the store", async () => {
     const store = storeFor("too-large");
-    const error = await store.stage(generated(20 * MiB), { maxBytes: 12 * MiB, inspect: sniffVideo }).catch((e: unknown) => e);
+    const error = await store
+      .stage(generated(20 * MiB), { maxBytes: 12 * MiB, inspect: sniffVideo })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FileTooLargeError);
     expect(await keysUnder("too-large/")).toEqual([]);
     // Just over the limit in one small stream (a single PUT, not multipart) is refused too.
-    await expect(store.stage(Readable.from([mp4Bytes(2000)]), { maxBytes: 1000, inspect: sniffVideo })).rejects.toBeInstanceOf(FileTooLargeError);
+    await expect(
+      store.stage(Readable.from([mp4Bytes(2000)]), { maxBytes: 1000, inspect: sniffVideo }),
+    ).rejects.toBeInstanceOf(FileTooLargeError);
     expect(await keysUnder("too-large/")).toEqual([]);
   });
 
@@ -225,7 +244,11 @@ describe("S3 store: sweep", () => {
     const store = storeFor("many");
     const keys = Array.from({ length: 501 }, (_, i) => `object_${String(i).padStart(4, "0")}`);
     for (let i = 0; i < keys.length; i += 50) {
-      await Promise.all(keys.slice(i, i + 50).map((key) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `many/objects/${key}`, Body: "x" }))));
+      await Promise.all(
+        keys
+          .slice(i, i + 50)
+          .map((key) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `many/objects/${key}`, Body: "x" }))),
+      );
     }
     const batches: number[] = [];
     const result = await store.sweep(
@@ -245,7 +268,10 @@ describe("S3 store: sweep", () => {
   // multipart uploads are checked against a stand-in for the client that speaks those replies.
   it("pages through listings and aborts stale multipart uploads (stand-in client)", async () => {
     const old = new Date(Date.now() - SWEEP_GRACE_MS - 60_000);
-    const objects = Array.from({ length: 2500 }, (_, i) => ({ Key: `p/objects/key_${String(i).padStart(5, "0")}`, LastModified: old }));
+    const objects = Array.from({ length: 2500 }, (_, i) => ({
+      Key: `p/objects/key_${String(i).padStart(5, "0")}`,
+      LastModified: old,
+    }));
     const uploads = [
       { Key: "p/tmp/a/stale", UploadId: "u1", Initiated: old },
       { Key: "p/tmp/a/young", UploadId: "u2", Initiated: new Date() },
@@ -263,7 +289,11 @@ describe("S3 store: sweep", () => {
           const start = input.ContinuationToken ? Number(input.ContinuationToken) : 0;
           const page = all.slice(start, start + 1000);
           const truncated = start + 1000 < all.length;
-          return { Contents: page, IsTruncated: truncated, NextContinuationToken: truncated ? String(start + 1000) : undefined };
+          return {
+            Contents: page,
+            IsTruncated: truncated,
+            NextContinuationToken: truncated ? String(start + 1000) : undefined,
+          };
         }
         if (name === "ListMultipartUploadsCommand") {
           // Two pages of one upload each.
@@ -274,7 +304,13 @@ describe("S3 store: sweep", () => {
         }
         if (name === "ListPartsCommand") {
           const newest = input.UploadId === "u3" ? new Date() : old;
-          return { Parts: [{ PartNumber: 1, LastModified: old }, { PartNumber: 2, LastModified: newest }], IsTruncated: false };
+          return {
+            Parts: [
+              { PartNumber: 1, LastModified: old },
+              { PartNumber: 2, LastModified: newest },
+            ],
+            IsTruncated: false,
+          };
         }
         if (name === "AbortMultipartUploadCommand") {
           expect(input).toMatchObject({ Key: "p/tmp/a/stale", UploadId: "u1" });
@@ -315,7 +351,9 @@ describe("S3 store: a 200 MB upload", () => {
     }
     const seconds = (performance.now() - started) / 1000;
     const grewMiB = (peak - before) / MiB;
-    console.info(`[s3-store] 200 MiB staged in ${seconds.toFixed(1)} s; RSS ${Math.round(before / MiB)} MiB -> peak ${Math.round(peak / MiB)} MiB (+${grewMiB.toFixed(0)} MiB)`);
+    console.info(
+      `[s3-store] 200 MiB staged in ${seconds.toFixed(1)} s; RSS ${Math.round(before / MiB)} MiB -> peak ${Math.round(peak / MiB)} MiB (+${grewMiB.toFixed(0)} MiB)`,
+    );
     expect(staged).toMatchObject({ size: total, contentType: "video/mp4" });
     expect(grewMiB).toBeLessThan(120);
 
@@ -350,12 +388,20 @@ describe("parseStorageUrl", () => {
   });
 
   it("takes an absolute folder", () => {
-    expect(parseStorageUrl("file:///var/lib/studio/media/", dataDir)).toEqual({ kind: "file", root: "/var/lib/studio/media" });
+    expect(parseStorageUrl("file:///var/lib/studio/media/", dataDir)).toEqual({
+      kind: "file",
+      root: "/var/lib/studio/media",
+    });
     expect(parseStorageUrl("file:///mnt/my%20disk", dataDir)).toEqual({ kind: "file", root: "/mnt/my disk" });
   });
 
   it("reads an s3 URL with its parameters", () => {
-    expect(parseStorageUrl("s3://studio-media?endpoint=http://127.0.0.1:9000&region=us-east-1&force_path_style=true&prefix=/prod/media/", dataDir)).toEqual({
+    expect(
+      parseStorageUrl(
+        "s3://studio-media?endpoint=http://127.0.0.1:9000&region=us-east-1&force_path_style=true&prefix=/prod/media/",
+        dataDir,
+      ),
+    ).toEqual({
       kind: "s3",
       bucket: "studio-media",
       prefix: "prod/media/",
@@ -372,7 +418,9 @@ describe("parseStorageUrl", () => {
       forcePathStyle: false,
     });
     // An endpoint with its own query string must be encoded; an encoded one round-trips.
-    expect(parseStorageUrl("s3://bucket-1?endpoint=https%3A%2F%2Facc.r2.cloudflarestorage.com&region=auto", dataDir)).toMatchObject({
+    expect(
+      parseStorageUrl("s3://bucket-1?endpoint=https%3A%2F%2Facc.r2.cloudflarestorage.com&region=auto", dataDir),
+    ).toMatchObject({
       endpoint: "https://acc.r2.cloudflarestorage.com",
       region: "auto",
     });

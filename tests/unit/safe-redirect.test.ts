@@ -27,7 +27,8 @@ describe("safeRedirectPath with characters outside ASCII", () => {
   });
 
   it("leaves ASCII targets exactly as they were, already-encoded ones included", () => {
-    for (const target of ["/dashboard", "/%E6%97%A5%E6%9C%AC", "/a/b/c?x=%2F%2Fevil", "/content#top"]) expect(safeRedirectPath(target)).toBe(target);
+    for (const target of ["/dashboard", "/%E6%97%A5%E6%9C%AC", "/a/b/c?x=%2F%2Fevil", "/content#top"])
+      expect(safeRedirectPath(target)).toBe(target);
   });
 
   it.each(["/\ud800", "/a\udfffb", "//日本.example/", "/日本\t/x", "/日本\\evil"])("refuses %j", (target) => {

@@ -60,7 +60,10 @@ interface Outcome {
  * answer, or with status 0 when the server cut the connection first: on Node 24 a 408 sent while the
  * client is still writing may reach it as a reset; either way the body was cut.
  */
-function slowPost(port: number, { chunks, gapMs, contentType = "application/json" }: { chunks: number; gapMs: number; contentType?: string }) {
+function slowPost(
+  port: number,
+  { chunks, gapMs, contentType = "application/json" }: { chunks: number; gapMs: number; contentType?: string },
+) {
   return new Promise<Outcome>((resolve) => {
     const started = performance.now();
     let sentAllMs = Infinity;
@@ -71,7 +74,13 @@ function slowPost(port: number, { chunks, gapMs, contentType = "application/json
       clearInterval(timer);
       resolve({ status, body, endedMs: performance.now() - started, sentAllMs });
     };
-    const request = http.request({ port, host: "127.0.0.1", method: "POST", path: "/api/thing", headers: { "Content-Length": chunks * 1024, "Content-Type": contentType } });
+    const request = http.request({
+      port,
+      host: "127.0.0.1",
+      method: "POST",
+      path: "/api/thing",
+      headers: { "Content-Length": chunks * 1024, "Content-Type": contentType },
+    });
     request.on("response", (response) => {
       let body = "";
       response.on("data", (chunk) => (body += chunk));
@@ -107,7 +116,9 @@ function slowRawPost(port: number, { chunks, gapMs }: { chunks: number; gapMs: n
     let sentAllMs = Infinity;
     let sent = 0;
     const socket = net.connect(port, "127.0.0.1", () => {
-      socket.write(`POST /api/thing HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${chunks * 1024}\r\n\r\n`);
+      socket.write(
+        `POST /api/thing HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${chunks * 1024}\r\n\r\n`,
+      );
     });
     const timer = setInterval(() => {
       if (answer || socket.destroyed) return;
@@ -158,7 +169,13 @@ describe("the request deadline (server/request-limits.ts)", () => {
     const outcome = await new Promise<{ answered: string; closedMs: number }>((resolve) => {
       const started = performance.now();
       let answered = "";
-      const request = http.request({ port, host: "127.0.0.1", method: "POST", path: "/", headers: { "Content-Length": 30 * 1024 } });
+      const request = http.request({
+        port,
+        host: "127.0.0.1",
+        method: "POST",
+        path: "/",
+        headers: { "Content-Length": 30 * 1024 },
+      });
       request.on("response", (response) => response.on("data", (chunk) => (answered += chunk)));
       request.on("error", () => {});
       const timer = setInterval(() => request.write(Buffer.alloc(1024)), 100);
@@ -189,7 +206,10 @@ describe("the request deadline (server/request-limits.ts)", () => {
 });
 
 /** A server that answers 413 before reading anything, then drops the unread rest by `discardUnreadBody`. */
-async function refusingServer(limits: { uploadMinBytesPerSecond: number; uploadRateWindowMs: number }, maxBytes: number) {
+async function refusingServer(
+  limits: { uploadMinBytesPerSecond: number; uploadRateWindowMs: number },
+  maxBytes: number,
+) {
   const server = http.createServer((req, res) => {
     res.once("finish", () => discardUnreadBody(req, { requestDeadlineMs: 30_000, ...limits }, maxBytes));
     if (req.method === "GET") return void res.end("second");

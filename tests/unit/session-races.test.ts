@@ -2,7 +2,13 @@ import { expect, it } from "vitest";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
 import { disablePerson } from "~/models/operator.server";
 import { replacePasswordEndingOtherSessions, revokeOtherSessions, revokeSession } from "~/models/sessions.server";
-import { issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken, type TokenPair } from "~/models/token.server";
+import {
+  issueTokenPair,
+  REFRESH_GRACE_MS,
+  revokeRefreshToken,
+  rotateRefreshToken,
+  type TokenPair,
+} from "~/models/token.server";
 import { revokeAccessTokenFamily, sessionOfAccessToken } from "~/models/access-token.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
@@ -29,7 +35,8 @@ async function cookieOf(pair: TokenPair): Promise<string> {
 }
 
 const cookieSignsIn = async (pair: TokenPair) =>
-  (await resolveSession(new Request("http://studio.test/dashboard", { headers: { Cookie: await cookieOf(pair) } }))).session.user !== null;
+  (await resolveSession(new Request("http://studio.test/dashboard", { headers: { Cookie: await cookieOf(pair) } })))
+    .session.user !== null;
 
 const familyOf = async (pair: TokenPair) => (await sessionOfAccessToken(pair.access_token))!.sessionId;
 
@@ -53,8 +60,16 @@ interface Revoke {
 
 const REVOKES: Revoke[] = [
   { name: "sign out this session", keepsOther: true, run: async (v) => revokeSession(v.userId, v.stolenId) },
-  { name: "log out everywhere else", keepsOther: true, run: async (v) => (await revokeOtherSessions(v.userId, v.keptId)) === 1 },
-  { name: "a password change", keepsOther: true, run: async (v) => (await replacePasswordEndingOtherSessions(v.userId, `new-hash-${v.round}`, v.keptId)) === 1 },
+  {
+    name: "log out everywhere else",
+    keepsOther: true,
+    run: async (v) => (await revokeOtherSessions(v.userId, v.keptId)) === 1,
+  },
+  {
+    name: "a password change",
+    keepsOther: true,
+    run: async (v) => (await replacePasswordEndingOtherSessions(v.userId, `new-hash-${v.round}`, v.keptId)) === 1,
+  },
   {
     // The owner's own logout: their cookie still holds the pair the thief has spent (by refresh token, and
     // every other round by access token alone, as an API client logs out).
@@ -70,10 +85,15 @@ const REVOKES: Revoke[] = [
     // The owner presents the refresh token the thief spent, after the grace window: reuse.
     name: "reuse detection",
     keepsOther: true,
-    run: async (v) => (await rotateRefreshToken(v.stolen.refresh_token, new Date(Date.now() + REFRESH_GRACE_MS + 1_000))).ok === false,
+    run: async (v) =>
+      (await rotateRefreshToken(v.stolen.refresh_token, new Date(Date.now() + REFRESH_GRACE_MS + 1_000))).ok === false,
   },
   // What `npm run admin -- sessions revoke <email>` and `disable <email>` run (app/services/admin.server.ts).
-  { name: "admin sessions revoke", keepsOther: false, run: async (v) => (await revokeOtherSessions(v.userId, null)) === 2 },
+  {
+    name: "admin sessions revoke",
+    keepsOther: false,
+    run: async (v) => (await revokeOtherSessions(v.userId, null)) === 2,
+  },
   { name: "admin disable", keepsOther: false, run: async (v) => (await disablePerson(v.userId)).sessions === 2 },
 ];
 
@@ -128,32 +148,49 @@ async function race(start: string, revoke: () => Promise<boolean>, afterRotation
 
 describeOnEachEngine("a session rotating while it is ended,", () => {
   for (const revoke of REVOKES) {
-    it(`"${revoke.name}" holds ${ROUNDS} times of ${ROUNDS} against back-to-back refreshes`, async () => {
-      // Every round runs, and the rounds that did not hold are listed together (how many of ROUNDS missed).
-      const missed: object[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const userId = await newUserId();
-        const stolen = await issueTokenPair(userId);
-        const kept = await issueTokenPair(userId);
-        const [stolenId, keptId] = [await familyOf(stolen), await familyOf(kept)];
-        // The thief refreshed once already: the owner's copy is spent (what reuse detection and logout present).
-        const first = await rotateRefreshToken(stolen.refresh_token);
-        if (!first.ok) throw new Error(`round ${round}: the first refresh failed (${first.reason})`);
-        const victim: Victim = { userId, stolen, stolenId, kept, keptId, round };
+    it(
+      `"${revoke.name}" holds ${ROUNDS} times of ${ROUNDS} against back-to-back refreshes`,
+      async () => {
+        // Every round runs, and the rounds that did not hold are listed together (how many of ROUNDS missed).
+        const missed: object[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const userId = await newUserId();
+          const stolen = await issueTokenPair(userId);
+          const kept = await issueTokenPair(userId);
+          const [stolenId, keptId] = [await familyOf(stolen), await familyOf(kept)];
+          // The thief refreshed once already: the owner's copy is spent (what reuse detection and logout present).
+          const first = await rotateRefreshToken(stolen.refresh_token);
+          if (!first.ok) throw new Error(`round ${round}: the first refresh failed (${first.reason})`);
+          const victim: Victim = { userId, stolen, stolenId, kept, keptId, round };
 
-        const { issued, counted, startedAfterAndSucceeded } = await race(first.pair.refresh_token, () => revoke.run(victim), 1 + (round % 3), round % 4);
-        const everyPair = [stolen, first.pair, ...issued];
-        const accepted = (await Promise.all(everyPair.map((pair) => sessionOfAccessToken(pair.access_token)))).filter(Boolean).length;
-        const refreshed = (await Promise.all(everyPair.map((pair) => rotateRefreshToken(pair.refresh_token)))).filter((r) => r.ok).length;
-        const cookies = (await Promise.all([first.pair, everyPair.at(-1)!].map(cookieSignsIn))).filter(Boolean).length;
-        const keptLive = revoke.keepsOther
-          ? (await sessionOfAccessToken(kept.access_token))?.sessionId === keptId && (await rotateRefreshToken(kept.refresh_token)).ok
-          : true;
-        const outcome = { counted, startedAfterAndSucceeded, accepted, refreshed, cookies, keptLive };
-        const holds = counted && startedAfterAndSucceeded === 0 && accepted === 0 && refreshed === 0 && cookies === 0 && keptLive;
-        if (!holds) missed.push({ round, racedRefreshes: issued.length, ...outcome });
-      }
-      expect(missed, `${missed.length} of ${ROUNDS} rounds did not hold`).toEqual([]);
-    }, ROUND_SET_TIMEOUT_MS);
+          const { issued, counted, startedAfterAndSucceeded } = await race(
+            first.pair.refresh_token,
+            () => revoke.run(victim),
+            1 + (round % 3),
+            round % 4,
+          );
+          const everyPair = [stolen, first.pair, ...issued];
+          const accepted = (await Promise.all(everyPair.map((pair) => sessionOfAccessToken(pair.access_token)))).filter(
+            Boolean,
+          ).length;
+          const refreshed = (await Promise.all(everyPair.map((pair) => rotateRefreshToken(pair.refresh_token)))).filter(
+            (r) => r.ok,
+          ).length;
+          const cookies = (await Promise.all([first.pair, everyPair.at(-1)!].map(cookieSignsIn))).filter(
+            Boolean,
+          ).length;
+          const keptLive = revoke.keepsOther
+            ? (await sessionOfAccessToken(kept.access_token))?.sessionId === keptId &&
+              (await rotateRefreshToken(kept.refresh_token)).ok
+            : true;
+          const outcome = { counted, startedAfterAndSucceeded, accepted, refreshed, cookies, keptLive };
+          const holds =
+            counted && startedAfterAndSucceeded === 0 && accepted === 0 && refreshed === 0 && cookies === 0 && keptLive;
+          if (!holds) missed.push({ round, racedRefreshes: issued.length, ...outcome });
+        }
+        expect(missed, `${missed.length} of ${ROUNDS} rounds did not hold`).toEqual([]);
+      },
+      ROUND_SET_TIMEOUT_MS,
+    );
   }
 });

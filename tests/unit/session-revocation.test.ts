@@ -59,7 +59,11 @@ describe("a revoked session stops working on the next request", () => {
       .select("family_id")
       .where("token_hash", "=", sha256(pair.refresh_token))
       .executeTakeFirstOrThrow();
-    await db.updateTable("refresh_tokens").set({ revoked_at: new Date().toISOString() }).where("family_id", "=", family_id).execute();
+    await db
+      .updateTable("refresh_tokens")
+      .set({ revoked_at: new Date().toISOString() })
+      .where("family_id", "=", family_id)
+      .execute();
     expect(await verifyAccessToken(pair.access_token)).toBeNull();
   });
 
@@ -103,7 +107,9 @@ describe("a revoked session stops working on the next request", () => {
 
 describe("access tokens must carry exp, sub and their family", () => {
   const sign = (claims: Record<string, unknown>, build: (jwt: SignJWT) => SignJWT = (jwt) => jwt) =>
-    build(new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setIssuer("creative-ai-studio").setIssuedAt()).sign(accessKey());
+    build(new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setIssuer("creative-ai-studio").setIssuedAt()).sign(
+      accessKey(),
+    );
 
   it("a token signed with the real key but without exp is refused", async () => {
     const { id } = await user();
@@ -134,11 +140,16 @@ describe("housekeeping is a plain call", () => {
     const now = new Date();
     await issueTokenPair(id, new Date(now.getTime() - 31 * 86_400_000));
     const live = await issueTokenPair(id, now);
-    await db.insertInto("login_attempts").values({ email: "pruned@example.com", client_address: "10.19.0.1", attempted_at: "2000-01-01T00:00:00.000Z" }).execute();
+    await db
+      .insertInto("login_attempts")
+      .values({ email: "pruned@example.com", client_address: "10.19.0.1", attempted_at: "2000-01-01T00:00:00.000Z" })
+      .execute();
     await pruneQuietly(now);
     const rows = await db.selectFrom("refresh_tokens").select("token_hash").where("user_id", "=", id).execute();
     expect(rows).toEqual([{ token_hash: sha256(live.refresh_token) }]);
-    expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.19.0.1").execute()).toEqual([]);
+    expect(
+      await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.19.0.1").execute(),
+    ).toEqual([]);
 
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     await expect(pruneQuietly(new Date(Number.NaN))).resolves.toBeUndefined();
@@ -167,7 +178,13 @@ describe("userOfAccessToken: the token's user in one query", () => {
       .executeTakeFirstOrThrow();
     // Alice's live family under Bob's id, signed with the real key: the family is not Bob's.
     const signed = (subject: string) =>
-      new SignJWT({ fid: family_id }).setProtectedHeader({ alg: "HS256" }).setIssuer("creative-ai-studio").setSubject(subject).setIssuedAt().setExpirationTime("5m").sign(accessKey());
+      new SignJWT({ fid: family_id })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer("creative-ai-studio")
+        .setSubject(subject)
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(accessKey());
     expect(await userOfAccessToken(await signed(alice.id))).toEqual({ id: alice.id, email: alice.email });
     const forged = await signed(bob.id);
     expect(await verifyAccessToken(forged)).toBeNull();

@@ -62,27 +62,40 @@ describe("settings: one schema, parsed once", () => {
 
   it("REGISTRATION, PUBLIC_URL and AI_DAILY_LIMIT (decision 0046): open, none and no cap unless set; a bad one is named", () => {
     expect(parseSettings({})).toMatchObject({ registration: "open", publicUrl: null, aiDailyLimit: 0 });
-    expect(parseSettings({ REGISTRATION: "Invite", PUBLIC_URL: "https://studio.example.org/", AI_DAILY_LIMIT: "200" })).toMatchObject({
+    expect(
+      parseSettings({ REGISTRATION: "Invite", PUBLIC_URL: "https://studio.example.org/", AI_DAILY_LIMIT: "200" }),
+    ).toMatchObject({
       registration: "invite",
       publicUrl: "https://studio.example.org",
       aiDailyLimit: 200,
     });
     expect(parseSettings({ REGISTRATION: "closed" }).registration).toBe("closed");
-    expect(() => parseSettings({ REGISTRATION: "friends" })).toThrow('REGISTRATION must be one of open, invite, closed, got "friends"');
-    expect(() => parseSettings({ AI_DAILY_LIMIT: "-1" })).toThrow("AI_DAILY_LIMIT must be a whole number of at least 0");
+    expect(() => parseSettings({ REGISTRATION: "friends" })).toThrow(
+      'REGISTRATION must be one of open, invite, closed, got "friends"',
+    );
+    expect(() => parseSettings({ AI_DAILY_LIMIT: "-1" })).toThrow(
+      "AI_DAILY_LIMIT must be a whole number of at least 0",
+    );
     expect(() => parseSettings({ PUBLIC_URL: "studio.example.org" })).toThrow("PUBLIC_URL must be an http(s) URL");
   });
 
   it("names every bad variable at once, and never echoes a secret", () => {
     let error: unknown;
     try {
-      parseSettings({ PORT: "eighty", VIDEO_MAX_BYTES: "-1", COOKIE_SECURE: "yes", SESSION_SECRET: "short-secret", SHUTDOWN_GRACE_SECONDS: "soon" });
+      parseSettings({
+        PORT: "eighty",
+        VIDEO_MAX_BYTES: "-1",
+        COOKIE_SECURE: "yes",
+        SESSION_SECRET: "short-secret",
+        SHUTDOWN_GRACE_SECONDS: "soon",
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(SettingsError);
     const message = (error as Error).message;
-    for (const name of ["PORT", "VIDEO_MAX_BYTES", "COOKIE_SECURE", "SESSION_SECRET", "SHUTDOWN_GRACE_SECONDS"]) expect(message).toContain(name);
+    for (const name of ["PORT", "VIDEO_MAX_BYTES", "COOKIE_SECURE", "SESSION_SECRET", "SHUTDOWN_GRACE_SECONDS"])
+      expect(message).toContain(name);
     expect(message).toContain('got "eighty"');
     expect(message).not.toContain("short-secret");
   });

@@ -10,7 +10,8 @@ import { renderConfigurationDoc, renderEnvExample } from "~/lib/settings/docs";
  * changed without `npm run docs:config` leaves them stale, and this fails.
  */
 const root = path.resolve(__dirname, "../..");
-const onDisk = (file: string) => (fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), "utf8") : "(missing)");
+const onDisk = (file: string) =>
+  fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), "utf8") : "(missing)";
 
 describe("generated settings docs", () => {
   it.each([

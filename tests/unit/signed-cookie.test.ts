@@ -5,7 +5,14 @@ import { createSignedCookie } from "~/lib/signed-cookie.server";
 // app/lib/signed-cookie.server.ts must write exactly what React Router's createCookie writes and read
 // whatever it reads, so cookies browsers already hold stay valid across the change (and back).
 const SECRET = "signed-cookie-test-secret-0123456789";
-const OPTIONS: CookieOptions = { httpOnly: true, sameSite: "lax", path: "/", secure: true, secrets: [SECRET], maxAge: 30 * 86_400 };
+const OPTIONS: CookieOptions = {
+  httpOnly: true,
+  sameSite: "lax",
+  path: "/",
+  secure: true,
+  secrets: [SECRET],
+  maxAge: 30 * 86_400,
+};
 
 const VALUES: unknown[] = [
   { accessToken: "eyJhbGciOiJIUzI1NiJ9.e30.abc", refreshToken: "r".repeat(300) },
@@ -28,7 +35,12 @@ describe("createSignedCookie is React Router's cookie format", () => {
       expect(await ours.serialize(value)).toBe(await theirs.serialize(value));
       const destroy = { maxAge: undefined, expires: new Date(0) };
       expect(await ours.serialize("", destroy)).toBe(await theirs.serialize("", destroy));
-      const until = { expires: new Date("2030-01-02T03:04:05Z"), maxAge: 10, sameSite: "strict" as const, priority: "high" as const };
+      const until = {
+        expires: new Date("2030-01-02T03:04:05Z"),
+        maxAge: 10,
+        sameSite: "strict" as const,
+        priority: "high" as const,
+      };
       expect(await ours.serialize(value, until)).toBe(await theirs.serialize(value, until));
     }
     expect(ours.isSigned).toBe(true);
@@ -69,11 +81,14 @@ describe("createSignedCookie is React Router's cookie format", () => {
       `noequals; studio_prefs=${value}`,
       `studio_prefs=%E0%A4%A`,
     ];
-    for (const cookieHeader of headers) expect(await ours.parse(cookieHeader), String(cookieHeader)).toEqual(await theirs.parse(cookieHeader));
+    for (const cookieHeader of headers)
+      expect(await ours.parse(cookieHeader), String(cookieHeader)).toEqual(await theirs.parse(cookieHeader));
   });
 
   it("signs with the first secret and accepts any (rotation)", async () => {
-    const oldCookie = header(await createCookie("__session", { ...OPTIONS, secrets: ["old-secret"] }).serialize({ a: 1 }));
+    const oldCookie = header(
+      await createCookie("__session", { ...OPTIONS, secrets: ["old-secret"] }).serialize({ a: 1 }),
+    );
     const rotated = createSignedCookie("__session", { ...OPTIONS, secrets: ["new-secret", "old-secret"] });
     expect(await rotated.parse(oldCookie)).toEqual({ a: 1 });
     const written = header(await rotated.serialize({ a: 2 }));
@@ -100,7 +115,8 @@ describe("readPreferences", () => {
   it("hands out its own object even for an empty cookie (the preferences action changes it)", async () => {
     const { readPreferences } = await import("~/lib/preferences.server");
     const { DEFAULT_PREFERENCES } = await import("~/shared/tools");
-    const request = (cookie?: string) => new Request("http://studio.test/", { headers: cookie ? { Cookie: cookie } : {} });
+    const request = (cookie?: string) =>
+      new Request("http://studio.test/", { headers: cookie ? { Cookie: cookie } : {} });
     for (const cookie of [undefined, "studio_prefs=", "studio_prefs=nonsense"]) {
       const preferences = await readPreferences(request(cookie));
       expect(preferences).toEqual(DEFAULT_PREFERENCES);
@@ -143,10 +159,14 @@ describe("__Host- cookies", () => {
     expect(dropOldCookies(only)!.expiredCookies()).toEqual([expiry]);
     expect(only.headers.has("Cookie")).toBe(false);
 
-    const both = new Request("http://studio.test/", { headers: { Cookie: `moved=planted; __Host-moved=${value}; moved=again` } });
+    const both = new Request("http://studio.test/", {
+      headers: { Cookie: `moved=planted; __Host-moved=${value}; moved=again` },
+    });
     expect(dropOldCookies(both)!.expiredCookies()).toEqual([expiry]);
     expect(await renamed.parse(both.headers.get("Cookie"))).toEqual({ a: 1 });
 
-    expect(dropOldCookies(new Request("http://studio.test/", { headers: { Cookie: `__Host-moved=${value}` } }))).toBeNull();
+    expect(
+      dropOldCookies(new Request("http://studio.test/", { headers: { Cookie: `__Host-moved=${value}` } })),
+    ).toBeNull();
   });
 });

@@ -82,8 +82,16 @@ describe("cachingStatements", () => {
     const prepare = vi.spyOn(database.sqlite, "prepare");
     const close = vi.spyOn(database.sqlite, "close");
     const kysely = new Kysely<{ things: { id: number; name: string } }>({ dialect: new SqliteDialect({ database }) });
-    await kysely.schema.createTable("things").addColumn("id", "integer", (c) => c.primaryKey()).addColumn("name", "text").execute();
-    const insert = (id: number) => kysely.insertInto("things").values({ id, name: `thing ${id}` }).executeTakeFirst();
+    await kysely.schema
+      .createTable("things")
+      .addColumn("id", "integer", (c) => c.primaryKey())
+      .addColumn("name", "text")
+      .execute();
+    const insert = (id: number) =>
+      kysely
+        .insertInto("things")
+        .values({ id, name: `thing ${id}` })
+        .executeTakeFirst();
     expect(Number((await insert(1)).numInsertedOrUpdatedRows)).toBe(1);
     await kysely.transaction().execute(async (trx) => {
       await trx.insertInto("things").values({ id: 2, name: "thing 2" }).execute();

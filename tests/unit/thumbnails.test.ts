@@ -3,7 +3,12 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "~/lib/domain-error";
 import type { FileStore } from "~/lib/storage.server";
-import { THUMBNAIL_CONCURRENCY_PER_PERSON, THUMBNAIL_MAX_PIXELS, THUMBNAIL_QUEUE_PER_PERSON, thumbnailOf } from "~/lib/thumbnails.server";
+import {
+  THUMBNAIL_CONCURRENCY_PER_PERSON,
+  THUMBNAIL_MAX_PIXELS,
+  THUMBNAIL_QUEUE_PER_PERSON,
+  thumbnailOf,
+} from "~/lib/thumbnails.server";
 
 /**
  * Previews are bounded: one computation per file at a time (concurrent requests share it), no decoding
@@ -85,7 +90,10 @@ describe("thumbnails", () => {
 
   it("one person makes at most 2 at once; a short queue waits; beyond it 429 with Retry-After; others go on", async () => {
     const tiny = await png(40, 30);
-    const keys = Array.from({ length: THUMBNAIL_CONCURRENCY_PER_PERSON + THUMBNAIL_QUEUE_PER_PERSON + 1 }, (_, i) => `many-${i}`);
+    const keys = Array.from(
+      { length: THUMBNAIL_CONCURRENCY_PER_PERSON + THUMBNAIL_QUEUE_PER_PERSON + 1 },
+      (_, i) => `many-${i}`,
+    );
     const { store, stats, hold } = memoryStore(Object.fromEntries([...keys, "other"].map((key) => [key, tiny])));
     const open = hold();
     const queued = keys.slice(0, -1).map((key) => thumbnailOf(store, key, "v1", "cleo"));

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/lib/db.server";
 import { sha256 } from "~/lib/ids.server";
-import { deleteExpiredRefreshTokens, issueTokenPair, revokeRefreshToken, REFRESH_GRACE_MS, rotateRefreshToken } from "~/models/token.server";
+import {
+  deleteExpiredRefreshTokens,
+  issueTokenPair,
+  revokeRefreshToken,
+  REFRESH_GRACE_MS,
+  rotateRefreshToken,
+} from "~/models/token.server";
 import { pruneStaleRecords } from "~/services/housekeeping.server";
 import { verifyAccessToken, verifyAccessTokenSignature } from "~/models/access-token.server";
 import { createHmac } from "node:crypto";
@@ -26,7 +32,9 @@ describe("access tokens", () => {
     const { id } = await user();
     const { access_token } = await issueTokenPair(id);
     const [header, payload, signature] = access_token.split(".");
-    const forged = Buffer.from(JSON.stringify({ sub: "someone-else", iss: "creative-ai-studio", exp: 9e9 })).toString("base64url");
+    const forged = Buffer.from(JSON.stringify({ sub: "someone-else", iss: "creative-ai-studio", exp: 9e9 })).toString(
+      "base64url",
+    );
     expect(await verifyAccessToken(`${header}.${forged}.${signature}`)).toBeNull();
     expect(await verifyAccessToken(`${header}.${payload}.${signature.slice(0, -2)}xx`)).toBeNull();
     expect(await verifyAccessToken("not-a-token")).toBeNull();
@@ -46,7 +54,12 @@ describe("access token checks (jose, remembered per token), held to jose's own v
   const good = { sub: "user-1", fid: "family-1", iss: "creative-ai-studio", iat: seconds, exp: seconds + 900 };
   const joseAccepts = async (token: string) => {
     try {
-      await jwtVerify(token, secret(), { issuer: "creative-ai-studio", algorithms: ["HS256"], currentDate: now, requiredClaims: ["exp", "sub", "fid"] });
+      await jwtVerify(token, secret(), {
+        issuer: "creative-ai-studio",
+        algorithms: ["HS256"],
+        currentDate: now,
+        requiredClaims: ["exp", "sub", "fid"],
+      });
       return true;
     } catch {
       return false;
@@ -83,7 +96,11 @@ describe("refresh tokens", () => {
     const { id } = await user();
     const now = new Date();
     const { refresh_token } = await issueTokenPair(id, now);
-    const stored = await db.selectFrom("refresh_tokens").selectAll().where("user_id", "=", id).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom("refresh_tokens")
+      .selectAll()
+      .where("user_id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(stored.token_hash).toBe(sha256(refresh_token));
     expect(JSON.stringify(stored)).not.toContain(refresh_token);
     expect(new Date(stored.expires_at).getTime() - now.getTime()).toBe(30 * 86_400_000);
@@ -126,7 +143,10 @@ describe("refresh tokens", () => {
     const { id } = await user();
     const issued = new Date("2026-01-01T00:00:00Z");
     const pair = await issueTokenPair(id, issued);
-    expect(await rotateRefreshToken(pair.refresh_token, new Date("2026-02-01T00:00:00Z"))).toEqual({ ok: false, reason: "expired" });
+    expect(await rotateRefreshToken(pair.refresh_token, new Date("2026-02-01T00:00:00Z"))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
     expect(await rotateRefreshToken("made-up")).toEqual({ ok: false, reason: "unknown" });
   });
 
@@ -168,11 +188,21 @@ describe("housekeeping", () => {
     const now = new Date();
     const longAgo = new Date(now.getTime() - 40 * 86_400_000).toISOString();
     await issueTokenPair(id, new Date(now.getTime() - 31 * 86_400_000));
-    await db.insertInto("login_attempts").values({ email: "gone@example.com", client_address: "10.9.0.1", attempted_at: longAgo }).execute();
-    await db.insertInto("registration_attempts").values({ id: crypto.randomUUID(), client_address: "10.9.0.1", attempted_at: longAgo }).execute();
+    await db
+      .insertInto("login_attempts")
+      .values({ email: "gone@example.com", client_address: "10.9.0.1", attempted_at: longAgo })
+      .execute();
+    await db
+      .insertInto("registration_attempts")
+      .values({ id: crypto.randomUUID(), client_address: "10.9.0.1", attempted_at: longAgo })
+      .execute();
     await pruneStaleRecords(now);
     expect(await db.selectFrom("refresh_tokens").select("id").where("user_id", "=", id).execute()).toEqual([]);
-    expect(await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.9.0.1").execute()).toEqual([]);
-    expect(await db.selectFrom("registration_attempts").select("id").where("client_address", "=", "10.9.0.1").execute()).toEqual([]);
+    expect(
+      await db.selectFrom("login_attempts").select("id").where("client_address", "=", "10.9.0.1").execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom("registration_attempts").select("id").where("client_address", "=", "10.9.0.1").execute(),
+    ).toEqual([]);
   });
 });

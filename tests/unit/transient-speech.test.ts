@@ -32,7 +32,11 @@ vi.hoisted(() => {
  * the same id with the quota checked. Clocks are passed in (`now`), so nothing sleeps.
  */
 /** A WAV of about `bytes` bytes (16 kHz mono, 16-bit). */
-const wav = (bytes = 32_000) => encodeWav(new Int16Array(Math.floor(bytes / 2)).map((_, i) => Math.round(Math.sin(i / 5) * 8000)), 16_000);
+const wav = (bytes = 32_000) =>
+  encodeWav(
+    new Int16Array(Math.floor(bytes / 2)).map((_, i) => Math.round(Math.sin(i / 5) * 8000)),
+    16_000,
+  );
 
 const clip = (text = "Hello there") => ({
   name: `speech-${text.toLowerCase().replace(/\W+/g, "-")}-20260101-120000`,
@@ -41,8 +45,14 @@ const clip = (text = "Hello there") => ({
 });
 
 const storedBytes = async (key: string) => (await fileStore.stat(key))?.size ?? null;
-const mediaRows = (userId: string) => db.selectFrom("media_files").select(["id", "kind", "name", "size", "prompt", "provenance", "duration_ms"]).where("user_id", "=", userId).execute();
-const person = (userId: string) => db.selectFrom("users").select(["media_bytes"]).where("id", "=", userId).executeTakeFirstOrThrow();
+const mediaRows = (userId: string) =>
+  db
+    .selectFrom("media_files")
+    .select(["id", "kind", "name", "size", "prompt", "provenance", "duration_ms"])
+    .where("user_id", "=", userId)
+    .execute();
+const person = (userId: string) =>
+  db.selectFrom("users").select(["media_bytes"]).where("id", "=", userId).executeTakeFirstOrThrow();
 
 describeOnEachEngine("unkept speech", () => {
   it("plays for its owner until it expires; nobody else ever sees it, and it is no file of the library and counts for nothing", async () => {
@@ -50,12 +60,19 @@ describeOnEachEngine("unkept speech", () => {
     const t0 = Date.parse("2030-01-01T00:00:00.000Z");
     const bytes = wav();
     const stored = await storeTransientSpeech(alice, bytes, clip(), t0);
-    expect(stored).toMatchObject({ contentType: "audio/wav", size: bytes.length, voiceId: "gmw/en-US", name: "speech-hello-there-20260101-120000.wav" });
+    expect(stored).toMatchObject({
+      contentType: "audio/wav",
+      size: bytes.length,
+      voiceId: "gmw/en-US",
+      name: "speech-hello-there-20260101-120000.wav",
+    });
     expect(stored.expiresAt).toBe(new Date(t0 + TRANSIENT_SPEECH_TTL_MS).toISOString());
     expect(await storedBytes(stored.id)).toBe(bytes.length);
 
     expect(await getTransientSpeech(alice, stored.id, t0)).toMatchObject({ id: stored.id });
-    expect(await getTransientSpeech(alice, stored.id, t0 + TRANSIENT_SPEECH_TTL_MS - 1)).toMatchObject({ id: stored.id });
+    expect(await getTransientSpeech(alice, stored.id, t0 + TRANSIENT_SPEECH_TTL_MS - 1)).toMatchObject({
+      id: stored.id,
+    });
     expect(await getTransientSpeech(alice, stored.id, t0 + TRANSIENT_SPEECH_TTL_MS)).toBeUndefined();
     expect(await getTransientSpeech(bob, stored.id, t0)).toBeUndefined();
 
@@ -98,7 +115,8 @@ describeOnEachEngine("unkept speech", () => {
     const bob = await newUserId();
     const bobs = await storeTransientSpeech(bob, wav(2_000), clip("bob"));
     const ids: string[] = [];
-    for (let i = 0; i < TRANSIENT_SPEECH_PER_PERSON + 2; i++) ids.push((await storeTransientSpeech(alice, wav(2_000), clip(`n ${i}`))).id);
+    for (let i = 0; i < TRANSIENT_SPEECH_PER_PERSON + 2; i++)
+      ids.push((await storeTransientSpeech(alice, wav(2_000), clip(`n ${i}`))).id);
     const live = await db.selectFrom("transient_speech").select("id").where("user_id", "=", alice).execute();
     expect(live.map((row) => row.id).sort()).toEqual(ids.slice(2).sort());
     expect(await storedBytes(ids[0])).toBeNull();
@@ -125,8 +143,21 @@ describeOnEachEngine("unkept speech", () => {
     const kept = await keepTransientSpeech(alice, stored.id);
     expect(kept.created).toBe(true);
     expect(kept.voiceId).toBe("gmw/en-US");
-    expect(kept.file).toMatchObject({ id: stored.id, kind: "speech", name: "speech-keep-me-20260101-120000.wav", size: bytes.length, contentType: "audio/wav" });
-    expect(kept.file.provenance).toEqual({ prompt: "Keep me", style: null, voice: "English (America) (gmw/en-US)", provider: "espeak-ng", model: null, source: null });
+    expect(kept.file).toMatchObject({
+      id: stored.id,
+      kind: "speech",
+      name: "speech-keep-me-20260101-120000.wav",
+      size: bytes.length,
+      contentType: "audio/wav",
+    });
+    expect(kept.file.provenance).toEqual({
+      prompt: "Keep me",
+      style: null,
+      voice: "English (America) (gmw/en-US)",
+      provider: "espeak-ng",
+      model: null,
+      source: null,
+    });
     expect(kept.file.durationMs).toBe(1000);
     expect(await getTransientSpeech(alice, stored.id)).toBeUndefined();
     expect(Number((await person(alice)).media_bytes)).toBe(bytes.length);
@@ -166,7 +197,10 @@ describeOnEachEngine("unkept speech", () => {
       const t0 = Date.now();
       const stored = await storeTransientSpeech(alice, wav(4_000), clip(`race ${round}`), t0);
       // The save still sees it live (its clock), the prune already sees it expired (another instance's).
-      const [kept, pruned] = await Promise.allSettled([keepTransientSpeech(alice, stored.id, t0 + 1), pruneTransientSpeech(t0 + TRANSIENT_SPEECH_TTL_MS, alice)]);
+      const [kept, pruned] = await Promise.allSettled([
+        keepTransientSpeech(alice, stored.id, t0 + 1),
+        pruneTransientSpeech(t0 + TRANSIENT_SPEECH_TTL_MS, alice),
+      ]);
       const rows = await mediaRows(alice);
       if (kept.status === "fulfilled") {
         expect(rows).toHaveLength(1);

@@ -166,7 +166,21 @@ function bell(midi, seconds, velocity = 0.6) {
 }
 
 /** Supersaw pad or brass: detuned sawtooths through a low-pass with its own envelope. */
-function saws(midis, hold, { detune = 0.12, voices = 3, attack = 0.6, release = 1.5, cutoff = 1200, sweep = 0, q = 0.8, decay = 0.5, sustain = 0.8 } = {}) {
+function saws(
+  midis,
+  hold,
+  {
+    detune = 0.12,
+    voices = 3,
+    attack = 0.6,
+    release = 1.5,
+    cutoff = 1200,
+    sweep = 0,
+    q = 0.8,
+    decay = 0.5,
+    sustain = 0.8,
+  } = {},
+) {
   const length = Math.ceil((hold + release) * RATE);
   const out = new Float32Array(length);
   const filter = biquad("lowpass");
@@ -219,7 +233,7 @@ function lead(midi, hold, { cutoff = 2500, vibrato = 0.15 } = {}) {
     const t = i / RATE;
     const wobble = 1 + (vibrato / 12) * Math.min(1, Math.max(0, t - 0.25) * 2) * Math.sin(TAU * 5.5 * t) * Math.LN2;
     const increment = (f * wobble) / RATE;
-    const square = (phase % 1) < 0.5 ? 0.6 : -0.6;
+    const square = phase % 1 < 0.5 ? 0.6 : -0.6;
     phase += increment;
     const env = adsr(t, hold, 0.02, 0.2, 0.75, 0.3);
     out[i] = filter(saw(phase, increment) * 0.7 + square * 0.3, cutoff * (0.5 + env), 1.1) * env;
@@ -429,13 +443,29 @@ function nirvanaStream() {
   const roots = ["F2", "E2", "D2", "C2"].map(note);
   const melody = [
     // [bar, beat, note, beats]
-    [4, 0, "E5", 1.5], [4, 1.5, "D5", 0.5], [4, 2, "C5", 2],
-    [5, 0, "B4", 1], [5, 1, "D5", 1], [5, 2, "G5", 2],
-    [6, 0, "A5", 1.5], [6, 1.5, "G5", 0.5], [6, 2, "F5", 1], [6, 3, "E5", 1],
-    [7, 0, "E5", 3], [7, 3, "G4", 1],
-    [8, 0, "C5", 1], [8, 1, "E5", 1], [8, 2, "A5", 1.5], [8, 3.5, "G5", 0.5],
-    [9, 0, "G5", 2], [9, 2, "B4", 1], [9, 3, "D5", 1],
-    [10, 0, "F5", 1], [10, 1, "E5", 1], [10, 2, "D5", 1], [10, 3, "C5", 1],
+    [4, 0, "E5", 1.5],
+    [4, 1.5, "D5", 0.5],
+    [4, 2, "C5", 2],
+    [5, 0, "B4", 1],
+    [5, 1, "D5", 1],
+    [5, 2, "G5", 2],
+    [6, 0, "A5", 1.5],
+    [6, 1.5, "G5", 0.5],
+    [6, 2, "F5", 1],
+    [6, 3, "E5", 1],
+    [7, 0, "E5", 3],
+    [7, 3, "G4", 1],
+    [8, 0, "C5", 1],
+    [8, 1, "E5", 1],
+    [8, 2, "A5", 1.5],
+    [8, 3.5, "G5", 0.5],
+    [9, 0, "G5", 2],
+    [9, 2, "B4", 1],
+    [9, 3, "D5", 1],
+    [10, 0, "F5", 1],
+    [10, 1, "E5", 1],
+    [10, 2, "D5", 1],
+    [10, 3, "C5", 1],
     [11, 0, "E5", 4],
   ];
   const swing = (position) => (position % 1 === 0.5 ? 0.08 * beat : 0);
@@ -453,12 +483,21 @@ function nirvanaStream() {
       const pattern = [0, 2, 1, 3, 2, 1, 3, 2];
       pattern.forEach((index, step) => {
         const position = step / 2;
-        music.add(pluck(harmony[index] + 12, beat * 1.5, rand, 0.45), start + position * beat + swing(position), 0.22, 0);
+        music.add(
+          pluck(harmony[index] + 12, beat * 1.5, rand, 0.45),
+          start + position * beat + swing(position),
+          0.22,
+          0,
+        );
       });
     }
     // Bass: root on 1, fifth-ish on the "and" of 3.
     music.add(bass(roots[bar % 4], beat * 1.6, { growl: 0.15, cutoff: 400, drive: 1.1 }), start, 0.45);
-    music.add(bass(roots[bar % 4] + 7, beat * 0.8, { growl: 0.15, cutoff: 400, drive: 1.1 }), start + 2.5 * beat + swing(2.5), 0.3);
+    music.add(
+      bass(roots[bar % 4] + 7, beat * 0.8, { growl: 0.15, cutoff: 400, drive: 1.1 }),
+      start + 2.5 * beat + swing(2.5),
+      0.3,
+    );
     // Lazy beat from bar 2: kick 1 and the "and" of 2, snare 2 and 4, swung hats.
     if (bar >= 1 && bar < bars - 1) {
       drums.add(kick({ punch: 0.6, length: 0.4 }), start, 0.55);
@@ -503,9 +542,23 @@ function deepAmbient() {
     [27, chord("F#2", "C#3", "E3", "A3", "B3")], // F#m11
   ];
   for (const [start, notes] of chords) {
-    const pad = saws(notes, 8.5, { detune: 0.18, voices: 3, attack: 3.5, release: 4, cutoff: 500, sweep: 900, q: 0.9, decay: 3, sustain: 0.9 });
+    const pad = saws(notes, 8.5, {
+      detune: 0.18,
+      voices: 3,
+      attack: 3.5,
+      release: 4,
+      cutoff: 500,
+      sweep: 900,
+      q: 0.9,
+      decay: 3,
+      sustain: 0.9,
+    });
     bus.add(pad, start, 0.55, -0.2);
-    const high = saws(notes.map((n) => n + 12), 8.5, { detune: 0.1, voices: 2, attack: 5, release: 4, cutoff: 1200, sweep: 1500, q: 1.4, decay: 2, sustain: 1 });
+    const high = saws(
+      notes.map((n) => n + 12),
+      8.5,
+      { detune: 0.1, voices: 2, attack: 5, release: 4, cutoff: 1200, sweep: 1500, q: 1.4, decay: 2, sustain: 1 },
+    );
     bus.add(high, start + 1, 0.16, 0.35);
   }
   // Sub drone: C#1 and G#1 slowly breathing.
@@ -513,7 +566,10 @@ function deepAmbient() {
   for (let i = 0; i < drone.length; i++) {
     const t = i / RATE;
     const breath = 0.6 + 0.4 * Math.sin((TAU * t) / 12 - Math.PI / 2);
-    drone[i] = (Math.sin(TAU * hz(note("C#1")) * t) * 0.8 + Math.sin(TAU * hz(note("G#1")) * t) * 0.35) * breath * Math.min(1, t / 4);
+    drone[i] =
+      (Math.sin(TAU * hz(note("C#1")) * t) * 0.8 + Math.sin(TAU * hz(note("G#1")) * t) * 0.35) *
+      breath *
+      Math.min(1, t / 4);
   }
   bus.add(drone, 0, 0.5);
   // Bells: sparse, random notes of C# minor pentatonic, panned wide.
@@ -565,16 +621,36 @@ function epicUplifting() {
   ];
   const angryLead = [
     // per 4-bar phrase: [beat offset, note, beats]
-    [0, "D5", 1], [1, "D5", 0.5], [1.5, "F5", 0.5], [2, "A5", 1.5], [3.5, "G5", 0.5],
-    [4, "F5", 1], [5, "D5", 1], [6, "Bb4", 2],
-    [8, "C5", 1], [9, "F5", 1], [10, "A5", 1], [11, "C6", 1],
-    [12, "Bb5", 1.5], [13.5, "A5", 0.5], [14, "G5", 1], [15, "E5", 1],
+    [0, "D5", 1],
+    [1, "D5", 0.5],
+    [1.5, "F5", 0.5],
+    [2, "A5", 1.5],
+    [3.5, "G5", 0.5],
+    [4, "F5", 1],
+    [5, "D5", 1],
+    [6, "Bb4", 2],
+    [8, "C5", 1],
+    [9, "F5", 1],
+    [10, "A5", 1],
+    [11, "C6", 1],
+    [12, "Bb5", 1.5],
+    [13.5, "A5", 0.5],
+    [14, "G5", 1],
+    [15, "E5", 1],
   ];
   const soaringLead = [
-    [0, "F5", 1.5], [1.5, "G5", 0.5], [2, "A5", 2],
-    [4, "G5", 1.5], [5.5, "A5", 0.5], [6, "C6", 2],
-    [8, "D6", 2], [10, "C6", 1], [11, "A5", 1],
-    [12, "A5", 1], [13, "C6", 1], [14, "F6", 2],
+    [0, "F5", 1.5],
+    [1.5, "G5", 0.5],
+    [2, "A5", 2],
+    [4, "G5", 1.5],
+    [5.5, "A5", 0.5],
+    [6, "C6", 2],
+    [8, "D6", 2],
+    [10, "C6", 1],
+    [11, "A5", 1],
+    [12, "A5", 1],
+    [13, "C6", 1],
+    [14, "F6", 2],
   ];
 
   for (let b = 0; b < bars; b++) {
@@ -587,50 +663,130 @@ function epicUplifting() {
     for (let step = 0; step < 16; step++) {
       const midi = harmony[0] + (step % 4 === 2 ? 7 : step % 8 === 7 ? 12 : 0) + 12;
       const accent = step % 4 === 0 ? 1 : 0.6;
-      bus.add(saws([midi], beat / 4 * 0.8, { detune: 0.08, voices: 2, attack: 0.005, release: 0.06, cutoff: 900, sweep: 1800, q: 1, decay: 0.08, sustain: 0.4 }), start + (step * beat) / 4, 0.13 * accent, step % 2 ? 0.35 : -0.35);
+      bus.add(
+        saws([midi], (beat / 4) * 0.8, {
+          detune: 0.08,
+          voices: 2,
+          attack: 0.005,
+          release: 0.06,
+          cutoff: 900,
+          sweep: 1800,
+          q: 1,
+          decay: 0.08,
+          sustain: 0.4,
+        }),
+        start + (step * beat) / 4,
+        0.13 * accent,
+        step % 2 ? 0.35 : -0.35,
+      );
     }
 
     if (section === "intro") {
       // Toms on every beat, growing; a snare roll into the drop.
-      for (let k = 0; k < 4; k++) drums.add(tom(note(k % 2 ? "A1" : "D2"), rand), start + k * beat, 0.25 + b * 0.08, k % 2 ? 0.3 : -0.3);
-      if (b === 3) for (let s = 0; s < 16; s++) drums.add(snare(rand, { length: 0.12 }), start + (s * beat) / 4, 0.08 + s * 0.015, 0);
+      for (let k = 0; k < 4; k++)
+        drums.add(tom(note(k % 2 ? "A1" : "D2"), rand), start + k * beat, 0.25 + b * 0.08, k % 2 ? 0.3 : -0.3);
+      if (b === 3)
+        for (let s = 0; s < 16; s++)
+          drums.add(snare(rand, { length: 0.12 }), start + (s * beat) / 4, 0.08 + s * 0.015, 0);
       continue;
     }
 
     // Brass chords: stabs on 1 and the "and" of 2, a held chord on 3.
     const brass = (hold, at, gain) =>
-      bus.add(saws(harmony.map((n) => n + 12), hold, { detune: 0.14, voices: 3, attack: 0.03, release: 0.25, cutoff: 700, sweep: 2600, q: 1.2, decay: 0.3, sustain: 0.6 }), at, gain, 0);
+      bus.add(
+        saws(
+          harmony.map((n) => n + 12),
+          hold,
+          {
+            detune: 0.14,
+            voices: 3,
+            attack: 0.03,
+            release: 0.25,
+            cutoff: 700,
+            sweep: 2600,
+            q: 1.2,
+            decay: 0.3,
+            sustain: 0.6,
+          },
+        ),
+        at,
+        gain,
+        0,
+      );
     brass(beat * 0.5, start, 0.5);
     brass(beat * 0.5, start + 1.5 * beat, 0.42);
     brass(beat * 1.8, start + 2 * beat, 0.45);
     // Big pad underneath for width.
-    bus.add(saws(harmony, bar * 0.95, { detune: 0.2, voices: 3, attack: 0.2, release: 0.4, cutoff: 1500, sweep: 800, q: 0.8 }), start, 0.22, 0);
+    bus.add(
+      saws(harmony, bar * 0.95, {
+        detune: 0.2,
+        voices: 3,
+        attack: 0.2,
+        release: 0.4,
+        cutoff: 1500,
+        sweep: 800,
+        q: 0.8,
+      }),
+      start,
+      0.22,
+      0,
+    );
 
     // Driving eighth-note bass.
-    for (let e = 0; e < 8; e++) bus.add(bass(harmony[0] - 12, beat * 0.42, { growl: 0.9, cutoff: 900, drive: 2.5 }), start + (e * beat) / 2, e % 2 ? 0.34 : 0.42);
+    for (let e = 0; e < 8; e++)
+      bus.add(
+        bass(harmony[0] - 12, beat * 0.42, { growl: 0.9, cutoff: 900, drive: 2.5 }),
+        start + (e * beat) / 2,
+        e % 2 ? 0.34 : 0.42,
+      );
 
     // Drums: four on the floor, snare on 2 and 4 (doubled in the lift), eighth hats, crash on phrase starts.
     for (let k = 0; k < 4; k++) drums.add(kick({ punch: 1.2, length: 0.35, pitch: 48 }), start + k * beat, 0.7);
     drums.add(snare(rand, { length: 0.3, tone: 200, noise: 1, bright: 3000 }), start + beat, 0.5);
     drums.add(snare(rand, { length: 0.3, tone: 200, noise: 1, bright: 3000 }), start + 3 * beat, 0.5);
     if (section === "lift") drums.add(snare(rand, { length: 0.15, noise: 0.8 }), start + 3.5 * beat, 0.22);
-    for (let e = 0; e < 8; e++) drums.add(hat(rand, { open: e % 2 === 1 && section === "lift" }), start + (e * beat) / 2, e % 2 ? 0.12 : 0.18, 0.25);
+    for (let e = 0; e < 8; e++)
+      drums.add(
+        hat(rand, { open: e % 2 === 1 && section === "lift" }),
+        start + (e * beat) / 2,
+        e % 2 ? 0.12 : 0.18,
+        0.25,
+      );
     if ((b - 4) % 4 === 0) drums.add(crash(rand), start, 0.28, -0.2);
   }
 
   // Leads: the angry phrase twice in the fight, the soaring one an octave up in the lift.
   for (const phraseStart of [4, 8]) {
-    for (const [at, name, beats] of angryLead) bus.add(lead(note(name), beats * beat * 0.92, { cutoff: 2200 }), phraseStart * bar + at * beat, 0.3, 0.1);
+    for (const [at, name, beats] of angryLead)
+      bus.add(lead(note(name), beats * beat * 0.92, { cutoff: 2200 }), phraseStart * bar + at * beat, 0.3, 0.1);
   }
   for (const phraseStart of [12, 16]) {
     for (const [at, name, beats] of soaringLead) {
       if (phraseStart === 16 && at >= 12) continue;
-      bus.add(lead(note(name), beats * beat * 0.95, { cutoff: 3200, vibrato: 0.25 }), phraseStart * bar + at * beat, 0.3, 0.1);
+      bus.add(
+        lead(note(name), beats * beat * 0.95, { cutoff: 3200, vibrato: 0.25 }),
+        phraseStart * bar + at * beat,
+        0.3,
+        0.1,
+      );
     }
   }
   // Final hit: D major (the Picardy third) with a crash, ringing out.
   const end = 19 * bar;
-  bus.add(saws(chord("D3", "F#3", "A3", "D4", "F#4"), bar * 1.2, { detune: 0.15, voices: 3, attack: 0.02, release: 2.2, cutoff: 900, sweep: 2500, q: 1 }), end, 0.55, 0);
+  bus.add(
+    saws(chord("D3", "F#3", "A3", "D4", "F#4"), bar * 1.2, {
+      detune: 0.15,
+      voices: 3,
+      attack: 0.02,
+      release: 2.2,
+      cutoff: 900,
+      sweep: 2500,
+      q: 1,
+    }),
+    end,
+    0.55,
+    0,
+  );
   bus.add(bass(note("D1"), bar * 1.4, { growl: 0.6, cutoff: 600, drive: 2 }), end, 0.5);
   bus.add(lead(note("D6"), bar * 1.2, { cutoff: 3500, vibrato: 0.3 }), end, 0.28, 0.1);
   drums.add(kick({ punch: 1.4, length: 0.8, pitch: 45 }), end, 0.8);
@@ -658,5 +814,7 @@ for (const [file, title, compose] of tracks) {
   const mp3 = encodeMp3(bus);
   fs.writeFileSync(path.join(outDir, file), mp3);
   const seconds = (bus.length / RATE).toFixed(1);
-  console.log(`${file}  ${title.padEnd(22)} ${seconds} s  ${(mp3.length / 1024).toFixed(0)} KiB  (${Date.now() - started} ms)`);
+  console.log(
+    `${file}  ${title.padEnd(22)} ${seconds} s  ${(mp3.length / 1024).toFixed(0)} KiB  (${Date.now() - started} ms)`,
+  );
 }

@@ -47,8 +47,26 @@ function chime(notes, seconds, rate = 22050) {
   return wav(samples, rate);
 }
 
-fs.writeFileSync(out("static/sounds/success.wav"), chime([[noteHz(3), 0, 0.3], [noteHz(10), 0.12, 0.4]], 0.55));
-fs.writeFileSync(out("static/sounds/fail.wav"), chime([[noteHz(-2), 0, 0.3], [noteHz(-7), 0.15, 0.45]], 0.65));
+fs.writeFileSync(
+  out("static/sounds/success.wav"),
+  chime(
+    [
+      [noteHz(3), 0, 0.3],
+      [noteHz(10), 0.12, 0.4],
+    ],
+    0.55,
+  ),
+);
+fs.writeFileSync(
+  out("static/sounds/fail.wav"),
+  chime(
+    [
+      [noteHz(-2), 0, 0.3],
+      [noteHz(-7), 0.15, 0.45],
+    ],
+    0.65,
+  ),
+);
 fs.writeFileSync(out("static/sounds/notify.wav"), chime([[noteHz(7), 0, 0.35]], 0.4));
 
 /** A 16 s seamless ambient pad: every partial and modulator completes whole cycles in the loop. */
@@ -62,10 +80,14 @@ function ambientLoop(seconds = 16, rate = 22050) {
     for (let i = 0; i < samples.length; i++) {
       const t = i / rate;
       const swell = 0.55 + 0.45 * Math.sin((2 * Math.PI * lfo * t) / seconds + voice);
-      samples[i] += (swell * (Math.sin(2 * Math.PI * hz * t) + 0.25 * Math.sin(2 * Math.PI * hz * 2 * t))) / chord.length;
+      samples[i] +=
+        (swell * (Math.sin(2 * Math.PI * hz * t) + 0.25 * Math.sin(2 * Math.PI * hz * 2 * t))) / chord.length;
     }
   });
-  return wav(samples.map((v) => v * 0.5), rate);
+  return wav(
+    samples.map((v) => v * 0.5),
+    rate,
+  );
 }
 fs.writeFileSync(out("static/ambient.wav"), ambientLoop());
 

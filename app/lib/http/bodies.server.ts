@@ -33,7 +33,11 @@ export const bodyDeadlineMs = () => env.requestDeadlineMs;
  * length before reading, or as soon as the count passes the limit, so no request can fill the memory;
  * one that trickles in slower than `deadlineMs` is refused (408), so none can hold a connection forever.
  */
-export async function readBodyBytes(request: Request, maxBytes: number, deadlineMs = bodyDeadlineMs()): Promise<Buffer> {
+export async function readBodyBytes(
+  request: Request,
+  maxBytes: number,
+  deadlineMs = bodyDeadlineMs(),
+): Promise<Buffer> {
   const tooLarge = () => bodyTooLarge(maxBytes);
   if (declaredTooLarge(request.headers.get("Content-Length"), maxBytes)) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
@@ -87,7 +91,6 @@ function bodyErrorHeaders(error: BodyError): Record<string, string> {
   return error.status === 408 ? { Connection: "close" } : {};
 }
 
-
 /**
  * Parses a JSON request body of at most `maxBytes` (413 beyond); a body that is not JSON is the
  * client's mistake (400), never a 500. An empty body reads as {}.
@@ -124,18 +127,28 @@ export async function readFormData(request: Request, maxBytes = FORM_BODY_MAX): 
     bytes = await readBodyBytes(request, maxBytes);
   } catch (error) {
     if (error instanceof BodyError) {
-      throw new Response(error.message, { status: error.status, headers: { "Content-Type": "text/plain; charset=utf-8", ...bodyErrorHeaders(error) } });
+      throw new Response(error.message, {
+        status: error.status,
+        headers: { "Content-Type": "text/plain; charset=utf-8", ...bodyErrorHeaders(error) },
+      });
     }
     throw error;
   }
   const contentType = request.headers.get("Content-Type") ?? "";
   try {
-    const buffered = new Request("http://form.invalid/", { method: "POST", headers: { "Content-Type": contentType }, body: new Uint8Array(bytes) });
+    const buffered = new Request("http://form.invalid/", {
+      method: "POST",
+      headers: { "Content-Type": contentType },
+      body: new Uint8Array(bytes),
+    });
     // @mjackson/form-data-parser reads the multipart parts (urlencoded falls back to the platform's
     // reader): the body is already bounded above, and files stay in memory as Files (docs/decisions/0013).
     return await parseFormData(buffered, { maxFiles: FORM_MAX_FILES, maxFileSize: maxBytes }, (upload) => upload);
   } catch {
-    throw new Response("The form could not be read", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    throw new Response("The form could not be read", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
 }
 /** A URL's query as the plain object a schema reads. */

@@ -53,7 +53,11 @@ export function resolveClientAddress(request: Request, connection: ConnectionInf
   if (!forwardedFor || !env.trustProxyEnabled) return socketAddress;
   trust ??= compileTrust(env.trustProxy);
   // proxy-addr reads an IncomingMessage's socket address and X-Forwarded-For; this is all it reads of one.
-  const incoming = { headers: { "x-forwarded-for": forwardedFor }, connection: { remoteAddress: socketAddress }, socket: { remoteAddress: socketAddress } };
+  const incoming = {
+    headers: { "x-forwarded-for": forwardedFor },
+    connection: { remoteAddress: socketAddress },
+    socket: { remoteAddress: socketAddress },
+  };
   return proxyAddr(incoming as unknown as Parameters<typeof proxyAddr>[0], trust) || socketAddress;
 }
 

@@ -53,7 +53,11 @@ export interface KeptPageOptions {
  * Not kept: anything but a 200 HTML document for a signed-in GET; a page that sets a cookie; a page
  * that shows a flash toast (shown once).
  */
-export function keepPersonalPages({ personOf, versionOf, sessionCookie }: KeptPageOptions): MiddlewareFunction<Response> {
+export function keepPersonalPages({
+  personOf,
+  versionOf,
+  sessionCookie,
+}: KeptPageOptions): MiddlewareFunction<Response> {
   return async ({ request, context }, next) => {
     const personId = personOf(context);
     if (!personId || !isDocumentRequest(request)) return next();
@@ -69,7 +73,11 @@ export function keepPersonalPages({ personOf, versionOf, sessionCookie }: KeptPa
     }
     keeper ??= createPageKeeper({ maxBytes: KEPT_PAGE_BYTES });
     const kept = keeper.take(key);
-    if (kept) return keptBytesResponse(kept.body, { status: kept.status, headers: [...kept.headers, ...cachingHeaders(etag, KEPT)] });
+    if (kept)
+      return keptBytesResponse(kept.body, {
+        status: kept.status,
+        headers: [...kept.headers, ...cachingHeaders(etag, KEPT)],
+      });
 
     const response = await next();
     const cacheable =
@@ -89,7 +97,10 @@ export function keepPersonalPages({ personOf, versionOf, sessionCookie }: KeptPa
     const body = new Uint8Array(await response.arrayBuffer());
     const headers = [...response.headers].filter(([name]) => name !== "content-length");
     keeper.keep(key, { status: response.status, headers, body });
-    return keptBytesResponse(body, { status: response.status, headers: [...headers, ...cachingHeaders(etag, RENDERED)] });
+    return keptBytesResponse(body, {
+      status: response.status,
+      headers: [...headers, ...cachingHeaders(etag, RENDERED)],
+    });
   };
 }
 
@@ -125,7 +136,10 @@ function matches(header: string | null, etag: string): boolean {
  */
 function preferenceCookies(header: string | null, sessionCookie: string): string | null {
   if (!header) return "";
-  const pairs = header.split(";").map((pair) => pair.trim()).filter(Boolean);
+  const pairs = header
+    .split(";")
+    .map((pair) => pair.trim())
+    .filter(Boolean);
   if (pairs.some((pair) => pair.startsWith(`${TOAST_COOKIE}=`))) return null;
   return pairs.filter((pair) => !pair.startsWith(`${sessionCookie}=`)).join("; ");
 }

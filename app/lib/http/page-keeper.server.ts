@@ -43,8 +43,18 @@ export interface PageKeeper {
   readonly bytes: number;
 }
 
-export function createPageKeeper({ maxBytes, maxPageBytes = 512 * 1024 }: { maxBytes: number; maxPageBytes?: number }): PageKeeper {
-  const pages = createByteBoundedCache<Entry>({ maxBytes, maxEntryBytes: maxPageBytes, sizeOf: (entry) => entry.bytes });
+export function createPageKeeper({
+  maxBytes,
+  maxPageBytes = 512 * 1024,
+}: {
+  maxBytes: number;
+  maxPageBytes?: number;
+}): PageKeeper {
+  const pages = createByteBoundedCache<Entry>({
+    maxBytes,
+    maxEntryBytes: maxPageBytes,
+    sizeOf: (entry) => entry.bytes,
+  });
   return {
     take(key) {
       const entry = pages.get(key);
@@ -56,7 +66,13 @@ export function createPageKeeper({ maxBytes, maxPageBytes = 512 * 1024 }: { maxB
       // The nonce is base64 (ASCII): its bytes occur in the UTF-8 body exactly where the text does.
       const pieces = splitBytes(page.body, Buffer.from(nonce));
       const bytes = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
-      pages.set(key, { status: page.status, headers: page.headers.map(([name, value]) => [name, value]), nonce, pieces, bytes });
+      pages.set(key, {
+        status: page.status,
+        headers: page.headers.map(([name, value]) => [name, value]),
+        nonce,
+        pieces,
+        bytes,
+      });
     },
     get size() {
       return pages.size;
@@ -87,7 +103,10 @@ function restamp(entry: Entry): KeptPageCopy {
   });
   return {
     status: entry.status,
-    headers: entry.headers.map(([name, value]) => [name, name.toLowerCase() === "content-security-policy" ? value.split(entry.nonce).join(nonce) : value]),
+    headers: entry.headers.map(([name, value]) => [
+      name,
+      name.toLowerCase() === "content-security-policy" ? value.split(entry.nonce).join(nonce) : value,
+    ]),
     body,
   };
 }

@@ -21,7 +21,10 @@ export interface Page {
 }
 
 const whole = (name: string) =>
-  z.coerce.number({ error: `${name} must be a whole number` }).refine(Number.isFinite, `${name} must be a whole number`).pipe(z.number().int(`${name} must be a whole number`));
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .refine(Number.isFinite, `${name} must be a whole number`)
+    .pipe(z.number().int(`${name} must be a whole number`));
 
 export const pageQuerySchema = z.object({
   limit: whole("limit")
@@ -37,7 +40,10 @@ export const pageQuerySchema = z.object({
 /** The page a request asks for (`?limit=&offset=`); a bad limit or offset is a 400 {detail}. */
 export function pageOf(request: Request): Page {
   const url = new URL(request.url);
-  const result = pageQuerySchema.safeParse({ limit: url.searchParams.get("limit") ?? undefined, offset: url.searchParams.get("offset") ?? undefined });
+  const result = pageQuerySchema.safeParse({
+    limit: url.searchParams.get("limit") ?? undefined,
+    offset: url.searchParams.get("offset") ?? undefined,
+  });
   if (!result.success) throw new DomainError(400, firstIssue(result.error));
   return result.data;
 }

@@ -6,7 +6,10 @@ import { requestHost, requestScheme, trustProxyEnabled } from "./security.server
  * redirect URI): PUBLIC_URL when set; else the request's own, where a trusted proxy's X-Forwarded-Proto
  * and X-Forwarded-Host (first hop) count, as in the cross-origin check, and only then.
  */
-export function publicOrigin(request: Request, { trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl } = {}): string {
+export function publicOrigin(
+  request: Request,
+  { trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl } = {},
+): string {
   if (publicUrl) return publicUrl;
   const url = new URL(request.url);
   const origin = `${requestScheme(request, { trustProxy, publicUrl: null })}://${requestHost(request, trustProxy)}`;

@@ -25,7 +25,11 @@ export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
  * plain HTTP otherwise: a client's own X-Forwarded-Proto says nothing. The server sets it on every
  * answer, client files and its own refusals included (server/, through the build).
  */
-export function strictTransportSecurity(forwardedProto: string | null | undefined, peerAddress: string | undefined, publicUrl = env.publicUrl): string | null {
+export function strictTransportSecurity(
+  forwardedProto: string | null | undefined,
+  peerAddress: string | undefined,
+  publicUrl = env.publicUrl,
+): string | null {
   if (publicUrl?.startsWith("https:")) return STRICT_TRANSPORT_SECURITY;
   return firstHop(forwardedProto) === "https" && isTrustedPeer(peerAddress) ? STRICT_TRANSPORT_SECURITY : null;
 }
@@ -70,7 +74,10 @@ export function trustProxyEnabled(): boolean {
  * else PUBLIC_URL's, else the connection's own (http unless the server speaks TLS itself). Behind a
  * TLS proxy this must come from one of the first two, or https pages' writes look cross-origin.
  */
-export function requestScheme(request: Request, { trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl } = {}): "http" | "https" {
+export function requestScheme(
+  request: Request,
+  { trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl } = {},
+): "http" | "https" {
   if (trustProxy) {
     const forwarded = firstHop(request.headers.get("X-Forwarded-Proto"));
     if (forwarded === "http" || forwarded === "https") return forwarded;
@@ -98,7 +105,11 @@ export function requestHost(request: Request, trustProxy: boolean): string {
  *   and `same-site` (another origin on our site) are refused. Requests with neither header (curl,
  *   server-to-server with a bearer token) carry no ambient browser credentials to abuse.
  */
-export function isCrossOriginMutation(request: Request, trustProxy = trustProxyEnabled(), publicUrl = env.publicUrl): boolean {
+export function isCrossOriginMutation(
+  request: Request,
+  trustProxy = trustProxyEnabled(),
+  publicUrl = env.publicUrl,
+): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get("Origin");
   if (!origin) {
@@ -113,7 +124,9 @@ export function isCrossOriginMutation(request: Request, trustProxy = trustProxyE
     return true;
   }
   const originHost = originUrl.host;
-  const sameOrigin = originHost === requestHost(request, trustProxy) && originUrl.protocol === `${requestScheme(request, { trustProxy, publicUrl })}:`;
+  const sameOrigin =
+    originHost === requestHost(request, trustProxy) &&
+    originUrl.protocol === `${requestScheme(request, { trustProxy, publicUrl })}:`;
   if (sameOrigin) return false;
   return !env.allowedOrigins.some((allowed) => allowed === origin || allowed === originHost);
 }
@@ -139,7 +152,9 @@ export function withHeaders(response: Response, apply: (headers: Headers) => voi
 export const securityMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   if (isCrossOriginMutation(request)) {
     const isApi = new URL(request.url).pathname.startsWith("/api/");
-    throw isApi ? apiError(403, "Cross-origin request refused") : new Response("Cross-origin request refused", { status: 403 });
+    throw isApi
+      ? apiError(403, "Cross-origin request refused")
+      : new Response("Cross-origin request refused", { status: 403 });
   }
   const response = await next();
   return withHeaders(response, (headers) => {

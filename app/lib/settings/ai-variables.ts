@@ -1,4 +1,15 @@
-import { httpUrl, list, named, nonNegativeNumber, oneOf, positiveNumber, positiveWhole, setting, text, wholeAtLeastZero } from "./define";
+import {
+  httpUrl,
+  list,
+  named,
+  nonNegativeNumber,
+  oneOf,
+  positiveNumber,
+  positiveWhole,
+  setting,
+  text,
+  wholeAtLeastZero,
+} from "./define";
 
 /**
  * The AI providers' variables and the per-person AI limits (docs/ai-providers.md explains the providers).
@@ -7,13 +18,25 @@ import { httpUrl, list, named, nonNegativeNumber, oneOf, positiveNumber, positiv
  */
 
 /** OpenAI's built-in voices: the default list when the base URL serves /audio/speech. */
-export const OPENAI_DEFAULT_VOICES = ["alloy", "ash", "ballad", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer"];
+export const OPENAI_DEFAULT_VOICES = [
+  "alloy",
+  "ash",
+  "ballad",
+  "coral",
+  "echo",
+  "fable",
+  "nova",
+  "onyx",
+  "sage",
+  "shimmer",
+];
 
 /** Which kind of server AI_IMAGE_PROVIDER names. */
 export const IMAGE_PROVIDER_KINDS = ["openai", "automatic1111", "comfyui"] as const;
 export type ImageProviderKind = (typeof IMAGE_PROVIDER_KINDS)[number];
 
-const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/;
+const HOST_PATTERN =
+  /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/;
 
 export const aiProviderVariables = {
   AI_BASE_URL: httpUrl({
@@ -22,9 +45,17 @@ export const aiProviderVariables = {
     description:
       "an OpenAI-compatible API (`https://api.openai.com/v1`, Ollama `http://localhost:11434/v1`, llama.cpp `http://localhost:8080/v1`, vLLM `http://localhost:8000/v1`): serves each capability below whose model is set",
   }),
-  AI_API_KEY: text({ description: "sent as `Authorization: Bearer` to `AI_BASE_URL` (local servers usually need none)" }),
-  AI_CHAT_MODEL: text({ example: "gpt-4o-mini", description: "the assistant's model (`/chat/completions`); unset: the offline assistant" }),
-  AI_SPEECH_MODEL: text({ example: "gpt-4o-mini-tts", description: "text-to-speech model (`/audio/speech`, WAV); unset: offline eSpeak-NG voices" }),
+  AI_API_KEY: text({
+    description: "sent as `Authorization: Bearer` to `AI_BASE_URL` (local servers usually need none)",
+  }),
+  AI_CHAT_MODEL: text({
+    example: "gpt-4o-mini",
+    description: "the assistant's model (`/chat/completions`); unset: the offline assistant",
+  }),
+  AI_SPEECH_MODEL: text({
+    example: "gpt-4o-mini-tts",
+    description: "text-to-speech model (`/audio/speech`, WAV); unset: offline eSpeak-NG voices",
+  }),
   AI_SPEECH_VOICES: list({
     default: null,
     shown: "OpenAI's ten voices",
@@ -64,7 +95,8 @@ export const aiProviderVariables = {
   }),
   AI_IMAGE_API_KEY: text({
     shown: "`AI_API_KEY`",
-    description: "the key for `AI_IMAGE_BASE_URL`; for AUTOMATIC1111 and ComfyUI a key `user:password` is sent as Basic (AUTOMATIC1111's `--api-auth`), any other as Bearer",
+    description:
+      "the key for `AI_IMAGE_BASE_URL`; for AUTOMATIC1111 and ComfyUI a key `user:password` is sent as Basic (AUTOMATIC1111's `--api-auth`), any other as Bearer",
   }),
   AI_IMAGE_PROVIDER: oneOf(IMAGE_PROVIDER_KINDS, {
     default: null as ImageProviderKind | null,
@@ -74,7 +106,8 @@ export const aiProviderVariables = {
   }),
   AI_COMFYUI_WORKFLOW: text({
     shown: "the shipped `app/ai/workflows/comfyui-text-to-image.json`",
-    description: "a ComfyUI workflow file in API format (ComfyUI's \"Export (API)\") for prompts; must hold `{{prompt}}`",
+    description:
+      'a ComfyUI workflow file in API format (ComfyUI\'s "Export (API)") for prompts; must hold `{{prompt}}`',
   }),
   AI_COMFYUI_SKETCH_WORKFLOW: text({
     shown: "the shipped `app/ai/workflows/comfyui-sketch-to-image.json`",
@@ -111,13 +144,22 @@ export const aiProviderVariables = {
     },
   ),
   AI_TIMEOUT_SECONDS: positiveNumber({ default: 60, description: "timeout of each attempt of a remote AI call" }),
-  AI_MAX_RETRIES: nonNegativeNumber({ default: 2, description: "retries of a remote call after a 429, a 5xx or a network failure" }),
-  AI_TOTAL_TIMEOUT_SECONDS: positiveNumber({ default: 120, description: "the most one remote AI call may take, retries and waits included" }),
+  AI_MAX_RETRIES: nonNegativeNumber({
+    default: 2,
+    description: "retries of a remote call after a 429, a 5xx or a network failure",
+  }),
+  AI_TOTAL_TIMEOUT_SECONDS: positiveNumber({
+    default: 120,
+    description: "the most one remote AI call may take, retries and waits included",
+  }),
   VIDEO_MAX_ACTIVE_JOBS: positiveWhole({
     default: 3,
     description: "unfinished AI video jobs a person may have at once; one more is refused with 429",
   }),
-  VIDEO_JOB_TIMEOUT_SECONDS: positiveNumber({ default: 600, description: "a video job running longer ends as `timeout`" }),
+  VIDEO_JOB_TIMEOUT_SECONDS: positiveNumber({
+    default: 600,
+    description: "a video job running longer ends as `timeout`",
+  }),
 } as const;
 
 export const aiLimitVariables = {

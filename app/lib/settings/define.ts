@@ -50,7 +50,10 @@ export function setting<T>(
       if (raw === undefined || raw === "") return declared.default;
       const parsed = parse(raw);
       if (parsed === undefined) {
-        context.addIssue({ code: "custom", message: secret ? `must be ${expected}` : `must be ${expected}, got "${value}"` });
+        context.addIssue({
+          code: "custom",
+          message: secret ? `must be ${expected}` : `must be ${expected}, got "${value}"`,
+        });
         return z.NEVER;
       }
       return parsed;
@@ -74,17 +77,41 @@ export const named = (expected: string, declared: Declaration<string>) => settin
 
 const number = (raw: string) => Number(raw);
 export const positiveWhole = (declared: Declaration<number>) =>
-  setting("a positive whole number", (raw) => (Number.isSafeInteger(number(raw)) && number(raw) > 0 ? number(raw) : undefined), declared);
+  setting(
+    "a positive whole number",
+    (raw) => (Number.isSafeInteger(number(raw)) && number(raw) > 0 ? number(raw) : undefined),
+    declared,
+  );
 export const wholeAtLeastZero = (declared: Declaration<number>) =>
-  setting("a whole number of at least 0", (raw) => (Number.isSafeInteger(number(raw)) && number(raw) >= 0 ? number(raw) : undefined), declared);
+  setting(
+    "a whole number of at least 0",
+    (raw) => (Number.isSafeInteger(number(raw)) && number(raw) >= 0 ? number(raw) : undefined),
+    declared,
+  );
 export const positiveNumber = (declared: Declaration<number>) =>
-  setting("a positive number", (raw) => (Number.isFinite(number(raw)) && number(raw) > 0 ? number(raw) : undefined), declared);
+  setting(
+    "a positive number",
+    (raw) => (Number.isFinite(number(raw)) && number(raw) > 0 ? number(raw) : undefined),
+    declared,
+  );
 export const nonNegativeNumber = (declared: Declaration<number>) =>
-  setting("a number of at least 0", (raw) => (Number.isFinite(number(raw)) && number(raw) >= 0 ? number(raw) : undefined), declared);
+  setting(
+    "a number of at least 0",
+    (raw) => (Number.isFinite(number(raw)) && number(raw) >= 0 ? number(raw) : undefined),
+    declared,
+  );
 export const bytes = (declared: Declaration<number>) =>
-  setting("a positive whole number of bytes", (raw) => (Number.isSafeInteger(number(raw)) && number(raw) > 0 ? number(raw) : undefined), declared);
+  setting(
+    "a positive whole number of bytes",
+    (raw) => (Number.isSafeInteger(number(raw)) && number(raw) > 0 ? number(raw) : undefined),
+    declared,
+  );
 export const port = (declared: Declaration<number>) =>
-  setting("a port number (0-65535)", (raw) => (Number.isInteger(number(raw)) && number(raw) >= 0 && number(raw) <= 65535 ? number(raw) : undefined), declared);
+  setting(
+    "a port number (0-65535)",
+    (raw) => (Number.isInteger(number(raw)) && number(raw) >= 0 && number(raw) <= 65535 ? number(raw) : undefined),
+    declared,
+  );
 
 /** "true" or "false"; unset gives null (the schema decides what that means). */
 export const boolean = (declared: Omit<Declaration<boolean | null>, "default">) =>

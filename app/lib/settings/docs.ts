@@ -6,13 +6,27 @@ import type { Variable } from "./define";
  * `npm run docs:config` (tools/docs-config.mjs); tests/unit/settings-docs.test.ts fails when the files
  * on disk differ from what this renders.
  */
-const GENERATED = "generated from app/lib/settings/ by `npm run docs:config`: edit the declarations there, not this file";
+const GENERATED =
+  "generated from app/lib/settings/ by `npm run docs:config`: edit the declarations there, not this file";
 
 /** Variables other tools read: not the app's settings, listed apart. */
 export const TOOL_VARIABLES: { name: string; default: string; description: string }[] = [
-  { name: "CHROMIUM_PATH", default: "`/usr/bin/chromium`", description: "the browser for the Playwright tests and Lighthouse" },
-  { name: "PG_BINDIR", default: "`pg_config --bindir`, then `/usr/lib/postgresql/*/bin`", description: "where PostgreSQL's tools are, for `npm run backup` / `restore` (pg_dump, pg_restore) and `npm run test:pg`" },
-  { name: "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_REGION", default: "none", description: "the credentials of an `s3://` `STORAGE_URL`, read by the AWS SDK itself" },
+  {
+    name: "CHROMIUM_PATH",
+    default: "`/usr/bin/chromium`",
+    description: "the browser for the Playwright tests and Lighthouse",
+  },
+  {
+    name: "PG_BINDIR",
+    default: "`pg_config --bindir`, then `/usr/lib/postgresql/*/bin`",
+    description:
+      "where PostgreSQL's tools are, for `npm run backup` / `restore` (pg_dump, pg_restore) and `npm run test:pg`",
+  },
+  {
+    name: "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_REGION",
+    default: "none",
+    description: "the credentials of an `s3://` `STORAGE_URL`, read by the AWS SDK itself",
+  },
 ];
 
 const cell = (value: string) => value.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -42,7 +56,9 @@ export function renderConfigurationDoc(): string {
     "",
     "| variable | default | meaning |",
     "|---|---|---|",
-    ...TOOL_VARIABLES.map((variable) => `| \`${variable.name}\` | ${cell(variable.default)} | ${cell(variable.description)} |`),
+    ...TOOL_VARIABLES.map(
+      (variable) => `| \`${variable.name}\` | ${cell(variable.default)} | ${cell(variable.description)} |`,
+    ),
     "",
   );
   return lines.join("\n");
@@ -64,7 +80,9 @@ export function renderEnvExample(): string {
   for (const group of SETTING_GROUPS) {
     lines.push("", `# --- ${group.title} ---`);
     for (const [name, variable] of Object.entries(group.variables) as [string, Variable][]) {
-      lines.push(`# ${shortly(variable.description)} (default: ${(variable.shownDefault ?? "none").replace(/`/g, "")})`);
+      lines.push(
+        `# ${shortly(variable.description)} (default: ${(variable.shownDefault ?? "none").replace(/`/g, "")})`,
+      );
       if (variable.defaultText !== null) lines.push(`${name}=${variable.defaultText}`);
       else lines.push(`# ${name}=${variable.example ?? ""}`);
     }

@@ -1,4 +1,17 @@
-import { boolean, bytes, httpUrl, list, named, nonNegativeNumber, oneOf, port, positiveNumber, positiveWhole, setting, text } from "./define";
+import {
+  boolean,
+  bytes,
+  httpUrl,
+  list,
+  named,
+  nonNegativeNumber,
+  oneOf,
+  port,
+  positiveNumber,
+  positiveWhole,
+  setting,
+  text,
+} from "./define";
 
 /**
  * The server's variables by topic (the AI ones are in ai-variables.ts): names, defaults and one-line
@@ -95,7 +108,8 @@ export const storageVariables = {
     {
       default: null,
       example: "postgres://studio:password@localhost:5432/studio",
-      description: "`postgres://user:password@host:5432/db`: PostgreSQL instead of the SQLite file (see docs/operating.md)",
+      description:
+        "`postgres://user:password@host:5432/db`: PostgreSQL instead of the SQLite file (see docs/operating.md)",
     },
     { secret: true },
   ),
@@ -106,7 +120,8 @@ export const storageVariables = {
   }),
   INSTANCE_ID: text({
     shown: "host name and port",
-    description: "names this instance's temporary upload folder (`tmp/<id>/`, cleared at its start); give each instance its own",
+    description:
+      "names this instance's temporary upload folder (`tmp/<id>/`, cleared at its start); give each instance its own",
   }),
 } as const;
 
@@ -139,12 +154,16 @@ export const accountVariables = {
     description:
       "the address people reach the studio at: single sign-on's redirect URI and the links `npm run admin -- invite` prints are made from it. Unset, the request's own origin counts (a trusted proxy's `X-Forwarded-Proto` and `X-Forwarded-Host` included) and the admin command says `http://localhost:$PORT`. On https every answer carries `Strict-Transport-Security`",
   }),
-  OIDC_ISSUER: setting<string | null>("an https URL (http only on this machine: localhost, 127.0.0.1 or [::1])", issuerUrl, {
-    default: null,
-    example: "https://id.example.com/realms/studio",
-    description:
-      "single sign-on with an OpenID Connect provider: the issuer, with `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET`: all three, or none (a partial set stops the server at start). https (plain http only on this machine), written exactly as the provider names itself",
-  }),
+  OIDC_ISSUER: setting<string | null>(
+    "an https URL (http only on this machine: localhost, 127.0.0.1 or [::1])",
+    issuerUrl,
+    {
+      default: null,
+      example: "https://id.example.com/realms/studio",
+      description:
+        "single sign-on with an OpenID Connect provider: the issuer, with `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET`: all three, or none (a partial set stops the server at start). https (plain http only on this machine), written exactly as the provider names itself",
+    },
+  ),
   OIDC_CLIENT_ID: text({ description: "single sign-on: the client id registered at the provider" }),
   OIDC_CLIENT_SECRET: setting<string | null>(
     "a client secret",
@@ -152,8 +171,15 @@ export const accountVariables = {
     { default: null, description: "single sign-on: the client's secret" },
     { secret: true },
   ),
-  OIDC_NAME: text({ shown: "`SSO`", example: "Keycloak", description: 'what the Login screen\'s link says: "Sign in with {OIDC_NAME}"' }),
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveWhole({ default: 10, description: "failed logins per account within the window before 429" }),
+  OIDC_NAME: text({
+    shown: "`SSO`",
+    example: "Keycloak",
+    description: 'what the Login screen\'s link says: "Sign in with {OIDC_NAME}"',
+  }),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: positiveWhole({
+    default: 10,
+    description: "failed logins per account within the window before 429",
+  }),
   LOGIN_MAX_FAILURES_PER_ADDRESS: positiveWhole({
     default: 100,
     description:
@@ -167,11 +193,13 @@ export const accountVariables = {
   }),
   REGISTER_MAX_PER_ADDRESS: positiveWhole({
     default: 20,
-    description: "registrations per client address per hour before 429 (loopback is not counted: behind a reverse proxy set `TRUST_PROXY`)",
+    description:
+      "registrations per client address per hour before 429 (loopback is not counted: behind a reverse proxy set `TRUST_PROXY`)",
   }),
   FEEDBACK_MAX_PER_ADDRESS: positiveWhole({
     default: 10,
-    description: "feedback messages per client address per hour (anyone may send them); one more answers 429 with `Retry-After` and nothing is stored (loopback not counted)",
+    description:
+      "feedback messages per client address per hour (anyone may send them); one more answers 429 with `Retry-After` and nothing is stored (loopback not counted)",
   }),
   PASSWORD_HASH_QUEUE_MAX: positiveWhole({
     default: 16,
@@ -185,9 +213,13 @@ export const accountVariables = {
   }),
   ACCESS_TOKEN_MINUTES: positiveWhole({
     default: 15,
-    description: "access token lifetime (a logout or a revoked session ends its tokens on the next request, on every instance, whatever this says)",
+    description:
+      "access token lifetime (a logout or a revoked session ends its tokens on the next request, on every instance, whatever this says)",
   }),
-  REFRESH_TOKEN_DAYS: positiveWhole({ default: 30, description: "refresh token lifetime (and session cookie max age)" }),
+  REFRESH_TOKEN_DAYS: positiveWhole({
+    default: 30,
+    description: "refresh token lifetime (and session cookie max age)",
+  }),
 } as const;
 
 export const mediaVariables = {

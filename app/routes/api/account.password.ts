@@ -15,7 +15,11 @@ import type { Route } from "./+types/account.password";
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const caller = await requireSignedInCaller(context, request);
-  const { sessionsEnded, tokensRevoked } = await changePassword(caller, await readJsonBody(request), clientAddress(context));
+  const { sessionsEnded, tokensRevoked } = await changePassword(
+    caller,
+    await readJsonBody(request),
+    clientAddress(context),
+  );
   return Response.json({ ok: true, sessions_ended: sessionsEnded, tokens_revoked: tokensRevoked });
 });
 

@@ -24,10 +24,18 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   const { image_data, style } = parseInput(sketchSchema, await readJsonBody(request, BODY_MAX_BYTES));
   const png = decodePngDataUrl(image_data);
   if (!png.ok) throw new DomainError(422, png.message);
-  if (!(await isDecodablePng(png.bytes))) throw new DomainError(422, "image_data must be a whole PNG image of at most 4096x4096 pixels");
-  if (await isBlankSketch(png.bytes)) throw new DomainError(400, "image_data is a blank sketch: nothing is drawn on it (every pixel white, transparent or the pad's paper). Draw something first");
+  if (!(await isDecodablePng(png.bytes)))
+    throw new DomainError(422, "image_data must be a whole PNG image of at most 4096x4096 pixels");
+  if (await isBlankSketch(png.bytes))
+    throw new DomainError(
+      400,
+      "image_data is a blank sketch: nothing is drawn on it (every pixel white, transparent or the pad's paper). Draw something first",
+    );
   const result = await sketchToImage(user.id, png.bytes, style, request.signal);
-  return Response.json({ image: result.url, media_id: result.media_id, style, provider: result.provider }, { status: 201 });
+  return Response.json(
+    { image: result.url, media_id: result.media_id, style, provider: result.provider },
+    { status: 201 },
+  );
 });
 
 export const loader = refuseMethod("POST");

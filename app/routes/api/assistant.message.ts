@@ -15,7 +15,10 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   const user = await requireApiUser(context, request);
   const { message } = parseInput(assistantMessageSchema, await readJsonBody(request));
   const answer = await askAssistant(user.id, message, request.signal);
-  return Response.json({ reply: answer.reply, provider: answer.provider }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { reply: answer.reply, provider: answer.provider },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 });
 
 export const loader = refuseMethod("POST");

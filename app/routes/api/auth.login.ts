@@ -3,7 +3,12 @@ import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.ser
 import { clientAddress } from "~/lib/http/client-address.server";
 import { isRecord, parseInput } from "~/lib/validation.server";
 import { readFormData, readJsonBody } from "~/lib/http/bodies.server";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, loginWithPassword, throttledMessage } from "~/models/credentials.server";
+import {
+  ACCOUNT_DISABLED_MESSAGE,
+  busyMessage,
+  loginWithPassword,
+  throttledMessage,
+} from "~/models/credentials.server";
 import { loginSchema } from "~/shared/credentials";
 import { issueTokenPair } from "~/models/token.server";
 import type { Route } from "./+types/auth.login";
@@ -23,7 +28,9 @@ async function readCredentials(request: Request): Promise<unknown> {
     return { email: form.get("email") ?? form.get("username") ?? "", password: form.get("password") ?? "" };
   }
   const body = await readJsonBody(request);
-  return isRecord(body) && body.email === undefined && typeof body.username === "string" ? { ...body, email: body.username } : body;
+  return isRecord(body) && body.email === undefined && typeof body.username === "string"
+    ? { ...body, email: body.username }
+    : body;
 }
 
 /**
@@ -35,14 +42,21 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   const { email, password } = parseInput(loginSchema, await readCredentials(request));
   const result = await loginWithPassword(email, password, clientAddress(context));
   if (!result.ok && result.reason === "throttled") {
-    throw new DomainError(429, throttledMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
+    throw new DomainError(429, throttledMessage(result.retryAfterSeconds), {
+      headers: { "Retry-After": String(result.retryAfterSeconds) },
+    });
   }
   if (!result.ok && result.reason === "busy") {
-    throw new DomainError(503, busyMessage(result.retryAfterSeconds), { headers: { "Retry-After": String(result.retryAfterSeconds) } });
+    throw new DomainError(503, busyMessage(result.retryAfterSeconds), {
+      headers: { "Retry-After": String(result.retryAfterSeconds) },
+    });
   }
   if (!result.ok && result.reason === "disabled") throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
-  if (!result.ok) throw new DomainError(401, "Incorrect email or password", { headers: { "WWW-Authenticate": "Bearer" } });
-  return Response.json(await issueTokenPair(result.user.id, new Date(), request.headers.get("User-Agent")), { headers: { "Cache-Control": "no-store" } });
+  if (!result.ok)
+    throw new DomainError(401, "Incorrect email or password", { headers: { "WWW-Authenticate": "Bearer" } });
+  return Response.json(await issueTokenPair(result.user.id, new Date(), request.headers.get("User-Agent")), {
+    headers: { "Cache-Control": "no-store" },
+  });
 });
 
 export const loader = refuseMethod("POST");

@@ -31,8 +31,11 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   if (!result.ok && result.reason === "invitation") throw new DomainError(403, INVITATION_NEEDED_MESSAGE);
   if (!result.ok) {
     const retryAfter = String(result.retryAfterSeconds);
-    if (result.reason === "busy") throw new DomainError(503, busyMessage(result.retryAfterSeconds), { headers: { "Retry-After": retryAfter } });
-    throw new DomainError(429, registrationThrottledMessage(result.retryAfterSeconds), { headers: { "Retry-After": retryAfter } });
+    if (result.reason === "busy")
+      throw new DomainError(503, busyMessage(result.retryAfterSeconds), { headers: { "Retry-After": retryAfter } });
+    throw new DomainError(429, registrationThrottledMessage(result.retryAfterSeconds), {
+      headers: { "Retry-After": retryAfter },
+    });
   }
   return Response.json(result.user, { status: 201 });
 });

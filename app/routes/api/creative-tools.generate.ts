@@ -29,7 +29,8 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
   requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
   const tool = params.tool;
-  if (tool !== "assistant" && tool !== "voice" && tool !== "image" && tool !== "aivideo") throw new DomainError(404, "Unknown creative tool");
+  if (tool !== "assistant" && tool !== "voice" && tool !== "image" && tool !== "aivideo")
+    throw new DomainError(404, "Unknown creative tool");
   const body = await readJsonBody(request);
 
   if (tool === "assistant") {
@@ -41,7 +42,13 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
     const { text } = parseInput(creativeVoiceSchema, body);
     const spoken = await speak(user.id, text, undefined, request.signal, await projectSource(user.id, body));
     return Response.json(
-      { audio_url: spoken.url, url: spoken.url, media_id: spoken.media_id, filename: spoken.filename, voice_id: spoken.voice_id },
+      {
+        audio_url: spoken.url,
+        url: spoken.url,
+        media_id: spoken.media_id,
+        filename: spoken.filename,
+        voice_id: spoken.voice_id,
+      },
       { status: 201 },
     );
   }
@@ -51,7 +58,13 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
     // No image model: the stock-photo link, as the image screen builds it (nothing was made or stored).
     if (image.stockPhoto) return Response.json({ image_url: image.url, url: image.url, provider: image.provider });
     return Response.json(
-      { image_url: image.url, url: image.url, media_id: image.media_id, filename: image.filename, provider: image.provider },
+      {
+        image_url: image.url,
+        url: image.url,
+        media_id: image.media_id,
+        filename: image.filename,
+        provider: image.provider,
+      },
       { status: 201 },
     );
   }
@@ -66,7 +79,9 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
 
 export const loader = refuseMethod("POST");
 
-const projectIdSchema = z.object({ project_id: z.string({ error: "project_id must be text" }).trim().min(1).max(100).optional() });
+const projectIdSchema = z.object({
+  project_id: z.string({ error: "project_id must be text" }).trim().min(1).max(100).optional(),
+});
 
 /** The project a generation was made for, when the request names one of the person's projects. */
 async function projectSource(userId: string, body: unknown): Promise<ProvenanceSource | undefined> {

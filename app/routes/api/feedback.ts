@@ -16,7 +16,9 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   const input = parseInput(feedbackSchema, await readJsonBody(request));
   const sent = await sendFeedback(input, currentUser(context)?.id ?? null, clientAddress(context));
   if (!sent.ok) {
-    throw new DomainError(429, feedbackThrottledMessage(sent.retryAfterSeconds), { headers: { "Retry-After": String(sent.retryAfterSeconds) } });
+    throw new DomainError(429, feedbackThrottledMessage(sent.retryAfterSeconds), {
+      headers: { "Retry-After": String(sent.retryAfterSeconds) },
+    });
   }
   return Response.json({ ok: true, id: sent.feedback.id, message: "Feedback received" });
 });

@@ -2,7 +2,13 @@ import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { deleteLibraryFile, getLibraryFile, libraryJson, renameLibraryFile, renameSchema } from "~/models/library-files.server";
+import {
+  deleteLibraryFile,
+  getLibraryFile,
+  libraryJson,
+  renameLibraryFile,
+  renameSchema,
+} from "~/models/library-files.server";
 import type { Route } from "./+types/library.item";
 
 /** GET /api/library/{id} -> the file with its provenance; another person's or an unknown id -> 404. */

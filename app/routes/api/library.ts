@@ -14,9 +14,21 @@ import type { Route } from "./+types/library";
 export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
   const user = await requireApiUser(context, request);
   const query = parseInput(libraryQuerySchema, queryOf(request));
-  const result = await listLibrary(user.id, { kind: query.kind, q: query.q, sort: query.sort, page: query.page, perPage: query.per_page });
+  const result = await listLibrary(user.id, {
+    kind: query.kind,
+    q: query.q,
+    sort: query.sort,
+    page: query.page,
+    perPage: query.per_page,
+  });
   return Response.json(
-    { files: result.files.map(libraryJson), total: result.total, page: result.page, per_page: result.perPage, sort: query.sort },
+    {
+      files: result.files.map(libraryJson),
+      total: result.total,
+      page: result.page,
+      per_page: result.perPage,
+      sort: query.sort,
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 });

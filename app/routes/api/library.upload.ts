@@ -16,5 +16,8 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
   const file = await saveUploadToLibrary(user.id, request);
-  return Response.json(libraryJson(file), { status: 201, headers: { Location: `/api/library/${encodeURIComponent(file.id)}` } });
+  return Response.json(libraryJson(file), {
+    status: 201,
+    headers: { Location: `/api/library/${encodeURIComponent(file.id)}` },
+  });
 });

@@ -14,7 +14,10 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   const user = await requireApiUser(context, request);
   const input = parseInput(projectCreateSchema, await readJsonBody(request));
   const project = await createProject(user.id, input);
-  return Response.json(project, { status: 201, headers: { Location: `/api/project/${encodeURIComponent(project.id)}` } });
+  return Response.json(project, {
+    status: 201,
+    headers: { Location: `/api/project/${encodeURIComponent(project.id)}` },
+  });
 });
 
 export const loader = refuseMethod("POST");

@@ -13,7 +13,10 @@ export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) =
   const user = await requireApiUser(context, request);
   const page = pageOf(request);
   const { projects, total } = await listProjectPage(user.id, page);
-  return Response.json({ projects }, { headers: { "Cache-Control": "no-store", ...pageHeaders(request, page, projects.length, total) } });
+  return Response.json(
+    { projects },
+    { headers: { "Cache-Control": "no-store", ...pageHeaders(request, page, projects.length, total) } },
+  );
 });
 
 export const action = refuseMethod("GET", "Method not allowed: create with POST /api/project/create");

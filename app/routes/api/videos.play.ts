@@ -17,7 +17,8 @@ const LINK_OWNER_DISABLED = "This link no longer works: its owner's account is d
 
 export const loader = apiAction(async ({ request, params }: Route.LoaderArgs) => {
   const access = verifyMediaAccess(params.id, queryOf(request));
-  if (!access.ok) throw new DomainError(403, access.reason === "expired" ? "This link has expired" : "Invalid link signature");
+  if (!access.ok)
+    throw new DomainError(403, access.reason === "expired" ? "This link has expired" : "Invalid link signature");
   const owner = await accountState(access.userId);
   if (owner === "disabled") throw new DomainError(403, LINK_OWNER_DISABLED);
   const file = owner === "active" ? await getMediaById(access.userId, params.id) : undefined;

@@ -7,7 +7,9 @@ import { signMediaAccess } from "~/lib/signed-url.server";
 import { libraryFile } from "~/services/voice-video-files.server";
 import type { Route } from "./+types/videos.signed-url";
 
-const signedUrlQuery = z.object({ filename: z.string({ error: "filename is required" }).min(1, "filename is required") });
+const signedUrlQuery = z.object({
+  filename: z.string({ error: "filename is required" }).min(1, "filename is required"),
+});
 
 /**
  * GET /api/videos/signed_url?filename= -> {url, expires_at}: a link that plays the video without a

@@ -12,7 +12,9 @@ export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) =
   const user = await requireApiUser(context, request);
   const page = pageOf(request);
   const { files, total } = await listLibraryPage(user.id, "video", page);
-  return Response.json(files.map(libraryEntry), { headers: { "Cache-Control": "no-store", ...pageHeaders(request, page, files.length, total) } });
+  return Response.json(files.map(libraryEntry), {
+    headers: { "Cache-Control": "no-store", ...pageHeaders(request, page, files.length, total) },
+  });
 });
 
 export const action = refuseMethod("GET");

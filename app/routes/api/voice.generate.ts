@@ -43,7 +43,13 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   }
   const spoken = await speak(user.id, text, voice_id || undefined, request.signal);
   return Response.json(
-    { url: spoken.url, audio_url: spoken.url, media_id: spoken.media_id, filename: spoken.filename, voice_id: spoken.voice_id },
+    {
+      url: spoken.url,
+      audio_url: spoken.url,
+      media_id: spoken.media_id,
+      filename: spoken.filename,
+      voice_id: spoken.voice_id,
+    },
     { status: 201 },
   );
 });

@@ -12,7 +12,10 @@ export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) =
   const user = await requireApiUser(context, request);
   const page = pageOf(request);
   const { files, total } = await listLibraryPage(user.id, "voice", page);
-  return Response.json({ files: files.map((file) => file.name) }, { headers: { "Cache-Control": "no-store", ...pageHeaders(request, page, files.length, total) } });
+  return Response.json(
+    { files: files.map((file) => file.name) },
+    { headers: { "Cache-Control": "no-store", ...pageHeaders(request, page, files.length, total) } },
+  );
 });
 
 export const action = refuseMethod("GET");
