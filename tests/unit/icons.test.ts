@@ -24,12 +24,20 @@ describe("the icon set (decision 0023)", () => {
       ["dashboard", "/dashboard"],
       ...DASHBOARD_TOOLS.map((tool): [string, string] => [tool.id, tool.path]),
     ]);
+    // Each rule as its selectors and its declarations (a selector list may span lines).
+    const rules = css.split("}").map((chunk) => {
+      const [selectorText = "", body = ""] = chunk.split("{");
+      return { selectors: selectorText.split(",").map((selector) => selector.trim()), body };
+    });
     for (const [id, toolPath] of paths) {
-      const rule = css.split("\n").find((line) => line.startsWith(`.shell-nav [href="${toolPath}"]`));
+      const rule = rules.find((candidate) => candidate.selectors.includes(`.shell-nav [href="${toolPath}"]`));
       expect(rule, id).toBeDefined();
-      expect(rule, id).toContain(`url("${ICON_SPRITE_URL}#${TOOL_ICONS[id]}-view")`);
+      expect(rule!.body, id).toContain(`url("${ICON_SPRITE_URL}#${TOOL_ICONS[id]}-view")`);
       // The tool grid's links by their href; in edit mode its tools (no links) by their id.
-      if (id !== "dashboard") expect(rule, id).toContain(`.tool-grid [href="${toolPath}"], [data-tool-id="${id}"]`);
+      if (id !== "dashboard") {
+        expect(rule!.selectors, id).toContain(`.tool-grid [href="${toolPath}"]`);
+        expect(rule!.selectors, id).toContain(`[data-tool-id="${id}"]`);
+      }
     }
     for (const url of css.match(/\/icons\.svg\?v=\w+/g) ?? []) expect(url).toBe(ICON_SPRITE_URL);
   });
