@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
-import { data, Form } from "react-router";
-import { aiFailureText, loadVoiceOptions, streamAssistant, type VoiceOption } from "~/browser/ai-client";
+import { data } from "react-router";
+import { aiFailureText, streamAssistant } from "~/browser/ai-client";
 import { speakableText } from "~/shared/speech-text";
 import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
+import { AssistantQuestion, useVoices } from "~/components/assistant-question";
 import { AssistantConversation, type SpokenAudio } from "~/components/assistant-conversation";
 import { useSpokenReplies } from "~/components/use-spoken-replies";
 import { useHydrated } from "~/components/use-hydrated";
@@ -27,8 +28,6 @@ export const headers: Route.HeadersFunction = actionRetryAfter;
 
 /** docs/screens.md#screens-and-routes and #error-messages texts of the assistant. */
 const SOMETHING_WENT_WRONG = "Something went wrong.";
-const LOADING_VOICES = "Loading voices...";
-const NO_OPTIONS = "No Options";
 const OFFLINE_LABEL = "Offline assistant";
 const OFFLINE_EXPLAINED =
   "No AI model is configured: the offline assistant answers from your own content and explains the studio's tools.";
@@ -132,28 +131,6 @@ async function keepSpeech(userId: string, form: FormData, question: string, voic
   }
 }
 
-type VoicesState = { state: "loading" } | { state: "ready"; voices: VoiceOption[] };
-
-/**
- * The page arrives with the server's list (all there is without JavaScript). Once the screen runs in
- * the browser it asks the API for the list (docs/api.md#every-call) and shows "Loading voices..." (docs/screens.md) while that
- * call runs, then the answer: the voices, "No Options" for none, or the fallback voice on failure.
- */
-function useVoices(serverVoices: VoiceOption[]): VoicesState {
-  const hydrated = useHydrated();
-  const [voices, setVoices] = useState<VoicesState>({ state: "ready", voices: serverVoices });
-  useEffect(() => {
-    if (!hydrated) return;
-    const controller = new AbortController();
-    setVoices({ state: "loading" });
-    void loadVoiceOptions(controller.signal).then((list) => {
-      if (!controller.signal.aborted) setVoices({ state: "ready", voices: list });
-    });
-    return () => controller.abort();
-  }, [hydrated]);
-  return voices;
-}
-
 /** Names this visit's exchanges (crypto.randomUUID needs a secure context, which plain HTTP on a LAN is not). */
 let askedCount = 0;
 
@@ -221,18 +198,6 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
 
   const answeredBy = (provider: string) =>
     provider === OFFLINE_ASSISTANT_ID ? `Answered by the ${OFFLINE_LABEL.toLowerCase()}` : `Answered by ${provider}`;
-  const voiceOptions =
-    voices.state === "loading" ? (
-      <option value="">{LOADING_VOICES}</option>
-    ) : voices.voices.length === 0 ? (
-      <option value="">{NO_OPTIONS}</option>
-    ) : (
-      voices.voices.map((voice) => (
-        <option key={voice.voice_id || "fallback"} value={voice.voice_id}>
-          {voice.name}
-        </option>
-      ))
-    );
 
   return (
     <main className="page ai-page assistant-page">
@@ -243,62 +208,21 @@ export default function Assistant({ loaderData, actionData }: Route.ComponentPro
 
       {/* The question beside its reply on wide screens; one column on phones. */}
       <div className="workspace">
-        <Form method="post" className="card form" aria-label="Ask the assistant" onSubmit={hydrated ? ask : undefined}>
-          <label>
-            Your question
-            <textarea
-              name="message"
-              rows={4}
-              maxLength={loaderData.messageMax}
-              value={question}
-              onChange={(event) => setQuestion(event.target.value)}
-              // Ctrl/Cmd+Enter asks; Enter alone is a new line.
-              aria-keyshortcuts="Control+Enter Meta+Enter"
-              onKeyDown={(event) => {
-                if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
-                event.preventDefault();
-                event.currentTarget.form?.requestSubmit();
-              }}
-              placeholder="Ask about your content or how a tool works..."
-            />
-          </label>
-          <div className="ai-row">
-            <label className="ai-inline-label">
-              Voice
-              <select
-                name="voice_id"
-                value={voiceId}
-                onChange={(event) => setVoiceId(event.target.value)}
-                disabled={voices.state === "loading" || (voices.state === "ready" && voices.voices.length === 0)}
-                aria-busy={voices.state === "loading"}
-              >
-                {voiceOptions}
-              </select>
-            </label>
-            <label className="ai-checkbox">
-              <input
-                type="checkbox"
-                name="auto_speak"
-                checked={autoSpeak}
-                onChange={(event) => setAutoSpeak(event.target.checked)}
-              />
-              Auto-Speak
-            </label>
-          </div>
-          <div className="ai-actions">
-            <button type="submit" className="button button-primary" disabled={asking}>
-              {asking ? "Asking..." : "Ask"}
-            </button>
-            <button
-              type="button"
-              className="button"
-              onClick={() => answer && void speak(answer, voiceId)}
-              disabled={!hydrated || !answer || speaking}
-            >
-              {speaking ? "Speaking..." : "Speak Reply"}
-            </button>
-          </div>
-        </Form>
+        <AssistantQuestion
+          hydrated={hydrated}
+          messageMax={loaderData.messageMax}
+          voices={voices}
+          question={question}
+          onQuestion={setQuestion}
+          voiceId={voiceId}
+          onVoice={setVoiceId}
+          autoSpeak={autoSpeak}
+          onAutoSpeak={setAutoSpeak}
+          asking={asking}
+          speaking={speaking}
+          onAsk={hydrated ? ask : undefined}
+          onSpeak={answer ? () => void speak(answer, voiceId) : null}
+        />
 
         <section className="card ai-reply" aria-label="Reply" aria-live="polite" aria-busy={asking}>
           {exchanges.length > 0 ? (

@@ -1,18 +1,16 @@
 import { useEffect, useRef } from "react";
-import { createContext, Link, redirect, useFetcher, useFetchers, useLocation } from "react-router";
-import { focusElement } from "~/browser/focus";
+import { createContext, Link, redirect } from "react-router";
 import { firstWelcomeOfSignIn } from "~/browser/welcome";
 import type { ShellHandle } from "~/components/shell-frame";
 import { readContentRows, type ContentListItem } from "~/components/content-rows";
 import { ContentList } from "~/components/dashboard-list";
 import { useMarkupOnly } from "~/components/use-markup-only";
 import { Icon } from "~/components/icon";
-import { EnhancedField } from "~/components/enhanced-field";
+import { PlanSection, ToolsSection } from "~/components/dashboard-preferences";
 import { StorageMeter } from "~/components/storage-meter";
 import { useFollowLinksInApp } from "~/components/in-app-links";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
-import { ToolGrid } from "~/components/tool-grid";
 import { currentUser, requireUser } from "~/auth/auth.server";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { env } from "~/lib/env.server";
@@ -22,7 +20,6 @@ import { preferencesOf } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE } from "~/models/content-input.server";
 import { contentState, listContentSummaries, type ContentState, type ContentSummary } from "~/models/content.server";
 import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
-import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/shared/tools";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [
@@ -132,37 +129,9 @@ function listItems(rows: ContentSummary[]): { items: ContentListItem[]; pinnedRa
   };
 }
 
-/** Hidden fields every preference form carries. */
-function PreferenceFields({ intent }: { intent: string }) {
-  const location = useLocation();
-  return (
-    <>
-      <EnhancedField />
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-    </>
-  );
-}
-
-/** The value a pending preference fetcher is sending, so the screen updates before the server answers. */
-function usePendingPreference(intent: string, field: string): string | null {
-  const pending = useFetchers().findLast((fetcher) => fetcher.formData?.get("intent") === intent);
-  const value = pending?.formData?.get(field);
-  return typeof value === "string" ? value : null;
-}
-
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { preferences, editing, email, content, usage } = loaderData;
   const contentRows = useMarkupOnly(CONTENT_ROWS, content.items, content, readContentRows);
-  const planFetcher = useFetcher({ key: "plan" });
-  const toolsFetcher = useFetcher({ key: "tools" });
-  const orderFetcher = useFetcher({ key: "order" });
-  const pendingOrder = usePendingPreference("order", "toolOrder");
-  const pendingMove = usePendingPreference("move", "tool");
-
-  const plan = (usePendingPreference("plan", "plan") ?? preferences.plan) as Plan;
-  const toolsOpen = (usePendingPreference("tools", "toolsOpen") ?? String(preferences.toolsOpen)) === "true";
-  const order: ToolId[] = pendingOrder ? normaliseToolOrder(pendingOrder.split(",")) : preferences.toolOrder;
   const followLink = useFollowLinksInApp();
 
   // docs/screens.md#screens-and-routes: a welcome toast on arrival (dashboard toasts close after 3 s), once per sign-in.
@@ -173,23 +142,6 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     if (firstWelcomeOfSignIn(email))
       toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
   }, [preferences.plan, email]);
-
-  // docs/screens.md#roles-and-permissions: choosing a plan only sets the label and says so.
-  // Each answer is a new object, so choosing the same plan twice announces it twice; a re-render does not.
-  const announcedPlan = useRef<unknown>(null);
-  useEffect(() => {
-    const data = planFetcher.data as { preferences?: { plan: Plan } } | undefined;
-    if (planFetcher.state !== "idle" || !data?.preferences || announcedPlan.current === data) return;
-    announcedPlan.current = data;
-    toast.success(`${data.preferences.plan} Plan Activated!`, { autoClose: DASHBOARD_TOAST_MS });
-  }, [planFetcher.state, planFetcher.data]);
-
-  const saveOrder = (next: ToolId[]) => {
-    orderFetcher.submit(
-      { enhanced: "1", intent: "order", toolOrder: next.join(","), redirectTo: "/dashboard" },
-      { method: "post", action: "/preferences" },
-    );
-  };
 
   return (
     <main className="page dashboard">
@@ -216,52 +168,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <p className="muted">{`Signed in as ${email}`}</p>
       <StorageMeter usage={usage} />
 
-      <section className="card plan" aria-label="Plan">
-        <p>
-          Current plan: <strong data-testid="current-plan">{plan}</strong>
-        </p>
-        <planFetcher.Form method="post" action="/preferences" className="plan-buttons">
-          <PreferenceFields intent="plan" />
-          {PLANS.map((name) => (
-            <button
-              key={name}
-              type="submit"
-              name="plan"
-              value={name}
-              className={plan === name ? "button button-primary" : "button"}
-              aria-pressed={plan === name}
-            >
-              {name}
-            </button>
-          ))}
-        </planFetcher.Form>
-      </section>
-
-      <section className="tools" aria-label="Tools section">
-        <toolsFetcher.Form method="post" action="/preferences" className="inline-form">
-          <PreferenceFields intent="tools" />
-          <input type="hidden" name="toolsOpen" value={String(!toolsOpen)} />
-          <button type="submit" className="button" aria-expanded={toolsOpen}>
-            {toolsOpen ? "Close Tools" : "Open Tools"}
-          </button>
-        </toolsFetcher.Form>
-        {editing ? (
-          <p className="muted">Drag the tools (or use the arrows) to reorder them. The order is kept.</p>
-        ) : null}
-        {toolsOpen ? (
-          <ToolGrid
-            order={order}
-            editing={editing}
-            onReorder={saveOrder}
-            renderMoveControls={(id, index) => (
-              <span className="tool-move">
-                <MoveButton id={id} direction="up" disabled={index === 0 || pendingMove !== null} />
-                <MoveButton id={id} direction="down" disabled={index === order.length - 1 || pendingMove !== null} />
-              </span>
-            )}
-          />
-        ) : null}
-      </section>
+      <PlanSection savedPlan={preferences.plan} />
+      <ToolsSection savedToolsOpen={preferences.toolsOpen} savedOrder={preferences.toolOrder} editing={editing} />
 
       <ContentList
         items={contentRows}
@@ -278,43 +186,5 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <span className="muted"> a zip of your content, projects and library files</span>
       </section>
     </main>
-  );
-}
-
-function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" | "down"; disabled: boolean }) {
-  const fetcher = useFetcher();
-  // The arrows are disabled while a move is saved, and the row moves: afterwards the focus goes back to
-  // the moved tool's arrow (the other one when it reached the end), never left on <body>.
-  const moving = useRef(false);
-  useEffect(() => {
-    if (fetcher.state !== "idle") {
-      moving.current = true;
-      return;
-    }
-    if (!moving.current) return;
-    moving.current = false;
-    const active = document.activeElement;
-    if (active && active !== document.body) return;
-    const arrows =
-      document.querySelector(`[data-tool-id="${id}"]`)?.querySelectorAll<HTMLButtonElement>("button[data-direction]") ??
-      [];
-    const same = [...arrows].find((arrow) => arrow.dataset.direction === direction && !arrow.disabled);
-    focusElement(same ?? [...arrows].find((arrow) => !arrow.disabled));
-  }, [fetcher.state, id, direction]);
-  return (
-    <fetcher.Form method="post" action="/preferences" className="inline-form">
-      <PreferenceFields intent="move" />
-      <input type="hidden" name="tool" value={id} />
-      <input type="hidden" name="direction" value={direction} />
-      <button
-        type="submit"
-        className="icon-button"
-        disabled={disabled}
-        data-direction={direction}
-        aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}
-      >
-        <Icon name={direction === "up" ? "arrow-up" : "arrow-down"} />
-      </button>
-    </fetcher.Form>
   );
 }
