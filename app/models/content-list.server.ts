@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { createByteBoundedCache } from "~/lib/byte-bounded-cache.server";
 import type { Page } from "~/lib/http/paging.server";
-import { contentState, listContent, type ContentItem } from "./content.server";
+import { listContent, type ContentItem } from "./content.server";
+import { contentState } from "./content-state.server";
 import { searchContent, searchQuerySchema } from "./content-search.server";
 
 /** GET /api/content's search words ?q= (its ?limit= and ?offset= are the API's paging, app/lib/http/paging.server.ts). */

@@ -2,7 +2,6 @@ import type { Kysely } from "kysely";
 import { compileOnce } from "~/lib/compiled-query.server";
 import type { ContentItemsTable, Database } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
 import { DomainError } from "~/lib/domain-error";
 import { parseInput } from "~/lib/validation.server";
 import { monotonicIso, newId } from "~/lib/ids.server";
@@ -41,9 +40,10 @@ interface ListOptions {
 }
 
 /*
- * The queries on every request's path (the list, its count, one item, the autosave's read and write)
- * are compiled once per database (app/lib/compiled-query.server.ts) and run with each call's values.
- * The SQL is exactly what the query builder produced before.
+ * The queries on every request's path (the list, one item, the autosave's read and write; the count
+ * is app/models/content-state.server.ts's) are compiled once per database
+ * (app/lib/compiled-query.server.ts) and run with each call's values. The SQL is exactly what the
+ * query builder produced before.
  */
 
 /** Which of limit / offset the list's SQL has: its shape, one compiled query each. */
@@ -110,58 +110,6 @@ export async function listContent(userId: string, options: ListOptions = {}): Pr
 export async function listContentSummaries(userId: string, options: ListOptions = {}): Promise<ContentSummary[]> {
   const rows = await contentSummaryList.all(db, { userId, ...options }, listShape(options));
   return rows.map((row) => ({ id: row.id, title: row.title, pinned: Boolean(row.pinned), updated_at: row.updated_at }));
-}
-
-/**
- * The person's content version and item count, kept in their row by database triggers: the version
- * moves with every change to their items (migration 0010), the count with every insert and delete
- * (0011; counting the index cost 0.5 ms per 10,000 items).
- */
-const contentStateOfUser = compileOnce((database: Kysely<Database>, p: { userId: string }) =>
-  database
-    .selectFrom("users")
-    .select(["content_version", "content_count", "media_bytes", "text_bytes", "storage_quota_bytes"])
-    .where("id", "=", p.userId),
-);
-
-export interface ContentState {
-  version: number;
-  count: number;
-  /** Bytes of the person's files and of their items' text (migration 0012's counters), for the storage meter. */
-  mediaBytes: number;
-  textBytes: number;
-  /** The person's storage quota: their own (`npm run admin -- quota`) or USER_STORAGE_QUOTA_MB. */
-  quotaBytes: number;
-}
-
-/**
- * What a page or list built from the person's items is kept under, how many items they have and what
- * they store (files, text), all from their row in one read; null: no such person.
- */
-export async function contentState(userId: string): Promise<ContentState | null> {
-  const row = await contentStateOfUser.first(db, { userId });
-  return row
-    ? {
-        version: Number(row.content_version),
-        count: Number(row.content_count),
-        mediaBytes: Number(row.media_bytes),
-        textBytes: Number(row.text_bytes),
-        quotaBytes: row.storage_quota_bytes == null ? env.storageQuotaBytes : Number(row.storage_quota_bytes),
-      }
-    : null;
-}
-
-/**
- * A number that changes whenever any of the person's items is created, changed, pinned or deleted, by
- * any path (database triggers): what a page built from their content is kept under. null: no such person.
- */
-export async function contentVersion(userId: string): Promise<number | null> {
-  return (await contentState(userId))?.version ?? null;
-}
-
-/** How many items the person has (0 for no such person). */
-export async function countContent(userId: string): Promise<number> {
-  return (await contentState(userId))?.count ?? 0;
 }
 
 export async function getContent(userId: string, id: string): Promise<ContentItem | undefined> {

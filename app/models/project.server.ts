@@ -1,21 +1,13 @@
-import { z } from "zod";
-import { withoutNul } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/ids.server";
 import { MUSIC_DEMOS } from "~/shared/music-demos";
 import { mediaUrl } from "./ai-media.server";
 import { listMedia, type MediaFile } from "./media.server";
+import { MUSIC_TRACK_IDS, type Attachments, type ProjectInput } from "./project-input.server";
 import { type MediaKind } from "~/shared/media-names";
-import { displayText, lookupName } from "~/shared/media-names";
-import {
-  musicTrack,
-  PROJECT_DESCRIPTION_MAX,
-  PROJECT_SLOTS,
-  PROJECT_TITLE_MAX,
-  type AttachedMedia,
-  type ProjectSlot,
-} from "~/shared/project-rules";
+import { lookupName } from "~/shared/media-names";
+import { musicTrack, type AttachedMedia, type ProjectSlot } from "~/shared/project-rules";
 
 /**
  * Projects (docs/screens.md#projects and #project-editor and docs/api.md#entities-and-payloads). Every function takes the signed-in
@@ -23,7 +15,8 @@ import {
  * that does not exist. A project holds at most one file per slot: a voice (a voice clip or generated
  * speech), a video (an upload or an AI video), an image (a drawing-pad result or a generated image)
  * and one of the bundled music tracks. The file slots reference media_files with ON DELETE SET NULL,
- * so deleting a library file detaches it from every project in the same statement.
+ * so deleting a library file detaches it from every project in the same statement. What a project
+ * may be given (the forms' and the API's input) is app/models/project-input.server.ts's.
  */
 
 export const PROJECT_NOT_FOUND = "Project not found";
@@ -42,9 +35,6 @@ const SLOT_LABELS: Record<ProjectSlot, string> = {
   video: "video",
   image: "image",
 };
-
-const MUSIC_TRACK_IDS: readonly string[] = MUSIC_DEMOS.map((track) => track.id);
-const MUSIC_FILE_NAMES = MUSIC_TRACK_IDS.map((id) => `${id}.mp3`);
 
 export interface Project {
   id: string;
@@ -66,85 +56,6 @@ export const PROJECT_MEDIA_REFUSED = "project_media_refused";
 function attachmentRefused(detail: string): DomainError {
   return new DomainError(422, detail, { code: PROJECT_MEDIA_REFUSED });
 }
-
-const titleSchema = z
-  .string({
-    error: (issue) => (issue.input === undefined || issue.input === null ? "Title required" : "Title must be text"),
-  })
-  // Control and bidirectional-override characters would disguise the title in every list.
-  .overwrite(displayText)
-  .trim()
-  .min(1, "Title required")
-  .max(PROJECT_TITLE_MAX, `Title must be at most ${PROJECT_TITLE_MAX} characters`);
-
-/** Line breaks stored as \n (plain forms post \r\n); null means empty. */
-const descriptionSchema = z
-  .string({ error: "Description must be text" })
-  // U+0000 dropped (PostgreSQL refuses it in text; both engines store the same description).
-  .transform((text) => withoutNul(text).replace(/\r\n?/g, "\n"))
-  .pipe(
-    z
-      .string()
-      .max(
-        PROJECT_DESCRIPTION_MAX,
-        `Description must be at most ${PROJECT_DESCRIPTION_MAX.toLocaleString("en-US")} characters`,
-      ),
-  )
-  .nullable()
-  .transform((text) => text ?? "");
-
-/**
- * A file to attach: its name (as the libraries list it, e.g. "take.mp3") or its id (as the generators
- * answer it); null or "" detaches. Names always carry an extension and ids never do, so the two cannot
- * be confused.
- */
-const fileRefSchema = (field: string) =>
-  z
-    .string({ error: `${field} must be a file name, a file id or null` })
-    .trim()
-    .max(300, `${field} must be a file name, a file id or null`)
-    .nullable()
-    .transform((value) => (value ? value : null));
-
-/** A bundled track: "demo2.mp3" (as answered) or "demo2"; normalised to the track id. */
-const musicFileSchema = z
-  .string({ error: `music_file must be one of: ${MUSIC_FILE_NAMES.join(", ")}, or null` })
-  .trim()
-  .nullable()
-  .transform((value) => (value ? value.replace(/\.mp3$/i, "") : null))
-  .refine(
-    (value) => value === null || MUSIC_TRACK_IDS.includes(value),
-    `music_file must be one of: ${MUSIC_FILE_NAMES.join(", ")}, or null`,
-  );
-
-/** The attachment fields are the same four the API answers with (docs/api.md#entities-and-payloads), so a read project can be written back. */
-const attachmentFields = {
-  voice_file: fileRefSchema("voice_file").optional(),
-  music_file: musicFileSchema.optional(),
-  video_file: fileRefSchema("video_file").optional(),
-  image_file: fileRefSchema("image_file").optional(),
-};
-
-/** Create: title required, description optional; attachments optional. */
-export const projectCreateSchema = z.object({
-  title: titleSchema,
-  description: descriptionSchema.optional(),
-  ...attachmentFields,
-});
-/** Update (PUT): title required as on create; a left-out description or attachment keeps its value. */
-export const projectUpdateSchema = projectCreateSchema;
-/** One slot changed on its own (the editor's Attach and Detach buttons). */
-export const projectAttachSchema = z.object({
-  slot: z.enum(PROJECT_SLOTS, { error: `slot must be one of: ${PROJECT_SLOTS.join(", ")}` }),
-  value: z
-    .string({ error: "value must be text" })
-    .trim()
-    .max(100, "Unknown file")
-    .transform((value) => (value ? value : null)),
-});
-
-export type ProjectInput = z.infer<typeof projectCreateSchema>;
-type Attachments = Pick<ProjectInput, "voice_file" | "music_file" | "video_file" | "image_file">;
 
 const SLOT_COLUMNS = { voice: "voice_media_id", video: "video_media_id", image: "image_media_id" } as const;
 const SLOT_FIELDS = { voice: "voice_file", video: "video_file", image: "image_file" } as const;

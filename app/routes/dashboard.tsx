@@ -18,7 +18,8 @@ import { keepPersonalPages } from "~/lib/http/kept-pages.server";
 import { sendInMarkupOnly } from "~/lib/markup-only.server";
 import { preferencesOf } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE } from "~/models/content-input.server";
-import { contentState, listContentSummaries, type ContentState, type ContentSummary } from "~/models/content.server";
+import { listContentSummaries, type ContentSummary } from "~/models/content.server";
+import { contentState, type ContentState } from "~/models/content-state.server";
 import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
 import type { Route } from "./+types/dashboard";
 

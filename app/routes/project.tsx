@@ -20,15 +20,8 @@ import { DomainError } from "~/lib/domain-error";
 import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import {
-  createProject,
-  getProject,
-  projectAttachSchema,
-  projectCreateSchema,
-  projectMediaChoices,
-  setProjectSlot,
-  updateProject,
-} from "~/models/project.server";
+import { createProject, getProject, projectMediaChoices, setProjectSlot, updateProject } from "~/models/project.server";
+import { projectAttachSchema, projectCreateSchema } from "~/models/project-input.server";
 import { PROJECT_DESCRIPTION_MAX, PROJECT_TITLE_MAX } from "~/shared/project-rules";
 import type { Route } from "./+types/project";
 

@@ -4,8 +4,6 @@ import { engineOf } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { BODY_MAX, contentInputSchema, contentUpdateSchema, pinSchema, TITLE_MAX } from "~/models/content-input.server";
 import {
-  contentVersion,
-  countContent,
   createContent,
   deleteContent,
   getContent,
@@ -14,6 +12,7 @@ import {
   setPinned,
   updateContent,
 } from "~/models/content.server";
+import { contentVersion, countContent } from "~/models/content-state.server";
 import { newUserId } from "../support/user-rows";
 
 let alice: string;

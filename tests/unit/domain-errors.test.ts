@@ -15,7 +15,7 @@ import { createDiskStore } from "~/lib/disk-store.server";
 import { receiveMultipartUpload, STALLED_MESSAGE, UPLOAD_STALLED } from "~/lib/upload.server";
 import { contentInputSchema } from "~/models/content-input.server";
 import { createVideoJob, getVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-job.server";
-import { projectCreateSchema } from "~/models/project.server";
+import { projectCreateSchema } from "~/models/project-input.server";
 import { providerFailure } from "~/services/provider-failure.server";
 import { VideoJobRunner } from "~/services/video-job-runner.server";
 import { checkMediaName, displayText, nameFromUpload } from "~/shared/media-names";

@@ -7,12 +7,12 @@ import {
   deleteProject,
   getProject,
   listProjects,
-  projectCreateSchema,
   projectMediaChoices,
   PROJECT_MEDIA_REFUSED,
   setProjectSlot,
   updateProject,
 } from "~/models/project.server";
+import { projectCreateSchema } from "~/models/project-input.server";
 import { mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { newUserId } from "../support/user-rows";
 
