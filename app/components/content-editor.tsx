@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useAsyncError, useNavigate, useSearchParams } from "react-router";
 import { focusElement } from "~/browser/focus";
-import { safeRedirectPath } from "~/shared/safe-redirect";
-import { DELETE_CONFIRM_TEXT } from "./dashboard-list";
+import { DeleteConfirmation } from "./content-delete-confirmation";
 import { FlashFallback } from "./flash-message";
 import {
   CANCEL_ASKS,
@@ -271,34 +270,5 @@ export function ContentEditor({
         ) : null}
       </Form>
     </article>
-  );
-}
-
-/** Without JavaScript, the dashboard's Delete lands here first: docs/screens.md#error-messages "Delete this content?". */
-function DeleteConfirmation({ id, redirectTo }: { id: string; redirectTo: string | null }) {
-  const back = safeRedirectPath(redirectTo, "/dashboard");
-  return (
-    <Form
-      method="post"
-      action={`/content/${encodeURIComponent(id)}`}
-      className="card confirm-panel"
-      role="alertdialog"
-      aria-labelledby="confirm-delete"
-    >
-      <p id="confirm-delete" className="confirm-question">
-        {DELETE_CONFIRM_TEXT}
-      </p>
-      <input type="hidden" name="intent" value="delete" />
-      <input type="hidden" name="confirmed" value="1" />
-      {back !== "/dashboard" ? <input type="hidden" name="redirectTo" value={back} /> : null}
-      <div className="content-actions">
-        <button type="submit" className="button button-danger">
-          Delete
-        </button>
-        <Link className="button button-ghost" to={back}>
-          Cancel
-        </Link>
-      </div>
-    </Form>
   );
 }
