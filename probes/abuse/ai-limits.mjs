@@ -1,6 +1,7 @@
 // Probes of per-person AI limits (decision 0038): AI_REQUESTS_PER_MINUTE (20) and AI_CONCURRENT_PER_PERSON (2),
 // the set-ups' defaults, shared by every AI endpoint and kept in the database.
 import { deflateSync } from "node:zlib";
+import { tally } from "./client.mjs";
 
 const PER_MINUTE = 20;
 const CONCURRENT = 2;
@@ -43,16 +44,6 @@ function sketchDataUrl(size = 32) {
     chunk("IEND", Buffer.alloc(0)),
   ]);
   return `data:image/png;base64,${png.toString("base64")}`;
-}
-
-/** Counts of statuses, e.g. "3×200 57×429". */
-function tally(statuses) {
-  const counts = new Map();
-  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([status, count]) => `${count}×${status}`)
-    .join(" ");
 }
 
 /** A 429 as the limits answer it: Retry-After in whole seconds, and a detail that says when. */

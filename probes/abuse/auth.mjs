@@ -3,19 +3,10 @@
 // hash queue (PASSWORD_HASH_QUEUE_MAX, 16: beyond it 503 with Retry-After) and the feedback budget
 // (FEEDBACK_MAX_PER_ADDRESS, 10 an hour), all at the set-ups' defaults, kept in the database.
 import { randomUUID } from "node:crypto";
+import { tally } from "./client.mjs";
 
 const LOGIN_BUDGET = 100;
 const FEEDBACK_BUDGET = 10;
-
-/** Counts of statuses, e.g. "100×401 100×429". */
-function tally(statuses) {
-  const counts = new Map();
-  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([status, count]) => `${count}×${status}`)
-    .join(" ");
-}
 
 function percentile(values, p) {
   if (values.length === 0) return NaN;

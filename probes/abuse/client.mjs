@@ -85,3 +85,13 @@ export function abuseContext(setup, probeName) {
     },
   };
 }
+
+/** Counts of statuses, e.g. "3×200 57×429". */
+export function tally(statuses) {
+  const counts = new Map();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, count]) => `${count}×${status}`)
+    .join(" ");
+}

@@ -1,19 +1,10 @@
 // Probes of the storage quota (decision 0037): USER_STORAGE_QUOTA_MB=3 (ABUSE_ENV). Bytes in flight hold
 // their room, the file's row and the check are one transaction, and text counts toward the same quota
 // (app/models/storage-quota.server.ts, docs/decisions/0037).
+import { tally } from "./client.mjs";
 
 const MiB = 1024 * 1024;
 const QUOTA = 3 * MiB;
-
-/** Counts of statuses, e.g. "3×201 5×413". */
-function tally(statuses) {
-  const counts = new Map();
-  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([status, count]) => `${count}×${status}`)
-    .join(" ");
-}
 
 /** A valid MP4 (an ftyp box, then an mdat box) of `size` bytes: uploads are sniffed. */
 function mp4(size) {
