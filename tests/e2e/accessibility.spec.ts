@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type Browser, type Page } from "@playwright/test";
+import { expect, test as base, type Browser, type Page } from "../support/e2e-test";
 import { webmBytes } from "../support/media";
 import { PASSWORD, uniqueEmail } from "../support/e2e-session";
 import { generateVideo } from "../support/e2e-generated-video";

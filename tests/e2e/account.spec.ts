@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "../support/e2e-test";
 import { PASSWORD, signUpAndLogIn } from "../support/e2e-session";
 
 /**

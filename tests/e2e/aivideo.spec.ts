@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { JOB_WAIT_MS, RAW_ID, shownText } from "../support/e2e-generated-video";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "../support/e2e-test";
 import { DASHBOARD_TOOLS } from "../../app/shared/tools";
 import { signUpAndLogIn } from "../support/e2e-session";
 

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 test("assistant: voices load, blank questions are ignored, a reply streams in, growing, and is spoken when whole", async ({

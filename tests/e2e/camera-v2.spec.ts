@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "../support/e2e-test";
 import { CAMERA_V2_FILTERS } from "../../app/browser/camera-filters";
 import { signUpAndLogIn } from "../support/e2e-session";
 

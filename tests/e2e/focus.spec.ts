@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "../support/e2e-test";
 import { webmBytes } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 // A valid 1x1 PNG: what the stock-photo service answers in these tests (no network here).

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 test("landing: clock ticks, launch progress, buttons, sound and theme toggles", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "../support/e2e-test";
 import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 

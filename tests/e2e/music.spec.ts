@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 const TRACKS = ["8d Nirvana Stream", "Deep Abstract Ambient", "Epic Angry Uplifting"];

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/e2e-test";
 import { mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { PASSWORD, signUpAndLogIn, uniqueEmail } from "../support/e2e-session";
 

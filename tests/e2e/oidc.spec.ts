@@ -1,4 +1,4 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect } from "../support/e2e-test";
 import { startOidcProvider, startSsoApp, SSO_NAME } from "../support/oidc";
 import { uniqueEmail } from "../support/e2e-session";
 

@@ -1,4 +1,4 @@
-import { expect, test, type Browser } from "@playwright/test";
+import { expect, test, type Browser } from "../support/e2e-test";
 import { launchServer } from "../harness/launch.mjs";
 import { PASSWORD, uniqueEmail } from "../support/e2e-session";
 

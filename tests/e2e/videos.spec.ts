@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "../support/e2e-test";
 import { mp3WithId3, webmBytes } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { generateVideo, RAW_ID, shownText } from "../support/e2e-generated-video";

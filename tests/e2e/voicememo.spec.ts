@@ -1,5 +1,5 @@
 import fs from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 const DENIED_TEXT = "🎙️ Microphone access denied or unsupported browser.";
