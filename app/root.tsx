@@ -12,6 +12,7 @@ import {
 import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
 import { useTheme } from "./components/theme-toggle";
+import { AppDialogHost } from "./components/app-dialog-host";
 import { Toasts } from "./components/toasts";
 import { currentUser } from "./auth/auth.server";
 import { sessionMiddleware } from "./auth/session-middleware.server";
@@ -73,6 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {children}
         <Toasts flash={rootData?.toast} />
+        <AppDialogHost />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
