@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useActionData, useFetcher } from "react-router";
+import { signOutQuestion } from "~/shared/delete-question";
+import { RevokeForm } from "./account-revoke";
 import { EnhancedField } from "./enhanced-field";
 import { Icon } from "./icon";
 import { StorageMeter } from "./storage-meter";
@@ -179,19 +181,17 @@ function SessionItem({ session }: { session: SessionRow }) {
         </span>
       </div>
       {session.current ? null : (
-        <fetcher.Form method="post" action="/account">
-          <input type="hidden" name="intent" value="revoke-session" />
-          <input type="hidden" name="id" value={session.id} />
-          <EnhancedField />
-          <button
-            type="submit"
-            className="button button-ghost button-small"
-            aria-label={`Sign out ${session.device}, last used ${dateTime(session.last_used_at)}`}
-          >
-            <Icon name="log-out" />
-            Sign out
-          </button>
-        </fetcher.Form>
+        <RevokeForm
+          fetcherKey={`account-session-${session.id}`}
+          intent="revoke-session"
+          id={session.id}
+          question={signOutQuestion(session.device)}
+          confirmLabel="Sign out"
+          label={`Sign out ${session.device}, last used ${dateTime(session.last_used_at)}`}
+          icon="log-out"
+        >
+          Sign out
+        </RevokeForm>
       )}
     </li>
   );

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
+import { revokeQuestion } from "~/shared/delete-question";
+import { RevokeForm } from "./account-revoke";
 import { FieldError, useAnswer, When, type AccountAnswer, type TokenRow } from "./account-sections";
 import { EnhancedField } from "./enhanced-field";
 import { Icon } from "./icon";
@@ -122,15 +124,17 @@ function TokenItem({ token }: { token: TokenRow }) {
           Created <When iso={token.created_at} /> · last used <When iso={token.last_used_at} />
         </span>
       </div>
-      <fetcher.Form method="post" action="/account">
-        <input type="hidden" name="intent" value="revoke-token" />
-        <input type="hidden" name="id" value={token.id} />
-        <EnhancedField />
-        <button type="submit" className="button button-ghost button-small" aria-label={`Revoke ${token.name}`}>
-          <Icon name="trash-2" />
-          Revoke
-        </button>
-      </fetcher.Form>
+      <RevokeForm
+        fetcherKey={`account-token-${token.id}`}
+        intent="revoke-token"
+        id={token.id}
+        question={revokeQuestion(token.name)}
+        confirmLabel="Revoke"
+        label={`Revoke ${token.name}`}
+        icon="trash-2"
+      >
+        Revoke
+      </RevokeForm>
     </li>
   );
 }

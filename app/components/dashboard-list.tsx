@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from "react";
 import { Form, Link, useFetchers, useLocation, useSubmit } from "react-router";
+import { confirmDelete } from "~/browser/confirm-delete";
 import { focusAfterRemoval } from "~/browser/focus";
 import { formIntent, pinnedBy } from "~/shared/pin-form";
 import { FlashFallback } from "./flash-message";
@@ -97,15 +98,20 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
     if (intent) data.set("intent", intent);
     // A pin moves its row (pinned first): the star keeps the focus when the row is moved.
     if (intent !== "delete" && submitter) keepFocus.current = submitter;
-    // docs/screens.md#error-messages: delete asks first (without JavaScript the plain form simply deletes).
-    if (intent === "delete" && !window.confirm(DELETE_CONFIRM_TEXT)) return;
-    // The row hides at once: its Delete keeps no focus, so the next row's Delete takes it.
-    if (intent === "delete")
-      focusAfterRemoval(form.closest("li"), 'button[name="delete"]', () => document.getElementById("content-heading"));
     data.set("enhanced", "1");
     data.set("id", id);
     const fetcherKey = `content-${intent === "delete" ? "delete" : "pin"}-${id}`;
-    void submit(data, { method: "post", action, navigate: false, fetcherKey });
+    if (intent !== "delete") return void submit(data, { method: "post", action, navigate: false, fetcherKey });
+    // docs/screens.md#dialogs: delete asks first, in the app's dialog, with the title under the question
+    // (without JavaScript the content screen asks on its page).
+    const title = form.querySelector("a")?.textContent ?? undefined;
+    void confirmDelete(submitter, { message: DELETE_CONFIRM_TEXT, detail: title }).then((confirmed) => {
+      if (!confirmed) return;
+      // The row hides at once: its Delete keeps no focus, so the next row's Delete takes it.
+      focusAfterRemoval(form.closest("li"), 'button[name="delete"]', () => document.getElementById("content-heading"));
+      data.set("confirmed", "1");
+      void submit(data, { method: "post", action, navigate: false, fetcherKey });
+    });
   };
 }
 

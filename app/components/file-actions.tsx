@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { withFailureFallback } from "~/browser/network-safe";
+import { deleteQuestion } from "~/shared/delete-question";
 import type { FileAnswer, FileScreenKind, ListedFile } from "~/shared/file-screen-kinds";
+import { ConfirmPanel } from "./confirm-panel";
 import type { Outcome } from "./media-ui";
 import { toast } from "./toasts";
 
@@ -100,13 +103,17 @@ export function useFileActions(
     );
   };
 
-  const remove = (event: React.FormEvent<HTMLFormElement>, name: string) => {
+  const remove = async (event: React.FormEvent<HTMLFormElement>, name: string) => {
     event.preventDefault();
+    const row = event.currentTarget.closest("li");
+    // docs/screens.md#dialogs: the app's dialog asks first (without JavaScript, the screen's panel).
+    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(name) }))) return;
     // The row goes (and its Delete is disabled at once): the next row's Delete takes the focus.
-    focusAfterRemoval(event.currentTarget.closest("li"), "button[data-delete]", () =>
-      document.querySelector<HTMLElement>("main h1"),
+    focusAfterRemoval(row, "button[data-delete]", () => document.querySelector<HTMLElement>("main h1"));
+    await deleteFetcher.submit(
+      { intent: "delete", name, enhanced: "1", confirmed: "1" },
+      { method: "post", action: kind.path },
     );
-    deleteFetcher.submit({ intent: "delete", name, enhanced: "1" }, { method: "post", action: kind.path });
   };
 
   const renameForm = (name: string) => {
@@ -170,7 +177,7 @@ export function useFileActions(
   );
 
   const deleteForm = (name: string) => (
-    <form method="post" className="inline-form" onSubmit={(event) => remove(event, name)}>
+    <form method="post" className="inline-form" onSubmit={(event) => void remove(event, name)}>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="name" value={name} />
       <button
@@ -186,6 +193,19 @@ export function useFileActions(
   );
 
   return { editing, outcome, say, renameForm, renameLink, deleteForm };
+}
+
+/** Without JavaScript, a file's Delete asks on ?delete={name} first: this panel (none when nothing is asked). */
+export function fileDeletePanel(kind: FileScreenKind, name: string | null | undefined) {
+  if (!name) return null;
+  return (
+    <ConfirmPanel
+      question={deleteQuestion(name)}
+      action={kind.path}
+      fields={{ intent: "delete", name }}
+      cancelTo={kind.path}
+    />
+  );
 }
 
 /** Calls `handle` once with each new answer a fetcher brings back. */

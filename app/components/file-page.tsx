@@ -19,6 +19,7 @@ export function FilePage({
   outcome,
   children,
   after,
+  confirm,
 }: {
   kind: FileScreenKind;
   maxBytes: number;
@@ -30,11 +31,14 @@ export function FilePage({
   outcome: Outcome | null;
   children: React.ReactNode;
   after?: React.ReactNode;
+  /** Without JavaScript, the confirmation panel of a delete (./confirm-panel.tsx), above the columns. */
+  confirm?: React.ReactNode;
 }) {
   const { texts } = kind;
   return (
     <main className="page media-page">
       <MediaHeader title={kind.title} icon={kind.icon} />
+      {confirm}
 
       <div className="workspace media-workspace">
         <div className="media-column">

@@ -1,14 +1,20 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
+import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { focusAfterRemoval } from "~/browser/focus";
 import { formatBytes } from "~/shared/bytes";
+import { deleteQuestion } from "~/shared/delete-question";
 import { Icon } from "./icon";
 import { EmptyState } from "./page-header";
 import { toast } from "./toasts";
+import { VideoModal } from "./video-modal";
+
+/** The Video Hub player's failure text (docs/screens.md#error-messages). */
+const PLAYBACK_FAILED = "Playback failed. Please try again.";
 
 /**
  * The Video Hub's "Generated" section (decision 0043): the person's AI video clips, each titled by its
- * prompt, playable in place, downloadable and deletable. Uploads stay in the upload card's list
+ * prompt, playable in place and in the modal player (Play), downloadable and deletable. Uploads stay in the upload card's list
  * (./video-list.tsx); GET /api/videos stays the list in docs/screens.md of uploaded .mov files.
  *
  * Delete is a plain form posting `intent=delete-generated` to the Video Hub's action (JavaScript off:
@@ -47,6 +53,8 @@ const when = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export function GeneratedVideos({ videos, highlighted }: { videos: GeneratedVideo[]; highlighted: string | null }) {
+  // Play opens the clip in the Video Hub's modal player, as an upload's Play does (without JavaScript: the file).
+  const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
   return (
     <section className="generated-videos" aria-labelledby="generated-videos-title" data-testid="generated-videos">
       <div className="card generated-videos-card">
@@ -63,16 +71,37 @@ export function GeneratedVideos({ videos, highlighted }: { videos: GeneratedVide
         ) : (
           <ul className="generated-list" aria-label="Generated videos">
             {videos.map((video) => (
-              <GeneratedItem key={video.id} video={video} highlighted={video.id === highlighted} />
+              <GeneratedItem
+                key={video.id}
+                video={video}
+                highlighted={video.id === highlighted}
+                onPlay={() => setPlaying({ name: video.title, url: video.url })}
+              />
             ))}
           </ul>
         )}
       </div>
+      <VideoModal
+        video={playing}
+        onClose={() => setPlaying(null)}
+        onError={() => {
+          setPlaying(null);
+          toast.error(PLAYBACK_FAILED);
+        }}
+      />
     </section>
   );
 }
 
-function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highlighted: boolean }) {
+function GeneratedItem({
+  video,
+  highlighted,
+  onPlay,
+}: {
+  video: GeneratedVideo;
+  highlighted: boolean;
+  onPlay: () => void;
+}) {
   const fetcher = useFetcher<GeneratedAnswer>({ key: `generated-delete-${video.id}` });
   const reported = useRef<unknown>(null);
   // A failure says the text in docs/screens.md#error-messages (a success's toast comes with the answer, from the server).
@@ -85,12 +114,18 @@ function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highligh
   // While the delete is under way (and after it succeeded) the item is gone from the list.
   if (fetcher.state !== "idle" || fetcher.data?.ok === true) return null;
 
-  const remove = (event: React.FormEvent<HTMLFormElement>) => {
+  const remove = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    focusAfterRemoval(event.currentTarget.closest("li"), "button[data-delete-generated]", () =>
+    const row = event.currentTarget.closest("li");
+    // docs/screens.md#dialogs: the app's dialog asks first (without JavaScript, the Video Hub's panel).
+    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(video.title) }))) return;
+    focusAfterRemoval(row, "button[data-delete-generated]", () =>
       document.querySelector<HTMLElement>("#generated-videos-title"),
     );
-    fetcher.submit({ intent: GENERATED_INTENT, id: video.id, enhanced: "1" }, { method: "post", action: "/videos" });
+    await fetcher.submit(
+      { intent: GENERATED_INTENT, id: video.id, enhanced: "1", confirmed: "1" },
+      { method: "post", action: "/videos" },
+    );
   };
 
   const titleId = `${generatedAnchor(video.id)}-title`;
@@ -114,10 +149,23 @@ function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highligh
         controls
         preload="metadata"
         playsInline
-        aria-label={`Play “${video.title}”`}
+        aria-label={`Preview “${video.title}”`}
         data-testid="generated-video"
       />
       <div className="media-actions">
+        <a
+          className="button button-primary button-small"
+          href={video.url}
+          onClick={(event) => {
+            event.preventDefault();
+            onPlay();
+          }}
+          aria-label={`Play “${video.title}”`}
+          data-play-generated
+        >
+          <Icon name="play" />
+          Play
+        </a>
         <a
           className="button button-small"
           href={video.url}
@@ -127,7 +175,7 @@ function GeneratedItem({ video, highlighted }: { video: GeneratedVideo; highligh
           <Icon name="download" />
           Download
         </a>
-        <Form method="post" action="/videos" className="inline-form" onSubmit={remove}>
+        <Form method="post" action="/videos" className="inline-form" onSubmit={(event) => void remove(event)}>
           <input type="hidden" name="intent" value={GENERATED_INTENT} />
           <input type="hidden" name="id" value={video.id} />
           <button

@@ -11,6 +11,8 @@ import {
 } from "~/shared/library-rules";
 import type { MediaKind } from "~/shared/media-names";
 import { formatBytes } from "~/shared/bytes";
+import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
+import { deleteQuestion } from "~/shared/delete-question";
 import { Icon } from "./icon";
 import { toast } from "./toasts";
 import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
@@ -133,11 +135,15 @@ export function LibraryItem({
   // With JavaScript, Delete asks with a dialog and posts through a fetcher (the item hides at once).
   const onDelete = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!window.confirm(DELETE_CONFIRM)) return;
     const form = new FormData(event.currentTarget);
-    form.set("intent", "delete");
-    form.set("enhanced", "1");
-    fetcher.submit(form, { method: "post", action: `/library${back}` });
+    const asked = { message: deleteQuestion(file.name), detail: DELETE_CONFIRM };
+    void confirmDelete(submitterOf(event), asked).then((confirmed) => {
+      if (!confirmed) return;
+      form.set("intent", "delete");
+      form.set("enhanced", "1");
+      form.set("confirmed", "1");
+      void fetcher.submit(form, { method: "post", action: `/library${back}` });
+    });
   };
 
   const facts = [

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { alertInApp } from "~/browser/app-dialogs";
 import type { CameraFilter } from "~/browser/camera-filters";
 import { canvasToPng } from "~/browser/download";
 import {
@@ -126,8 +127,8 @@ export function useFilteredCamera({ filter, output }: { filter: CameraFilter; ou
         stopStream(stream);
         const problem = cameraProblemOf(error);
         setStatus(problem);
-        // docs/screens.md#error-messages: a refusal is an alert (and stays in the page).
-        if (problem === "denied") window.alert(CAMERA_DENIED_TEXT);
+        // docs/screens.md#error-messages: a refusal is an alert, the app's own (and stays in the page).
+        if (problem === "denied") void alertInApp(CAMERA_DENIED_TEXT);
       });
     return () => {
       cancelled = true;
@@ -169,7 +170,7 @@ export function useFilteredCamera({ filter, output }: { filter: CameraFilter; ou
   const ensureReady = useCallback(() => {
     if (statusRef.current === "ready" && (previewRef.current?.framesDrawn() ?? 0) > 0) return true;
     setNotice(CAMERA_NOT_READY_TEXT);
-    window.alert(CAMERA_NOT_READY_TEXT);
+    void alertInApp(CAMERA_NOT_READY_TEXT);
     return false;
   }, []);
 

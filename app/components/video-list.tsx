@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { apiJson } from "~/browser/api-client";
 import { formatBytes } from "~/shared/bytes";
 import { VIDEO_FILES, type FileAnswer, type FileScreenData } from "~/shared/file-screen-kinds";
-import { useFileActions } from "./file-actions";
+import { fileDeletePanel, useFileActions } from "./file-actions";
 import { FilePage } from "./file-page";
 import { Icon } from "./icon";
 import { EmptyState } from "./page-header";
@@ -23,10 +23,13 @@ export function VideoList({
   data,
   actionData,
   children,
+  confirm,
 }: {
   data: FileScreenData;
   actionData: FileAnswer | undefined;
   children?: React.ReactNode;
+  /** Without JavaScript, a generated clip's delete asks here (else an upload's, from `data`). */
+  confirm?: React.ReactNode;
 }) {
   const { files } = data;
   const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
@@ -68,6 +71,7 @@ export function VideoList({
       usage={data.usage}
       outcome={actions.outcome}
       after={after}
+      confirm={confirm ?? fileDeletePanel(VIDEO_FILES, data.confirming)}
     >
       {files.length === 0 ? (
         <EmptyState icon={VIDEO_FILES.icon} className="media-empty">

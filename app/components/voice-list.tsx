@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { formatBytes } from "~/shared/bytes";
 import { VOICE_FILES, type FileAnswer, type FileScreenData } from "~/shared/file-screen-kinds";
-import { useFileActions } from "./file-actions";
+import { fileDeletePanel, useFileActions } from "./file-actions";
 import { FilePage } from "./file-page";
 import { Icon } from "./icon";
 import { EmptyState } from "./page-header";
@@ -44,6 +44,7 @@ export function VoiceList({ data, actionData }: { data: FileScreenData; actionDa
       actionData={actionData}
       usage={data.usage}
       outcome={actions.outcome}
+      confirm={fileDeletePanel(VOICE_FILES, data.confirming)}
     >
       <section className="media-controls" aria-label="Playback">
         <label className="media-speed">

@@ -8,9 +8,11 @@ import {
   type AccountIntent,
 } from "~/components/account-sections";
 import { TokensSection } from "~/components/account-tokens";
+import { ConfirmPanel } from "~/components/confirm-panel";
 import { FlashMessage } from "~/components/flash-message";
 import { PageHeader } from "~/components/page-header";
 import { currentSessionId, requireUserOrExplain } from "~/auth/auth.server";
+import { askFirst } from "~/lib/ask-first.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { readFormData } from "~/lib/http/bodies.server";
@@ -27,6 +29,7 @@ import {
 import { revokeOtherSessions, revokeSession } from "~/models/sessions.server";
 import { accountSessions, accountUsage, changePassword } from "~/services/account.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/credentials";
+import { revokeQuestion, signOutQuestion } from "~/shared/delete-question";
 import accountStylesheet from "~/styles/account.css?url";
 import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/account";
@@ -51,11 +54,26 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     listApiTokens(user.id),
     accountUsage(user.id),
   ]);
+  // Without JavaScript, Revoke and Sign out ask on ?revoke-token={id} / ?revoke-session={id} first.
+  const params = new URL(request.url).searchParams;
+  const token = tokens.find((row) => row.id === params.get("revoke-token"));
+  const session = sessions.find((row) => row.id === params.get("revoke-session") && !row.current);
+  const confirming = token
+    ? { intent: "revoke-token" as const, id: token.id, question: revokeQuestion(token.name), label: "Revoke" }
+    : session
+      ? {
+          intent: "revoke-session" as const,
+          id: session.id,
+          question: signOutQuestion(session.device),
+          label: "Sign out",
+        }
+      : null;
   return {
     email: user.email,
     sessions,
     tokens,
     usage,
+    confirming,
     limits: {
       passwordMin: PASSWORD_MIN,
       passwordMax: PASSWORD_MAX,
@@ -122,6 +140,10 @@ export async function action({ context, request }: Route.ActionArgs) {
       );
     }
   }
+  if (intent === "revoke-session" || intent === "revoke-token") {
+    const ask = askFirst(form, "/account", intent, text(form.get("id")));
+    if (ask) return ask;
+  }
   if (intent === "revoke-session") {
     if (!(await revokeSession(user.id, text(form.get("id"))))) return refused("That session has already ended.", 404);
     return done("🔒 Session signed out");
@@ -164,12 +186,21 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 
 /** The account (decision 0047): password, sessions, personal API tokens and usage. Every form works without JavaScript. */
 export default function Account({ loaderData }: Route.ComponentProps) {
-  const { email, sessions, tokens, usage, limits } = loaderData;
+  const { email, sessions, tokens, usage, limits, confirming } = loaderData;
   return (
     <main className="page page-narrow account-page">
       <PageHeader title="Account" icon="circle-user" />
       <p className="muted">Signed in as {email}.</p>
       <FlashMessage />
+      {confirming ? (
+        <ConfirmPanel
+          question={confirming.question}
+          action="/account"
+          fields={{ intent: confirming.intent, id: confirming.id }}
+          cancelTo="/account"
+          confirmLabel={confirming.label}
+        />
+      ) : null}
       <PasswordSection limits={limits} />
       <SessionsSection sessions={sessions} />
       <TokensSection tokens={tokens} nameMax={limits.tokenName} tokensMax={limits.tokens} />

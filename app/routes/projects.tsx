@@ -1,7 +1,9 @@
 import { useEffect, useRef } from "react";
 import { data, Link, redirect, useFetcher, useFetchers } from "react-router";
+import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { focusAfterRemoval } from "~/browser/focus";
 import { withFailureFallback } from "~/browser/network-safe";
+import { ConfirmPanel } from "~/components/confirm-panel";
 import { FlashMessage } from "~/components/media-ui";
 import { EmptyState, MediaHeader } from "~/components/page-header";
 import { Icon } from "~/components/icon";
@@ -11,6 +13,7 @@ import { requireUserOrExplain } from "~/auth/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteProject, listProjects, type Project } from "~/models/project.server";
+import { deleteQuestion } from "~/shared/delete-question";
 import type { Route } from "./+types/projects";
 
 export const meta: Route.MetaFunction = () => [{ title: "Projects · Creative AI Studio" }];
@@ -18,7 +21,6 @@ export const meta: Route.MetaFunction = () => [{ title: "Projects · Creative AI
 /** docs/screens.md#screens-and-routes, #roles-and-permissions and #error-messages texts of the projects page. */
 const LOAD_FAILED = "Could not load your projects.";
 const DELETE_FAILED = "Failed to delete project.";
-const DELETE_CONFIRM = "Delete this project?";
 const NO_DESCRIPTION = "No description provided.";
 const LOG_IN_AGAIN = "Please log in again.";
 
@@ -103,28 +105,12 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
       </MediaHeader>
       <FlashMessage />
       {confirming ? (
-        <form
-          method="post"
+        <ConfirmPanel
+          question={deleteQuestion(confirming.title)}
           action="/projects"
-          className="card confirm-panel"
-          role="alertdialog"
-          aria-labelledby="confirm-delete"
-        >
-          <p id="confirm-delete" className="confirm-question">
-            {DELETE_CONFIRM} <span className="muted">({confirming.title})</span>
-          </p>
-          <input type="hidden" name="intent" value="delete" />
-          <input type="hidden" name="confirmed" value="1" />
-          <input type="hidden" name="id" value={confirming.id} />
-          <div className="project-card-actions">
-            <button type="submit" className="button button-danger">
-              Delete
-            </button>
-            <Link className="button button-ghost" to="/projects">
-              Cancel
-            </Link>
-          </div>
-        </form>
+          fields={{ intent: "delete", id: confirming.id }}
+          cancelTo="/projects"
+        />
       ) : null}
       {error ? (
         <p className="message message-error" role="alert">
@@ -154,17 +140,18 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
     if (!fetcher.data.ok) toast.error(DELETE_FAILED);
   }, [fetcher.state, fetcher.data]);
 
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!window.confirm(DELETE_CONFIRM)) return;
-    // The card hides at once: the next card's Delete takes the focus (the page heading after the last).
-    focusAfterRemoval(event.currentTarget.closest("li"), 'button[value="delete"]', () =>
-      document.querySelector<HTMLElement>("main h1"),
-    );
+    const card = event.currentTarget.closest("li");
     const form = new FormData(event.currentTarget);
+    // docs/screens.md#dialogs: the app's dialog asks first, with the project's title in the question.
+    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(project.title) }))) return;
+    // The card hides at once: the next card's Delete takes the focus (the page heading after the last).
+    focusAfterRemoval(card, 'button[value="delete"]', () => document.querySelector<HTMLElement>("main h1"));
     form.set("intent", "delete");
     form.set("enhanced", "1");
-    fetcher.submit(form, { method: "post", action: "/projects" });
+    form.set("confirmed", "1");
+    await fetcher.submit(form, { method: "post", action: "/projects" });
   };
 
   const editUrl = `/project/${encodeURIComponent(project.id)}`;
@@ -184,7 +171,12 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
           image: project.image_file,
         }}
       />
-      <form method="post" action="/projects" className="project-card-actions" onSubmit={onSubmit}>
+      <form
+        method="post"
+        action="/projects"
+        className="project-card-actions"
+        onSubmit={(event) => void onSubmit(event)}
+      >
         <input type="hidden" name="id" value={project.id} />
         <Link className="button button-small" to={editUrl} aria-label={`Edit ${project.title}`}>
           <Icon name="pencil" />

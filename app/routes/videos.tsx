@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
+import { ConfirmPanel } from "~/components/confirm-panel";
 import { fileFailureFallback } from "~/components/file-actions";
 import {
   GENERATED_DELETE_FAILED,
@@ -9,10 +10,12 @@ import {
 } from "~/components/generated-videos";
 import { VideoList } from "~/components/video-list";
 import { requireUser } from "~/auth/auth.server";
+import { askFirst } from "~/lib/ask-first.server";
 import { answersWithData, text } from "~/lib/forms.server";
 import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { deleteGeneratedVideo, listGeneratedVideos, mediaUrl } from "~/models/ai-media.server";
 import { fileScreenAction, fileScreenLoader } from "~/services/file-screen-action.server";
+import { deleteQuestion } from "~/shared/delete-question";
 import { VIDEO_FILES, type FileAnswer } from "~/shared/file-screen-kinds";
 import libraryStylesheet from "~/styles/library.css?url";
 import generatedStylesheet from "~/styles/generated-media.css?url";
@@ -47,6 +50,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       createdAt: file.createdAt,
     })),
     highlighted: new URL(request.url).searchParams.get("generated"),
+    // Without JavaScript, a generated clip's Delete asks on ?delete-generated={id} first.
+    confirmingGenerated: new URL(request.url).searchParams.get(GENERATED_INTENT),
   };
 }
 
@@ -60,6 +65,8 @@ export const action = ({ request, context }: Route.ActionArgs) =>
  */
 async function deleteGenerated(userId: string, form: FormData) {
   const id = text(form.get("id"));
+  const ask = askFirst(form, "/videos", GENERATED_INTENT, id);
+  if (ask) return ask;
   const deleted = id !== "" && (await deleteGeneratedVideo(userId, id));
   if (answersWithData(form)) {
     return deleted
@@ -98,8 +105,17 @@ export default function Videos({ loaderData, actionData }: Route.ComponentProps)
     actionData && "intent" in actionData && actionData.intent !== GENERATED_INTENT
       ? (actionData as FileAnswer)
       : undefined;
+  const asked = loaderData.generated.find((video) => video.id === loaderData.confirmingGenerated);
+  const confirm = asked ? (
+    <ConfirmPanel
+      question={deleteQuestion(asked.title)}
+      action="/videos"
+      fields={{ intent: GENERATED_INTENT, id: asked.id }}
+      cancelTo="/videos"
+    />
+  ) : undefined;
   return (
-    <VideoList data={loaderData.files} actionData={fileAnswer}>
+    <VideoList data={loaderData.files} actionData={fileAnswer} confirm={confirm}>
       <GeneratedVideos videos={loaderData.generated} highlighted={loaderData.highlighted} />
     </VideoList>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { alertInApp } from "~/browser/app-dialogs";
 import { captureFilename } from "~/browser/download";
 import {
   browserRecordingFormat,
@@ -93,7 +94,8 @@ function VoiceMemoRecorder() {
 
   const refuse = () => {
     setError(MICROPHONE_DENIED_TEXT);
-    window.alert(MICROPHONE_DENIED_TEXT);
+    // The app's own alert (docs/screens.md#dialogs), with the inline message kept.
+    void alertInApp(MICROPHONE_DENIED_TEXT);
   };
 
   const start = async () => {

@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { askFirst } from "~/lib/ask-first.server";
 import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -21,12 +22,15 @@ export async function fileScreenLoader(
 ): Promise<FileScreenData> {
   const [files, usage] = await Promise.all([listMedia(userId, kind.kind), storageUsage(userId)]);
   const maxBytes = MEDIA_RULES[kind.kind].maxBytes;
+  const params = new URL(request.url).searchParams;
   return {
     usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
     files: files.map((file) => ({ name: file.name, size: file.size, updatedAt: file.updatedAt })),
     maxBytes,
     maxLabel: formatBytes(maxBytes),
-    renaming: new URL(request.url).searchParams.get("rename"),
+    renaming: params.get("rename"),
+    // Without JavaScript, Delete asks on ?delete={name} first (docs/screens.md#dialogs).
+    confirming: files.some((file) => file.name === params.get("delete")) ? params.get("delete") : null,
   };
 }
 
@@ -93,6 +97,8 @@ export async function fileScreenAction(kind: FileScreenKind, userId: string, req
     return done(texts.renamed, renamed);
   }
   if (intent === "delete") {
+    const ask = askFirst(form, kind.path, "delete", name);
+    if (ask) return ask;
     if (!(await deleteMedia(userId, kind.kind, name)))
       return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);
     return done(texts.deleted);

@@ -66,6 +66,8 @@ export interface FileScreenData {
   maxLabel: string;
   /** Without JavaScript, "Rename" is a link to ?rename={name}: that row shows its form. */
   renaming: string | null;
+  /** Without JavaScript, Delete asks first on ?delete={name}: the file it asks about. */
+  confirming?: string | null;
   /** The storage quota's use, shown as a meter under the upload form (components/storage-meter.tsx). */
   usage?: { usedBytes: number; quotaBytes: number; textBytes: number };
 }
