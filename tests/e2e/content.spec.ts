@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "../support/e2e-test";
+import { answerAppDialog, appDialog } from "../support/app-dialog";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 const contentList = (page: Page) => page.getByRole("list", { name: "Content items" });
@@ -118,23 +119,16 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
 
   // Delete asks first: dismissing keeps the item, accepting removes it.
   await page.goto("/dashboard");
-  const dialogs: string[] = [];
-  page.once("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
+  // The app's dialog asks SPEC's question, with the title under it.
   await page.getByRole("button", { name: "Delete Second note" }).click();
-  await expect.poll(() => dialogs).toEqual(["Delete this content?"]);
+  await expect(appDialog(page, "Delete this content?")).toContainText("Second note");
+  await answerAppDialog(page, "Delete this content?", "Cancel");
   expect(await titles(page)).toEqual(["First note, renamed", "Second note"]);
-  page.once("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.accept();
-  });
   const deleted = formPost(page);
   await page.getByRole("button", { name: "Delete Second note" }).click();
+  await answerAppDialog(page, "Delete this content?", "Delete");
   await expect.poll(() => titles(page)).toEqual(["First note, renamed"]);
   expect((await deleted).status()).toBe(200);
-  await expect.poll(() => dialogs).toEqual(["Delete this content?", "Delete this content?"]);
   await page.reload();
   expect(await titles(page)).toEqual(["First note, renamed"]);
 
@@ -149,8 +143,8 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   // The row's Delete is pressed from the keyboard: scrolled into view it lies under the toasts at the
   // bottom right, and Playwright's click checks what is under the pointer before it moves the pointer,
   // so the toasts never see it and do not step aside (toasts-and-motion.spec.ts covers the pointer).
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: "Delete First note, renamed" }).press("Enter");
+  await answerAppDialog(page, "Delete this content?", "Delete");
   await expect(page.getByText("Failed to delete content")).toBeVisible();
   await expect.poll(() => titles(page)).toEqual(["First note, renamed"]);
   await expect(page.getByRole("button", { name: "Delete First note, renamed" })).toBeVisible();
@@ -190,9 +184,9 @@ test("content: Cancel after a conflict shows the newer version; a pin or delete 
   await page.getByRole("button", { name: "Pin Shared note" }).click();
   await expect(page.getByText("Could not update pin")).toBeVisible();
   await expect(page.getByRole("button", { name: "Pin Shared note" })).toHaveText("☆");
-  page.once("dialog", (dialog) => void dialog.accept());
   // From the keyboard: the pin's toast may lie over the row's Delete (see above).
   await page.getByRole("button", { name: "Delete Shared note" }).press("Enter");
+  await answerAppDialog(page, "Delete this content?", "Delete");
   await expect(page.getByText("Failed to delete content")).toBeVisible();
   // The toast comes a moment before the fetcher settles and the row is shown again (see above).
   await expect.poll(() => titles(page)).toEqual(["Shared note"]);
@@ -424,7 +418,10 @@ test.describe("with JavaScript off", () => {
     // Delete asks first (docs/screens.md#error-messages), also without JavaScript: Cancel keeps the item, Delete removes it.
     await page.getByRole("link", { name: "Back" }).click();
     await page.getByRole("button", { name: "Delete Plain two" }).click();
-    await expect(page.getByRole("alertdialog")).toContainText("Delete this content?");
+    // The title is under SPEC's question.
+    await expect(page.getByRole("alertdialog", { name: "Delete this content?" })).toHaveAccessibleDescription(
+      "Plain two",
+    );
     await page.getByRole("alertdialog").getByRole("link", { name: "Cancel", exact: true }).click();
     await page.waitForURL("**/dashboard");
     expect(await titles(page)).toEqual(["Plain one, edited", "Plain two"]);

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "../support/e2e-test";
 import { webmBytes } from "../support/media";
+import { appDialog } from "../support/app-dialog";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 // Keyboard only, JavaScript on (enhanced fetchers): after a delete, a move or a rename the focus lands
@@ -23,6 +24,15 @@ async function pressEnter(control: Locator) {
   await control.page().keyboard.press("Enter");
 }
 
+/** The app's dialog asks with the focus on Cancel: Tab to Delete, Enter. */
+async function confirmWithKeyboard(page: Page) {
+  const dialog = page.locator("dialog.app-dialog[open]");
+  await expectFocused(dialog.getByRole("button", { name: "Cancel" }));
+  await page.keyboard.press("Tab");
+  await expectFocused(dialog.getByRole("button", { name: "Delete" }));
+  await page.keyboard.press("Enter");
+}
+
 async function expectFocused(target: Locator) {
   await expect(target).toBeFocused();
   expect(await target.page().evaluate(() => document.activeElement?.tagName)).not.toBe("BODY");
@@ -33,7 +43,6 @@ test("dashboard: after a delete the next item's Delete has the focus; a pin keep
   for (const title of ["Alpha", "Bravo", "Charlie"]) {
     expect((await page.request.post("/api/content", { data: { title, body: "" } })).status()).toBe(201);
   }
-  page.on("dialog", (dialog) => void dialog.accept());
   await page.goto("/dashboard");
   await hydrated(page);
   const del = (title: string) => page.getByRole("button", { name: `Delete ${title}`, exact: true });
@@ -47,15 +56,26 @@ test("dashboard: after a delete the next item's Delete has the focus; a pin keep
     "Bravo",
   ]);
 
+  // The app's dialog asks; Escape and Cancel give the focus back to the Delete pressed.
+  await pressEnter(del("Charlie"));
+  await expectFocused(appDialog(page, "Delete this content?").getByRole("button", { name: "Cancel" }));
+  await page.keyboard.press("Escape");
+  await expectFocused(del("Charlie"));
+  await pressEnter(del("Charlie"));
+  await page.keyboard.press("Enter");
+  await expectFocused(del("Charlie"));
   // The middle one: the next row's Delete.
   await pressEnter(del("Charlie"));
+  await confirmWithKeyboard(page);
   await expectFocused(del("Bravo"));
   // The last one: the previous row's Delete.
   await pressEnter(del("Bravo"));
+  await confirmWithKeyboard(page);
   await expect(del("Bravo")).toHaveCount(0);
   await expectFocused(del("Alpha"));
   // The only one: the list's heading.
   await pressEnter(del("Alpha"));
+  await confirmWithKeyboard(page);
   await expectFocused(page.getByRole("heading", { name: "Your content" }));
   await expect(page.getByText("No content yet. Click Create to get started!")).toBeVisible();
 });
@@ -107,6 +127,7 @@ test("voices: rename keeps the focus on the renamed row; delete moves it to the 
   // Delete the first: the next row's Delete.
   const rows = await names();
   await pressEnter(page.getByRole("button", { name: `Delete ${rows[0]}` }));
+  await confirmWithKeyboard(page);
   await expect(page.getByTestId("voice-item")).toHaveCount(2);
   await expectFocused(page.getByRole("button", { name: `Delete ${rows[1]}` }));
 });
@@ -133,9 +154,11 @@ test("video hub: rename and delete keep the focus in the list", async ({ page })
   // The last row goes: the previous row's Delete; then the only one: the page heading.
   const rows = await items.locator(".media-name").allTextContents();
   await pressEnter(page.getByRole("button", { name: `Delete ${rows[1]}` }));
+  await confirmWithKeyboard(page);
   await expect(items).toHaveCount(1);
   await expectFocused(page.getByRole("button", { name: `Delete ${rows[0]}` }));
   await pressEnter(page.getByRole("button", { name: `Delete ${rows[0]}` }));
+  await confirmWithKeyboard(page);
   await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
   await expectFocused(page.getByRole("heading", { level: 1 }));
 });
@@ -145,11 +168,11 @@ test("projects: after a delete the next card's Delete has the focus", async ({ p
   for (const title of ["First", "Second"]) {
     expect((await page.request.post("/api/project/create", { data: { title } })).ok()).toBe(true);
   }
-  page.on("dialog", (dialog) => void dialog.accept());
   await page.goto("/projects");
   await hydrated(page);
   const titles = await page.getByTestId("project-card").locator("h2").allTextContents();
   await pressEnter(page.getByRole("button", { name: `Delete ${titles[0]}` }));
+  await confirmWithKeyboard(page);
   await expectFocused(page.getByRole("button", { name: `Delete ${titles[1]}` }));
 });
 

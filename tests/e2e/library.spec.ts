@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "../support/e2e-test";
 import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { answerAppDialog, appDialog } from "../support/app-dialog";
 
 /** Saves a file to the signed-in person's library through the API (as "Save to library" does). */
 async function saveFile(page: Page, kind: "photo" | "clip" | "memo", name: string, buffer: Buffer) {
@@ -345,17 +346,20 @@ test.describe("library with JavaScript", () => {
     await page.goBack();
 
     // Delete: a dialog asks; dismissing keeps the file, accepting removes it without a page load.
-    page.once("dialog", (dialog) => void dialog.dismiss());
     await items(page)
       .first()
       .getByRole("button", { name: /^Delete / })
       .click();
+    await answerAppDialog(page, /^Delete “.+”\?$/, "Cancel");
     await expect(items(page)).toHaveCount(1);
-    page.once("dialog", (dialog) => void dialog.accept());
     await items(page)
       .first()
       .getByRole("button", { name: /^Delete / })
       .click();
+    await expect(appDialog(page, /^Delete “.+”\?$/)).toHaveAccessibleDescription(
+      "Delete this file? It is removed from every project that uses it.",
+    );
+    await answerAppDialog(page, /^Delete “.+”\?$/, "Delete");
     await expect(items(page)).toHaveCount(0);
     await expect(page.getByText("File deleted").first()).toBeVisible();
     expect((await (await page.request.get("/api/library")).json()).total).toBe(0);

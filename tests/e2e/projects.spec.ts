@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "../support/e2e-test";
 import { mp3Frames } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { answerAppDialog } from "../support/app-dialog";
 
 const card = (page: Page, title: string) =>
   page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
@@ -101,17 +102,14 @@ test("projects: create with validation, edit, a generator's voice and a track at
   expect(await icons(card(page, "Launch film"))).toEqual({ voice: true, music: true, video: false, image: false });
 
   // Delete asks first: dismissing keeps the project, accepting removes it.
-  page.once("dialog", (dialog) => {
-    expect(dialog.message()).toBe("Delete this project?");
-    void dialog.dismiss();
-  });
   await saved.getByRole("button", { name: "Delete Launch film" }).click();
+  await answerAppDialog(page, "Delete “Launch film”?", "Cancel");
   await expect(card(page, "Launch film")).toBeVisible();
-  page.once("dialog", (dialog) => void dialog.accept());
   const deleted = page.waitForResponse(
     (response) => response.request().method() === "POST" && response.url().includes("/projects.data"),
   );
   await card(page, "Launch film").getByRole("button", { name: "Delete Launch film" }).click();
+  await answerAppDialog(page, "Delete “Launch film”?", "Delete");
   expect((await deleted).status()).toBe(200);
   await expect(card(page, "Launch film")).toHaveCount(0);
   await page.reload();
@@ -182,8 +180,8 @@ test("projects: failures say so", async ({ page, browser }) => {
   await page.goto("/projects");
   await expect(card(page, "Gone soon")).toBeVisible();
   expect((await page.request.delete(`/api/project/${id}`)).status()).toBe(200);
-  page.once("dialog", (dialog) => void dialog.accept());
   await card(page, "Gone soon").getByRole("button", { name: "Delete Gone soon" }).click();
+  await answerAppDialog(page, "Delete “Gone soon”?", "Delete");
   await expect(page.getByText("Failed to delete project.")).toBeVisible();
   await expect(card(page, "Gone soon")).toBeVisible();
 
@@ -263,7 +261,7 @@ test.describe("with JavaScript off", () => {
 
     // Delete asks first, also without JavaScript.
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
-    await expect(page.getByRole("alertdialog")).toContainText("Delete this project? (Plain project, edited)");
+    await expect(page.getByRole("alertdialog", { name: "Delete “Plain project, edited”?" })).toBeVisible();
     await page.getByRole("alertdialog").getByRole("link", { name: "Cancel", exact: true }).click();
     await expect(card(page, "Plain project, edited")).toBeVisible();
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
