@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import { expect, test, type Page } from "../support/e2e-test";
 import { CAMERA_V2_FILTERS } from "../../app/browser/camera-filters";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { dismissAppAlert } from "../support/app-dialog";
 
 const PNG_SIGNATURE = "89504e470d0a1a0a";
 const EBML_SIGNATURE = "1a45dfa3";
@@ -155,19 +156,24 @@ test.describe("camera V2", () => {
     await expect(galleryItems(page)).toHaveCount(0);
   });
 
-  test("a refused camera alerts and says so in the page", async ({ page }) => {
-    await signUpAndLogIn(page, "camv2-denied");
-    await page.addInitScript(() => {
-      navigator.mediaDevices.getUserMedia = () =>
-        Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 667 },
+  ])
+    test(`a refused camera says so in the page in the app's alert (${viewport.width}×${viewport.height})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      await signUpAndLogIn(page, "camv2-denied");
+      await page.addInitScript(() => {
+        navigator.mediaDevices.getUserMedia = () =>
+          Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+      });
+      await page.goto("/camera-v2");
+      // The app's alert, SPEC's words, then the same words in the page.
+      await dismissAppAlert(page, "Please allow camera access.");
+      await expect(page.getByRole("alert")).toHaveText("Please allow camera access.");
     });
-    const dialog = page.waitForEvent("dialog");
-    await page.goto("/camera-v2");
-    const alert = await dialog;
-    expect(alert.message()).toBe("Please allow camera access.");
-    await alert.accept();
-    await expect(page.getByRole("alert")).toHaveText("Please allow camera access.");
-  });
 });
 
 test.describe("camera V2 with JavaScript off", () => {

@@ -3,6 +3,7 @@ import { expect, test, type Download, type Page } from "../support/e2e-test";
 import { CAMERA_FILTERS } from "../../app/browser/camera-filters";
 import { CHROMIUM_FLAGS } from "../harness/launch.mjs";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { dismissAppAlert } from "../support/app-dialog";
 
 // Chromium's fake camera (playwright.config.ts): a 640x480 green test card with a turning wedge.
 const PNG_SIGNATURE = "89504e470d0a1a0a";
@@ -168,31 +169,36 @@ test.describe("camera", () => {
     await expect(page.getByRole("button", { name: "Capture" })).toHaveCount(0);
   });
 
-  test("a refused camera alerts and says so in the page; Try again asks once more", async ({ page }) => {
-    // Refused once (then allowed, as after changing the site's permission).
-    await page.addInitScript(() => {
-      const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-      let calls = 0;
-      navigator.mediaDevices.getUserMedia = (constraints) =>
-        ++calls === 1
-          ? Promise.reject(new DOMException("Permission denied", "NotAllowedError"))
-          : original(constraints);
-    });
-    const dialog = page.waitForEvent("dialog");
-    await page.goto("/camera");
-    const alert = await dialog;
-    expect(alert.message()).toBe("Please allow camera access.");
-    await alert.accept();
-    await expect(page.getByRole("alert")).toHaveText("Please allow camera access.");
-    await expect(page.getByRole("button", { name: "Capture" })).toBeDisabled();
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 667 },
+  ])
+    test(`a refused camera says so in the page; Try again asks once more in the app's alert (${viewport.width}×${viewport.height})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      // Refused once (then allowed, as after changing the site's permission).
+      await page.addInitScript(() => {
+        const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+        let calls = 0;
+        navigator.mediaDevices.getUserMedia = (constraints) =>
+          ++calls === 1
+            ? Promise.reject(new DOMException("Permission denied", "NotAllowedError"))
+            : original(constraints);
+      });
+      await page.goto("/camera");
+      // The app's alert, SPEC's words, then the same words in the page.
+      await dismissAppAlert(page, "Please allow camera access.");
+      await expect(page.getByRole("alert")).toHaveText("Please allow camera access.");
+      await expect(page.getByRole("button", { name: "Capture" })).toBeDisabled();
 
-    await page.getByRole("button", { name: "Try again" }).click();
-    await expect(page.getByRole("alert")).toHaveCount(0);
-    await expect
-      .poll(() => page.locator("video.camera-source").evaluate((video: HTMLVideoElement) => video.videoWidth))
-      .toBeGreaterThan(0);
-    await expect(page.getByRole("button", { name: "Capture" })).toBeEnabled();
-  });
+      await page.getByRole("button", { name: "Try again" }).click();
+      await expect(page.getByRole("alert")).toHaveCount(0);
+      await expect
+        .poll(() => page.locator("video.camera-source").evaluate((video: HTMLVideoElement) => video.videoWidth))
+        .toBeGreaterThan(0);
+      await expect(page.getByRole("button", { name: "Capture" })).toBeEnabled();
+    });
 });
 
 test("two cameras: Flip Camera switches to the other camera and releases the first", async ({
