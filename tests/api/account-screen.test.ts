@@ -80,9 +80,9 @@ describe("the account screen's forms", () => {
     const strangerCookie = await signInWithForm(stranger.email);
     const [ownerSession] = (await api("/api/account/sessions", { token: owner.token })).body.sessions;
     const ownerToken = (await api("/api/account/tokens", { json: { name: "Owner's" }, token: owner.token })).body;
-    const session = await post(strangerCookie, { intent: "revoke-session", id: ownerSession.id });
+    const session = await post(strangerCookie, { intent: "revoke-session", id: ownerSession.id, confirmed: "1" });
     expect(session.status).toBe(302);
-    const token = await post(strangerCookie, { intent: "revoke-token", id: ownerToken.id });
+    const token = await post(strangerCookie, { intent: "revoke-token", id: ownerToken.id, confirmed: "1" });
     expect(token.status).toBe(302);
     expect((await api("/api/auth/me", { token: owner.token })).status).toBe(200);
     expect((await api("/api/auth/me", { token: ownerToken.token })).status).toBe(200);

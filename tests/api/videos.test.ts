@@ -283,14 +283,21 @@ describe("the Video Hub's generated videos (decision 0043)", () => {
     expect((await download(other.token, otherClip.url)).status).toBe(200);
     expect((await api(videoPath("upload.mov"), { token: owner.token })).status).toBe(200);
 
-    // A plain form: deleted, and back to the Video Hub.
-    const deleted = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId });
+    // A plain form asks first (docs/screens.md#dialogs): back to the Video Hub's question, nothing deleted.
+    const asked = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId });
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("location")).toBe(`/videos?delete-generated=${clip.mediaId}`);
+    expect((await download(owner.token, clip.url)).status).toBe(200);
+    // Confirmed: deleted, and back to the Video Hub.
+    const deleted = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, confirmed: "1" });
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe("/videos");
     expect((await download(owner.token, clip.url)).status).toBe(404);
     expect((await api(`/api/library/${clip.mediaId}`, { token: owner.token })).status).toBe(404);
     // Again: it is gone (a plain form is sent back with the failure's toast).
-    expect((await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId })).status).toBe(302);
+    const again = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, confirmed: "1" });
+    expect(again.status).toBe(302);
+    expect(again.headers.get("location")).toBe("/videos");
     expect(
       (await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, enhanced: "1" })).status,
     ).toBe(404);

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from "../support/e2e-test";
+import { answerAppDialog } from "../support/app-dialog";
 import { PASSWORD, signUpAndLogIn } from "../support/e2e-session";
 
 /**
@@ -31,6 +32,14 @@ async function hydrated(page: Page) {
   await page.waitForFunction(() =>
     Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
   );
+}
+
+/** Revoke and Sign out ask first: in the app's dialog, or without JavaScript on the page's panel. */
+async function confirmOn(page: Page, javaScriptEnabled: boolean, question: string | RegExp, button: string) {
+  if (javaScriptEnabled) return answerAppDialog(page, question, button);
+  const panel = page.getByRole("alertdialog", { name: question });
+  await expect(panel).toBeVisible();
+  await panel.getByRole("button", { name: button, exact: true }).click();
 }
 
 for (const javaScriptEnabled of [false, true]) {
@@ -140,6 +149,7 @@ for (const javaScriptEnabled of [false, true]) {
         await expect(sessions.first()).toContainText("Chrome on Linux");
         const another = sessions.filter({ hasNotText: "This device" });
         await another.getByRole("button", { name: /^Sign out/ }).click();
+        await confirmOn(page, javaScriptEnabled, /^Sign out “.+”\?$/, "Sign out");
         await expect(page.getByTestId("session")).toHaveCount(1);
         await expect(page.getByText("Session signed out").first()).toBeVisible();
         expect(await signedIn(other)).toBe(false);
@@ -199,6 +209,7 @@ for (const javaScriptEnabled of [false, true]) {
         if (javaScriptEnabled) await hydrated(page);
 
         await page.getByRole("button", { name: "Revoke Nightly backup" }).click();
+        await confirmOn(page, javaScriptEnabled, "Revoke “Nightly backup”?", "Revoke");
         await expect(page.getByTestId("api-token")).toHaveCount(0);
         await expect(page.getByText("Token revoked").first()).toBeVisible();
         expect((await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(

@@ -3,6 +3,7 @@ import { expect, test, type Page } from "../support/e2e-test";
 import { mp3WithId3, webmBytes } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { generateVideo, RAW_ID, shownText } from "../support/e2e-generated-video";
+import { answerAppDialog } from "../support/app-dialog";
 
 const toast = (page: Page, text: string) => page.locator(".Toastify").getByText(text, { exact: true });
 /** A field's own error: the picker's under the picker, a rename's beside its name field (decision 0044). */
@@ -100,6 +101,7 @@ test("video hub: upload, play in the modal, rename with Enter, open the video pa
   await expect(page).toHaveURL(/\/videos$/);
 
   await page.getByRole("button", { name: "Delete Sunset.mov" }).click();
+  await answerAppDialog(page, "Delete “Sunset.mov”?", "Delete");
   await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
 });
 
@@ -179,6 +181,7 @@ test("video hub: playback, rename and delete failures say so", async ({ page }) 
   );
   await expect(toast(page, "Rename failed.")).toHaveCount(0);
   await page.getByRole("button", { name: "Delete clip.mov" }).click();
+  await answerAppDialog(page, "Delete “clip.mov”?", "Delete");
   await expect(toast(page, "Failed to delete video.")).toBeVisible();
   await expect(page.getByTestId("video-item")).toHaveCount(1);
 });
@@ -264,6 +267,7 @@ for (const viewport of [
 
     // Delete: gone from the list and from the store (its link answers 404); the upload stays.
     await item.getByRole("button", { name: `Delete “${prompt}”` }).click();
+    await answerAppDialog(page, `Delete “${prompt}”?`, "Delete");
     await expect(toast(page, "Generated video deleted.")).toBeVisible();
     await expect(item).toHaveCount(0);
     await expect(section.getByText("No generated videos yet.")).toBeVisible();
@@ -282,6 +286,7 @@ test("video hub: a generated video's delete that fails says so and keeps it", as
   );
   const item = page.getByTestId("generated-item");
   await item.getByRole("button", { name: "Delete “Fog rolling over hills”" }).click();
+  await answerAppDialog(page, "Delete “Fog rolling over hills”?", "Delete");
   await expect(toast(page, "Failed to delete video.")).toBeVisible();
   await expect(item).toHaveCount(1);
   expect((await page.request.get(clip.url)).status()).toBe(200);
@@ -342,6 +347,10 @@ test.describe("video hub with JavaScript off", () => {
     await expect(page.getByTestId("video-item").locator(".media-name")).toHaveText("renamed.mov");
 
     await page.getByRole("button", { name: "Delete renamed.mov" }).click();
+    await page
+      .getByRole("alertdialog", { name: "Delete “renamed.mov”?" })
+      .getByRole("button", { name: "Delete" })
+      .click();
     await expect(page.getByText("No videos uploaded yet.")).toBeVisible();
   });
 
@@ -369,10 +378,16 @@ test.describe("video hub with JavaScript off", () => {
       expect((await saving).suggestedFilename()).toMatch(/\.webm$/);
       expect(await shownText(page)).not.toMatch(RAW_ID);
 
+      await item.getByRole("button", { name: "Delete “Waves on black sand”" }).click();
+      // Without JavaScript the Video Hub asks on its page first.
+      await expect(page).toHaveURL(/delete-generated=/);
       const answer = page.waitForResponse(
         (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/videos",
       );
-      await item.getByRole("button", { name: "Delete “Waves on black sand”" }).click();
+      await page
+        .getByRole("alertdialog", { name: "Delete “Waves on black sand”?" })
+        .getByRole("button", { name: "Delete" })
+        .click();
       expect((await answer).status()).toBe(302);
       await expect(page).toHaveURL(/\/videos$/);
       await expect(page.getByTestId("media-outcome")).toHaveText("Generated video deleted.");

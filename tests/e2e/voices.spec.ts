@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, test, type Page } from "../support/e2e-test";
 import { PNG_BYTES } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { answerAppDialog } from "../support/app-dialog";
 
 // A real MP3 to play: one of the bundled demos (made by tools/assets/compose-music.mjs).
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
@@ -80,6 +81,7 @@ test("voices: upload with a percent, play at a chosen speed with loop and restar
 
   // Delete.
   await page.getByRole("button", { name: "Delete Better take.mp3" }).click();
+  await answerAppDialog(page, "Delete “Better take.mp3”?", "Delete");
   await expect(toast(page, "🗑️ File deleted")).toBeVisible();
   await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
 });
@@ -95,6 +97,7 @@ test("voices: a failed delete and rename say so", async ({ page }) => {
     route.request().method() === "POST" ? route.abort("failed") : route.continue(),
   );
   await page.getByRole("button", { name: "Delete keep.mp3" }).click();
+  await answerAppDialog(page, "Delete “keep.mp3”?", "Delete");
   await expect(toast(page, "Delete failed")).toBeVisible();
   await page.getByRole("link", { name: "Rename keep.mp3" }).click();
   await page.getByLabel("New name for keep.mp3").fill("other");
@@ -158,6 +161,11 @@ test.describe("voices with JavaScript off", () => {
     await expect(page.getByTestId("voice-item").locator(".media-name")).toHaveText("plain form.mp3");
 
     await page.getByRole("button", { name: "Delete plain form.mp3" }).click();
+    // Without JavaScript the screen asks on its page first.
+    await page
+      .getByRole("alertdialog", { name: "Delete “plain form.mp3”?" })
+      .getByRole("button", { name: "Delete" })
+      .click();
     await expect(page.getByRole("status").filter({ hasText: "🗑️ File deleted" })).toBeVisible();
     await expect(page.getByText("No voices yet. Upload an MP3!")).toBeVisible();
   });
