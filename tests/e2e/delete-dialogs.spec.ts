@@ -28,6 +28,8 @@ interface Kind {
   /** The question, with the item's name (the no-JavaScript panel's may add words: `plainQuestion`). */
   question: string | RegExp;
   plainQuestion?: RegExp;
+  /** What the no-JavaScript panel says under its question. */
+  plainDetail?: string;
   /** What the question's detail says (content: its title under SPEC's question). */
   detail?: string;
   confirmLabel?: string;
@@ -47,6 +49,7 @@ const KINDS: Kind[] = [
     button: (page) => page.getByRole("button", { name: "Delete Groceries", exact: true }),
     question: "Delete this content?",
     detail: "Groceries",
+    plainDetail: "Groceries",
     count: (page) => page.getByRole("list", { name: "Content items" }).getByRole("link", { name: "Groceries" }),
     before: 1,
   },
@@ -224,7 +227,7 @@ for (const viewport of VIEWPORTS) {
 
         await kind.button(page).click();
         await expect(panel).toBeVisible();
-        await expect(kind.count(page)).toHaveCount(kind.before);
+        if (kind.plainDetail) await expect(panel).toHaveAccessibleDescription(kind.plainDetail);
         await panel.getByRole("link", { name: "Cancel", exact: true }).click();
         await expect(panel).toHaveCount(0);
         await expect(kind.count(page)).toHaveCount(kind.before);
