@@ -148,8 +148,9 @@ export default function Register() {
               maxLength={256}
               aria-describedby={PASSWORD_RULE_ID}
             />
-            <PasswordRule />
           </label>
+          {/* Outside the label: it describes the field, it is not part of its name. */}
+          <PasswordRule />
           <label>
             Confirm Password
             <input
