@@ -13,7 +13,7 @@ export interface ContentListItem {
 /**
  * The row just made or pinned with a plain form (the dashboard's loader reads it once): it is
  * highlighted, and its title (after Create) or its star (after a pin) has the focus when the page
- * opens, which brings it into view even without JavaScript (autofocus). docs/screens.md#create.
+ * opens, which brings it into view even without JavaScript (autofocus). docs/screens.md#after-create-and-a-pin.
  */
 export interface JustChangedRow {
   id: string;

@@ -4,7 +4,7 @@ import { JUST_CHANGED_CLASS, type JustChangedRow } from "./content-rows";
 export type { JustChangedRow };
 
 /**
- * With JavaScript, the just-changed row (docs/screens.md#create) is brought to the middle of the screen
+ * With JavaScript, the just-changed row (docs/screens.md#after-create-and-a-pin) is brought to the middle of the screen
  * and its title or star takes the focus, also after an in-app navigation (which scrolls to the top);
  * without it the row's autofocus does the same when the page opens.
  */

@@ -3,7 +3,7 @@ import { oneTimeCookie } from "./http/one-time-cookie.server";
 
 /**
  * The dashboard row a plain form has just made (Create) or pinned: the dashboard highlights it and
- * gives its title or star the focus, once (docs/screens.md#create). Its address stays /dashboard.
+ * gives its title or star the focus, once (docs/screens.md#after-create-and-a-pin). Its address stays /dashboard.
  */
 export const justChanged = oneTimeCookie(
   "just-changed",

@@ -114,7 +114,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       );
     if (!done) return redirectWithError(back, failed);
     if (intent === "delete") return redirectWithSuccess(back, "Content deleted");
-    // Back on the dashboard at the row that was pinned, not at the top (docs/screens.md#create).
+    // Back on the dashboard at the row that was pinned, not at the top (docs/screens.md#after-create-and-a-pin).
     if (new URL(back, request.url).pathname !== "/dashboard") return redirect(back);
     return redirect(back, { headers: { "Set-Cookie": await justChanged.set({ id: params.id, part: "pin" }) } });
   }

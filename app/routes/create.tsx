@@ -62,7 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     console.error("[content] create failed", error);
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });
   }
-  // The dashboard brings the new piece into view, highlighted (docs/screens.md#create); the address stays /dashboard.
+  // The dashboard brings the new piece into view, highlighted (docs/screens.md#after-create-and-a-pin); the address stays /dashboard.
   return redirectWithSuccess("/dashboard", "Content created", {
     headers: { "Set-Cookie": await justChanged.set({ id: created.id, part: "title" }) },
   });
