@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import { PASSWORD_MIN } from "~/shared/credentials";
 import { Icon } from "./icon";
 import { useHydrated } from "./use-hydrated";
 
@@ -19,12 +18,15 @@ export function AuthHeader() {
   );
 }
 
-/** The rule a new password must meet, said under the field before the first try (the field names it by aria-describedby). */
+/**
+ * The rule a new password must meet, said under the field before the first try (the field names it by
+ * aria-describedby). `min` comes from the loader: ~/shared/credentials brings zod into the page's script.
+ */
 export const PASSWORD_RULE_ID = "password-rule";
-export function PasswordRule() {
+export function PasswordRule({ min }: { min: number }) {
   return (
     <span id={PASSWORD_RULE_ID} className="field-hint">
-      {`At least ${PASSWORD_MIN} characters.`}
+      {`At least ${min} characters.`}
     </span>
   );
 }

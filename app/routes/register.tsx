@@ -7,7 +7,7 @@ import { clientAddress } from "~/lib/http/client-address.server";
 import { firstIssue } from "~/lib/validation.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/credentials.server";
-import { credentialsSchema, EMAIL_MAX } from "~/shared/credentials";
+import { credentialsSchema, EMAIL_MAX, PASSWORD_MIN } from "~/shared/credentials";
 import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/user.server";
 import { invitationIsUsable } from "~/models/invitation.server";
 import { env } from "~/lib/env.server";
@@ -53,12 +53,14 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
  * "Sign up with {name}" beside the form joins through the provider instead, the invitation carried along.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  if (env.registration === "closed") return { refusal: REGISTRATION_CLOSED_MESSAGE, invite: null, sso: null };
-  if (env.registration === "open") return { refusal: null, invite: null, sso: ssoLink("/dashboard") };
+  const passwordMin = PASSWORD_MIN;
+  if (env.registration === "closed")
+    return { refusal: REGISTRATION_CLOSED_MESSAGE, invite: null, sso: null, passwordMin };
+  if (env.registration === "open") return { refusal: null, invite: null, sso: ssoLink("/dashboard"), passwordMin };
   const invite = new URL(request.url).searchParams.get("invite")?.trim() ?? "";
   return (await invitationIsUsable(invite))
-    ? { refusal: null, invite, sso: ssoLink("/dashboard", invite) }
-    : { refusal: INVITATION_NEEDED_MESSAGE, invite: null, sso: null };
+    ? { refusal: null, invite, sso: ssoLink("/dashboard", invite), passwordMin }
+    : { refusal: INVITATION_NEEDED_MESSAGE, invite: null, sso: null, passwordMin };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -96,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Register() {
-  const { refusal, invite, sso } = useLoaderData<typeof loader>();
+  const { refusal, invite, sso, passwordMin } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<typeof action>();
   const actionData = useActionData<typeof action>();
   const result = fetcher.data ?? actionData;
@@ -150,7 +152,7 @@ export default function Register() {
             />
           </label>
           {/* Outside the label: it describes the field, it is not part of its name. */}
-          <PasswordRule />
+          <PasswordRule min={passwordMin} />
           <label>
             Confirm Password
             <input
