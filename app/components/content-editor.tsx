@@ -3,10 +3,10 @@ import { Form, Link, useAsyncError, useNavigate, useSearchParams } from "react-r
 import { focusElement } from "~/browser/focus";
 import { DeleteConfirmation } from "./content-delete-confirmation";
 import { FlashFallback } from "./flash-message";
+import { CANCEL_ID, CancelQuestion, StatusLine } from "./content-editor-parts";
 import {
   CANCEL_ASKS,
   CANCEL_DROPS,
-  CANCEL_QUESTION,
   LOAD_FAILED,
   SAVING_STATUS,
   UNSAVED_STATUS,
@@ -18,6 +18,7 @@ import { useSaveQueue, type EditorStatus } from "./use-save-queue";
 import { Icon } from "./icon";
 import { useFollowLinksInApp } from "./in-app-links";
 import { Skeleton } from "./page-header";
+import { describedBy, TitleCounter, titleCounterId, titleCounterText } from "./title-counter";
 
 export function ContentLoading() {
   return <Skeleton label="Loading..." className="content-loading" />;
@@ -44,15 +45,6 @@ export function ContentLoadFailed() {
         </Link>
       </p>
     </>
-  );
-}
-
-function StatusLine({ status }: { status: EditorStatus }) {
-  if (!status) return null;
-  return (
-    <p className={`message message-${status.tone} content-status`} role={status.tone === "error" ? "alert" : "status"}>
-      {status.text}
-    </p>
   );
 }
 
@@ -184,8 +176,17 @@ export function ContentEditor({
             value={draft.title}
             onChange={(event) => editor.editDraft({ title: event.target.value })}
             aria-invalid={!!fieldErrors.title}
+            aria-describedby={describedBy(
+              fieldErrors.title && "edit-title-error",
+              titleCounterText(draft.title.length, limits.title) !== null && titleCounterId("edit-title"),
+            )}
           />
-          {fieldErrors.title ? <span className="field-error">{fieldErrors.title}</span> : null}
+          <TitleCounter field="edit-title" length={draft.title.length} max={limits.title} />
+          {fieldErrors.title ? (
+            <span className="field-error" id="edit-title-error">
+              {fieldErrors.title}
+            </span>
+          ) : null}
         </label>
         <label>
           Body
@@ -216,6 +217,7 @@ export function ContentEditor({
             {saving ? "Saving..." : "Save"}
           </button>
           <Link
+            id={CANCEL_ID}
             className="button button-ghost"
             to={viewUrl}
             onClick={(event) => {
@@ -232,42 +234,24 @@ export function ContentEditor({
           <span id="content-cancel-note" className="muted content-cancel-note">
             {asksOnCancel ? CANCEL_ASKS : CANCEL_DROPS}
           </span>
-        </div>
-        {askingCancel && asksOnCancel ? (
-          <div className="card confirm-panel" role="alertdialog" aria-labelledby="content-cancel-question">
-            <p id="content-cancel-question" className="confirm-question">
-              {CANCEL_QUESTION}
-            </p>
-            <div className="content-actions">
-              <Link
-                className="button button-primary"
-                to={viewUrl}
-                onClick={() => {
+          {/* Right under Cancel (the row wraps), in view and with the focus. */}
+          {askingCancel && asksOnCancel ? (
+            <CancelQuestion
+              viewUrl={viewUrl}
+              onKeep={() => {
+                setAskingCancel(false);
+                editor.cancelEditing();
+              }}
+              onRevert={() =>
+                void editor.revertEdit().then((outcome) => {
                   setAskingCancel(false);
-                  editor.cancelEditing();
-                }}
-                preventScrollReset
-              >
-                Keep the autosaved text
-              </Link>
-              <button
-                type="button"
-                className="button"
-                onClick={() =>
-                  void editor.revertEdit().then((outcome) => {
-                    setAskingCancel(false);
-                    if (outcome === "saved") navigate(viewUrl, { preventScrollReset: true });
-                  })
-                }
-              >
-                Go back to the text I began with
-              </button>
-              <button type="button" className="button button-ghost" onClick={() => setAskingCancel(false)}>
-                Keep editing
-              </button>
-            </div>
-          </div>
-        ) : null}
+                  if (outcome === "saved") navigate(viewUrl, { preventScrollReset: true });
+                })
+              }
+              onClose={() => setAskingCancel(false)}
+            />
+          ) : null}
+        </div>
       </Form>
     </article>
   );

@@ -10,6 +10,16 @@ export interface ContentListItem {
   pinned: boolean;
 }
 
+/**
+ * The row just made or pinned with a plain form (the dashboard's loader reads it once): it is
+ * highlighted, and its title (after Create) or its star (after a pin) has the focus when the page
+ * opens, which brings it into view even without JavaScript (autofocus). docs/screens.md#after-create-and-a-pin.
+ */
+export interface JustChangedRow {
+  id: string;
+  part: "title" | "pin";
+}
+
 /** Where a row's form posts (the content screen's action), with the item's id after it. */
 export const ROW_ACTION = "/content/";
 
@@ -43,7 +53,13 @@ export function RowLabels() {
  * for it and reads what is pending. readContentRows reads it back. The server writes the same rows
  * with contentRowsMarkup: a change here is made there too (the unit test compares them).
  */
-export function contentRow(item: ContentListItem, index: number, deleting: boolean, redirectTo: string) {
+export function contentRow(
+  item: ContentListItem,
+  index: number,
+  deleting: boolean,
+  redirectTo: string,
+  changed: JustChangedRow["part"] | null = null,
+) {
   const action = `${ROW_ACTION}${encodeURIComponent(item.id)}`;
   // Short ids (a page has 100 rows): p/u/d name the buttons' words, c{index} the row's title.
   const titleId = `c${index}`;
@@ -53,16 +69,19 @@ export function contentRow(item: ContentListItem, index: number, deleting: boole
   // alone (formIntent), and the star is a "Pin"/"Unpin" button, not a toggle: its name changes with
   // the state, so it carries no aria-pressed (a toggle's name must not change).
   return (
-    <li key={item.id} hidden={deleting}>
+    <li key={item.id} hidden={deleting} className={changed ? JUST_CHANGED_CLASS : undefined}>
       <form method="post" action={action}>
         {redirectTo === "/dashboard" ? null : <input type="hidden" name="redirectTo" value={redirectTo} />}
         <button
           name={item.pinned ? "unpin" : "pin"}
           aria-labelledby={`${item.pinned ? LABEL_IDS.unpin : LABEL_IDS.pin} ${titleId}`}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- back from a plain-form pin: the star the person pressed
+          autoFocus={changed === "pin" || undefined}
         >
           {item.pinned ? "★" : "☆"}
         </button>
-        <a id={titleId} href={action}>
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus -- after Create: the new piece, in view */}
+        <a id={titleId} href={action} autoFocus={changed === "title" || undefined}>
           {item.title}
         </a>
         <button name="delete" aria-labelledby={`${LABEL_IDS.delete} ${titleId}`}>
@@ -72,6 +91,9 @@ export function contentRow(item: ContentListItem, index: number, deleting: boole
     </li>
   );
 }
+
+/** The class of the just-changed row (app.css). */
+export const JUST_CHANGED_CLASS = "just-changed";
 
 /** Text escaped for HTML as React escapes it, in text and in attribute values alike. */
 const HTML_ESCAPES: Record<string, string> = { '"': "&quot;", "&": "&amp;", "'": "&#x27;", "<": "&lt;", ">": "&gt;" };
@@ -83,7 +105,12 @@ const escapeHtml = (text: string) => text.replace(/["&'<>]/g, (character) => HTM
  * one were a third of the dashboard's render (docs/performance.md); a string of them costs a few percent. The
  * browser renders the same rows as elements (contentRow) and hydrates them from this markup.
  */
-export function contentRowsMarkup(items: ContentListItem[], deletes: ReadonlySet<string>, redirectTo: string): string {
+export function contentRowsMarkup(
+  items: ContentListItem[],
+  deletes: ReadonlySet<string>,
+  redirectTo: string,
+  changed: JustChangedRow | null = null,
+): string {
   const back =
     redirectTo === "/dashboard" ? "" : `<input type="hidden" name="redirectTo" value="${escapeHtml(redirectTo)}"/>`;
   let html = "";
@@ -91,12 +118,15 @@ export function contentRowsMarkup(items: ContentListItem[], deletes: ReadonlySet
     const item = items[index];
     const action = escapeHtml(`${ROW_ACTION}${encodeURIComponent(item.id)}`);
     const titleId = `c${index}`;
+    const part = changed?.id === item.id ? changed.part : null;
+    const starFocus = part === "pin" ? ' autofocus=""' : "";
     const star = item.pinned
-      ? `<button aria-labelledby="${LABEL_IDS.unpin} ${titleId}" name="unpin">★</button>`
-      : `<button aria-labelledby="${LABEL_IDS.pin} ${titleId}" name="pin">☆</button>`;
+      ? `<button aria-labelledby="${LABEL_IDS.unpin} ${titleId}"${starFocus} name="unpin">★</button>`
+      : `<button aria-labelledby="${LABEL_IDS.pin} ${titleId}"${starFocus} name="pin">☆</button>`;
     html +=
-      `<li${deletes.has(item.id) ? ' hidden=""' : ""}><form action="${action}" method="post">${back}${star}` +
-      `<a id="${titleId}" href="${action}">${escapeHtml(item.title)}</a>` +
+      `<li${deletes.has(item.id) ? ' hidden=""' : ""}${part ? ` class="${JUST_CHANGED_CLASS}"` : ""}>` +
+      `<form action="${action}" method="post">${back}${star}` +
+      `<a id="${titleId}" href="${action}"${part === "title" ? ' autofocus=""' : ""}>${escapeHtml(item.title)}</a>` +
       `<button aria-labelledby="${LABEL_IDS.delete} ${titleId}" name="delete">Delete</button></form></li>`;
   }
   return html;

@@ -6,6 +6,7 @@ import { formIntent, pinnedBy } from "~/shared/pin-form";
 import { FlashFallback } from "./flash-message";
 import { useFollowLinksInApp } from "./in-app-links";
 import { ROW_ACTION, RowLabels, contentRow, contentRowsMarkup, type ContentListItem } from "./content-rows";
+import { useJustChangedRow, type JustChangedRow } from "./just-changed-row";
 
 /** docs/screens.md#screens-and-routes and #error-messages texts of the dashboard list. */
 export const EMPTY_CONTENT_TEXT = "No content yet. Click Create to get started!";
@@ -37,6 +38,8 @@ interface ContentListProps {
   pageSize: number;
   /** The search the list shows the matches of (?q=); "" for the whole list. */
   query?: string;
+  /** The row just made or pinned with a plain form: highlighted, in view, with the focus. */
+  justChanged?: JustChangedRow | null;
 }
 
 /** Every item's rank by last change on the page, from the server's order and the pinned items' ranks. */
@@ -133,7 +136,15 @@ function listReturnPath(pathname: string, search: string): string {
 }
 
 /** The user's content items below the dashboard tools: pin star, title link, Delete; one page at a time. */
-export function ContentList({ items, pinnedRanks, total, page, pageSize, query = "" }: ContentListProps) {
+export function ContentList({
+  items,
+  pinnedRanks,
+  total,
+  page,
+  pageSize,
+  query = "",
+  justChanged = null,
+}: ContentListProps) {
   const location = useLocation();
   const redirectTo = listReturnPath(location.pathname, location.search);
   const { pins, deletes } = usePendingChanges();
@@ -155,7 +166,8 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
   });
   const visibleCount = shown.filter((item) => !deletes.has(item.id)).length;
   // The server writes the rows as one string, the browser hydrates and renders them as elements.
-  const rowsMarkup = import.meta.env.SSR ? contentRowsMarkup(shown, deletes, redirectTo) : null;
+  const rowsMarkup = import.meta.env.SSR ? contentRowsMarkup(shown, deletes, redirectTo, justChanged) : null;
+  useJustChangedRow(justChanged);
 
   const first = (page - 1) * pageSize + 1;
   const last = first + items.length - 1;
@@ -202,7 +214,15 @@ export function ContentList({ items, pinnedRanks, total, page, pageSize, query =
           dangerouslySetInnerHTML={rowsMarkup === null ? undefined : { __html: rowsMarkup }}
         >
           {rowsMarkup === null
-            ? shown.map((item, index) => contentRow(item, index, deletes.has(item.id), redirectTo))
+            ? shown.map((item, index) =>
+                contentRow(
+                  item,
+                  index,
+                  deletes.has(item.id),
+                  redirectTo,
+                  justChanged?.id === item.id ? justChanged.part : null,
+                ),
+              )
             : undefined}
         </ul>
       ) : null}

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { IconName } from "~/shared/icons";
 import { Icon } from "./icon";
 
-/** The one label for the way back to the dashboard on every tool screen (the wording in docs/screens.md#create). */
+/** The one label for the way back to the dashboard on every tool screen (the wording in docs/screens.md#after-create-and-a-pin). */
 export const BACK_TO_DASHBOARD = { to: "/dashboard", label: "Back to Dashboard" };
 
 /**

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useBlocker } from "react-router";
 import { leavingForLogin } from "~/browser/api-client";
+import { confirmInApp } from "~/browser/app-dialogs";
 import { clearStashedDraft, readStashedDraft, stashDraft } from "~/browser/draft-stash";
 import {
   AUTOSAVE_MS,
@@ -197,11 +198,16 @@ export function useSaveQueue({
   blockerRef.current = blocker;
   useEffect(() => {
     if (blocker.state !== "blocked") return;
-    void save("auto").then((outcome) => {
+    void save("auto").then(async (outcome) => {
+      if (blockerRef.current.state !== "blocked") return;
+      // The save failed: the app's own question, in the words of docs/screens.md#content-view.
+      const leave =
+        outcome === "saved" ||
+        outcome === "clean" ||
+        (await confirmInApp({ message: LEAVE_UNSAVED, confirmLabel: "Leave", danger: true }));
       const current = blockerRef.current;
       if (current.state !== "blocked") return;
-      if (outcome === "saved" || outcome === "clean") current.proceed();
-      else if (window.confirm(LEAVE_UNSAVED)) current.proceed();
+      if (leave) current.proceed();
       else current.reset();
     });
   }, [blocker.state, save]);

@@ -1,13 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
-import { fetchTestMode, startVideo, videoStatus } from "~/browser/ai-client";
-import { ApiError } from "~/browser/api-client";
-import { isFinished, pollVideoJob, progressTone, showsProgressBar, videoStatusText } from "~/browser/video-status";
+import { isFinished, progressTone, showsProgressBar, videoStatusText } from "~/browser/video-status";
 import { AiPageHeader } from "~/components/ai-page-header";
 import { generatedVideoHref } from "~/components/generated-videos";
 import { Icon } from "~/components/icon";
 import { EmptyState } from "~/components/page-header";
 import { useHydrated } from "~/components/use-hydrated";
+import { useTestMode, useVideoJob } from "~/components/use-video-job";
 import { readVideoJob, submitVideoJob } from "~/services/video-job-runner.server";
 import { AI_LIMITED } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
@@ -26,14 +25,8 @@ export const headers: Route.HeadersFunction = actionRetryAfter;
 /** The finished clip's actions (decision 0043). */
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: generatedStylesheet }];
 
-interface JobState {
-  id: string | null;
-  status: string;
-  progress: number;
-  url: string | null;
-  /** The finished clip's file (where "Open in Video Hub" leads); never shown. */
-  media_id?: string | null;
-}
+/** docs/screens.md#validation-rules: an empty prompt starts nothing, and the screen says so. */
+const ENTER_PROMPT = "Please enter a prompt.";
 
 /** ?job={id} shows one of the person's jobs (how the screen works without JavaScript). */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -63,8 +56,12 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await readFormData(request).catch(() => null);
   const parsed = videoPromptSchema.safeParse({ prompt: form?.get("prompt") ?? "" });
-  // docs/screens.md#validation-rules: an empty prompt is ignored.
-  if (!parsed.success) return redirect("/aivideo");
+  // docs/screens.md#validation-rules: an empty prompt starts no job; the field says why.
+  if (!parsed.success) {
+    const prompt = String(form?.get("prompt") ?? "");
+    const promptError = prompt.trim() === "" ? ENTER_PROMPT : parsed.error.issues[0].message;
+    return data({ promptError, prompt: prompt.slice(0, VIDEO_PROMPT_MAX) }, { status: 400 });
+  }
   try {
     const job = await submitVideoJob(user.id, parsed.data.prompt);
     return redirect(`/aivideo?job=${encodeURIComponent(job.id)}`);
@@ -75,95 +72,28 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-/** docs/screens.md#states-and-transitions: poll every 1 s; stop on completed or a poll error; time out after more than 15 polls. */
-function useVideoJob(initial: JobState | null) {
-  const [job, setJob] = useState<JobState | null>(initial);
-  const [refused, setRefused] = useState<string | null>(null);
-  const jobRef = useRef(job);
-  jobRef.current = job;
-  const run = useRef(0);
-  const controller = useRef<AbortController | null>(null);
-
-  const stop = useCallback(() => {
-    run.current++;
-    controller.current?.abort();
-  }, []);
-
-  const follow = useCallback((id: string) => {
-    const abort = new AbortController();
-    controller.current = abort;
-    pollVideoJob({
-      poll: (signal) => videoStatus(id, signal),
-      onUpdate: (status) => setJob(status),
-      onEnd: (end) => {
-        if (end !== "finished") setJob((current) => current && { ...current, status: end });
-      },
-      signal: abort.signal,
-    });
-  }, []);
-
-  const start = useCallback(
-    async (prompt: string) => {
-      const previous = jobRef.current;
-      stop();
-      const thisRun = run.current;
-      setRefused(null);
-      setJob({ id: null, status: "starting", progress: 0, url: null });
-      try {
-        const id = await startVideo(prompt);
-        if (run.current !== thisRun) return;
-        setJob({ id, status: "starting", progress: 0, url: null });
-        follow(id);
-      } catch (error) {
-        if (run.current !== thisRun) return;
-        if (error instanceof ApiError && error.status === 429) {
-          // Too many jobs in flight: say why, and go on showing the job that was on screen.
-          setRefused(error.detail);
-          setJob(previous);
-          if (previous?.id && !isFinished(previous.status)) follow(previous.id);
-          return;
-        }
-        setJob({ id: null, status: "error", progress: 0, url: null });
-      }
-    },
-    [follow, stop],
-  );
-
-  // A job shown from ?job= (after a plain-form post) is followed from here on.
-  useEffect(() => {
-    if (initial?.id && !isFinished(initial.status)) follow(initial.id);
-    return stop;
-  }, [initial?.id, initial?.status, follow, stop]);
-
-  return { job, start, refused };
-}
-
-function useTestMode(): boolean {
-  const hydrated = useHydrated();
-  const [testMode, setTestMode] = useState(false);
-  useEffect(() => {
-    if (!hydrated) return;
-    const controller = new AbortController();
-    fetchTestMode(controller.signal)
-      .then(setTestMode)
-      .catch(() => {});
-    return () => controller.abort();
-  }, [hydrated]);
-  return testMode;
-}
-
 export default function AiVideo({ loaderData, actionData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const testMode = useTestMode();
   const { job, start, refused: refusedNow } = useVideoJob(loaderData.job);
   const [prompt, setPrompt] = useState(actionData?.prompt ?? loaderData.job?.prompt ?? "");
-  const refused = refusedNow ?? actionData?.refused ?? null;
+  const refused = refusedNow ?? (actionData && "refused" in actionData ? actionData.refused : null);
+  // What is wrong with the prompt: said by the action without JavaScript, at once with it.
+  const [promptError, setPromptError] = useState(
+    actionData && "promptError" in actionData ? actionData.promptError : null,
+  );
+  const promptField = useRef<HTMLInputElement>(null);
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // docs/screens.md#validation-rules: an empty prompt is ignored.
+    // docs/screens.md#validation-rules: an empty prompt starts nothing; the field says why.
     const text = prompt.trim();
-    if (!text) return;
+    if (!text) {
+      setPromptError(ENTER_PROMPT);
+      promptField.current?.focus();
+      return;
+    }
+    setPromptError(null);
     void start(text);
   };
 
@@ -172,7 +102,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
   return (
     <main className="page ai-page aivideo-page">
       {/* A refusal stays readable: no self-refresh over it. */}
-      {!hydrated && !actionData?.refused && loaderData.job && !isFinished(loaderData.job.status) ? (
+      {!hydrated && !refused && loaderData.job && !isFinished(loaderData.job.status) ? (
         <noscript>
           <meta httpEquiv="refresh" content="1" />
         </noscript>
@@ -201,13 +131,27 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
             <label>
               Prompt
               <input
+                ref={promptField}
                 name="prompt"
                 maxLength={loaderData.promptMax}
                 value={prompt}
-                onChange={(event) => setPrompt(event.target.value)}
+                onChange={(event) => {
+                  setPrompt(event.target.value);
+                  if (event.target.value.trim()) setPromptError(null);
+                }}
                 placeholder="A neon city in the rain, slow camera pan"
                 autoComplete="off"
+                aria-invalid={promptError ? true : undefined}
+                aria-describedby={promptError ? "video-prompt-error" : undefined}
+                // Refused without JavaScript: back in the field that needs the words.
+                // eslint-disable-next-line jsx-a11y/no-autofocus
+                autoFocus={!!actionData && "promptError" in actionData}
               />
+              {promptError ? (
+                <span className="field-error" id="video-prompt-error" role="alert">
+                  {promptError}
+                </span>
+              ) : null}
             </label>
             <div className="ai-actions">
               <button type="submit" className="button button-primary" disabled={busy}>

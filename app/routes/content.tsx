@@ -17,12 +17,16 @@ import { requireUser } from "~/auth/auth.server";
 import { formIntent, pinnedBy } from "~/shared/pin-form";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { justChanged } from "~/lib/just-changed.server";
 import { DomainError } from "~/lib/domain-error";
 import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content-input.server";
 import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content.server";
+import editingStylesheet from "~/styles/editing.css?url";
 import type { Route } from "./+types/content";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: editingStylesheet }];
 
 export const meta: Route.MetaFunction = () => [{ title: "Content · Creative AI Studio" }];
 
@@ -109,7 +113,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         { status: done ? 200 : status },
       );
     if (!done) return redirectWithError(back, failed);
-    return intent === "delete" ? redirectWithSuccess(back, "Content deleted") : redirect(back);
+    if (intent === "delete") return redirectWithSuccess(back, "Content deleted");
+    // Back on the dashboard at the row that was pinned, not at the top (docs/screens.md#after-create-and-a-pin).
+    if (new URL(back, request.url).pathname !== "/dashboard") return redirect(back);
+    return redirect(back, { headers: { "Set-Cookie": await justChanged.set({ id: params.id, part: "pin" }) } });
   }
 
   if (intent === "save") {

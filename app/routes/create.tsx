@@ -1,6 +1,9 @@
+import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
 import { PageHeader } from "~/components/page-header";
+import { describedBy, TitleCounter, titleCounterId, titleCounterText } from "~/components/title-counter";
+import { justChanged } from "~/lib/just-changed.server";
 import { requireUser } from "~/auth/auth.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { DomainError } from "~/lib/domain-error";
@@ -8,7 +11,10 @@ import { fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentInputSchema, TITLE_MAX } from "~/models/content-input.server";
 import { createContent } from "~/models/content.server";
+import editingStylesheet from "~/styles/editing.css?url";
 import type { Route } from "./+types/create";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: editingStylesheet }];
 
 export const meta: Route.MetaFunction = () => [{ title: "Create · Creative AI Studio" }];
 
@@ -42,8 +48,9 @@ export async function action({ context, request }: Route.ActionArgs) {
       { status: 400 },
     );
   }
+  let created;
   try {
-    await createContent(user.id, parsed.data);
+    created = await createContent(user.id, parsed.data);
   } catch (error) {
     // Past the storage quota (413): the text in docs/screens.md#error-messages and the reason; nothing was saved.
     if (error instanceof DomainError && error.status === 413) {
@@ -55,7 +62,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     console.error("[content] create failed", error);
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });
   }
-  return redirectWithSuccess("/dashboard", "Content created");
+  // The dashboard brings the new piece into view, highlighted (docs/screens.md#after-create-and-a-pin); the address stays /dashboard.
+  return redirectWithSuccess("/dashboard", "Content created", {
+    headers: { "Set-Cookie": await justChanged.set({ id: created.id, part: "title" }) },
+  });
 }
 
 /** With JavaScript: a post that never reaches the server keeps what was typed and says the text in docs/screens.md#error-messages. */
@@ -72,6 +82,9 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction === "/create";
   const errors = actionData?.fieldErrors ?? {};
+  // The counter starts from what the server gave back (a refused post), then follows the typing.
+  const [titleLength, setTitleLength] = useState(actionData?.values.title.length ?? 0);
+  const counted = titleCounterText(titleLength, loaderData.limits.title) !== null;
   return (
     <main className="page page-narrow create-page">
       <PageHeader title="Create Content" icon="pen-line" />
@@ -83,12 +96,14 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
             required
             maxLength={loaderData.limits.title}
             defaultValue={actionData?.values.title}
+            onChange={(event) => setTitleLength(event.target.value.length)}
             aria-invalid={!!errors.title}
-            aria-describedby={errors.title ? "title-error" : undefined}
+            aria-describedby={describedBy(errors.title && "title-error", counted && titleCounterId("create-title"))}
             // The page's one job starts in this field.
             // eslint-disable-next-line jsx-a11y/no-autofocus
             autoFocus
           />
+          <TitleCounter field="create-title" length={titleLength} max={loaderData.limits.title} />
           {errors.title ? (
             <span className="field-error" id="title-error">
               {errors.title}

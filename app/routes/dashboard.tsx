@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { createContext, Link, redirect } from "react-router";
 import { firstWelcomeOfSignIn } from "~/browser/welcome";
 import type { ShellHandle } from "~/components/shell-frame";
-import { readContentRows, type ContentListItem } from "~/components/content-rows";
+import { readContentRows, type ContentListItem, type JustChangedRow } from "~/components/content-rows";
 import { ContentList } from "~/components/dashboard-list";
 import { useMarkupOnly } from "~/components/use-markup-only";
 import { Icon } from "~/components/icon";
@@ -15,6 +15,8 @@ import { currentUser, requireUser } from "~/auth/auth.server";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { env } from "~/lib/env.server";
 import { keepPersonalPages } from "~/lib/http/kept-pages.server";
+import { withHeaders } from "~/lib/http/security.server";
+import { justChanged } from "~/lib/just-changed.server";
 import { sendInMarkupOnly } from "~/lib/markup-only.server";
 import { preferencesOf } from "~/lib/preferences.server";
 import { CONTENT_PAGE_SIZE } from "~/models/content-input.server";
@@ -43,7 +45,17 @@ export const middleware: Route.MiddlewareFunction[] = [
     },
     sessionCookie: SESSION_COOKIE,
   }),
+  // Inside the keeper: the page that highlights a row clears the note (a Set-Cookie), so it is never kept.
+  async ({ request, context }, next) => {
+    const { value, clear } = await justChanged.take(request);
+    if (!clear) return next();
+    context.set(justChangedContext, value);
+    return withHeaders(await next(), (headers) => headers.append("Set-Cookie", clear));
+  },
 ];
+
+/** The row a plain form has just made or pinned (the one-time note), for the loader. */
+const justChangedContext = createContext<JustChangedRow | null>(null);
 
 /** The person's content version and item count, read once per request (the kept page's key and the list's total share it). */
 const contentStateContext = createContext<Promise<ContentState | null> | null>(null);
@@ -77,6 +89,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     preferences,
     editing,
     usage,
+    justChanged: context.get(justChangedContext),
     content: { ...content, items: sendInMarkupOnly(context, request, CONTENT_ROWS, items) },
   };
 }
@@ -131,7 +144,7 @@ function listItems(rows: ContentSummary[]): { items: ContentListItem[]; pinnedRa
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { preferences, editing, email, content, usage } = loaderData;
+  const { preferences, editing, email, content, usage, justChanged } = loaderData;
   const contentRows = useMarkupOnly(CONTENT_ROWS, content.items, content, readContentRows);
   const followLink = useFollowLinksInApp();
 
@@ -179,6 +192,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         page={content.page}
         pageSize={content.pageSize}
         query={content.query}
+        justChanged={justChanged}
       />
       <section className="account-export" aria-label="Your data">
         <a className="button button-ghost" href="/api/account/export" download>

@@ -1,14 +1,21 @@
-import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate, useRouteLoaderData } from "react-router";
+import { alertInApp } from "~/browser/app-dialogs";
+import { AuthHeader, PasswordToggle } from "~/components/auth-parts";
 import { EnhancedField } from "~/components/enhanced-field";
 import { FlashMessage } from "~/components/flash-message";
+import type { FlashToast } from "~/components/toasts";
+import { loginNote } from "~/auth/login-note.server";
 import { authenticateLoginForm, currentUser, LoginError } from "~/auth/auth.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { ssoLink } from "~/auth/oidc.server";
 import { commitTokenPair } from "~/auth/session.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { issueTokenPair } from "~/models/token.server";
+import signInStylesheet from "~/styles/sign-in.css?url";
 import type { Route } from "./+types/login";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: signInStylesheet }];
 
 export const meta: Route.MetaFunction = () => [
   { title: "Login · Creative AI Studio" },
@@ -18,17 +25,35 @@ export const meta: Route.MetaFunction = () => [
 /** docs/screens.md#states-and-transitions: after a successful login wait about 300 ms, then go to the dashboard. */
 const LOGIN_REDIRECT_MS = 300;
 
-export function loader({ context, request }: Route.LoaderArgs) {
+/** What the screen says after Logout (docs/screens.md#sign-in-screens). */
+export const SIGNED_OUT_TEXT = "You have signed out.";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const user = currentUser(context);
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-  return { signedInAs: user?.email ?? null, redirectTo, sso: ssoLink(redirectTo) };
+  // Left by Create Account (the email to sign in with) or by Logout; read once.
+  const note = await loginNote.take(request);
+  return data(
+    {
+      signedInAs: user?.email ?? null,
+      redirectTo,
+      sso: ssoLink(redirectTo),
+      email: note.value?.email ?? null,
+      signedOut: note.value?.signedOut === true && !user,
+    },
+    { headers: note.clear ? { "Set-Cookie": note.clear } : undefined },
+  );
 }
 
-/** The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers. */
-export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+/**
+ * The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers;
+ * so does the loader's clearing of the login note.
+ */
+export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders, parentHeaders }) => {
   const headers = new Headers(parentHeaders);
   const retryAfter = actionHeaders.get("Retry-After");
   if (retryAfter) headers.set("Retry-After", retryAfter);
+  for (const cookie of loaderHeaders.getSetCookie()) headers.append("Set-Cookie", cookie);
   return headers;
 };
 
@@ -61,6 +86,17 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const result = fetcher.data ?? actionData;
   const navigate = useNavigate();
   const alerted = useRef<unknown>(null);
+  const [passwordShown, setPasswordShown] = useState(false);
+  const flash = (useRouteLoaderData("root") as { toast?: FlashToast | null } | undefined)?.toast;
+
+  // Why the person is here (e.g. "Please log in again.", the reason a screen sent them with) is also
+  // said in the app's alert, in the same words.
+  const explained = useRef<unknown>(null);
+  useEffect(() => {
+    if (flash?.type !== "error" || explained.current === flash) return;
+    explained.current = flash;
+    void alertInApp(flash.message);
+  }, [flash]);
 
   useEffect(() => {
     if (!fetcher.data || alerted.current === fetcher.data) return;
@@ -72,7 +108,8 @@ export default function Login({ loaderData }: Route.ComponentProps) {
       );
       return () => clearTimeout(timer);
     }
-    window.alert(fetcher.data.error);
+    // docs/screens.md#error-messages: the failure is alerted (in the app's alert) as well as said in the form.
+    void alertInApp(fetcher.data.error);
   }, [fetcher.data, navigate]);
 
   // After a successful fetcher login the loader revalidates and sees the new session: keep showing the
@@ -80,6 +117,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   if (loaderData.signedInAs && !fetcher.data?.ok) {
     return (
       <main className="page page-narrow auth-page">
+        <AuthHeader />
         <h1>You are logged in</h1>
         <p className="muted">Signed in as {loaderData.signedInAs}.</p>
         <div className="stack">
@@ -102,19 +140,47 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const busy = fetcher.state !== "idle";
   return (
     <main className="page page-narrow auth-page">
+      <AuthHeader />
       <h1>Login</h1>
+      {loaderData.signedOut ? (
+        <p className="message message-success auth-note" role="status">
+          {SIGNED_OUT_TEXT}
+        </p>
+      ) : null}
       <FlashMessage />
       <fetcher.Form method="post" className="card form" aria-label="Login">
         <EnhancedField />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <label>
           Email
-          <input type="email" name="email" autoComplete="email" required maxLength={254} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            defaultValue={loaderData.email ?? undefined}
+          />
         </label>
         <label>
           Password
-          <input type="password" name="password" autoComplete="current-password" required maxLength={256} />
+          <input
+            id="login-password"
+            type={passwordShown ? "text" : "password"}
+            name="password"
+            autoComplete="current-password"
+            required
+            maxLength={256}
+            // Just registered: the email is filled in, the password is what is left to type.
+            // eslint-disable-next-line jsx-a11y/no-autofocus
+            autoFocus={!!loaderData.email}
+          />
         </label>
+        <PasswordToggle
+          shown={passwordShown}
+          onToggle={() => setPasswordShown((shown) => !shown)}
+          controls="login-password"
+        />
         {result && !result.ok ? (
           <p className="message message-error" role="alert">
             {result.error}

@@ -1,16 +1,21 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Link, useActionData, useFetcher, useLoaderData, useNavigate } from "react-router";
+import { AuthHeader, PASSWORD_RULE_ID, PasswordRule, PasswordToggle } from "~/components/auth-parts";
 import { EnhancedField } from "~/components/enhanced-field";
+import { loginNote } from "~/auth/login-note.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { firstIssue } from "~/lib/validation.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/credentials.server";
-import { credentialsSchema } from "~/shared/credentials";
+import { credentialsSchema, EMAIL_MAX, PASSWORD_MIN } from "~/shared/credentials";
 import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/user.server";
 import { invitationIsUsable } from "~/models/invitation.server";
 import { env } from "~/lib/env.server";
 import { ssoLink } from "~/auth/oidc.server";
+import signInStylesheet from "~/styles/sign-in.css?url";
 import type { Route } from "./+types/register";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: signInStylesheet }];
 
 export const meta: Route.MetaFunction = () => [
   { title: "Register · Creative AI Studio" },
@@ -24,15 +29,20 @@ export const meta: Route.MetaFunction = () => [
 const REGISTER_REDIRECT_MS = 1500;
 const SUCCESS_MESSAGE = "Account created! Redirecting to login...";
 
-function failure(message: string, status: number, headers?: HeadersInit) {
-  return data({ ok: false as const, message }, { status, headers });
+/** A refusal keeps the email typed (the form shows it again without JavaScript); never the passwords. */
+function failure(message: string, status: number, email: string, headers?: HeadersInit) {
+  return data({ ok: false as const, message, email }, { status, headers });
 }
 
-/** The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers. */
+/**
+ * The action's Retry-After (429, 503) reaches the page's answer too, beside the parent routes' headers;
+ * so does the login note a success leaves (Login then opens with the email filled in).
+ */
 export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
   const headers = new Headers(parentHeaders);
   const retryAfter = actionHeaders.get("Retry-After");
   if (retryAfter) headers.set("Retry-After", retryAfter);
+  for (const cookie of actionHeaders.getSetCookie()) headers.append("Set-Cookie", cookie);
   return headers;
 };
 
@@ -43,12 +53,14 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
  * "Sign up with {name}" beside the form joins through the provider instead, the invitation carried along.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  if (env.registration === "closed") return { refusal: REGISTRATION_CLOSED_MESSAGE, invite: null, sso: null };
-  if (env.registration === "open") return { refusal: null, invite: null, sso: ssoLink("/dashboard") };
+  const passwordMin = PASSWORD_MIN;
+  if (env.registration === "closed")
+    return { refusal: REGISTRATION_CLOSED_MESSAGE, invite: null, sso: null, passwordMin };
+  if (env.registration === "open") return { refusal: null, invite: null, sso: ssoLink("/dashboard"), passwordMin };
   const invite = new URL(request.url).searchParams.get("invite")?.trim() ?? "";
   return (await invitationIsUsable(invite))
-    ? { refusal: null, invite, sso: ssoLink("/dashboard", invite) }
-    : { refusal: INVITATION_NEEDED_MESSAGE, invite: null, sso: null };
+    ? { refusal: null, invite, sso: ssoLink("/dashboard", invite), passwordMin }
+    : { refusal: INVITATION_NEEDED_MESSAGE, invite: null, sso: null, passwordMin };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -56,38 +68,44 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   const confirm = String(form.get("confirmPassword") ?? "");
-  if (!email.trim() || !password || !confirm) return failure("⚠️ Please fill in all fields.", 400);
-  if (password !== confirm) return failure("❌ Passwords do not match.", 400);
+  const kept = email.slice(0, EMAIL_MAX);
+  if (!email.trim() || !password || !confirm) return failure("⚠️ Please fill in all fields.", 400, kept);
+  if (password !== confirm) return failure("❌ Passwords do not match.", 400, kept);
   const parsed = credentialsSchema.safeParse({ email, password });
-  if (!parsed.success) return failure(`❌ Registration failed: ${firstIssue(parsed.error)}`, 400);
+  if (!parsed.success) return failure(`❌ Registration failed: ${firstIssue(parsed.error)}`, 400, kept);
   try {
     const invite = String(form.get("invite") ?? "").trim() || null;
     const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(context), invite);
-    if (!result.ok && result.reason === "closed") return failure(`❌ ${REGISTRATION_CLOSED_MESSAGE}`, 403);
-    if (!result.ok && result.reason === "invitation") return failure(`❌ ${INVITATION_NEEDED_MESSAGE}`, 403);
+    if (!result.ok && result.reason === "closed") return failure(`❌ ${REGISTRATION_CLOSED_MESSAGE}`, 403, kept);
+    if (!result.ok && result.reason === "invitation") return failure(`❌ ${INVITATION_NEEDED_MESSAGE}`, 403, kept);
     if (!result.ok) {
       const busy = result.reason === "busy";
       const reason = busy
         ? busyMessage(result.retryAfterSeconds)
         : registrationThrottledMessage(result.retryAfterSeconds);
-      return failure(`❌ Registration failed: ${reason}`, busy ? 503 : 429, {
+      return failure(`❌ Registration failed: ${reason}`, busy ? 503 : 429, kept, {
         "Retry-After": String(result.retryAfterSeconds),
       });
     }
   } catch (error) {
-    if (error instanceof EmailTakenError) return failure("⚠️ That email is already registered.", 409);
+    if (error instanceof EmailTakenError) return failure("⚠️ That email is already registered.", 409, kept);
     throw error;
   }
-  return { ok: true as const, message: SUCCESS_MESSAGE, enhanced: form.get("enhanced") === "1" };
+  return data(
+    { ok: true as const, message: SUCCESS_MESSAGE, enhanced: form.get("enhanced") === "1" },
+    { headers: { "Set-Cookie": await loginNote.set({ email: parsed.data.email }) } },
+  );
 }
 
 export default function Register() {
-  const { refusal, invite, sso } = useLoaderData<typeof loader>();
+  const { refusal, invite, sso, passwordMin } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<typeof action>();
   const actionData = useActionData<typeof action>();
   const result = fetcher.data ?? actionData;
   const navigate = useNavigate();
   const handled = useRef<unknown>(null);
+  const [passwordShown, setPasswordShown] = useState(false);
+  const passwordType = passwordShown ? "text" : "password";
 
   useEffect(() => {
     if (!fetcher.data?.ok || handled.current === fetcher.data) return;
@@ -101,6 +119,7 @@ export default function Register() {
     <main className="page page-narrow auth-page">
       {/* Without JavaScript the browser follows this after 1.5 s (React hoists it into <head>). */}
       {result?.ok && !fetcher.data ? <meta httpEquiv="refresh" content="1.5;url=/login" /> : null}
+      <AuthHeader />
       <h1>Create Account</h1>
       {/* After a success the loader may already find the invitation used: the success stays in view. */}
       {refusal && !result?.ok ? (
@@ -113,16 +132,42 @@ export default function Register() {
           {invite ? <input type="hidden" name="invite" value={invite} /> : null}
           <label>
             Email
-            <input type="email" name="email" autoComplete="email" maxLength={254} />
+            <input
+              type="email"
+              name="email"
+              autoComplete="email"
+              maxLength={254}
+              defaultValue={result && !result.ok ? result.email : undefined}
+            />
           </label>
           <label>
             Password
-            <input type="password" name="password" autoComplete="new-password" maxLength={256} />
+            <input
+              id="register-password"
+              type={passwordType}
+              name="password"
+              autoComplete="new-password"
+              maxLength={256}
+              aria-describedby={PASSWORD_RULE_ID}
+            />
           </label>
+          {/* Outside the label: it describes the field, it is not part of its name. */}
+          <PasswordRule min={passwordMin} />
           <label>
             Confirm Password
-            <input type="password" name="confirmPassword" autoComplete="new-password" maxLength={256} />
+            <input
+              id="register-confirm"
+              type={passwordType}
+              name="confirmPassword"
+              autoComplete="new-password"
+              maxLength={256}
+            />
           </label>
+          <PasswordToggle
+            shown={passwordShown}
+            onToggle={() => setPasswordShown((shown) => !shown)}
+            controls="register-password register-confirm"
+          />
           {result ? (
             <p
               className={`message ${result.ok ? "message-success" : "message-error"}`}

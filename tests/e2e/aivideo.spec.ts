@@ -16,9 +16,9 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   expect((await health).status()).toBe(200);
   await expect(page.getByTestId("test-mode-badge")).toHaveText("Test Mode");
 
-  // docs/screens.md#validation-rules: an empty prompt is ignored.
+  // docs/screens.md#validation-rules: an empty prompt starts nothing, and the field says so.
   await page.getByRole("button", { name: "Generate Video" }).click();
-  await page.waitForTimeout(300);
+  await expect(page.getByText("Please enter a prompt.")).toBeVisible();
   expect(created).toHaveLength(0);
   await expect(page.getByTestId("video-status")).toHaveCount(0);
 

@@ -41,18 +41,18 @@ test.describe("register", () => {
 });
 
 test.describe("login", () => {
-  test("a failure alerts; success goes to the dashboard", async ({ page }) => {
+  test("a failure alerts (the app's alert); success goes to the dashboard", async ({ page }) => {
     const email = uniqueEmail("login");
     await page.request.post("/api/auth/register", { data: { email, password: PASSWORD } });
     await page.goto("/login");
 
-    const dialog = page.waitForEvent("dialog");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("wrong password");
     await page.getByRole("button", { name: "Login" }).click();
-    const alert = await dialog;
-    expect(alert.message()).toBe("Login failed. Please check your credentials.");
-    await alert.accept();
+    const alert = page.getByRole("alertdialog");
+    await expect(alert.locator("p").first()).toHaveText("Login failed. Please check your credentials.");
+    await alert.getByRole("button", { name: "OK" }).click();
+    await expect(alert).toHaveCount(0);
     await expect(page).toHaveURL(/\/login$/);
 
     await page.getByLabel("Password").fill(PASSWORD);

@@ -199,7 +199,8 @@ test("projects: failures say so", async ({ page, browser }) => {
   const anonymous = await browser.newPage();
   await anonymous.goto("/projects");
   await anonymous.waitForURL(/\/login\?redirectTo=%2Fprojects/);
-  await expect(anonymous.getByText("Please log in again.")).toBeVisible();
+  // In the app's alert (and the toast).
+  await expect(anonymous.getByRole("alertdialog")).toContainText("Please log in again.");
   await anonymous.close();
 });
 

@@ -1,0 +1,30 @@
+/** How close to its limit a title must be before the field counts (docs/screens.md#title-counter). */
+const COUNT_FROM_REMAINING = 20;
+
+export const titleCounterId = (field: string) => `${field}-counter`;
+
+/** The text of the counter, or null while the title is far from its limit. */
+export function titleCounterText(length: number, max: number): string | null {
+  if (length < max - COUNT_FROM_REMAINING) return null;
+  return length >= max ? `${max}/${max} — the limit` : `${length}/${max}`;
+}
+
+/**
+ * A title field's counter, near the limit only ("185/200"), and what happens at it ("200/200 — the
+ * limit") instead of the field stopping in silence. The field names it by aria-describedby.
+ */
+export function TitleCounter({ field, length, max }: { field: string; length: number; max: number }) {
+  const text = titleCounterText(length, max);
+  if (text === null) return null;
+  return (
+    <span id={titleCounterId(field)} className={`field-counter${length >= max ? " field-counter-full" : ""}`}>
+      {text}
+    </span>
+  );
+}
+
+/** The ids a title field is described by: its error and its counter, as shown. */
+export function describedBy(...ids: (string | false | null | undefined)[]): string | undefined {
+  const shown = ids.filter((id): id is string => !!id);
+  return shown.length > 0 ? shown.join(" ") : undefined;
+}
