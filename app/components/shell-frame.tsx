@@ -27,7 +27,9 @@ export function navSection(pathname: string): string | null {
 /**
  * The app shell of every signed-in screen (decision 0023): the studio's navigation, the theme toggle and
  * the account. One <details> is both: on wide screens CSS keeps its content shown as a sidebar (its
- * summary hidden); on phones it is the top bar's Menu, a drawer that opens without JavaScript.
+ * summary hidden); on phones it is the top bar's Menu, a drawer that opens without JavaScript. The
+ * sidebar is the window's height: its navigation scrolls inside itself and the account corner stays
+ * in view (docs/screens.md "Shell and toasts").
  */
 export function AppShell({ email, plan, children }: { email: string; plan: string; children: React.ReactNode }) {
   const location = useLocation();
@@ -91,6 +93,13 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
                 Plan: <strong>{shownPlan}</strong>
               </p>
               <div className="shell-account-actions">
+                <a
+                  className="button button-ghost button-small shell-account-link"
+                  href="/account"
+                  aria-current={location.pathname === "/account" ? "page" : undefined}
+                >
+                  Account
+                </a>
                 {ownThemeToggle ? null : <ThemeToggle className="button-small shell-theme" />}
                 <Form method="post" action="/logout" className="inline-form" discover="none">
                   <button type="submit" className="button button-ghost button-small shell-logout">

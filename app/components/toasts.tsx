@@ -3,6 +3,7 @@ import { useLocation, useRouteLoaderData } from "react-router";
 import { forgetWelcome } from "~/browser/welcome";
 import type { ToastOptions } from "react-toastify/unstyled";
 import { useTheme } from "./theme-toggle";
+import { startsWithEmoji, toastStack } from "./toast-peek";
 
 export interface FlashToast {
   type: "info" | "success" | "error" | "warning";
@@ -18,10 +19,16 @@ type Toastify = typeof import("react-toastify/unstyled");
 let toastify: Promise<Toastify> | undefined;
 let wanted = false;
 const listeners = new Set<() => void>();
+const shownToasts = toastStack();
 
 function loadToastify() {
   if (!toastify) {
-    toastify = import("react-toastify/unstyled");
+    toastify = import("react-toastify/unstyled").then((module) => {
+      module.toast.onChange((item) => {
+        if (item.status === "removed") shownToasts.gone(item.id);
+      });
+      return module;
+    });
     wanted = true;
     for (const listener of listeners) listener();
   }
@@ -79,7 +86,12 @@ export const DASHBOARD_TOAST_MS = 3000;
 const raise =
   (type: FlashToast["type"]) =>
   (message: string, options?: ToastOptions): void => {
-    void loadToastify().then((module) => module.toast[type](message, options));
+    void loadToastify().then((module) => {
+      // A text with its own emoji gets no second, drawn icon.
+      const id = module.toast[type](message, startsWithEmoji(message) ? { icon: false, ...options } : options);
+      // At most three at once: the oldest goes for the newest (docs/screens.md "Shell and toasts").
+      for (const old of shownToasts.shown(id)) module.toast.dismiss(old);
+    });
   };
 
 /** react-toastify's `toast.info/success/error/warning`, loading it on first use. */

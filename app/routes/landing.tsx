@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { ThemeToggle, useTheme } from "~/components/theme-toggle";
 import { currentUser } from "~/auth/auth.server";
 import {
@@ -115,17 +115,28 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
         <nav className="landing-actions" aria-label="Get started">
+          {/* Signed in: the way in and the way out instead of Register and Login (docs/screens.md "Shell and toasts"). */}
           {loaderData.signedIn ? (
-            <Link className="button button-primary" to="/dashboard">
-              Open dashboard
-            </Link>
-          ) : null}
-          <Link className={loaderData.signedIn ? "button" : "button button-primary"} to="/register">
-            Register
-          </Link>
-          <Link className="button" to="/login">
-            Login
-          </Link>
+            <>
+              <Link className="button button-primary" to="/dashboard">
+                Open dashboard
+              </Link>
+              <Form method="post" action="/logout" className="inline-form" discover="none">
+                <button type="submit" className="button">
+                  Logout
+                </button>
+              </Form>
+            </>
+          ) : (
+            <>
+              <Link className="button button-primary" to="/register">
+                Register
+              </Link>
+              <Link className="button" to="/login">
+                Login
+              </Link>
+            </>
+          )}
           <Link className="button button-ghost" to="/feedback">
             Give Feedback
           </Link>

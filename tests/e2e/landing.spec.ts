@@ -107,7 +107,7 @@ for (const viewport of [
   for (const javaScriptEnabled of [true, false]) {
     test.describe(`at ${viewport.width}x${viewport.height}, JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
       test.use({ viewport, javaScriptEnabled });
-      test("a signed-in person is greeted with Open dashboard beside the buttons in docs/screens.md", async ({
+      test("a signed-in person is greeted with Open dashboard and Logout instead of Register and Login", async ({
         page,
       }) => {
         await page.goto("/");
@@ -115,8 +115,9 @@ for (const viewport of [
         await signUpAndLogIn(page, "landing-home");
         await page.goto("/");
         const actions = page.getByRole("navigation", { name: "Get started" });
-        for (const name of ["Register", "Login", "Give Feedback"])
-          await expect(actions.getByRole("link", { name })).toBeVisible();
+        await expect(actions.getByRole("link", { name: "Give Feedback" })).toBeVisible();
+        await expect(actions.getByRole("button", { name: "Logout" })).toBeVisible();
+        for (const name of ["Register", "Login"]) await expect(actions.getByRole("link", { name })).toHaveCount(0);
         await actions.getByRole("link", { name: "Open dashboard" }).click();
         await expect(page).toHaveURL(/\/dashboard$/);
       });

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from "../support/e2e-test";
+import { expect, test, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 /** Chooses the theme the way the toggle does (the preferences cookie). */
@@ -23,41 +23,18 @@ const luminance = (rgb: string) => {
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** Everything of `controls` that is shown, checked against the toasts' boxes; how many were checked. */
-async function expectNoToastCovers(page: Page, controls: Locator[], what: string) {
-  const toastBoxes = await Promise.all(
-    (await page.locator(".Toastify__toast").all()).map(async (toast) => (await toast.boundingBox())!),
-  );
-  let checked = 0;
-  for (const control of controls) {
-    for (const element of await control.all()) {
-      if (!(await element.isVisible())) continue;
-      const controlBox = (await element.boundingBox())!;
-      for (const box of toastBoxes) {
-        expect(
-          overlaps(box, controlBox),
-          `${what}: a toast covers ${(await element.getAttribute("aria-label")) ?? (await element.textContent())}`,
-        ).toBe(false);
-      }
-      checked++;
-    }
-  }
-  return checked;
-}
-
+// Where toasts stand, how many, closing and pausing: tests/e2e/shell-and-toasts.spec.ts.
 for (const viewport of [
-  { width: 1280, height: 900 },
+  { width: 1280, height: 800 },
   { width: 375, height: 667 },
 ]) {
-  test(`the welcome toast covers none of the header's controls, the search box or a row's Delete, and follows the theme at ${viewport.width}x${viewport.height}`, async ({
+  test(`the welcome toast lies over none of the navigation and follows the theme at ${viewport.width}x${viewport.height}`, async ({
     page,
   }) => {
     await page.setViewportSize(viewport);
     for (const theme of ["dark", "light"] as const) {
       // The welcome shows once per sign-in: each theme's check signs a new person in.
       await signUpAndLogIn(page, "toasts");
-      for (const title of ["Harbour", "Gulls", "Red boat", "Tide tables"])
-        await page.request.post("/api/content", { data: { title, body: "" } });
       await chooseTheme(page, theme);
       await page.goto("/dashboard");
       const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
@@ -68,146 +45,17 @@ for (const viewport of [
           toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length),
         )
         .toBe(0);
-      const controls = [
-        page.getByRole("link", { name: /Edit mode/ }),
-        page.getByRole("button", { name: "Logout" }),
-        page.getByRole("button", { name: /^Switch to (dark|light) theme$/ }),
-        page.getByRole("searchbox", { name: "Search your content" }),
-      ];
-      expect(await expectNoToastCovers(page, controls, `${theme}, top`)).toBeGreaterThanOrEqual(2);
-      // Scrolled to the end, the page's last controls (the rows' Delete, Export) end above the toasts:
-      // the page has room for them.
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      const deletes = page.getByRole("button", { name: /^Delete / });
-      await expect(deletes.last()).toBeInViewport();
-      await expect(page.getByRole("link", { name: "Export my data" })).toBeInViewport();
-      expect(
-        await expectNoToastCovers(page, [deletes, page.getByRole("link", { name: "Export my data" })], `${theme}, end`),
-      ).toBeGreaterThanOrEqual(2);
+      const box = (await toast.boundingBox())!;
+      // The sidebar (with its account corner) on a desktop, the top bar with Menu on a phone.
+      const navigation = (await page.locator(".shell-bar").boundingBox())!;
+      expect(overlaps(box, navigation), `${theme}: the toast lies over the navigation`).toBe(false);
       // Dark toasts in dark mode, light ones in light mode.
       const background = await toast.evaluate((element) => getComputedStyle(element).backgroundColor);
       if (theme === "dark") expect(luminance(background), background).toBeLessThan(0.1);
       else expect(luminance(background), background).toBeGreaterThan(0.6);
     }
   });
-
-  const atOnce = viewport.width < 600 ? 2 : 3;
-  test(`at most ${atOnce} toasts show at once at ${viewport.width}x${viewport.height}; the rest wait their turn`, async ({
-    page,
-  }) => {
-    await page.setViewportSize(viewport);
-    await signUpAndLogIn(page, "toast-limit");
-    await page.goto("/dashboard");
-    await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
-    let most = 0;
-    const sample = async () => (most = Math.max(most, await page.locator(".Toastify__toast").count()));
-    // Three plan toasts raised while the welcome still shows: four in all.
-    for (const plan of ["Pro", "Ultimate", "Free"]) {
-      await page.getByRole("button", { name: plan, exact: true }).click();
-      await expect(page.getByTestId("current-plan")).toHaveText(plan);
-      await expect.poll(async () => (await sample(), page.locator(".Toastify__toast").count())).toBeGreaterThan(0);
-    }
-    // Each one is shown in its turn (none is dropped), never more than the limit together.
-    for (const text of ["Pro Plan Activated!", "Ultimate Plan Activated!", "Free Plan Activated!"]) {
-      await expect
-        .poll(async () => (await sample(), page.locator(".Toastify__toast").filter({ hasText: text }).count()), {
-          timeout: 10_000,
-        })
-        .toBe(1);
-    }
-    expect(most).toBeGreaterThanOrEqual(2);
-    expect(most).toBeLessThanOrEqual(atOnce);
-  });
 }
-
-/**
- * What lies under the toasts: every interactive control (button, link, field, summary) found under a
- * point of a toast's box (a 6 px grid), as the browser hit-tests it (so what the sidebar's own scroll
- * clips away is not there). Empty when no toast covers a control.
- */
-function controlsUnderToasts(page: Page) {
-  return page.evaluate(() => {
-    const found = new Set<string>();
-    for (const toast of document.querySelectorAll(".Toastify__toast")) {
-      const box = toast.getBoundingClientRect();
-      for (let y = box.top + 1; y < box.bottom; y += 6) {
-        for (let x = box.left + 1; x < box.right; x += 6) {
-          for (const element of document.elementsFromPoint(x, y)) {
-            if (element.closest(".Toastify")) continue;
-            const control = element.closest("button, a, input, select, textarea, summary, [role='button']");
-            if (control)
-              found.add(
-                `${control.tagName.toLowerCase()} "${control.getAttribute("aria-label") ?? control.textContent?.trim()}"`,
-              );
-          }
-        }
-      }
-    }
-    return [...found];
-  });
-}
-
-test("on a desktop no toast lies over a control mid-page: a long list's rows, the sidebar, the header (decision 0045)", async ({
-  page,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signUpAndLogIn(page, "toasts-mid");
-  for (let index = 1; index <= 40; index++)
-    await page.request.post("/api/content", { data: { title: `Note ${index}`, body: "" } });
-  // The window losing focus pauses the toasts (react-toastify's pauseOnFocusLoss): they stay for the
-  // checks. After their entrance, whose end sets them going again.
-  const moving = () =>
-    page.evaluate(
-      () =>
-        document
-          .getAnimations()
-          .filter(
-            (a) =>
-              a.playState === "running" &&
-              !(a.effect as KeyframeEffect).target?.classList.contains("Toastify__progress-bar"),
-          ).length,
-    );
-  const holdToasts = async () => {
-    await expect.poll(moving).toBe(0);
-    await page.evaluate(() => window.dispatchEvent(new Event("blur")));
-  };
-  await page.goto("/dashboard");
-  await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
-  await holdToasts();
-  // Three toasts at once (the desktop's most), then the list's middle on the screen: rows' Delete everywhere.
-  for (const plan of ["Pro", "Ultimate"]) {
-    await page.getByRole("button", { name: plan, exact: true }).click();
-    await expect(page.getByText(`${plan} Plan Activated!`)).toBeVisible();
-    await holdToasts();
-  }
-  await expect(page.locator(".Toastify__toast")).toHaveCount(3);
-  await page
-    .getByRole("link", { name: "Note 20", exact: true })
-    .evaluate((element) => element.scrollIntoView({ block: "center" }));
-  await expect.poll(moving).toBe(0);
-  const deletes = page.getByRole("button", { name: /^Delete Note/ });
-  let onScreen = 0;
-  for (const button of await deletes.all())
-    if (
-      (await button.isVisible()) &&
-      (await button.evaluate((element) => {
-        const box = element.getBoundingClientRect();
-        return box.top >= 0 && box.bottom <= window.innerHeight;
-      }))
-    )
-      onScreen++;
-  expect(onScreen).toBeGreaterThan(10);
-  expect(await controlsUnderToasts(page)).toEqual([]);
-  // Scrolled back to the top: the header's and the sidebar's controls are clear of them too.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  expect(await controlsUnderToasts(page)).toEqual([]);
-  // Every link of the sidebar stays within reach while they show: its own scroll brings the last one above them.
-  const logout = page.getByRole("region", { name: "Account" }).getByRole("button", { name: "Logout" });
-  await logout.scrollIntoViewIfNeeded();
-  await expect(logout).toBeInViewport();
-  expect(await controlsUnderToasts(page)).toEqual([]);
-  await expect(page.locator(".Toastify__toast")).toHaveCount(3);
-});
 
 for (const viewport of [
   { width: 1280, height: 900 },
@@ -247,31 +95,6 @@ for (const viewport of [
     await expect(page.getByText("Welcome back, Ultimate user!")).toBeVisible();
   });
 }
-
-test("a toast over a control gets out of the way of the pointer: faint, click-through and paused", async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 667 });
-  await signUpAndLogIn(page, "toast-peek");
-  await page.goto("/dashboard");
-  const toast = page.locator(".Toastify__toast").filter({ hasText: "Welcome back, Free user!" });
-  await expect(toast).toBeVisible();
-  await expect
-    .poll(() => toast.evaluate((element) => element.getAnimations().filter((a) => a.playState === "running").length))
-    .toBe(0);
-  const box = (await toast.boundingBox())!;
-  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
-  await page.mouse.move(x, y);
-  // What lies under the toast gets the pointer (the toast is click-through), and the toast stays while hovered.
-  const hit = () => page.evaluate(([px, py]) => !!document.elementFromPoint(px, py)?.closest(".Toastify"), [x, y]);
-  expect(await hit()).toBe(false);
-  await expect(toast).toHaveCSS("opacity", "0.15");
-  // Paused: still there after the dashboard toast's 3 s.
-  await page.waitForTimeout(3500);
-  await expect(toast).toBeVisible();
-  // The pointer leaves: the toast is whole again and closes.
-  await page.mouse.move(5, 5);
-  await expect(toast).toHaveCSS("opacity", "1");
-  await expect(toast).toHaveCount(0, { timeout: 8000 });
-});
 
 /** Every animation or transition longer than a hundredth of a millisecond (the toast's hidden countdown aside). */
 function movingThings(page: Page) {
