@@ -41,7 +41,8 @@ function sourceText(source: Provenance["source"]): string | null {
 export function FileDetails({ file, title, generated }: { file: LibraryFileJson; title: string; generated: boolean }) {
   const provenance = file.provenance;
   const rows: [string, string | null][] = [
-    ["File", file.name],
+    // The file's own name, when the title is not already it.
+    ["File", title === file.name ? null : file.name],
     ["Id", file.id],
     ["Type", file.content_type],
   ];
