@@ -1,7 +1,7 @@
 import type { LibraryFileJson, Provenance } from "~/shared/library-rules";
 
 /**
- * A library card's title and its Details (./library-item.tsx; docs/screens.md, "Library: cards"):
+ * A library card's title and its Details (./library-item.tsx; docs/screens.md, "Library: upload bar, filters, cards"):
  * the title is what the person knows the file by (a generated file's prompt, or the name they gave
  * it); the machine's names and ids wait under a <details> (it opens without JavaScript too).
  */

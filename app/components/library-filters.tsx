@@ -18,7 +18,7 @@ const SEARCH_PAUSE_MS = 300;
  * The library's filter form: kind, search and sort, a plain GET form with Apply, so it works without
  * JavaScript. With it the list follows each change (a select at once, Search after a short pause):
  * the same GET, in place of the history entry, the page and the focus staying where they are; Apply
- * is then not shown (docs/screens.md, "Library: filters").
+ * is then not shown (docs/screens.md, "Library: upload bar, filters, cards").
  */
 export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
   const hydrated = useHydrated();

@@ -54,7 +54,7 @@ export async function attachToProject(userId: string, fileId: string, projectId:
 /** The names the AI tools give what they make ("speech-hello-20260115-120405.wav", "ai-video-…"). */
 const MACHINE_NAME = /^(speech|image|ai-video|sketch)-.*\d{8}-\d{6}/;
 
-/** A library card's file: its title is what the person knows it by (docs/screens.md, "Library: cards"). */
+/** A library card's file: its title is what the person knows it by (docs/screens.md, "Library: upload bar, filters, cards"). */
 export type LibraryCardFile = LibraryFileJson & { title: string };
 
 /**
