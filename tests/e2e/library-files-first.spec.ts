@@ -122,6 +122,8 @@ for (const viewport of [
       for (let index = 1; index <= 12; index++) await savePhoto(page, `Shot ${index}.png`);
       await page.goto("/library?sort=date");
       await expect(items(page)).toHaveCount(12);
+      // Hydrated (Apply goes): Attach posts through its fetcher.
+      await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
       const last = items(page).filter({ hasText: "Shot 12.png" });
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       await last.locator(".library-attach > summary").click();

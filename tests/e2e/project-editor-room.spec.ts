@@ -23,6 +23,9 @@ async function projectWithVoice(page: Page) {
   return (await project.json()).id as string;
 }
 
+/** Hydrated: the generators that need JavaScript are there (a choice made before would be reset). */
+const hydrated = (page: Page) => expect(page.getByTestId("generator-script")).toBeVisible();
+
 /** Whether an element shows its whole text (nothing cut off sideways). */
 const whole = (page: Page, testId: string) =>
   page.getByTestId(testId).evaluate((element) => element.scrollWidth <= element.clientWidth);
@@ -42,6 +45,7 @@ for (const viewport of [
       await signUpAndLogIn(page, "project-room");
       const id = await projectWithVoice(page);
       await page.goto(`/project/${id}`);
+      await hydrated(page);
       const voice = media(page).getByLabel("Voice", { exact: true });
       await voice.selectOption({ index: 1 });
 
@@ -74,6 +78,7 @@ for (const viewport of [
       await signUpAndLogIn(page, "project-music");
       const id = await projectWithVoice(page);
       await page.goto(`/project/${id}`);
+      await hydrated(page);
       const music = media(page).getByLabel("Music", { exact: true });
       await expect(music).toBeVisible();
       await music.selectOption({ label: "Deep Abstract Ambient (bundled track)" });
@@ -99,6 +104,7 @@ for (const viewport of [
       await signUpAndLogIn(page, "project-generators");
       const id = await projectWithVoice(page);
       await page.goto(`/project/${id}`);
+      await hydrated(page);
       for (const name of ["script", "voice", "music", "image", "video"]) {
         const generator = page.getByTestId(`generator-${name}`);
         await expect(generator).toBeVisible();
