@@ -137,7 +137,8 @@ export function composeOfflineReply(message: string, items: Searchable[], projec
   }
   if (projectMatches.length > 0) {
     const lines = projectMatches.map(
-      ({ item, snippet }) => `• "${item.title}" (/project/${item.id})${snippet ? `: ${snippet}` : ""}`,
+      // Named by their titles: the reply is read (and pasted into scripts), so no raw /project/{id} paths.
+      ({ item, snippet }) => `• Project "${item.title}"${snippet ? `: ${snippet}` : ""}`,
     );
     parts.push(`From your projects:\n${lines.join("\n")}`);
   }

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, useSubmit } from "react-router";
 import {
   KIND_LABELS,
   LIBRARY_KINDS,
@@ -8,9 +9,38 @@ import {
   type LibraryFilters,
 } from "~/shared/library-rules";
 import { DELETE_CONFIRM } from "./library-texts";
+import { useHydrated } from "./use-hydrated";
 
-/** The library's filter form: kind, search and sort, a plain GET form so it works without JavaScript. */
+/** How long typing in Search pauses before the list follows it. */
+const SEARCH_PAUSE_MS = 300;
+
+/**
+ * The library's filter form: kind, search and sort, a plain GET form with Apply, so it works without
+ * JavaScript. With it the list follows each change (a select at once, Search after a short pause):
+ * the same GET, in place of the history entry, the page and the focus staying where they are; Apply
+ * is then not shown (docs/screens.md, "Library: upload bar, filters, cards").
+ */
 export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const pause = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (pause.current) clearTimeout(pause.current);
+    },
+    [],
+  );
+  const apply = (form: HTMLFormElement) => {
+    if (pause.current) clearTimeout(pause.current);
+    pause.current = null;
+    void submit(form, { method: "get", action: "/library", replace: true, preventScrollReset: true });
+  };
+  const onChange = (event: React.FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    if ((event.target as HTMLElement).tagName === "SELECT") return apply(form);
+    if (pause.current) clearTimeout(pause.current);
+    pause.current = setTimeout(() => apply(form), SEARCH_PAUSE_MS);
+  };
   return (
     <Form
       method="get"
@@ -18,6 +48,15 @@ export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
       className="card library-filters"
       role="search"
       aria-label="Filter your library"
+      onChange={hydrated ? onChange : undefined}
+      onSubmit={
+        hydrated
+          ? (event) => {
+              event.preventDefault();
+              apply(event.currentTarget);
+            }
+          : undefined
+      }
     >
       <label>
         Kind
@@ -44,9 +83,11 @@ export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
           ))}
         </select>
       </label>
-      <button type="submit" className="button">
-        Apply
-      </button>
+      {hydrated ? null : (
+        <button type="submit" className="button library-apply">
+          Apply
+        </button>
+      )}
     </Form>
   );
 }

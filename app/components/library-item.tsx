@@ -7,13 +7,14 @@ import {
   librarySearch,
   type LibraryFileJson,
   type LibraryFilters,
-  type Provenance,
 } from "~/shared/library-rules";
 import type { MediaKind } from "~/shared/media-names";
 import { formatBytes } from "~/shared/bytes";
 import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { deleteQuestion } from "~/shared/delete-question";
 import { Icon } from "./icon";
+import { AttachChooser, AttachStatus } from "./library-attach";
+import { FileDetails, LibraryTitle } from "./library-details";
 import { toast } from "./toasts";
 import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
 
@@ -48,63 +49,8 @@ function Preview({ file }: { file: LibraryFileJson }) {
   );
 }
 
-/** A prompt longer than this is clipped to two lines with "more" (about two lines of a phone's card). */
-const PROMPT_SHOWN_WHOLE = 60;
-
 /**
- * Text clipped to two lines (library.css) with a "more" that shows it whole and "less" that clips it
- * again: a <details> with nothing but its summary, so it works without JavaScript; the clip follows
- * its open state (`:has()`).
- */
-function ClippedText({ text }: { text: string }) {
-  return (
-    <span className="library-clip">
-      <span className="library-clip-text">{text}</span>
-      <details className="library-more">
-        <summary>
-          <span className="library-more-closed">more</span>
-          <span className="library-more-open">less</span>
-        </summary>
-      </details>
-    </span>
-  );
-}
-
-function ProvenanceDetails({ provenance }: { provenance: Provenance | null }) {
-  if (!provenance) {
-    return (
-      <p className="library-provenance muted" data-testid="provenance">
-        Provenance: unknown
-      </p>
-    );
-  }
-  const rows: [string, string | null][] = [
-    ["Prompt", provenance.prompt],
-    ["Style", provenance.style],
-    ["Voice", provenance.voice],
-    ["Provider", provenance.provider],
-    ["Model", provenance.model],
-    [
-      "Source",
-      provenance.source ? `${provenance.source.type}${provenance.source.id ? ` ${provenance.source.id}` : ""}` : null,
-    ],
-  ];
-  return (
-    <dl className="library-provenance" data-testid="provenance">
-      {rows
-        .filter((row): row is [string, string] => Boolean(row[1]))
-        .map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{label === "Prompt" && value.length > PROMPT_SHOWN_WHOLE ? <ClippedText text={value} /> : value}</dd>
-          </div>
-        ))}
-    </dl>
-  );
-}
-
-/**
- * One file of the library: its preview, facts and provenance, and its actions: download, rename (a
+ * One file of the library: its preview, title, facts and Details, and its actions: download, rename (a
  * form on ?rename={id}), use as a sketch, delete (a dialog and a fetcher with JavaScript, the confirm
  * panel without) and attach to a project. All post to /library and come back to the same view.
  */
@@ -116,7 +62,7 @@ export function LibraryItem({
   projects,
   actionData,
 }: {
-  file: LibraryFileJson;
+  file: LibraryFileJson & { title: string };
   hidden: boolean;
   filters: LibraryFilters;
   renaming: boolean;
@@ -160,7 +106,7 @@ export function LibraryItem({
       <div className="library-preview">
         <Preview file={file} />
       </div>
-      <h2 className="library-name">{file.name}</h2>
+      <LibraryTitle title={file.title} />
       <p className="library-facts muted">
         {facts.join(" · ")} ·{" "}
         <time dateTime={file.created_at}>
@@ -168,7 +114,7 @@ export function LibraryItem({
           <span className="library-clock"> {file.created_at.slice(11, 16)} UTC</span>
         </time>
       </p>
-      {GENERATED_KINDS.includes(kind) ? <ProvenanceDetails provenance={file.provenance} /> : null}
+      <FileDetails file={file} title={file.title} generated={GENERATED_KINDS.includes(kind)} />
 
       {renaming ? (
         <Form method="post" action={renameLink} className="library-rename">
@@ -203,12 +149,18 @@ export function LibraryItem({
       ) : null}
 
       <div className="library-actions">
-        <a className="button button-small" href={file.url} download={file.name} aria-label={`Download ${file.name}`}>
+        <a
+          className="button button-small"
+          href={file.url}
+          download={file.name}
+          aria-label={`Download ${file.name}`}
+          title="Download"
+        >
           <Icon name="download" />
           <span className="library-action-label">Download</span>
         </a>
         {!renaming ? (
-          <Link className="button button-small" to={renameLink} aria-label={`Rename ${file.name}`}>
+          <Link className="button button-small" to={renameLink} aria-label={`Rename ${file.name}`} title="Rename">
             <Icon name="pencil" />
             <span className="library-action-label">Rename</span>
           </Link>
@@ -218,6 +170,7 @@ export function LibraryItem({
             className="button button-small"
             to={`/drawing?${new URLSearchParams({ from: file.id })}`}
             aria-label={`Use ${file.name} as a sketch`}
+            title="Use as a sketch"
           >
             <Icon name="brush" />
             <span className="library-action-label">Use as a sketch</span>
@@ -239,61 +192,7 @@ export function LibraryItem({
         </Form>
         {projects.length > 0 ? <AttachChooser file={file} back={back} projects={projects} /> : null}
       </div>
+      {projects.length > 0 ? <AttachStatus fileId={file.id} /> : null}
     </li>
-  );
-}
-
-/**
- * One "Attach to project" per file (decision 0044: a project dropdown on every card made a phone's library
- * 5,500 px tall): a <details> whose summary opens the chooser, the person's projects and Attach, a
- * plain form posting to /library (with or without JavaScript). Sent, the chooser closes.
- */
-function AttachChooser({
-  file,
-  back,
-  projects,
-}: {
-  file: LibraryFileJson;
-  back: string;
-  projects: { id: string; title: string }[];
-}) {
-  return (
-    <details className="library-attach">
-      <summary className="button button-small">
-        <Icon name="paperclip" />
-        <span className="library-action-label">
-          Attach<span className="library-attach-more"> to project</span>
-        </span>
-        <span className="visually-hidden">: {file.name}</span>
-      </summary>
-      <Form
-        method="post"
-        action={`/library${back}`}
-        className="library-attach-chooser"
-        onSubmit={(event) => event.currentTarget.closest("details")?.removeAttribute("open")}
-      >
-        <input type="hidden" name="intent" value="attach" />
-        <input type="hidden" name="id" value={file.id} />
-        <input type="hidden" name="back" value={back} />
-        <label>
-          <span>
-            Project<span className="visually-hidden"> for {file.name}</span>
-          </span>
-          <select name="project_id" defaultValue="" required>
-            <option value="" disabled>
-              Choose a project…
-            </option>
-            {projects.map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="button button-small button-primary">
-          Attach
-        </button>
-      </Form>
-    </details>
   );
 }

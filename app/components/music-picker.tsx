@@ -2,54 +2,36 @@ import { MUSIC_DEMOS } from "~/shared/music-demos";
 import { Generator } from "./generator-parts";
 
 /**
- * docs/screens.md#screens-and-routes: Music is marked coming soon, with the three demo tracks' players. Choosing one (or none) is
- * the project form's `music_file` field (a radio group tied to the form by its id), so it is the one
- * place for music and it works without JavaScript; the names are the tracks' own, never their files'.
+ * docs/screens.md#screens-and-routes: Music is marked coming soon, with the three demo tracks' players.
+ * The project's track is chosen in the form's Media group (a select, without JavaScript too); with
+ * JavaScript each track here also has "Use for the project", which sets that select. The names are
+ * the tracks' own, never their files'.
  */
-export function MusicPicker({
-  selected,
-  onChange,
-  form,
-}: {
-  selected: string;
-  onChange: (trackId: string) => void;
-  form: string;
-}) {
+export function MusicPicker({ onUse }: { onUse?: (trackId: string) => void }) {
   return (
     <Generator title="Music (coming soon)" icon="music" testId="generator-music">
       <p className="muted">
-        Music generation is coming soon. Meanwhile, choose one of the bundled tracks; Save Project keeps it.
+        Music generation is coming soon. Meanwhile, listen to the bundled tracks; the project's track is chosen under
+        Media.
       </p>
-      <fieldset className="generator-tracks">
-        <legend className="visually-hidden">Project music</legend>
-        <label className="generator-track">
-          <input
-            type="radio"
-            name="music_file"
-            value=""
-            form={form}
-            checked={selected === ""}
-            onChange={() => onChange("")}
-          />
-          No music
-        </label>
+      <ul className="generator-tracks">
         {MUSIC_DEMOS.map((track) => (
-          <div key={track.id} className="generator-track">
-            <label>
-              <input
-                type="radio"
-                name="music_file"
-                value={track.id}
-                form={form}
-                checked={selected === track.id}
-                onChange={() => onChange(track.id)}
-              />
-              {track.title}
-            </label>
+          <li key={track.id} className="generator-track">
+            <span className="generator-track-title">{track.title}</span>
             <audio src={track.src} controls preload="none" aria-label={`Play ${track.title}`} />
-          </div>
+            {onUse ? (
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => onUse(track.id)}
+                aria-label={`Use ${track.title} for the project`}
+              >
+                Use for the project
+              </button>
+            ) : null}
+          </li>
         ))}
-      </fieldset>
+      </ul>
     </Generator>
   );
 }

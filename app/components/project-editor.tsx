@@ -6,7 +6,7 @@ import { MediaHeader } from "./page-header";
 import { Icon } from "./icon";
 import { ProjectGenerators, type GeneratedChoice } from "./project-generators";
 import { ProjectMediaIcons, slotLabel } from "./project-media-icons";
-import { FILE_SLOTS, MediaSlot, type MediaChoice } from "./project-media-slots";
+import { MediaSlot, type MediaChoice } from "./project-media-slots";
 import { toast } from "./toasts";
 import { useHydrated } from "./use-hydrated";
 
@@ -212,7 +212,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
             <legend>Media</legend>
             <ProjectMediaIcons names={names} />
             <div className="project-slots">
-              {FILE_SLOTS.map((slot) => (
+              {PROJECT_SLOTS.map((slot) => (
                 <MediaSlot
                   key={slot}
                   slot={slot}
@@ -221,10 +221,6 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
                   onChange={(value) => setSelection((current) => ({ ...current, [slot]: value }))}
                 />
               ))}
-              {/* docs/screens.md#screens-and-routes: music is the Music generator's (coming soon: the bundled tracks); its choice is this form's field. */}
-              <p className="muted project-slot-empty project-music-note" data-slot="music">
-                {names.music ? `Music: ${names.music}. ` : null}Pick a bundled track under Generators, Music.
-              </p>
             </div>
           </fieldset>
           {status ? (
@@ -261,9 +257,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
           hydrated={hydrated}
           imageConfigured={generators.imageConfigured}
           assistantOffline={generators.assistantOffline}
-          selectedMusic={selection.music}
-          onMusic={(trackId) => setSelection((current) => ({ ...current, music: trackId }))}
-          musicForm={PROJECT_FORM_ID}
+          onMusic={hydrated ? (trackId) => setSelection((current) => ({ ...current, music: trackId })) : undefined}
           onScript={(script) =>
             setDescription((current) =>
               (current.trim() ? `${current.trimEnd()}\n\n${script}` : script).slice(0, limits.description),
@@ -277,5 +271,4 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   );
 }
 
-/** The form's id: the Music generator's track choice (outside the form, beside it) belongs to it. */
 const PROJECT_FORM_ID = "project-form";

@@ -24,11 +24,8 @@ interface GeneratorsProps {
   hydrated: boolean;
   imageConfigured: boolean;
   assistantOffline: boolean;
-  selectedMusic: string;
-  /** A bundled track chosen (or "" for none): the project form's music field. */
-  onMusic: (trackId: string) => void;
-  /** The project form's id: the track choice is one of its fields (it works without JavaScript). */
-  musicForm: string;
+  /** With JavaScript: a bundled track chosen in the Music generator becomes the Media group's music. */
+  onMusic?: (trackId: string) => void;
   onScript: (script: string) => void;
   onAttach: (slot: ProjectSlot, choice: GeneratedChoice) => void;
   /** The stored project's id (none while it is new): generated files name it as their source. */
@@ -36,51 +33,43 @@ interface GeneratorsProps {
 }
 
 /**
- * docs/screens.md#project-editor: collapsible generators Script, Voice, Music (coming soon: the three demo
- * tracks), Image and Video, folded together into one section (a <details>, so it opens without
- * JavaScript too) so that the form and its Save fit a laptop's first screen. Script, Voice, Image and
- * Video call the creative-tools API through the browser API client, so they need JavaScript; each
- * ignores empty input and says "{kind} generated successfully!" or "Failed to generate {kind}"
- * (docs/screens.md#error-messages), and its result can be attached to the project. Music is the project's one place for a
- * track: its choice is a field of the project form (saved with Save Project, with or without JavaScript).
+ * docs/screens.md#project-editor: collapsible generators Script, Voice, Music (coming soon: the three
+ * demo tracks), Image and Video, each its own <details> that opens with one click (without
+ * JavaScript too). Script, Voice, Image and Video call the creative-tools API through the browser
+ * API client, so they need JavaScript; each ignores empty input and says "{kind} generated
+ * successfully!" or "Failed to generate {kind}" (docs/screens.md#error-messages), and its result can
+ * be attached to the project. The project's music is chosen in the form's Media group.
  */
 export function ProjectGenerators({
   hydrated,
   imageConfigured,
   assistantOffline,
-  selectedMusic,
   onMusic,
-  musicForm,
   onScript,
   onAttach,
   projectId,
 }: GeneratorsProps) {
   return (
-    <section className="project-generators" aria-label="Generators">
-      <details className="card generators-fold" data-testid="generators">
-        <summary>
-          <Icon name="sparkles" />
-          Generators
-          <span className="muted generators-kinds">Script, Voice, Music, Image, Video</span>
-        </summary>
-        <div className="generators-body">
-          <noscript>
-            <p className="message message-error requires-javascript">
-              The generators run in your browser and need JavaScript. The music tracks and the form beside them work
-              without it.
-            </p>
-          </noscript>
-          {hydrated ? <ScriptGenerator offline={assistantOffline} onScript={onScript} /> : null}
-          {hydrated ? <VoiceGenerator onAttach={onAttach} projectId={projectId} /> : null}
-          <MusicPicker selected={selectedMusic} onChange={onMusic} form={musicForm} />
-          {hydrated ? (
-            <>
-              <ImageGenerator configured={imageConfigured} onAttach={onAttach} projectId={projectId} />
-              <VideoGenerator onAttach={onAttach} />
-            </>
-          ) : null}
-        </div>
-      </details>
+    <section className="card project-generators" aria-labelledby="generators-title" data-testid="generators">
+      <h2 id="generators-title" className="generators-title">
+        <Icon name="sparkles" />
+        Generators
+      </h2>
+      <noscript>
+        <p className="message message-error requires-javascript">
+          The generators run in your browser and need JavaScript. The music tracks and the form beside them work without
+          it.
+        </p>
+      </noscript>
+      {hydrated ? <ScriptGenerator offline={assistantOffline} onScript={onScript} /> : null}
+      {hydrated ? <VoiceGenerator onAttach={onAttach} projectId={projectId} /> : null}
+      <MusicPicker onUse={onMusic} />
+      {hydrated ? (
+        <>
+          <ImageGenerator configured={imageConfigured} onAttach={onAttach} projectId={projectId} />
+          <VideoGenerator onAttach={onAttach} />
+        </>
+      ) : null}
     </section>
   );
 }

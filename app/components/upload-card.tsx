@@ -36,6 +36,8 @@ export interface UploadCardProps {
   fields?: React.ReactNode;
   usage?: StorageUsageView;
   id?: string;
+  /** A class of the screen's own for the card (the Library lays it out as one compact bar). */
+  className?: string;
 }
 
 /**
@@ -60,6 +62,7 @@ export function UploadCard({
   fields,
   usage,
   id = "upload-file",
+  className,
 }: UploadCardProps) {
   const revalidator = useRevalidator();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -103,7 +106,7 @@ export function UploadCard({
   };
 
   return (
-    <section className="card media-upload" aria-label={section}>
+    <section className={className ? `card media-upload ${className}` : "card media-upload"} aria-label={section}>
       <form method="post" encType="multipart/form-data" className="media-upload-form" onSubmit={upload}>
         <input type="hidden" name="intent" value="upload" />
         {fields}

@@ -153,6 +153,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       const project = await attachToProject(user.id, id, text(form.get("project_id")));
       if (!project)
         return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: "Choose one of your projects" }, 400);
+      // With JavaScript the card itself says so (components/library-attach.tsx), where the person is looking.
+      if (answersWithData(form)) return answer({ intent, id, ok: true, message: `Attached to ${project.title}` });
       return done(`Attached to ${project.title}`);
     } catch (error) {
       const failure = screenFailure(error);
@@ -207,6 +209,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
         texts={{ uploadFailed: UPLOAD_FAILED, uploadError: UPLOAD_ERROR }}
         answer={uploadAnswer}
         id="library-upload-file"
+        className="library-upload"
         fields={
           <label>
             File type

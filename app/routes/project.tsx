@@ -23,7 +23,10 @@ import { readFormData } from "~/lib/http/bodies.server";
 import { createProject, getProject, projectMediaChoices, setProjectSlot, updateProject } from "~/models/project.server";
 import { projectAttachSchema, projectCreateSchema } from "~/models/project-input.server";
 import { PROJECT_DESCRIPTION_MAX, PROJECT_TITLE_MAX } from "~/shared/project-rules";
+import projectStylesheet from "~/styles/project-editor.css?url";
 import type { Route } from "./+types/project";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: projectStylesheet }];
 
 export const meta: Route.MetaFunction = ({ params }) => [
   { title: `${params.id === "new" ? "New Project" : "Edit Project"} · Creative AI Studio` },

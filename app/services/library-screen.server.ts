@@ -1,6 +1,7 @@
 import { getLibraryFile, libraryJson, listLibrary, storageUsage } from "~/models/library-files.server";
 import { listProjects, setProjectSlot, type Project } from "~/models/project.server";
 import { AUDIO_KINDS, LIBRARY_PAGE_SIZE, VIDEO_KINDS, type LibraryFilters } from "~/shared/library-rules";
+import type { LibraryFileJson } from "~/shared/library-rules";
 import type { MediaKind } from "~/shared/media-names";
 
 /**
@@ -27,7 +28,7 @@ export async function libraryView(userId: string, filters: LibraryFilters, confi
   ]);
   const confirming = confirmId ? await getLibraryFile(userId, confirmId).catch(() => null) : null;
   return {
-    files: result.files.map(libraryJson),
+    files: result.files.map((file) => withTitle(libraryJson(file))),
     total: result.total,
     pages: Math.max(1, Math.ceil(result.total / LIBRARY_PAGE_SIZE)),
     usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
@@ -48,4 +49,19 @@ const slotOf = (kind: MediaKind): SlotOfKind =>
 export async function attachToProject(userId: string, fileId: string, projectId: string): Promise<Project | undefined> {
   const file = await getLibraryFile(userId, fileId);
   return projectId ? setProjectSlot(userId, projectId, slotOf(file.kind), file.id) : undefined;
+}
+
+/** The names the AI tools give what they make ("speech-hello-20260115-120405.wav", "ai-video-…"). */
+const MACHINE_NAME = /^(speech|image|ai-video|sketch)-.*\d{8}-\d{6}/;
+
+/** A library card's file: its title is what the person knows it by (docs/screens.md, "Library: upload bar, filters, cards"). */
+export type LibraryCardFile = LibraryFileJson & { title: string };
+
+/**
+ * The title a card shows: the prompt (or the text spoken) for a generated file still under the name
+ * its tool gave it; otherwise the file's name, as the person uploaded or renamed it.
+ */
+export function withTitle(file: LibraryFileJson): LibraryCardFile {
+  const prompt = file.provenance?.prompt?.trim();
+  return { ...file, title: prompt && MACHINE_NAME.test(file.name) ? prompt : file.name };
 }

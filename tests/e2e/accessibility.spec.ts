@@ -255,7 +255,13 @@ test.describe("signed in", () => {
     [
       "project edit",
       ({ projectId }) => `/project/${projectId}`,
-      (page) => expect(page.getByLabel("Title")).toHaveValue("Short film"),
+      // The Music generator open: its demo players and "Use for the project" are checked too.
+      async (page) => {
+        await expect(page.getByLabel("Title")).toHaveValue("Short film");
+        await page.getByTestId("generator-music").locator("> summary").click();
+        await expect(page.getByRole("button", { name: /^Use .* for the project$/ }).first()).toBeVisible();
+        await page.evaluate(() => window.scrollTo(0, 0));
+      },
     ],
     // The first file's "Attach to project" chooser open: its select and button are checked too.
     [
@@ -264,6 +270,9 @@ test.describe("signed in", () => {
       async (page) => {
         await page.locator(".library-attach > summary").first().click();
         await expect(page.getByLabel(/^Project for /).first()).toBeVisible();
+        // A card's Details open: the file's name, id and provenance are checked too.
+        await page.getByTestId("file-details").first().locator("> summary").click();
+        await expect(page.getByTestId("provenance").first()).toBeVisible();
         // Opening it scrolled the page: back to the top, so the filters are not read as under the phone's sticky bar.
         await page.evaluate(() => window.scrollTo(0, 0));
       },

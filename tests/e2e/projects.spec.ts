@@ -14,12 +14,8 @@ async function icons(scope: ReturnType<Page["locator"]>) {
     );
   return Object.fromEntries(entries);
 }
-/** The generators are folded into one section (decision 0044): it opens with its summary. */
-async function openGenerators(page: Page) {
-  const fold = page.getByTestId("generators");
-  if ((await fold.getAttribute("open")) === null) await fold.locator("> summary").click();
-  await expect(fold).toHaveAttribute("open", "");
-}
+/** The project's music: the Media group's select of the bundled tracks (docs/screens.md, "Project editor: media and generators"). */
+const musicChoice = (page: Page) => page.getByRole("group", { name: "Media" }).getByLabel("Music", { exact: true });
 
 test("projects: create with validation, edit, a generator's voice and a track attached light their icons, delete", async ({
   page,
@@ -54,7 +50,6 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await expect(page.getByLabel("Title")).toHaveValue("Launch film");
   await page.getByLabel("Description").fill("A short film about launch day.");
 
-  await openGenerators(page);
   const voice = page.getByTestId("generator-voice");
   await voice.locator("summary").click();
   // Empty input is ignored: no request, no message.
@@ -84,12 +79,12 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await expect(page.getByText("Voice attached to the project")).toBeVisible();
   await expect(page.getByLabel("Voice", { exact: true })).toHaveValue(/.+/);
 
-  // Music is marked coming soon; a bundled track is chosen there (the project's one music control).
+  // Music is marked coming soon with its three players; the project's track is chosen in the Media group.
   const music = page.getByTestId("generator-music");
   await music.locator("summary").click();
   await expect(music.getByText("Music generation is coming soon.", { exact: false })).toBeVisible();
   await expect(music.locator("audio")).toHaveCount(3);
-  await music.getByRole("radio", { name: "Deep Abstract Ambient" }).check();
+  await musicChoice(page).selectOption("demo2");
   expect(await icons(page.locator(".project-media"))).toEqual({ voice: true, music: true, video: false, image: false });
 
   await page.getByRole("button", { name: "Save Project" }).click();
@@ -124,7 +119,6 @@ test("project generators: a script goes into the description, an AI video is gen
   await page.goto("/project/new");
   await page.getByLabel("Title").fill("Generated");
 
-  await openGenerators(page);
   const script = page.getByTestId("generator-script");
   await script.locator("summary").click();
   await script.getByLabel("What is the script about?").fill("How do I use the drawing pad?");
@@ -162,7 +156,6 @@ test("projects: failures say so", async ({ page, browser }) => {
   await page.route("**/api/creative-tools/assistant/generate", (route) =>
     route.fulfill({ status: 502, json: { detail: "Something went wrong." } }),
   );
-  await openGenerators(page);
   const script = page.getByTestId("generator-script");
   await script.locator("summary").click();
   await script.getByLabel("What is the script about?").fill("anything");
@@ -234,10 +227,8 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByLabel("Description")).toHaveValue("Kept after the error");
 
     await page.getByLabel("Title").fill("Plain project");
-    // The Music generator's tracks are the form's music field, also without JavaScript.
-    await openGenerators(page);
-    await page.getByTestId("generator-music").locator("summary").click();
-    await page.getByRole("radio", { name: "Epic Angry Uplifting" }).check();
+    // The Media group's music is the form's field, also without JavaScript.
+    await musicChoice(page).selectOption({ label: "Epic Angry Uplifting (bundled track)" });
     await page.getByRole("button", { name: "Save Project" }).click();
     await page.waitForURL("**/projects");
     await expect(page.getByText("Project saved successfully!")).toBeVisible();
@@ -290,7 +281,7 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`project editor at ${viewport.width}x${viewport.height}: the title's error goes once fixed, one music control, labels name the track, generators folded and still usable`, async ({
+  test(`project editor at ${viewport.width}x${viewport.height}: the title's error goes once fixed, one music control, labels name the track, generators closed and still usable`, async ({
     page,
   }) => {
     test.setTimeout(60_000);
@@ -299,9 +290,7 @@ for (const viewport of [
     await page.goto("/project/new");
     const title = page.getByLabel("Title");
 
-    // Folded generators: at 1280x900 the whole form with its Save fits the first screen.
-    const fold = page.getByTestId("generators");
-    await expect(fold).not.toHaveAttribute("open", "");
+    // Closed generators: at 1280x900 the whole form with its Save fits the first screen.
     await expect(page.getByRole("button", { name: "Generate Script" })).toBeHidden();
     const save = page.getByRole("button", { name: "Save Project" });
     if (viewport.width >= 1024) {
@@ -323,15 +312,13 @@ for (const viewport of [
     await expect(page.getByText("Title required")).toHaveCount(0);
     await expect(title).toHaveAttribute("aria-invalid", "false");
 
-    // One place for music: the Music generator's tracks (no media dropdown for it).
-    await expect(page.getByRole("combobox", { name: /music/i })).toHaveCount(0);
+    // One control for the project's music: the Media group's select (the generator's players only play).
+    await expect(page.getByRole("combobox", { name: /music/i })).toHaveCount(1);
+    await expect(page.getByRole("radio")).toHaveCount(0);
     await expect(page.getByText("Music (coming soon)")).toHaveCount(1);
-    await openGenerators(page);
     const music = page.getByTestId("generator-music");
     await music.locator("summary").click();
-    await expect(music.getByRole("radio")).toHaveCount(4);
-    await expect(page.getByRole("radio", { name: "Deep Abstract Ambient" })).toHaveCount(1);
-    await music.getByRole("radio", { name: "Deep Abstract Ambient" }).check();
+    await musicChoice(page).selectOption({ label: "Deep Abstract Ambient (bundled track)" });
     // Labels carry the track's name.
     await expect(music.getByLabel("Play Deep Abstract Ambient")).toHaveAttribute("src", /demo2\.mp3$/);
     await expect(page.locator('.project-media [data-slot="music"].project-media-icon .visually-hidden')).toHaveText(

@@ -100,7 +100,10 @@ describe("offline assistant", () => {
     await createProject(bob, { title: "Bob's zeppelin idea" });
     const reply = (await ask(alice, "Which of my projects is about the zeppelin?")).reply;
     expect(reply).toContain("From your projects:");
-    expect(reply).toContain(`"Zeppelin documentary" (/project/${project.id})`);
+    // Named by its title, never by a raw path (docs/screens.md, project editor's Script generator).
+    expect(reply).toContain(`Project "Zeppelin documentary"`);
+    expect(reply).not.toContain("/project/");
+    expect(reply).not.toContain(project.id);
     expect(reply).not.toContain("Bob");
     expect((await ask(alice, "find my project with Deep Abstract Ambient")).reply).toContain("Zeppelin documentary");
     expect((await ask(bob, "what about the archive footage?")).reply).not.toContain("documentary");
