@@ -208,8 +208,15 @@ try {
             if (!COMPARE) throw error;
             note.warnings.push(`"${shot.wait}" not shown`);
           });
-      await settle(page, shot.keepToasts);
-      if (shot.act) await shot.act(page, note);
+      await settle(page, shot.keepToasts).catch((error) => {
+        if (!COMPARE) throw error;
+        note.warnings.push("the page did not settle (hydration or fonts)");
+      });
+      if (shot.act)
+        await shot.act(page, note).catch((error) => {
+          if (!COMPARE) throw error;
+          note.warnings.push(`not done: ${String(error?.message ?? error).split("\n")[0]}`);
+        });
       if (shot.motion) await page.waitForTimeout(2500);
       const pictures = [[shot.name, await page.screenshot({ type: "png" })]];
       if (shot.full) pictures.push([`${shot.name}-full`, await page.screenshot({ type: "png", fullPage: true })]);
