@@ -8,7 +8,9 @@
 // still and runs draw the same picture (the landing is taken with its moving background, which is
 // what it is about). Debian's emoji font is installed where it can be
 // (tests/harness/ensure-chromium.mjs), so emoji show as people see them. PNGs are palette-quantised with
-// sharp to stay small. Options (environment): SCREENSHOTS_OUT (default docs/screenshots), BUILD_DIR.
+// sharp to stay small. Options (environment): SCREENSHOTS_OUT (default docs/screenshots), BUILD_DIR, and
+// SCREENSHOTS_SET=compare for the before/after set of tools/screenshots-compare.mjs (default output
+// build/screenshots-compare, with a manifest.md of what each PNG shows and what it cannot).
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -16,8 +18,14 @@ import sharp from "sharp";
 import { ensureChromium } from "../tests/harness/ensure-chromium.mjs";
 import { CHROMIUM_FLAGS, ensureBuild, launchServer, root } from "../tests/harness/launch.mjs";
 import { formLogin, register } from "../tests/support/client.mjs";
+import { compareShots, seedCompare, writeManifest } from "./screenshots-compare.mjs";
 
-const OUT = path.resolve(root, process.env.SCREENSHOTS_OUT || "docs/screenshots");
+const COMPARE = process.env.SCREENSHOTS_SET === "compare";
+if (process.env.SCREENSHOTS_SET && !COMPARE) throw new Error(`SCREENSHOTS_SET: "compare" or unset`);
+const OUT = path.resolve(
+  root,
+  process.env.SCREENSHOTS_OUT || (COMPARE ? "build/screenshots-compare" : "docs/screenshots"),
+);
 const WIDE = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 667 };
 const EMAIL = "demo@example.com";
@@ -118,12 +126,13 @@ async function openMenu(page) {
 
 /* global document -- the waitForFunction callback runs in the page */
 /** Waits until the page is hydrated and nothing is moving, and the welcome toast (dashboard) is gone. */
-async function settle(page) {
+async function settle(page, keepToasts = false) {
   await page.waitForFunction(() => {
     const main = document.querySelector("main") ?? document.body.firstElementChild;
     const hydrated = !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
     return hydrated && document.fonts.status === "loaded";
   });
+  if (keepToasts) return;
   await page
     .locator(".Toastify__toast")
     .first()
@@ -138,13 +147,28 @@ try {
   const executablePath = ensureChromium();
   ensureBuild(log);
   server = await launchServer({ dataDirPrefix: "studio-screenshots-" });
-  const { projectId, jobId } = await seed(server.url);
+  const seeded = await seed(server.url);
+  const { projectId, jobId } = seeded;
+  if (COMPARE) await seedCompare(server.url, seeded, root);
+  const shots = COMPARE ? compareShots(root) : SHOTS;
+  const notes = [];
   browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   // localhost (not 127.0.0.1): a secure context, so Secure cookies work over http (as in tests/harness/e2e.mjs).
   const base = server.url.replace("127.0.0.1", "localhost");
   fs.mkdirSync(OUT, { recursive: true });
 
-  for (const shot of SHOTS) {
+  for (const shot of shots) {
+    const { width, height } = shot.viewport;
+    const note = {
+      shot: shot.name,
+      files: [],
+      path: shot.path,
+      viewport: `${width}x${height}`,
+      theme: shot.theme,
+      nativeDialogs: [],
+      warnings: [],
+    };
+    notes.push(note);
     const context = await browser.newContext({
       viewport: shot.viewport,
       reducedMotion: shot.motion ? "no-preference" : "reduce",
@@ -164,27 +188,57 @@ try {
       });
       if (theme.status() !== 302) throw new Error(`theme: ${theme.status()}`);
       const page = await context.newPage();
-      await page.goto(
-        shot.path.replace("{project}", encodeURIComponent(projectId)).replace("{job}", encodeURIComponent(jobId)),
-      );
-      if (shot.wait) await page.getByText(shot.wait).first().waitFor();
-      await settle(page);
-      if (shot.act) await shot.act(page);
+      const where = shot.path
+        .replace("{project}", encodeURIComponent(projectId))
+        .replace("{job}", encodeURIComponent(jobId));
+      // A native dialog cannot be photographed: it is noted (the compare set's manifest) and dismissed.
+      page.on("dialog", (dialog) => {
+        note.nativeDialogs.push({ type: dialog.type(), message: dialog.message() });
+        dialog.dismiss().catch(() => {});
+      });
+      page.setDefaultTimeout(COMPARE ? 20_000 : 30_000);
+      await page.goto(where);
+      // The compare set photographs a screen that changed as it is, with a warning.
+      if (shot.wait)
+        await page
+          .getByText(shot.wait)
+          .first()
+          .waitFor()
+          .catch((error) => {
+            if (!COMPARE) throw error;
+            note.warnings.push(`"${shot.wait}" not shown`);
+          });
+      await settle(page, shot.keepToasts).catch((error) => {
+        if (!COMPARE) throw error;
+        note.warnings.push("the page did not settle (hydration or fonts)");
+      });
+      if (shot.act)
+        await shot.act(page, note).catch((error) => {
+          if (!COMPARE) throw error;
+          note.warnings.push(`not done: ${String(error?.message ?? error).split("\n")[0]}`);
+        });
       if (shot.motion) await page.waitForTimeout(2500);
-      const png = await page.screenshot({ type: "png" });
-      const file = path.join(OUT, `${shot.name}.png`);
-      // A palette of at most 256 colours: a fraction of the size, and screens have few colours.
-      await sharp(png).png({ palette: true, quality: 90, compressionLevel: 9, effort: 10 }).toFile(file);
-      log(
-        `${shot.name}.png ${shot.viewport.width}x${shot.viewport.height} ${(fs.statSync(file).size / 1024).toFixed(0)} KB`,
-      );
+      const pictures = [[shot.name, await page.screenshot({ type: "png" })]];
+      if (shot.full) pictures.push([`${shot.name}-full`, await page.screenshot({ type: "png", fullPage: true })]);
+      for (const [name, png] of pictures) {
+        const file = path.join(OUT, `${name}.png`);
+        // A palette of at most 256 colours: a fraction of the size, and screens have few colours.
+        await sharp(png).png({ palette: true, quality: 90, compressionLevel: 9, effort: 10 }).toFile(file);
+        note.files.push(`${name}.png`);
+        log(`${name}.png ${width}x${height} ${(fs.statSync(file).size / 1024).toFixed(0)} KB`);
+      }
+      for (const warning of note.warnings) log(`${shot.name}: ${warning}`);
+      for (const dialog of note.nativeDialogs) log(`${shot.name}: native ${dialog.type}() "${dialog.message}"`);
+      if (shot.after) await shot.after(page, note);
     } catch (error) {
       failed++;
+      note.warnings.push(`FAILED: ${String(error?.message ?? error).split("\n")[0]}`);
       log(`${shot.name} FAILED: ${error?.stack ?? error}`);
     } finally {
       await context.close();
     }
   }
+  if (COMPARE) writeManifest(OUT, notes);
 } catch (error) {
   failed++;
   log(`FAILED: ${error?.stack ?? error}`);
