@@ -9,13 +9,6 @@ import { describe, expect, it } from "vitest";
  */
 const ROOT = path.resolve(__dirname, "../..");
 
-/**
- * Files another change of the same step is still taking their native dialog out of (the login's alert,
- * the editor's "leave unsaved" question). Empty this list once they are merged: the second test fails
- * while a listed file has none left, so the list cannot go stale.
- */
-const PENDING_ELSEWHERE = ["app/components/use-save-queue.ts", "app/routes/login.tsx"];
-
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
@@ -67,16 +60,7 @@ describe("no native dialogs in app/", () => {
   it("no file under app/ calls window.alert/confirm/prompt or a bare alert()/confirm()/prompt()", () => {
     const found = sourceFiles(path.join(ROOT, "app"))
       .map((file) => path.relative(ROOT, file).split(path.sep).join("/"))
-      .filter((file) => !PENDING_ELSEWHERE.includes(file))
       .flatMap((file) => nativeDialogCalls(fs.readFileSync(path.join(ROOT, file), "utf8")).map((c) => `${file}:${c}`));
     expect(found).toEqual([]);
-  });
-
-  it("the files still pending elsewhere still have one (empty the list once they are done)", () => {
-    for (const file of PENDING_ELSEWHERE) {
-      const full = path.join(ROOT, file);
-      const calls = fs.existsSync(full) ? nativeDialogCalls(fs.readFileSync(full, "utf8")) : [];
-      expect(calls.length, `${file}: no native dialog left; remove it from PENDING_ELSEWHERE`).toBeGreaterThan(0);
-    }
   });
 });
