@@ -126,7 +126,10 @@ function ConversationActions(props: {
           role="alertdialog"
           aria-labelledby={`ai-confirm-${id}`}
           onKeyDown={(event) => {
-            if (event.key === "Escape" && hydrated) cancel();
+            if (event.key !== "Escape" || !hydrated) return;
+            // Only the question closes, not the drawer around it (which skips a handled Escape).
+            event.preventDefault();
+            cancel();
           }}
         >
           <p id={`ai-confirm-${id}`} className="ai-confirm-question">

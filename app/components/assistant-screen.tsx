@@ -60,7 +60,7 @@ export function AssistantScreen({
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setDrawerOpen(false);
+      if (event.key === "Escape" && !event.defaultPrevented) setDrawerOpen(false);
     };
     document.addEventListener("keydown", onKey);
     document.querySelector<HTMLElement>("#ai-history .ai-new-conversation")?.focus();
