@@ -44,14 +44,16 @@ export function AssistantScreen({
   // The chat starts afresh (its key) when another conversation is opened, not when the one it just
   // made arrives from the server under its new address.
   const [chat, setChat] = useState({ shown: shownId, active: shownId, key: 0 });
+  const [drawerOpen, setDrawerOpen] = useState(false);
   if (chat.shown !== shownId) {
     const same = shownId !== null && shownId === chat.active;
     setChat({ shown: shownId, active: shownId, key: same ? chat.key : chat.key + 1 });
+    // Another conversation opened (or the open one deleted): the drawer has done its job.
+    if (!same) setDrawerOpen(false);
   }
   const activeId = chat.active;
   const activeTitle = shownId === activeId ? (shown?.title ?? null) : null;
 
-  const [drawerOpen, setDrawerOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const closeDrawer = () => {
     setDrawerOpen(false);

@@ -136,7 +136,7 @@ for (const viewport of [
     test("one voice at a time: a new reply, Speak Reply, a player started by hand and leaving the page stop what plays", async ({
       page,
     }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(150_000);
       await signUpAndLogIn(page, "chat-voice");
       await openAssistant(page);
       await watchVoices(page);
@@ -144,12 +144,12 @@ for (const viewport of [
 
       await box.fill("How do I use the Drawing Pad?");
       await box.press("Enter");
-      await expect.poll(() => playing(page, 0), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => playing(page, 0), { timeout: 45_000 }).toBe(true);
 
       // A second question while the first reply speaks: its reply speaks, the first stops.
       await box.fill("How do I record a voice memo?");
       await box.press("Enter");
-      await expect.poll(() => playing(page, 1), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => playing(page, 1), { timeout: 45_000 }).toBe(true);
       expect(await playing(page, 0)).toBe(false);
       expect(await playingNow(page)).toBe(1);
 
@@ -165,7 +165,7 @@ for (const viewport of [
       const again = page.waitForResponse((response) => response.url().includes("/api/voice/generate"));
       await page.getByRole("button", { name: "Speak Reply" }).click();
       expect((await again).status()).toBe(201);
-      await expect.poll(() => playing(page, 1), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => playing(page, 1), { timeout: 45_000 }).toBe(true);
       expect(await playing(page, 0)).toBe(false);
       expect(await mostAtOnce(page)).toBe(1);
 
