@@ -180,11 +180,13 @@ for (const viewport of [
         .first()
         .click();
       await expect(page).toHaveURL(/\/dashboard$/);
-      expect(
-        await page.evaluate(() =>
-          (window as unknown as { __kept: HTMLAudioElement[] }).__kept.every((element) => element.paused),
-        ),
-      ).toBe(true);
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            (window as unknown as { __kept: HTMLAudioElement[] }).__kept.every((element) => element.paused),
+          ),
+        )
+        .toBe(true);
       expect(await mostAtOnce(page)).toBe(1);
     });
 
