@@ -59,6 +59,8 @@ export default [
   route("api/videos/:name", "routes/api/videos.file.ts"),
   route("api/assistant/message", "routes/api/assistant.message.ts"),
   route("api/assistant/stream", "routes/api/assistant.stream.ts"),
+  route("api/assistant/conversations", "routes/api/assistant.conversations.ts"),
+  route("api/assistant/conversations/:id", "routes/api/assistant.conversations.item.ts"),
   route("api/voice/voices", "routes/api/voice.voices.ts"),
   route("api/voice/generate", "routes/api/voice.generate.ts"),
   route("api/voice/spoken/:id/keep", "routes/api/voice.spoken.keep.ts"),

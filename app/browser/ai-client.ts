@@ -61,11 +61,13 @@ export async function streamAssistant(
   message: string,
   onText: (replySoFar: string, provider: string) => void,
   signal?: AbortSignal,
+  conversationId?: string,
 ): Promise<{ reply: string; provider: string }> {
   const response = await apiFetch("/api/assistant/stream", {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-    body: JSON.stringify({ message }),
+    // With a conversation, the question and the whole reply are kept in it (docs/api.md#assistant-conversations).
+    body: JSON.stringify(conversationId ? { message, conversation_id: conversationId } : { message }),
     signal,
   });
   if (!response.ok || !response.body) throw new ApiError(response.status, await errorDetail(response));

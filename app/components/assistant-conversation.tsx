@@ -1,41 +1,26 @@
 import { Form, Link } from "react-router";
 import { keepSpokenReply } from "~/browser/ai-client";
 import { Icon } from "./icon";
+import type { Exchange, SpokenAudio } from "~/shared/assistant-exchanges";
 import { SAVE_FAILED, SaveToLibrary } from "./save-to-library";
 
-/**
- * A reply's speech: it plays from `url` for a while and is not in the library (docs/decisions/0042)
- * until "Save to library" keeps it. `saved` (the library file's name) and `saveError` come from the
- * page's own action, when the save was a plain form post (JavaScript off).
- */
-export interface SpokenAudio {
-  url: string;
-  /** The unkept clip's id ("Save to library" keeps it by this). */
-  speechId: string;
-  saved?: string | null;
-  saveError?: string | null;
-}
-
-/** One question of this visit and the reply it got, with its speech once spoken. */
-export interface Exchange {
-  id: string;
-  question: string;
-  reply: string;
-  provider: string;
-  speech?: SpokenAudio | null;
-}
+export type { Exchange, SpokenAudio } from "~/shared/assistant-exchanges";
 
 export interface ConversationSpeech {
   /** With JavaScript: "Save to library" calls the API; without, it is a form posted to the page. */
   hydrated: boolean;
   /** The voice asked with (the no-JS save form carries it back, so the page comes back as it was). */
   voiceId: string;
+  /** The stored conversation (the no-JS save form names it and the exchange). */
+  conversationId: string | null;
   /** Hands each reply's player to the page, which plays it once spoken. */
   player: (exchangeId: string, element: HTMLAudioElement | null) => void;
+  /** A player started: the page stops the others (one voice at a time). */
+  played: (element: HTMLAudioElement) => void;
 }
 
 /**
- * The conversation of this visit, oldest first: each question above its reply and who answered it,
+ * The conversation, oldest first: each question above its reply and who answered it,
  * then, once spoken, the reply's player and "Save to library". The newest reply is the one that grows
  * while it streams (data-testid assistant-reply); its player is data-testid reply-audio.
  */
@@ -53,7 +38,7 @@ export function AssistantConversation({
       {exchanges.map((exchange, index) => {
         const newest = index === exchanges.length - 1;
         return (
-          <li key={exchange.id} className="ai-exchange">
+          <li key={exchange.id} className="ai-exchange" data-newest={newest || undefined}>
             <p className="ai-question">
               <span className="visually-hidden">You asked: </span>
               {exchange.question}
@@ -68,6 +53,7 @@ export function AssistantConversation({
                   ref={(element) => speech.player(exchange.id, element)}
                   controls
                   preload="auto"
+                  onPlay={(event) => speech.played(event.currentTarget)}
                   src={exchange.speech.url}
                   aria-label={newest ? "The reply, spoken" : `The reply to "${exchange.question.slice(0, 60)}", spoken`}
                   data-testid={newest ? "reply-audio" : undefined}
@@ -84,8 +70,8 @@ export function AssistantConversation({
 
 /**
  * "Save to library" for one spoken reply. With JavaScript: the shared button (a toast, then "In your
- * library" and a link). Without: a small form posted to the page's action (intent keep_speech) with
- * what the page shows, so it comes back with the reply and says it is in the library.
+ * library" and a link). Without: a small form posted to the page's action (intent keep_speech) naming
+ * the conversation and the exchange, so the page comes back with them and says it is in the library.
  */
 function KeepSpeech({
   exchange,
@@ -113,9 +99,8 @@ function KeepSpeech({
       <Form method="post" className="ai-keep-form">
         <input type="hidden" name="intent" value="keep_speech" />
         <input type="hidden" name="speech_id" value={spoken.speechId} />
-        <input type="hidden" name="message" value={exchange.question} />
-        <input type="hidden" name="reply" value={exchange.reply} />
-        <input type="hidden" name="provider" value={exchange.provider} />
+        <input type="hidden" name="exchange_id" value={exchange.id} />
+        <input type="hidden" name="conversation_id" value={speech.conversationId ?? ""} />
         <input type="hidden" name="voice_id" value={speech.voiceId} />
         <button type="submit" className="button button-small">
           💾 Save to library

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type RefObject } from "react";
 import { Form } from "react-router";
 import { loadVoiceOptions, type VoiceOption } from "~/browser/ai-client";
 import { useHydrated } from "~/components/use-hydrated";
@@ -29,9 +29,15 @@ export function useVoices(serverVoices: VoiceOption[]): VoicesState {
   return voices;
 }
 
+/** How the question box sends, said under it: keys need JavaScript; without it, Ask posts the form. */
+export const SEND_HINT = "Enter sends · Shift+Enter adds a line · Ctrl/Cmd+Enter also sends";
+export const SEND_HINT_NO_JS = "Ask sends your question.";
+
 /**
  * The assistant's question form: the question, the voice, Auto-Speak, Ask and Speak Reply. Without
- * JavaScript (no onAsk) it posts to the page's action; Speak Reply needs the browser and a reply (onSpeak).
+ * JavaScript (no onAsk) it posts to the page's action, naming the open conversation; Speak Reply needs
+ * the browser and a reply (onSpeak). With JavaScript, Enter (or Ctrl/Cmd+Enter) sends and Shift+Enter
+ * adds a line, as the hint under the box says.
  */
 export function AssistantQuestion(props: {
   hydrated: boolean;
@@ -47,6 +53,9 @@ export function AssistantQuestion(props: {
   speaking: boolean;
   onAsk: ((event: React.FormEvent<HTMLFormElement>) => void) | undefined;
   onSpeak: (() => void) | null;
+  /** The open conversation, or null: the first question makes one. */
+  conversationId: string | null;
+  textareaRef: RefObject<HTMLTextAreaElement | null>;
 }) {
   const { hydrated, voices, voiceId, asking, speaking, onSpeak } = props;
   const voiceOptions =
@@ -63,25 +72,37 @@ export function AssistantQuestion(props: {
     );
 
   return (
-    <Form method="post" className="card form" aria-label="Ask the assistant" onSubmit={props.onAsk}>
+    <Form
+      method="post"
+      action={props.conversationId ? `/assistant?c=${encodeURIComponent(props.conversationId)}` : "/assistant"}
+      className="card form ai-composer"
+      aria-label="Ask the assistant"
+      onSubmit={props.onAsk}
+    >
+      <input type="hidden" name="conversation_id" value={props.conversationId ?? ""} />
       <label>
         Your question
         <textarea
+          ref={props.textareaRef}
           name="message"
-          rows={4}
+          rows={3}
           maxLength={props.messageMax}
           value={props.question}
           onChange={(event) => props.onQuestion(event.target.value)}
-          // Ctrl/Cmd+Enter asks; Enter alone is a new line.
-          aria-keyshortcuts="Control+Enter Meta+Enter"
+          aria-keyshortcuts={hydrated ? "Enter Control+Enter Meta+Enter" : undefined}
+          aria-describedby="ai-send-hint"
           onKeyDown={(event) => {
-            if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+            // Shift+Enter (and Enter while an input method composes) is a new line; Enter alone or with Ctrl/Cmd sends.
+            if (event.key !== "Enter" || event.shiftKey || event.altKey || event.nativeEvent.isComposing) return;
             event.preventDefault();
             event.currentTarget.form?.requestSubmit();
           }}
           placeholder="Ask about your content or how a tool works..."
         />
       </label>
+      <p id="ai-send-hint" className="muted ai-send-hint">
+        {hydrated ? SEND_HINT : SEND_HINT_NO_JS}
+      </p>
       <div className="ai-row">
         <label className="ai-inline-label">
           Voice

@@ -235,6 +235,26 @@ export interface TransientSpeechTable {
   expires_at: string;
 }
 
+/** The assistant's conversations (db/migrations/0019_assistant_conversations.ts; app/models/assistant-conversation.server.ts). */
+export interface AssistantConversationsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One question ("user") or reply ("assistant") of a conversation; `provider` names who answered a reply. */
+export interface AssistantMessagesTable {
+  id: string;
+  conversation_id: string;
+  user_id: string;
+  role: "user" | "assistant";
+  text: string;
+  provider: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -252,4 +272,6 @@ export interface Database {
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
   transient_speech: TransientSpeechTable;
+  assistant_conversations: AssistantConversationsTable;
+  assistant_messages: AssistantMessagesTable;
 }

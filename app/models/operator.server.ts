@@ -154,6 +154,8 @@ export async function deletePersonRows(userId: string): Promise<string[]> {
       "storage_reservations",
       "video_jobs",
       "projects",
+      "assistant_messages",
+      "assistant_conversations",
       "content_items",
       "media_files",
     ] as const) {

@@ -3,8 +3,10 @@ import { FAILURE_TEXT } from "~/ai/errors.server";
 import { searchTerms } from "~/ai/offline-assistant.server";
 import { aiProviders } from "~/ai/providers.server";
 import { DomainError } from "~/lib/domain-error";
+import { appendExchange, requireConversation } from "~/models/assistant-conversation.server";
 import { contextHits } from "~/models/content-search.server";
 import { listProjects, type Project } from "~/models/project.server";
+import { requireStorageLeft } from "~/models/storage-quota.server";
 import { acquireAiSlot, withAiSlot } from "./ai-limits.server";
 import { withProviderFailures } from "./provider-failure.server";
 
@@ -47,14 +49,36 @@ export async function personalContext(userId: string, message: string): Promise<
   return { items, projects: projects.map(searchableProject) };
 }
 
-/** The assistant's answer; a provider failure is a DomainError with the text in docs/screens.md#error-messages (502/504). */
-export async function askAssistant(userId: string, message: string, signal?: AbortSignal): Promise<ChatReply> {
+/**
+ * Before a question asked in a conversation (docs/decisions/0064): the conversation must be the
+ * person's (404) and they must have room left for its text (413), so the provider is not asked for
+ * an answer that could not be kept.
+ */
+async function requireConversationRoom(userId: string, conversationId: string | null | undefined): Promise<void> {
+  if (!conversationId) return;
+  await requireConversation(userId, conversationId);
+  await requireStorageLeft(userId);
+}
+
+/**
+ * The assistant's answer; a provider failure is a DomainError with the text in docs/screens.md#error-messages (502/504).
+ * With `conversationId`, the question and the answer are appended to that conversation of the person's.
+ */
+export async function askAssistant(
+  userId: string,
+  message: string,
+  signal?: AbortSignal,
+  conversationId?: string | null,
+): Promise<ChatReply> {
   const provider = aiProviders().chat;
+  await requireConversationRoom(userId, conversationId);
   // One of the person's AI slots for the whole answer (429 over the limits: ai-limits.server).
-  return withAiSlot(userId, "chat", async () => {
+  const answer = await withAiSlot(userId, "chat", async () => {
     const context = provider.searchesPersonalContent ? await personalContext(userId, message) : {};
     return withProviderFailures("chat", () => provider.reply(message, context, signal));
   });
+  if (conversationId) await appendExchange(userId, conversationId, { question: message, ...answer });
+  return answer;
 }
 
 /**
@@ -66,8 +90,10 @@ export async function streamAssistant(
   userId: string,
   message: string,
   signal?: AbortSignal,
+  conversationId?: string | null,
 ): Promise<{ provider: string; pieces: AsyncGenerator<{ delta: string }> }> {
   const provider = aiProviders().chat;
+  await requireConversationRoom(userId, conversationId);
   // One of the person's AI slots, held until the stream ends or the person goes away (429 over the
   // limits). The slot is freed by whichever comes first: the pieces ending (done, failed or returned
   // when the answer is cancelled), the request's signal, or a failure before the answer starts.
@@ -89,14 +115,22 @@ export async function streamAssistant(
   }
   async function* pieces(): AsyncGenerator<{ delta: string }> {
     let done = first.done;
+    let reply = "";
     try {
-      if (!first.done) yield { delta: first.value };
+      if (!first.done) {
+        reply += first.value;
+        yield { delta: first.value };
+      }
       for (;;) {
         const next = await withProviderFailures("chat", () => iterator.next());
         if (next.done) break;
+        reply += next.value;
         yield { delta: next.value };
       }
       done = true;
+      // The whole answer is kept with its question before [DONE] (a refusal here is the stream's error event).
+      if (conversationId)
+        await appendExchange(userId, conversationId, { question: message, reply, provider: provider.id });
     } catch (error) {
       done = true;
       if (error instanceof DomainError) throw error;

@@ -9,6 +9,7 @@ import {
   mediaForExportByIds,
   type ExportMediaRow,
 } from "~/models/export.server";
+import { getConversation, listConversationsForExport } from "~/models/assistant-conversation.server";
 import { getProject, listProjects, projectNotFound, type Project } from "~/models/project.server";
 
 /**
@@ -18,7 +19,7 @@ import { getProject, listProjects, projectNotFound, type Project } from "~/model
  *
  * Layout of a project export:  project.json, voice/<name>, video/<name>, image/<name>
  * Layout of an account export: manifest.json, content/<title>.md, projects/<title>.json,
- *                              library/<kind>/<name>
+ *                              assistant/<title>.json (a conversation and its messages), library/<kind>/<name>
  * Names inside the zip are made safe and unique per folder (ZipNames); the JSON gives each entry's
  * path. The JSON entries are written last, when every file has been read, so they can also list the
  * files whose bytes were missing (`missing`: empty entries in the zip).
@@ -133,13 +134,14 @@ function markdownOf(title: string, body: string): string {
 
 /**
  * GET /api/account/export: every piece of content (Markdown), every project (JSON, naming its files
- * by their path in the zip) and every file the person owns, with manifest.json listing all of it.
+ * by their path in the zip), every assistant conversation (JSON) and every file the person owns, with manifest.json listing all of it.
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
-  const [content, projects, library] = await Promise.all([
+  const [content, projects, library, conversations] = await Promise.all([
     listContentForExport(user.id),
     listProjects(user.id),
     listMediaForExport(user.id),
+    listConversationsForExport(user.id),
   ]);
   await requireStore(library.length);
   const zip = createZipStream();
@@ -153,6 +155,16 @@ export async function exportAccount(user: { id: string; email: string }): Promis
       return Readable.from([Buffer.from(markdownOf(item.title, body ?? ""))]);
     });
     return { ...item, path };
+  });
+
+  // Each conversation's messages are read when the zip reaches it, like a content body.
+  const conversationEntries = conversations.map((conversation) => {
+    const path = names.take("assistant", `${conversation.title}.json`, "conversation.json");
+    zip.addLazy(path, { compress: true, mtime: new Date(conversation.updated_at) }, async () => {
+      const whole = (await getConversation(user.id, conversation.id)) ?? { ...conversation, messages: [] };
+      return Readable.from([Buffer.from(`${JSON.stringify(whole, null, 2)}\n`)]);
+    });
+    return { ...conversation, path };
   });
 
   const libraryEntries = library.map((file) => {
@@ -183,6 +195,7 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     account: { id: user.id, email: user.email },
     content: contentEntries,
     projects: projectEntries,
+    assistant_conversations: conversationEntries,
     library: libraryEntries,
     missing: zip.missing(),
   }));

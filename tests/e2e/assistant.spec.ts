@@ -54,7 +54,14 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   await page.getByRole("button", { name: "Ask" }).click();
   await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
   await expect(page.getByText("Answered by the offline assistant")).toBeVisible();
-  expect(asked).toEqual([`/api/assistant/stream ${JSON.stringify({ message: "How do I use the Drawing Pad?" })}`]);
+  // The first question makes the conversation it is kept in (docs/api.md#assistant-conversations), then streams.
+  expect(asked).toHaveLength(2);
+  expect(asked[0]).toBe("/api/assistant/conversations {}");
+  expect(asked[1]).toMatch(/^\/api\/assistant\/stream /);
+  expect(JSON.parse(asked[1].slice("/api/assistant/stream ".length))).toEqual({
+    message: "How do I use the Drawing Pad?",
+    conversation_id: expect.any(String),
+  });
   // Whole once the screen is done asking (the button reads "Asking..." meanwhile).
   await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
   await expect(page.getByLabel("Reply")).toHaveAttribute("aria-busy", "false");
@@ -93,34 +100,34 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 375, height: 667 },
 ]) {
-  test(`assistant: Ctrl/Cmd+Enter asks, Enter alone is a new line, and the visit's questions and replies show as a list at ${viewport.width}x${viewport.height}`, async ({
+  test(`assistant: Enter and Ctrl/Cmd+Enter ask, Shift+Enter is a new line, and the questions and replies show as a list at ${viewport.width}x${viewport.height}`, async ({
     page,
   }) => {
     await page.setViewportSize(viewport);
     await signUpAndLogIn(page, "assistant-keys");
     const asked: string[] = [];
     page.on("request", (request) => {
-      if (request.url().includes("/api/assistant/")) asked.push(JSON.parse(request.postData() ?? "{}").message);
+      if (request.url().endsWith("/api/assistant/stream")) asked.push(JSON.parse(request.postData() ?? "{}").message);
     });
     await page.goto("/assistant");
     await expect(page.getByLabel("Voice").locator("option").first()).toHaveText("English (America)");
     await page.getByLabel("Auto-Speak").uncheck();
     const question = page.getByLabel("Your question");
 
-    // Enter alone: a new line, nothing sent.
+    // Shift+Enter: a new line, nothing sent.
     await question.fill("How do I use the Drawing Pad?");
-    await question.press("Enter");
+    await question.press("Shift+Enter");
     await question.pressSequentially("Briefly.");
     await expect(question).toHaveValue("How do I use the Drawing Pad?\nBriefly.");
     await page.waitForTimeout(300);
     expect(asked).toEqual([]);
 
-    // Ctrl+Enter sends.
+    // Ctrl+Enter sends, and the box clears.
     await question.press("Control+Enter");
     await expect(page.getByTestId("assistant-reply")).toContainText("Drawing Pad (/drawing)");
     await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
     expect(asked).toEqual(["How do I use the Drawing Pad?\nBriefly."]);
-    await expect(question).toHaveValue("How do I use the Drawing Pad?\nBriefly.");
+    await expect(question).toHaveValue("");
 
     // Cmd+Enter (Meta) sends the next one; the first exchange stays above it.
     await question.fill("How do I record a voice memo?");

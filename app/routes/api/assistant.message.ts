@@ -1,5 +1,6 @@
 import { assistantMessageSchema } from "~/ai/inputs.server";
 import { askAssistant } from "~/services/assistant.server";
+import { conversationRefSchema, parseConversationInput } from "~/models/assistant-conversation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
@@ -7,14 +8,17 @@ import { readJsonBody } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/assistant.message";
 
 /**
- * POST /api/assistant/message {message} -> {reply, provider}. Blank -> 422. A provider failure ->
+ * POST /api/assistant/message {message, conversation_id?} -> {reply, provider}. Blank -> 422. With
+ * conversation_id (the person's; else 404, not text 400) the question and reply are appended to it. A provider failure ->
  * 502/504 {"detail": "Something went wrong."}. provider "offline-assistant" marks the offline answer.
  */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
-  const { message } = parseInput(assistantMessageSchema, await readJsonBody(request));
-  const answer = await askAssistant(user.id, message, request.signal);
+  const body = await readJsonBody(request);
+  const { message } = parseInput(assistantMessageSchema, body);
+  const { conversation_id } = parseConversationInput(conversationRefSchema, body);
+  const answer = await askAssistant(user.id, message, request.signal, conversation_id);
   return Response.json(
     { reply: answer.reply, provider: answer.provider },
     { headers: { "Cache-Control": "no-store" } },

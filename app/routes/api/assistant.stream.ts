@@ -1,5 +1,6 @@
 import { assistantMessageSchema } from "~/ai/inputs.server";
 import { streamAssistant } from "~/services/assistant.server";
+import { conversationRefSchema, parseConversationInput } from "~/models/assistant-conversation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { eventStreamResponse } from "~/lib/event-stream.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
@@ -8,7 +9,7 @@ import { readJsonBody } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/assistant.stream";
 
 /**
- * POST /api/assistant/stream {message} -> text/event-stream: `data: {"delta": "..."}` per piece of
+ * POST /api/assistant/stream {message, conversation_id?} -> text/event-stream: `data: {"delta": "..."}` per piece of
  * the reply as the provider makes it, then `data: [DONE]`. The provider's id is in the
  * X-Assistant-Provider header. Bad input (422), no session (401) and a provider failure before the
  * first piece (502/504) answer JSON {"detail"} like /api/assistant/message; a failure midway is the
@@ -17,8 +18,10 @@ import type { Route } from "./+types/assistant.stream";
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
   requireMethod(request, ["POST"]);
   const user = await requireApiUser(context, request);
-  const { message } = parseInput(assistantMessageSchema, await readJsonBody(request));
-  const reply = await streamAssistant(user.id, message, request.signal);
+  const body = await readJsonBody(request);
+  const { message } = parseInput(assistantMessageSchema, body);
+  const { conversation_id } = parseConversationInput(conversationRefSchema, body);
+  const reply = await streamAssistant(user.id, message, request.signal, conversation_id);
   return eventStreamResponse(reply.pieces, { "X-Assistant-Provider": reply.provider });
 });
 
