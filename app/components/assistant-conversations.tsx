@@ -1,6 +1,7 @@
-import { useRef, useState } from "react";
-import { Form, Link } from "react-router";
+import { Form, Link, useSubmit } from "react-router";
+import { confirmDelete } from "~/browser/confirm-delete";
 import type { ListedConversation } from "~/shared/assistant-exchanges";
+import { ConfirmPanel } from "./confirm-panel";
 import { Icon } from "./icon";
 
 export const conversationHref = (id: string) => `/assistant?c=${encodeURIComponent(id)}`;
@@ -73,8 +74,8 @@ export function ConversationList(props: {
 }
 
 /**
- * Rename (a small form in a disclosure) and Delete for the open conversation. Delete asks first: without
- * JavaScript through ?delete=1, with it in place (focus on Cancel, Escape cancels, focus back to Delete).
+ * Rename (a small form in a disclosure) and Delete for the open conversation. Delete asks first
+ * (docs/screens.md#dialogs): with JavaScript in the app's dialog, without it on ?delete=1's panel.
  */
 function ConversationActions(props: {
   id: string;
@@ -84,12 +85,11 @@ function ConversationActions(props: {
   renameError: string | null;
 }) {
   const { id, title, hydrated } = props;
-  const [asking, setAsking] = useState(false);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const confirming = asking || props.confirmDelete;
-  const cancel = () => {
-    setAsking(false);
-    requestAnimationFrame(() => deleteButton.current?.focus());
+  const submit = useSubmit();
+  const fields = { intent: "delete_conversation", conversation_id: id };
+  const onDelete = async (event: React.MouseEvent<HTMLButtonElement>) => {
+    const asked = await confirmDelete(event.currentTarget, { message: `Delete the conversation “${title}”?` });
+    if (asked) await submit({ ...fields, confirmed: "1" }, { method: "post", action: "/assistant" });
   };
   return (
     <div className="ai-history-actions">
@@ -117,49 +117,15 @@ function ConversationActions(props: {
           ) : null}
         </Form>
       </details>
-      {confirming ? (
-        // Where the app's shared confirmation dialog goes once it exists; this asks in place meanwhile.
-        <Form
-          method="post"
+      {props.confirmDelete && !hydrated ? (
+        <ConfirmPanel
+          question={`Delete the conversation “${title}”?`}
           action="/assistant"
-          className="ai-confirm"
-          role="alertdialog"
-          aria-labelledby={`ai-confirm-${id}`}
-          onKeyDown={(event) => {
-            if (event.key !== "Escape" || !hydrated) return;
-            // Only the question closes, not the drawer around it (which skips a handled Escape).
-            event.preventDefault();
-            cancel();
-          }}
-        >
-          <p id={`ai-confirm-${id}`} className="ai-confirm-question">
-            Delete the conversation “{title}”?
-          </p>
-          <input type="hidden" name="intent" value="delete_conversation" />
-          <input type="hidden" name="conversation_id" value={id} />
-          <div className="ai-confirm-actions">
-            <button type="submit" className="button button-small button-danger">
-              Delete
-            </button>
-            {hydrated && asking ? (
-              // eslint-disable-next-line jsx-a11y/no-autofocus -- the question's safe answer takes focus when it opens
-              <button type="button" className="button button-small button-ghost" autoFocus onClick={cancel}>
-                Cancel
-              </button>
-            ) : (
-              <Link className="button button-small button-ghost" to={conversationHref(id)}>
-                Cancel
-              </Link>
-            )}
-          </div>
-        </Form>
+          fields={fields}
+          cancelTo={conversationHref(id)}
+        />
       ) : hydrated ? (
-        <button
-          ref={deleteButton}
-          type="button"
-          className="button button-small button-ghost"
-          onClick={() => setAsking(true)}
-        >
+        <button type="button" className="button button-small button-ghost" onClick={onDelete}>
           Delete
         </button>
       ) : (

@@ -62,7 +62,9 @@ export function AssistantScreen({
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && !event.defaultPrevented) setDrawerOpen(false);
+      // An Escape inside the app's dialog (a delete's question) closes only the dialog.
+      const inDialog = event.target instanceof Element && event.target.closest("dialog");
+      if (event.key === "Escape" && !event.defaultPrevented && !inDialog) setDrawerOpen(false);
     };
     document.addEventListener("keydown", onKey);
     document.querySelector<HTMLElement>("#ai-history .ai-new-conversation")?.focus();

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { answerAppDialog, appDialog } from "../support/app-dialog";
 
 /**
  * The assistant as a chat (docs/screens.md#assistant-conversations, decision 0064): Enter sends, the box
@@ -219,14 +220,14 @@ for (const viewport of [
 
       // Delete asks first, in the app: focus on Cancel, Escape cancels and focus returns to Delete.
       await list.getByRole("button", { name: "Delete" }).click();
-      const question = list.getByRole("alertdialog");
-      await expect(question).toContainText("Delete the conversation “Memos and videos”?");
+      const question = appDialog(page, "Delete the conversation “Memos and videos”?");
+      await expect(question).toBeVisible();
       await expect(question.getByRole("button", { name: "Cancel" })).toBeFocused();
       await page.keyboard.press("Escape");
       await expect(question).toHaveCount(0);
       await expect(list.getByRole("button", { name: "Delete" })).toBeFocused();
       await list.getByRole("button", { name: "Delete" }).click();
-      await list.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+      await answerAppDialog(page, "Delete the conversation “Memos and videos”?", "Delete");
       await expect(page).toHaveURL(/\/assistant$/);
       list = await openList(page, phone);
       await expect(list.getByRole("listitem").getByRole("link")).toHaveText(["Drawing help"]);
