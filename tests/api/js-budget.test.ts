@@ -11,12 +11,14 @@ import { baseUrl, newUser, PASSWORD } from "../support/api";
  * the route manifest); each is read from the build's client folder and gzipped at zlib's default
  * level, as the server sends it. Code behind a dynamic `import()` is not part of the first load.
  */
-// The targets in docs/performance.md: 110 KB on /, /login and /register, 130 KB on /dashboard. React Router's
-// production build and one first-load chunk (vite.config.ts) brought the anonymous pages to about 109.7 KB.
+// The targets in docs/performance.md: 112 KB on /, /login and /register, 130 KB on /dashboard. React Router's
+// production build and one first-load chunk (vite.config.ts) brought the anonymous pages to about 109.7 KB;
+// the app's own dialogs and the closable toasts, on every page since they replace the browser's alert and
+// confirm (decision 0067), add about 1.6 KB.
 const BUDGETS_KB: Record<string, number> = {
-  "/": 110,
-  "/login": 110,
-  "/register": 110,
+  "/": 112,
+  "/login": 112,
+  "/register": 112,
   "/dashboard": 130,
 };
 
