@@ -167,16 +167,23 @@ test("with JavaScript, a file dropped on the drop zone is taken and uploads", as
   await expect(page.getByTestId("voice-item").filter({ hasText: "dropped.mp3" })).toBeVisible();
 });
 
-/** The two boxes of a wide layout: beside each other at 1280, stacked at 375. */
+/**
+ * The two boxes of a wide layout: beside each other at 1280, stacked at 375. Two screens stack at
+ * every width: the assistant is a chat (the replies above the box, docs/screens.md#assistant-conversations),
+ * and the project editor's media choosers take the whole width (decision 0066).
+ */
 const LAYOUTS: {
   path: string;
   work: (page: Page) => ReturnType<Page["locator"]>;
   result: (page: Page) => ReturnType<Page["locator"]>;
+  /** Stacked at every width; "result first" when the result is above the work. */
+  stacked?: "work first" | "result first";
 }[] = [
   {
     path: "/assistant",
     work: (page) => page.getByRole("form", { name: "Ask the assistant" }),
     result: (page) => page.getByRole("region", { name: "Reply" }),
+    stacked: "result first",
   },
   {
     path: "/image",
@@ -197,6 +204,7 @@ const LAYOUTS: {
     path: "/project/new",
     work: (page) => page.getByRole("form", { name: "Project" }),
     result: (page) => page.getByRole("region", { name: "Generators" }),
+    stacked: "work first",
   },
 ];
 
@@ -213,7 +221,9 @@ for (const { width, height, beside } of [
       const result = (await layout.result(page).boundingBox())!;
       expect(work, layout.path).not.toBeNull();
       expect(result, layout.path).not.toBeNull();
-      if (beside) {
+      if (layout.stacked === "result first") {
+        expect(work.y, `${layout.path}: the work below the result`).toBeGreaterThanOrEqual(result.y + result.height);
+      } else if (beside && !layout.stacked) {
         expect(result.x, `${layout.path}: the result right of the work`).toBeGreaterThanOrEqual(work.x + work.width);
         expect(result.y, `${layout.path}: on the same row`).toBeLessThan(work.y + work.height);
       } else {

@@ -25,13 +25,12 @@ test("dashboard shell: welcome, plan, tools toggle, reorder by drag kept across 
   await signUpAndLogIn(page);
   await page.goto("/dashboard");
   await expect(page.getByText("Welcome back, Free user!")).toBeVisible();
-  // Toasts sit at the bottom, clear of the header's controls (WCAG 2.4.11): on a desktop at the
-  // sidebar's foot (decision 0045). Their stylesheet is fetched with react-toastify on the first toast.
+  // Toasts stand at the top right, never over the sidebar's navigation or its account corner (decision 0065).
   const toastBox = (await page.getByText("Welcome back, Free user!").boundingBox())!;
   const viewport = page.viewportSize()!;
-  expect(toastBox.y).toBeGreaterThan(viewport.height / 2);
+  expect(toastBox.y).toBeLessThan(viewport.height / 2);
   const sidebar = (await page.getByRole("navigation", { name: "Studio" }).boundingBox())!;
-  expect(toastBox.x + toastBox.width).toBeLessThanOrEqual(sidebar.x + sidebar.width + 12);
+  expect(toastBox.x).toBeGreaterThanOrEqual(sidebar.x + sidebar.width);
   expect(await toolLabels(page)).toEqual(TOOLS);
   await expect(page.getByRole("link", { name: "Home", exact: true })).toHaveAttribute("href", "/");
 
