@@ -27,7 +27,10 @@ function CloseToast({ closeToast }: CloseButtonProps) {
         closeToast(event);
       }}
     >
-      <span aria-hidden="true">×</span>
+      {/* Drawn, not a "×" character: a toast's text stays exactly its message. */}
+      <svg className="toast-close-mark" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+        <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      </svg>
     </button>
   );
 }
