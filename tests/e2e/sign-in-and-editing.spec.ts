@@ -28,6 +28,8 @@ async function register(page: Page, email: string) {
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page.getByRole("status")).toContainText("Account created");
   await page.waitForURL(/\/login$/, { timeout: 5000 });
+  // The address moves before the Login screen has replaced Register's (a transition).
+  await expect(page.getByLabel("Confirm Password")).toHaveCount(0);
 }
 
 /**
