@@ -1,5 +1,5 @@
 /**
- * The app's own confirmation and alert dialogs, instead of the browser's confirm() and alert()
+ * The app's own confirmation and alert dialogs, in place of the browser's native ones
  * (docs/screens.md#dialogs): callable from any event handler or hook, shown one at a time by the one
  * <AppDialogHost> in the root layout. Each request remembers the element that had the focus, so the
  * host can give it back when the dialog closes.
