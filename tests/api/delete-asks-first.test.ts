@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, baseUrl, newUser, signInWithForm } from "../support/api";
+import { api, baseUrl, newUser, signInWithForm, screenPost } from "../support/api";
 import { mp3Frames, mp4Bytes } from "../support/media";
 
 /**
@@ -7,17 +7,6 @@ import { mp3Frames, mp4Bytes } from "../support/media";
  * `confirmed=1` is sent back to its screen's question and nothing goes; with it, the item goes. The
  * screen then shows the question with the item's name. The JSON API's DELETE calls do not ask.
  */
-async function screenPost(cookie: string, path: string, fields: Record<string, string>) {
-  const response = await fetch(`${baseUrl()}${path}`, {
-    method: "POST",
-    headers: { Cookie: cookie },
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-  });
-  await response.arrayBuffer();
-  return response;
-}
-
 async function screenPage(cookie: string, path: string) {
   const response = await fetch(`${baseUrl()}${path}`, { headers: { Cookie: cookie } });
   expect(response.status).toBe(200);

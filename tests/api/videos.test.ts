@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3WithId3, mp4Bytes, movBytes, PNG_BYTES, riffBytes, webmBytes } from "../support/media";
-import { api, baseUrl, newUser, PASSWORD, signInWithForm, waitForVideoJob } from "../support/api";
+import { api, baseUrl, newUser, PASSWORD, signInWithForm, waitForVideoJob, screenPost } from "../support/api";
 
 // The test server's secret (tests/support/server.ts): lets a test sign an expired link the way the server would.
 const SECRET = "test-session-secret-that-is-long-enough-0123456789";
@@ -246,18 +246,6 @@ async function generatedClip(token: string, prompt: string): Promise<{ mediaId: 
   return { mediaId: status.media_id, url: status.url };
 }
 
-/** The Video Hub's own form post (the screen's action), as a plain form or a fetcher sends it. */
-async function videoHubPost(cookie: string, fields: Record<string, string>) {
-  const response = await fetch(`${baseUrl()}/videos`, {
-    method: "POST",
-    headers: { Cookie: cookie },
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-  });
-  await response.arrayBuffer();
-  return response;
-}
-
 describe("the Video Hub's generated videos (decision 0043)", () => {
   it("GET /api/videos stays the uploads; the screen's delete removes only the person's own generated clip", async () => {
     const owner = await newUser("generated-owner");
@@ -278,28 +266,39 @@ describe("the Video Hub's generated videos (decision 0043)", () => {
     // Another person's clip, an unknown id, an upload's id, no id: refused, nothing deleted.
     const uploaded = (await api("/api/library?kind=video", { token: owner.token })).body.files[0].id as string;
     for (const id of [otherClip.mediaId, "00000000-0000-0000-0000-000000000000", uploaded, ""]) {
-      expect((await videoHubPost(ownerCookie, { intent: "delete-generated", id, enhanced: "1" })).status).toBe(404);
+      expect((await screenPost(ownerCookie, "/videos", { intent: "delete-generated", id, enhanced: "1" })).status).toBe(
+        404,
+      );
     }
     expect((await download(other.token, otherClip.url)).status).toBe(200);
     expect((await api(videoPath("upload.mov"), { token: owner.token })).status).toBe(200);
 
     // A plain form asks first (docs/screens.md#dialogs): back to the Video Hub's question, nothing deleted.
-    const asked = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId });
+    const asked = await screenPost(ownerCookie, "/videos", { intent: "delete-generated", id: clip.mediaId });
     expect(asked.status).toBe(302);
     expect(asked.headers.get("location")).toBe(`/videos?delete-generated=${clip.mediaId}`);
     expect((await download(owner.token, clip.url)).status).toBe(200);
     // Confirmed: deleted, and back to the Video Hub.
-    const deleted = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, confirmed: "1" });
+    const deleted = await screenPost(ownerCookie, "/videos", {
+      intent: "delete-generated",
+      id: clip.mediaId,
+      confirmed: "1",
+    });
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe("/videos");
     expect((await download(owner.token, clip.url)).status).toBe(404);
     expect((await api(`/api/library/${clip.mediaId}`, { token: owner.token })).status).toBe(404);
     // Again: it is gone (a plain form is sent back with the failure's toast).
-    const again = await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, confirmed: "1" });
+    const again = await screenPost(ownerCookie, "/videos", {
+      intent: "delete-generated",
+      id: clip.mediaId,
+      confirmed: "1",
+    });
     expect(again.status).toBe(302);
     expect(again.headers.get("location")).toBe("/videos");
     expect(
-      (await videoHubPost(ownerCookie, { intent: "delete-generated", id: clip.mediaId, enhanced: "1" })).status,
+      (await screenPost(ownerCookie, "/videos", { intent: "delete-generated", id: clip.mediaId, enhanced: "1" }))
+        .status,
     ).toBe(404);
   }, 300_000);
 });

@@ -79,3 +79,15 @@ export function waitForVideoJob(token: string, id: string, timeoutMs = 120_000, 
     { timeoutMs },
   );
 }
+
+/** A screen's own form post (its action), as a plain form or a fetcher sends it; the body is read. */
+export async function screenPost(cookie: string, path: string, fields: Record<string, string>) {
+  const response = await fetch(`${baseUrl()}${path}`, {
+    method: "POST",
+    headers: { Cookie: cookie },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+  await response.arrayBuffer();
+  return response;
+}
