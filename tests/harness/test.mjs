@@ -1,5 +1,6 @@
 // @ts-check
 // `npm test`: format check (Prettier), lint (ESLint), type check, production build, Vitest (unit + API against the build), Playwright (Chromium).
+// `npm test -- --skip-browser` leaves Playwright out: CI's second runtime (docs/decisions/0074-one-browser-run-in-ci.md).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -25,6 +26,8 @@ const steps = [
   ],
   ["browser tests", process.execPath, [path.join(root, "tests/harness/e2e.mjs")]],
 ];
+const skipBrowser = process.argv.includes("--skip-browser");
+if (skipBrowser) steps.pop();
 
 for (const [name, command, args] of steps) {
   console.log(`\n[test] ${name}: ${path.basename(command)} ${args.join(" ")}`);
@@ -55,5 +58,7 @@ const playwright = counts(playwrightReport, (r) => ({
   passed: r.stats.expected + r.stats.flaky,
   failed: r.stats.unexpected,
 }));
-console.log(`\n[test] Vitest ${vitest.passed} passed; Playwright ${playwright.passed} passed`);
+console.log(
+  `\n[test] Vitest ${vitest.passed} passed; Playwright ${skipBrowser ? "not run (--skip-browser)" : `${playwright.passed} passed`}`,
+);
 console.log(`${vitest.passed + playwright.passed} passed, ${vitest.failed + playwright.failed} failed`);
