@@ -274,6 +274,18 @@ export interface SharesTable {
   created_at: string;
 }
 
+/** One kept state of a text piece (db/migrations/0021_content_versions.ts; app/models/content-version.server.ts). */
+export interface ContentVersionsTable {
+  id: string;
+  content_id: string;
+  user_id: string;
+  title: string;
+  body: string;
+  reason: "save" | "autosave" | "restore";
+  /** The piece's updated_at of the write that stored this state. */
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -294,4 +306,5 @@ export interface Database {
   assistant_conversations: AssistantConversationsTable;
   assistant_messages: AssistantMessagesTable;
   shares: SharesTable;
+  content_versions: ContentVersionsTable;
 }

@@ -158,6 +158,7 @@ export async function deletePersonRows(userId: string): Promise<string[]> {
       "assistant_messages",
       "assistant_conversations",
       "shares",
+      "content_versions",
       "content_items",
       "media_files",
     ] as const) {
