@@ -255,6 +255,18 @@ export interface AssistantMessagesTable {
   created_at: string;
 }
 
+/** One kept state of a text piece (db/migrations/0021_content_versions.ts; app/models/content-version.server.ts). */
+export interface ContentVersionsTable {
+  id: string;
+  content_id: string;
+  user_id: string;
+  title: string;
+  body: string;
+  reason: "save" | "autosave" | "restore";
+  /** The piece's updated_at of the write that stored this state. */
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -274,4 +286,5 @@ export interface Database {
   transient_speech: TransientSpeechTable;
   assistant_conversations: AssistantConversationsTable;
   assistant_messages: AssistantMessagesTable;
+  content_versions: ContentVersionsTable;
 }

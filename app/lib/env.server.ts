@@ -152,6 +152,8 @@ const settingsSchema = z
       videoMaxBytes: raw.VIDEO_MAX_BYTES,
       /** USER_STORAGE_QUOTA_MB in bytes: uploads and generations past it are refused (413). */
       storageQuotaBytes: Math.floor(raw.USER_STORAGE_QUOTA_MB * MiB),
+      /** Versions one text piece's history keeps (CONTENT_VERSIONS_MAX); the oldest autosaves are pruned first. */
+      contentVersionsMax: raw.CONTENT_VERSIONS_MAX,
       // AI providers (app/ai/config.server.ts shapes these for the providers).
       ai: {
         baseUrl: raw.AI_BASE_URL,

@@ -28,16 +28,24 @@ const bodySchema = z
   .nullish()
   .transform((body) => (body === null ? "" : body));
 
-/** The version of the item the editor last saw; any ISO-8601 timestamp, normalised to ours. */
-const updatedAtSchema = z
-  .string({ error: "updated_at must be an ISO-8601 timestamp" })
-  .max(64, "updated_at must be an ISO-8601 timestamp")
-  .refine((value) => !Number.isNaN(Date.parse(value)), "updated_at must be an ISO-8601 timestamp")
-  .transform((value) => new Date(value).toISOString());
+/** A version of the item; any ISO-8601 timestamp, normalised to ours. */
+const timestampSchema = (name: string) =>
+  z
+    .string({ error: `${name} must be an ISO-8601 timestamp` })
+    .max(64, `${name} must be an ISO-8601 timestamp`)
+    .refine((value) => !Number.isNaN(Date.parse(value)), `${name} must be an ISO-8601 timestamp`)
+    .transform((value) => new Date(value).toISOString());
 
 export const contentInputSchema = z.object({ title: titleSchema, body: bodySchema });
-/** PUT and autosave: a missing body leaves the stored body as it is; updated_at is optional. */
-export const contentUpdateSchema = contentInputSchema.extend({ updated_at: updatedAtSchema.optional() });
+/**
+ * PUT and autosave: a missing body leaves the stored body as it is. Optional: updated_at, the version
+ * the editor last saw (older than the stored one: 409), and editing_since, the version the editor began
+ * with (its history keeps that state, docs/decisions/0072).
+ */
+export const contentUpdateSchema = contentInputSchema.extend({
+  updated_at: timestampSchema("updated_at").optional(),
+  editing_since: timestampSchema("editing_since").optional(),
+});
 export const pinSchema = z.object({
   pinned: z.boolean({
     error: (issue) => (issue.input === undefined ? "pinned is required" : "pinned must be true or false"),
@@ -63,3 +71,7 @@ export interface ContentUpdate {
   title: string;
   body?: string;
 }
+
+/** The UTF-8 bytes an item's text counts toward the storage quota (migration 0012's triggers count the same). */
+export const textBytesOf = (title: string, body: string) =>
+  Buffer.byteLength(title, "utf8") + Buffer.byteLength(body, "utf8");

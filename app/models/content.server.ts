@@ -5,7 +5,14 @@ import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { parseInput } from "~/lib/validation.server";
 import { monotonicIso, newId } from "~/lib/ids.server";
-import { contentUpdateSchema, type ContentUpdate } from "./content-input.server";
+import { contentUpdateSchema, textBytesOf, type ContentUpdate } from "./content-input.server";
+import {
+  contentForWrite,
+  historyFactsOf,
+  keepVersions,
+  versionsToKeep,
+  type VersionReason,
+} from "./content-version-keep.server";
 import { requireWithinQuota } from "./storage-quota.server";
 
 /**
@@ -79,7 +86,7 @@ const contentSummaryList = compileOnce((database: Kysely<Database>, p: ListParam
   listQuery(database, p, shape).select(["id", "title", "pinned", "updated_at"]),
 );
 
-/** One of the person's items (getContent, and updateContent's read inside its transaction). */
+/** One of the person's items (getContent). */
 const contentById = compileOnce((database: Kysely<Database>, p: { id: string; userId: string }) =>
   database
     .selectFrom("content_items")
@@ -117,9 +124,7 @@ export async function getContent(userId: string, id: string): Promise<ContentIte
   return row ? toItem(row) : undefined;
 }
 
-/** The UTF-8 bytes an item's text counts toward the storage quota (migration 0012's triggers count the same). */
-export const textBytesOf = (title: string, body: string) =>
-  Buffer.byteLength(title, "utf8") + Buffer.byteLength(body, "utf8");
+export { textBytesOf };
 
 /**
  * A new item. Its text counts toward the person's storage quota: the insert (whose trigger adds its
@@ -150,6 +155,17 @@ export type UpdateResult =
   | { ok: false; reason: "conflict"; current: ContentItem };
 
 /**
+ * How a write is told apart for the piece's history (docs/decisions/0072): `versionReason` ("save"
+ * unless given: the screen's Save and PUT; "autosave"; "restore") and `editingSince`, the version the
+ * editor began with.
+ */
+export interface UpdateOptions {
+  expectedUpdatedAt?: string;
+  versionReason?: VersionReason;
+  editingSince?: string;
+}
+
+/**
  * Saves a new title (and body, when given). With `expectedUpdatedAt` (the version the editor last saw)
  * a write based on an older version than the stored one is refused as a conflict: an older autosave
  * never overwrites a newer save. The write itself is conditional on the version read, so two
@@ -163,9 +179,9 @@ export async function updateContent(
   userId: string,
   id: string,
   input: ContentUpdate,
-  options: { expectedUpdatedAt?: string } = {},
+  options: UpdateOptions = {},
 ): Promise<UpdateResult> {
-  const current = await contentById.first(db, { id, userId });
+  const current = await contentForWrite.first(db, { id, userId });
   if (!current) return { ok: false, reason: "not_found" };
   if (
     options.expectedUpdatedAt !== undefined &&
@@ -192,13 +208,20 @@ export async function updateContent(
       readUpdatedAt: current.updated_at,
     });
   const grows = textBytesOf(changes.title, changes.body) > textBytesOf(current.title, current.body);
-  const updated = grows
-    ? await db.transaction().execute(async (trx) => {
-        const rows = await write(trx);
-        if (Number(rows) === 1) await requireWithinQuota(trx, userId);
-        return rows;
-      })
-    : await write(db);
+  const keep = versionsToKeep(current, changes, historyFactsOf(current), {
+    reason: options.versionReason ?? "save",
+    editingSince: options.editingSince,
+  });
+  const updated =
+    grows || keep.length > 0
+      ? await db.transaction().execute(async (trx) => {
+          const rows = await write(trx);
+          if (Number(rows) !== 1) return rows;
+          if (grows) await requireWithinQuota(trx, userId);
+          if (keep.length > 0) await keepVersions(trx, userId, id, keep);
+          return rows;
+        })
+      : await write(db);
   if (Number(updated) !== 1) {
     // Another write landed between the read and this one (or the item was deleted): say which.
     const latest = await contentById.first(db, { id, userId });
@@ -218,7 +241,7 @@ export async function saveContent(
   userId: string,
   id: string,
   input: ContentUpdate,
-  options: { expectedUpdatedAt?: string } = {},
+  options: UpdateOptions = {},
 ): Promise<ContentItem> {
   const result = await updateContent(userId, id, input, options);
   if (result.ok) return result.item;
@@ -229,11 +252,15 @@ export async function saveContent(
 
 /**
  * An autosave as the API takes it (POST /api/content/{id}/autosave, by React Router or at the front
- * door): `{title, body?, updated_at?}` checked (422), then saveContent.
+ * door): `{title, body?, updated_at?, editing_since?}` checked (422), then saveContent.
  */
 export async function autosaveContent(userId: string, id: string, body: unknown): Promise<ContentItem> {
-  const { updated_at, ...input } = parseInput(contentUpdateSchema, body);
-  return saveContent(userId, id, input, { expectedUpdatedAt: updated_at });
+  const { updated_at, editing_since, ...input } = parseInput(contentUpdateSchema, body);
+  return saveContent(userId, id, input, {
+    expectedUpdatedAt: updated_at,
+    versionReason: "autosave",
+    editingSince: editing_since,
+  });
 }
 
 /** The person's item, else 404. */

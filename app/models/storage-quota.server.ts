@@ -131,6 +131,16 @@ export async function requireWithinQuota(
 }
 
 /**
+ * Inside a transaction that is about to add bytes it may leave out (a text piece's history version,
+ * docs/decisions/0072): the person's row locked, the bytes they may still store (negative past the quota).
+ */
+export async function roomLeftLocked(trx: Kysely<Database>, userId: string): Promise<number> {
+  await lockPerson(trx, userId);
+  const use = await storageUseOn(trx, userId);
+  return use.quotaBytes - total(use);
+}
+
+/**
  * The bytes one upload or generation holds against its person's quota while it is in flight: `cover`
  * as bytes arrive (the reservation grows in RESERVATION_STEP steps; 413 when the quota has no room
  * for them), then the media model commits the file and deletes the reservation in one transaction, or

@@ -239,4 +239,9 @@ export const mediaVariables = {
     description:
       "what one person may store (MiB) unless `npm run admin -- quota` gave them their own, uploads, generations and text together (fractions allowed); an upload, generation or text save past it is refused with 413 before anything is kept",
   }),
+  CONTENT_VERSIONS_MAX: positiveWhole({
+    default: 50,
+    description:
+      "versions of one text piece its history keeps (each counts toward the storage quota); past it the oldest autosave versions go first, then the oldest others",
+  }),
 } as const;

@@ -23,6 +23,8 @@ export const action = apiAction(async ({ request, context, params }: Route.Actio
     if (!(await deleteContent(user.id, params.id))) throw contentNotFound();
     return Response.json({ ok: true, id: params.id });
   }
-  const { updated_at, ...input } = parseInput(contentUpdateSchema, await readJsonBody(request));
-  return Response.json(await saveContent(user.id, params.id, input, { expectedUpdatedAt: updated_at }));
+  const { updated_at, editing_since, ...input } = parseInput(contentUpdateSchema, await readJsonBody(request));
+  return Response.json(
+    await saveContent(user.id, params.id, input, { expectedUpdatedAt: updated_at, editingSince: editing_since }),
+  );
 });
