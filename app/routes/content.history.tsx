@@ -29,10 +29,10 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 /** `restore-version` (a plain form, or a fetcher that follows the redirect): back to the view with a toast. */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
-  const form = await readFormData(request);
-  const versionId = text(form.get("version_id"));
   const history = `/content/${encodeURIComponent(params.id)}/history`;
-  if (formIntent(form) !== "restore-version" || !versionId) return redirectWithError(history, RESTORE_FAILED);
+  const form = await readFormData(request).catch(() => null);
+  const versionId = form ? text(form.get("version_id")) : "";
+  if (!form || formIntent(form) !== "restore-version" || !versionId) return redirectWithError(history, RESTORE_FAILED);
   try {
     const said = await restoreFromHistory(user.id, params.id, versionId);
     return redirectWithSuccess(`/content/${encodeURIComponent(params.id)}`, said);
