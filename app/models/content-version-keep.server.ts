@@ -130,7 +130,7 @@ export async function keepVersions(
   contentId: string,
   states: readonly KeptState[],
 ): Promise<number> {
-  let room = await roomLeftLocked(trx, userId);
+  let room = (await roomLeftLocked(trx, userId)).left;
   let kept = 0;
   for (const state of states) {
     const bytes = textBytesOf(state.title, state.body);

@@ -156,21 +156,28 @@ export async function restoreVersion(userId: string, contentId: string, versionI
   return saveContent(userId, contentId, { title: version.title, body: version.body }, { versionReason: "restore" });
 }
 
-/** Every version of the person's pieces, oldest first per piece, for the account export. */
-export async function listVersionsForExport(userId: string): Promise<Map<string, VersionRow[]>> {
+/** The account export's view: which of the person's pieces have a history (its file is read when the zip reaches it). */
+export async function piecesWithVersions(userId: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom("content_versions")
-    .select(versionColumns)
+    .select("content_id")
+    .distinct()
     .where("user_id", "=", userId)
-    .orderBy("content_id")
+    .execute();
+  return new Set(rows.map((row) => row.content_id));
+}
+
+/** One piece's history for the account export: every version with its body, in the order they were kept. */
+export async function versionsForExport(
+  userId: string,
+  contentId: string,
+): Promise<Pick<VersionRow, "title" | "body" | "reason" | "created_at">[]> {
+  return db
+    .selectFrom("content_versions")
+    .select(["title", "body", "reason", "created_at"])
+    .where("content_id", "=", contentId)
+    .where("user_id", "=", userId)
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  const byPiece = new Map<string, VersionRow[]>();
-  for (const row of rows) {
-    const list = byPiece.get(row.content_id) ?? [];
-    list.push(row);
-    byPiece.set(row.content_id, list);
-  }
-  return byPiece;
 }

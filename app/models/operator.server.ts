@@ -156,6 +156,7 @@ export async function deletePersonRows(userId: string): Promise<string[]> {
       "projects",
       "assistant_messages",
       "assistant_conversations",
+      "content_versions",
       "content_items",
       "media_files",
     ] as const) {

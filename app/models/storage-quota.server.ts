@@ -120,24 +120,16 @@ async function lockPerson(trx: Kysely<Database>, userId: string): Promise<void> 
  * row): 413 (QUOTA_EXCEEDED) when they now use more than the quota, so the transaction rolls back and
  * nothing is kept. `exceptReservation`: the reservation this write replaces (deleted in the same transaction).
  */
-export async function requireWithinQuota(
-  trx: Kysely<Database>,
-  userId: string,
-  exceptReservation: string | null = null,
-): Promise<void> {
-  await lockPerson(trx, userId);
-  const use = await storageUseOn(trx, userId, exceptReservation);
-  if (total(use) > use.quotaBytes) throw quotaExceeded(use.quotaBytes);
+export async function requireWithinQuota(trx: Kysely<Database>, userId: string, exceptReservation?: string) {
+  const room = await roomLeftLocked(trx, userId, exceptReservation);
+  if (room.left < 0) throw quotaExceeded(room.quotaBytes);
 }
 
-/**
- * Inside a transaction that is about to add bytes it may leave out (a text piece's history version,
- * docs/decisions/0072): the person's row locked, the bytes they may still store (negative past the quota).
- */
-export async function roomLeftLocked(trx: Kysely<Database>, userId: string): Promise<number> {
+/** The person's row locked, the bytes they may still store (negative past the quota), e.g. for a version that may be left out (decision 0072). */
+export async function roomLeftLocked(trx: Kysely<Database>, userId: string, exceptReservation: string | null = null) {
   await lockPerson(trx, userId);
-  const use = await storageUseOn(trx, userId);
-  return use.quotaBytes - total(use);
+  const use = await storageUseOn(trx, userId, exceptReservation);
+  return { left: use.quotaBytes - total(use), quotaBytes: use.quotaBytes };
 }
 
 /**

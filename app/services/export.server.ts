@@ -10,6 +10,7 @@ import {
   type ExportMediaRow,
 } from "~/models/export.server";
 import { getConversation, listConversationsForExport } from "~/models/assistant-conversation.server";
+import { piecesWithVersions, versionsForExport } from "~/models/content-version.server";
 import { getProject, listProjects, projectNotFound, type Project } from "~/models/project.server";
 
 /**
@@ -19,7 +20,8 @@ import { getProject, listProjects, projectNotFound, type Project } from "~/model
  *
  * Layout of a project export:  project.json, voice/<name>, video/<name>, image/<name>
  * Layout of an account export: manifest.json, content/<title>.md, projects/<title>.json,
- *                              assistant/<title>.json (a conversation and its messages), library/<kind>/<name>
+ *                              assistant/<title>.json (a conversation and its messages),
+ *                              history/<title>.json (a text piece's versions), library/<kind>/<name>
  * Names inside the zip are made safe and unique per folder (ZipNames); the JSON gives each entry's
  * path. The JSON entries are written last, when every file has been read, so they can also list the
  * files whose bytes were missing (`missing`: empty entries in the zip).
@@ -134,14 +136,16 @@ function markdownOf(title: string, body: string): string {
 
 /**
  * GET /api/account/export: every piece of content (Markdown), every project (JSON, naming its files
- * by their path in the zip), every assistant conversation (JSON) and every file the person owns, with manifest.json listing all of it.
+ * by their path in the zip), every assistant conversation (JSON), every piece's version history (JSON)
+ * and every file the person owns, with manifest.json listing all of it.
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
-  const [content, projects, library, conversations] = await Promise.all([
+  const [content, projects, library, conversations, versioned] = await Promise.all([
     listContentForExport(user.id),
     listProjects(user.id),
     listMediaForExport(user.id),
     listConversationsForExport(user.id),
+    piecesWithVersions(user.id),
   ]);
   await requireStore(library.length);
   const zip = createZipStream();
@@ -166,6 +170,19 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     });
     return { ...conversation, path };
   });
+
+  // A piece's versions (with their bodies) are read when the zip reaches its history file.
+  const historyEntries = content
+    .filter((item) => versioned.has(item.id))
+    .map((item) => {
+      const path = names.take("history", `${item.title}.json`, "history.json");
+      zip.addLazy(path, { compress: true, mtime: new Date(item.updated_at) }, async () => {
+        const versions = await versionsForExport(user.id, item.id);
+        const document = { content_id: item.id, title: item.title, versions };
+        return Readable.from([Buffer.from(`${JSON.stringify(document, null, 2)}\n`)]);
+      });
+      return { content_id: item.id, title: item.title, path };
+    });
 
   const libraryEntries = library.map((file) => {
     const path = names.take(`library/${safeFileName(file.kind, "files")}`, file.name);
@@ -196,6 +213,7 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     content: contentEntries,
     projects: projectEntries,
     assistant_conversations: conversationEntries,
+    history: historyEntries,
     library: libraryEntries,
     missing: zip.missing(),
   }));

@@ -30,8 +30,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   const bytes = (expression: string) =>
     postgres ? `octet_length(${expression})` : `coalesce(length(cast(${expression} as blob)), 0)`;
-  const nu = `${bytes("NEW.title")} + ${bytes("NEW.body")}`;
-  const old = `${bytes("OLD.title")} + ${bytes("OLD.body")}`;
+  const nu = `(${bytes("NEW.title")} + ${bytes("NEW.body")})`;
+  const old = `(${bytes("OLD.title")} + ${bytes("OLD.body")})`;
   if (postgres) {
     await sql
       .raw(

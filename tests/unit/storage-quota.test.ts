@@ -190,9 +190,15 @@ describeOnEachEngine("storage quota", () => {
       .select(["id", "title", "body"])
       .where("user_id", "=", userId)
       .execute();
-    expect(rows.reduce((sum, r) => sum + Buffer.byteLength(r.title) + Buffer.byteLength(r.body), 0)).toBe(
-      use.textBytes,
-    );
+    // The items' text and their history's versions (docs/decisions/0072) are what the person's text uses.
+    const versions = await db
+      .selectFrom("content_versions")
+      .select(["title", "body"])
+      .where("user_id", "=", userId)
+      .execute();
+    const textOf = (list: { title: string; body: string }[]) =>
+      list.reduce((sum, r) => sum + Buffer.byteLength(r.title) + Buffer.byteLength(r.body), 0);
+    expect(textOf(rows) + textOf(versions)).toBe(use.textBytes);
     // A refused save kept nothing of itself.
     expect(rows.filter((r) => r.body.length === 100_000)).toHaveLength(saved);
     // A save that does not grow the text passes even when full; a delete gives the room back.
