@@ -120,7 +120,14 @@ describe("text counts toward the quota", () => {
     });
     expect(video).toEqual({ status: 413, body: { detail: QUOTA_DETAIL } });
     const after = await call(token, "/api/library/usage");
-    expect(after.body.text_bytes).toBe((created - 1) * each + "Small".length + 1 + "Shrunk".length + 1);
+    // The refused saves kept no version; the shrinking one kept its piece's history (docs/decisions/0072),
+    // the created state and the new one, which count too.
+    expect((await call(token, `/api/content/${small.body.id}/versions`)).body).toEqual([]);
+    const history = await call(token, `/api/content/${list.body[0].id}/versions`);
+    expect(history.body.map((version: { bytes: number }) => version.bytes)).toEqual(["Shrunk".length + 1, each]);
+    expect(after.body.text_bytes).toBe(
+      (created - 1) * each + "Small".length + 1 + "Shrunk".length + 1 + ("Shrunk".length + 1 + each),
+    );
     expect(after.body.used_bytes).toBe(after.body.text_bytes);
   });
 });
