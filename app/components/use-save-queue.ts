@@ -97,7 +97,8 @@ export function useSaveQueue({
           // A leave save racing our own save in flight would be refused as stale by that save's new version.
           const racingOwnSave = kind === "leave" && savesInFlight.current > 1;
           if (kind !== "force" && !racingOwnSave) payload.updated_at = base.updated_at;
-          if (kind === "auto" || kind === "leave") payload.editing_since = editStart.current.since;
+          // Every save of this edit names its start, so the history keeps that state (Cancel goes back to it).
+          payload.editing_since = editStart.current.since;
           const reply = await sendSave(item.id, kind, payload);
           if (reply.ok) {
             savedRef.current = reply.item;
