@@ -139,6 +139,29 @@ describeOnEachEngine("content versions", () => {
     ).rejects.toMatchObject({ status: 409 });
   });
 
+  it("restoring the state the piece already holds writes nothing and keeps nothing", async () => {
+    const alice = await newUserId();
+    const item = await createContent(alice, { title: "Same", body: "x" });
+    const saved = await saveContent(alice, item.id, { title: "Same", body: "y" });
+    const [newest] = await history(alice, item.id);
+    expect(await restoreVersion(alice, item.id, newest.id)).toEqual(saved);
+    expect(await history(alice, item.id)).toHaveLength(2);
+  });
+
+  it("a manual save with editing_since keeps the editor's start too", async () => {
+    const alice = await newUserId();
+    const item = await createContent(alice, { title: "M", body: "0" });
+    const a = await autosaveContent(alice, item.id, { title: "M", body: "1", updated_at: item.updated_at });
+    const b = await autosaveContent(alice, item.id, { title: "M", body: "12", updated_at: a.updated_at });
+    const saved = await saveContent(alice, item.id, { title: "M", body: "123" }, { editingSince: b.updated_at });
+    expect((await history(alice, item.id)).map((v) => v.created_at)).toEqual([
+      saved.updated_at,
+      b.updated_at,
+      a.updated_at,
+      item.updated_at,
+    ]);
+  });
+
   it("is scoped to the owner and the piece: another person's piece or version, or another piece's, is 404", async () => {
     const alice = await newUserId();
     const bob = await newUserId();
