@@ -15,6 +15,7 @@ export default [
     route("dashboard", "routes/dashboard.tsx"),
     route("create", "routes/create.tsx"),
     route("content/:id", "routes/content.tsx"),
+    route("content/:id/history", "routes/content.history.tsx"),
     route("preferences", "routes/preferences.ts"),
     route("feedback", "routes/feedback.tsx"),
     route("capcut", "routes/capcut.tsx"),

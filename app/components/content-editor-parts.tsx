@@ -31,11 +31,14 @@ export function CancelQuestion({
   viewUrl,
   onKeep,
   onRevert,
+  reverting = false,
   onClose,
 }: {
   viewUrl: string;
   onKeep: () => void;
   onRevert: () => void;
+  /** Going back is on its way (the restore of the edit's start). */
+  reverting?: boolean;
   onClose: () => void;
 }) {
   const panel = useRef<HTMLDivElement>(null);
@@ -67,7 +70,7 @@ export function CancelQuestion({
         <Link className="button button-primary" to={viewUrl} onClick={onKeep} preventScrollReset>
           Keep the autosaved text
         </Link>
-        <button type="button" className="button" onClick={onRevert}>
+        <button type="button" className="button" onClick={onRevert} disabled={reverting}>
           Go back to the text I began with
         </button>
         <button ref={safe} type="button" className="button button-ghost" onClick={close}>

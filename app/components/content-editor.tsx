@@ -15,6 +15,7 @@ import {
   type SaveFailure,
 } from "./content-texts";
 import { useSaveQueue, type EditorStatus } from "./use-save-queue";
+import { useEditStartRestore } from "./use-edit-start-restore";
 import { Icon } from "./icon";
 import { useFollowLinksInApp } from "./in-app-links";
 import { Skeleton } from "./page-header";
@@ -68,8 +69,12 @@ export function ContentEditor({
   const viewUrl = `/content/${encodeURIComponent(item.id)}`;
   const editor = useSaveQueue({ item, editing, saveFailure });
   const { saved, draft, status, conflict, saving, autosaving, dirty, autosavedThisEdit } = editor;
-  // Cancel after an autosave: keep what was saved, or go back to the text the edit began with.
+  // Cancel after an autosave: keep what was saved, or go back to the version the edit began with.
   const [askingCancel, setAskingCancel] = useState(false);
+  const goBack = useEditStartRestore(viewUrl, editor, (outcome) => {
+    setAskingCancel(false);
+    if (outcome === "saved") navigate(viewUrl, { preventScrollReset: true });
+  });
   const asksOnCancel = autosavedThisEdit && !conflict;
   const fieldErrors = saveFailure?.fieldErrors ?? {};
   // The edit's status line: what went wrong or was restored, else a save on its way, else unsaved changes, else the last save.
@@ -144,6 +149,10 @@ export function ContentEditor({
           >
             <Icon name="pencil" />
             Edit
+          </Link>
+          <Link className="button" to={`${viewUrl}/history`}>
+            <Icon name="rotate-ccw" />
+            History
           </Link>
           <a className="button button-ghost" href="/dashboard">
             <Icon name="arrow-left" />
@@ -242,12 +251,8 @@ export function ContentEditor({
                 setAskingCancel(false);
                 editor.cancelEditing();
               }}
-              onRevert={() =>
-                void editor.revertEdit().then((outcome) => {
-                  setAskingCancel(false);
-                  if (outcome === "saved") navigate(viewUrl, { preventScrollReset: true });
-                })
-              }
+              onRevert={() => void goBack.restore()}
+              reverting={goBack.restoring}
               onClose={() => setAskingCancel(false)}
             />
           ) : null}

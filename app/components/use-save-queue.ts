@@ -52,8 +52,11 @@ export function useSaveQueue({
   const [saving, setSaving] = useState(false);
   /** An autosave is on its way (the status line says "Saving…"). */
   const [autosaving, setAutosaving] = useState(false);
-  /** The text this edit began with, and whether an autosave has stored anything since (Cancel then asks). */
-  const editStart = useRef<Draft>({ title: item.title, body: item.body });
+  /**
+   * The text this edit began with and its version (`since`, sent with autosaves so the history keeps
+   * it), and whether an autosave has stored anything since (Cancel then asks).
+   */
+  const editStart = useRef({ title: item.title, body: item.body, since: item.updated_at });
   const [autosavedThisEdit, setAutosavedThisEdit] = useState(false);
 
   // Refs give the save queue and the page-leave handlers the latest values.
@@ -94,6 +97,8 @@ export function useSaveQueue({
           // A leave save racing our own save in flight would be refused as stale by that save's new version.
           const racingOwnSave = kind === "leave" && savesInFlight.current > 1;
           if (kind !== "force" && !racingOwnSave) payload.updated_at = base.updated_at;
+          // Every save of this edit names its start, so the history keeps that state (Cancel goes back to it).
+          payload.editing_since = editStart.current.since;
           const reply = await sendSave(item.id, kind, payload);
           if (reply.ok) {
             savedRef.current = reply.item;
@@ -213,7 +218,11 @@ export function useSaveQueue({
   }, [blocker.state, save]);
 
   const startEditing = () => {
-    editStart.current = { title: savedRef.current.title, body: savedRef.current.body };
+    editStart.current = {
+      title: savedRef.current.title,
+      body: savedRef.current.body,
+      since: savedRef.current.updated_at,
+    };
     setAutosavedThisEdit(false);
     setDraft({ title: savedRef.current.title, body: savedRef.current.body });
     setStatus(null);
@@ -231,13 +240,31 @@ export function useSaveQueue({
     setStatus(null);
     setAutosavedThisEdit(false);
   };
-  /** Cancel's other choice after an autosave: the text the edit began with, saved again. */
+  /**
+   * Cancel's other choice after an autosave, when no version from the edit's start is kept (the
+   * storage quota left it out): the text the edit began with, saved again.
+   */
   const revertEdit = async (): Promise<SaveOutcome> => {
-    setDraft(editStart.current);
+    setDraft({ title: editStart.current.title, body: editStart.current.body });
     const outcome = await save("manual");
     if (outcome === "saved") setAutosavedThisEdit(false);
     return outcome;
   };
+  /** Before the edit's start is restored: drop unsaved typing (no autosave starts) and wait for saves on their way. */
+  const settle = async (): Promise<void> => {
+    setDraft({ title: savedRef.current.title, body: savedRef.current.body });
+    await queue.current;
+  };
+  /** The restored version of the edit's start: what is saved now, and the draft. */
+  const adoptRestored = (restored: EditableItem) => {
+    newerVersion.current = null;
+    setSaved(restored);
+    setDraft({ title: restored.title, body: restored.body });
+    setConflict(false);
+    setStatus(null);
+    setAutosavedThisEdit(false);
+  };
+  const restoreFailed = (text = SAVE_FAILED) => setStatus({ tone: "error", text });
   const editDraft = (change: Partial<Draft>) => {
     const next = { ...draftRef.current, ...change };
     setDraft(next);
@@ -258,6 +285,10 @@ export function useSaveQueue({
     startEditing,
     cancelEditing,
     revertEdit,
+    settle,
+    adoptRestored,
+    restoreFailed,
+    editingSince: () => editStart.current.since,
     editDraft,
   };
 }

@@ -22,6 +22,8 @@ import { DomainError } from "~/lib/domain-error";
 import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content-input.server";
+import { restoreEditStart } from "~/services/content-history.server";
+import { RESTORE_EDIT_START } from "~/components/use-edit-start-restore";
 import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content.server";
 import editingStylesheet from "~/styles/editing.css?url";
 import type { Route } from "./+types/content";
@@ -65,15 +67,18 @@ export function shouldRevalidate({
   currentUrl,
   nextUrl,
   formMethod,
+  formData,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
   if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
+  // The editor takes the restored item from the answer, as it does a save's.
+  if (formData?.get("intent") === RESTORE_EDIT_START) return false;
   return defaultShouldRevalidate;
 }
 
 /**
- * Form posts to /content/{id}: `save` (the editor without JavaScript), and `pin` / `delete` from the
- * dashboard list (plain forms are redirected back; the list's fetchers get data, see answersWithData).
+ * Form posts to /content/{id}: `save` (the editor without JavaScript), `restore-edit-start` (the
+ * editor's Cancel after an autosave, "go back"), and `pin` / `delete` from the dashboard list (plain forms are redirected back; the list's fetchers get data, see answersWithData).
  */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
@@ -117,6 +122,19 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     // Back on the dashboard at the row that was pinned, not at the top (docs/screens.md#after-create-and-a-pin).
     if (new URL(back, request.url).pathname !== "/dashboard") return redirect(back);
     return redirect(back, { headers: { "Set-Cookie": await justChanged.set({ id: params.id, part: "pin" }) } });
+  }
+
+  if (intent === RESTORE_EDIT_START) {
+    try {
+      const restored = await restoreEditStart(user.id, params.id, text(form.get("editing_since")));
+      if (!restored) return data({ ok: false as const, intent, found: false }, { status: 404 });
+      if (!enhanced) return redirectWithSuccess(`/content/${encodeURIComponent(params.id)}`, restored.message);
+      return data({ ok: true as const, intent, ...restored });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.status >= 500) console.error("[content] restore failed", error);
+      const status = error instanceof DomainError ? error.status : 500;
+      return data({ ok: false as const, intent, found: status !== 404 }, { status });
+    }
   }
 
   if (intent === "save") {

@@ -51,10 +51,16 @@ async function createAccount(browser: Browser, baseURL: string): Promise<Account
     multipart: { file: { name: "waves.webm", mimeType: "video/webm", buffer: webmBytes() } },
   });
   for (const answer of [content, project, voice, video]) expect(answer.ok(), await answer.text()).toBe(true);
+  // A second save: the piece has versions, so History has a diff to open.
+  const contentId = ((await content.json()) as { id: string }).id;
+  const saved = await request.put(`/api/content/${contentId}`, {
+    data: { title: "Harbour at dawn", body: "Grey water, a blue boat, <b>gulls</b>." },
+  });
+  expect(saved.ok(), await saved.text()).toBe(true);
   const generated = await generateVideo(request, "Gulls over a grey harbour at dawn");
   const account = {
     storageState: await context.storageState(),
-    contentId: ((await content.json()) as { id: string }).id,
+    contentId,
     projectId: ((await project.json()) as { id: string | number }).id.toString(),
     videoName: ((await video.json()) as { filename: string }).filename,
     videoJobId: generated.jobId,
@@ -222,6 +228,16 @@ test.describe("signed in", () => {
       "content edit",
       ({ contentId }) => `/content/${contentId}?edit=1`,
       (page) => expect(page.getByLabel("Title")).toBeVisible(),
+    ],
+    // The oldest version open: its word diff (added and removed words) and Restore.
+    [
+      "content history with a version open",
+      ({ contentId }) => `/content/${contentId}/history`,
+      async (page) => {
+        await page.getByRole("list", { name: "Versions, newest first" }).getByRole("link").last().click();
+        await expect(page.getByTestId("diff-body").locator("ins").first()).toBeVisible();
+        await expect(page.getByRole("button", { name: "Restore this version" })).toBeVisible();
+      },
     ],
     ["login (signed in)", () => "/login"],
     ["feedback", () => "/feedback"],

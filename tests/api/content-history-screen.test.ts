@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { api, baseUrl, newUser, screenPost, signInWithForm } from "../support/api";
+
+/**
+ * The History screen's server side (docs/screens.md#history, decision 0073): the page as served (the
+ * list and a word diff, no script needed), Restore as a plain form, the editor's `restore-edit-start`,
+ * and another person's piece or version refused with nothing changed.
+ */
+type User = Awaited<ReturnType<typeof newUser>>;
+interface Version {
+  id: string;
+  reason: string;
+  created_at: string;
+}
+
+async function page(cookie: string, path: string) {
+  const response = await fetch(`${baseUrl()}${path}`, { headers: { Cookie: cookie } });
+  return { status: response.status, html: await response.text() };
+}
+async function newPiece(user: User, title: string, body: string) {
+  const made = await api("/api/content", { token: user.token, json: { title, body } });
+  expect(made.status).toBe(201);
+  return made.body as { id: string; updated_at: string };
+}
+const put = (user: User, id: string, title: string, body: string) =>
+  api(`/api/content/${id}`, { method: "PUT", token: user.token, json: { title, body } });
+const versionsOf = async (user: User, id: string) =>
+  (await api<Version[]>(`/api/content/${id}/versions`, { token: user.token })).body;
+const bodyOf = async (user: User, id: string) =>
+  (await api(`/api/content/${id}`, { token: user.token })).body as { body: string; updated_at: string };
+
+describe("the History screen", () => {
+  it("lists the versions and opens one as a word diff in the page as served; markup stays text", async () => {
+    const alice = await newUser("history-page");
+    const cookie = await signInWithForm(alice.email);
+    const piece = await newPiece(alice, "Tide", "a red boat");
+    expect((await put(alice, piece.id, "Tide", "a blue boat <script>alert(1)</script>")).status).toBe(200);
+
+    const empty = await newPiece(alice, "Untouched", "never saved again");
+    expect((await page(cookie, `/content/${empty.id}/history`)).html).toContain(
+      "No versions yet. Versions are kept when you save.",
+    );
+
+    const listed = await page(cookie, `/content/${piece.id}/history`);
+    expect(listed.status).toBe(200);
+    const versions = await versionsOf(alice, piece.id);
+    expect(versions).toHaveLength(2);
+    for (const version of versions) expect(listed.html).toContain(`<time dateTime="${version.created_at}">`);
+    expect(listed.html.match(/class="history-reason">Saved</g)).toHaveLength(2);
+
+    const oldest = versions[versions.length - 1];
+    const opened = await page(cookie, `/content/${piece.id}/history?version=${oldest.id}`);
+    expect(opened.status).toBe(200);
+    expect(opened.html).toMatch(/<del><span class="visually-hidden">\[removed: <\/span>red<span/);
+    expect(opened.html).toMatch(/<ins><span class="visually-hidden">\[added: <\/span>blue<span/);
+    expect(opened.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(opened.html).not.toContain("<script>alert(1)</script>");
+    expect(opened.html).toContain('name="intent" value="restore-version"');
+
+    // A version that is not kept (or not this piece's) is said on the page, with a 404.
+    const missing = await page(cookie, `/content/${piece.id}/history?version=no-such-version`);
+    expect(missing.status).toBe(404);
+    expect(missing.html).toContain("That version is no longer kept.");
+  });
+
+  it("restores as a plain form: back to the view with the toast, a restore version kept; others are refused", async () => {
+    const [alice, bob] = await Promise.all([newUser("history-a"), newUser("history-b")]);
+    const [aliceCookie, bobCookie] = await Promise.all([signInWithForm(alice.email), signInWithForm(bob.email)]);
+    const piece = await newPiece(alice, "Letter", "Dear Sam");
+    expect((await put(alice, piece.id, "Letter", "Dear Sam, hello")).status).toBe(200);
+    const oldest = (await versionsOf(alice, piece.id)).at(-1)!;
+    const bobs = await newPiece(bob, "Bob's", "his own");
+
+    // Bob sees no history of Alice's piece, and cannot restore her versions, on her piece or on his.
+    expect((await page(bobCookie, `/content/${piece.id}/history`)).status).toBe(404);
+    for (const target of [piece.id, bobs.id]) {
+      const refused = await screenPost(bobCookie, `/content/${target}/history`, {
+        intent: "restore-version",
+        version_id: oldest.id,
+      });
+      expect(refused.status).toBe(302);
+      expect(refused.headers.get("location")).toBe(`/content/${target}/history?version=${oldest.id}`);
+    }
+    expect((await bodyOf(alice, piece.id)).body).toBe("Dear Sam, hello");
+    expect((await bodyOf(bob, bobs.id)).body).toBe("his own");
+
+    const before = await bodyOf(alice, piece.id);
+    const restored = await screenPost(aliceCookie, `/content/${piece.id}/history`, {
+      intent: "restore-version",
+      version_id: oldest.id,
+    });
+    expect(restored.status).toBe(302);
+    expect(restored.headers.get("location")).toBe(`/content/${piece.id}`);
+    const after = await bodyOf(alice, piece.id);
+    expect(after.body).toBe("Dear Sam");
+    expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
+    expect((await versionsOf(alice, piece.id))[0].reason).toBe("restore");
+    // The toast rides on the redirect's cookie and is shown by the view.
+    const toastCookie = restored.headers.get("set-cookie")!.split(";")[0];
+    const view = await page(`${aliceCookie}; ${toastCookie}`, `/content/${piece.id}`);
+    expect(view.html).toMatch(/Restored the version from [A-Z][a-z]{2} \d{1,2}, \d{4}, [^<]* UTC\./);
+  });
+
+  it("restore-edit-start: the editor's Cancel goes back to the version from the edit's start", async () => {
+    const [alice, bob] = await Promise.all([newUser("history-edit-a"), newUser("history-edit-b")]);
+    const [aliceCookie, bobCookie] = await Promise.all([signInWithForm(alice.email), signInWithForm(bob.email)]);
+    const piece = await newPiece(alice, "Draft", "where the edit began");
+    const autosave = (body: string, updatedAt: string) =>
+      api(`/api/content/${piece.id}/autosave`, {
+        token: alice.token,
+        json: { title: "Draft", body, updated_at: updatedAt, editing_since: piece.updated_at },
+      });
+    const first = await autosave("first autosave", piece.updated_at);
+    expect(first.status).toBe(200);
+    expect((await autosave("second autosave", first.body.updated_at)).status).toBe(200);
+
+    // Bob's request finds no version of Alice's piece: 404, nothing changes.
+    const refused = await screenPost(bobCookie, `/content/${piece.id}`, {
+      intent: "restore-edit-start",
+      editing_since: piece.updated_at,
+    });
+    expect(refused.status).toBe(404);
+    expect((await bodyOf(alice, piece.id)).body).toBe("second autosave");
+    // A time before any version: 404 too (the editor then saves the starting text again).
+    const tooEarly = await screenPost(aliceCookie, `/content/${piece.id}`, {
+      intent: "restore-edit-start",
+      editing_since: "2000-01-01T00:00:00.000Z",
+    });
+    expect(tooEarly.status).toBe(404);
+    expect((await bodyOf(alice, piece.id)).body).toBe("second autosave");
+
+    const back = await screenPost(aliceCookie, `/content/${piece.id}`, {
+      intent: "restore-edit-start",
+      editing_since: piece.updated_at,
+    });
+    expect(back.status).toBe(302);
+    expect(back.headers.get("location")).toBe(`/content/${piece.id}`);
+    expect((await bodyOf(alice, piece.id)).body).toBe("where the edit began");
+    expect((await versionsOf(alice, piece.id)).map((version) => version.reason)).toEqual([
+      "restore",
+      "autosave",
+      "save",
+    ]);
+  });
+});
