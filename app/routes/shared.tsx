@@ -26,7 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 const SITE = "Creative AI Studio";
 
 /** Link previews (Open Graph, Twitter cards) for chat apps; never indexed. */
-export const meta: Route.MetaFunction<typeof loader> = ({ loaderData }) => {
+export const meta: Route.MetaFunction = ({ loaderData }) => {
   const page = loaderData as SharedPageData | undefined;
   const robots = { name: "robots", content: "noindex" };
   if (page?.state !== "shared")
