@@ -35,6 +35,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
   const description = page.content?.body.slice(0, 200) || page.project?.description.slice(0, 200) || null;
   return [
     { title: `${title} · ${SITE}` },
+    { name: "description", content: description ?? `Shared from ${SITE}.` },
     robots,
     { property: "og:title", content: title },
     { property: "og:type", content: "website" },
