@@ -3,6 +3,7 @@ import { Await, data, redirect, type ShouldRevalidateFunctionArgs } from "react-
 import { withFailureFallback } from "~/browser/network-safe";
 import { ContentEditor, ContentLoadFailed, ContentLoading } from "~/components/content-editor";
 import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/dashboard-list";
+import { ShareControl, SharePanelInPage } from "~/components/share-dialog";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import {
   CONFLICT_TEXT,
@@ -23,10 +24,16 @@ import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content-input.server";
 import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content.server";
+import { shareAction, sharePanel, sharingOptions } from "~/services/share-screen.server";
+import { sharePanelUrl, withoutSharePanel, type SharePanelData, type SharingOptions } from "~/shared/share-screen";
 import editingStylesheet from "~/styles/editing.css?url";
+import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/content";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: editingStylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: editingStylesheet },
+  { rel: "stylesheet", href: sharingStylesheet },
+];
 
 export const meta: Route.MetaFunction = () => [{ title: "Content · Creative AI Studio" }];
 
@@ -36,6 +43,9 @@ const DELETE_FAILED = DELETE_FAILED_TEXT;
 interface LoadResult {
   item: ContentItem | null;
   limits: EditorLimits;
+  sharing?: SharingOptions | null;
+  /** Share's panel in the page (?share={id}, JavaScript off). */
+  share?: SharePanelData | null;
 }
 
 const limits: EditorLimits = { title: TITLE_MAX, body: BODY_MAX };
@@ -45,7 +55,15 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   try {
     const item = await getContent(user.id, params.id);
     if (!item) return data<LoadResult>({ item: null, limits }, { status: 404 });
-    return data<LoadResult>({ item, limits });
+    const url = new URL(request.url);
+    const share = await sharePanel(
+      user.id,
+      "content",
+      url.searchParams.get("share"),
+      url.searchParams.get("shared"),
+      request,
+    );
+    return data<LoadResult>({ item, limits, sharing: sharingOptions(), share });
   } catch (error) {
     console.error("[content] load failed", error);
     return data<LoadResult>({ item: null, limits }, { status: 500 });
@@ -86,6 +104,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const intent = formIntent(form);
   const enhanced = answersWithData(form);
   const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
+  const shared = await shareAction(user.id, form, request, (target, share) =>
+    sharePanelUrl(`/content/${encodeURIComponent(target)}`, target, share),
+  );
+  if (shared) return shared;
 
   // docs/screens.md#error-messages: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
   if (intent === "delete" && !enhanced && form.get("confirmed") !== "1") {
@@ -195,7 +217,13 @@ export default function ContentScreen({ loaderData, actionData }: Route.Componen
         <Await resolve={loaded} errorElement={<ContentLoadFailed />}>
           {(result: LoadResult) =>
             result.item ? (
-              <ContentEditor key={result.item.id} item={result.item} limits={result.limits} saveFailure={saveFailure} />
+              <ContentEditor
+                key={result.item.id}
+                item={result.item}
+                limits={result.limits}
+                saveFailure={saveFailure}
+                share={contentShare(result)}
+              />
             ) : (
               <ContentLoadFailed />
             )
@@ -204,4 +232,32 @@ export default function ContentScreen({ loaderData, actionData }: Route.Componen
       </Suspense>
     </main>
   );
+}
+
+/** The content view's Share control, and its panel in the page when Share was followed without JavaScript. */
+function contentShare({ item, sharing, share }: LoadResult) {
+  if (!item || !sharing) return null;
+  const viewUrl = `/content/${encodeURIComponent(item.id)}`;
+  return {
+    control: (
+      <ShareControl
+        kind="content"
+        id={item.id}
+        title={item.title}
+        href={sharePanelUrl(viewUrl, item.id)}
+        options={sharing}
+        className="button button-ghost"
+      />
+    ),
+    panel:
+      share && share.target_id === item.id ? (
+        <SharePanelInPage
+          title={item.title}
+          panel={share}
+          action={sharePanelUrl(viewUrl, item.id)}
+          closeTo={withoutSharePanel(viewUrl)}
+          options={sharing}
+        />
+      ) : null,
+  };
 }

@@ -5,6 +5,7 @@ import { LibraryItem } from "~/components/library-item";
 import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/library-texts";
 import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/media-ui";
 import { StorageMeter } from "~/components/storage-meter";
+import { SharePanelInPage } from "~/components/share-dialog";
 import { UploadCard } from "~/components/upload-card";
 import { UPLOAD_SUCCESSFUL } from "~/shared/file-screen-kinds";
 import { requireUserOrExplain } from "~/auth/auth.server";
@@ -17,11 +18,17 @@ import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/l
 import { MEDIA_RULES } from "~/models/media-rules.server";
 import { saveUploadToLibrary } from "~/services/media-upload.server";
 import { attachToProject, libraryView } from "~/services/library-screen.server";
+import { shareAction, sharePanel, sharingOptions } from "~/services/share-screen.server";
+import { sharePanelUrl, withoutSharePanel } from "~/shared/share-screen";
 import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library-rules";
 import libraryStylesheet from "~/styles/library.css?url";
+import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/library";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: libraryStylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: libraryStylesheet },
+  { rel: "stylesheet", href: sharingStylesheet },
+];
 
 export const meta: Route.MetaFunction = () => [
   { title: "Library · Creative AI Studio" },
@@ -46,8 +53,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { filters, problem } = libraryFilters(url.searchParams);
   try {
-    // Without JavaScript, Delete asks first (?delete={id}) and Rename opens its form (?rename={id}).
-    const view = await libraryView(user.id, filters, url.searchParams.get("delete"));
+    // Without JavaScript, Delete asks first (?delete={id}), Rename opens its form (?rename={id}) and Share its panel (?share={id}).
+    const [view, share] = await Promise.all([
+      libraryView(user.id, filters, url.searchParams.get("delete")),
+      sharePanel(user.id, "file", url.searchParams.get("share"), url.searchParams.get("shared"), request),
+    ]);
     return data(
       {
         ...view,
@@ -55,6 +65,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         problem,
         renaming: url.searchParams.get("rename"),
         upload: uploadLimits(),
+        sharing: sharingOptions(),
+        share,
         error: null as string | null,
       },
       { status: problem ? 400 : 200 },
@@ -73,6 +85,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         confirming: null,
         renaming: null,
         upload: uploadLimits(),
+        sharing: null,
+        share: null,
         error: LOAD_FAILED as string | null,
       },
       { status: 500 },
@@ -119,6 +133,12 @@ export async function action({ context, request }: Route.ActionArgs) {
       ? dataWithSuccess({ intent: intent as LibraryAnswer["intent"], id, ok: true, message }, message)
       : redirectWithSuccess(back, message);
 
+  // A plain form's share comes back to the panel it was posted from (its address keeps the filters).
+  const here = new URL(request.url);
+  const shared = await shareAction(user.id, form, request, (target, share) =>
+    sharePanelUrl(`${here.pathname}${here.search}`, target, share),
+  );
+  if (shared) return shared;
   if (intent === "rename") {
     const name = text(form.get("name"));
     if (!name.trim()) return answer({ intent, id, ok: false, message: RENAME_FAILED, detail: "Name is required" }, 400);
@@ -177,10 +197,27 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 type Loaded = Route.ComponentProps["loaderData"];
 
 export default function Library({ loaderData, actionData }: Route.ComponentProps) {
-  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, error } =
-    loaderData as Loaded;
+  const {
+    files,
+    total,
+    pages,
+    filters,
+    problem,
+    usage,
+    projects,
+    confirming,
+    renaming,
+    upload,
+    sharing,
+    share,
+    error,
+  } = loaderData as Loaded;
   const uploadAnswer = actionData?.intent === "upload" ? (actionData as UploadAnswer) : null;
-  const libraryAnswer = actionData?.intent === "upload" ? undefined : (actionData as LibraryAnswer | undefined);
+  const libraryAnswer =
+    actionData?.intent === "upload" || actionData?.intent === "share"
+      ? undefined
+      : (actionData as LibraryAnswer | undefined);
+  const sharedFile = share && sharing ? files.find((file) => file.id === share.target_id) : undefined;
   const back = librarySearch(filters);
   const deleting = new Set(
     useFetchers()
@@ -230,6 +267,15 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       {libraryAnswer && !libraryAnswer.ok ? <OutcomeMessage outcome={libraryAnswer} /> : null}
       {confirming ? <DeleteConfirmPanel file={confirming} back={back} /> : null}
+      {share && sharing && sharedFile ? (
+        <SharePanelInPage
+          title={sharedFile.title}
+          panel={share}
+          action={sharePanelUrl(`/library${back}`, share.target_id)}
+          closeTo={withoutSharePanel(`/library${back}`)}
+          options={sharing}
+        />
+      ) : null}
 
       {error ? (
         <p className="message message-error" role="alert">
@@ -253,6 +299,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
             filters={filters}
             renaming={renaming === file.id}
             projects={projects}
+            sharing={sharing}
             actionData={libraryAnswer?.id === file.id ? libraryAnswer : null}
           />
         ))}
