@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import type { SharedKind, SharePanelData, SharingOptions } from "~/shared/share-screen";
+import {
+  sharePanelUrl,
+  withoutSharePanel,
+  type ScreenSharing,
+  type SharedKind,
+  type SharingOptions,
+} from "~/shared/share-screen";
 import { Icon } from "./icon";
 import { SharePanel } from "./share-panel";
 import { useHydrated } from "./use-hydrated";
@@ -98,20 +104,23 @@ export function ShareControl({
   );
 }
 
-/** The panel in the page, for a Share followed without JavaScript (?share={id}), with its own heading. */
+/**
+ * The panel in the page, for a Share followed without JavaScript (?share={id} on `screen`), with its
+ * own heading and Close; nothing when no panel is open or its target is not on this page.
+ */
 export function SharePanelInPage({
-  title,
-  panel,
-  action,
-  closeTo,
-  options,
+  sharing,
+  screen,
+  titleOf,
 }: {
-  title: string;
-  panel: SharePanelData;
-  action: string;
-  closeTo: string;
-  options: SharingOptions;
+  sharing: ScreenSharing | null;
+  /** The screen's address (its query kept, the panel's own left out). */
+  screen: string;
+  titleOf: (id: string) => string | undefined;
 }) {
+  const panel = sharing?.panel;
+  const title = panel ? titleOf(panel.target_id) : undefined;
+  if (!sharing || !panel || title === undefined) return null;
   const headingId = `share-panel-${panel.kind}-${panel.target_id}`;
   return (
     <section className="card share-in-page" aria-labelledby={headingId} id="share">
@@ -119,7 +128,7 @@ export function SharePanelInPage({
         <h2 id={headingId} className="share-dialog-title">
           Share “{title}”
         </h2>
-        <Link className="button button-ghost button-small" to={closeTo} preventScrollReset>
+        <Link className="button button-ghost button-small" to={withoutSharePanel(screen)} preventScrollReset>
           <Icon name="x" />
           Close
         </Link>
@@ -128,8 +137,8 @@ export function SharePanelInPage({
         kind={panel.kind}
         id={panel.target_id}
         title={title}
-        action={action}
-        options={options}
+        action={sharePanelUrl(screen, panel.target_id)}
+        options={sharing.options}
         panel={panel}
       />
     </section>

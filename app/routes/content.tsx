@@ -24,8 +24,8 @@ import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content-input.server";
 import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content.server";
-import { shareAction, sharePanel, sharingOptions } from "~/services/share-screen.server";
-import { sharePanelUrl, withoutSharePanel, type SharePanelData, type SharingOptions } from "~/shared/share-screen";
+import { screenSharing, shareAction } from "~/services/share-screen.server";
+import { sharePanelUrl, type ScreenSharing } from "~/shared/share-screen";
 import editingStylesheet from "~/styles/editing.css?url";
 import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/content";
@@ -43,9 +43,8 @@ const DELETE_FAILED = DELETE_FAILED_TEXT;
 interface LoadResult {
   item: ContentItem | null;
   limits: EditorLimits;
-  sharing?: SharingOptions | null;
-  /** Share's panel in the page (?share={id}, JavaScript off). */
-  share?: SharePanelData | null;
+  /** Share's choices and its panel in the page (?share={id}, JavaScript off); null when sharing is off. */
+  sharing?: ScreenSharing | null;
 }
 
 const limits: EditorLimits = { title: TITLE_MAX, body: BODY_MAX };
@@ -55,15 +54,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   try {
     const item = await getContent(user.id, params.id);
     if (!item) return data<LoadResult>({ item: null, limits }, { status: 404 });
-    const url = new URL(request.url);
-    const share = await sharePanel(
-      user.id,
-      "content",
-      url.searchParams.get("share"),
-      url.searchParams.get("shared"),
-      request,
-    );
-    return data<LoadResult>({ item, limits, sharing: sharingOptions(), share });
+    const sharing = await screenSharing(user.id, "content", new URL(request.url), request);
+    return data<LoadResult>({ item, limits, sharing });
   } catch (error) {
     console.error("[content] load failed", error);
     return data<LoadResult>({ item: null, limits }, { status: 500 });
@@ -104,9 +96,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const intent = formIntent(form);
   const enhanced = answersWithData(form);
   const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
-  const shared = await shareAction(user.id, form, request, (target, share) =>
-    sharePanelUrl(`/content/${encodeURIComponent(target)}`, target, share),
-  );
+  const shared = await shareAction(user.id, form, request);
   if (shared) return shared;
 
   // docs/screens.md#error-messages: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
@@ -235,7 +225,7 @@ export default function ContentScreen({ loaderData, actionData }: Route.Componen
 }
 
 /** The content view's Share control, and its panel in the page when Share was followed without JavaScript. */
-function contentShare({ item, sharing, share }: LoadResult) {
+function contentShare({ item, sharing }: LoadResult) {
   if (!item || !sharing) return null;
   const viewUrl = `/content/${encodeURIComponent(item.id)}`;
   return {
@@ -245,19 +235,16 @@ function contentShare({ item, sharing, share }: LoadResult) {
         id={item.id}
         title={item.title}
         href={sharePanelUrl(viewUrl, item.id)}
-        options={sharing}
+        options={sharing.options}
         className="button button-ghost"
       />
     ),
-    panel:
-      share && share.target_id === item.id ? (
-        <SharePanelInPage
-          title={item.title}
-          panel={share}
-          action={sharePanelUrl(viewUrl, item.id)}
-          closeTo={withoutSharePanel(viewUrl)}
-          options={sharing}
-        />
-      ) : null,
+    panel: (
+      <SharePanelInPage
+        sharing={sharing}
+        screen={viewUrl}
+        titleOf={(id) => (id === item.id ? item.title : undefined)}
+      />
+    ),
   };
 }

@@ -18,8 +18,7 @@ import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/l
 import { MEDIA_RULES } from "~/models/media-rules.server";
 import { saveUploadToLibrary } from "~/services/media-upload.server";
 import { attachToProject, libraryView } from "~/services/library-screen.server";
-import { shareAction, sharePanel, sharingOptions } from "~/services/share-screen.server";
-import { sharePanelUrl, withoutSharePanel } from "~/shared/share-screen";
+import { screenSharing, shareAction } from "~/services/share-screen.server";
 import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library-rules";
 import libraryStylesheet from "~/styles/library.css?url";
 import sharingStylesheet from "~/styles/sharing.css?url";
@@ -54,9 +53,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { filters, problem } = libraryFilters(url.searchParams);
   try {
     // Without JavaScript, Delete asks first (?delete={id}), Rename opens its form (?rename={id}) and Share its panel (?share={id}).
-    const [view, share] = await Promise.all([
+    const [view, sharing] = await Promise.all([
       libraryView(user.id, filters, url.searchParams.get("delete")),
-      sharePanel(user.id, "file", url.searchParams.get("share"), url.searchParams.get("shared"), request),
+      screenSharing(user.id, "file", url, request),
     ]);
     return data(
       {
@@ -65,8 +64,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         problem,
         renaming: url.searchParams.get("rename"),
         upload: uploadLimits(),
-        sharing: sharingOptions(),
-        share,
+        sharing,
         error: null as string | null,
       },
       { status: problem ? 400 : 200 },
@@ -86,7 +84,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         renaming: null,
         upload: uploadLimits(),
         sharing: null,
-        share: null,
         error: LOAD_FAILED as string | null,
       },
       { status: 500 },
@@ -133,11 +130,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       ? dataWithSuccess({ intent: intent as LibraryAnswer["intent"], id, ok: true, message }, message)
       : redirectWithSuccess(back, message);
 
-  // A plain form's share comes back to the panel it was posted from (its address keeps the filters).
-  const here = new URL(request.url);
-  const shared = await shareAction(user.id, form, request, (target, share) =>
-    sharePanelUrl(`${here.pathname}${here.search}`, target, share),
-  );
+  const shared = await shareAction(user.id, form, request);
   if (shared) return shared;
   if (intent === "rename") {
     const name = text(form.get("name"));
@@ -197,27 +190,13 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 type Loaded = Route.ComponentProps["loaderData"];
 
 export default function Library({ loaderData, actionData }: Route.ComponentProps) {
-  const {
-    files,
-    total,
-    pages,
-    filters,
-    problem,
-    usage,
-    projects,
-    confirming,
-    renaming,
-    upload,
-    sharing,
-    share,
-    error,
-  } = loaderData as Loaded;
+  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, sharing, error } =
+    loaderData as Loaded;
   const uploadAnswer = actionData?.intent === "upload" ? (actionData as UploadAnswer) : null;
   const libraryAnswer =
     actionData?.intent === "upload" || actionData?.intent === "share"
       ? undefined
       : (actionData as LibraryAnswer | undefined);
-  const sharedFile = share && sharing ? files.find((file) => file.id === share.target_id) : undefined;
   const back = librarySearch(filters);
   const deleting = new Set(
     useFetchers()
@@ -267,15 +246,11 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       {libraryAnswer && !libraryAnswer.ok ? <OutcomeMessage outcome={libraryAnswer} /> : null}
       {confirming ? <DeleteConfirmPanel file={confirming} back={back} /> : null}
-      {share && sharing && sharedFile ? (
-        <SharePanelInPage
-          title={sharedFile.title}
-          panel={share}
-          action={sharePanelUrl(`/library${back}`, share.target_id)}
-          closeTo={withoutSharePanel(`/library${back}`)}
-          options={sharing}
-        />
-      ) : null}
+      <SharePanelInPage
+        sharing={sharing}
+        screen={`/library${back}`}
+        titleOf={(id) => files.find((file) => file.id === id)?.title}
+      />
 
       {error ? (
         <p className="message message-error" role="alert">
@@ -299,7 +274,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
             filters={filters}
             renaming={renaming === file.id}
             projects={projects}
-            sharing={sharing}
+            sharing={sharing?.options ?? null}
             actionData={libraryAnswer?.id === file.id ? libraryAnswer : null}
           />
         ))}

@@ -14,7 +14,7 @@ import { requireUserOrExplain } from "~/auth/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteProject, listProjects, type Project } from "~/models/project.server";
-import { shareAction, sharePanel, sharingOptions } from "~/services/share-screen.server";
+import { screenSharing, shareAction } from "~/services/share-screen.server";
 import { deleteQuestion } from "~/shared/delete-question";
 import { sharePanelUrl, type SharingOptions } from "~/shared/share-screen";
 import sharingStylesheet from "~/styles/sharing.css?url";
@@ -38,10 +38,10 @@ type ProjectCard = Pick<
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
   try {
-    const params = new URL(request.url).searchParams;
-    const [projects, share] = await Promise.all([
+    const url = new URL(request.url);
+    const [projects, sharing] = await Promise.all([
       listProjects(user.id),
-      sharePanel(user.id, "project", params.get("share"), params.get("shared"), request),
+      screenSharing(user.id, "project", url, request),
     ]);
     const cards: ProjectCard[] = projects.map(
       ({ id, title, description, voice_file, music_file, video_file, image_file }) => ({
@@ -55,12 +55,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       }),
     );
     // Without JavaScript, Delete asks first on this page (?confirm={id}).
-    const confirming = cards.find((card) => card.id === params.get("confirm")) ?? null;
-    return { projects: cards, confirming, sharing: sharingOptions(), share, error: null };
+    const confirming = cards.find((card) => card.id === url.searchParams.get("confirm")) ?? null;
+    return { projects: cards, confirming, sharing, error: null };
   } catch (error) {
     console.error("[projects] load failed", error);
     return data(
-      { projects: [] as ProjectCard[], confirming: null, sharing: null, share: null, error: LOAD_FAILED },
+      { projects: [] as ProjectCard[], confirming: null, sharing: null, error: LOAD_FAILED },
       { status: 500 },
     );
   }
@@ -75,9 +75,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   } catch {
     return data({ ok: false, message: DELETE_FAILED }, { status: 400 });
   }
-  const shared = await shareAction(user.id, form, request, (target, share) =>
-    sharePanelUrl("/projects", target, share),
-  );
+  const shared = await shareAction(user.id, form, request);
   if (shared) return shared;
   const enhanced = form.get("enhanced") === "1";
   const id = form.get("id");
@@ -103,8 +101,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 
 /** docs/screens.md#projects: a grid of cards with title, description, four media icons, Edit and Delete; Create New Project. */
 export default function Projects({ loaderData }: Route.ComponentProps) {
-  const { projects, confirming, sharing, share, error } = loaderData;
-  const shared = share && sharing ? projects.find((project) => project.id === share.target_id) : undefined;
+  const { projects, confirming, sharing, error } = loaderData;
   // Optimistic delete: a card whose delete is in flight is hidden; it comes back if the delete fails.
   const deleting = new Set(
     useFetchers()
@@ -129,15 +126,11 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
           cancelTo="/projects"
         />
       ) : null}
-      {share && sharing && shared ? (
-        <SharePanelInPage
-          title={shared.title}
-          panel={share}
-          action={sharePanelUrl("/projects", shared.id)}
-          closeTo="/projects"
-          options={sharing}
-        />
-      ) : null}
+      <SharePanelInPage
+        sharing={sharing}
+        screen="/projects"
+        titleOf={(id) => projects.find((project) => project.id === id)?.title}
+      />
       {error ? (
         <p className="message message-error" role="alert">
           {error}
@@ -150,7 +143,12 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
       ) : null}
       <ul className="project-grid" aria-label="Your projects">
         {projects.map((project) => (
-          <ProjectCardItem key={project.id} project={project} hidden={deleting.has(project.id)} sharing={sharing} />
+          <ProjectCardItem
+            key={project.id}
+            project={project}
+            hidden={deleting.has(project.id)}
+            sharing={sharing?.options ?? null}
+          />
         ))}
       </ul>
     </main>

@@ -7,11 +7,11 @@ import { dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
 import { createShare, listShares, listSharesOfTarget, revokeShare, SHARE_EXPIRY_CHOICES } from "~/models/share.server";
 import {
   NEVER_EXPIRES,
+  sharePanelUrl,
   type ShareAnswer,
   type SharedKind,
   type SharedLink,
-  type SharePanelData,
-  type SharingOptions,
+  type ScreenSharing,
 } from "~/shared/share-screen";
 
 /**
@@ -24,35 +24,29 @@ export const LINK_CREATED = "🔗 Link created";
 export const SHARE_FAILED = "❌ Could not create the link.";
 const MAX_VIEWS_INVALID = "Enter a whole number of views, 1 or more, or leave it empty for no limit.";
 
-/** What a screen offers: the expiry choices, or null when sharing is off (SHARING=off hides every control). */
-export function sharingOptions(): SharingOptions | null {
-  return env.sharing === "off" ? null : { expiry: SHARE_EXPIRY_CHOICES };
-}
-
 /**
- * The share panel of a target, shown in the page when the person follows Share without JavaScript
- * (?share={id}); `shownId` (?shared={share id}) is a link just made, shown again with its QR code (the
- * token is kept sealed, so the list has its URL). Null when sharing is off or the target is not theirs.
+ * What a screen offers (null when sharing is off: SHARING=off hides every control): the expiry choices
+ * and, when the person followed Share without JavaScript (?share={id}), the panel of that target with
+ * its links; ?shared={share id} is a link just made, shown again with its QR code (the token is kept
+ * sealed, so the list has its URL). No panel when the target is not theirs.
  */
-export async function sharePanel(
+export async function screenSharing(
   userId: string,
   kind: SharedKind,
-  targetId: string | null,
-  shownId: string | null,
+  url: URL,
   request: Request,
-): Promise<SharePanelData | null> {
-  if (env.sharing === "off" || !targetId) return null;
+): Promise<ScreenSharing | null> {
+  if (env.sharing === "off") return null;
+  const options = { expiry: SHARE_EXPIRY_CHOICES };
+  const targetId = url.searchParams.get("share");
+  if (!targetId) return { options, panel: null };
   try {
     const shares = await listSharesOfTarget(userId, kind, targetId, publicOrigin(request));
-    const shown = shares.find((share) => share.id === shownId);
-    return {
-      kind,
-      target_id: targetId,
-      shares,
-      shown: shown ? { share: shown, qr: await qrDataUrl(shown.url) } : null,
-    };
+    const shown = shares.find((share) => share.id === url.searchParams.get("shared"));
+    const qr = shown ? await qrDataUrl(shown.url) : null;
+    return { options, panel: { kind, target_id: targetId, shares, shown: shown && qr ? { share: shown, qr } : null } };
   } catch (error) {
-    if (screenFailure(error).status === 404) return null;
+    if (screenFailure(error).status === 404) return { options, panel: null };
     throw error;
   }
 }
@@ -66,14 +60,14 @@ function wholeOrNull(value: string): number | null | undefined {
 
 /**
  * intent=share from a screen's form: makes the link and answers it with its QR code to a fetcher, or
- * redirects a plain form (post, redirect, get) to `panelUrl(targetId, shareId)`, where the panel shows
- * it. A bad maximum is a 400 beside its field. Null when the post is not a share.
+ * redirects a plain form (post, redirect, get) back to the panel it was posted from (the screen with
+ * ?share={id}, its other query kept) with ?shared={share id}, where the panel shows it. A bad maximum
+ * is a 400 beside its field. Null when the post is not a share.
  */
 export async function shareAction(
   userId: string,
   form: FormData,
   request: Request,
-  panelUrl: (targetId: string, shareId: string) => string,
 ): Promise<Response | ReturnType<typeof data<ShareAnswer>> | null> {
   if (text(form.get("intent")) !== "share") return null;
   const id = text(form.get("id"));
@@ -102,7 +96,10 @@ export async function shareAction(
       return refuse(400, SHARE_FAILED, { expires_in_hours: detail });
     return refuse(failure.status, `${SHARE_FAILED} ${detail}`);
   }
-  if (!answersWithData(form)) return redirectWithSuccess(panelUrl(id, share.id), LINK_CREATED);
+  if (!answersWithData(form)) {
+    const here = new URL(request.url);
+    return redirectWithSuccess(sharePanelUrl(`${here.pathname}${here.search}`, id, share.id), LINK_CREATED);
+  }
   const shares = await listSharesOfTarget(userId, share.kind, share.target_id, origin);
   const answer: ShareAnswer = { intent: "share", ok: true, id, share, qr: await qrDataUrl(share.url), shares };
   return dataWithSuccess(answer, LINK_CREATED, { status: 201 });

@@ -41,6 +41,12 @@ export interface SharePanelData {
   shown: ShownLink | null;
 }
 
+/** What a screen's loader passes down: Share's choices and, without JavaScript, the panel open in the page. */
+export interface ScreenSharing {
+  options: SharingOptions;
+  panel: SharePanelData | null;
+}
+
 export type ShareField = "max_views" | "expires_in_hours";
 
 /** The action's answer to intent=share (a fetcher's, or a plain form's refusal). */
