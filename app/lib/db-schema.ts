@@ -255,6 +255,25 @@ export interface AssistantMessagesTable {
   created_at: string;
 }
 
+/**
+ * A share link (db/migrations/0020_shares.ts; app/models/share.server.ts): found by the SHA-256 of its
+ * token; the token itself only sealed, for its owner's list. `target_id` names a content item, a media
+ * file or a project by `kind`.
+ */
+export interface SharesTable {
+  id: string;
+  user_id: string;
+  kind: "content" | "file" | "project";
+  target_id: string;
+  token_hash: string;
+  token_sealed: string;
+  expires_at: string | null;
+  max_views: number | null;
+  views: Generated<number>;
+  revoked_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -274,4 +293,5 @@ export interface Database {
   transient_speech: TransientSpeechTable;
   assistant_conversations: AssistantConversationsTable;
   assistant_messages: AssistantMessagesTable;
+  shares: SharesTable;
 }

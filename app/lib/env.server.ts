@@ -23,6 +23,8 @@ export {
   SECRET_MIN_LENGTH,
   REGISTRATION_MODES,
   type RegistrationMode,
+  SHARING_MODES,
+  type SharingMode,
   type TrustProxy,
 } from "./settings/server-variables";
 export { OPENAI_DEFAULT_VOICES, IMAGE_PROVIDER_KINDS, type ImageProviderKind } from "./settings/ai-variables";
@@ -136,6 +138,8 @@ const settingsSchema = z
       loginFailureWindowMinutes: raw.LOGIN_FAILURE_WINDOW_MINUTES,
       /** Who may register: open (anyone), invite (with an invitation link's code) or closed. */
       registration: raw.REGISTRATION,
+      /** Share links: public (anyone with a link may open it) or off (none made, /s/ answers 404). */
+      sharing: raw.SHARING,
       /** Registrations per client address per hour (each costs an argon2 hash); loopback is not counted. */
       registerMaxPerAddress: raw.REGISTER_MAX_PER_ADDRESS,
       /** Feedback messages per client address per hour (anyone may send them); loopback is not counted. */

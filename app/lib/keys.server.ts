@@ -11,6 +11,7 @@ let accessToken: Uint8Array<ArrayBuffer> | undefined;
 let signedUrl: Buffer | undefined;
 let oidcFlow: Uint8Array | undefined;
 let refreshSuccessor: Buffer | undefined;
+let shareToken: Buffer | undefined;
 
 export const keys = {
   /**
@@ -31,4 +32,7 @@ export const keys = {
     (refreshSuccessor ??= Buffer.from(
       hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "refresh-token-successor/v1", 32),
     )),
+  /** AES-256-GCM key sealing a share link's token in its row (app/models/share-token.server.ts), HKDF-SHA256. */
+  shareToken: (): Buffer =>
+    (shareToken ??= Buffer.from(hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "share-token/v1", 32))),
 };

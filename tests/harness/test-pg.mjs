@@ -41,6 +41,7 @@ const UNIT_FILES = [
   "tests/unit/compiled-query.test.ts",
   "tests/unit/sso.test.ts",
   "tests/unit/invitations.test.ts",
+  "tests/unit/shares.test.ts",
 ].filter((file) => fs.existsSync(path.join(root, file)));
 
 const started = Date.now();

@@ -27,6 +27,10 @@ export type TrustProxy = boolean | number | string;
 export const REGISTRATION_MODES = ["open", "invite", "closed"] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
+/** Whether people may share links to what they make (SHARING): anyone with the link may open it, or nobody. */
+export const SHARING_MODES = ["public", "off"] as const;
+export type SharingMode = (typeof SHARING_MODES)[number];
+
 /** An issuer URL as given (its exact text is the issuer identifier, a trailing slash included): https, or http on this machine only. */
 function issuerUrl(raw: string): string | undefined {
   let url: URL;
@@ -190,6 +194,11 @@ export const accountVariables = {
     default: "open" as RegistrationMode,
     description:
       "who may create an account: `open` (anyone), `invite` (only with a one-use invitation link from `npm run admin -- invite`; without one registering is 403) or `closed` (403). Another value stops the server at start",
+  }),
+  SHARING: oneOf(SHARING_MODES, {
+    default: "public" as SharingMode,
+    description:
+      "share links (docs/decisions/0069): `public` (a person may make links anyone can open without an account) or `off` (no new links, the Share controls are hidden and every `/s/` link answers 404; people can still list and revoke their links). Another value stops the server at start",
   }),
   REGISTER_MAX_PER_ADDRESS: positiveWhole({
     default: 20,
