@@ -1,6 +1,5 @@
 import { useActionData, useFetcher } from "react-router";
 import {
-  DEFAULT_EXPIRY_HOURS,
   NEVER_EXPIRES,
   type ShareAnswer,
   type SharedKind,
@@ -61,7 +60,7 @@ export function SharePanel({
             <select
               id={`${prefix}-expiry`}
               name="expires_in_hours"
-              defaultValue={String(DEFAULT_EXPIRY_HOURS)}
+              defaultValue={options.defaultHours === null ? NEVER_EXPIRES : String(options.defaultHours)}
               aria-invalid={expiryError ? true : undefined}
               aria-describedby={expiryError ? `${prefix}-expiry-error` : undefined}
             >

@@ -4,7 +4,14 @@ import { answersWithData, screenFailure, text } from "~/lib/forms.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { qrDataUrl } from "~/lib/qr-code.server";
 import { dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
-import { createShare, listShares, listSharesOfTarget, revokeShare, SHARE_EXPIRY_CHOICES } from "~/models/share.server";
+import {
+  createShare,
+  listShares,
+  listSharesOfTarget,
+  revokeShare,
+  SHARE_EXPIRY_CHOICES,
+  SHARE_EXPIRY_DEFAULT_HOURS,
+} from "~/models/share.server";
 import {
   NEVER_EXPIRES,
   sharePanelUrl,
@@ -37,7 +44,7 @@ export async function screenSharing(
   request: Request,
 ): Promise<ScreenSharing | null> {
   if (env.sharing === "off") return null;
-  const options = { expiry: SHARE_EXPIRY_CHOICES };
+  const options = { expiry: SHARE_EXPIRY_CHOICES, defaultHours: SHARE_EXPIRY_DEFAULT_HOURS };
   const targetId = url.searchParams.get("share");
   if (!targetId) return { options, panel: null };
   try {

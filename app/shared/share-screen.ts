@@ -25,6 +25,8 @@ export interface ExpiryChoice {
 /** Sharing as a screen offers it: null when the operator has turned it off (SHARING=off). */
 export interface SharingOptions {
   expiry: readonly ExpiryChoice[];
+  /** The choice made unless the person picks another (7 days). */
+  defaultHours: number | null;
 }
 
 /** A link just made (or shown again), with its QR code as an image URL drawn on the server. */
@@ -53,9 +55,6 @@ export type ShareField = "max_views" | "expires_in_hours";
 export type ShareAnswer =
   | ({ intent: "share"; ok: true; id: string; shares: SharedLink[] } & ShownLink)
   | { intent: "share"; ok: false; id: string; message: string; fieldErrors?: Partial<Record<ShareField, string>> };
-
-/** The expiry chosen unless the person picks another: 7 days. */
-export const DEFAULT_EXPIRY_HOURS = 24 * 7;
 
 /** The select's value for "never". */
 export const NEVER_EXPIRES = "never";
