@@ -91,7 +91,7 @@ export function ShareControl({
         >
           <div className="share-dialog-head">
             <h2 id={headingId} className="share-dialog-title">
-              Share “{title}”
+              {`Share “${title}”`}
             </h2>
             <button type="button" className="button button-ghost button-small" onClick={close} aria-label="Close">
               <Icon name="x" />
@@ -126,7 +126,7 @@ export function SharePanelInPage({
     <section className="card share-in-page" aria-labelledby={headingId} id="share">
       <div className="share-dialog-head">
         <h2 id={headingId} className="share-dialog-title">
-          Share “{title}”
+          {`Share “${title}”`}
         </h2>
         <Link className="button button-ghost button-small" to={withoutSharePanel(screen)} preventScrollReset>
           <Icon name="x" />
