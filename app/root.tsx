@@ -7,10 +7,12 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
+import type { ScriptsHandle } from "./components/shell-frame";
 import { useTheme } from "./components/theme-toggle";
 import { AppDialogHost } from "./components/app-dialog-host";
 import { Toasts } from "./components/toasts";
@@ -62,6 +64,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
   const theme = useTheme();
+  const withoutScripts = useMatches().some((match) => (match.handle as ScriptsHandle | undefined)?.withoutScripts);
   return (
     <html lang="en" data-theme={theme}>
       <head>
@@ -73,10 +76,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <Toasts flash={rootData?.toast} />
-        <AppDialogHost />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {withoutScripts ? null : (
+          <>
+            <Toasts flash={rootData?.toast} />
+            <AppDialogHost />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

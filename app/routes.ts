@@ -91,6 +91,9 @@ export default [
   route("media/:id/thumbnail", "routes/media.thumbnail.ts"),
   // Speech that is not kept (the assistant's replies), owner only, for minutes.
   route("media/spoken/:id", "routes/media.spoken.ts"),
+  // Share links (docs/screens.md#shared-page): the public page, for anyone, and its files' bytes.
+  route("s/:token", "routes/shared.tsx"),
+  route("s/:token/file/:fileId", "routes/shared.file.ts"),
   // The interface icons (lucide) as one SVG sprite, for <use href="/icons.svg?v=…#name">.
   route("icons.svg", "routes/icons-sprite.ts"),
 

@@ -1,5 +1,5 @@
-// One line per request on stdout: method, path (without its query string, which may hold a token),
-// status, duration and bytes sent. LOG_REQUESTS=0 turns it off (the test launcher does, so tests and
+// One line per request on stdout: method, path (without its query string, which may hold a token,
+// and with a share link's token masked), status, duration and bytes sent. LOG_REQUESTS=0 turns it off (the test launcher does, so tests and
 // benchmarks stay quiet). Why hand-made and not morgan: docs/decisions/0056.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -21,6 +21,17 @@ export interface RequestRecord {
 export function formatRequestLine(record: RequestRecord): string {
   const line = `${record.method} ${record.path} ${record.status} ${record.durationMs.toFixed(1)} ms ${record.bytes} B`;
   return record.aborted ? `${line} aborted` : line;
+}
+
+/**
+ * A share link's token is its only secret (whoever has it may open the link): `/s/{token}` and the
+ * paths under it are logged as `/s/***`. Routes match without regard to case, and a percent-encoded
+ * letter is still that letter, so `/S/…` and `/%73/…` are masked too.
+ */
+const SHARE_PATH = /^\/+(?:s|%73)\/+[^/]+/i;
+
+export function maskedPath(path: string): string {
+  return path.replace(SHARE_PATH, "/s/***");
 }
 
 /** Whether LOG_REQUESTS (the build's settings, app/lib/env.server.ts) leaves the log on. */
@@ -60,7 +71,7 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, write: (li
   res.once("close", () => {
     const record: RequestRecord = {
       method: req.method ?? "GET",
-      path: pathOf(req),
+      path: maskedPath(pathOf(req)),
       status: res.statusCode,
       durationMs: performance.now() - started,
       bytes: connection.socket ? connection.socket.bytesWritten - connection.before : 0,

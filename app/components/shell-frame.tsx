@@ -11,6 +11,11 @@ export interface ShellHandle {
   ownThemeToggle?: boolean;
 }
 
+/** A page that runs no script at all (the shared page) says so in its route `handle`: the root renders nothing client-side for it. */
+export interface ScriptsHandle {
+  withoutScripts?: boolean;
+}
+
 const DEFAULT_SKIP = { href: "#main", label: "Skip to content" };
 
 const NAV_ITEMS = [{ id: "dashboard", label: "Dashboard", path: "/dashboard" }, ...DASHBOARD_TOOLS];

@@ -144,6 +144,8 @@ const settingsSchema = z
       registerMaxPerAddress: raw.REGISTER_MAX_PER_ADDRESS,
       /** Feedback messages per client address per hour (anyone may send them); loopback is not counted. */
       feedbackMaxPerAddress: raw.FEEDBACK_MAX_PER_ADDRESS,
+      /** Requests to /s/ (shared pages and their files) per client address per minute, per instance; loopback is not counted. */
+      shareMaxRequestsPerAddress: raw.SHARE_MAX_REQUESTS_PER_ADDRESS,
       /** Password hashes that may wait for a hashing thread; more answer 503 with Retry-After (app/models/password.server.ts). */
       passwordHashQueueMax: raw.PASSWORD_HASH_QUEUE_MAX,
       passwordHashQueueMs: raw.PASSWORD_HASH_QUEUE_SECONDS * 1000,

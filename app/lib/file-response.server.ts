@@ -20,6 +20,16 @@ const rfc5987 = (value: string) =>
   encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
+ * Content-Disposition for a download saved under `name`: RFC 6266's filename* (UTF-8) for browsers,
+ * and a plain filename for older clients with every character outside printable ASCII, a quote and a
+ * backslash replaced, so a name can never break out of the header.
+ */
+export function attachmentDisposition(name: string): string {
+  const plain = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${plain}"; filename*=UTF-8''${rfc5987(name)}`;
+}
+
+/**
  * The stored bytes as a response body, once the store has answered: the first chunk (or the end) has
  * arrived before any status is chosen, so a store out of reach is a 503 and a missing object a 404,
  * never a 200 cut short (decision 0049). A failure after the first byte errors the body: the server's

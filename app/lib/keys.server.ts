@@ -12,6 +12,7 @@ let signedUrl: Buffer | undefined;
 let oidcFlow: Uint8Array | undefined;
 let refreshSuccessor: Buffer | undefined;
 let shareToken: Buffer | undefined;
+let shareGrant: Buffer | undefined;
 
 export const keys = {
   /**
@@ -35,4 +36,7 @@ export const keys = {
   /** AES-256-GCM key sealing a share link's token in its row (app/models/share-token.server.ts), HKDF-SHA256. */
   shareToken: (): Buffer =>
     (shareToken ??= Buffer.from(hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "share-token/v1", 32))),
+  /** HMAC-SHA256 key of the view grants in a shared page's file links (app/lib/share-grant.server.ts), HKDF-SHA256. */
+  shareGrant: (): Buffer =>
+    (shareGrant ??= Buffer.from(hkdfSync("sha256", sessionSecret(), "creative-ai-studio", "share-grant/v1", 32))),
 };

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings } from "~/lib/env.server";
-import { formatRequestLine, logRequest, requestLogEnabled } from "../../server/request-log";
+import { formatRequestLine, logRequest, maskedPath, requestLogEnabled } from "../../server/request-log";
 
 describe("the request log's line (server/request-log.ts)", () => {
   it("says method, path, status, duration in ms and bytes, and marks an answer cut short", () => {
@@ -20,6 +20,23 @@ describe("the request log's line (server/request-log.ts)", () => {
     expect(requestLogEnabled(settings({ LOG_REQUESTS: "0" }))).toBe(false);
     expect(requestLogEnabled(settings({ LOG_REQUESTS: "false" }))).toBe(false);
     expect(() => settings({ LOG_REQUESTS: "sometimes" })).toThrow(/LOG_REQUESTS/);
+  });
+});
+
+describe("a share link's token in the request log (server/request-log.ts)", () => {
+  it("is masked on the shared page and on its files, whatever the case or encoding of the s", () => {
+    const token = "Zk3q9V_x-2mP0aLr8sT1uW4yB6cD5eF7";
+    expect(maskedPath(`/s/${token}`)).toBe("/s/***");
+    expect(maskedPath(`/s/${token}.data`)).toBe("/s/***");
+    expect(maskedPath(`/s/${token}/file/0c5b-file-id`)).toBe("/s/***/file/0c5b-file-id");
+    expect(maskedPath(`/S/${token}`)).toBe("/s/***");
+    expect(maskedPath(`//s//${token}/file/x`)).toBe("/s/***/file/x");
+    expect(maskedPath(`/%73/${token}`)).toBe("/s/***");
+  });
+
+  it("leaves every other path as it is", () => {
+    for (const path of ["/", "/s", "/s/", "/dashboard", "/static/voices/s/x", "/settings/abc", "/api/shares/abc"])
+      expect(maskedPath(path)).toBe(path);
   });
 });
 

@@ -58,6 +58,24 @@ export function contentSecurityPolicy(nonce: string, isDevelopment: boolean): st
   ].join("; ");
 }
 
+/**
+ * The shared page's CSP (docs/decisions/0070-the-shared-page.md): the page renders no script at all, so
+ * none may run, and it loads nothing but its own stylesheet, font, icons and the shared files.
+ */
+export function sharedPageContentSecurityPolicy(): string {
+  return [
+    "default-src 'none'",
+    "script-src 'none'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "media-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**

@@ -210,6 +210,11 @@ export const accountVariables = {
     description:
       "feedback messages per client address per hour (anyone may send them); one more answers 429 with `Retry-After` and nothing is stored (loopback not counted)",
   }),
+  SHARE_MAX_REQUESTS_PER_ADDRESS: positiveWhole({
+    default: 120,
+    description:
+      "requests to shared pages and their files (`/s/`) per client address per minute, counted by each instance in its memory; one more answers 429 with `Retry-After` (loopback not counted: behind a reverse proxy set `TRUST_PROXY`)",
+  }),
   PASSWORD_HASH_QUEUE_MAX: positiveWhole({
     default: 16,
     description:

@@ -1,0 +1,15 @@
+import { sharedFile, sharedPathMiddleware } from "~/services/shared-page.server";
+import type { Route } from "./+types/shared.file";
+
+/**
+ * GET/HEAD /s/{token}/file/{fileId}: a shared file's bytes (app/services/shared-page.server.ts
+ * `sharedFile`), with byte ranges and `?download=1`; counts no view.
+ */
+export const middleware: Route.MiddlewareFunction[] = [sharedPathMiddleware({ page: false })];
+
+export function loader({ request, params }: Route.LoaderArgs) {
+  return sharedFile(request, params.token, params.fileId);
+}
+
+export const action = () =>
+  new Response("Method not allowed", { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain" } });
