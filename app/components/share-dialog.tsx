@@ -47,7 +47,8 @@ export function ShareControl({
     const node = dialog.current;
     if (!open || !node) return;
     if (!node.open) node.showModal();
-    node.querySelector<HTMLElement>("select, input, button")?.focus();
+    // The first choice to make, not the Close button before it.
+    node.querySelector<HTMLElement>(".share-form select")?.focus();
     return () => {
       if (node.open) node.close();
     };
