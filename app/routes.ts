@@ -82,6 +82,8 @@ export default [
   route("api/library/usage", "routes/api/library.usage.ts"),
   route("api/library/upload", "routes/api/library.upload.ts"),
   route("api/library/:id", "routes/api/library.item.ts"),
+  route("api/shares", "routes/api/shares.ts"),
+  route("api/shares/:id", "routes/api/shares.item.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // User files (docs/api.md#every-call): owner only; public/static is served before this by the front door.

@@ -6,17 +6,9 @@ import { firstIssue, isRecord } from "~/lib/validation.server";
 import { CONTENT_NOT_FOUND } from "./content.server";
 import { FILE_NOT_FOUND } from "./library-files.server";
 import { PROJECT_NOT_FOUND } from "./project.server";
-import {
-  loadSharedTarget,
-  ownerActive,
-  SHARE_KINDS,
-  targetExists,
-  targetTitle,
-  targetTitles,
-  type ShareKind,
-  type SharedTarget,
-} from "./share-target.server";
-import { isShareTokenShape, newShareToken, openShareToken, sealShareToken, shareTokenHash } from "./share-token.server";
+import { SHARE_KINDS, targetTitle, targetTitles, type ShareKind, type SharedTarget } from "./share-target.server";
+import { openShareForFile, openShareForView, sharingEnabled, SHARING_OFF } from "./share-open.server";
+import { newShareToken, openShareToken, sealShareToken, shareTokenHash } from "./share-token.server";
 
 /**
  * Share links (docs/decisions/0069, docs/api.md#share-links): a person makes a link to one of their
@@ -26,6 +18,7 @@ import { isShareTokenShape, newShareToken, openShareToken, sealShareToken, share
  */
 
 export { SHARE_KINDS, type ShareKind, type SharedTarget };
+export { openShareForFile, openShareForView, sharingEnabled, SHARING_OFF };
 
 export type ShareState = "active" | "expired" | "used_up" | "gone";
 
@@ -134,8 +127,9 @@ function toJson(row: ShareRow, title: string | undefined, origin: string, now: s
   };
 }
 
-/** Makes a link to one of the person's targets. 400 for bad input, 404 when the target is not theirs. */
+/** Makes a link to one of the person's targets. 400 for bad input, 404 when the target is not theirs, 403 with SHARING=off. */
 export async function createShare(userId: string, input: unknown, origin: string): Promise<ShareJson> {
+  if (!sharingEnabled()) throw new DomainError(403, SHARING_OFF);
   if (!isRecord(input)) throw new DomainError(400, "The body must be a JSON object");
   const parsed = shareInputSchema.safeParse(input);
   if (!parsed.success) throw new DomainError(400, firstIssue(parsed.error));
@@ -145,7 +139,7 @@ export async function createShare(userId: string, input: unknown, origin: string
   const id = newId();
   const token = newShareToken();
   const createdAt = monotonicIso();
-  const row: ShareRow = {
+  const row = {
     id,
     kind,
     target_id: targetId,
@@ -154,17 +148,10 @@ export async function createShare(userId: string, input: unknown, origin: string
     max_views: maxViews ?? null,
     views: 0,
     created_at: createdAt,
-  };
+  } satisfies ShareRow;
   await db
     .insertInto("shares")
-    .values({
-      ...row,
-      max_views: row.max_views === null ? null : Number(row.max_views),
-      views: 0,
-      user_id: userId,
-      token_hash: shareTokenHash(token),
-      revoked_at: null,
-    })
+    .values({ ...row, user_id: userId, token_hash: shareTokenHash(token), revoked_at: null })
     .execute();
   return toJson(row, title, origin, nowIso());
 }
@@ -219,64 +206,4 @@ export async function revokeAllShares(userId: string): Promise<number> {
     .where("revoked_at", "is", null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/** null when no link has this token; "gone" when it has one that is over. */
-async function unknownOrGone(hash: string): Promise<"gone" | null> {
-  const row = await db.selectFrom("shares").select("id").where("token_hash", "=", hash).executeTakeFirst();
-  return row ? "gone" : null;
-}
-
-/**
- * Opens a link for its page and counts one view, in one conditional UPDATE … RETURNING: the row is
- * only changed while the link is live (not revoked, not expired, views below max_views, target there,
- * owner not disabled), so under any number of concurrent opens exactly max_views succeed on both engines
- * (SQLite writes one at a time; PostgreSQL re-checks the condition on the row a concurrent update left).
- */
-export async function openShareForView(token: string): Promise<SharedTarget | "gone" | null> {
-  if (!isShareTokenShape(token)) return null;
-  const hash = shareTokenHash(token);
-  const now = nowIso();
-  const counted = await db
-    .updateTable("shares")
-    .set((eb) => ({ views: eb("views", "+", 1) }))
-    .where("token_hash", "=", hash)
-    .where("revoked_at", "is", null)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .where((eb) => eb.or([eb("max_views", "is", null), eb("views", "<", eb.ref("max_views"))]))
-    .where(targetExists)
-    .where(ownerActive)
-    .returning(["id", "kind", "user_id", "target_id"])
-    .executeTakeFirst();
-  if (!counted) return unknownOrGone(hash);
-  // A target deleted between the count and this read: gone all the same.
-  return (await loadSharedTarget(counted)) ?? "gone";
-}
-
-/**
- * Opens a link for its file bytes (the image, the player's ranges, the Download), counting nothing: the
- * same rules as a view except the views limit, since the page that was counted asks for its files
- * afterwards (the public page signs a grant for that). `fileId`: the file asked for, which must be the
- * shared file or one of the shared project's; the answer's `file` is then that file. A fileId the link
- * does not share is null (no such file here).
- */
-export async function openShareForFile(token: string, fileId?: string): Promise<SharedTarget | "gone" | null> {
-  if (!isShareTokenShape(token)) return null;
-  const hash = shareTokenHash(token);
-  const now = nowIso();
-  const row = await db
-    .selectFrom("shares")
-    .select(["id", "kind", "user_id", "target_id"])
-    .where("token_hash", "=", hash)
-    .where("revoked_at", "is", null)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .where(ownerActive)
-    .executeTakeFirst();
-  if (!row) return unknownOrGone(hash);
-  const target = await loadSharedTarget(row);
-  if (!target) return "gone";
-  if (fileId === undefined) return target;
-  if (target.file) return target.file.id === fileId ? target : null;
-  const entry = target.project?.media.find(({ file }) => file.id === fileId);
-  return entry ? { ...target, file: entry.file } : null;
 }

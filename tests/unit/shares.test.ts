@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { expect, it } from "vitest";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { isDomainError } from "~/lib/domain-error";
 import { sha256 } from "~/lib/ids.server";
 import { createContent, deleteContent } from "~/models/content.server";
@@ -239,5 +240,25 @@ describeOnEachEngine("share links", () => {
     expect(await openShareForFile(tokenOf(share))).toBe("gone");
     await enablePerson(alice);
     expect(await openShareForView(tokenOf(share))).toMatchObject({ title: "Paused" });
+  });
+
+  it("with SHARING=off makes no link and opens none (as an unknown token), and the list and Revoke still work", async () => {
+    const alice = await newUserId();
+    const item = await createContent(alice, { title: "Before" });
+    const share = await createShare(alice, { kind: "content", id: item.id }, ORIGIN);
+    env.sharing = "off";
+    try {
+      expect(await rejection(createShare(alice, { kind: "content", id: item.id }, ORIGIN))).toEqual({
+        status: 403,
+        detail: "Sharing is turned off.",
+      });
+      expect(await openShareForView(tokenOf(share))).toBeNull();
+      expect(await openShareForFile(tokenOf(share))).toBeNull();
+      expect((await listShares(alice, ORIGIN)).map((listed) => listed.id)).toEqual([share.id]);
+      await revokeShare(alice, share.id);
+    } finally {
+      env.sharing = "public";
+    }
+    expect(await openShareForView(tokenOf(share))).toBe("gone");
   });
 });

@@ -1,0 +1,17 @@
+import { requireApiUser } from "~/auth/auth.server";
+import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { revokeShare } from "~/models/share.server";
+import type { Route } from "./+types/shares.item";
+
+/**
+ * DELETE /api/shares/{id} -> 204: the link and its files stop at once. Not one of the person's live
+ * links (another person's, or already revoked) -> 404. Works with SHARING=off too, so links can be ended.
+ */
+export const action = apiAction(async ({ request, context, params }: Route.ActionArgs) => {
+  requireMethod(request, ["DELETE"]);
+  const user = await requireApiUser(context, request);
+  await revokeShare(user.id, params.id);
+  return new Response(null, { status: 204 });
+});
+
+export const loader = refuseMethod("DELETE");
