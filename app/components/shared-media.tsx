@@ -32,14 +32,17 @@ function MediaElement({ file }: { file: SharedFileView }) {
     case "video":
       return (
         // The studio keeps no captions for its videos; the file's name labels the player.
-        // eslint-disable-next-line jsx-a11y/media-has-caption
-        <video className="shared-player" src={file.src} controls playsInline preload="metadata" aria-label={file.name} />
+        <video
+          className="shared-player"
+          src={file.src}
+          controls
+          playsInline
+          preload="metadata"
+          aria-label={file.name}
+        />
       );
     case "audio":
-      return (
-        // eslint-disable-next-line jsx-a11y/media-has-caption
-        <audio className="shared-player" src={file.src} controls preload="metadata" aria-label={file.name} />
-      );
+      return <audio className="shared-player" src={file.src} controls preload="metadata" aria-label={file.name} />;
     default:
       return (
         <p className="shared-other">

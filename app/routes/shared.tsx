@@ -26,7 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 const SITE = "Creative AI Studio";
 
 /** Link previews (Open Graph, Twitter cards) for chat apps; never indexed. */
-export const meta: Route.MetaFunction<typeof loader> = ({ loaderData }) => {
+export const meta: Route.MetaFunction = ({ loaderData }) => {
   const page = loaderData as SharedPageData | undefined;
   const robots = { name: "robots", content: "noindex" };
   if (page?.state !== "shared")
@@ -35,6 +35,7 @@ export const meta: Route.MetaFunction<typeof loader> = ({ loaderData }) => {
   const description = page.content?.body.slice(0, 200) || page.project?.description.slice(0, 200) || null;
   return [
     { title: `${title} · ${SITE}` },
+    { name: "description", content: description ?? `Shared from ${SITE}.` },
     robots,
     { property: "og:title", content: title },
     { property: "og:type", content: "website" },

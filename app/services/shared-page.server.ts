@@ -10,12 +10,7 @@ import { fileStore } from "~/lib/storage.server";
 import { isLoopbackAddress } from "~/models/login-attempt.server";
 import { servedFile, type MediaFile } from "~/models/media.server";
 import { openShareForFile, openShareForView } from "~/models/share.server";
-import {
-  SHARE_GONE_TEXT,
-  type SharedFileView,
-  type SharedMediaType,
-  type SharedPageData,
-} from "~/shared/shared-page";
+import { SHARE_GONE_TEXT, type SharedFileView, type SharedMediaType, type SharedPageData } from "~/shared/shared-page";
 
 /**
  * The public side of share links (docs/decisions/0070-the-shared-page.md): the page at /s/{token} and
