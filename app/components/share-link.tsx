@@ -10,6 +10,8 @@ import { useHydrated } from "./use-hydrated";
  */
 export function LinkField({ link, label = "Link" }: { link: SharedLink; label?: string }) {
   const inputId = `share-url-${link.id}`;
+  // The sealed token no longer opens (the server's secret changed): the link cannot be shown again.
+  if (!link.url) return <p className="muted">This link can no longer be shown; make a new one.</p>;
   return (
     <div className="share-link-field">
       <label htmlFor={inputId}>{label}</label>

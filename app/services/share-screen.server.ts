@@ -50,7 +50,8 @@ export async function screenSharing(
   try {
     const shares = await listSharesOfTarget(userId, kind, targetId, publicOrigin(request));
     const shown = shares.find((share) => share.id === url.searchParams.get("shared"));
-    const qr = shown ? await qrDataUrl(shown.url) : null;
+    // A link whose sealed token no longer opens (the secret changed) has no URL to draw.
+    const qr = shown?.url ? await qrDataUrl(shown.url) : null;
     return { options, panel: { kind, target_id: targetId, shares, shown: shown && qr ? { share: shown, qr } : null } };
   } catch (error) {
     if (screenFailure(error).status === 404) return { options, panel: null };
