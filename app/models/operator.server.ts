@@ -80,7 +80,8 @@ export interface DisableOutcome {
  * (deleted: `enable` brings none back) and their unfinished video jobs cancelled, in the transaction
  * that sets disabled_at (its row lock makes a racing job creation wait and then see it), and every
  * session is revoked there too (their access tokens already stop, the family check reads disabled_at). Their
- * signed file links stop too: the link's owner is checked when it is used.
+ * signed file links stop too: the link's owner is checked when it is used. So do their share links: opening
+ * one checks disabled_at (docs/decisions/0069), so they are not revoked here and work again after `enable`.
  */
 export async function disablePerson(userId: string, now = new Date()): Promise<DisableOutcome> {
   const { sessions, tokens, videoJobs } = await db.transaction().execute(async (trx) => {
@@ -156,6 +157,7 @@ export async function deletePersonRows(userId: string): Promise<string[]> {
       "projects",
       "assistant_messages",
       "assistant_conversations",
+      "shares",
       "content_items",
       "media_files",
     ] as const) {

@@ -16,6 +16,10 @@ import {
 } from "~/models/operator.server";
 import { revokeAllApiTokens } from "~/models/api-token.server";
 import { revokeOtherSessions } from "~/models/sessions.server";
+import { revokeAllShares } from "~/models/share.server";
+import { formatTable, sharesTable } from "./admin-shares.server";
+
+export { formatTable };
 
 /**
  * `npm run admin -- <command>` (docs/decisions/0046): the operator's command line, run by
@@ -28,7 +32,8 @@ export const USAGE = `Usage: npm run admin -- <command>
 Commands:
   users                        everyone: email, created, last seen, disabled, storage used / quota, AI requests today / cap
   disable <email>              refuse their login, end their sessions and API tokens and cancel their
-                               unfinished video jobs, at once (every instance); their signed links stop
+                               unfinished video jobs, at once (every instance); their signed links
+                               and share links stop (share links work again after enable)
   enable <email>               let them log in again (their API tokens stay revoked: they make new ones)
   quota <email> <MiB|default>  their own storage quota (fractions allowed; default: USER_STORAGE_QUOTA_MB)
   ai-limit <email> <per-day|default>
@@ -36,6 +41,8 @@ Commands:
   invite [--days N]            print a one-use /register?invite=CODE link (${INVITATION_DEFAULT_DAYS} days unless --days; origin PUBLIC_URL)
   sessions revoke <email>      end all their sessions (they log in again)
   tokens revoke <email>        end all their personal API tokens (their scripts get 401)
+  shares <email>               their live share links: id, kind, title, views / max, expiry, state
+  shares revoke <email>        end all their share links at once (their pages and files answer 410)
   delete <email> [--yes]       delete their account, rows and files, after a confirmation (or --yes)
   backup [<folder>]            a snapshot of the database, the files and the generated session secret (npm run backup)
   restore <folder>             put a backup back into an empty data folder, database and store (npm run restore)
@@ -59,17 +66,6 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 
 function formatTime(iso: string | null): string {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : "never";
-}
-
-/** Rows as aligned columns under a header. */
-export function formatTable(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column]))
-      .join("  ")
-      .trimEnd();
-  return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
 }
 
 function peopleTable(people: PersonRow[], settings: Settings): string {
@@ -217,6 +213,18 @@ async function runCommand(command: string, args: string[], io: AdminIo, settings
       );
       return 0;
     }
+    case "shares": {
+      const revoke = args[0] === "revoke";
+      expectArguments(args, revoke ? 2 : 1, "shares <email> | shares revoke <email>");
+      const person = await personOrFail(args[revoke ? 1 : 0]);
+      if (!revoke) {
+        io.out(await sharesTable(person.id, settings.publicUrl ?? `http://localhost:${settings.port}`));
+        return 0;
+      }
+      const ended = await revokeAllShares(person.id);
+      io.out(`Revoked ${plural(ended, "share link")} of ${person.email}: they answer 410 from now on.`);
+      return 0;
+    }
     case "delete": {
       const yes = args.includes("--yes");
       const rest = args.filter((arg) => arg !== "--yes");
@@ -257,7 +265,7 @@ export async function runAdmin(argv: string[], io: AdminIo, settings: Settings =
     io.out(USAGE);
     return 0;
   }
-  const known = ["users", "disable", "enable", "quota", "ai-limit", "invite", "sessions", "tokens", "delete"];
+  const known = ["users", "disable", "enable", "quota", "ai-limit", "invite", "sessions", "tokens", "shares", "delete"];
   if (!known.includes(command)) {
     io.err(`admin: unknown command "${command}"\n\n${USAGE}`);
     return 2;

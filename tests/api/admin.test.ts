@@ -56,6 +56,8 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
         "invite [--days N]",
         "sessions revoke <email>",
         "tokens revoke <email>",
+        "shares <email>",
+        "shares revoke <email>",
         "delete <email> [--yes]",
       ]) {
         expect(run.stdout).toContain(command);

@@ -7,7 +7,7 @@ import { sha256 } from "~/lib/ids.server";
 import { createContent, deleteContent } from "~/models/content.server";
 import { storeMedia } from "~/models/media-commit.server";
 import { deleteLibraryFile } from "~/models/library-files.server";
-import { disablePerson, enablePerson } from "~/models/operator.server";
+import { deletePersonRows, disablePerson, enablePerson } from "~/models/operator.server";
 import { createProject, deleteProject } from "~/models/project.server";
 import {
   createShare,
@@ -240,6 +240,15 @@ describeOnEachEngine("share links", () => {
     expect(await openShareForFile(tokenOf(share))).toBe("gone");
     await enablePerson(alice);
     expect(await openShareForView(tokenOf(share))).toMatchObject({ title: "Paused" });
+  });
+
+  it("goes with its owner's account", async () => {
+    const alice = await newUserId();
+    const item = await createContent(alice, { title: "Leaving" });
+    const share = await createShare(alice, { kind: "content", id: item.id }, ORIGIN);
+    await deletePersonRows(alice);
+    expect(await db.selectFrom("shares").select("id").where("id", "=", share.id).execute()).toEqual([]);
+    expect(await openShareForView(tokenOf(share))).toBeNull();
   });
 
   it("with SHARING=off makes no link and opens none (as an unknown token), and the list and Revoke still work", async () => {
