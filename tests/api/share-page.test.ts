@@ -62,16 +62,24 @@ async function open(path: string, init: RequestInit = {}) {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
+/** An attribute's value as the browser reads it. */
+const unescape = (value: string) =>
+  value
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, "&");
+
 /** The file links a page renders (its img/video/audio src and its Downloads), as paths. */
 function fileLinks(html: string): string[] {
-  return [...html.matchAll(/(?:src|href)="(\/s\/[^"]+\/file\/[^"]+)"/g)].map((match) =>
-    match[1].replace(/&amp;/g, "&"),
-  );
+  const links = html.matchAll(/<(?:img|video|audio|a) [^>]*?(?:src|href)="(\/s\/[^"]+\/file\/[^"]+)"/g);
+  return [...links].map((match) => unescape(match[1]));
 }
 
 function metaContent(html: string, key: string): string | null {
   const tag = [...html.matchAll(/<meta [^>]*>/g)].map((match) => match[0]).find((t) => t.includes(`"${key}"`));
-  return tag ? /content="([^"]*)"/.exec(tag)![1].replace(/&amp;/g, "&") : null;
+  return tag ? unescape(/content="([^"]*)"/.exec(tag)![1]) : null;
 }
 
 function expectSharedHeaders(headers: Headers) {
