@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { env } from "~/lib/env.server";
-import { answersWithData, screenFailure, text } from "~/lib/forms.server";
+import { answersWithData, fieldErrors, screenFailure, text } from "~/lib/forms.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { qrDataUrl } from "~/lib/qr-code.server";
 import { dataWithSuccess, redirectWithSuccess } from "~/lib/toast.server";
@@ -11,6 +11,8 @@ import {
   revokeShare,
   SHARE_EXPIRY_CHOICES,
   SHARE_EXPIRY_DEFAULT_HOURS,
+  SHARE_MAX_VIEWS,
+  shareInputSchema,
 } from "~/models/share.server";
 import {
   NEVER_EXPIRES,
@@ -29,7 +31,8 @@ import {
 
 export const LINK_CREATED = "🔗 Link created";
 export const SHARE_FAILED = "❌ Could not create the link.";
-const MAX_VIEWS_INVALID = "Enter a whole number of views, 1 or more, or leave it empty for no limit.";
+const MAX_VIEWS_INVALID = `Enter a whole number of views from 1 to ${SHARE_MAX_VIEWS.toLocaleString("en-US")}, or leave it empty for no limit.`;
+const EXPIRY_INVALID = "Choose when the link expires from the list.";
 
 /**
  * What a screen offers (null when sharing is off: SHARING=off hides every control): the expiry choices
@@ -91,18 +94,20 @@ export async function shareAction(
     expires_in_hours: expiry === NEVER_EXPIRES || !expiry ? null : Number(expiry),
     max_views: maxViews,
   };
+  // The model's own rules (a maximum past its limit, an unknown expiry), said beside their fields in the screen's words.
+  const parsed = shareInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error, ["max_views", "expires_in_hours"] as const);
+    if (errors.max_views) return refuse(400, SHARE_FAILED, { max_views: MAX_VIEWS_INVALID });
+    if (errors.expires_in_hours) return refuse(400, SHARE_FAILED, { expires_in_hours: EXPIRY_INVALID });
+  }
   const origin = publicOrigin(request);
   let share;
   try {
     share = await createShare(userId, input, origin);
   } catch (error) {
     const failure = screenFailure(error);
-    const detail = failure.detail ?? "Unexpected error.";
-    if (failure.status === 400 && /max_views|views/i.test(`${failure.code ?? ""} ${detail}`))
-      return refuse(400, SHARE_FAILED, { max_views: detail });
-    if (failure.status === 400 && /expires/i.test(`${failure.code ?? ""} ${detail}`))
-      return refuse(400, SHARE_FAILED, { expires_in_hours: detail });
-    return refuse(failure.status, `${SHARE_FAILED} ${detail}`);
+    return refuse(failure.status, `${SHARE_FAILED} ${failure.detail ?? "Unexpected error."}`);
   }
   if (!answersWithData(form)) {
     const here = new URL(request.url);

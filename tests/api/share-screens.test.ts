@@ -86,7 +86,7 @@ describe("Share without JavaScript", () => {
       expect(response.status, max_views).toBe(400);
       const html = await response.text();
       expect(html).toContain('aria-invalid="true"');
-      expect(html).toMatch(/id="share-file-[\w-]+-max-views-error">[^<]*(whole number)/);
+      expect(html).toMatch(/id="share-file-[\w-]+-max-views-error">Enter a whole number of views from 1 to 1,000,000/);
     }
     expect(linkIn((await page(cookie, `/library?share=${id}`)).html)).toBeUndefined();
   });
