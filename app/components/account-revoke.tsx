@@ -22,7 +22,7 @@ export function RevokeForm({
   children,
 }: {
   fetcherKey: string;
-  intent: "revoke-token" | "revoke-session";
+  intent: "revoke-token" | "revoke-session" | "revoke-share";
   id: string;
   question: string;
   confirmLabel: string;

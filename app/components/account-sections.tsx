@@ -10,7 +10,8 @@ import { StorageMeter } from "./storage-meter";
  * The account screen's sections (app/routes/account.tsx; decision 0047): each form posts to /account with
  * its `intent` and works without JavaScript; with it, a fetcher sends it and the page stays.
  */
-export type AccountIntent = "password" | "revoke-session" | "revoke-other-sessions" | "create-token" | "revoke-token";
+export type AccountIntent =
+  "password" | "revoke-session" | "revoke-other-sessions" | "create-token" | "revoke-token" | "revoke-share";
 export type AccountField = "current_password" | "new_password" | "confirm_password" | "name";
 
 /** What the action answers when the page stays (a refusal, a fetcher's success, a new token). */

@@ -58,10 +58,13 @@ export function ContentEditor({
   item,
   limits,
   saveFailure,
+  share,
 }: {
   item: EditableItem;
   limits: EditorLimits;
   saveFailure: SaveFailure | null;
+  /** The view's Share control and, without JavaScript, its panel (docs/screens.md#sharing); none when sharing is off. */
+  share?: { control: React.ReactNode; panel: React.ReactNode } | null;
 }) {
   const [searchParams] = useSearchParams();
   const editing = searchParams.get("edit") === "1";
@@ -158,7 +161,9 @@ export function ContentEditor({
             <Icon name="arrow-left" />
             Back to Dashboard
           </a>
+          {share?.control}
         </div>
+        {share?.panel}
       </article>
     );
   }

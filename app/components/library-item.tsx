@@ -13,10 +13,13 @@ import { formatBytes } from "~/shared/bytes";
 import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { deleteQuestion } from "~/shared/delete-question";
 import { Icon } from "./icon";
+import type { SharingOptions } from "~/shared/share-screen";
+import { sharePanelUrl } from "~/shared/share-screen";
 import { AttachChooser, AttachStatus } from "./library-attach";
 import { FileDetails, LibraryTitle } from "./library-details";
 import { toast } from "./toasts";
 import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
+import { ShareControl } from "./share-dialog";
 
 /** Kinds the AI tools make: their provenance is shown, "unknown" for files from before it was kept. */
 const GENERATED_KINDS: readonly MediaKind[] = ["speech", "image", "aivideo", "sketch"];
@@ -60,6 +63,7 @@ export function LibraryItem({
   filters,
   renaming,
   projects,
+  sharing,
   actionData,
 }: {
   file: LibraryFileJson & { title: string };
@@ -67,6 +71,8 @@ export function LibraryItem({
   filters: LibraryFilters;
   renaming: boolean;
   projects: { id: string; title: string }[];
+  /** Share's choices; null when sharing is off (no control). */
+  sharing: SharingOptions | null;
   actionData: LibraryAnswer | null;
 }) {
   const { kind } = file;
@@ -175,6 +181,16 @@ export function LibraryItem({
             <Icon name="brush" />
             <span className="library-action-label">Use as a sketch</span>
           </Link>
+        ) : null}
+        {sharing ? (
+          <ShareControl
+            kind="file"
+            id={file.id}
+            title={file.title}
+            href={sharePanelUrl(`/library${back}`, file.id)}
+            options={sharing}
+            labelClassName="library-action-label"
+          />
         ) : null}
         <Form method="post" action={`/library${back}`} onSubmit={onDelete}>
           <input type="hidden" name="id" value={file.id} />

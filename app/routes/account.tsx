@@ -7,6 +7,7 @@ import {
   type AccountAnswer,
   type AccountIntent,
 } from "~/components/account-sections";
+import { SharedLinksSection } from "~/components/account-shares";
 import { TokensSection } from "~/components/account-tokens";
 import { ConfirmPanel } from "~/components/confirm-panel";
 import { FlashMessage } from "~/components/flash-message";
@@ -27,16 +28,19 @@ import {
   revokeApiToken,
 } from "~/models/api-token.server";
 import { revokeOtherSessions, revokeSession } from "~/models/sessions.server";
+import { accountShares, revokeShareOf } from "~/services/share-screen.server";
 import { accountSessions, accountUsage, changePassword } from "~/services/account.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/credentials";
-import { revokeQuestion, signOutQuestion } from "~/shared/delete-question";
+import { revokeQuestion, revokeShareQuestion, signOutQuestion } from "~/shared/delete-question";
 import accountStylesheet from "~/styles/account.css?url";
 import libraryStylesheet from "~/styles/library.css?url";
+import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/account";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: libraryStylesheet },
   { rel: "stylesheet", href: accountStylesheet },
+  { rel: "stylesheet", href: sharingStylesheet },
 ];
 
 export const meta: Route.MetaFunction = () => [{ title: "Account · Creative AI Studio" }];
@@ -49,30 +53,35 @@ type Intent = AccountIntent;
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
   const caller = { user, sessionId: currentSessionId(context) };
-  const [sessions, tokens, usage] = await Promise.all([
+  const [sessions, tokens, usage, shares] = await Promise.all([
     accountSessions(caller),
     listApiTokens(user.id),
     accountUsage(user.id),
+    accountShares(user.id, request),
   ]);
-  // Without JavaScript, Revoke and Sign out ask on ?revoke-token={id} / ?revoke-session={id} first.
+  // Without JavaScript, Revoke and Sign out ask on ?revoke-token={id} / ?revoke-session={id} / ?revoke-share={id} first.
   const params = new URL(request.url).searchParams;
   const token = tokens.find((row) => row.id === params.get("revoke-token"));
   const session = sessions.find((row) => row.id === params.get("revoke-session") && !row.current);
+  const share = shares?.find((row) => row.id === params.get("revoke-share"));
   const confirming = token
     ? { intent: "revoke-token" as const, id: token.id, question: revokeQuestion(token.name), label: "Revoke" }
-    : session
-      ? {
-          intent: "revoke-session" as const,
-          id: session.id,
-          question: signOutQuestion(session.device),
-          label: "Sign out",
-        }
-      : null;
+    : share
+      ? { intent: "revoke-share" as const, id: share.id, question: revokeShareQuestion(share.title), label: "Revoke" }
+      : session
+        ? {
+            intent: "revoke-session" as const,
+            id: session.id,
+            question: signOutQuestion(session.device),
+            label: "Sign out",
+          }
+        : null;
   return {
     email: user.email,
     sessions,
     tokens,
     usage,
+    shares,
     confirming,
     limits: {
       passwordMin: PASSWORD_MIN,
@@ -87,7 +96,7 @@ const answer = (result: AccountAnswer, status = 200) => data(result, { status })
 
 /**
  * Posts to /account, by `intent`: password, revoke-session, revoke-other-sessions, create-token,
- * revoke-token. A plain form's success redirects back with a toast; a fetcher's (`enhanced`) is
+ * revoke-token, revoke-share. A plain form's success redirects back with a toast; a fetcher's (`enhanced`) is
  * answered with data and the toast; a refusal is answered with the reason beside its field (400). A
  * new token is answered with the page itself, either way: it is shown this once.
  */
@@ -140,7 +149,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       );
     }
   }
-  if (intent === "revoke-session" || intent === "revoke-token") {
+  if (intent === "revoke-session" || intent === "revoke-token" || intent === "revoke-share") {
     const ask = askFirst(form, "/account", intent, text(form.get("id")));
     if (ask) return ask;
   }
@@ -171,6 +180,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (!(await revokeApiToken(user.id, text(form.get("id"))))) return refused("That token was already revoked.", 404);
     return done("🗑️ Token revoked");
   }
+  if (intent === "revoke-share") {
+    if (!(await revokeShareOf(user.id, text(form.get("id"))))) return refused("That link was already turned off.", 404);
+    return done("🔗 Link revoked");
+  }
   return answer({ intent: null, ok: false, message: "Unknown action" }, 400);
 }
 
@@ -186,7 +199,7 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 
 /** The account (decision 0047): password, sessions, personal API tokens and usage. Every form works without JavaScript. */
 export default function Account({ loaderData }: Route.ComponentProps) {
-  const { email, sessions, tokens, usage, limits, confirming } = loaderData;
+  const { email, sessions, tokens, usage, shares, limits, confirming } = loaderData;
   return (
     <main className="page page-narrow account-page">
       <PageHeader title="Account" icon="circle-user" />
@@ -204,6 +217,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       <PasswordSection limits={limits} />
       <SessionsSection sessions={sessions} />
       <TokensSection tokens={tokens} nameMax={limits.tokenName} tokensMax={limits.tokens} />
+      {shares ? <SharedLinksSection shares={shares} /> : null}
       <UsageSection usage={usage} />
     </main>
   );

@@ -3,6 +3,7 @@ import { Await, data, redirect, type ShouldRevalidateFunctionArgs } from "react-
 import { withFailureFallback } from "~/browser/network-safe";
 import { ContentEditor, ContentLoadFailed, ContentLoading } from "~/components/content-editor";
 import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/dashboard-list";
+import { ShareControl, SharePanelInPage } from "~/components/share-dialog";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
 import {
   CONFLICT_TEXT,
@@ -25,10 +26,16 @@ import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content-input
 import { restoreEditStart } from "~/services/content-history.server";
 import { RESTORE_EDIT_START } from "~/components/use-edit-start-restore";
 import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content.server";
+import { screenSharing, shareAction } from "~/services/share-screen.server";
+import { sharePanelUrl, type ScreenSharing } from "~/shared/share-screen";
 import editingStylesheet from "~/styles/editing.css?url";
+import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/content";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: editingStylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: editingStylesheet },
+  { rel: "stylesheet", href: sharingStylesheet },
+];
 
 export const meta: Route.MetaFunction = () => [{ title: "Content · Creative AI Studio" }];
 
@@ -38,6 +45,8 @@ const DELETE_FAILED = DELETE_FAILED_TEXT;
 interface LoadResult {
   item: ContentItem | null;
   limits: EditorLimits;
+  /** Share's choices and its panel in the page (?share={id}, JavaScript off); null when sharing is off. */
+  sharing?: ScreenSharing | null;
 }
 
 const limits: EditorLimits = { title: TITLE_MAX, body: BODY_MAX };
@@ -47,7 +56,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   try {
     const item = await getContent(user.id, params.id);
     if (!item) return data<LoadResult>({ item: null, limits }, { status: 404 });
-    return data<LoadResult>({ item, limits });
+    const sharing = await screenSharing(user.id, "content", new URL(request.url), request);
+    return data<LoadResult>({ item, limits, sharing });
   } catch (error) {
     console.error("[content] load failed", error);
     return data<LoadResult>({ item: null, limits }, { status: 500 });
@@ -91,6 +101,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const intent = formIntent(form);
   const enhanced = answersWithData(form);
   const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
+  const shared = await shareAction(user.id, form, request);
+  if (shared) return shared;
 
   // docs/screens.md#error-messages: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
   if (intent === "delete" && !enhanced && form.get("confirmed") !== "1") {
@@ -213,7 +225,13 @@ export default function ContentScreen({ loaderData, actionData }: Route.Componen
         <Await resolve={loaded} errorElement={<ContentLoadFailed />}>
           {(result: LoadResult) =>
             result.item ? (
-              <ContentEditor key={result.item.id} item={result.item} limits={result.limits} saveFailure={saveFailure} />
+              <ContentEditor
+                key={result.item.id}
+                item={result.item}
+                limits={result.limits}
+                saveFailure={saveFailure}
+                share={contentShare(result)}
+              />
             ) : (
               <ContentLoadFailed />
             )
@@ -222,4 +240,29 @@ export default function ContentScreen({ loaderData, actionData }: Route.Componen
       </Suspense>
     </main>
   );
+}
+
+/** The content view's Share control, and its panel in the page when Share was followed without JavaScript. */
+function contentShare({ item, sharing }: LoadResult) {
+  if (!item || !sharing) return null;
+  const viewUrl = `/content/${encodeURIComponent(item.id)}`;
+  return {
+    control: (
+      <ShareControl
+        kind="content"
+        id={item.id}
+        title={item.title}
+        href={sharePanelUrl(viewUrl, item.id)}
+        options={sharing.options}
+        className="button button-ghost"
+      />
+    ),
+    panel: (
+      <SharePanelInPage
+        sharing={sharing}
+        screen={viewUrl}
+        titleOf={(id) => (id === item.id ? item.title : undefined)}
+      />
+    ),
+  };
 }

@@ -5,6 +5,7 @@ import { LibraryItem } from "~/components/library-item";
 import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/library-texts";
 import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/media-ui";
 import { StorageMeter } from "~/components/storage-meter";
+import { SharePanelInPage } from "~/components/share-dialog";
 import { UploadCard } from "~/components/upload-card";
 import { UPLOAD_SUCCESSFUL } from "~/shared/file-screen-kinds";
 import { requireUserOrExplain } from "~/auth/auth.server";
@@ -17,11 +18,16 @@ import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/l
 import { MEDIA_RULES } from "~/models/media-rules.server";
 import { saveUploadToLibrary } from "~/services/media-upload.server";
 import { attachToProject, libraryView } from "~/services/library-screen.server";
+import { screenSharing, shareAction } from "~/services/share-screen.server";
 import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library-rules";
 import libraryStylesheet from "~/styles/library.css?url";
+import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/library";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: libraryStylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: libraryStylesheet },
+  { rel: "stylesheet", href: sharingStylesheet },
+];
 
 export const meta: Route.MetaFunction = () => [
   { title: "Library · Creative AI Studio" },
@@ -46,8 +52,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { filters, problem } = libraryFilters(url.searchParams);
   try {
-    // Without JavaScript, Delete asks first (?delete={id}) and Rename opens its form (?rename={id}).
-    const view = await libraryView(user.id, filters, url.searchParams.get("delete"));
+    // Without JavaScript, Delete asks first (?delete={id}), Rename opens its form (?rename={id}) and Share its panel (?share={id}).
+    const [view, sharing] = await Promise.all([
+      libraryView(user.id, filters, url.searchParams.get("delete")),
+      screenSharing(user.id, "file", url, request),
+    ]);
     return data(
       {
         ...view,
@@ -55,6 +64,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         problem,
         renaming: url.searchParams.get("rename"),
         upload: uploadLimits(),
+        sharing,
         error: null as string | null,
       },
       { status: problem ? 400 : 200 },
@@ -73,6 +83,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         confirming: null,
         renaming: null,
         upload: uploadLimits(),
+        sharing: null,
         error: LOAD_FAILED as string | null,
       },
       { status: 500 },
@@ -119,6 +130,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       ? dataWithSuccess({ intent: intent as LibraryAnswer["intent"], id, ok: true, message }, message)
       : redirectWithSuccess(back, message);
 
+  const shared = await shareAction(user.id, form, request);
+  if (shared) return shared;
   if (intent === "rename") {
     const name = text(form.get("name"));
     if (!name.trim()) return answer({ intent, id, ok: false, message: RENAME_FAILED, detail: "Name is required" }, 400);
@@ -177,10 +190,13 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 type Loaded = Route.ComponentProps["loaderData"];
 
 export default function Library({ loaderData, actionData }: Route.ComponentProps) {
-  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, error } =
+  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, sharing, error } =
     loaderData as Loaded;
   const uploadAnswer = actionData?.intent === "upload" ? (actionData as UploadAnswer) : null;
-  const libraryAnswer = actionData?.intent === "upload" ? undefined : (actionData as LibraryAnswer | undefined);
+  const libraryAnswer =
+    actionData?.intent === "upload" || actionData?.intent === "share"
+      ? undefined
+      : (actionData as LibraryAnswer | undefined);
   const back = librarySearch(filters);
   const deleting = new Set(
     useFetchers()
@@ -230,6 +246,11 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       {libraryAnswer && !libraryAnswer.ok ? <OutcomeMessage outcome={libraryAnswer} /> : null}
       {confirming ? <DeleteConfirmPanel file={confirming} back={back} /> : null}
+      <SharePanelInPage
+        sharing={sharing}
+        screen={`/library${back}`}
+        titleOf={(id) => files.find((file) => file.id === id)?.title}
+      />
 
       {error ? (
         <p className="message message-error" role="alert">
@@ -253,6 +274,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
             filters={filters}
             renaming={renaming === file.id}
             projects={projects}
+            sharing={sharing?.options ?? null}
             actionData={libraryAnswer?.id === file.id ? libraryAnswer : null}
           />
         ))}

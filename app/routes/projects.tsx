@@ -8,13 +8,19 @@ import { FlashMessage } from "~/components/media-ui";
 import { EmptyState, MediaHeader } from "~/components/page-header";
 import { Icon } from "~/components/icon";
 import { ProjectMediaIcons } from "~/components/project-media-icons";
+import { ShareControl, SharePanelInPage } from "~/components/share-dialog";
 import { toast } from "~/components/toasts";
 import { requireUserOrExplain } from "~/auth/auth.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteProject, listProjects, type Project } from "~/models/project.server";
+import { screenSharing, shareAction } from "~/services/share-screen.server";
 import { deleteQuestion } from "~/shared/delete-question";
+import { sharePanelUrl, type SharingOptions } from "~/shared/share-screen";
+import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/projects";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sharingStylesheet }];
 
 export const meta: Route.MetaFunction = () => [{ title: "Projects · Creative AI Studio" }];
 
@@ -32,7 +38,11 @@ type ProjectCard = Pick<
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
   try {
-    const projects = await listProjects(user.id);
+    const url = new URL(request.url);
+    const [projects, sharing] = await Promise.all([
+      listProjects(user.id),
+      screenSharing(user.id, "project", url, request),
+    ]);
     const cards: ProjectCard[] = projects.map(
       ({ id, title, description, voice_file, music_file, video_file, image_file }) => ({
         id,
@@ -45,12 +55,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       }),
     );
     // Without JavaScript, Delete asks first on this page (?confirm={id}).
-    const confirmId = new URL(request.url).searchParams.get("confirm");
-    const confirming = cards.find((card) => card.id === confirmId) ?? null;
-    return { projects: cards, confirming, error: null };
+    const confirming = cards.find((card) => card.id === url.searchParams.get("confirm")) ?? null;
+    return { projects: cards, confirming, sharing, error: null };
   } catch (error) {
     console.error("[projects] load failed", error);
-    return data({ projects: [] as ProjectCard[], confirming: null, error: LOAD_FAILED }, { status: 500 });
+    return data(
+      { projects: [] as ProjectCard[], confirming: null, sharing: null, error: LOAD_FAILED },
+      { status: 500 },
+    );
   }
 }
 
@@ -63,6 +75,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   } catch {
     return data({ ok: false, message: DELETE_FAILED }, { status: 400 });
   }
+  const shared = await shareAction(user.id, form, request);
+  if (shared) return shared;
   const enhanced = form.get("enhanced") === "1";
   const id = form.get("id");
   if (form.get("intent") !== "delete" || typeof id !== "string" || !id) {
@@ -87,7 +101,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 
 /** docs/screens.md#projects: a grid of cards with title, description, four media icons, Edit and Delete; Create New Project. */
 export default function Projects({ loaderData }: Route.ComponentProps) {
-  const { projects, confirming, error } = loaderData;
+  const { projects, confirming, sharing, error } = loaderData;
   // Optimistic delete: a card whose delete is in flight is hidden; it comes back if the delete fails.
   const deleting = new Set(
     useFetchers()
@@ -112,6 +126,11 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
           cancelTo="/projects"
         />
       ) : null}
+      <SharePanelInPage
+        sharing={sharing}
+        screen="/projects"
+        titleOf={(id) => projects.find((project) => project.id === id)?.title}
+      />
       {error ? (
         <p className="message message-error" role="alert">
           {error}
@@ -124,14 +143,27 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
       ) : null}
       <ul className="project-grid" aria-label="Your projects">
         {projects.map((project) => (
-          <ProjectCardItem key={project.id} project={project} hidden={deleting.has(project.id)} />
+          <ProjectCardItem
+            key={project.id}
+            project={project}
+            hidden={deleting.has(project.id)}
+            sharing={sharing?.options ?? null}
+          />
         ))}
       </ul>
     </main>
   );
 }
 
-function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: boolean }) {
+function ProjectCardItem({
+  project,
+  hidden,
+  sharing,
+}: {
+  project: ProjectCard;
+  hidden: boolean;
+  sharing: SharingOptions | null;
+}) {
   const fetcher = useFetcher<{ ok: boolean; message?: string }>({ key: `project-delete-${project.id}` });
   const reported = useRef<unknown>(null);
   useEffect(() => {
@@ -171,28 +203,34 @@ function ProjectCardItem({ project, hidden }: { project: ProjectCard; hidden: bo
           image: project.image_file,
         }}
       />
-      <form
-        method="post"
-        action="/projects"
-        className="project-card-actions"
-        onSubmit={(event) => void onSubmit(event)}
-      >
-        <input type="hidden" name="id" value={project.id} />
+      <div className="project-card-actions">
         <Link className="button button-small" to={editUrl} aria-label={`Edit ${project.title}`}>
           <Icon name="pencil" />
           Edit
         </Link>
-        <button
-          type="submit"
-          name="intent"
-          value="delete"
-          className="button button-ghost button-small"
-          aria-label={`Delete ${project.title}`}
-        >
-          <Icon name="trash-2" />
-          Delete
-        </button>
-      </form>
+        {sharing ? (
+          <ShareControl
+            kind="project"
+            id={project.id}
+            title={project.title}
+            href={sharePanelUrl("/projects", project.id)}
+            options={sharing}
+          />
+        ) : null}
+        <form method="post" action="/projects" onSubmit={(event) => void onSubmit(event)}>
+          <input type="hidden" name="id" value={project.id} />
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            className="button button-ghost button-small"
+            aria-label={`Delete ${project.title}`}
+          >
+            <Icon name="trash-2" />
+            Delete
+          </button>
+        </form>
+      </div>
     </li>
   );
 }

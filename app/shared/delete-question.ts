@@ -8,3 +8,4 @@ export const deleteQuestion = (name: string) => `Delete “${name}”?`;
 /** The account's tokens and sessions are revoked and signed out rather than deleted: the same shape. */
 export const revokeQuestion = (name: string) => `Revoke “${name}”?`;
 export const signOutQuestion = (name: string) => `Sign out “${name}”?`;
+export const revokeShareQuestion = (title: string) => `Revoke the link to “${title}”?`;

@@ -294,6 +294,28 @@ test.describe("signed in", () => {
       },
     ],
     ["account", () => "/account", (page) => expect(page.getByTestId("session")).toHaveCount(1)],
+    // The Share dialog with a link made in it (its choices, the link, Copy link, the QR code; decision 0071).
+    [
+      "library share dialog",
+      () => "/library",
+      async (page) => {
+        await page.getByTestId("share-control").first().click();
+        const dialog = page.getByRole("dialog", { name: /^Share “/ });
+        await dialog.getByRole("button", { name: "Create link" }).click();
+        await expect(dialog.getByTestId("share-qr")).toBeVisible();
+      },
+    ],
+    // The account's "Shared links" with a link in it.
+    [
+      "account shared links",
+      (account) => `/account?a11y=${account.contentId}`,
+      async (page) => {
+        const id = new URL(page.url()).searchParams.get("a11y");
+        expect((await page.request.post("/api/shares", { data: { kind: "content", id } })).status()).toBe(201);
+        await page.reload();
+        await expect(page.getByTestId("shared-link").first()).toBeVisible();
+      },
+    ],
     ["404", () => "/no-such-page"],
   ];
   for (const [name, url, ready] of screens) {
