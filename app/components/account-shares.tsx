@@ -9,13 +9,17 @@ import { LinkFacts, LinkField } from "./share-link";
  * The account's "Shared links" (docs/screens.md#sharing): every link the person made, newest first,
  * with its target, views and expiry, Copy and Revoke (which asks first, as every delete does).
  */
-export function SharedLinksSection({ shares }: { shares: SharedLink[] }) {
+export function SharedLinksSection({ shares, sharingOff }: { shares: SharedLink[]; sharingOff: boolean }) {
   return (
     <section className="card account-section" aria-labelledby="shared-links-title" id="shared-links">
       <h2 className="card-title" id="shared-links-title">
         Shared links
       </h2>
-      <p className="muted">Anyone with one of these links can open what it points to, without an account.</p>
+      <p className="muted">
+        {sharingOff
+          ? "Sharing is turned off on this server: these links open nothing now, but would again if it is turned back on. Revoke the ones you no longer want."
+          : "Anyone with one of these links can open what it points to, without an account."}
+      </p>
       {shares.length === 0 ? (
         <p className="muted" data-testid="shared-links-empty">
           No shared links yet.

@@ -63,7 +63,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const token = tokens.find((row) => row.id === params.get("revoke-token"));
   const session = sessions.find((row) => row.id === params.get("revoke-session") && !row.current);
-  const share = shares?.find((row) => row.id === params.get("revoke-share"));
+  const share = shares?.links.find((row) => row.id === params.get("revoke-share"));
   const confirming = token
     ? { intent: "revoke-token" as const, id: token.id, question: revokeQuestion(token.name), label: "Revoke" }
     : share
@@ -217,7 +217,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       <PasswordSection limits={limits} />
       <SessionsSection sessions={sessions} />
       <TokensSection tokens={tokens} nameMax={limits.tokenName} tokensMax={limits.tokens} />
-      {shares ? <SharedLinksSection shares={shares} /> : null}
+      {shares ? <SharedLinksSection shares={shares.links} sharingOff={shares.sharingOff} /> : null}
       <UsageSection usage={usage} />
     </main>
   );

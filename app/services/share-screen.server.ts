@@ -118,10 +118,18 @@ export async function shareAction(
   return dataWithSuccess(answer, LINK_CREATED, { status: 201 });
 }
 
-/** The account's "Shared links": every link of the person, newest first; null when sharing is off. */
-export async function accountShares(userId: string, request: Request): Promise<SharedLink[] | null> {
-  if (env.sharing === "off") return null;
-  return listShares(userId, publicOrigin(request));
+/**
+ * The account's "Shared links": every link of the person, newest first. With sharing off the section
+ * stays while the person has links, so they can still revoke them: turning sharing on again would
+ * bring them back (docs/decisions/0069). Null when it is off and there are none.
+ */
+export async function accountShares(
+  userId: string,
+  request: Request,
+): Promise<{ links: SharedLink[]; sharingOff: boolean } | null> {
+  const links = await listShares(userId, publicOrigin(request));
+  const sharingOff = env.sharing === "off";
+  return sharingOff && links.length === 0 ? null : { links, sharingOff };
 }
 
 /** Revoke from the account: false when the link is not the person's (or is already gone from the list). */

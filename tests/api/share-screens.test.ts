@@ -221,3 +221,34 @@ describe("SHARING=off", () => {
     expect(refused.status).toBe(404);
   });
 });
+
+describe("SHARING=off with links made before", () => {
+  let server: RunningServer | undefined;
+  afterAll(async () => server?.stop());
+
+  it("keeps the account's Shared links, says sharing is off, and still revokes", async () => {
+    server = await startTestServer();
+    const person = await newUser("share-off-kept", server.url);
+    const id = await uploadPicture(person.token, "Kept.png", server.url);
+    const made = await api("/api/shares", { json: { kind: "file", id }, token: person.token, server: server.url });
+    expect(made.status).toBe(201);
+    const dataDir = server.dataDir;
+    await server.stop();
+    server = await startTestServer({ DATA_DIR: dataDir, SHARING: "off" });
+
+    const cookie = await signInWithForm(person.email, server.url);
+    const account = (await page(cookie, "/account", server.url)).html;
+    expect(account).toContain("Shared links");
+    expect(account).toContain("Sharing is turned off on this server");
+    expect(account).toContain("Kept.png");
+    const revoked = await fetch(`${server.url}/account`, {
+      method: "POST",
+      headers: { Cookie: cookie },
+      body: new URLSearchParams({ intent: "revoke-share", id: made.body.id, confirmed: "1" }),
+      redirect: "manual",
+    });
+    expect(revoked.status).toBe(302);
+    expect((await api("/api/shares", { token: person.token, server: server.url })).body.shares).toEqual([]);
+    expect((await page(cookie, "/account", server.url)).html).not.toContain("Shared links");
+  });
+});
