@@ -52,9 +52,14 @@ export async function openShareForView(token: string): Promise<SharedTarget | "g
  * same rules as a view except the views limit, since the page that was counted asks for its files
  * afterwards (the public page signs a grant for that). `fileId`: the file asked for, which must be the
  * shared file or one of the shared project's; the answer's `file` is then that file. A fileId the link
- * does not share is null (no such file here).
+ * does not share is null (no such file here). `viewsLeft`: also "gone" when the views are used up (the
+ * page's HEAD, which counts none but must answer as its GET would).
  */
-export async function openShareForFile(token: string, fileId?: string): Promise<SharedTarget | "gone" | null> {
+export async function openShareForFile(
+  token: string,
+  fileId?: string,
+  { viewsLeft = false } = {},
+): Promise<SharedTarget | "gone" | null> {
   if (!sharingEnabled() || !isShareTokenShape(token)) return null;
   const hash = shareTokenHash(token);
   const now = nowIso();
@@ -65,6 +70,9 @@ export async function openShareForFile(token: string, fileId?: string): Promise<
     .where("revoked_at", "is", null)
     .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
     .where(ownerActive)
+    .$if(viewsLeft, (query) =>
+      query.where((eb) => eb.or([eb("max_views", "is", null), eb("views", "<", eb.ref("max_views"))])),
+    )
     .executeTakeFirst();
   if (!row) return unknownOrGone(hash);
   const target = await loadSharedTarget(row);

@@ -82,7 +82,8 @@ function fileView(file: MediaFile, token: string, grant: string): SharedFileView
  */
 export async function sharedPage(token: string, origin: string, method: string): Promise<SharedPageData> {
   if (env.sharing === "off") return { state: "missing" };
-  const target = method === "HEAD" ? await openShareForFile(token) : await openShareForView(token);
+  const target =
+    method === "HEAD" ? await openShareForFile(token, undefined, { viewsLeft: true }) : await openShareForView(token);
   if (target === null) return { state: "missing" };
   if (target === "gone") return { state: "gone" };
   // The link's own expiry, revocation and the rest are checked again on every file request.

@@ -248,6 +248,8 @@ describe("ending a link", () => {
     expect((await open(src, { headers: { Range: "bytes=0-3" } })).status).toBe(206);
     expect((await open(`${link.path}/file/${file.id}`)).status).toBe(403);
     expect((await open(link.path)).status).toBe(410);
+    // A HEAD answers as the GET would: the views are used up.
+    expect((await fetch(server.url + link.path, { method: "HEAD" })).status).toBe(410);
   });
 
   it("revoked: the page and its files are 410 at once, grant or not", async () => {
