@@ -3,6 +3,7 @@ import { db } from "~/lib/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId, nowIso } from "~/lib/ids.server";
 import { firstIssue, isRecord } from "~/lib/validation.server";
+import type { ExpiryChoice, SharedLink } from "~/shared/share-screen";
 import { CONTENT_NOT_FOUND } from "./content.server";
 import { FILE_NOT_FOUND } from "./library-files.server";
 import { PROJECT_NOT_FOUND } from "./project.server";
@@ -20,24 +21,12 @@ import { newShareToken, openShareToken, sealShareToken, shareTokenHash } from ".
 export { SHARE_KINDS, type ShareKind, type SharedTarget };
 export { openShareForFile, openShareForView, sharingEnabled, SHARING_OFF };
 
-export type ShareState = "active" | "expired" | "used_up" | "gone";
-
-export interface ShareJson {
-  id: string;
-  /** `${origin}/s/${token}`; "" when the sealed token no longer opens (the session secret changed). */
-  url: string;
-  kind: ShareKind;
-  target_id: string;
-  title: string;
-  expires_at: string | null;
-  max_views: number | null;
-  views: number;
-  created_at: string;
-  state: ShareState;
-}
+/** A link as the API answers it: the same shape the screens read (app/shared/share-screen.ts). */
+export type ShareJson = SharedLink;
+export type ShareState = SharedLink["state"];
 
 /** The expiry choices the Share dialog offers; 7 days is the default. */
-export const SHARE_EXPIRY_CHOICES: readonly { label: string; hours: number | null }[] = [
+export const SHARE_EXPIRY_CHOICES: readonly ExpiryChoice[] = [
   { label: "1 hour", hours: 1 },
   { label: "1 day", hours: 24 },
   { label: "7 days", hours: 24 * 7 },
