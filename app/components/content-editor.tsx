@@ -34,6 +34,11 @@ export function ContentLoadFailed() {
       if (location) window.location.assign(location);
     }
   }, [error]);
+  return <LoadFailedNotice />;
+}
+
+/** The piece could not be shown (a failed load, or one that is not the person's): the message and a way back. */
+export function LoadFailedNotice() {
   return (
     <>
       <p className="message message-error" role="alert">

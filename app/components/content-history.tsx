@@ -3,7 +3,6 @@ import { REASON_LABELS, sizeChangeLabel, versionTime, type HistoryScreen } from 
 import { VersionPanel } from "./content-history-diff";
 import { FlashFallback } from "./flash-message";
 import { Icon } from "./icon";
-import { LOAD_FAILED } from "./content-texts";
 
 export const HISTORY_EMPTY = "No versions yet. Versions are kept when you save.";
 export const RESTORE_FAILED = "Could not restore that version.";
@@ -93,18 +92,4 @@ function SizeChange({ change }: { change: number | null }) {
   );
 }
 
-export function HistoryNotFound() {
-  return (
-    <>
-      <p className="message message-error" role="alert">
-        {LOAD_FAILED}
-      </p>
-      <p>
-        <Link className="button" to="/dashboard">
-          <Icon name="arrow-left" />
-          Back to Dashboard
-        </Link>
-      </p>
-    </>
-  );
-}
+export { LoadFailedNotice as HistoryNotFound } from "./content-editor";
