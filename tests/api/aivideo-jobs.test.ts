@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { sendJson, startStubServer, type StubServer } from "../support/ai-stub-server";
-import { api, newUser } from "../support/api";
+import { api, newUser, signInWithForm } from "../support/api";
 import { waitFor } from "../support/wait";
 
 /**
@@ -178,5 +178,51 @@ describe("video jobs a person controls", () => {
       if (!["cancelled", "completed", "error", "timeout"].includes(job.status))
         expect((await call(`/api/aivideo/${job.id}/cancel`, { token: alice, method: "POST" })).status).toBe(200);
     expect((await list(alice)).every((job) => job.status === "cancelled")).toBe(true);
+  });
+
+  it("does the same from the AI video screen's own forms: redirects without JavaScript, data with it, refusals in the page", async () => {
+    const { email, token } = await newUser("jobs-screen", server.url);
+    const cookie = await signInWithForm(email, server.url);
+    const post = async (fields: Record<string, string>, search = "") => {
+      const response = await fetch(`${server.url}/aivideo${search}`, {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: server.url },
+        body: new URLSearchParams(fields),
+        redirect: "manual",
+      });
+      await response.arrayBuffer();
+      return response;
+    };
+    const started = await Promise.all(
+      ["s1", "s2", "s3"].map(async (prompt) => (await call("/api/aivideo/", { token, json: { prompt } })).body.id),
+    );
+    const [s1, s2, s3] = started as string[];
+    // Two are worked (the stub never finishes them), the third waits.
+    await waitFor(
+      () => list(token),
+      (jobs) => ["s1", "s2"].every((p) => byPrompt(jobs, p).status === "processing"),
+    );
+    expect(byPrompt(await list(token), "s3").position).toBe(1);
+    expect((await post({ intent: "move-job", id: s3, before: s3 })).status).toBe(400);
+    const moved = await post({ intent: "move-job", id: s3, before: "" });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get("location")).toBe("/aivideo");
+    expect((await post({ intent: "move-job", id: s1, before: "" })).status).toBe(409);
+    const cancel = await post({ intent: "cancel-job", id: s1 }, `?job=${s1}`);
+    expect(cancel.status).toBe(302);
+    expect(cancel.headers.get("location")).toBe(`/aivideo?job=${s1}`);
+    expect(byPrompt(await list(token), "s1").status).toBe("cancelled");
+    const again = await post({ intent: "cancel-job", id: s1 });
+    expect(again.status).toBe(409);
+    expect((await post({ intent: "cancel-job", id: ids.two })).status).toBe(404);
+    const retry = await post({ intent: "retry-job", id: s1 });
+    expect(retry.status).toBe(302);
+    expect(retry.headers.get("location")).toMatch(/^\/aivideo\?job=[\w-]+$/);
+    const enhanced = await post({ intent: "cancel-job", id: s2, enhanced: "1" });
+    expect(enhanced.status).toBe(200);
+    expect(byPrompt(await list(token), "s2").status).toBe("cancelled");
+    for (const id of [s3, ...(await list(token)).map((job) => job.id)])
+      await call(`/api/aivideo/${id}/cancel`, { token, method: "POST" });
+    expect((await list(token)).every((job) => job.status === "cancelled")).toBe(true);
   });
 });
