@@ -1,20 +1,13 @@
 import { useEffect, useState } from "react";
-import { useFetcher, useNavigate, useRevalidator } from "react-router";
+import { useFetcher, useNavigate } from "react-router";
+import { listVideoJobs, type ListedVideoJob } from "~/browser/ai-client";
 import { isFinished, videoStatusText, VIDEO_POLL_MS } from "~/browser/video-status";
 import { EnhancedField } from "./enhanced-field";
 import { Icon } from "./icon";
 import type { IconName } from "~/shared/icons";
 import { useHydrated } from "./use-hydrated";
 
-/** One of the person's jobs as GET /api/aivideo lists it (app/models/video-job-control.server.ts). */
-export interface ListedVideoJob {
-  id: string;
-  status: string;
-  progress: number;
-  position: number | null;
-  prompt: string;
-  created_at: string;
-}
+export type { ListedVideoJob };
 
 const RETRYABLE = new Set(["error", "timeout", "cancelled"]);
 
@@ -32,23 +25,33 @@ export const hasActiveJob = (jobs: ListedVideoJob[]) => jobs.some((job) => !isFi
 /**
  * The person's video jobs below the generator (docs/screens.md#ai-video-jobs): Cancel while a job is
  * queued or processing, Retry once it failed or was cancelled, Up/Down in the waiting line. Each is a
- * form posting to the screen's action; once hydrated, fetchers post them, and the list is read again
- * every second while a job is active (without JavaScript the page refreshes itself, routes/aivideo.tsx).
+ * form posting to the screen's action; once hydrated, fetchers post them (the loader then runs again),
+ * and the list is read from GET /api/aivideo every second while a job is active (without JavaScript
+ * the page refreshes itself, routes/aivideo.tsx).
  */
-export function VideoJobList({ jobs, error: refusedByPage }: { jobs: ListedVideoJob[]; error: string | null }) {
+export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: ListedVideoJob[]; error: string | null }) {
   const hydrated = useHydrated();
   // A fetcher's refusal (the job ended meanwhile, the limits) is said like the plain form's.
   const [refusedByFetcher, setRefusedByFetcher] = useState<string | null>(null);
   const error = refusedByFetcher ?? refusedByPage;
-  const revalidator = useRevalidator();
+  // What the last poll read, for as long as the loader's list is the one it was read after.
+  const [polled, setPolled] = useState<{ after: ListedVideoJob[]; jobs: ListedVideoJob[] } | null>(null);
+  const jobs = polled?.after === loaded ? polled.jobs : loaded;
   const active = hasActiveJob(jobs);
   useEffect(() => {
     if (!hydrated || !active) return;
+    const controller = new AbortController();
     const timer = setInterval(() => {
-      if (revalidator.state === "idle" && document.visibilityState === "visible") void revalidator.revalidate();
+      if (document.visibilityState !== "visible") return;
+      listVideoJobs(controller.signal)
+        .then((fresh) => setPolled({ after: loaded, jobs: fresh }))
+        .catch(() => {});
     }, VIDEO_POLL_MS);
-    return () => clearInterval(timer);
-  }, [hydrated, active, revalidator]);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [hydrated, active, loaded]);
 
   const shown = inShowingOrder(jobs);
   const line = shown.filter((job) => job.position !== null);
