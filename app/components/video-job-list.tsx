@@ -74,7 +74,9 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
             return (
               <li key={job.id} className="video-jobs-item" data-testid="video-job" data-status={job.status}>
                 <div className="video-jobs-text">
-                  <span className="video-jobs-prompt">{job.prompt}</span>
+                  <span className="video-jobs-prompt" data-testid="video-job-prompt">
+                    {job.prompt}
+                  </span>
                   <span className="muted video-jobs-state" data-testid="video-job-state">
                     {videoStatusText(job.status)}
                     {!isFinished(job.status) && job.position === null ? ` ${Math.round(job.progress * 100)}%` : ""}

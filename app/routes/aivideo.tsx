@@ -119,15 +119,15 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
   };
 
   const busy = job !== null && !isFinished(job.status);
+  const followed = loaderData.job !== null && !isFinished(loaderData.job.status);
   const percent = Math.round((job?.progress ?? 0) * 100);
   return (
     <main className="page ai-page aivideo-page">
-      {/* A refusal stays readable: no self-refresh over it. */}
-      {!hydrated &&
-      !actionData &&
-      ((loaderData.job && !isFinished(loaderData.job.status)) || hasActiveJob(loaderData.jobs)) ? (
+      {/* A refusal stays readable: no self-refresh over it. Each second for the job shown; every 3 s
+        for the list alone, so its buttons stay easy to press. */}
+      {!hydrated && !actionData && (followed || hasActiveJob(loaderData.jobs)) ? (
         <noscript>
-          <meta httpEquiv="refresh" content="1" />
+          <meta httpEquiv="refresh" content={followed ? "1" : "3"} />
         </noscript>
       ) : null}
       <AiPageHeader title="AI Video" icon="clapperboard">
