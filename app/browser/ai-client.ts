@@ -207,6 +207,22 @@ export async function generateImageFile(prompt: string, projectId?: string): Pro
   );
 }
 
+/** One of the person's video jobs as the AI video screen lists it (GET /api/aivideo). */
+export interface ListedVideoJob {
+  id: string;
+  status: string;
+  progress: number;
+  position: number | null;
+  prompt: string;
+  created_at: string;
+}
+
+/** The person's video jobs, newest first (docs/api.md#video-jobs-a-person-controls). */
+export async function listVideoJobs(signal?: AbortSignal): Promise<ListedVideoJob[]> {
+  const answer = await apiJson<ListedVideoJob[]>("/api/aivideo", { signal });
+  return Array.isArray(answer) ? answer : [];
+}
+
 /** Starts a video job through the creative-tools door; follow it with videoStatus. */
 export async function startVideoGeneration(prompt: string): Promise<string> {
   const answer = await apiJson<{ id?: unknown }>("/api/creative-tools/aivideo/generate", { body: { prompt } });

@@ -10,6 +10,7 @@ export const VIDEO_STATUS_TEXT: Record<string, string> = {
   completed: "✅ Completed!",
   error: "❌ Error generating video.",
   timeout: "⚠️ Timed out.",
+  cancelled: "Cancelled.",
 };
 
 export function videoStatusText(status: string): string {
@@ -28,7 +29,7 @@ export function progressTone(progress: number): "low" | "mid" | "high" {
 }
 
 export function isFinished(status: string): boolean {
-  return status === "completed" || status === "error" || status === "timeout";
+  return status === "completed" || status === "error" || status === "timeout" || status === "cancelled";
 }
 
 export type VideoPollEnd = "finished" | "error" | "timeout";

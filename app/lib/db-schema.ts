@@ -133,7 +133,7 @@ export interface VideoJobsTable {
   id: string;
   user_id: string;
   prompt: string;
-  /** starting | queued | processing | finishing | completed | error | timeout */
+  /** starting | queued | processing | finishing | completed | error | timeout | cancelled */
   status: string;
   /** 0..1 */
   progress: number;
@@ -152,6 +152,10 @@ export interface VideoJobsTable {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** Order of the person's waiting jobs (db/migrations/0022_video_job_control.ts); a new job goes last. */
+  queue_position: Generated<number>;
+  /** When a runner last claimed the job: the claim goes to the person whose last claim is longest ago. */
+  claimed_at: string | null;
 }
 
 /** A project (docs/api.md#entities-and-payloads); see db/migrations/0005_projects.ts. */

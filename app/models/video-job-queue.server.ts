@@ -1,4 +1,5 @@
-import type { VideoJobsTable } from "~/lib/db-schema";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database, VideoJobsTable } from "~/lib/db-schema";
 import { engineOf, forUpdateSkipLocked } from "~/lib/db-dialect.server";
 import { db } from "~/lib/db.server";
 import { nowIso } from "~/lib/ids.server";
@@ -37,21 +38,54 @@ const RUNNER_COLUMNS = [
   "created_at",
 ] as const;
 
-/** Unfinished jobs no live runner works: never claimed, or their runner's heartbeat is older than `staleBefore`. Oldest first. */
-export async function findClaimableJobs(staleBefore: string, limit: number): Promise<RunnerJob[]> {
-  if (limit <= 0) return [];
-  const rows = await db
+/** Unfinished jobs no live runner works: never claimed, or their runner's heartbeat is older than `staleBefore`. */
+function claimable(eb: ExpressionBuilder<Database, "video_jobs">, staleBefore: string) {
+  return eb.and([
+    eb("status", "in", UNFINISHED_STATUSES),
+    eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]),
+  ]);
+}
+
+/**
+ * The claimable jobs in the order they are claimed (docs/decisions/0075): jobs a runner had begun
+ * first (they resume), then round-robin across people: each person's first waiting job (by their own
+ * order, queue_position) before anyone's second, and among the firsts, the person whose last claim is
+ * longest ago (never claimed first). The same SQL on SQLite and PostgreSQL (window functions; '' for
+ * "never", as the engines sort NULL differently).
+ */
+function fairOrder(database: typeof db, staleBefore: string, limit: number) {
+  return database
     .selectFrom("video_jobs")
     .select(RUNNER_COLUMNS)
-    .where("status", "in", UNFINISHED_STATUSES)
-    .where((eb) =>
-      eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]),
+    .select(
+      sql<number>`row_number() over (partition by video_jobs.user_id order by video_jobs.queue_position, video_jobs.created_at, video_jobs.id)`.as(
+        "turn",
+      ),
     )
+    .select(
+      sql<string>`(select coalesce(max(last.claimed_at), '') from video_jobs last where last.user_id = video_jobs.user_id)`.as(
+        "last_claim",
+      ),
+    )
+    .where((eb) => claimable(eb, staleBefore))
+    .orderBy(sql`case when video_jobs.runner_id is null then 1 else 0 end`)
+    .orderBy(sql.ref("turn"))
+    .orderBy(sql.ref("last_claim"))
     .orderBy("created_at", "asc")
     .orderBy("id", "asc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ ...row, progress: Number(row.progress) }));
+    .limit(limit);
+}
+
+const asRunnerJob = ({ turn: _turn, last_claim: _last, ...row }: RunnerJob & { turn: number; last_claim: string }) => ({
+  ...row,
+  progress: Number(row.progress),
+  attempts: Number(row.attempts),
+});
+
+/** Unfinished jobs no live runner works, in the order they are to be claimed (fairOrder). */
+export async function findClaimableJobs(staleBefore: string, limit: number): Promise<RunnerJob[]> {
+  if (limit <= 0) return [];
+  return (await fairOrder(db, staleBefore, limit).execute()).map(asRunnerJob);
 }
 
 /**
@@ -68,7 +102,7 @@ export async function claimJob(job: RunnerJob, runnerId: string): Promise<boolea
   const claim = (trx: typeof db) =>
     trx
       .updateTable("video_jobs")
-      .set({ runner_id: runnerId, heartbeat_at: now, attempts: job.attempts + 1, updated_at: now })
+      .set({ runner_id: runnerId, heartbeat_at: now, claimed_at: now, attempts: job.attempts + 1, updated_at: now })
       .where("id", "=", job.id)
       .where("attempts", "=", job.attempts)
       .where("status", "in", UNFINISHED_STATUSES)
@@ -89,51 +123,53 @@ export async function claimJob(job: RunnerJob, runnerId: string): Promise<boolea
 }
 
 /**
- * Finds and claims up to `limit` claimable jobs for `runnerId` in one step (oldest first): what
+ * Finds and claims up to `limit` claimable jobs for `runnerId` in one step (in fairOrder): what
  * findClaimableJobs + claimJob do job by job, for a runner on several instances. PostgreSQL: one
- * transaction selects the claimable rows FOR UPDATE SKIP LOCKED (rows other instances are claiming are
- * skipped, so concurrent runners take different jobs rather than all racing for the oldest) and
- * claims them; SQLite: the same select, then the conditional UPDATE per job. Returns the jobs claimed,
- * as the runner should see them (attempts counted, runner set).
+ * transaction reads the candidates in order, then locks those still claimable FOR UPDATE SKIP LOCKED
+ * (rows other instances are claiming are skipped, so concurrent runners take different jobs rather
+ * than all racing for the first; a window function cannot share a query with FOR UPDATE) and claims
+ * them; SQLite: the same read, then the conditional UPDATE per job. Returns the jobs claimed, as the
+ * runner should see them (attempts counted, runner set).
  */
 export async function claimJobs(runnerId: string, staleBefore: string, limit: number): Promise<RunnerJob[]> {
   if (limit <= 0) return [];
-  const claimable = (trx: typeof db) =>
-    trx
-      .selectFrom("video_jobs")
-      .select(RUNNER_COLUMNS)
-      .where("status", "in", UNFINISHED_STATUSES)
-      .where((eb) =>
-        eb.or([eb("runner_id", "is", null), eb("heartbeat_at", "is", null), eb("heartbeat_at", "<", staleBefore)]),
-      )
-      .orderBy("created_at", "asc")
-      .orderBy("id", "asc")
-      .limit(limit);
-  const claimed = (row: RunnerJob): RunnerJob => ({
-    ...row,
-    progress: Number(row.progress),
-    attempts: row.attempts + 1,
-    runner_id: runnerId,
-  });
+  const claimed = (row: RunnerJob): RunnerJob => ({ ...row, attempts: row.attempts + 1, runner_id: runnerId });
   if (engineOf(db) !== "postgres") {
     const won: RunnerJob[] = [];
-    for (const row of await claimable(db).execute()) {
+    for (const row of await findClaimableJobs(staleBefore, limit)) {
       if (await claimJob(row, runnerId)) won.push(claimed(row));
     }
     return won;
   }
   return db.transaction().execute(async (trx) => {
-    const rows = await forUpdateSkipLocked(claimable(trx), trx).execute();
+    const candidates = (await fairOrder(trx, staleBefore, limit).execute()).map(asRunnerJob);
+    if (candidates.length === 0) return [];
+    const locked = await forUpdateSkipLocked(
+      trx
+        .selectFrom("video_jobs")
+        .select("id")
+        .where(
+          "id",
+          "in",
+          candidates.map((row) => row.id),
+        )
+        .where((eb) => claimable(eb, staleBefore)),
+      trx,
+    ).execute();
+    const ids = new Set(locked.map((row) => row.id));
+    const rows = candidates.filter((row) => ids.has(row.id));
     if (rows.length === 0) return [];
     const now = nowIso();
     await trx
       .updateTable("video_jobs")
-      .set((eb) => ({ runner_id: runnerId, heartbeat_at: now, attempts: eb("attempts", "+", 1), updated_at: now }))
-      .where(
-        "id",
-        "in",
-        rows.map((row) => row.id),
-      )
+      .set((eb) => ({
+        runner_id: runnerId,
+        heartbeat_at: now,
+        claimed_at: now,
+        attempts: eb("attempts", "+", 1),
+        updated_at: now,
+      }))
+      .where("id", "in", [...ids])
       .execute();
     return rows.map(claimed);
   });
@@ -150,15 +186,29 @@ export async function markWaiting(ids: string[]): Promise<void> {
     .execute();
 }
 
-/** The runner is alive and still working these jobs. */
-export async function heartbeat(runnerId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
+/**
+ * The runner is alive and still working these jobs. Returns those it no longer holds: cancelled by
+ * their owner (docs/decisions/0075), ended by an account's disabling, taken over or deleted; the
+ * runner stops working them. This is how a cancel reaches whichever instance works the job.
+ */
+export async function heartbeat(runnerId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
   await db
     .updateTable("video_jobs")
     .set({ heartbeat_at: nowIso() })
     .where("runner_id", "=", runnerId)
     .where("id", "in", ids)
+    .where("status", "in", UNFINISHED_STATUSES)
     .execute();
+  const held = await db
+    .selectFrom("video_jobs")
+    .select("id")
+    .where("runner_id", "=", runnerId)
+    .where("id", "in", ids)
+    .where("status", "in", UNFINISHED_STATUSES)
+    .execute();
+  const still = new Set(held.map((row) => row.id));
+  return ids.filter((id) => !still.has(id));
 }
 
 /**

@@ -21,13 +21,14 @@ export const VIDEO_STATUSES = [
   "completed",
   "error",
   "timeout",
+  "cancelled",
 ] as const;
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];
 export const UNFINISHED_STATUSES: VideoStatus[] = ["starting", "queued", "processing", "finishing"];
-export const FINISHED_STATUSES: VideoStatus[] = ["completed", "error", "timeout"];
+export const FINISHED_STATUSES: VideoStatus[] = ["completed", "error", "timeout", "cancelled"];
 
 export const VIDEO_PROMPT_MAX = 1000;
-/** Why a disabled person's unfinished job ended: docs/screens.md#states-and-transitions has no "cancelled", so it ends in error with this reason. */
+/** Why a disabled person's unfinished job ended: in error with this reason ("cancelled" is the owner's own cancel, docs/decisions/0075). */
 export const CANCELLED_ACCOUNT_DISABLED = "Cancelled: the account was disabled.";
 export const VIDEO_JOB_NOT_FOUND = "Video job not found";
 
@@ -124,8 +125,13 @@ export async function createVideoJob(
     completed_at: null,
   };
   const { maxUnfinished } = options;
+  // Last in the person's own line (docs/decisions/0075); a move renumbers the waiting ones.
+  const lastInLine = sql<number>`(select coalesce(max(line.queue_position), 0) + 1 from video_jobs line where line.user_id = ${userId})`;
   if (maxUnfinished === undefined) {
-    await db.insertInto("video_jobs").values(row).execute();
+    await db
+      .insertInto("video_jobs")
+      .values({ ...row, queue_position: lastInLine })
+      .execute();
     return toView(row);
   }
   // INSERT ... SELECT ... WHERE (count) < max. Only the text columns are given (the others take their
@@ -142,18 +148,23 @@ export async function createVideoJob(
     if (owner?.disabled_at) throw new DomainError(403, ACCOUNT_DISABLED_MESSAGE);
     const result = await trx
       .insertInto("video_jobs")
-      .columns(columns)
+      .columns([...columns, "queue_position"])
       .expression(
-        trx.selectNoFrom(columns.map((column) => sql<string>`cast(${given[column]} as text)`.as(column))).where(
-          (eb) =>
-            eb
-              .selectFrom("video_jobs")
-              .select((inner) => inner.fn.countAll<number>().as("unfinished"))
-              .where("user_id", "=", userId)
-              .where("status", "in", UNFINISHED_STATUSES),
-          "<",
-          maxUnfinished,
-        ),
+        trx
+          .selectNoFrom([
+            ...columns.map((column) => sql<string>`cast(${given[column]} as text)`.as(column)),
+            lastInLine.as("queue_position"),
+          ])
+          .where(
+            (eb) =>
+              eb
+                .selectFrom("video_jobs")
+                .select((inner) => inner.fn.countAll<number>().as("unfinished"))
+                .where("user_id", "=", userId)
+                .where("status", "in", UNFINISHED_STATUSES),
+            "<",
+            maxUnfinished,
+          ),
       )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0);

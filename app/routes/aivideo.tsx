@@ -7,14 +7,19 @@ import { Icon } from "~/components/icon";
 import { EmptyState } from "~/components/page-header";
 import { useHydrated } from "~/components/use-hydrated";
 import { useTestMode, useVideoJob } from "~/components/use-video-job";
+import { hasActiveJob, VideoJobList } from "~/components/video-job-list";
 import { readVideoJob, submitVideoJob } from "~/services/video-job-runner.server";
+import { listMyVideoJobs } from "~/services/video-job-control.server";
+import { isVideoJobIntent, videoJobScreenAction } from "~/services/video-job-screen.server";
 import { AI_LIMITED } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http/bodies.server";
+import { text } from "~/lib/forms.server";
 import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
 import { DomainError } from "~/lib/domain-error";
 import { actionRetryAfter } from "~/lib/http/responder.server";
 import generatedStylesheet from "~/styles/generated-media.css?url";
+import jobsStylesheet from "~/styles/video-jobs.css?url";
 import type { Route } from "./+types/aivideo";
 
 export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI Studio" }];
@@ -23,18 +28,29 @@ export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI
 export const headers: Route.HeadersFunction = actionRetryAfter;
 
 /** The finished clip's actions (decision 0043). */
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: generatedStylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: generatedStylesheet },
+  { rel: "stylesheet", href: jobsStylesheet },
+];
 
 /** docs/screens.md#validation-rules: an empty prompt starts nothing, and the screen says so. */
 const ENTER_PROMPT = "Please enter a prompt.";
 
-/** ?job={id} shows one of the person's jobs (how the screen works without JavaScript). */
+/** ?job={id} shows one of the person's jobs (how the screen works without JavaScript); below, all their jobs. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const jobId = new URL(request.url).searchParams.get("job");
-  const job = jobId ? await readVideoJob(user.id, jobId) : undefined;
+  const [job, jobs] = await Promise.all([jobId ? readVideoJob(user.id, jobId) : undefined, listMyVideoJobs(user.id)]);
   return {
     promptMax: VIDEO_PROMPT_MAX,
+    jobs: jobs.map(({ id, status, progress, position, prompt, created_at }) => ({
+      id,
+      status,
+      progress,
+      position,
+      prompt,
+      created_at,
+    })),
     job: job
       ? {
           id: job.id,
@@ -55,6 +71,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await readFormData(request).catch(() => null);
+  // Cancel, Retry, Up/Down from the list of jobs (components/video-job-list.tsx).
+  const intent = text(form?.get("intent") ?? null);
+  if (form && isVideoJobIntent(intent)) return videoJobScreenAction(user.id, intent, form, new URL(request.url));
   const parsed = videoPromptSchema.safeParse({ prompt: form?.get("prompt") ?? "" });
   // docs/screens.md#validation-rules: an empty prompt starts no job; the field says why.
   if (!parsed.success) {
@@ -76,7 +95,9 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
   const hydrated = useHydrated();
   const testMode = useTestMode();
   const { job, start, refused: refusedNow } = useVideoJob(loaderData.job);
-  const [prompt, setPrompt] = useState(actionData?.prompt ?? loaderData.job?.prompt ?? "");
+  const [prompt, setPrompt] = useState(
+    (actionData && "prompt" in actionData ? actionData.prompt : undefined) ?? loaderData.job?.prompt ?? "",
+  );
   const refused = refusedNow ?? (actionData && "refused" in actionData ? actionData.refused : null);
   // What is wrong with the prompt: said by the action without JavaScript, at once with it.
   const [promptError, setPromptError] = useState(
@@ -98,13 +119,15 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
   };
 
   const busy = job !== null && !isFinished(job.status);
+  const followed = loaderData.job !== null && !isFinished(loaderData.job.status);
   const percent = Math.round((job?.progress ?? 0) * 100);
   return (
     <main className="page ai-page aivideo-page">
-      {/* A refusal stays readable: no self-refresh over it. */}
-      {!hydrated && !refused && loaderData.job && !isFinished(loaderData.job.status) ? (
+      {/* A refusal stays readable: no self-refresh over it. Each second for the job shown; every 3 s
+        for the list alone, so its buttons stay easy to press. */}
+      {!hydrated && !actionData && (followed || hasActiveJob(loaderData.jobs)) ? (
         <noscript>
-          <meta httpEquiv="refresh" content="1" />
+          <meta httpEquiv="refresh" content={followed ? "1" : "3"} />
         </noscript>
       ) : null}
       <AiPageHeader title="AI Video" icon="clapperboard">
@@ -238,6 +261,10 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
           </section>
         )}
       </div>
+      <VideoJobList
+        jobs={loaderData.jobs}
+        error={actionData && "jobError" in actionData ? actionData.jobError : null}
+      />
     </main>
   );
 }

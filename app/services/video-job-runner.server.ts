@@ -142,7 +142,9 @@ export class VideoJobRunner {
   }
 
   private async pass(): Promise<void> {
-    await heartbeat(this.runnerId, [...this.active.keys()]);
+    // A job cancelled by its owner (on any instance) is no longer held: its render stops here, within a tick.
+    for (const id of await heartbeat(this.runnerId, [...this.active.keys()]))
+      this.active.get(id)?.controller.abort(new ClaimLost("job cancelled, ended or taken over"));
     const staleBefore = new Date(Date.now() - this.staleMs).toISOString();
     const candidates = await findClaimableJobs(staleBefore, this.maxActive + 20);
     let free = this.maxActive - this.active.size;
@@ -279,6 +281,11 @@ export async function submitVideoJob(userId: string, prompt: string): Promise<Vi
   );
   void processRunner?.tick();
   return job;
+}
+
+/** A pass now rather than at the next tick: a cancelled job held here stops at once, a freed slot is filled. */
+export function nudgeVideoJobRunner(): void {
+  void processRunner?.tick();
 }
 
 /** GET /api/aivideo/status/{id}: the person's job (undefined when unknown or another user's). */

@@ -4,7 +4,8 @@
 // on the other, writes on one are read on the other, files uploaded on one play from the other (and
 // unkept speech made on one, kept from the other),
 // refresh-token rotation and login rate limits hold across both, and AI video jobs finish with one
-// worker each, also when the instance working a job is killed. Needs a production build
+// worker each, also when the instance working a job is killed, and a cancel through one instance stops the
+// render on the other. Needs a production build
 // (`npm run build`), Debian's nginx and postgresql. Prints `N passed, M failed`; exits 1 on a failure.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -309,6 +310,74 @@ try {
       assert.equal(clip.status, 200);
       await setup.restart(0);
       assert.equal((await call(setup.instances[0].url, "/api/health")).status, 200);
+    },
+  );
+
+  await check(
+    "AI video jobs: a cancel through one instance stops the render on the instance that holds the job (heartbeat)",
+    async () => {
+      const [first, second] = setup.instances.map((instance) => instance.url);
+      const start = async (/** @type {string} */ prompt) => {
+        const created = await call(proxy, "/api/aivideo", {
+          method: "POST",
+          token: tokens.access_token,
+          json: { prompt },
+        });
+        assert.equal(created.status, 202, JSON.stringify(created.data));
+        return /** @type {string} */ (created.data.id);
+      };
+      const statusOf = async (/** @type {string} */ id) =>
+        (await call(proxy, `/api/aivideo/status/${id}`, { token: tokens.access_token })).data;
+      const until = async (/** @type {() => Promise<boolean>} */ done, /** @type {number} */ ms) => {
+        const deadline = Date.now() + ms;
+        while (!(await done())) {
+          assert.ok(Date.now() < deadline, `not within ${ms} ms`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      // Three jobs on two instances of two slots each: each instance works at least one of them.
+      const jobs = [await start("cancel me 1"), await start("cancel me 2"), await start("cancel me 3")];
+      await until(
+        async () =>
+          (await Promise.all(jobs.map(statusOf))).every((job) => ["processing", "finishing"].includes(job.status)),
+        30_000,
+      );
+      // All cancelled through one instance: at least one is held by the other.
+      for (const id of jobs) {
+        const cancelled = await call(first, `/api/aivideo/${id}/cancel`, {
+          method: "POST",
+          token: tokens.access_token,
+        });
+        assert.equal(cancelled.status, 200, JSON.stringify(cancelled.data));
+      }
+      const cancelledAt = Date.now();
+      // Both runners let go within 2 s (plus a request): three new jobs all find a free slot at once.
+      const next = [await start("after cancel 1"), await start("after cancel 2"), await start("after cancel 3")];
+      await until(
+        async () =>
+          (await Promise.all(next.map(statusOf))).every((job) =>
+            ["processing", "finishing", "completed"].includes(job.status),
+          ),
+        6000,
+      );
+      console.log(`    (slots free again ${Date.now() - cancelledAt} ms after the cancels)`);
+      // Nothing of the cancelled renders is kept, on either instance.
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      for (const id of jobs) {
+        const job = await statusOf(id);
+        assert.equal(job.status, "cancelled");
+        assert.equal(job.url, null);
+        assert.equal(job.media_id, null);
+      }
+      const listed = await call(second, "/api/aivideo", { token: tokens.access_token });
+      assert.equal(listed.status, 200);
+      for (const id of next) {
+        const cancelled = await call(second, `/api/aivideo/${id}/cancel`, {
+          method: "POST",
+          token: tokens.access_token,
+        });
+        assert.ok([200, 409].includes(cancelled.status), JSON.stringify(cancelled.data));
+      }
     },
   );
 } finally {

@@ -23,6 +23,7 @@ const UNIT_FILES = [
   "tests/unit/content-versions.test.ts",
   "tests/unit/projects.test.ts",
   "tests/unit/ai-video-jobs.test.ts",
+  "tests/unit/video-job-control.test.ts",
   "tests/unit/passwords-and-sign-in-limits.test.ts",
   "tests/unit/tokens.test.ts",
   "tests/unit/media-storage.test.ts",

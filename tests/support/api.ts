@@ -69,7 +69,7 @@ export async function pollUntil<T>(
 }
 
 /** The final states of an AI video job (the video generation statuses in docs/screens.md): it changes no more after one. */
-export const FINISHED_VIDEO_STATUSES = ["completed", "error", "timeout"];
+export const FINISHED_VIDEO_STATUSES = ["completed", "error", "timeout", "cancelled"];
 
 /** Polls an AI video job's status until it is final (or `timeoutMs` passed); resolves the last status body. */
 export function waitForVideoJob(token: string, id: string, timeoutMs = 120_000, server?: string) {

@@ -1,6 +1,7 @@
 import { submitVideoJob } from "~/services/video-job-runner.server";
+import { listMyVideoJobs } from "~/services/video-job-control.server";
 import { requireApiUser } from "~/auth/auth.server";
-import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
+import { apiAction, requireMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { videoPromptSchema } from "~/models/video-job.server";
@@ -11,7 +12,7 @@ import type { Route } from "./+types/aivideo";
  * 429 {detail} while the person already has VIDEO_MAX_ACTIVE_JOBS unfinished jobs.
  */
 export const action = apiAction(async ({ request, context }: Route.ActionArgs) => {
-  requireMethod(request, ["POST"]);
+  requireMethod(request, ["POST"], "GET, POST");
   const user = await requireApiUser(context, request);
   const { prompt } = parseInput(videoPromptSchema, await readJsonBody(request));
   const job = await submitVideoJob(user.id, prompt);
@@ -21,4 +22,8 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   );
 });
 
-export const loader = refuseMethod("POST");
+/** GET /api/aivideo -> the person's jobs, newest first, with each waiting job's place in their line (docs/api.md#video-jobs-a-person-controls). */
+export const loader = apiAction(async ({ request, context }: Route.LoaderArgs) => {
+  const user = await requireApiUser(context, request);
+  return Response.json(await listMyVideoJobs(user.id), { headers: { "Cache-Control": "no-store" } });
+});
