@@ -38,6 +38,16 @@ export function contentCursorKey(cursor: string): ContentKey {
   return decodeCursor(CONTENT_LIST, cursor, contentKeySchema);
 }
 
+/** A screen's cursor (?cursor= of a Next link): its key, or null when there is none or it does not read (the page then goes by its number). */
+export function screenCursorKey(cursor: string | null): ContentKey | null {
+  if (!cursor) return null;
+  try {
+    return contentCursorKey(cursor);
+  } catch {
+    return null;
+  }
+}
+
 type AfterParameters = { userId: string; limit: number; pinned: number; updatedAt: string; id: string };
 
 /** The rows after a key, in the list's order (its plan is tested). */

@@ -38,6 +38,16 @@ export function libraryCursorKey(sort: LibrarySort, cursor: string): LibraryKey 
   return decodeCursor(listOf(sort), cursor, bySize(sort) ? sizeKey : dateKey);
 }
 
+/** A screen's cursor (?cursor= of a Next link): its key, or undefined when there is none or it does not read (the page then goes by its number). */
+export function screenCursorKey(sort: LibrarySort, cursor: string | null): LibraryKey | undefined {
+  if (!cursor) return undefined;
+  try {
+    return libraryCursorKey(sort, cursor);
+  } catch {
+    return undefined;
+  }
+}
+
 type Files<O> = SelectQueryBuilder<Database, "media_files", O>;
 
 /**
