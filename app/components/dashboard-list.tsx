@@ -36,6 +36,8 @@ interface ContentListProps {
   /** 1-based page of `pageSize` items (the dashboard renders one page, never the whole list). */
   page: number;
   pageSize: number;
+  /** The cursor of the next page (its Next link carries it: decision 0076), or null on the last page. */
+  next?: string | null;
   /** The search the list shows the matches of (?q=); "" for the whole list. */
   query?: string;
   /** The row just made or pinned with a plain form: highlighted, in view, with the focus. */
@@ -142,6 +144,7 @@ export function ContentList({
   total,
   page,
   pageSize,
+  next = null,
   query = "",
   justChanged = null,
 }: ContentListProps) {
@@ -177,6 +180,9 @@ export function ContentList({
     const params = new URLSearchParams(location.search);
     if (target <= 1) params.delete("page");
     else params.set("page", String(target));
+    // Next starts after this page's last row; Previous goes by its number.
+    if (target === page + 1 && next) params.set("cursor", next);
+    else params.delete("cursor");
     const search = params.toString();
     return `/dashboard${search ? `?${search}` : ""}#content`;
   };

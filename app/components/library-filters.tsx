@@ -122,7 +122,16 @@ export function DeleteConfirmPanel({ file, back }: { file: { id: string; name: s
 }
 
 /** Previous / Next links between the pages of a view (none when it fits on one). */
-export function LibraryPages({ filters, pages }: { filters: LibraryFilters; pages: number }) {
+/** Next starts after this page's last file (its cursor, decision 0076); Previous goes by the page's number. */
+export function LibraryPages({
+  filters,
+  pages,
+  next = null,
+}: {
+  filters: LibraryFilters;
+  pages: number;
+  next?: string | null;
+}) {
   if (pages <= 1) return null;
   return (
     <nav className="library-pages" aria-label="Pages">
@@ -142,7 +151,7 @@ export function LibraryPages({ filters, pages }: { filters: LibraryFilters; page
         <Link
           className="button button-small"
           rel="next"
-          to={`/library${librarySearch({ ...filters, page: filters.page + 1 })}`}
+          to={`/library${librarySearch({ ...filters, page: filters.page + 1 }, next ? { cursor: next } : {})}`}
         >
           Next →
         </Link>

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createByteBoundedCache } from "~/lib/byte-bounded-cache.server";
 import type { Page } from "~/lib/http/paging.server";
 import { listContent, type ContentItem } from "./content.server";
+import { contentCursor, contentKeyOf, listContentAfter, type ContentKey } from "./content-keyset.server";
 import { contentState } from "./content-state.server";
 import { searchContent, searchQuerySchema } from "./content-search.server";
 
@@ -30,6 +31,8 @@ export interface ContentListAnswer {
   total: number;
   /** How many items this page holds (the next page starts after them). */
   count: number;
+  /** The cursor of the page after this one (its last item's keys), or null when no item follows. */
+  next: string | null;
   /** Whether it came from memory (said in Server-Timing, as the dashboard's kept pages are). */
   kept: boolean;
 }
@@ -39,11 +42,14 @@ interface KeptContentList {
   json: Uint8Array<ArrayBuffer>;
   total: number;
   count: number;
+  next: string | null;
 }
 
 export interface ContentListQuery extends Page {
   /** Search words (content-search.server.ts); blank or absent for the plain list. */
   q?: string;
+  /** Start right after this row (a cursor's keys, content-keyset.server.ts) instead of at `offset`. */
+  after?: ContentKey;
 }
 
 const utf8 = new TextEncoder();
@@ -56,7 +62,8 @@ const keptLists = createByteBoundedCache<KeptContentList>({
 });
 
 function keyOf(userId: string, version: number, query: ContentListQuery): string {
-  return `${userId}\n${version}\n${query.limit}\n${query.offset}\n${query.q ?? ""}`;
+  const after = query.after ? contentCursor(query.after) : "";
+  return `${userId}\n${version}\n${query.limit}\n${query.offset}\n${after}\n${query.q ?? ""}`;
 }
 
 /** The answer kept for this person, content version and query, or null: nothing is read or computed. */
@@ -78,34 +85,56 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
   // The version and the count come from one read of the person's row, before the items.
   const state = await contentState(userId);
   const answer = state === null ? null : keptContentList(userId, state.version, query);
-  if (answer) return { json: answer.json, total: answer.total, count: answer.count, kept: true };
+  if (answer) return { ...answer, kept: true };
 
   const parts: string[] = [];
   let bytes = 2;
   let total = state?.count ?? 0;
-  let offset = query.offset;
-  for (let full = false; !full && parts.length < query.limit;) {
-    const want = Math.min(READ_BATCH, query.limit - parts.length);
-    let items: ContentItem[];
-    if (query.q) {
-      const found = await searchContent(userId, query.q, { limit: want, offset });
-      if (offset === query.offset) total = found.total;
-      items = found.items;
-    } else items = await listContent(userId, { limit: want, offset });
-    for (const item of items) {
+  let last: ContentKey | null = null;
+  let more = false;
+  for (let first = true; parts.length < query.limit; first = false) {
+    // One row past the page's end, so the page knows whether another follows.
+    const want = Math.min(READ_BATCH, query.limit - parts.length) + 1;
+    const items = await readBatch(userId, query, want, first ? null : last, first);
+    if (first && query.q && items.total >= 0) total = items.total;
+    let used = 0;
+    for (const item of items.rows.slice(0, want - 1)) {
       const text = JSON.stringify(item);
       const size = Buffer.byteLength(text) + (parts.length > 0 ? 1 : 0);
-      if (parts.length > 0 && bytes + size > CONTENT_ANSWER_MAX_BYTES) {
-        full = true;
-        break;
-      }
+      if (parts.length > 0 && bytes + size > CONTENT_ANSWER_MAX_BYTES) break;
       parts.push(text);
       bytes += size;
+      last = contentKeyOf(item);
+      used++;
     }
-    if (items.length < want) break;
-    offset += items.length;
+    more = items.rows.length > used;
+    if (!more || used < want - 1) break;
   }
   const json = utf8.encode(`[${parts.join(",")}]`);
-  if (state !== null) keptLists.set(keyOf(userId, state.version, query), { json, total, count: parts.length });
-  return { json, total, count: parts.length, kept: false };
+  const next = more && last ? contentCursor(last) : null;
+  const kept = { json, total, count: parts.length, next };
+  if (state !== null) keptLists.set(keyOf(userId, state.version, query), kept);
+  return { ...kept, kept: false };
+}
+
+/**
+ * A batch of the list (or of the search): the first from the query's cursor or offset, the next ones
+ * from the last row read (a keyset, whatever the first was). Only the first batch counts a search's
+ * total, and only when the page cannot tell it (content-search.server.ts).
+ */
+async function readBatch(
+  userId: string,
+  query: ContentListQuery,
+  limit: number,
+  last: ContentKey | null,
+  first: boolean,
+): Promise<{ rows: ContentItem[]; total: number }> {
+  const after = last ?? query.after;
+  const start = after ? { after } : { offset: query.offset };
+  if (query.q) {
+    const found = await searchContent(userId, query.q, { limit, ...start, count: first });
+    return { rows: found.items, total: found.total };
+  }
+  const rows = after ? await listContentAfter(userId, limit, after) : await listContent(userId, { limit, ...start });
+  return { rows, total: -1 };
 }

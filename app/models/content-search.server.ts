@@ -1,10 +1,13 @@
-import { sql, type Kysely, type RawBuilder } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { z } from "zod";
 import { compileOnce } from "~/lib/compiled-query.server";
-import { engineOf } from "~/lib/db-dialect.server";
 import type { Database } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
 import type { ContentItem, ContentSummary } from "./content.server";
+import type { ContentKey } from "./content-keyset.server";
+import { matchingRows, queryText } from "./content-search-match.server";
+
+export { ftsAnyQuery, ftsQuery, tsAnyQuery, tsQuery } from "./content-search-match.server";
 
 /**
  * Content search (decision 0019): the person's items whose title or body has every word of a query, each
@@ -42,69 +45,75 @@ export function searchWords(q: string): string[] {
   return [...new Set(words.filter((word) => /[\p{L}\p{N}]/u.test(word)))].slice(0, SEARCH_WORDS_MAX);
 }
 
-/**
- * FTS5: the person's entries (the id as a phrase in the user_id column), and in title or body each
- * word as a quoted prefix, all required. Words hold no quotes (letters, digits and marks only); the id
- * is ours, its quotes doubled all the same.
- */
-export function ftsQuery(words: string[], userId: string): string {
-  return `user_id : "${userId.replace(/"/g, '""')}" AND {title body} : (${words.map((word) => `"${word}"*`).join(" ")})`;
-}
+type Page = "all" | "page" | "after";
+export type SearchParameters = {
+  userId: string;
+  query: string;
+  limit?: number;
+  offset?: number;
+  pinned?: number;
+  updatedAt?: string;
+  id?: string;
+};
 
-/** PostgreSQL to_tsquery: each word a quoted prefix lexeme, all required. */
-export function tsQuery(words: string[]): string {
-  return words.map((word) => `'${word}':*`).join(" & ");
-}
-
-/** The engine's match condition on content_items for a query built by ftsQuery / tsQuery. */
-function matches(database: Kysely<Database>, query: string): RawBuilder<boolean> {
-  return engineOf(database) === "postgres"
-    ? sql<boolean>`content_search_document(content_items.title, content_items.body) @@ to_tsquery('simple', ${query})`
-    : sql<boolean>`content_items.rowid in (select rowid from content_items_search where content_items_search match ${query})`;
-}
-
-function queryText(database: Kysely<Database>, words: string[], userId: string): string {
-  return engineOf(database) === "postgres" ? tsQuery(words) : ftsQuery(words, userId);
-}
-
-type Page = "all" | "page";
-type SearchParameters = { userId: string; query: string; limit?: number; offset?: number };
-
-/** Matches, in the dashboard's order (the index content_items_user_list serves the order and the user). */
-function searchQuery(database: Kysely<Database>, p: SearchParameters, page: Page) {
-  const query = database
-    .selectFrom("content_items")
-    .where("user_id", "=", p.userId)
-    .where(matches(database, p.query))
-    .orderBy("pinned", "desc")
-    .orderBy("updated_at", "desc")
-    .orderBy("id", "desc");
-  return page === "page" ? query.limit(p.limit!).offset(p.offset!) : query;
+/** Matches, read from the match (content-search-match.server.ts), in the list's order (its plan is tested). */
+export function searchQuery(database: Kysely<Database>, p: SearchParameters, page: Page) {
+  let query = matchingRows(database, p.query, p.userId);
+  if (page === "after") {
+    query = query.where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple("content_items.pinned", "content_items.updated_at", "content_items.id"),
+        "<",
+        tuple(p.pinned!, p.updatedAt!, p.id!),
+      ),
+    );
+  }
+  const ordered = query
+    .orderBy("content_items.pinned", "desc")
+    .orderBy("content_items.updated_at", "desc")
+    .orderBy("content_items.id", "desc");
+  if (page === "after") return ordered.limit(p.limit!);
+  return page === "page" ? ordered.limit(p.limit!).offset(p.offset!) : ordered;
 }
 
 const searchItems = compileOnce((database: Kysely<Database>, p: SearchParameters, page: Page) =>
-  searchQuery(database, p, page).select(["id", "title", "body", "pinned", "updated_at"]),
+  searchQuery(database, p, page).select([
+    "content_items.id",
+    "content_items.title",
+    "content_items.body",
+    "content_items.pinned",
+    "content_items.updated_at",
+  ]),
 );
 
 const searchSummaries = compileOnce((database: Kysely<Database>, p: SearchParameters, page: Page) =>
-  searchQuery(database, p, page).select(["id", "title", "pinned", "updated_at"]),
+  searchQuery(database, p, page).select([
+    "content_items.id",
+    "content_items.title",
+    "content_items.pinned",
+    "content_items.updated_at",
+  ]),
 );
 
+/** How many match: read from the match too, so it costs what the matches number. */
 const searchCount = compileOnce((database: Kysely<Database>, p: { userId: string; query: string }) =>
-  database
-    .selectFrom("content_items")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("user_id", "=", p.userId)
-    .where(matches(database, p.query)),
+  matchingRows(database, p.query, p.userId).select((eb) => eb.fn.countAll<number>().as("count")),
 );
 
 export interface SearchOptions {
   limit?: number;
   offset?: number;
+  /** Start right after this row of the list's order (keyset paging; with `limit`, instead of `offset`). */
+  after?: ContentKey;
+  /** false: the caller shows no total, so none is counted (`total` is then what the page tells, or -1). */
+  count?: boolean;
 }
 
-/** limit/offset as the list takes them: no limit means all; SQL wants a LIMIT before an OFFSET. */
-function pageOf({ limit, offset }: SearchOptions): { page: Page; limit?: number; offset?: number } {
+type PageArguments = { page: Page; limit?: number; offset?: number; pinned?: number; updatedAt?: string; id?: string };
+
+/** limit/offset/after as the list takes them: no limit means all; SQL wants a LIMIT before an OFFSET. */
+function pageOf({ limit, offset, after }: SearchOptions): PageArguments {
+  if (after) return { page: "after", limit: limit ?? Number.MAX_SAFE_INTEGER, ...after };
   if (limit === undefined && !offset) return { page: "all" };
   return { page: "page", limit: limit ?? Number.MAX_SAFE_INTEGER, offset: offset ?? 0 };
 }
@@ -112,19 +121,20 @@ function pageOf({ limit, offset }: SearchOptions): { page: Page; limit?: number;
 export interface SearchResult<T> {
   /** The page of matches asked for. */
   items: T[];
-  /** How many of the person's items match in all. */
+  /** How many of the person's items match in all (-1: not counted, as the options asked). */
   total: number;
 }
 
 /**
  * A page of matches and their total. The total is counted by a second query only when the page
- * cannot tell it (a full page, or past the end): a search with fewer matches than a page costs one.
+ * cannot tell it (a full page, past the end, or a page after a cursor) and the caller shows it; the
+ * count starts from the match as the page does: a search with fewer matches than a page costs one query.
  */
 async function searchPage<T>(
   userId: string,
   q: string,
   options: SearchOptions,
-  run: (query: string, page: ReturnType<typeof pageOf>) => Promise<T[]>,
+  run: (query: string, page: PageArguments) => Promise<T[]>,
 ): Promise<SearchResult<T>> {
   const words = searchWords(q);
   if (words.length === 0) return { items: [], total: 0 };
@@ -132,11 +142,12 @@ async function searchPage<T>(
   const items = await run(query, pageOf(options));
   const start = options.offset ?? 0;
   const pageTellsTotal =
-    (options.limit === undefined || items.length < options.limit) && (items.length > 0 || start === 0);
-  const total = pageTellsTotal
-    ? start + items.length
-    : Number((await searchCount.firstOrThrow(db, { userId, query })).count);
-  return { items, total };
+    !options.after &&
+    (options.limit === undefined || items.length < options.limit) &&
+    (items.length > 0 || start === 0);
+  if (pageTellsTotal) return { items, total: start + items.length };
+  if (options.count === false) return { items, total: -1 };
+  return { items, total: Number((await searchCount.firstOrThrow(db, { userId, query })).count) };
 }
 
 /** The person's items matching `q` (full items, as GET /api/content answers them), and how many match; none when q has no words. */
@@ -145,8 +156,8 @@ export async function searchContent(
   q: string,
   options: SearchOptions = {},
 ): Promise<SearchResult<ContentItem>> {
-  return searchPage(userId, q, options, async (query, { page, limit, offset }) => {
-    const rows = await searchItems.all(db, { userId, query, limit, offset }, page);
+  return searchPage(userId, q, options, async (query, { page, ...values }) => {
+    const rows = await searchItems.all(db, { userId, query, ...values }, page);
     return rows.map((row) => ({
       id: row.id,
       title: row.title,
@@ -163,8 +174,8 @@ export async function searchContentSummaries(
   q: string,
   options: SearchOptions = {},
 ): Promise<SearchResult<ContentSummary>> {
-  return searchPage(userId, q, options, async (query, { page, limit, offset }) => {
-    const rows = await searchSummaries.all(db, { userId, query, limit, offset }, page);
+  return searchPage(userId, q, options, async (query, { page, ...values }) => {
+    const rows = await searchSummaries.all(db, { userId, query, ...values }, page);
     return rows.map((row) => ({
       id: row.id,
       title: row.title,
@@ -182,16 +193,6 @@ export async function countContentMatches(userId: string, q: string): Promise<nu
   return Number(row.count);
 }
 
-/** FTS5: the person's entries with any of the words (each a quoted prefix) in title or body. */
-export function ftsAnyQuery(words: string[], userId: string): string {
-  return `user_id : "${userId.replace(/"/g, '""')}" AND {title body} : (${words.map((word) => `"${word}"*`).join(" OR ")})`;
-}
-
-/** PostgreSQL to_tsquery: any of the words, each a quoted prefix lexeme. */
-export function tsAnyQuery(words: string[]): string {
-  return words.map((word) => `'${word}':*`).join(" | ");
-}
-
 export interface ContextHitOptions {
   /** At most this many items. */
   limit: number;
@@ -203,31 +204,31 @@ export interface ContextHitOptions {
  * The assistant's context (app/services/assistant.server.ts): at most `limit` of the person's items
  * that match the words, bodies cut to `bodyChars`. The items with every word come first, then, to fill
  * the rest, those with any of them; each group in the list's order (pinned, then most recent). Two
- * queries with a LIMIT on the person's index, whatever the person has stored: the context and the
+ * queries with a LIMIT, each read from the match, whatever the person has stored: the context and the
  * work stay the same size for a person with 10 items or 10,000 long ones.
  */
 export async function contextHits(userId: string, terms: string[], options: ContextHitOptions): Promise<ContentItem[]> {
   const words = searchWords(terms.join(" "));
   if (words.length === 0 || options.limit < 1) return [];
-  const postgres = engineOf(db) === "postgres";
   const select = (query: string, limit: number, except: string[]) => {
-    let q = db
-      .selectFrom("content_items")
-      .select([
-        "id",
-        "title",
-        "pinned",
-        "updated_at",
-        sql<string>`substr(content_items.body, 1, ${options.bodyChars})`.as("body"),
-      ])
-      .where("user_id", "=", userId)
-      .where(matches(db, query));
-    if (except.length > 0) q = q.where("id", "not in", except);
-    return q.orderBy("pinned", "desc").orderBy("updated_at", "desc").orderBy("id", "desc").limit(limit).execute();
+    let q = matchingRows(db, query, userId).select([
+      "content_items.id",
+      "content_items.title",
+      "content_items.pinned",
+      "content_items.updated_at",
+      sql<string>`substr(content_items.body, 1, ${options.bodyChars})`.as("body"),
+    ]);
+    if (except.length > 0) q = q.where("content_items.id", "not in", except);
+    return q
+      .orderBy("content_items.pinned", "desc")
+      .orderBy("content_items.updated_at", "desc")
+      .orderBy("content_items.id", "desc")
+      .limit(limit)
+      .execute();
   };
-  const rows = await select(postgres ? tsQuery(words) : ftsQuery(words, userId), options.limit, []);
+  const rows = await select(queryText(db, words, userId), options.limit, []);
   if (rows.length < options.limit && words.length > 1) {
-    const any = postgres ? tsAnyQuery(words) : ftsAnyQuery(words, userId);
+    const any = queryText(db, words, userId, true);
     rows.push(
       ...(await select(
         any,

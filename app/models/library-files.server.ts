@@ -18,6 +18,7 @@ import { mediaUrl } from "./ai-media.server";
 import { getMediaById, MEDIA_COLUMNS, toFile, writeMediaName, type MediaFile } from "./media.server";
 import { storageUsed } from "./storage-quota.server";
 import { storageUse } from "./storage-quota.server";
+import { afterLibraryKey, libraryCursor, orderLibrary, type LibraryKey } from "./library-keyset.server";
 
 /**
  * The library (decision 0022): every file the person owns, whatever made it (voice and video uploads,
@@ -36,6 +37,8 @@ export interface LibraryQuery {
   /** 1-based. */
   page?: number;
   perPage?: number;
+  /** Start right after this file (a cursor's keys, library-keyset.server.ts) instead of at the page's offset. */
+  after?: LibraryKey;
 }
 
 export interface LibraryPage {
@@ -43,6 +46,8 @@ export interface LibraryPage {
   total: number;
   page: number;
   perPage: number;
+  /** The cursor of the page after this one, or null when no file follows. */
+  next: string | null;
 }
 
 const blankAsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -128,21 +133,18 @@ export async function listLibrary(userId: string, query: LibraryQuery = {}): Pro
   const page = Math.max(1, Math.floor(query.page ?? 1));
   const perPage = Math.max(1, Math.floor(query.perPage ?? LIBRARY_PAGE_SIZE));
   const sort = query.sort ?? DEFAULT_LIBRARY_SORT;
-  const direction = sort.startsWith("-") ? "desc" : "asc";
-  let select = filtered(userId, query).select(MEDIA_COLUMNS);
-  select = sort.endsWith("size")
-    ? select.orderBy("size", direction).orderBy("created_at", "desc")
-    : select.orderBy("created_at", direction).orderBy("id", direction);
+  let select = orderLibrary(filtered(userId, query).select(MEDIA_COLUMNS), sort);
+  select = query.after ? afterLibraryKey(select, sort, query.after) : select.offset((page - 1) * perPage);
   const [rows, count] = await Promise.all([
-    select
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
+    // One file past the page, so the page knows whether another follows.
+    select.limit(perPage + 1).execute(),
     filtered(userId, query)
       .select((eb) => eb.fn.countAll<number | string>().as("total"))
       .executeTakeFirst(),
   ]);
-  return { files: rows.map(toFile), total: Number(count?.total ?? 0), page, perPage };
+  const files = rows.slice(0, perPage).map(toFile);
+  const next = rows.length > perPage ? libraryCursor(sort, files.at(-1)!) : null;
+  return { files, total: Number(count?.total ?? 0), page, perPage, next };
 }
 
 /** The person's file by id; 404 when there is none (or it is another person's). */

@@ -23,6 +23,12 @@ import { CONTENT_PAGE_SIZE } from "~/models/content-input.server";
 import { listContentSummaries, type ContentSummary } from "~/models/content.server";
 import { contentState, type ContentState } from "~/models/content-state.server";
 import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
+import {
+  contentCursor,
+  contentKeyOf,
+  listContentSummariesAfter,
+  screenCursorKey,
+} from "~/models/content-keyset.server";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [
@@ -107,20 +113,34 @@ async function loadContentPage(userId: string, request: Request, context: Route.
   const requested = Number(params.get("page"));
   const wanted = Number.isInteger(requested) && requested > 1 ? requested : 1;
   const query = (params.get("q") ?? "").slice(0, SEARCH_QUERY_MAX).trim();
-  const range = (page: number) => ({ limit: CONTENT_PAGE_SIZE, offset: (page - 1) * CONTENT_PAGE_SIZE });
+  // A Next link carries the cursor of its page's last row (decision 0076); one that does not read is ignored.
+  const after = wanted > 1 ? screenCursorKey(params.get("cursor")) : null;
+  // One row past the page says whether another follows, and the page's last row is the next one's cursor.
+  const range = (page: number) => ({ limit: CONTENT_PAGE_SIZE + 1, offset: (page - 1) * CONTENT_PAGE_SIZE });
+  const shown = (rows: ContentSummary[]) => ({
+    ...listItems(rows.slice(0, CONTENT_PAGE_SIZE)),
+    next: rows.length > CONTENT_PAGE_SIZE ? contentCursor(contentKeyOf(rows[CONTENT_PAGE_SIZE - 1]!)) : null,
+  });
   try {
     if (query) {
       // One search answers the page and its total; a page past the end shows the last one.
       let page = wanted;
-      let found = await searchContentSummaries(userId, query, range(page));
+      let found = await searchContentSummaries(
+        userId,
+        query,
+        after ? { limit: range(page).limit, after } : range(page),
+      );
       const lastPage = Math.max(1, Math.ceil(found.total / CONTENT_PAGE_SIZE));
       if (page > lastPage) found = await searchContentSummaries(userId, query, range((page = lastPage)));
-      return { ...listItems(found.items), total: found.total, page, pageSize: CONTENT_PAGE_SIZE, query };
+      return { ...shown(found.items), total: found.total, page, pageSize: CONTENT_PAGE_SIZE, query };
     }
     const total = (await contentStateOf(context, userId))?.count ?? 0;
     const page = Math.min(wanted, Math.max(1, Math.ceil(total / CONTENT_PAGE_SIZE)));
-    const rows = await listContentSummaries(userId, range(page));
-    return { ...listItems(rows), total, page, pageSize: CONTENT_PAGE_SIZE, query };
+    const rows =
+      after && page === wanted
+        ? await listContentSummariesAfter(userId, CONTENT_PAGE_SIZE + 1, after)
+        : await listContentSummaries(userId, range(page));
+    return { ...shown(rows), total, page, pageSize: CONTENT_PAGE_SIZE, query };
   } catch (error) {
     console.error("[dashboard] loading content failed", error);
     throw redirect("/login");
@@ -191,6 +211,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         total={content.total}
         page={content.page}
         pageSize={content.pageSize}
+        next={content.next}
         query={content.query}
         justChanged={justChanged}
       />

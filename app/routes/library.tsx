@@ -54,7 +54,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   try {
     // Without JavaScript, Delete asks first (?delete={id}), Rename opens its form (?rename={id}) and Share its panel (?share={id}).
     const [view, sharing] = await Promise.all([
-      libraryView(user.id, filters, url.searchParams.get("delete")),
+      libraryView(user.id, filters, url.searchParams.get("delete"), url.searchParams.get("cursor")),
       screenSharing(user.id, "file", url, request),
     ]);
     return data(
@@ -76,6 +76,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         files: [],
         total: 0,
         pages: 1,
+        next: null,
         filters,
         problem,
         usage: { usedBytes: 0, quotaBytes: 0, textBytes: 0 },
@@ -190,7 +191,7 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 type Loaded = Route.ComponentProps["loaderData"];
 
 export default function Library({ loaderData, actionData }: Route.ComponentProps) {
-  const { files, total, pages, filters, problem, usage, projects, confirming, renaming, upload, sharing, error } =
+  const { files, total, pages, next, filters, problem, usage, projects, confirming, renaming, upload, sharing, error } =
     loaderData as Loaded;
   const uploadAnswer = actionData?.intent === "upload" ? (actionData as UploadAnswer) : null;
   const libraryAnswer =
@@ -280,7 +281,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
         ))}
       </ul>
 
-      <LibraryPages filters={filters} pages={pages} />
+      <LibraryPages filters={filters} pages={pages} next={next} />
     </main>
   );
 }

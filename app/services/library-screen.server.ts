@@ -1,4 +1,5 @@
 import { getLibraryFile, libraryJson, listLibrary, storageUsage } from "~/models/library-files.server";
+import { screenCursorKey } from "~/models/library-keyset.server";
 import { listProjects, setProjectSlot, type Project } from "~/models/project.server";
 import { AUDIO_KINDS, LIBRARY_PAGE_SIZE, VIDEO_KINDS, type LibraryFilters } from "~/shared/library-rules";
 import type { LibraryFileJson } from "~/shared/library-rules";
@@ -14,9 +15,15 @@ import type { MediaKind } from "~/shared/media-names";
  * can be attached to, and the file a Delete without JavaScript asks about (`confirmId`, ?delete={id};
  * null when it is not the person's).
  */
-export async function libraryView(userId: string, filters: LibraryFilters, confirmId: string | null) {
+export async function libraryView(
+  userId: string,
+  filters: LibraryFilters,
+  confirmId: string | null,
+  cursor: string | null = null,
+) {
   const [result, usage, projects] = await Promise.all([
     listLibrary(userId, {
+      after: filters.page > 1 ? screenCursorKey(filters.sort, cursor) : undefined,
       kind: filters.kind || null,
       q: filters.q,
       sort: filters.sort,
@@ -31,6 +38,7 @@ export async function libraryView(userId: string, filters: LibraryFilters, confi
     files: result.files.map((file) => withTitle(libraryJson(file))),
     total: result.total,
     pages: Math.max(1, Math.ceil(result.total / LIBRARY_PAGE_SIZE)),
+    next: result.next,
     usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
     projects: projects.map((project) => ({ id: project.id, title: project.title })),
     confirming: confirming ? { id: confirming.id, name: confirming.name } : null,

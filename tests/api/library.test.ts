@@ -186,6 +186,38 @@ describe("GET /api/library", () => {
     expect((await api("/api/library?page=9", { token })).body).toMatchObject({ files: [], total: 5, page: 9 });
   });
 
+  it("names the next page by cursor in Link, for every sort; a cursor of another sort is 400", async () => {
+    for (const sort of ["-date", "date", "-size", "size"]) {
+      const whole = (await api(`/api/library?sort=${sort}`, { token })).body.files.map(
+        (file: { id: string }) => file.id,
+      );
+      const seen: string[] = [];
+      let next: string | null = `/api/library?sort=${sort}&per_page=2`;
+      let pages = 0;
+      while (next) {
+        const page: Awaited<ReturnType<typeof api<{ files: { id: string }[] }>>> = await api(next, { token });
+        expect(page.status).toBe(200);
+        expect(page.body).toMatchObject({ total: 5, page: ++pages, per_page: 2, sort });
+        seen.push(...page.body.files.map((file) => file.id));
+        const link: string | null = page.headers.get("link");
+        next = link ? /<([^>]+)>; rel="next"/.exec(link)![1]! : null;
+        if (next)
+          expect(next).toMatch(
+            new RegExp(`^/api/library\\?sort=${sort.replace("-", "\\-")}&per_page=2&page=${pages + 1}&cursor=[\\w-]+$`),
+          );
+      }
+      expect(seen, sort).toEqual(whole);
+      expect(pages).toBe(3);
+    }
+    const first = await api("/api/library?per_page=1", { token });
+    const cursor = new URL(/<([^>]+)>/.exec(first.headers.get("link")!)![1]!, "http://x").searchParams.get("cursor");
+    for (const query of [`sort=-size&cursor=${cursor}`, "cursor=nonsense", "cursor=e30"]) {
+      const refused = await api(`/api/library?${query}`, { token });
+      expect(refused.status, query).toBe(400);
+      expect(typeof refused.body.detail).toBe("string");
+    }
+  });
+
   it("a bad kind, sort or page is 422 with a detail", async () => {
     expect(await api("/api/library?kind=music", { token })).toMatchObject({
       status: 422,

@@ -20,6 +20,8 @@ import { PostgresNotInstalledError, startPgCluster } from "./pg-cluster.mjs";
 const UNIT_FILES = [
   "tests/unit/content.test.ts",
   "tests/unit/content-search.test.ts",
+  "tests/unit/content-keyset.test.ts",
+  "tests/unit/library-keyset.test.ts",
   "tests/unit/content-versions.test.ts",
   "tests/unit/projects.test.ts",
   "tests/unit/ai-video-jobs.test.ts",

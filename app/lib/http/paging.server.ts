@@ -62,3 +62,27 @@ export function pageHeaders(request: Request, page: Page, count: number, total: 
   }
   return headers;
 }
+
+/**
+ * The headers of a list paged by cursor (docs/decisions/0076-paging-by-cursor.md): `X-Total-Count`,
+ * and while entries follow, `Link: <…>; rel="next"` naming the request's own path and query with the
+ * next page's cursor in place of any offset (the next page starts after this page's last entry,
+ * whatever was added or removed before it meanwhile). `extra` sets other parameters of the next page's
+ * address (the library's page number).
+ */
+export function cursorPageHeaders(
+  request: Request,
+  total: number,
+  next: string | null,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const headers: Record<string, string> = { "X-Total-Count": String(total) };
+  if (next !== null) {
+    const url = new URL(request.url);
+    url.searchParams.delete("offset");
+    for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
+    url.searchParams.set("cursor", next);
+    headers.Link = `<${url.pathname}${url.search}>; rel="next"`;
+  }
+  return headers;
+}
