@@ -1,11 +1,12 @@
+import type { ContentVersionsTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
 import { MEDIA_COLUMNS, toFile, type MediaFile } from "./media.server";
 
 /**
  * What the exports read (app/services/export.server.ts writes the zip): lists of the
  * person's content, without bodies, and of every file they own, of any kind. Every query is scoped
- * by the user's id. Bodies are read one at a time as the zip reaches them, so an export of many long
- * pieces never holds them all.
+ * by the user's id. Bodies and versions are read in batches as the zip reaches them (one query per
+ * batch, app/lib/batched-reads.ts), so an export of many long pieces never holds them all.
  */
 export interface ExportContentRow {
   id: string;
@@ -64,4 +65,50 @@ export async function mediaForExportByIds(userId: string, ids: string[]): Promis
     .where("id", "in", ids)
     .execute();
   return rows.map(toFile);
+}
+
+/** The bodies of these pieces of the person's, in one query (a piece deleted meanwhile is absent). */
+export async function contentBodiesForExport(userId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("content_items")
+    .select(["id", "body"])
+    .where("user_id", "=", userId)
+    .where("id", "in", ids)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.body]));
+}
+
+/** How many versions each of the person's pieces has (pieces without any are absent). */
+export async function versionCountsForExport(userId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("content_versions")
+    .select((eb) => ["content_id", eb.fn.countAll<number>().as("n")])
+    .where("user_id", "=", userId)
+    .groupBy("content_id")
+    .execute();
+  return new Map(rows.map((row) => [row.content_id, Number(row.n)]));
+}
+
+export type ExportVersion = Pick<ContentVersionsTable, "title" | "body" | "reason" | "created_at">;
+
+/** The versions of these pieces in one query: each piece's in the order they were kept. */
+export async function versionsForExportOf(userId: string, contentIds: string[]): Promise<Map<string, ExportVersion[]>> {
+  const byPiece = new Map<string, ExportVersion[]>();
+  if (contentIds.length === 0) return byPiece;
+  const rows = await db
+    .selectFrom("content_versions")
+    .select(["content_id", "title", "body", "reason", "created_at"])
+    .where("user_id", "=", userId)
+    .where("content_id", "in", contentIds)
+    .orderBy("content_id")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  for (const { content_id, ...version } of rows) {
+    const versions = byPiece.get(content_id);
+    if (versions) versions.push(version);
+    else byPiece.set(content_id, [version]);
+  }
+  return byPiece;
 }
