@@ -1,5 +1,6 @@
 import type { ContentVersionsTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
+import { toMessage, type ConversationMessage } from "./assistant-conversation.server";
 import { MEDIA_COLUMNS, toFile, type MediaFile } from "./media.server";
 
 /**
@@ -79,11 +80,15 @@ export async function contentBodiesForExport(userId: string, ids: string[]): Pro
   return new Map(rows.map((row) => [row.id, row.body]));
 }
 
-/** How many versions each of the person's pieces has (pieces without any are absent). */
+/**
+ * How many versions each of the person's pieces has (pieces without any are absent). Read through the
+ * person's pieces, so the versions' index by piece serves it (there is none by person).
+ */
 export async function versionCountsForExport(userId: string): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom("content_versions")
     .select((eb) => ["content_id", eb.fn.countAll<number>().as("n")])
+    .where("content_id", "in", (eb) => eb.selectFrom("content_items").select("id").where("user_id", "=", userId))
     .where("user_id", "=", userId)
     .groupBy("content_id")
     .execute();
@@ -111,4 +116,42 @@ export async function versionsForExportOf(userId: string, contentIds: string[]):
     else byPiece.set(content_id, [version]);
   }
   return byPiece;
+}
+
+/** How many messages each of the person's conversations has (none: absent), through their conversations as above. */
+export async function messageCountsForExport(userId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("assistant_messages")
+    .select((eb) => ["conversation_id", eb.fn.countAll<number>().as("n")])
+    .where("conversation_id", "in", (eb) =>
+      eb.selectFrom("assistant_conversations").select("id").where("user_id", "=", userId),
+    )
+    .where("user_id", "=", userId)
+    .groupBy("conversation_id")
+    .execute();
+  return new Map(rows.map((row) => [row.conversation_id, Number(row.n)]));
+}
+
+/** The messages of these conversations in one query: each conversation's oldest first. */
+export async function messagesForExportOf(
+  userId: string,
+  conversationIds: string[],
+): Promise<Map<string, ConversationMessage[]>> {
+  const byConversation = new Map<string, ConversationMessage[]>();
+  if (conversationIds.length === 0) return byConversation;
+  const rows = await db
+    .selectFrom("assistant_messages")
+    .select(["conversation_id", "id", "role", "text", "provider", "created_at"])
+    .where("user_id", "=", userId)
+    .where("conversation_id", "in", conversationIds)
+    .orderBy("conversation_id")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  for (const { conversation_id, ...row } of rows) {
+    const messages = byConversation.get(conversation_id);
+    if (messages) messages.push(toMessage(row));
+    else byConversation.set(conversation_id, [toMessage(row)]);
+  }
+  return byConversation;
 }

@@ -7,11 +7,13 @@ import {
   listContentForExport,
   listMediaForExport,
   mediaForExportByIds,
+  messageCountsForExport,
+  messagesForExportOf,
   versionCountsForExport,
   versionsForExportOf,
   type ExportMediaRow,
 } from "~/models/export.server";
-import { getConversation, listConversationsForExport } from "~/models/assistant-conversation.server";
+import { listConversationsForExport } from "~/models/assistant-conversation.server";
 import { getProject, listProjects, projectNotFound, type Project } from "~/models/project.server";
 
 /**
@@ -148,12 +150,13 @@ function markdownOf(title: string, body: string): string {
  * and every file the person owns, with manifest.json listing all of it.
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
-  const [content, projects, library, conversations, versionCounts] = await Promise.all([
+  const [content, projects, library, conversations, versionCounts, messageCounts] = await Promise.all([
     listContentForExport(user.id),
     listProjects(user.id),
     listMediaForExport(user.id),
     listConversationsForExport(user.id),
     versionCountsForExport(user.id),
+    messageCountsForExport(user.id),
   ]);
   await requireStore(library.length);
   const zip = createZipStream();
@@ -174,11 +177,16 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     return { ...item, path };
   });
 
-  // Each conversation's messages are read when the zip reaches it, like a content body.
+  // Each conversation's messages are read when the zip reaches it, in batches like the bodies.
+  const messagesOf = batchedReads(
+    conversations.map((conversation) => conversation.id),
+    (ids) => messagesForExportOf(user.id, ids),
+    { size: READ_BATCH, weight: (id) => messageCounts.get(id) ?? 1 },
+  );
   const conversationEntries = conversations.map((conversation) => {
     const path = names.take("assistant", `${conversation.title}.json`, "conversation.json");
     zip.addLazyBuffer(path, { mtime: new Date(conversation.updated_at) }, async () => {
-      const whole = (await getConversation(user.id, conversation.id)) ?? { ...conversation, messages: [] };
+      const whole = { ...conversation, messages: (await messagesOf(conversation.id)) ?? [] };
       return `${JSON.stringify(whole, null, 2)}\n`;
     });
     return { ...conversation, path };

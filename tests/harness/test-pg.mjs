@@ -21,6 +21,7 @@ const UNIT_FILES = [
   "tests/unit/content.test.ts",
   "tests/unit/content-search.test.ts",
   "tests/unit/content-versions.test.ts",
+  "tests/unit/export-reads.test.ts",
   "tests/unit/projects.test.ts",
   "tests/unit/ai-video-jobs.test.ts",
   "tests/unit/passwords-and-sign-in-limits.test.ts",

@@ -1,6 +1,13 @@
 import { expect, it } from "vitest";
+import { appendExchange, createConversation } from "~/models/assistant-conversation.server";
 import { createContent, deleteContent, saveContent } from "~/models/content.server";
-import { contentBodiesForExport, versionCountsForExport, versionsForExportOf } from "~/models/export.server";
+import {
+  contentBodiesForExport,
+  messageCountsForExport,
+  messagesForExportOf,
+  versionCountsForExport,
+  versionsForExportOf,
+} from "~/models/export.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 
@@ -43,5 +50,30 @@ describeOnEachEngine("export reads", () => {
     expect(versions.has(plain.id)).toBe(false);
     expect(counts.get(a.id)).toBe(versions.get(a.id)!.length);
     expect((await versionsForExportOf(bob, [a.id, b.id])).size).toBe(0);
+  });
+
+  it("counts each conversation's messages and reads several conversations' messages in one query", async () => {
+    const alice = await newUserId();
+    const bob = await newUserId();
+    const first = await createConversation(alice, "First");
+    await appendExchange(alice, first.id, { question: "Q1", reply: "R1", provider: "stub" });
+    await appendExchange(alice, first.id, { question: "Q2", reply: "R2", provider: "stub" });
+    const second = await createConversation(alice, "Second");
+    await appendExchange(alice, second.id, { question: "Ça?", reply: "Oui", provider: "stub" });
+    const empty = await createConversation(alice, "Empty");
+
+    const counts = await messageCountsForExport(alice);
+    expect(Object.fromEntries(counts)).toEqual({ [first.id]: 4, [second.id]: 2 });
+    expect((await messageCountsForExport(bob)).size).toBe(0);
+    const messages = await messagesForExportOf(alice, [first.id, second.id, empty.id]);
+    expect(messages.get(first.id)!.map((m) => `${m.role}:${m.text}`)).toEqual([
+      "user:Q1",
+      "assistant:R1",
+      "user:Q2",
+      "assistant:R2",
+    ]);
+    expect(Object.keys(messages.get(second.id)![0]!)).toEqual(["id", "role", "text", "provider", "created_at"]);
+    expect(messages.has(empty.id)).toBe(false);
+    expect((await messagesForExportOf(bob, [first.id])).size).toBe(0);
   });
 });
