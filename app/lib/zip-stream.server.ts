@@ -92,8 +92,14 @@ export function createZipStream(): ZipStream {
   let wakeWriter: (() => void) | null = null;
   let wakeReader: (() => void) | null = null;
   const missing: string[] = [];
-  const records: ZipRecord[] = [];
+  // Kept until the central directory: with the name as the entry's own string, not a Buffer (a small
+  // Buffer is a slice of an 8 KiB pool slab, and one kept per entry would pin slabs of dead bytes).
+  const records: Array<Omit<ZipRecord, "name"> & { path: string }> = [];
   let position = 0;
+  const keep = (record: ZipRecord, path: string) => {
+    const { crc, compressedSize, size, offset, method, mtime, descriptor } = record;
+    records.push({ path, crc, compressedSize, size, offset, method, mtime, descriptor });
+  };
   let pending: Buffer[] = [];
   let pendingBytes = 0;
 
@@ -166,7 +172,7 @@ export function createZipStream(): ZipStream {
     };
     await write(localHeader(record));
     await write(data);
-    records.push(record);
+    keep(record, entry.path);
   }
 
   async function writeStreamed(entry: Entry & { open: () => Readable | Promise<Readable> }) {
@@ -214,7 +220,7 @@ export function createZipStream(): ZipStream {
       current = null;
     }
     await write(dataDescriptor(record));
-    records.push(record);
+    keep(record, entry.path);
   }
 
   async function run() {
@@ -230,7 +236,7 @@ export function createZipStream(): ZipStream {
       await ("make" in entry ? writeWhole(entry) : writeStreamed(entry));
     }
     const directoryOffset = position;
-    for (const record of records) await write(centralRecord(record));
+    for (const { path, ...record } of records) await write(centralRecord({ ...record, name: Buffer.from(path) }));
     await write(endRecords(records.length, position - directoryOffset, directoryOffset));
     await flush();
     if (!closed) output.push(null);
