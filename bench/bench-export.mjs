@@ -4,9 +4,13 @@
 // (sampled every 20 ms from /proc), the zip's size, the time and the throughput. The export streams,
 // so the peak should stay near idle however large the library.
 // Run: npm run build && node bench/bench-export.mjs [--files 1000] [--kib 300]   (BUILD_DIR selects the build)
-import { randomBytes } from "node:crypto";
+// --direct seeds the person straight into the database and the disk store instead of through the API
+// (default then 10,000 pieces of content, a fifth of them with two kept versions, and 1,000 files: the
+// large person of docs/decisions/0078), and also reports the server's CPU time for the export.
+import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { launchServer, scratchFolder } from "../tests/harness/launch.mjs";
 import { request, signUp } from "../tests/support/client.mjs";
 
@@ -14,9 +18,10 @@ const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
 };
+const DIRECT = process.argv.includes("--direct");
 const FILES = argument("--files", 1000);
 const KIB = argument("--kib", 300);
-const CONTENT = argument("--content", 100);
+const CONTENT = argument("--content", DIRECT ? 10_000 : 100);
 const PARALLEL = 4;
 const MIB = 1024 * 1024;
 
@@ -48,10 +53,58 @@ const server = (scratch.server = await launchServer({
   stderr: "inherit",
 }));
 const base = server.url;
-const { token } = await signUp(base, { prefix: "bench-export" });
+const { token, id: userId } = await signUp(base, { prefix: "bench-export" });
 
-console.log(`[bench-export] uploading ${FILES} files of ${KIB} KiB and ${CONTENT} pieces of content ...`);
-let next = 0;
+/** CPU seconds (user + system) the process has used, from /proc. */
+const cpuSeconds = (pid) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+/** The person straight into the database and the disk store, as the models would keep them. */
+function seedDirectly() {
+  const sqlite = new Database(path.join(work, "data", "studio.sqlite"));
+  sqlite.pragma("busy_timeout = 5000");
+  const words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor".split(" ");
+  const start = Date.now() - CONTENT * 60_000;
+  const piece = sqlite.prepare(
+    "INSERT INTO content_items (id, user_id, title, body, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
+  );
+  const version = sqlite.prepare(
+    "INSERT INTO content_versions (id, content_id, user_id, title, body, reason, created_at) VALUES (?, ?, ?, ?, ?, 'save', ?)",
+  );
+  const file = sqlite.prepare(
+    "INSERT INTO media_files (id, user_id, kind, name, content_type, size, created_at, updated_at) VALUES (?, ?, 'video', ?, 'video/mp4', ?, ?, ?)",
+  );
+  const objects = path.join(work, "data", "media", "objects");
+  sqlite.transaction(() => {
+    for (let i = 0; i < CONTENT; i++) {
+      const stamp = new Date(start + i * 60_000).toISOString();
+      const body = Array.from({ length: 100 + ((i * 37) % 1500) }, (_, j) => words[(i + j) % words.length]).join(" ");
+      const id = randomUUID();
+      const title = `Note ${i + 1}: ${words[i % words.length]}`;
+      piece.run(id, userId, title, body, stamp, stamp);
+      if (i % 5 === 0) for (const n of [1, 2]) version.run(randomUUID(), id, userId, title, body.slice(n * 10), stamp);
+    }
+    for (let i = 0; i < FILES; i++) {
+      const key = randomUUID().replaceAll("-", "");
+      const bytes = videoBytes(KIB * 1024, i);
+      fs.mkdirSync(path.join(objects, key.slice(0, 2)), { recursive: true });
+      fs.writeFileSync(path.join(objects, key.slice(0, 2), key), bytes);
+      const stamp = new Date(start + i * 1000).toISOString();
+      file.run(key, userId, `clip ${String(i).padStart(4, "0")}.mp4`, bytes.length, stamp, stamp);
+    }
+  })();
+  // Into the database file now, so the server's first write does not checkpoint the seeding's WAL mid-export.
+  sqlite.pragma("wal_checkpoint(TRUNCATE)");
+  sqlite.close();
+}
+
+console.log(
+  `[bench-export] ${DIRECT ? "seeding" : "uploading"} ${FILES} files of ${KIB} KiB and ${CONTENT} pieces of content ...`,
+);
+if (DIRECT) seedDirectly();
+let next = DIRECT ? FILES : 0;
 async function uploader() {
   while (next < FILES) {
     const i = next++;
@@ -66,7 +119,7 @@ async function uploader() {
   }
 }
 await Promise.all(Array.from({ length: PARALLEL }, uploader));
-for (let i = 0; i < CONTENT; i++) {
+for (let i = 0; i < (DIRECT ? 0 : CONTENT); i++) {
   const response = await request(base, "/api/content", {
     method: "POST",
     json: { title: `Note ${i}`, body: "Lorem ipsum dolor sit amet. ".repeat(200) },
@@ -76,15 +129,22 @@ for (let i = 0; i < CONTENT; i++) {
 }
 
 // Idle: after a small export (warms the code path) and a pause.
-await (await fetch(`${base}/api/project/none/export`, { headers: { Authorization: `Bearer ${token}` } })).arrayBuffer();
+// (Tried twice: after a long direct seeding the client's kept-alive socket may have been closed by the server.)
+const warmUp = async () =>
+  (await fetch(`${base}/api/project/none/export`, { headers: { Authorization: `Bearer ${token}` } })).arrayBuffer();
+await warmUp().catch(warmUp);
 await sleep(2000);
 const pid = server.pid;
 const idle = rssMiB(pid);
 
 let peak = idle;
+const idleParts = { anon: rssMiB(pid, "RssAnon"), file: rssMiB(pid, "RssFile") };
+let peakParts = idleParts;
 const sampler = setInterval(() => {
-  peak = Math.max(peak, rssMiB(pid));
+  const now = rssMiB(pid);
+  if (now > peak) [peak, peakParts] = [now, { anon: rssMiB(pid, "RssAnon"), file: rssMiB(pid, "RssFile") }];
 }, 20);
+const cpuBefore = cpuSeconds(pid);
 const started = process.hrtime.bigint();
 const response = await fetch(`${base}/api/account/export`, { headers: { Authorization: `Bearer ${token}` } });
 if (response.status !== 200) throw new Error(`export: ${response.status}`);
@@ -95,15 +155,20 @@ for await (const chunk of response.body) {
   bytes += chunk.byteLength;
 }
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+const cpu = cpuSeconds(pid) - cpuBefore;
 clearInterval(sampler);
 peak = Math.max(peak, rssMiB(pid));
+await sleep(1000);
+const after = rssMiB(pid);
 
 const payloadMiB = (FILES * KIB) / 1024;
 console.log(
   [
-    `[bench-export] ${FILES} files (${payloadMiB.toFixed(0)} MiB) + ${CONTENT} pieces of content, disk store`,
+    `[bench-export] ${FILES} files (${payloadMiB.toFixed(0)} MiB) + ${CONTENT} pieces of content, disk store${DIRECT ? " (seeded directly)" : ""}`,
     `  zip: ${(bytes / MIB).toFixed(1)} MiB in ${seconds.toFixed(2)} s (${(bytes / MIB / seconds).toFixed(0)} MiB/s), first byte after ${firstByteMs.toFixed(0)} ms`,
-    `  server RSS: idle ${idle.toFixed(0)} MiB, peak during the export ${peak.toFixed(0)} MiB (+${(peak - idle).toFixed(0)} MiB)`,
+    `  server RSS: idle ${idle.toFixed(0)} MiB, peak during the export ${peak.toFixed(0)} MiB (+${(peak - idle).toFixed(0)} MiB), 1 s after ${after.toFixed(0)} MiB`,
+    `  of which anonymous ${idleParts.anon.toFixed(0)} -> ${peakParts.anon.toFixed(0)} MiB, file-backed ${idleParts.file.toFixed(0)} -> ${peakParts.file.toFixed(0)} MiB`,
+    `  server CPU: ${cpu.toFixed(2)} s for the export (${(bytes / MIB / cpu).toFixed(0)} MiB per CPU second)`,
   ].join("\n"),
 );
 await server.stop();

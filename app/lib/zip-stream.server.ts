@@ -1,13 +1,32 @@
-import { PassThrough, Readable } from "node:stream";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createDeflateRaw, deflateRawSync } from "node:zlib";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import yazl from "yazl";
+import {
+  centralRecord,
+  crc32,
+  dataDescriptor,
+  DEFLATED,
+  endRecords,
+  localHeader,
+  STORED,
+  type ZipRecord,
+} from "./zip-format.server";
+
+export { safeFileName, ZipNames } from "./zip-names.server";
 
 /**
- * Zip files written as they are sent (the exports): entries are added with a function that
- * opens their bytes, and each is opened only when the zip reaches it (yazl's addReadStreamLazy), so
- * however many files an export holds, one is open at a time and memory holds a few chunks of it.
- * Backpressure runs from the client's socket back to the file being read: the front door waits for
- * 'drain', the web stream pauses this stream, the pipe pauses the file.
+ * Zip files written as they are sent (the exports; docs/decisions/0078). Entries are queued with what
+ * makes their bytes, and each is made only when the zip reaches it, so however many entries an export
+ * holds, one is in hand at a time:
+ * - small entries (Markdown, JSON) are whole buffers: one CRC-32 and one deflateRawSync each, sizes
+ *   in the local header; no stream per entry;
+ * - files stream from the store with a data descriptor after them, deflated through one zlib stream
+ *   per file when worth it, stored otherwise; one file is open at a time.
+ * Bytes leave in writes of at least WRITE_SIZE, and the writer waits whenever the reader's buffer is
+ * full: backpressure runs from the client's socket (the front door waits for 'drain') back to the
+ * database batch or the file being read. ZIP64 records are written when sizes, offsets or the count
+ * outgrow the classic fields (zip-format.server.ts).
  *
  * A file whose bytes are gone when its turn comes (deleted meanwhile; disk ENOENT or S3 NoSuchKey,
  * which both stores report as ENOENT) becomes an empty entry and is listed by `missing()`, so the
@@ -23,7 +42,13 @@ export interface ZipEntryOptions {
 export interface ZipStream {
   /** A small entry whose bytes are in memory (JSON, Markdown). */
   addBuffer(path: string, bytes: Buffer | string, options?: Partial<ZipEntryOptions>): void;
-  /** An entry whose bytes `open` gives when the zip reaches it. */
+  /** A small entry whose bytes `make` gives, whole, when the zip reaches it (a body read in a batch). */
+  addLazyBuffer(
+    path: string,
+    options: Partial<ZipEntryOptions>,
+    make: () => Buffer | string | Promise<Buffer | string>,
+  ): void;
+  /** An entry whose bytes `open` streams when the zip reaches it (a stored file). */
   addLazy(path: string, options: ZipEntryOptions, open: () => Readable | Promise<Readable>): void;
   /** No more entries; the central directory follows the last one. */
   end(): void;
@@ -33,67 +58,211 @@ export interface ZipStream {
   readonly output: Readable;
 }
 
+type Entry = { path: string; compress: boolean; mtime: Date } & (
+  { make: () => Buffer | string | Promise<Buffer | string> } | { open: () => Readable | Promise<Readable> }
+);
+
 const OUTPUT_HIGH_WATER_MARK = 1024 * 1024;
+/** Small records are gathered into writes at least this large (fewer, larger socket writes). */
+export const WRITE_SIZE = 64 * 1024;
+const EMPTY = Buffer.alloc(0);
+
+/** Below this, deflate's own overhead leaves nothing to gain: stored as is. */
+const MIN_DEFLATE = 64;
+
+/**
+ * One call for a whole small entry, with the smallest window that spans it (9 to 15 bits: the same
+ * compression as the default 32 KiB one) and an output buffer sized to it: much less zlib state to
+ * set up and clear for each of many small entries than the defaults.
+ */
+function deflateWhole(raw: Buffer): Buffer {
+  return deflateRawSync(raw, {
+    windowBits: Math.min(15, Math.max(9, Math.ceil(Math.log2(raw.length + 1)))),
+    chunkSize: Math.min(WRITE_SIZE, raw.length + 64),
+  });
+}
 
 export function createZipStream(): ZipStream {
-  const zip = new yazl.ZipFile();
-  const output = new PassThrough({ highWaterMark: OUTPUT_HIGH_WATER_MARK });
-  const missing: string[] = [];
+  const queue: Array<Entry | undefined> = [];
+  let head = 0;
+  let ended = false;
+  let running = false;
+  let closed = false;
   let current: Readable | null = null;
-
-  zip.outputStream.pipe(output);
-  const fail = (error: Error) => {
-    current?.destroy();
-    output.destroy(error);
+  let wakeWriter: (() => void) | null = null;
+  let wakeReader: (() => void) | null = null;
+  const missing: string[] = [];
+  // Kept until the central directory: with the name as the entry's own string, not a Buffer (a small
+  // Buffer is a slice of an 8 KiB pool slab, and one kept per entry would pin slabs of dead bytes).
+  const records: Array<Omit<ZipRecord, "name"> & { path: string }> = [];
+  let position = 0;
+  const keep = (record: ZipRecord, path: string) => {
+    const { crc, compressedSize, size, offset, method, mtime, descriptor } = record;
+    records.push({ path, crc, compressedSize, size, offset, method, mtime, descriptor });
   };
-  zip.on("error", fail);
-  // The client went away (the web stream was cancelled): stop reading the file in hand (an S3 request too).
-  output.on("close", () => {
-    if (output.readableEnded) return;
-    current?.destroy();
-    (zip.outputStream as Readable).destroy();
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+
+  const output = new Readable({
+    highWaterMark: OUTPUT_HIGH_WATER_MARK,
+    read() {
+      if (!running) {
+        running = true;
+        run().catch((error: Error) => output.destroy(error));
+      }
+      wakeReader?.();
+      wakeReader = null;
+    },
+    // The client went away (the web stream was cancelled): stop reading the file in hand (an S3 request too).
+    destroy(error, callback) {
+      closed = true;
+      current?.destroy();
+      wakeReader?.();
+      wakeReader = null;
+      wakeWriter?.();
+      wakeWriter = null;
+      callback(error);
+    },
   });
 
-  /** The file's bytes; a file missing before its first byte is an empty entry, noted. */
-  function guarded(path: string, source: Readable): Readable {
-    const guard = new PassThrough();
-    let started = false;
-    source.on("data", () => {
-      started = true;
-    });
-    source.once("error", (error: NodeJS.ErrnoException) => {
-      if (!started && error.code === "ENOENT") {
-        missing.push(path);
-        guard.end();
-      } else {
-        fail(error);
+  async function hand(chunk: Buffer) {
+    if (closed) return;
+    if (!output.push(chunk)) await new Promise<void>((resolve) => (wakeReader = resolve));
+  }
+
+  async function flush() {
+    if (pendingBytes === 0) return;
+    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    await hand(chunk);
+  }
+
+  async function write(bytes: Buffer) {
+    position += bytes.length;
+    if (bytes.length >= WRITE_SIZE) {
+      await flush();
+      await hand(bytes);
+      return;
+    }
+    pending.push(bytes);
+    pendingBytes += bytes.length;
+    if (pendingBytes >= WRITE_SIZE) await flush();
+  }
+
+  async function writeWhole(entry: Entry & { make: () => Buffer | string | Promise<Buffer | string> }) {
+    const made = await entry.make();
+    const raw = typeof made === "string" ? Buffer.from(made) : made;
+    let data = raw;
+    let method: ZipRecord["method"] = STORED;
+    if (entry.compress && raw.length >= MIN_DEFLATE) {
+      const deflated = deflateWhole(raw);
+      // Entries that do not shrink (random bytes, a few words) are stored.
+      if (deflated.length < raw.length) [data, method] = [deflated, DEFLATED];
+    }
+    const record: ZipRecord = {
+      name: Buffer.from(entry.path),
+      method,
+      mtime: entry.mtime,
+      crc: crc32(raw),
+      compressedSize: data.length,
+      size: raw.length,
+      offset: position,
+      descriptor: false,
+    };
+    await write(localHeader(record));
+    await write(data);
+    keep(record, entry.path);
+  }
+
+  async function writeStreamed(entry: Entry & { open: () => Readable | Promise<Readable> }) {
+    const record: ZipRecord = {
+      name: Buffer.from(entry.path),
+      method: entry.compress ? DEFLATED : STORED,
+      mtime: entry.mtime,
+      crc: 0,
+      compressedSize: 0,
+      size: 0,
+      offset: position,
+      descriptor: true,
+    };
+    await write(localHeader(record));
+    let begun = false;
+    async function* counted(source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        begun = true;
+        record.crc = crc32(chunk, record.crc);
+        record.size += chunk.length;
+        yield chunk;
       }
-    });
-    source.pipe(guard);
-    current = source;
-    return guard;
+    }
+    async function send(source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        record.compressedSize += chunk.length;
+        await write(chunk);
+      }
+    }
+    try {
+      const source = await entry.open();
+      current = source;
+      if (closed) source.destroy();
+      else if (entry.compress) await pipeline(source, counted, createDeflateRaw(), send);
+      else await pipeline(source, counted, send);
+    } catch (error) {
+      if (closed) return;
+      if (begun || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      // Missing before its first byte: an empty entry (an empty deflate stream when deflated).
+      missing.push(entry.path);
+      const empty = entry.compress ? deflateRawSync(EMPTY) : EMPTY;
+      Object.assign(record, { crc: 0, size: 0, compressedSize: empty.length });
+      await write(empty);
+    } finally {
+      current = null;
+    }
+    await write(dataDescriptor(record));
+    keep(record, entry.path);
+  }
+
+  async function run() {
+    for (;;) {
+      if (closed) return;
+      const entry = queue[head];
+      if (!entry) {
+        if (ended) break;
+        await new Promise<void>((resolve) => (wakeWriter = resolve));
+        continue;
+      }
+      queue[head++] = undefined;
+      await ("make" in entry ? writeWhole(entry) : writeStreamed(entry));
+    }
+    const directoryOffset = position;
+    for (const { path, ...record } of records) await write(centralRecord({ ...record, name: Buffer.from(path) }));
+    await write(endRecords(records.length, position - directoryOffset, directoryOffset));
+    await flush();
+    if (!closed) output.push(null);
+  }
+
+  function add(entry: Entry) {
+    if (ended) throw new Error("zip: an entry was added after end()");
+    queue.push(entry);
+    wakeWriter?.();
+    wakeWriter = null;
   }
 
   return {
     addBuffer(path, bytes, options = {}) {
-      zip.addBuffer(typeof bytes === "string" ? Buffer.from(bytes) : bytes, path, {
-        compress: options.compress ?? true,
-        mtime: options.mtime ?? new Date(),
-      });
+      add({ path, compress: options.compress ?? true, mtime: options.mtime ?? new Date(), make: () => bytes });
+    },
+    addLazyBuffer(path, options, make) {
+      add({ path, compress: options.compress ?? true, mtime: options.mtime ?? new Date(), make });
     },
     addLazy(path, options, open) {
-      zip.addReadStreamLazy(path, { compress: options.compress, mtime: options.mtime ?? new Date() }, (callback) => {
-        if (output.destroyed) return callback(null, Readable.from([]));
-        Promise.resolve()
-          .then(open)
-          .then(
-            (source) => callback(null, guarded(path, source)),
-            (error: Error) => callback(error, Readable.from([])),
-          );
-      });
+      add({ path, compress: options.compress, mtime: options.mtime ?? new Date(), open });
     },
     end() {
-      zip.end();
+      ended = true;
+      wakeWriter?.();
+      wakeWriter = null;
     },
     missing() {
       return [...missing];
@@ -128,59 +297,4 @@ export function zipResponse(filename: string, zip: ZipStream): Response {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
-
-// ---- Names inside the zip ------------------------------------------------------------------------
-
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
-const NAME_MAX = 120;
-
-/**
- * A file name that is safe in any unzip program on any system, from a name a person chose: no path
- * separators or characters Windows refuses, no control or direction-override characters, no
- * leading or trailing dots and spaces (so never "." or ".."), not a reserved Windows device name, at
- * most 120 characters with the extension kept. Empty after that: `fallback`.
- */
-export function safeFileName(name: string, fallback: string): string {
-  let safe = name
-    .normalize("NFC")
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "")
-    .replace(/[/\\:*?"<>|]/g, "_")
-    .replace(/\s+/g, " ")
-    .replace(/^[\s.]+|[\s.]+$/g, "");
-  if (!safe) safe = fallback;
-  if (WINDOWS_RESERVED.test(safe)) safe = `_${safe}`;
-  const characters = [...safe];
-  if (characters.length > NAME_MAX) {
-    const dot = safe.lastIndexOf(".");
-    const extension = dot > 0 && safe.length - dot <= 12 ? safe.slice(dot) : "";
-    safe =
-      characters
-        .slice(0, NAME_MAX - [...extension].length)
-        .join("")
-        .replace(/[\s.]+$/g, "") + extension;
-  }
-  return safe;
-}
-
-/**
- * Names unique within a zip's folder (compared without case, as Windows and macOS do): the second
- * "Notes.md" is "Notes (2).md". `take("content", title, ".md")` → "content/Notes.md".
- */
-export class ZipNames {
-  readonly #taken = new Set<string>();
-
-  take(folder: string, name: string, fallback = "file"): string {
-    const safe = safeFileName(name, fallback);
-    const dot = safe.lastIndexOf(".");
-    const [base, extension] = dot > 0 ? [safe.slice(0, dot), safe.slice(dot)] : [safe, ""];
-    for (let n = 1; ; n++) {
-      const candidate = `${folder ? `${folder}/` : ""}${n === 1 ? safe : `${base} (${n})${extension}`}`;
-      const key = candidate.toLowerCase();
-      if (!this.#taken.has(key)) {
-        this.#taken.add(key);
-        return candidate;
-      }
-    }
-  }
 }

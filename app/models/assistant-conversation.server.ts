@@ -108,7 +108,8 @@ export async function listConversations(
   return { conversations, total: Number(count.n) };
 }
 
-const toMessage = (row: Omit<AssistantMessagesTable, "conversation_id" | "user_id">): ConversationMessage => ({
+/** A stored message as the API answers it (also the account export's, app/models/export.server.ts). */
+export const toMessage = (row: Omit<AssistantMessagesTable, "conversation_id" | "user_id">): ConversationMessage => ({
   id: row.id,
   role: row.role === "assistant" ? "assistant" : "user",
   text: row.text,

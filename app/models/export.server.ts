@@ -1,11 +1,13 @@
+import type { ContentVersionsTable } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
+import { toMessage, type ConversationMessage } from "./assistant-conversation.server";
 import { MEDIA_COLUMNS, toFile, type MediaFile } from "./media.server";
 
 /**
  * What the exports read (app/services/export.server.ts writes the zip): lists of the
  * person's content, without bodies, and of every file they own, of any kind. Every query is scoped
- * by the user's id. Bodies are read one at a time as the zip reaches them, so an export of many long
- * pieces never holds them all.
+ * by the user's id. Bodies and versions are read in batches as the zip reaches them (one query per
+ * batch, app/lib/batched-reads.ts), so an export of many long pieces never holds them all.
  */
 export interface ExportContentRow {
   id: string;
@@ -64,4 +66,89 @@ export async function mediaForExportByIds(userId: string, ids: string[]): Promis
     .where("id", "in", ids)
     .execute();
   return rows.map(toFile);
+}
+
+/** The bodies of these pieces of the person's, in one query (a piece deleted meanwhile is absent). */
+export async function contentBodiesForExport(userId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  // By primary key only, the owner checked on each row: with `user_id = ?` in the WHERE, SQLite walks
+  // the person's whole list index for every batch instead of looking the ids up.
+  const rows = await db.selectFrom("content_items").select(["id", "user_id", "body"]).where("id", "in", ids).execute();
+  return new Map(rows.filter((row) => row.user_id === userId).map((row) => [row.id, row.body]));
+}
+
+/**
+ * How many versions each of the person's pieces has (pieces without any are absent). Read through the
+ * person's pieces, so the versions' index by piece serves it (there is none by person).
+ */
+export async function versionCountsForExport(userId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("content_versions")
+    .select((eb) => ["content_id", eb.fn.countAll<number>().as("n")])
+    .where("content_id", "in", (eb) => eb.selectFrom("content_items").select("id").where("user_id", "=", userId))
+    .where("user_id", "=", userId)
+    .groupBy("content_id")
+    .execute();
+  return new Map(rows.map((row) => [row.content_id, Number(row.n)]));
+}
+
+export type ExportVersion = Pick<ContentVersionsTable, "title" | "body" | "reason" | "created_at">;
+
+/** The versions of these pieces in one query: each piece's in the order they were kept. */
+export async function versionsForExportOf(userId: string, contentIds: string[]): Promise<Map<string, ExportVersion[]>> {
+  const byPiece = new Map<string, ExportVersion[]>();
+  if (contentIds.length === 0) return byPiece;
+  const rows = await db
+    .selectFrom("content_versions")
+    .select(["content_id", "title", "body", "reason", "created_at"])
+    .where("user_id", "=", userId)
+    .where("content_id", "in", contentIds)
+    .orderBy("content_id")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  for (const { content_id, ...version } of rows) {
+    const versions = byPiece.get(content_id);
+    if (versions) versions.push(version);
+    else byPiece.set(content_id, [version]);
+  }
+  return byPiece;
+}
+
+/** How many messages each of the person's conversations has (none: absent), through their conversations as above. */
+export async function messageCountsForExport(userId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("assistant_messages")
+    .select((eb) => ["conversation_id", eb.fn.countAll<number>().as("n")])
+    .where("conversation_id", "in", (eb) =>
+      eb.selectFrom("assistant_conversations").select("id").where("user_id", "=", userId),
+    )
+    .where("user_id", "=", userId)
+    .groupBy("conversation_id")
+    .execute();
+  return new Map(rows.map((row) => [row.conversation_id, Number(row.n)]));
+}
+
+/** The messages of these conversations in one query: each conversation's oldest first. */
+export async function messagesForExportOf(
+  userId: string,
+  conversationIds: string[],
+): Promise<Map<string, ConversationMessage[]>> {
+  const byConversation = new Map<string, ConversationMessage[]>();
+  if (conversationIds.length === 0) return byConversation;
+  const rows = await db
+    .selectFrom("assistant_messages")
+    .select(["conversation_id", "id", "role", "text", "provider", "created_at"])
+    .where("user_id", "=", userId)
+    .where("conversation_id", "in", conversationIds)
+    .orderBy("conversation_id")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  for (const { conversation_id, ...row } of rows) {
+    const messages = byConversation.get(conversation_id);
+    if (messages) messages.push(toMessage(row));
+    else byConversation.set(conversation_id, [toMessage(row)]);
+  }
+  return byConversation;
 }

@@ -1,22 +1,26 @@
-import { Readable } from "node:stream";
+import { batchedReads } from "~/lib/batched-reads";
 import { outageOf } from "~/lib/outage.server";
 import { fileStore } from "~/lib/storage.server";
 import { createZipStream, safeFileName, ZipNames, type ZipStream } from "~/lib/zip-stream.server";
 import {
-  contentBodyForExport,
+  contentBodiesForExport,
   listContentForExport,
   listMediaForExport,
   mediaForExportByIds,
+  messageCountsForExport,
+  messagesForExportOf,
+  versionCountsForExport,
+  versionsForExportOf,
   type ExportMediaRow,
 } from "~/models/export.server";
-import { getConversation, listConversationsForExport } from "~/models/assistant-conversation.server";
-import { piecesWithVersions, versionsForExport } from "~/models/content-version.server";
+import { listConversationsForExport } from "~/models/assistant-conversation.server";
 import { getProject, listProjects, projectNotFound, type Project } from "~/models/project.server";
 
 /**
  * Exports: a project, or everything a person has, as a zip written while it is sent
  * (app/lib/zip-stream.server.ts): files are read from the store (disk or S3) one at a time as the zip
- * reaches them, content bodies likewise, so memory stays flat however large the library.
+ * reaches them, content bodies and versions in batches of one query each (docs/decisions/0078), so
+ * memory stays flat however large the library.
  *
  * Layout of a project export:  project.json, voice/<name>, video/<name>, image/<name>
  * Layout of an account export: manifest.json, content/<title>.md, projects/<title>.json,
@@ -56,7 +60,7 @@ function addStoredFile(zip: ZipStream, path: string, file: ExportMediaRow) {
 
 /** A JSON entry computed when the zip reaches it (after the files before it were read). */
 function addJsonLast(zip: ZipStream, path: string, value: () => unknown) {
-  zip.addLazy(path, { compress: true }, () => Readable.from([Buffer.from(`${JSON.stringify(value(), null, 2)}\n`)]));
+  zip.addLazyBuffer(path, { compress: true }, () => `${JSON.stringify(value(), null, 2)}\n`);
 }
 
 /** A file as the JSON lists it: the fields GET /api/library answers (provenance null when unknown) and its path in the zip. */
@@ -130,6 +134,12 @@ export async function exportProject(userId: string, projectId: string): Promise<
   return { filename: `${safeFileName(project.title, "project")}.zip`, zip };
 }
 
+/**
+ * Rows per batch of bodies or versions: few queries for a large library, and at most about
+ * 200 × BODY_MAX characters in memory at once (docs/decisions/0078).
+ */
+const READ_BATCH = 200;
+
 function markdownOf(title: string, body: string): string {
   return body ? `# ${title}\n\n${body}\n` : `# ${title}\n`;
 }
@@ -140,49 +150,64 @@ function markdownOf(title: string, body: string): string {
  * and every file the person owns, with manifest.json listing all of it.
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
-  const [content, projects, library, conversations, versioned] = await Promise.all([
+  const [content, projects, library, conversations, versionCounts, messageCounts] = await Promise.all([
     listContentForExport(user.id),
     listProjects(user.id),
     listMediaForExport(user.id),
     listConversationsForExport(user.id),
-    piecesWithVersions(user.id),
+    versionCountsForExport(user.id),
+    messageCountsForExport(user.id),
   ]);
   await requireStore(library.length);
   const zip = createZipStream();
   const names = new ZipNames();
   names.take("", "manifest.json");
 
+  // Bodies are read a batch at a time as the zip reaches them; a piece deleted meanwhile is empty.
+  const bodyOf = batchedReads(
+    content.map((item) => item.id),
+    (ids) => contentBodiesForExport(user.id, ids),
+    { size: READ_BATCH },
+  );
   const contentEntries = content.map((item) => {
     const path = names.take("content", `${item.title}.md`, "untitled.md");
-    zip.addLazy(path, { compress: true, mtime: new Date(item.updated_at) }, async () => {
-      const body = await contentBodyForExport(user.id, item.id);
-      return Readable.from([Buffer.from(markdownOf(item.title, body ?? ""))]);
-    });
+    zip.addLazyBuffer(path, { mtime: new Date(item.updated_at) }, async () =>
+      markdownOf(item.title, (await bodyOf(item.id)) ?? ""),
+    );
     return { ...item, path };
   });
 
-  // Each conversation's messages are read when the zip reaches it, like a content body.
+  // Each conversation's messages are read when the zip reaches it, in batches like the bodies.
+  const messagesOf = batchedReads(
+    conversations.map((conversation) => conversation.id),
+    (ids) => messagesForExportOf(user.id, ids),
+    { size: READ_BATCH, weight: (id) => messageCounts.get(id) ?? 1 },
+  );
   const conversationEntries = conversations.map((conversation) => {
     const path = names.take("assistant", `${conversation.title}.json`, "conversation.json");
-    zip.addLazy(path, { compress: true, mtime: new Date(conversation.updated_at) }, async () => {
-      const whole = (await getConversation(user.id, conversation.id)) ?? { ...conversation, messages: [] };
-      return Readable.from([Buffer.from(`${JSON.stringify(whole, null, 2)}\n`)]);
+    zip.addLazyBuffer(path, { mtime: new Date(conversation.updated_at) }, async () => {
+      const whole = { ...conversation, messages: (await messagesOf(conversation.id)) ?? [] };
+      return `${JSON.stringify(whole, null, 2)}\n`;
     });
     return { ...conversation, path };
   });
 
-  // A piece's versions (with their bodies) are read when the zip reaches its history file.
-  const historyEntries = content
-    .filter((item) => versioned.has(item.id))
-    .map((item) => {
-      const path = names.take("history", `${item.title}.json`, "history.json");
-      zip.addLazy(path, { compress: true, mtime: new Date(item.updated_at) }, async () => {
-        const versions = await versionsForExport(user.id, item.id);
-        const document = { content_id: item.id, title: item.title, versions };
-        return Readable.from([Buffer.from(`${JSON.stringify(document, null, 2)}\n`)]);
-      });
-      return { content_id: item.id, title: item.title, path };
+  // A piece's versions (with their bodies) are read when the zip reaches its history file, in
+  // batches of about READ_BATCH versions.
+  const versioned = content.filter((item) => versionCounts.has(item.id));
+  const versionsOf = batchedReads(
+    versioned.map((item) => item.id),
+    (ids) => versionsForExportOf(user.id, ids),
+    { size: READ_BATCH, weight: (id) => versionCounts.get(id) ?? 1 },
+  );
+  const historyEntries = versioned.map((item) => {
+    const path = names.take("history", `${item.title}.json`, "history.json");
+    zip.addLazyBuffer(path, { mtime: new Date(item.updated_at) }, async () => {
+      const document = { content_id: item.id, title: item.title, versions: (await versionsOf(item.id)) ?? [] };
+      return `${JSON.stringify(document, null, 2)}\n`;
     });
+    return { content_id: item.id, title: item.title, path };
+  });
 
   const libraryEntries = library.map((file) => {
     const path = names.take(`library/${safeFileName(file.kind, "files")}`, file.name);
