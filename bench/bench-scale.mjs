@@ -121,10 +121,12 @@ for (const side of ["small", "large"]) {
       `the rare word: ${checks.searchRare.onFirstPage} found, ${seeded.rare} seeded`,
     (checks.searchMiss.onFirstPage !== 0 || (checks.searchMiss.total ?? 0) !== 0) && "the absent word found something",
     checks.libraryTotal !== seeded.files && `the library says ${checks.libraryTotal} files, seeded ${seeded.files}`,
+    checks.textBytes !== seeded.textBytes && `text counted ${checks.textBytes} bytes, seeded ${seeded.textBytes}`,
+    checks.mediaBytes !== seeded.bytes && `files counted ${checks.mediaBytes} bytes, seeded ${seeded.bytes}`,
   ].filter(Boolean);
   if (problems.length) throw new Error(`${side}: ${problems.join("; ")}`);
   log(
-    `${side}: ${number(checks.total)} pieces in ${checks.pages} pages (${checks.paging} paging), searches and library right`,
+    `${side}: ${number(checks.total)} pieces in ${checks.pages} pages (${checks.paging} paging), searches, library and storage counters right`,
   );
 }
 

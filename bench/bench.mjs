@@ -18,6 +18,8 @@
 //   3. /dashboard one request at a time for that person, rendered and repeated, median and p95;
 //   4. the upload benchmark, in its own process with its own server: a 1 GiB multipart upload's peak
 //      server memory over idle and its throughput against a plain `cat` of the same bytes.
+// `npm run bench -- scale` runs bench/bench-scale.mjs instead: a person of 100 pieces against one of
+// 100,000, by turns (docs/performance.md, "Scale").
 // Run it with the Node to measure (`path/to/node bench/bench.mjs`): the server and the ceiling run
 // on the same Node as the bench.
 // Timings never fail the run: it exits non-zero only on errors (a request that fails or answers

@@ -158,7 +158,7 @@ export async function exportAccount(base, person) {
 /**
  * What the server answers for the person, checked against what was seeded: the list's total and every
  * page walked by `Link rel=next` to the end (every piece once), the searches' totals and results, the
- * library's total. Sets `person.lastPage` (the last page's URL, as the walk reached it) and answers the
+ * library's total, the storage counted for the person. Sets `person.lastPage` (the last page's URL, as the walk reached it) and answers the
  * figures (with `paging`: "cursor" when the server's next links carry a cursor, else "offset").
  */
 export async function checkPerson(base, person, seeded) {
@@ -187,6 +187,7 @@ export async function checkPerson(base, person, seeded) {
     return { total: header === undefined ? null : Number(header), onFirstPage: JSON.parse(textOf(answer)).length };
   };
   const library = JSON.parse(textOf(expectStatus(await send(base, "/api/library", person), 200, "the library")));
+  const usage = JSON.parse(textOf(expectStatus(await send(base, "/api/library/usage", person), 200, "the usage")));
   return {
     total,
     walked: seen.size,
@@ -196,5 +197,7 @@ export async function checkPerson(base, person, seeded) {
     searchRare: await search(RARE_WORD),
     searchMiss: await search(ABSENT_WORD),
     libraryTotal: library.total,
+    textBytes: usage.text_bytes,
+    mediaBytes: usage.used_bytes - usage.text_bytes,
   };
 }

@@ -69,7 +69,8 @@ function pieceText(random, i, rare) {
  * Seeds `count` text pieces for the person in one transaction: one in 500 pinned (at least one), one in
  * five carrying COMMON_WORD, RARE_PIECES carrying RARE_WORD, none ABSENT_WORD; updated a minute apart,
  * the newest last. Returns what a correct server must then answer (the counts the searches must find),
- * and `editedId`: a piece with neither search word, for the autosave to change.
+ * the UTF-8 bytes of their titles and bodies, and `editedId`: a piece with neither search word, for the
+ * autosave to change.
  */
 export function seedPieces(sqlite, userId, count, seed = 1) {
   const insert = sqlite.prepare(
@@ -80,6 +81,7 @@ export function seedPieces(sqlite, userId, count, seed = 1) {
   const start = Date.now() - (count + 10) * 60_000;
   let common = 0;
   let pinned = 0;
+  let textBytes = 0;
   let editedId = null;
   sqlite.transaction(() => {
     for (let i = 0; i < count; i++) {
@@ -89,11 +91,12 @@ export function seedPieces(sqlite, userId, count, seed = 1) {
       const id = randomUUID();
       if (i === Math.min(1, count - 1)) editedId = id;
       insert.run(id, userId, title, body, pin, stamp, stamp);
+      textBytes += Buffer.byteLength(title) + Buffer.byteLength(body);
       if (i % 5 === 0) common++;
       pinned += pin;
     }
   })();
-  return { pieces: count, pinned, common, rare: rare.size, absent: 0, editedId };
+  return { pieces: count, pinned, common, rare: rare.size, absent: 0, textBytes, editedId };
 }
 
 function crc32(bytes) {
