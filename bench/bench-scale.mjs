@@ -15,7 +15,8 @@
 // throughput and the server's memory growth. Timings never fail the run; wrong answers do.
 // Options: --rounds N (3), --quick (1,000 pieces for the large person: a smoke run), --large N
 // (100,000), --small N (100), --files N (the large person's files: 1,000), --small-files N (20),
-// --requests N (each row's requests per person per round: 40; 10 with --quick), --only a,b (rows by
+// --requests N (each row's requests per person per round: 40; 10 with --quick), --warm-up N (each
+// row's requests per person before the first round, not measured: 30; 5 with --quick), --only a,b (rows by
 // name: dashboard, list-first, list-last, search-common, search-rare, search-miss, autosave, library,
 // export), --json <file> (the seed, the checks and the figures, for scripts and tests).
 import fs from "node:fs";
@@ -45,6 +46,8 @@ const SMALL_FILES = whole("--small-files", 20);
 const LARGE_FILES = whole("--files", 1_000);
 const REQUESTS = whole("--requests", QUICK ? 10 : 40);
 const WARM_UP = 3;
+/** Each row's requests per person before the first round, unmeasured: the server's code compiled and warm for both. */
+const WARM_ROUND = whole("--warm-up", QUICK ? 5 : 30);
 const ONLY = (option("--only", "") ?? "").split(",").filter(Boolean);
 const JSON_FILE = option("--json", null);
 /** A row that should not grow with the person's work may cost at most this much more for the large person. */
@@ -130,12 +133,15 @@ for (const side of ["small", "large"]) {
   );
 }
 
+/** The row's n-th request for the person, read fresh: their content version moved first. */
+function fresh(row, person, n) {
+  bumpVersion.run(person.id);
+  return row.request(base, person, n);
+}
+
 /** One turn of a row for one person: CPU per request (ms), median latency (ms). */
 async function turn(row, person, round) {
-  const request = (n) => {
-    bumpVersion.run(person.id);
-    return row.request(base, person, n);
-  };
+  const request = (n) => fresh(row, person, n);
   for (let n = 0; n < WARM_UP; n++) await request(round * 1_000_000 + n);
   const latencies = [];
   const cpuBefore = preciseCpuMs(server.pid);
@@ -172,7 +178,12 @@ async function exportTurn(person, seeded) {
 
 const rows = ROWS.filter((row) => wanted(row.name)).map((row) => ({ ...row, small: [], large: [] }));
 const exports = { small: [], large: [] };
-log(`${ROUNDS} round(s) by turns, ${REQUESTS} requests per row and person per turn (after ${WARM_UP} to warm up)...`);
+log(
+  `${WARM_ROUND} requests per row and person to warm up, then ${ROUNDS} round(s) by turns, ${REQUESTS} requests per row and person per turn (after ${WARM_UP} more)...`,
+);
+for (const row of rows)
+  for (const side of ["small", "large"])
+    for (let n = 0; n < WARM_ROUND; n++) await fresh(row, people[side].person, -1 - n);
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? ["small", "large"] : ["large", "small"];
   for (const row of rows) for (const side of order) row[side].push(await turn(row, people[side].person, round));

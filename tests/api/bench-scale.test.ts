@@ -37,6 +37,8 @@ describe("npm run bench -- scale", () => {
         "1",
         "--requests",
         "2",
+        "--warm-up",
+        "1",
         "--large",
         String(LARGE),
         "--files",
