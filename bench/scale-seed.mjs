@@ -1,6 +1,6 @@
 // The seed of `npm run bench -- scale` (bench/bench-scale.mjs): a person's text pieces and library
-// files written straight into the server's SQLite file and file store, in one transaction with
-// prepared statements, as the app would store them (decision 0079). The database's own triggers keep
+// files written straight into the server's database (bench/scale-store.mjs) and file store, in one
+// transaction, as the app would store them (decision 0079). The database's own triggers keep
 // the person's counters (content_count, content_version, text_bytes, media_bytes) and the full-text
 // index, exactly as for a write through the app. Nothing runs on import.
 import { randomUUID } from "node:crypto";
@@ -14,6 +14,8 @@ export const RARE_WORD = "quillwort";
 export const ABSENT_WORD = "zyzzogeton";
 /** Pieces carrying RARE_WORD (each person has at least this many pieces in any sensible run). */
 export const RARE_PIECES = 3;
+/** Rows a statement inserts. */
+const BATCH = 1000;
 
 // Ordinary words, none of them a prefix of the three above (a search word also finds words it starts).
 const WORDS = (
@@ -66,16 +68,13 @@ function pieceText(random, i, rare) {
 }
 
 /**
- * Seeds `count` text pieces for the person in one transaction: one in 500 pinned (at least one), one in
+ * Seeds `count` text pieces for the person through `store` (bench/scale-store.mjs), in one transaction: one in 500 pinned (at least one), one in
  * five carrying COMMON_WORD, RARE_PIECES carrying RARE_WORD, none ABSENT_WORD; updated a minute apart,
  * the newest last. Returns what a correct server must then answer (the counts the searches must find),
  * the UTF-8 bytes of their titles and bodies, and `editedId`: a piece with neither search word, for the
  * autosave to change.
  */
-export function seedPieces(sqlite, userId, count, seed = 1) {
-  const insert = sqlite.prepare(
-    "INSERT INTO content_items (id, user_id, title, body, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
+export async function seedPieces(store, userId, count, seed = 1) {
   const random = randomSource(seed);
   const rare = rareIndexes(count);
   const start = Date.now() - (count + 10) * 60_000;
@@ -83,19 +82,22 @@ export function seedPieces(sqlite, userId, count, seed = 1) {
   let pinned = 0;
   let textBytes = 0;
   let editedId = null;
-  sqlite.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const { title, body } = pieceText(random, i, rare);
-      const stamp = new Date(start + i * 60_000).toISOString();
-      const pin = i % 500 === 0 ? 1 : 0;
-      const id = randomUUID();
-      if (i === Math.min(1, count - 1)) editedId = id;
-      insert.run(id, userId, title, body, pin, stamp, stamp);
-      textBytes += Buffer.byteLength(title) + Buffer.byteLength(body);
-      if (i % 5 === 0) common++;
-      pinned += pin;
-    }
-  })();
+  const batch = [];
+  await store.begin();
+  for (let i = 0; i < count; i++) {
+    const { title, body } = pieceText(random, i, rare);
+    const stamp = new Date(start + i * 60_000).toISOString();
+    const pin = i % 500 === 0 ? 1 : 0;
+    const id = randomUUID();
+    if (i === Math.min(1, count - 1)) editedId = id;
+    batch.push([id, userId, title, body, pin, stamp, stamp]);
+    if (batch.length === BATCH) await store.insertPieces(batch.splice(0));
+    textBytes += Buffer.byteLength(title) + Buffer.byteLength(body);
+    if (i % 5 === 0) common++;
+    pinned += pin;
+  }
+  if (batch.length) await store.insertPieces(batch);
+  await store.commit();
   return { pieces: count, pinned, common, rare: rare.size, absent: 0, textBytes, editedId };
 }
 
@@ -145,48 +147,47 @@ const PROMPTS = ["A lighthouse at dusk", "Foxes in the snow", "A city of glass",
  * `mediaRoot` (objects/<first 2 characters of the key>/<key>, the key being the row's id), so that the
  * library lists them and the export reads them. Returns their number and bytes.
  */
-export function seedFiles(sqlite, mediaRoot, userId, count, seed = 2) {
-  const insert = sqlite.prepare(
-    `INSERT INTO media_files (id, user_id, kind, name, content_type, size, created_at, updated_at, prompt, provenance, width, height, duration_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-  );
+export async function seedFiles(store, mediaRoot, userId, count, seed = 2) {
   const random = randomSource(seed);
   const start = Date.now() - (count + 10) * 60_000;
   let bytes = 0;
-  sqlite.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const id = randomUUID();
-      const stamp = new Date(start + i * 60_000).toISOString();
-      const kind = ["photo", "image", "voice"][i % 3];
-      const side = 16 + (i % 5) * 8;
-      const data = kind === "voice" ? mp3Bytes(3 + (i % 8)) : pngBytes(random, side, side);
-      const folder = path.join(mediaRoot, "objects", id.slice(0, 2));
-      fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(path.join(folder, id), data);
-      const prompt = kind === "image" ? `${PROMPTS[i % PROMPTS.length]}, study ${i}` : null;
-      const provenance =
-        kind === "image"
-          ? JSON.stringify({ style: "watercolour", provider: "bench", model: "seed", source: null })
-          : null;
-      const name = `${kind === "voice" ? "voice" : kind}-${String(i).padStart(5, "0")}.${kind === "voice" ? "mp3" : "png"}`;
-      const png = kind !== "voice";
-      const contentType = png ? "image/png" : "audio/mpeg";
-      insert.run(
-        id,
-        userId,
-        kind,
-        name,
-        contentType,
-        data.length,
-        stamp,
-        stamp,
-        prompt,
-        provenance,
-        png ? side : null,
-        png ? side : null,
-      );
-      bytes += data.length;
-    }
-  })();
+  const batch = [];
+  await store.begin();
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    const stamp = new Date(start + i * 60_000).toISOString();
+    const kind = ["photo", "image", "voice"][i % 3];
+    const png = kind !== "voice";
+    const side = 16 + (i % 5) * 8;
+    const data = png ? pngBytes(random, side, side) : mp3Bytes(3 + (i % 8));
+    const folder = path.join(mediaRoot, "objects", id.slice(0, 2));
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(folder, id), data);
+    const prompt = kind === "image" ? `${PROMPTS[i % PROMPTS.length]}, study ${i}` : null;
+    const provenance =
+      kind === "image"
+        ? JSON.stringify({ style: "watercolour", provider: "bench", model: "seed", source: null })
+        : null;
+    const name = `${kind}-${String(i).padStart(5, "0")}.${png ? "png" : "mp3"}`;
+    const contentType = png ? "image/png" : "audio/mpeg";
+    batch.push([
+      id,
+      userId,
+      kind,
+      name,
+      contentType,
+      data.length,
+      stamp,
+      stamp,
+      prompt,
+      provenance,
+      png ? side : null,
+      png ? side : null,
+    ]);
+    if (batch.length === BATCH) await store.insertFiles(batch.splice(0));
+    bytes += data.length;
+  }
+  if (batch.length) await store.insertFiles(batch);
+  await store.commit();
   return { files: count, bytes };
 }
