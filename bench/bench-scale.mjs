@@ -1,5 +1,6 @@
 // `npm run bench -- scale`: what a person's requests cost as their work grows (docs/performance.md,
-// "Scale"). Starts the production build (building it first if there is none) on SQLite with a
+// "Scale"). Starts the production build (building it first if there is none) on SQLite (PostgreSQL:
+// DATABASE_URL, or --postgres for a throwaway cluster; its backends' CPU is then counted too) with a
 // temporary DATA_DIR, signs two people up and in as a browser does, and seeds straight into the
 // database and the file store (bench/scale-seed.mjs, decision 0079) a "small" person (100 text
 // pieces, 20 files) and a "large" one (100,000 pieces, 1,000 files). It checks once that the server
@@ -152,7 +153,8 @@ try {
   }
   const cpuSince = async (before) => {
     const now = await cpuNow();
-    return now.server - before.server + databaseCpuBetween(before.database, now.database);
+    const database = databaseCpuBetween(before.database, now.database);
+    return { total: now.server - before.server + database, database };
   };
 
   /** One turn of a row for one person: CPU per request (ms), median latency (ms). */
@@ -163,7 +165,7 @@ try {
     const cpuBefore = await cpuNow();
     for (let n = 0; n < REQUESTS; n++) latencies.push((await request(round * 1_000_000 + WARM_UP + n)).ms);
     const cpu = await cpuSince(cpuBefore);
-    return { cpu: cpu / REQUESTS, ms: median(latencies) };
+    return { cpu: cpu.total / REQUESTS, databaseCpu: cpu.database / REQUESTS, ms: median(latencies) };
   }
 
   /** One export for one person, with the server's memory sampled every 20 ms while it streams. */
@@ -180,7 +182,8 @@ try {
         `the export holds ${result.entries} entries, fewer than ${seeded.pieces} pieces and ${seeded.files} files`,
       );
     return {
-      cpu,
+      cpu: cpu.total,
+      databaseCpu: cpu.database,
       ms: result.ms,
       bytes: result.bytes,
       entries: result.entries,
@@ -216,8 +219,18 @@ try {
       name: row.name,
       label: row.label,
       flat: row.flat,
-      small: { cpu: small, ms: median(row.small.map((t) => t.ms)), turns: row.small.map((t) => t.cpu) },
-      large: { cpu: large, ms: median(row.large.map((t) => t.ms)), turns: row.large.map((t) => t.cpu) },
+      small: {
+        cpu: small,
+        databaseCpu: median(row.small.map((t) => t.databaseCpu)),
+        ms: median(row.small.map((t) => t.ms)),
+        turns: row.small.map((t) => t.cpu),
+      },
+      large: {
+        cpu: large,
+        databaseCpu: median(row.large.map((t) => t.databaseCpu)),
+        ms: median(row.large.map((t) => t.ms)),
+        turns: row.large.map((t) => t.cpu),
+      },
       ratio: large / small,
     };
   });
@@ -274,6 +287,7 @@ try {
       JSON.stringify(
         {
           node: process.versions.node,
+          engine: store.engine,
           options: {
             rounds: ROUNDS,
             requests: REQUESTS,

@@ -4,19 +4,23 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { createTestDatabase, postgresTestServer } from "../support/postgres";
 
 // `npm run bench -- scale` (bench/bench-scale.mjs) kept from rotting: one small round of it against the
-// production build (its own server), and what it reports checked against what it seeded.
+// production build (its own server), and what it reports checked against what it seeded. Under
+// `npm run test:pg` on a PostgreSQL database of its own, else on SQLite.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const LARGE = 260;
 const LARGE_FILES = 30;
 
-function runBench(args: string[]): Promise<{ code: number | null; output: string }> {
+async function runBench(args: string[]): Promise<{ code: number | null; output: string }> {
+  const postgres = postgresTestServer();
+  const databaseUrl = postgres ? await createTestDatabase(postgres, "bench") : "";
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(root, "bench/bench.mjs"), "scale", ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: "" },
+      env: { ...process.env, DATABASE_URL: databaseUrl },
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
@@ -48,6 +52,7 @@ describe("npm run bench -- scale", () => {
       ]);
       expect(run.code, run.output).toBe(0);
       const result = JSON.parse(fs.readFileSync(report, "utf8"));
+      expect(result.engine).toBe(postgresTestServer() ? "PostgreSQL" : "SQLite");
 
       expect(result.seeded.small).toMatchObject({ pieces: 100, files: 20, common: 20, rare: 3 });
       expect(result.seeded.large).toMatchObject({ pieces: LARGE, files: LARGE_FILES, common: LARGE / 5, rare: 3 });
