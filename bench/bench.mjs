@@ -18,6 +18,8 @@
 //   3. /dashboard one request at a time for that person, rendered and repeated, median and p95;
 //   4. the upload benchmark, in its own process with its own server: a 1 GiB multipart upload's peak
 //      server memory over idle and its throughput against a plain `cat` of the same bytes.
+// `npm run bench -- scale` runs bench/bench-scale.mjs instead: a person of 100 pieces against one of
+// 100,000, by turns (docs/performance.md, "Scale").
 // Run it with the Node to measure (`path/to/node bench/bench.mjs`): the server and the ceiling run
 // on the same Node as the bench.
 // Timings never fail the run: it exits non-zero only on errors (a request that fails or answers
@@ -28,7 +30,7 @@
 // (part 4 off), BENCH_ONLY=<comma-separated row names: dashboard, content, dashboard-data, autosave, api,
 // dashboard-repeat> (only those rows of the table, nothing else), BENCH_PROFILE=<folder> (the server's
 // CPU profile, written there when it stops), BENCH_SAVE_HTML=<file> (the dashboard's HTML, kept there to read).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -39,7 +41,8 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { ensureBuild, launchServer } from "../tests/harness/launch.mjs";
-import { formLogin, register } from "../tests/support/client.mjs";
+import { cpuMs, signUpAsBrowser } from "./browser.mjs";
+import { table } from "./table.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -64,94 +67,6 @@ function startServer(dataDir) {
     nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`);
   }
   return launchServer({ env, nodeArgs });
-}
-
-/**
- * CPU time the server process (and any it started) has used so far, in ms (Linux /proc; null elsewhere). Unlike req/s it
- * barely moves when other work shares the machine, so it is the steadier figure for comparisons.
- */
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
-function statFields(pid) {
-  return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-}
-/** The process's CPU and that of any processes it started (a cluster's workers), while they run. */
-function cpuMs(pid) {
-  try {
-    const parents = new Map();
-    for (const entry of fs.readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        parents.set(Number(entry), Number(statFields(entry)[1]));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    const tree = new Set([pid]);
-    for (let grown = true; grown;) {
-      grown = false;
-      for (const [child, parent] of parents) {
-        if (tree.has(parent) && !tree.has(child)) {
-          tree.add(child);
-          grown = true;
-        }
-      }
-    }
-    let ticks = 0;
-    for (const member of tree) {
-      try {
-        const fields = statFields(member);
-        ticks += Number(fields[11]) + Number(fields[12]);
-      } catch {
-        if (member === pid) return null;
-      }
-    }
-    return (ticks / CLOCK_TICKS) * 1000;
-  } catch {
-    return null;
-  }
-}
-
-/** A browser's cookie jar, reduced to what the bench needs: name=value pairs, updated by Set-Cookie. */
-function applySetCookies(jar, response) {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair, ...attributes] = line.split(";");
-    const name = pair.slice(0, pair.indexOf("=")).trim();
-    const value = pair.slice(pair.indexOf("=") + 1).trim();
-    const gone =
-      !value ||
-      attributes.some(
-        (attribute) =>
-          /^\s*max-age\s*=\s*0\s*$/i.test(attribute) || /^\s*expires\s*=\s*thu, 01 jan 1970/i.test(attribute),
-      );
-    if (gone) jar.delete(name);
-    else jar.set(name, value);
-  }
-  return jar;
-}
-const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-
-/**
- * A person as a browser becomes one: registered, then signed in through the login form (with the
- * Origin and Sec-Fetch-Site a browser sends on a same-origin post), then the dashboard it is sent to
- * (which takes any flash cookie the login set); `cookie` is what the browser then sends.
- */
-async function signUp(url) {
-  const email = `bench-${randomUUID().slice(0, 8)}@example.com`;
-  const registered = await register(url, email, { password: PASSWORD });
-  if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
-  const { id } = registered.body;
-  const jar = new Map();
-  const login = await formLogin(url, email, { password: PASSWORD, browser: true });
-  if (login.status !== 302) throw new Error(`login failed: ${login.status}`);
-  applySetCookies(jar, login);
-  const landed = await fetch(new URL(login.headers.get("Location") ?? "/dashboard", url), {
-    headers: { Cookie: cookieHeader(jar) },
-    redirect: "manual",
-  });
-  if (landed.status !== 200) throw new Error(`the page after login answered ${landed.status}`);
-  await landed.arrayBuffer();
-  applySetCookies(jar, landed);
-  return { id, email, cookie: cookieHeader(jar) };
 }
 
 /** Seeds the items in one transaction, as the model would store them (some pinned, bodies of varied length). */
@@ -228,22 +143,6 @@ async function load(url, headers, pid, options = {}) {
       ? null
       : (cpuAfter - cpuBefore) / result.requests.total;
   return result;
-}
-
-function table(title, columns, rows) {
-  const widths = columns.map((column, i) => Math.max(column.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) =>
-    "| " +
-    cells.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join(" | ") +
-    " |";
-  process.stdout.write(`\n${title}\n`);
-  process.stdout.write(line(columns) + "\n");
-  process.stdout.write(
-    "|" +
-      widths.map((width, i) => (i === 0 ? "-".repeat(width + 1) + "-" : "-".repeat(width + 1) + ":")).join("|") +
-      "|\n",
-  );
-  for (const row of rows) process.stdout.write(line(row) + "\n");
 }
 
 const ms = (value) => `${value.toFixed(2)} ms`;
@@ -558,7 +457,7 @@ async function benchDashboard() {
     // The table's people: PEOPLE of them with PERSON_ITEMS items each, signed in as a browser is.
     const people = [];
     for (let i = 0; i < PEOPLE; i++) {
-      const someone = await signUp(server.url);
+      const someone = await signUpAsBrowser(server.url, PASSWORD);
       seed(sqlite, someone.id, PERSON_ITEMS);
       someone.items = sqlite
         .prepare("SELECT id FROM content_items WHERE user_id = ? ORDER BY id")
@@ -568,9 +467,9 @@ async function benchDashboard() {
     }
     // Parts 2 and 3: one person with ITEMS items, and another with as many, so the list query has to
     // pick one person's rows out of a bigger table.
-    const user = await signUp(server.url);
+    const user = await signUpAsBrowser(server.url, PASSWORD);
     seed(sqlite, user.id, ITEMS);
-    const other = await signUp(server.url);
+    const other = await signUpAsBrowser(server.url, PASSWORD);
     seed(sqlite, other.id, ITEMS);
     sqlite.exec("ANALYZE");
     log(
@@ -658,7 +557,10 @@ async function benchDashboard() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// `npm run bench -- scale [options]`: the growth benchmark, bench/bench-scale.mjs, instead.
+if (process.argv[2] === "scale") await import("./bench-scale.mjs");
+else
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
