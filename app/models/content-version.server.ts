@@ -155,29 +155,3 @@ export async function restoreVersion(userId: string, contentId: string, versionI
   const version = await getVersion(userId, contentId, versionId);
   return saveContent(userId, contentId, { title: version.title, body: version.body }, { versionReason: "restore" });
 }
-
-/** The account export's view: which of the person's pieces have a history (its file is read when the zip reaches it). */
-export async function piecesWithVersions(userId: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom("content_versions")
-    .select("content_id")
-    .distinct()
-    .where("user_id", "=", userId)
-    .execute();
-  return new Set(rows.map((row) => row.content_id));
-}
-
-/** One piece's history for the account export: every version with its body, in the order they were kept. */
-export async function versionsForExport(
-  userId: string,
-  contentId: string,
-): Promise<Pick<VersionRow, "title" | "body" | "reason" | "created_at">[]> {
-  return db
-    .selectFrom("content_versions")
-    .select(["title", "body", "reason", "created_at"])
-    .where("content_id", "=", contentId)
-    .where("user_id", "=", userId)
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
-}

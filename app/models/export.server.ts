@@ -32,17 +32,6 @@ export async function listContentForExport(userId: string): Promise<ExportConten
   return rows.map((row) => ({ ...row, pinned: Boolean(row.pinned) }));
 }
 
-/** One item's body, or undefined when it was deleted meanwhile. */
-export async function contentBodyForExport(userId: string, id: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom("content_items")
-    .select("body")
-    .where("id", "=", id)
-    .where("user_id", "=", userId)
-    .executeTakeFirst();
-  return row?.body;
-}
-
 /** Every file the person owns, of every kind, by kind then oldest first. */
 export async function listMediaForExport(userId: string): Promise<ExportMediaRow[]> {
   const rows = await db
