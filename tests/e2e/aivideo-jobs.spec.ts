@@ -1,4 +1,5 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { launchServer } from "../harness/launch.mjs";
 import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
@@ -7,8 +8,27 @@ import { signUpAndLogIn } from "../support/e2e-session";
  * Retry and Up/Down, with JavaScript (fetchers, the list read again while jobs are active) and without
  * (plain forms, the page's own refresh). The server works two jobs at once: another person's three
  * jobs fill the runner first, so this person's jobs wait long enough (each render takes 4 s or more)
- * to be reordered.
+ * to be reordered. A server of its own: filling the shared server's runner would hold up every other
+ * test's video past the screen's polling limit.
  */
+
+let server: Awaited<ReturnType<typeof launchServer>>;
+test.beforeAll(async () => {
+  server = await launchServer({
+    dataDirPrefix: "studio-e2e-video-jobs-",
+    env: { SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789" },
+    timeoutMs: 120_000,
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** A page on this spec's server (localhost: a secure context for the cookies). */
+async function pageOnServer(browser: Browser, javaScriptEnabled: boolean, viewport: { width: number; height: number }) {
+  const context = await browser.newContext({ baseURL: `http://localhost:${server.port}`, javaScriptEnabled, viewport });
+  return { page: await context.newPage(), close: () => context.close() };
+}
 
 async function startJobs(request: APIRequestContext, prompts: string[]): Promise<string[]> {
   const ids: string[] = [];
@@ -20,7 +40,7 @@ async function startJobs(request: APIRequestContext, prompts: string[]): Promise
   return ids;
 }
 
-/** Cancels whatever is still unfinished, so the shared runner is free for the other tests. */
+/** Cancels whatever is still unfinished, so the runner is free for the next test. */
 async function cancelAll(request: APIRequestContext) {
   const jobs = (await (await request.get("/api/aivideo")).json()) as { id: string; status: string }[];
   for (const job of jobs) await request.post(`/api/aivideo/${job.id}/cancel`);
@@ -28,7 +48,7 @@ async function cancelAll(request: APIRequestContext) {
 
 /** Another person whose jobs keep the runner's slots busy. */
 async function occupier(browser: Browser) {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ baseURL: `http://localhost:${server.port}` });
   const page = await context.newPage();
   await signUpAndLogIn(page, "aivideo-jobs-busy");
   await startJobs(page.request, ["Busy one", "Busy two", "Busy three"]);
@@ -53,8 +73,9 @@ const waitingLine = async (page: Page) =>
       .catch(() => [])
   ).map((text) => /^Mine (\w+)$/.exec(text)?.[1]);
 
-async function controlJobs(page: Page, browser: Browser, javaScript: boolean) {
+async function controlJobs(browser: Browser, javaScript: boolean, viewport: { width: number; height: number }) {
   test.setTimeout(150_000);
+  const { page, close } = await pageOnServer(browser, javaScript, viewport);
   let busy: Awaited<ReturnType<typeof occupier>> | null = await occupier(browser);
   try {
     await signUpAndLogIn(page, javaScript ? "aivideo-jobs" : "aivideo-jobs-nojs");
@@ -118,10 +139,11 @@ async function controlJobs(page: Page, browser: Browser, javaScript: boolean) {
     await cancelAll(page.request).catch(() => {});
     await busy?.close();
     busy = null;
+    await close();
   }
 }
 
-// One at a time: each test fills the shared runner for a few seconds.
+// One at a time: each test fills the runner for a few seconds.
 test.describe.configure({ mode: "serial" });
 
 for (const viewport of [
@@ -129,21 +151,14 @@ for (const viewport of [
   { width: 375, height: 667 },
 ]) {
   test.describe(`AI video jobs at ${viewport.width}×${viewport.height}`, () => {
-    test.use({ viewport });
-
-    test("Cancel, Retry and Up/Down on the person's jobs, with JavaScript", async ({ page, browser }) => {
-      await controlJobs(page, browser, true);
+    test("Cancel, Retry and Up/Down on the person's jobs, with JavaScript", async ({ browser }) => {
+      await controlJobs(browser, true, viewport);
     });
 
-    test.describe("with JavaScript off", () => {
-      test.use({ javaScriptEnabled: false });
-
-      test("Cancel, Retry and Up/Down as plain forms; the page refreshes itself while jobs run", async ({
-        page,
-        browser,
-      }) => {
-        await controlJobs(page, browser, false);
-      });
+    test("with JavaScript off: Cancel, Retry and Up/Down as plain forms; the page refreshes itself while jobs run", async ({
+      browser,
+    }) => {
+      await controlJobs(browser, false, viewport);
     });
   });
 }
