@@ -193,10 +193,13 @@ describe("video jobs a person controls", () => {
       await response.arrayBuffer();
       return response;
     };
-    const started = await Promise.all(
-      ["s1", "s2", "s3"].map(async (prompt) => (await call("/api/aivideo/", { token, json: { prompt } })).body.id),
-    );
-    const [s1, s2, s3] = started as string[];
+    const started: string[] = [];
+    for (const prompt of ["s1", "s2", "s3"]) {
+      const created = await call("/api/aivideo/", { token, json: { prompt } });
+      expect(created.status).toBe(202);
+      started.push(created.body.id);
+    }
+    const [s1, s2, s3] = started;
     // Two are worked (the stub never finishes them), the third waits.
     await waitFor(
       () => list(token),
