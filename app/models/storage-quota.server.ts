@@ -17,8 +17,8 @@ import { storageUseRow } from "./storage-use-row.server";
  *
  *   users.media_bytes + users.text_bytes + their live storage_reservations
  *
- * (the two counters are kept by migration 0012's triggers in the statement that writes a file's or an
- * item's row; a reservation is what an upload or generation in flight holds).
+ * (the two counters are kept by migration 0012's triggers, 0024's for content items, in the statement that
+ * writes a file's or an item's row; a reservation is what an upload or generation in flight holds).
  *
  * Every change that adds bytes checks, in the transaction that makes it, with the person's users row
  * locked: on PostgreSQL the row lock makes the person's writers take turns (READ COMMITTED would let
