@@ -12,7 +12,7 @@ export interface UsersTable {
   content_count: Generated<number>;
   /** Bytes of the person's media_files (triggers of migration 0012). */
   media_bytes: Generated<number>;
-  /** UTF-8 bytes of the titles and bodies of the person's content_items (triggers of migration 0012). */
+  /** UTF-8 bytes of the titles and bodies of the person's content_items (triggers of migrations 0012 and 0024). */
   text_bytes: Generated<number>;
   /** Set by `npm run admin -- disable` (migration 0015): tokens stop at once, login is refused. */
   disabled_at?: string | null;

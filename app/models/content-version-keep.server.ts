@@ -4,7 +4,6 @@ import type { ContentVersionsTable, Database } from "~/lib/db-schema";
 import { env } from "~/lib/env.server";
 import { newId } from "~/lib/ids.server";
 import { textBytesOf } from "./content-input.server";
-import { roomLeftLocked } from "./storage-quota.server";
 
 /**
  * Which states of a text piece its history keeps, and keeping them (docs/decisions/0072). A version
@@ -118,31 +117,66 @@ export function versionsToKeep(
   return kept;
 }
 
+/** One version's insert, compiled once: an autosave that keeps one runs it. */
+const versionInsert = compileOnce(
+  (
+    database: Kysely<Database>,
+    p: {
+      id: string;
+      contentId: string;
+      userId: string;
+      title: string;
+      body: string;
+      createdAt: string;
+      reason: string;
+    },
+  ) =>
+    database.insertInto("content_versions").values({
+      id: p.id,
+      content_id: p.contentId,
+      user_id: p.userId,
+      title: p.title,
+      body: p.body,
+      created_at: p.createdAt,
+      reason: p.reason as VersionReason,
+    }),
+);
+
 /**
  * Keeps `states` of the person's piece, inside the transaction that wrote it (after the write and
  * any quota check, so the order of locks stays the quota's: the written row, then the person's).
  * A version counts toward the storage quota; one that would pass it is left out rather than refusing
- * the person's save (docs/decisions/0072). Then the history is pruned to CONTENT_VERSIONS_MAX.
+ * the person's save (docs/decisions/0072). `roomLeft`: roomLeftLocked's `left`, read once in that
+ * transaction for the quota check and this (docs/decisions/0080). `versionsBefore`: the piece's
+ * count of versions as updateContent read it; its compare-and-set write proves no other write kept
+ * one since, so the history is pruned to CONTENT_VERSIONS_MAX only when it can have passed it.
  */
 export async function keepVersions(
   trx: Kysely<Database>,
   userId: string,
   contentId: string,
   states: readonly KeptState[],
+  roomLeft: number,
+  versionsBefore: number,
 ): Promise<number> {
-  let room = (await roomLeftLocked(trx, userId)).left;
+  let room = roomLeft;
   let kept = 0;
   for (const state of states) {
     const bytes = textBytesOf(state.title, state.body);
     if (bytes > room) continue;
-    await trx
-      .insertInto("content_versions")
-      .values({ id: newId(), content_id: contentId, user_id: userId, ...state })
-      .execute();
+    await versionInsert.execute(trx, {
+      id: newId(),
+      contentId,
+      userId,
+      title: state.title,
+      body: state.body,
+      createdAt: state.created_at,
+      reason: state.reason,
+    });
     room -= bytes;
     kept += 1;
   }
-  if (kept > 0) await pruneVersions(trx, contentId);
+  if (kept > 0 && versionsBefore + kept > env.contentVersionsMax) await pruneVersions(trx, contentId);
   return kept;
 }
 

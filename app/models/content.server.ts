@@ -13,7 +13,7 @@ import {
   versionsToKeep,
   type VersionReason,
 } from "./content-version-keep.server";
-import { requireWithinQuota } from "./storage-quota.server";
+import { quotaExceeded, requireWithinQuota, roomLeftLocked } from "./storage-quota.server";
 
 /**
  * Text content items (docs/api.md#entities-and-payloads): every function takes the signed-in user's id and every query is
@@ -208,7 +208,8 @@ export async function updateContent(
       readUpdatedAt: current.updated_at,
     });
   const grows = textBytesOf(changes.title, changes.body) > textBytesOf(current.title, current.body);
-  const keep = versionsToKeep(current, changes, historyFactsOf(current), {
+  const facts = historyFactsOf(current);
+  const keep = versionsToKeep(current, changes, facts, {
     reason: options.versionReason ?? "save",
     editingSince: options.editingSince,
   });
@@ -217,8 +218,10 @@ export async function updateContent(
       ? await db.transaction().execute(async (trx) => {
           const rows = await write(trx);
           if (Number(rows) !== 1) return rows;
-          if (grows) await requireWithinQuota(trx, userId);
-          if (keep.length > 0) await keepVersions(trx, userId, id, keep);
+          // One read of the person's room serves the quota check and the versions (docs/decisions/0080).
+          const room = await roomLeftLocked(trx, userId);
+          if (grows && room.left < 0) throw quotaExceeded(room.quotaBytes);
+          if (keep.length > 0) await keepVersions(trx, userId, id, keep, room.left, facts.versions);
           return rows;
         })
       : await write(db);

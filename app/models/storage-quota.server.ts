@@ -9,6 +9,7 @@ import { instanceIdFor } from "~/lib/storage.server";
 import { formatBytes } from "~/shared/bytes";
 import type { MediaKind } from "~/shared/media-names";
 import { MEDIA_RULES } from "./media-rules.server";
+import { storageUseRow } from "./storage-use-row.server";
 
 /**
  * The storage quota (USER_STORAGE_QUOTA_MB, or the person's own set by `npm run admin -- quota`) as one rule for every way bytes arrive, held under races
@@ -16,8 +17,8 @@ import { MEDIA_RULES } from "./media-rules.server";
  *
  *   users.media_bytes + users.text_bytes + their live storage_reservations
  *
- * (the two counters are kept by migration 0012's triggers in the statement that writes a file's or an
- * item's row; a reservation is what an upload or generation in flight holds).
+ * (the two counters are kept by migration 0012's triggers, 0024's for content items, in the statement that
+ * writes a file's or an item's row; a reservation is what an upload or generation in flight holds).
  *
  * Every change that adds bytes checks, in the transaction that makes it, with the person's users row
  * locked: on PostgreSQL the row lock makes the person's writers take turns (READ COMMITTED would let
@@ -66,22 +67,11 @@ async function storageUseOn(
   userId: string,
   exceptReservation: string | null = null,
 ): Promise<StorageUse> {
-  const row = await database
-    .selectFrom("users")
-    .select((eb) => [
-      "media_bytes",
-      "text_bytes",
-      "storage_quota_bytes",
-      eb
-        .selectFrom("storage_reservations")
-        .select((inner) => inner.fn.coalesce(inner.fn.sum<number | string>("bytes"), inner.lit(0)).as("reserved"))
-        .where("user_id", "=", userId)
-        .where("updated_at", ">=", liveSince())
-        .where("id", "!=", exceptReservation ?? "")
-        .as("reserved"),
-    ])
-    .where("id", "=", userId)
-    .executeTakeFirst();
+  const row = await storageUseRow.first(database, {
+    userId,
+    liveSince: liveSince(),
+    exceptReservation: exceptReservation ?? "",
+  });
   const own = row?.storage_quota_bytes;
   return {
     mediaBytes: Number(row?.media_bytes ?? 0),
@@ -111,8 +101,9 @@ export async function storageLeft(userId: string): Promise<number> {
  * against a writer queued for the row.
  */
 async function lockPerson(trx: Kysely<Database>, userId: string): Promise<void> {
-  const query = trx.selectFrom("users").select("id").where("id", "=", userId);
-  await (engineOf(trx) === "postgres" ? query.forNoKeyUpdate() : query).execute();
+  // SQLite has no row locks: a plain SELECT here took nothing and cost a statement per check.
+  if (engineOf(trx) !== "postgres") return;
+  await trx.selectFrom("users").select("id").where("id", "=", userId).forNoKeyUpdate().execute();
 }
 
 /**

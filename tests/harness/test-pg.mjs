@@ -23,6 +23,7 @@ const UNIT_FILES = [
   "tests/unit/content-keyset.test.ts",
   "tests/unit/library-keyset.test.ts",
   "tests/unit/content-versions.test.ts",
+  "tests/unit/content-change-counters.test.ts",
   "tests/unit/export-reads.test.ts",
   "tests/unit/projects.test.ts",
   "tests/unit/ai-video-jobs.test.ts",
