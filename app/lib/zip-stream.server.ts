@@ -1,7 +1,6 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createDeflateRaw, deflateRawSync } from "node:zlib";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import {
   centralRecord,
   crc32,
@@ -14,6 +13,7 @@ import {
 } from "./zip-format.server";
 
 export { safeFileName, ZipNames } from "./zip-names.server";
+export { attachmentDisposition, zipResponse } from "./zip-response.server";
 
 /**
  * Zip files written as they are sent (the exports; docs/decisions/0078). Entries are queued with what
@@ -48,6 +48,11 @@ export interface ZipStream {
     options: Partial<ZipEntryOptions>,
     make: () => Buffer | string | Promise<Buffer | string>,
   ): void;
+  /**
+   * Small entries that `entries` gives one at a time, each only when the zip reaches it: many entries
+   * (an export's pieces) without a queued entry, name or closure for each of them up front.
+   */
+  addEach(entries: Iterable<LazyBufferEntry>): void;
   /** An entry whose bytes `open` streams when the zip reaches it (a stored file). */
   addLazy(path: string, options: ZipEntryOptions, open: () => Readable | Promise<Readable>): void;
   /** No more entries; the central directory follows the last one. */
@@ -58,11 +63,17 @@ export interface ZipStream {
   readonly output: Readable;
 }
 
+export interface LazyBufferEntry {
+  path: string;
+  options: Partial<ZipEntryOptions>;
+  make: () => Buffer | string | Promise<Buffer | string>;
+}
+
 type Entry = { path: string; compress: boolean; mtime: Date } & (
   { make: () => Buffer | string | Promise<Buffer | string> } | { open: () => Readable | Promise<Readable> }
 );
 
-const OUTPUT_HIGH_WATER_MARK = 1024 * 1024;
+const OUTPUT_HIGH_WATER_MARK = 256 * 1024;
 /** Small records are gathered into writes at least this large (fewer, larger socket writes). */
 export const WRITE_SIZE = 64 * 1024;
 const EMPTY = Buffer.alloc(0);
@@ -82,8 +93,12 @@ function deflateWhole(raw: Buffer): Buffer {
   });
 }
 
+function lazyEntry({ path, options, make }: LazyBufferEntry): Entry {
+  return { path, compress: options.compress ?? true, mtime: options.mtime ?? new Date(), make };
+}
+
 export function createZipStream(): ZipStream {
-  const queue: Array<Entry | undefined> = [];
+  const queue: Array<Entry | Iterator<LazyBufferEntry> | undefined> = [];
   let head = 0;
   let ended = false;
   let running = false;
@@ -128,6 +143,11 @@ export function createZipStream(): ZipStream {
   async function hand(chunk: Buffer) {
     if (closed) return;
     if (!output.push(chunk)) await new Promise<void>((resolve) => (wakeReader = resolve));
+    // Back to the event loop after each write: entries made from data already in hand (a batch of
+    // bodies, better-sqlite3's synchronous reads) only ever await settled promises, and a loop of
+    // microtasks would hold off the socket's writes (uncorked on the next tick), its 'drain' and
+    // every other request until the output buffer fills (docs/decisions/0078).
+    else await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   async function flush() {
@@ -226,13 +246,24 @@ export function createZipStream(): ZipStream {
   async function run() {
     for (;;) {
       if (closed) return;
-      const entry = queue[head];
-      if (!entry) {
+      const next = queue[head];
+      if (!next) {
         if (ended) break;
         await new Promise<void>((resolve) => (wakeWriter = resolve));
         continue;
       }
-      queue[head++] = undefined;
+      let entry: Entry;
+      if ("next" in next) {
+        const given = next.next();
+        if (given.done) {
+          queue[head++] = undefined;
+          continue;
+        }
+        entry = lazyEntry(given.value);
+      } else {
+        entry = next;
+        queue[head++] = undefined;
+      }
       await ("make" in entry ? writeWhole(entry) : writeStreamed(entry));
     }
     const directoryOffset = position;
@@ -242,7 +273,7 @@ export function createZipStream(): ZipStream {
     if (!closed) output.push(null);
   }
 
-  function add(entry: Entry) {
+  function add(entry: Entry | Iterator<LazyBufferEntry>) {
     if (ended) throw new Error("zip: an entry was added after end()");
     queue.push(entry);
     wakeWriter?.();
@@ -254,7 +285,10 @@ export function createZipStream(): ZipStream {
       add({ path, compress: options.compress ?? true, mtime: options.mtime ?? new Date(), make: () => bytes });
     },
     addLazyBuffer(path, options, make) {
-      add({ path, compress: options.compress ?? true, mtime: options.mtime ?? new Date(), make });
+      add(lazyEntry({ path, options, make }));
+    },
+    addEach(entries) {
+      add(entries[Symbol.iterator]());
     },
     addLazy(path, options, open) {
       add({ path, compress: options.compress, mtime: options.mtime ?? new Date(), open });
@@ -269,32 +303,4 @@ export function createZipStream(): ZipStream {
     },
     output,
   };
-}
-
-/** Content-Disposition for a download: an ASCII fallback name and the exact one (RFC 6266, RFC 5987). */
-export function attachmentDisposition(filename: string): string {
-  const ascii =
-    filename
-      .normalize("NFKD")
-      .replace(/[^\x20-\x7e]/g, "")
-      .replace(/["\\%;]/g, "_")
-      .trim() || "export.zip";
-  const exact = encodeURIComponent(filename).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
-
-/** The HTTP answer for a zip being written: no length (it is not known yet), never cached. */
-export function zipResponse(filename: string, zip: ZipStream): Response {
-  return new Response(createReadableStreamFromReadable(zip.output), {
-    status: 200,
-    headers: {
-      "Content-Type": "application/zip",
-      "Content-Disposition": attachmentDisposition(filename),
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
 }

@@ -6,6 +6,7 @@ import {
   contentBodiesForExport,
   listContentForExport,
   listMediaForExport,
+  type ExportContentRow,
   mediaForExportByIds,
   messageCountsForExport,
   messagesForExportOf,
@@ -169,13 +170,19 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     (ids) => contentBodiesForExport(user.id, ids),
     { size: READ_BATCH },
   );
-  const contentEntries = content.map((item) => {
-    const path = names.take("content", `${item.title}.md`, "untitled.md");
-    zip.addLazyBuffer(path, { mtime: new Date(item.updated_at) }, async () =>
-      markdownOf(item.title, (await bodyOf(item.id)) ?? ""),
-    );
-    return { ...item, path };
-  });
+  // Each piece's entry, and its name, is made only when the zip reaches it (names are unique within
+  // a folder, so taking them in the zip's order gives the same names); the manifest lists them after.
+  const contentEntries: Array<ExportContentRow & { path: string }> = [];
+  zip.addEach(
+    (function* () {
+      for (const item of content) {
+        const path = names.take("content", `${item.title}.md`, "untitled.md");
+        contentEntries.push(Object.assign(item, { path }));
+        const make = async () => markdownOf(item.title, (await bodyOf(item.id)) ?? "");
+        yield { path, options: { mtime: new Date(item.updated_at) }, make };
+      }
+    })(),
+  );
 
   // Each conversation's messages are read when the zip reaches it, in batches like the bodies.
   const messagesOf = batchedReads(
@@ -200,14 +207,20 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     (ids) => versionsForExportOf(user.id, ids),
     { size: READ_BATCH, weight: (id) => versionCounts.get(id) ?? 1 },
   );
-  const historyEntries = versioned.map((item) => {
-    const path = names.take("history", `${item.title}.json`, "history.json");
-    zip.addLazyBuffer(path, { mtime: new Date(item.updated_at) }, async () => {
-      const document = { content_id: item.id, title: item.title, versions: (await versionsOf(item.id)) ?? [] };
-      return `${JSON.stringify(document, null, 2)}\n`;
-    });
-    return { content_id: item.id, title: item.title, path };
-  });
+  const historyEntries: Array<{ content_id: string; title: string; path: string }> = [];
+  zip.addEach(
+    (function* () {
+      for (const item of versioned) {
+        const path = names.take("history", `${item.title}.json`, "history.json");
+        historyEntries.push({ content_id: item.id, title: item.title, path });
+        const make = async () => {
+          const document = { content_id: item.id, title: item.title, versions: (await versionsOf(item.id)) ?? [] };
+          return `${JSON.stringify(document, null, 2)}\n`;
+        };
+        yield { path, options: { mtime: new Date(item.updated_at) }, make };
+      }
+    })(),
+  );
 
   const libraryEntries = library.map((file) => {
     const path = names.take(`library/${safeFileName(file.kind, "files")}`, file.name);
