@@ -110,6 +110,8 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
     more = items.rows.length > used;
     if (!more || used < want - 1) break;
   }
+  // A search read to its end from an offset tells its total, whichever batch ended it.
+  if (query.q && total < 0 && !more && !query.after) total = query.offset + parts.length;
   const json = utf8.encode(`[${parts.join(",")}]`);
   const next = more && last ? contentCursor(last) : null;
   const kept = { json, total, count: parts.length, next };
