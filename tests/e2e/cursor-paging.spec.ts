@@ -13,9 +13,10 @@ const VIEWPORTS = [
   { width: 375, height: 667 },
 ];
 
+const rows = (page: Page) => page.getByRole("list", { name: "Content items" }).locator("li a[id]");
+
 /** The titles of the dashboard's rows on the page shown. */
-const dashboardTitles = (page: Page) =>
-  page.getByRole("list", { name: "Content items" }).locator("li a[id]").allTextContents();
+const dashboardTitles = (page: Page) => rows(page).allTextContents();
 
 const libraryNames = async (page: Page) =>
   (await page.getByTestId("library-item").allTextContents()).map((text) => text.match(/shot \d+\.png/)?.[0] ?? text);
@@ -43,14 +44,18 @@ for (const javaScriptEnabled of [false, true]) {
         for (let pageNumber = 2; ; pageNumber++) {
           const next = page.getByRole("link", { name: "Next page →" });
           if ((await next.count()) === 0) break;
+          const before = seen.at(-1)!;
           await next.click();
           await expect(page).toHaveURL(new RegExp(`page=${pageNumber}&cursor=[\\w-]+`));
+          // With JavaScript the list is replaced in place: wait for the new page's rows.
+          await expect(rows(page).first()).not.toHaveText(before);
           seen.push(...(await dashboardTitles(page)));
         }
         expect(seen).toEqual(all.map((item) => item.title));
         expect(new Set(seen).size).toBe(count);
         await page.getByRole("link", { name: "← Previous page" }).click();
         await expect(page).toHaveURL(/page=2(?!.*cursor)/);
+        await expect(rows(page).first()).toHaveText(seen[100]!);
         expect(await dashboardTitles(page)).toEqual(seen.slice(100, 200));
       });
 
@@ -70,13 +75,16 @@ for (const javaScriptEnabled of [false, true]) {
         for (let pageNumber = 2; ; pageNumber++) {
           const next = page.getByRole("link", { name: "Next →" });
           if ((await next.count()) === 0) break;
+          const before = (await page.getByTestId("library-item").first().textContent()) ?? "";
           await next.click();
           await expect(page).toHaveURL(new RegExp(`page=${pageNumber}&cursor=[\\w-]+`));
+          await expect(page.getByTestId("library-item").first()).not.toHaveText(before);
           seen.push(...(await libraryNames(page)));
         }
         expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `shot ${String(i + 1).padStart(2, "0")}.png`));
         await page.getByRole("link", { name: "← Previous" }).click();
         await expect(page).toHaveURL(/page=2(?!.*cursor)/);
+        await expect(page.getByTestId("library-item").first()).toContainText(seen[24]!);
         expect(await libraryNames(page)).toEqual(seen.slice(24, 48));
       });
     });
