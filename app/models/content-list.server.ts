@@ -27,7 +27,7 @@ const KEPT_LIST_MAX_BYTES = 2 * 1024 * 1024;
 export interface ContentListAnswer {
   /** The JSON array of items, as GET /api/content sends it. */
   json: Uint8Array<ArrayBuffer>;
-  /** How many items the list (or the search) has in all. */
+  /** How many items the list has in all; for a search, only when the page tells it, else -1 (nothing counted). */
   total: number;
   /** How many items this page holds (the next page starts after them). */
   count: number;
@@ -95,8 +95,8 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
   for (let first = true; parts.length < query.limit; first = false) {
     // One row past the page's end, so the page knows whether another follows.
     const want = Math.min(READ_BATCH, query.limit - parts.length) + 1;
-    const items = await readBatch(userId, query, want, first ? null : last, first);
-    if (first && query.q && items.total >= 0) total = items.total;
+    const items = await readBatch(userId, query, want, first ? null : last);
+    if (first && query.q) total = items.total;
     let used = 0;
     for (const item of items.rows.slice(0, want - 1)) {
       const text = JSON.stringify(item);
@@ -110,6 +110,8 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
     more = items.rows.length > used;
     if (!more || used < want - 1) break;
   }
+  // A search read to its end from an offset tells its total, whichever batch ended it.
+  if (query.q && total < 0 && !more && !query.after) total = query.offset + parts.length;
   const json = utf8.encode(`[${parts.join(",")}]`);
   const next = more && last ? contentCursor(last) : null;
   const kept = { json, total, count: parts.length, next };
@@ -119,20 +121,19 @@ export async function contentListAnswer(userId: string, query: ContentListQuery)
 
 /**
  * A batch of the list (or of the search): the first from the query's cursor or offset, the next ones
- * from the last row read (a keyset, whatever the first was). Only the first batch counts a search's
- * total, and only when the page cannot tell it (content-search.server.ts).
+ * from the last row read (a keyset, whatever the first was). A search's total is never counted here
+ * (no screen shows it, decision 0077): the first batch gives it when the page tells it, else it is -1.
  */
 async function readBatch(
   userId: string,
   query: ContentListQuery,
   limit: number,
   last: ContentKey | null,
-  first: boolean,
 ): Promise<{ rows: ContentItem[]; total: number }> {
   const after = last ?? query.after;
   const start = after ? { after } : { offset: query.offset };
   if (query.q) {
-    const found = await searchContent(userId, query.q, { limit, ...start, count: first });
+    const found = await searchContent(userId, query.q, { limit, ...start, count: false });
     return { rows: found.items, total: found.total };
   }
   const rows = after ? await listContentAfter(userId, limit, after) : await listContent(userId, { limit, ...start });

@@ -6,6 +6,8 @@ import { db } from "~/lib/db.server";
 import type { ContentItem, ContentSummary } from "./content.server";
 import type { ContentKey } from "./content-keyset.server";
 import { matchingRows, queryText } from "./content-search-match.server";
+import { exactQueries, manyMatches, walkPage, type WalkedRow } from "./content-search-plan.server";
+import { engineOf } from "~/lib/db-dialect.server";
 
 export { ftsAnyQuery, ftsQuery, tsAnyQuery, tsQuery } from "./content-search-match.server";
 
@@ -126,20 +128,41 @@ export interface SearchResult<T> {
 }
 
 /**
- * A page of matches and their total. The total is counted by a second query only when the page
- * cannot tell it (a full page, past the end, or a page after a cursor) and the caller shows it; the
- * count starts from the match as the page does: a search with fewer matches than a page costs one query.
+ * A page of matches and their total. The page is read by the list or from the match, as a bounded
+ * look at the match decides (content-search-plan.server.ts); both give the same rows. The total is
+ * counted by a second query only when the page cannot tell it (a full page, past the end, or a page
+ * after a cursor) and the caller shows it, from the match: a screen's total costs what the matches number.
  */
 async function searchPage<T>(
   userId: string,
   q: string,
   options: SearchOptions,
+  bodies: boolean,
+  shape: (row: WalkedRow) => T,
   run: (query: string, page: PageArguments) => Promise<T[]>,
 ): Promise<SearchResult<T>> {
   const words = searchWords(q);
   if (words.length === 0) return { items: [], total: 0 };
-  const query = queryText(db, words, userId);
-  const items = await run(query, pageOf(options));
+  let query = queryText(db, words, userId);
+  let check = query;
+  if (engineOf(db) === "sqlite") {
+    const exact = await exactQueries(db, words, userId);
+    // A word that no indexed word starts with: nothing matches, and nothing more is read.
+    if (exact === null) return { items: [], total: 0 };
+    ({ person: query, anyone: check } = exact);
+  }
+  const page = pageOf(options);
+  let items: T[] | null = null;
+  if (options.limit !== undefined && options.limit <= 1000 && (await manyMatches(db, userId, query))) {
+    const walked = await walkPage(db, userId, check, {
+      limit: options.limit,
+      offset: options.after ? 0 : (options.offset ?? 0),
+      after: options.after,
+      bodies,
+    });
+    if (walked) items = walked.map(shape);
+  }
+  items ??= await run(query, page);
   const start = options.offset ?? 0;
   const pageTellsTotal =
     !options.after &&
@@ -150,22 +173,30 @@ async function searchPage<T>(
   return { items, total: Number((await searchCount.firstOrThrow(db, { userId, query })).count) };
 }
 
+const shapeItem = (row: WalkedRow): ContentItem => ({
+  id: row.id,
+  title: row.title,
+  body: row.body ?? "",
+  pinned: Boolean(row.pinned),
+  updated_at: row.updated_at,
+});
+
+const shapeSummary = (row: WalkedRow): ContentSummary => ({
+  id: row.id,
+  title: row.title,
+  pinned: Boolean(row.pinned),
+  updated_at: row.updated_at,
+});
+
 /** The person's items matching `q` (full items, as GET /api/content answers them), and how many match; none when q has no words. */
 export async function searchContent(
   userId: string,
   q: string,
   options: SearchOptions = {},
 ): Promise<SearchResult<ContentItem>> {
-  return searchPage(userId, q, options, async (query, { page, ...values }) => {
-    const rows = await searchItems.all(db, { userId, query, ...values }, page);
-    return rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      body: row.body,
-      pinned: Boolean(row.pinned),
-      updated_at: row.updated_at,
-    }));
-  });
+  return searchPage(userId, q, options, true, shapeItem, async (query, { page, ...values }) =>
+    (await searchItems.all(db, { userId, query, ...values }, page)).map(shapeItem),
+  );
 }
 
 /** As searchContent, without the bodies (the dashboard list). */
@@ -174,15 +205,9 @@ export async function searchContentSummaries(
   q: string,
   options: SearchOptions = {},
 ): Promise<SearchResult<ContentSummary>> {
-  return searchPage(userId, q, options, async (query, { page, ...values }) => {
-    const rows = await searchSummaries.all(db, { userId, query, ...values }, page);
-    return rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      pinned: Boolean(row.pinned),
-      updated_at: row.updated_at,
-    }));
-  });
+  return searchPage(userId, q, options, false, shapeSummary, async (query, { page, ...values }) =>
+    (await searchSummaries.all(db, { userId, query, ...values }, page)).map(shapeSummary),
+  );
 }
 
 /** How many of the person's items match `q`. */

@@ -68,7 +68,8 @@ export function pageHeaders(request: Request, page: Page, count: number, total: 
  * and while entries follow, `Link: <…>; rel="next"` naming the request's own path and query with the
  * next page's cursor in place of any offset (the next page starts after this page's last entry,
  * whatever was added or removed before it meanwhile). `extra` sets other parameters of the next page's
- * address (the library's page number).
+ * address (the library's page number). A total below 0 was not counted (a search's full page,
+ * decision 0077): no `X-Total-Count` then.
  */
 export function cursorPageHeaders(
   request: Request,
@@ -76,7 +77,7 @@ export function cursorPageHeaders(
   next: string | null,
   extra: Record<string, string> = {},
 ): Record<string, string> {
-  const headers: Record<string, string> = { "X-Total-Count": String(total) };
+  const headers: Record<string, string> = total >= 0 ? { "X-Total-Count": String(total) } : {};
   if (next !== null) {
     const url = new URL(request.url);
     url.searchParams.delete("offset");
