@@ -147,21 +147,21 @@ export function ContentEditor({
           <p className="muted content-body-empty">No content yet.</p>
         )}
         <StatusLine status={status} />
-        {/* Back to Dashboard is a plain link, followed in the app from here (in-app-links.ts). */}
+        {/* Plain links, followed in the app from here (in-app-links.ts; decision 0081). */}
         <div className="content-actions" onClick={followLink}>
-          <Link
+          <a
             className="button button-primary"
-            to={`${viewUrl}?edit=1`}
+            href={`${viewUrl}?edit=1`}
             onClick={editor.startEditing}
-            preventScrollReset
+            data-keep-scroll
           >
             <Icon name="pencil" />
             Edit
-          </Link>
-          <Link className="button" to={`${viewUrl}/history`}>
+          </a>
+          <a className="button" href={`${viewUrl}/history`}>
             <Icon name="rotate-ccw" />
             History
-          </Link>
+          </a>
           <a className="button button-ghost" href="/dashboard">
             <Icon name="arrow-left" />
             Back to Dashboard

@@ -31,6 +31,10 @@ export function useFollowLinksInApp(): (event: React.MouseEvent<HTMLElement>) =>
     if (!href || !href.startsWith("/") || href.startsWith("//")) return;
     if ((link.target && link.target !== "_self") || link.hasAttribute("download")) return;
     event.preventDefault();
-    navigate(href, { replace: href === location.pathname + location.search + location.hash });
+    // `data-keep-scroll`: the page stays where it is scrolled, as <Link preventScrollReset> does.
+    navigate(href, {
+      replace: href === location.pathname + location.search + location.hash,
+      preventScrollReset: link.hasAttribute("data-keep-scroll"),
+    });
   };
 }

@@ -62,13 +62,15 @@ export function ShareControl({
 
   return (
     <>
-      <Link
+      {/* A plain link (a <Link> costs a page's render more, decision 0081): once hydrated a click opens the
+          dialog; before that, and without JavaScript, it loads the share screen. */}
+      <a
         ref={opener}
-        to={href}
+        href={href}
         className={className}
         aria-label={`Share ${title}`}
         aria-haspopup={hydrated ? "dialog" : undefined}
-        preventScrollReset
+        data-keep-scroll
         onClick={(event) => {
           if (!hydrated) return;
           event.preventDefault();
@@ -78,7 +80,7 @@ export function ShareControl({
       >
         <Icon name="send" />
         <span className={labelClassName}>Share</span>
-      </Link>
+      </a>
       {open ? (
         <dialog
           ref={dialog}
