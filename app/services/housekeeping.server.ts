@@ -2,6 +2,7 @@ import { logOutage, outageOf } from "~/lib/outage.server";
 import { SWEEP_GRACE_MS } from "~/lib/storage.server";
 import { sweepOrphanMedia } from "~/models/media.server";
 import { pruneStaleReservations } from "~/models/storage-quota.server";
+import { tidySearchIndex } from "~/models/content-search-upkeep.server";
 import { pruneAiRequests } from "~/models/ai-usage.server";
 import { pruneFeedbackAttempts } from "~/models/feedback.server";
 import { pruneExpiredInvitations } from "~/models/invitation.server";
@@ -19,7 +20,8 @@ import { pruneTransientSpeech, TRANSIENT_SPEECH_TTL_MS } from "~/models/transien
  *   instance sharing the storage safe;
  * - pruning of rows that no longer count (expired refresh tokens, login and registration attempts
  *   older than their window, storage reservations gone stale or left by this instance's previous
- *   process, AI requests older than a day): at start and hourly;
+ *   process, AI requests older than a day): at start and hourly, with a bounded merge of SQLite's
+ *   search index (content-search-upkeep.server.ts);
  * - unkept speech past its expiry (its row, then its bytes; docs/decisions/0042): at start and every
  *   SPEECH_PRUNE_INTERVAL_MS, so an expired clip's bytes stay on the store for minutes, not an hour.
  * A failure is logged and retried next time; a run that failed because the database or the store was
@@ -83,7 +85,12 @@ export async function pruneStaleRecords(now = new Date()): Promise<void> {
 
 /** The hourly pruning; never rejects but for an outage (rethrown as "unavailable" for the schedule's retry). */
 export function pruneQuietly(now = new Date()): Promise<void> {
-  return Promise.all([pruneStaleRecords(now), pruneStaleReservations(now.getTime()), pruneAiRequests(now)])
+  return Promise.all([
+    pruneStaleRecords(now),
+    pruneStaleReservations(now.getTime()),
+    pruneAiRequests(now),
+    tidySearchIndex(),
+  ])
     .then(() => {})
     .catch(logUnlessOutage("[studio] housekeeping failed"));
 }

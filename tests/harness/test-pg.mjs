@@ -20,6 +20,7 @@ import { PostgresNotInstalledError, startPgCluster } from "./pg-cluster.mjs";
 const UNIT_FILES = [
   "tests/unit/content.test.ts",
   "tests/unit/content-search.test.ts",
+  "tests/unit/content-search-upkeep.test.ts",
   "tests/unit/content-keyset.test.ts",
   "tests/unit/library-keyset.test.ts",
   "tests/unit/content-versions.test.ts",
