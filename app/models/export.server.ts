@@ -34,20 +34,25 @@ export interface ExportContentPiece extends ExportContentRow {
 export async function* contentForExport(userId: string, size: number): AsyncGenerator<ExportContentPiece[]> {
   let after: { created_at: string; id: string } | null = null;
   for (;;) {
-    let query = db
-      .selectFrom("content_items")
-      .select(["id", "title", "pinned", "created_at", "updated_at", "body"])
-      .where("user_id", "=", userId);
-    if (after) {
-      const { created_at, id } = after;
-      query = query.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "id"), ">", tuple(created_at, id)));
-    }
-    const rows = await query.orderBy("created_at").orderBy("id").limit(size).execute();
+    const rows = await contentForExportQuery(userId, size, after).execute();
     if (rows.length === 0) return;
     yield rows.map((row) => ({ ...row, pinned: Boolean(row.pinned) }));
     if (rows.length < size) return;
     after = rows[rows.length - 1]!;
   }
+}
+
+/** One batch of the export's pieces: the `size` after `after` (the first ones without it); its plan is tested. */
+export function contentForExportQuery(userId: string, size: number, after: { created_at: string; id: string } | null) {
+  let query = db
+    .selectFrom("content_items")
+    .select(["id", "title", "pinned", "created_at", "updated_at", "body"])
+    .where("user_id", "=", userId);
+  if (after) {
+    const { created_at, id } = after;
+    query = query.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "id"), ">", tuple(created_at, id)));
+  }
+  return query.orderBy("created_at").orderBy("id").limit(size);
 }
 
 /** Every file the person owns, of every kind, by kind then oldest first. */

@@ -1,9 +1,12 @@
+import { CompiledQuery } from "kysely";
 import { expect, it } from "vitest";
+import { engineOf } from "~/lib/db-dialect.server";
 import { appendExchange, createConversation } from "~/models/assistant-conversation.server";
 import { db } from "~/lib/db.server";
 import { createContent, deleteContent, saveContent, type ContentItem } from "~/models/content.server";
 import {
   contentForExport,
+  contentForExportQuery,
   messageCountsForExport,
   messagesForExportOf,
   versionCountsForExport,
@@ -64,6 +67,24 @@ describeOnEachEngine("export reads", () => {
     for await (const batch of contentForExport(alice, 5)) whole.push(batch.length);
     expect(whole).toEqual([5]);
     for await (const batch of contentForExport(await newUserId(), 2)) expect(batch).toBeUndefined();
+  });
+
+  it("reads each batch of pieces as a range of the index content_items_user_created, without a sort", async () => {
+    const alice = await newUserId();
+    for (let n = 0; n < 300; n++) await createContent(alice, { title: `Piece ${n}`, body: "x".repeat(n) });
+    await db.executeQuery(CompiledQuery.raw("analyze"));
+    for (const after of [null, { created_at: "2026-11-01T00:00:00.000Z", id: "m" }]) {
+      // Batches of 10 of 300: with 200 of 300 rows PostgreSQL rightly reads a table this small whole.
+      const query = contentForExportQuery(alice, 10, after).compile();
+      const explain = engineOf(db) === "postgres" ? "explain" : "explain query plan";
+      const result = await db.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]),
+      );
+      const plan = result.rows.map((row) => row.detail ?? row["QUERY PLAN"]).join("\n");
+      expect(plan).toMatch(/content_items_user_created/);
+      expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
+      if (after && engineOf(db) === "sqlite") expect(plan).toMatch(/\(user_id=\? AND \(created_at,id\)>\(\?,\?\)\)/);
+    }
   });
 
   it("counts each piece's versions and reads several pieces' versions in one query, each in kept order", async () => {
