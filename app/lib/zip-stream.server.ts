@@ -163,17 +163,17 @@ export function createZipStream(): ZipStream {
     await hand(chunk);
   }
 
-  async function write(bytes: Buffer) {
+  /** `topUp`: small records gathered so far are made a whole write from a large piece's head (the directory). */
+  async function write(bytes: Buffer, topUp = false) {
     position += bytes.length;
     if (bytes.length >= WRITE_SIZE) {
-      // Small records gathered so far are topped up to a whole write from the large piece's head.
-      if (pendingBytes > 0) {
+      if (topUp && pendingBytes > 0) {
         const head = WRITE_SIZE - pendingBytes;
         pending.push(bytes.subarray(0, head));
         pendingBytes = WRITE_SIZE;
-        await flush();
         bytes = bytes.subarray(head);
       }
+      await flush();
       if (bytes.length >= WRITE_SIZE) return hand(bytes);
     }
     pending.push(bytes);
@@ -278,7 +278,7 @@ export function createZipStream(): ZipStream {
       await ("make" in entry ? writeWhole(entry) : writeStreamed(entry));
     }
     const directoryOffset = position;
-    for (const chunk of directory.chunks()) await write(chunk);
+    for (const chunk of directory.chunks()) await write(chunk, true);
     await write(endRecords(count, position - directoryOffset, directoryOffset));
     await flush();
     if (!closed) output.push(null);
