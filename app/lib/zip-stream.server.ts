@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createDeflateRaw, deflateRawSync } from "node:zlib";
+import { ByteChunks } from "./byte-chunks";
 import {
   centralRecord,
   crc32,
@@ -50,9 +51,10 @@ export interface ZipStream {
   ): void;
   /**
    * Small entries that `entries` gives one at a time, each only when the zip reaches it: many entries
-   * (an export's pieces) without a queued entry, name or closure for each of them up front.
+   * (an export's pieces) without a queued entry, name or closure for each of them up front. An async
+   * iterable may read the next batch from the database when the zip reaches it.
    */
-  addEach(entries: Iterable<LazyBufferEntry>): void;
+  addEach(entries: Iterable<LazyBufferEntry> | AsyncIterable<LazyBufferEntry>): void;
   /** An entry whose bytes `open` streams when the zip reaches it (a stored file). */
   addLazy(path: string, options: ZipEntryOptions, open: () => Readable | Promise<Readable>): void;
   /** No more entries; the central directory follows the last one. */
@@ -72,6 +74,8 @@ export interface LazyBufferEntry {
 type Entry = { path: string; compress: boolean; mtime: Date } & (
   { make: () => Buffer | string | Promise<Buffer | string> } | { open: () => Readable | Promise<Readable> }
 );
+
+type Each = Iterator<LazyBufferEntry> | AsyncIterator<LazyBufferEntry>;
 
 const OUTPUT_HIGH_WATER_MARK = 256 * 1024;
 /** Small records are gathered into writes at least this large (fewer, larger socket writes). */
@@ -98,7 +102,7 @@ function lazyEntry({ path, options, make }: LazyBufferEntry): Entry {
 }
 
 export function createZipStream(): ZipStream {
-  const queue: Array<Entry | Iterator<LazyBufferEntry> | undefined> = [];
+  const queue: Array<Entry | Each | undefined> = [];
   let head = 0;
   let ended = false;
   let running = false;
@@ -107,13 +111,14 @@ export function createZipStream(): ZipStream {
   let wakeWriter: (() => void) | null = null;
   let wakeReader: (() => void) | null = null;
   const missing: string[] = [];
-  // Kept until the central directory: with the name as the entry's own string, not a Buffer (a small
-  // Buffer is a slice of an 8 KiB pool slab, and one kept per entry would pin slabs of dead bytes).
-  const records: Array<Omit<ZipRecord, "name"> & { path: string }> = [];
+  // The central directory is encoded as each entry is written and kept as bytes in a few large
+  // buffers, not one record object per entry (docs/decisions/0078).
+  const directory = new ByteChunks();
+  let count = 0;
   let position = 0;
-  const keep = (record: ZipRecord, path: string) => {
-    const { crc, compressedSize, size, offset, method, mtime, descriptor } = record;
-    records.push({ path, crc, compressedSize, size, offset, method, mtime, descriptor });
+  const keep = (record: ZipRecord) => {
+    directory.append(centralRecord(record));
+    count++;
   };
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -158,12 +163,18 @@ export function createZipStream(): ZipStream {
     await hand(chunk);
   }
 
-  async function write(bytes: Buffer) {
+  /** `topUp`: small records gathered so far are made a whole write from a large piece's head (the directory). */
+  async function write(bytes: Buffer, topUp = false) {
     position += bytes.length;
     if (bytes.length >= WRITE_SIZE) {
+      if (topUp && pendingBytes > 0) {
+        const head = WRITE_SIZE - pendingBytes;
+        pending.push(bytes.subarray(0, head));
+        pendingBytes = WRITE_SIZE;
+        bytes = bytes.subarray(head);
+      }
       await flush();
-      await hand(bytes);
-      return;
+      if (bytes.length >= WRITE_SIZE) return hand(bytes);
     }
     pending.push(bytes);
     pendingBytes += bytes.length;
@@ -192,7 +203,7 @@ export function createZipStream(): ZipStream {
     };
     await write(localHeader(record));
     await write(data);
-    keep(record, entry.path);
+    keep(record);
   }
 
   async function writeStreamed(entry: Entry & { open: () => Readable | Promise<Readable> }) {
@@ -240,7 +251,7 @@ export function createZipStream(): ZipStream {
       current = null;
     }
     await write(dataDescriptor(record));
-    keep(record, entry.path);
+    keep(record);
   }
 
   async function run() {
@@ -254,7 +265,7 @@ export function createZipStream(): ZipStream {
       }
       let entry: Entry;
       if ("next" in next) {
-        const given = next.next();
+        const given = await next.next();
         if (given.done) {
           queue[head++] = undefined;
           continue;
@@ -267,13 +278,13 @@ export function createZipStream(): ZipStream {
       await ("make" in entry ? writeWhole(entry) : writeStreamed(entry));
     }
     const directoryOffset = position;
-    for (const { path, ...record } of records) await write(centralRecord({ ...record, name: Buffer.from(path) }));
-    await write(endRecords(records.length, position - directoryOffset, directoryOffset));
+    for (const chunk of directory.chunks()) await write(chunk, true);
+    await write(endRecords(count, position - directoryOffset, directoryOffset));
     await flush();
     if (!closed) output.push(null);
   }
 
-  function add(entry: Entry | Iterator<LazyBufferEntry>) {
+  function add(entry: Entry | Each) {
     if (ended) throw new Error("zip: an entry was added after end()");
     queue.push(entry);
     wakeWriter?.();
@@ -288,7 +299,7 @@ export function createZipStream(): ZipStream {
       add(lazyEntry({ path, options, make }));
     },
     addEach(entries) {
-      add(entries[Symbol.iterator]());
+      add(Symbol.asyncIterator in entries ? entries[Symbol.asyncIterator]() : entries[Symbol.iterator]());
     },
     addLazy(path, options, open) {
       add({ path, compress: options.compress, mtime: options.mtime ?? new Date(), open });

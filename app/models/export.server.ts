@@ -20,16 +20,39 @@ export interface ExportContentRow {
 /** A file as the media model reads it (with its provenance, dimensions and duration). */
 export type ExportMediaRow = MediaFile;
 
-/** The person's content, oldest first (a stable order for the archive). */
-export async function listContentForExport(userId: string): Promise<ExportContentRow[]> {
-  const rows = await db
+/** A piece with its body, as the account export reads it in keyset batches. */
+export interface ExportContentPiece extends ExportContentRow {
+  body: string;
+}
+
+/**
+ * The person's content with bodies, oldest first (a stable order for the archive), `size` rows per
+ * query: each batch is the next range of the index content_items_user_created (user_id, created_at,
+ * id), read only when the export reaches it, so the first byte goes at once and only one batch is
+ * held, however many pieces there are (docs/decisions/0078).
+ */
+export async function* contentForExport(userId: string, size: number): AsyncGenerator<ExportContentPiece[]> {
+  let after: { created_at: string; id: string } | null = null;
+  for (;;) {
+    const rows = await contentForExportQuery(userId, size, after).execute();
+    if (rows.length === 0) return;
+    yield rows.map((row) => ({ ...row, pinned: Boolean(row.pinned) }));
+    if (rows.length < size) return;
+    after = rows[rows.length - 1]!;
+  }
+}
+
+/** One batch of the export's pieces: the `size` after `after` (the first ones without it); its plan is tested. */
+export function contentForExportQuery(userId: string, size: number, after: { created_at: string; id: string } | null) {
+  let query = db
     .selectFrom("content_items")
-    .select(["id", "title", "pinned", "created_at", "updated_at"])
-    .where("user_id", "=", userId)
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
-  return rows.map((row) => ({ ...row, pinned: Boolean(row.pinned) }));
+    .select(["id", "title", "pinned", "created_at", "updated_at", "body"])
+    .where("user_id", "=", userId);
+  if (after) {
+    const { created_at, id } = after;
+    query = query.where(({ eb, refTuple, tuple }) => eb(refTuple("created_at", "id"), ">", tuple(created_at, id)));
+  }
+  return query.orderBy("created_at").orderBy("id").limit(size);
 }
 
 /** Every file the person owns, of every kind, by kind then oldest first. */
@@ -55,15 +78,6 @@ export async function mediaForExportByIds(userId: string, ids: string[]): Promis
     .where("id", "in", ids)
     .execute();
   return rows.map(toFile);
-}
-
-/** The bodies of these pieces of the person's, in one query (a piece deleted meanwhile is absent). */
-export async function contentBodiesForExport(userId: string, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  // By primary key only, the owner checked on each row: with `user_id = ?` in the WHERE, SQLite walks
-  // the person's whole list index for every batch instead of looking the ids up.
-  const rows = await db.selectFrom("content_items").select(["id", "user_id", "body"]).where("id", "in", ids).execute();
-  return new Map(rows.filter((row) => row.user_id === userId).map((row) => [row.id, row.body]));
 }
 
 /**

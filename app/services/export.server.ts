@@ -1,12 +1,12 @@
+import { Readable } from "node:stream";
 import { batchedReads } from "~/lib/batched-reads";
+import { JsonLists } from "~/lib/json-lists";
 import { outageOf } from "~/lib/outage.server";
 import { fileStore } from "~/lib/storage.server";
 import { createZipStream, safeFileName, ZipNames, type ZipStream } from "~/lib/zip-stream.server";
 import {
-  contentBodiesForExport,
-  listContentForExport,
+  contentForExport,
   listMediaForExport,
-  type ExportContentRow,
   mediaForExportByIds,
   messageCountsForExport,
   messagesForExportOf,
@@ -151,8 +151,7 @@ function markdownOf(title: string, body: string): string {
  * and every file the person owns, with manifest.json listing all of it.
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
-  const [content, projects, library, conversations, versionCounts, messageCounts] = await Promise.all([
-    listContentForExport(user.id),
+  const [projects, library, conversations, versionCounts, messageCounts] = await Promise.all([
     listProjects(user.id),
     listMediaForExport(user.id),
     listConversationsForExport(user.id),
@@ -163,23 +162,22 @@ export async function exportAccount(user: { id: string; email: string }): Promis
   const zip = createZipStream();
   const names = new ZipNames();
   names.take("", "manifest.json");
+  // The manifest's lists of pieces and histories are kept as their JSON text while the zip goes.
+  const manifest = new JsonLists<"content" | "history">();
 
-  // Bodies are read a batch at a time as the zip reaches them; a piece deleted meanwhile is empty.
-  const bodyOf = batchedReads(
-    content.map((item) => item.id),
-    (ids) => contentBodiesForExport(user.id, ids),
-    { size: READ_BATCH },
-  );
-  // Each piece's entry, and its name, is made only when the zip reaches it (names are unique within
-  // a folder, so taking them in the zip's order gives the same names); the manifest lists them after.
-  const contentEntries: Array<ExportContentRow & { path: string }> = [];
+  // The pieces, with their bodies, are read a keyset batch at a time as the zip reaches them; each
+  // entry, and its name, is made then (names are unique within a folder, so taking them in the zip's
+  // order gives the same names). Only the pieces with versions are remembered, for the histories.
+  const versioned: Array<{ id: string; title: string; updated_at: string }> = [];
   zip.addEach(
-    (function* () {
-      for (const item of content) {
-        const path = names.take("content", `${item.title}.md`, "untitled.md");
-        contentEntries.push(Object.assign(item, { path }));
-        const make = async () => markdownOf(item.title, (await bodyOf(item.id)) ?? "");
-        yield { path, options: { mtime: new Date(item.updated_at) }, make };
+    (async function* () {
+      for await (const batch of contentForExport(user.id, READ_BATCH)) {
+        for (const { id, title, pinned, created_at, updated_at, body } of batch) {
+          const path = names.take("content", `${title}.md`, "untitled.md");
+          manifest.push("content", { id, title, pinned, created_at, updated_at, path });
+          if (versionCounts.has(id)) versioned.push({ id, title, updated_at });
+          yield { path, options: { mtime: new Date(updated_at) }, make: () => markdownOf(title, body) };
+        }
       }
     })(),
   );
@@ -200,19 +198,17 @@ export async function exportAccount(user: { id: string; email: string }): Promis
   });
 
   // A piece's versions (with their bodies) are read when the zip reaches its history file, in
-  // batches of about READ_BATCH versions.
-  const versioned = content.filter((item) => versionCounts.has(item.id));
-  const versionsOf = batchedReads(
-    versioned.map((item) => item.id),
-    (ids) => versionsForExportOf(user.id, ids),
-    { size: READ_BATCH, weight: (id) => versionCounts.get(id) ?? 1 },
-  );
-  const historyEntries: Array<{ content_id: string; title: string; path: string }> = [];
+  // batches of about READ_BATCH versions (the pieces' entries are all written by then).
   zip.addEach(
     (function* () {
+      const versionsOf = batchedReads(
+        versioned.map((item) => item.id),
+        (ids) => versionsForExportOf(user.id, ids),
+        { size: READ_BATCH, weight: (id) => versionCounts.get(id) ?? 1 },
+      );
       for (const item of versioned) {
         const path = names.take("history", `${item.title}.json`, "history.json");
-        historyEntries.push({ content_id: item.id, title: item.title, path });
+        manifest.push("history", { content_id: item.id, title: item.title, path });
         const make = async () => {
           const document = { content_id: item.id, title: item.title, versions: (await versionsOf(item.id)) ?? [] };
           return `${JSON.stringify(document, null, 2)}\n`;
@@ -243,18 +239,26 @@ export async function exportAccount(user: { id: string; email: string }): Promis
   });
 
   const exportedAt = new Date().toISOString();
-  addJsonLast(zip, "manifest.json", () => ({
-    format: "creative-ai-studio/account",
-    version: EXPORT_FORMAT_VERSION,
-    exported_at: exportedAt,
-    account: { id: user.id, email: user.email },
-    content: contentEntries,
-    projects: projectEntries,
-    assistant_conversations: conversationEntries,
-    history: historyEntries,
-    library: libraryEntries,
-    missing: zip.missing(),
-  }));
+  // Streamed from the lists' bytes (the manifest of 100,000 pieces is tens of MiB of JSON).
+  zip.addLazy("manifest.json", { compress: true }, () =>
+    Readable.from(
+      manifest.render(
+        {
+          format: "creative-ai-studio/account",
+          version: EXPORT_FORMAT_VERSION,
+          exported_at: exportedAt,
+          account: { id: user.id, email: user.email },
+          content: [],
+          projects: projectEntries,
+          assistant_conversations: conversationEntries,
+          history: [],
+          library: libraryEntries,
+          missing: zip.missing(),
+        },
+        ["content", "history"],
+      ),
+    ),
+  );
   zip.end();
   const day = exportedAt.slice(0, 10);
   return { filename: `creative-ai-studio-export-${day}.zip`, zip };

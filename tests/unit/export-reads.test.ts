@@ -1,8 +1,12 @@
+import { CompiledQuery } from "kysely";
 import { expect, it } from "vitest";
+import { engineOf } from "~/lib/db-dialect.server";
 import { appendExchange, createConversation } from "~/models/assistant-conversation.server";
-import { createContent, deleteContent, saveContent } from "~/models/content.server";
+import { db } from "~/lib/db.server";
+import { createContent, deleteContent, saveContent, type ContentItem } from "~/models/content.server";
 import {
-  contentBodiesForExport,
+  contentForExport,
+  contentForExportQuery,
   messageCountsForExport,
   messagesForExportOf,
   versionCountsForExport,
@@ -14,17 +18,73 @@ import { newUserId } from "../support/user-rows";
 // The account export reads bodies and versions a batch per query (docs/decisions/0078): scoped to the
 // person, each piece's versions in the order they were kept, a piece deleted meanwhile absent.
 describeOnEachEngine("export reads", () => {
-  it("reads a batch of bodies in one query, only the person's, none for a deleted piece", async () => {
+  it("reads the person's pieces with their bodies oldest first, a keyset batch per query, none deleted or theirs", async () => {
     const alice = await newUserId();
     const bob = await newUserId();
-    const one = await createContent(alice, { title: "One", body: "Grüße 日本語" });
-    const two = await createContent(alice, { title: "Two", body: "" });
-    const gone = await createContent(alice, { title: "Gone", body: "bye" });
-    const theirs = await createContent(bob, { title: "Theirs", body: "not yours" });
-    await deleteContent(alice, gone.id);
-    const bodies = await contentBodiesForExport(alice, [one.id, two.id, gone.id, theirs.id]);
-    expect(Object.fromEntries(bodies)).toEqual({ [one.id]: "Grüße 日本語", [two.id]: "" });
-    expect((await contentBodiesForExport(alice, [])).size).toBe(0);
+    const made = [];
+    for (const [title, body] of [
+      ["One", "Grüße 日本語"],
+      ["Two", ""],
+      ["Gone", "bye"],
+      ["Four", "4"],
+      ["Five", "5"],
+      ["Six", "6"],
+    ])
+      made.push(await createContent(alice, { title, body }));
+    await createContent(bob, { title: "Theirs", body: "not yours" });
+    await deleteContent(alice, made[2]!.id);
+    // Oldest first, then by id: Six is made oldest, and One and Two share a time (their ids decide).
+    const times = [
+      "2026-01-02T00:00:00.000Z",
+      "2026-01-02T00:00:00.000Z",
+      "",
+      "2026-01-03T00:00:00.000Z",
+      "2026-01-04T00:00:00.000Z",
+      "2026-01-01T00:00:00.000Z",
+    ];
+    for (const [index, item] of made.entries())
+      if (times[index])
+        await db.updateTable("content_items").set({ created_at: times[index] }).where("id", "=", item.id).execute();
+    const [one, two, , four, five, six] = made as [
+      ContentItem,
+      ContentItem,
+      ContentItem,
+      ContentItem,
+      ContentItem,
+      ContentItem,
+    ];
+    const kept = [six, ...(one.id < two.id ? [one, two] : [two, one]), four, five];
+    const batches = [];
+    for await (const batch of contentForExport(alice, 2)) batches.push(batch);
+    // Five pieces in batches of two: the last batch is short, and no query runs after it.
+    expect(batches.map((batch) => batch.length)).toEqual([2, 2, 1]);
+    expect(batches.flat().map((piece) => [piece.id, piece.title, piece.body])).toEqual(
+      kept.map((item) => [item.id, item.title, item.body]),
+    );
+    expect(Object.keys(batches[0]![0]!).sort()).toEqual(["body", "created_at", "id", "pinned", "title", "updated_at"]);
+    expect(batches[0]![0]!.pinned).toBe(false);
+    const whole = [];
+    for await (const batch of contentForExport(alice, 5)) whole.push(batch.length);
+    expect(whole).toEqual([5]);
+    for await (const batch of contentForExport(await newUserId(), 2)) expect(batch).toBeUndefined();
+  });
+
+  it("reads each batch of pieces as a range of the index content_items_user_created, without a sort", async () => {
+    const alice = await newUserId();
+    for (let n = 0; n < 300; n++) await createContent(alice, { title: `Piece ${n}`, body: "x".repeat(n) });
+    await db.executeQuery(CompiledQuery.raw("analyze"));
+    for (const after of [null, { created_at: "2026-11-01T00:00:00.000Z", id: "m" }]) {
+      // Batches of 10 of 300: with 200 of 300 rows PostgreSQL rightly reads a table this small whole.
+      const query = contentForExportQuery(alice, 10, after).compile();
+      const explain = engineOf(db) === "postgres" ? "explain" : "explain query plan";
+      const result = await db.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]),
+      );
+      const plan = result.rows.map((row) => row.detail ?? row["QUERY PLAN"]).join("\n");
+      expect(plan).toMatch(/content_items_user_created/);
+      expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
+      if (after && engineOf(db) === "sqlite") expect(plan).toMatch(/\(user_id=\? AND \(created_at,id\)>\(\?,\?\)\)/);
+    }
   });
 
   it("counts each piece's versions and reads several pieces' versions in one query, each in kept order", async () => {
