@@ -174,3 +174,19 @@ export function endRecords(count: number, size: number, offset: number): Buffer 
   locator.writeUInt32LE(1, 16);
   return Buffer.concat([record, locator, end]);
 }
+
+/** Below this, deflate's own overhead leaves nothing to gain: stored as is. */
+export const MIN_DEFLATE = 64;
+
+/**
+ * One call for a whole small entry, with the smallest window that spans it (9 to 15 bits: the same
+ * compression as the default 32 KiB one) and an output buffer sized to it: much less zlib state to
+ * set up and clear for each of many small entries than the defaults (`chunkLimit`: the largest
+ * output buffer wanted).
+ */
+export function deflateWhole(raw: Buffer, chunkLimit: number): Buffer {
+  return zlib.deflateRawSync(raw, {
+    windowBits: Math.min(15, Math.max(9, Math.ceil(Math.log2(raw.length + 1)))),
+    chunkSize: Math.min(chunkLimit, raw.length + 64),
+  });
+}

@@ -7,8 +7,10 @@ import {
   crc32,
   dataDescriptor,
   DEFLATED,
+  deflateWhole,
   endRecords,
   localHeader,
+  MIN_DEFLATE,
   STORED,
   type ZipRecord,
 } from "./zip-format.server";
@@ -44,11 +46,7 @@ export interface ZipStream {
   /** A small entry whose bytes are in memory (JSON, Markdown). */
   addBuffer(path: string, bytes: Buffer | string, options?: Partial<ZipEntryOptions>): void;
   /** A small entry whose bytes `make` gives, whole, when the zip reaches it (a body read in a batch). */
-  addLazyBuffer(
-    path: string,
-    options: Partial<ZipEntryOptions>,
-    make: () => Buffer | string | Promise<Buffer | string>,
-  ): void;
+  addLazyBuffer(path: string, options: Partial<ZipEntryOptions>, make: MakeBytes): void;
   /**
    * Small entries that `entries` gives one at a time, each only when the zip reaches it: many entries
    * (an export's pieces) without a queued entry, name or closure for each of them up front. An async
@@ -65,14 +63,17 @@ export interface ZipStream {
   readonly output: Readable;
 }
 
+/** What makes a small entry's bytes, whole, when the zip reaches it. */
+export type MakeBytes = () => Buffer | string | Promise<Buffer | string>;
+
 export interface LazyBufferEntry {
   path: string;
   options: Partial<ZipEntryOptions>;
-  make: () => Buffer | string | Promise<Buffer | string>;
+  make: MakeBytes;
 }
 
 type Entry = { path: string; compress: boolean; mtime: Date } & (
-  { make: () => Buffer | string | Promise<Buffer | string> } | { open: () => Readable | Promise<Readable> }
+  { make: MakeBytes } | { open: () => Readable | Promise<Readable> }
 );
 
 type Each = Iterator<LazyBufferEntry> | AsyncIterator<LazyBufferEntry>;
@@ -81,21 +82,6 @@ const OUTPUT_HIGH_WATER_MARK = 256 * 1024;
 /** Small records are gathered into writes at least this large (fewer, larger socket writes). */
 export const WRITE_SIZE = 64 * 1024;
 const EMPTY = Buffer.alloc(0);
-
-/** Below this, deflate's own overhead leaves nothing to gain: stored as is. */
-const MIN_DEFLATE = 64;
-
-/**
- * One call for a whole small entry, with the smallest window that spans it (9 to 15 bits: the same
- * compression as the default 32 KiB one) and an output buffer sized to it: much less zlib state to
- * set up and clear for each of many small entries than the defaults.
- */
-function deflateWhole(raw: Buffer): Buffer {
-  return deflateRawSync(raw, {
-    windowBits: Math.min(15, Math.max(9, Math.ceil(Math.log2(raw.length + 1)))),
-    chunkSize: Math.min(WRITE_SIZE, raw.length + 64),
-  });
-}
 
 function lazyEntry({ path, options, make }: LazyBufferEntry): Entry {
   return { path, compress: options.compress ?? true, mtime: options.mtime ?? new Date(), make };
@@ -110,6 +96,8 @@ export function createZipStream(): ZipStream {
   let current: Readable | null = null;
   let wakeWriter: (() => void) | null = null;
   let wakeReader: (() => void) | null = null;
+  const wakeTheReader = () => (wakeReader?.(), (wakeReader = null));
+  const wakeTheWriter = () => (wakeWriter?.(), (wakeWriter = null));
   const missing: string[] = [];
   // The central directory is encoded as each entry is written and kept as bytes in a few large
   // buffers, not one record object per entry (docs/decisions/0078).
@@ -130,17 +118,14 @@ export function createZipStream(): ZipStream {
         running = true;
         run().catch((error: Error) => output.destroy(error));
       }
-      wakeReader?.();
-      wakeReader = null;
+      wakeTheReader();
     },
     // The client went away (the web stream was cancelled): stop reading the file in hand (an S3 request too).
     destroy(error, callback) {
       closed = true;
       current?.destroy();
-      wakeReader?.();
-      wakeReader = null;
-      wakeWriter?.();
-      wakeWriter = null;
+      wakeTheReader();
+      wakeTheWriter();
       callback(error);
     },
   });
@@ -181,13 +166,13 @@ export function createZipStream(): ZipStream {
     if (pendingBytes >= WRITE_SIZE) await flush();
   }
 
-  async function writeWhole(entry: Entry & { make: () => Buffer | string | Promise<Buffer | string> }) {
+  async function writeWhole(entry: Entry & { make: MakeBytes }) {
     const made = await entry.make();
     const raw = typeof made === "string" ? Buffer.from(made) : made;
     let data = raw;
     let method: ZipRecord["method"] = STORED;
     if (entry.compress && raw.length >= MIN_DEFLATE) {
-      const deflated = deflateWhole(raw);
+      const deflated = deflateWhole(raw, WRITE_SIZE);
       // Entries that do not shrink (random bytes, a few words) are stored.
       if (deflated.length < raw.length) [data, method] = [deflated, DEFLATED];
     }
@@ -287,8 +272,7 @@ export function createZipStream(): ZipStream {
   function add(entry: Entry | Each) {
     if (ended) throw new Error("zip: an entry was added after end()");
     queue.push(entry);
-    wakeWriter?.();
-    wakeWriter = null;
+    wakeTheWriter();
   }
 
   return {
@@ -306,8 +290,7 @@ export function createZipStream(): ZipStream {
     },
     end() {
       ended = true;
-      wakeWriter?.();
-      wakeWriter = null;
+      wakeTheWriter();
     },
     missing() {
       return [...missing];
