@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadBuild, type Settings } from "./app-build";
+import { fairStarts } from "./fair-starts";
 import { createServerListener } from "./listener";
 import { applyTimeouts, limitsOf } from "./request-limits";
 import { requestLogEnabled, stdoutLines } from "./request-log";
@@ -103,7 +104,7 @@ export async function startServer(buildDir = ownBuildDir()): Promise<http.Server
   await startApp();
   let draining = false;
   const log = requestLogEnabled(settings) ? stdoutLines() : undefined;
-  const server = http.createServer(createServerListener(loaded, { isDraining: () => draining, log }));
+  const server = http.createServer(fairStarts(createServerListener(loaded, { isDraining: () => draining, log })));
   server.listen(settings.port, settings.host, () => {
     const shown = settings.host === "0.0.0.0" || settings.host === "::" ? "localhost" : settings.host;
     console.log(`[studio] Creative AI Studio is running at http://${shown}:${(server.address() as AddressInfo).port}`);
