@@ -10,13 +10,13 @@ import type { ContentKey } from "./content-keyset.server";
  *
  * - from the match: the matches are read from the full-text index and sorted. It costs what the
  *   matches number, so it is taken when a bounded look finds fewer than FEW_MATCHES of them;
- * - by the list: the person's list index is walked in its order and each row is checked against the
- *   index (one seek a row), until the page is full. A word in a fifth of the pieces fills a page of
+ * - by the list: the person's list index is walked in its order and each row is checked (on SQLite in
+ *   JavaScript where the text allows, else against the index), until the page is full. A word in a fifth of the pieces fills a page of
  *   100 after some 500 rows, whatever the list's length. The walk stops after WALK_ROWS_PER_ROW rows
  *   per row wanted; a page it did not fill is read from the match instead (rarer words).
  *
  * On SQLite each typed word first becomes the index's own words that start with it
- * (content_items_search_terms, migration 0025), at most MAX_TERMS of them: an exact word is a seek
+ * (content_items_search_instance_terms, migration 0027), at most MAX_TERMS of them: an exact word is a seek
  * in FTS5, a prefix merges every entry of every word it starts, everyone's, on each query.
  */
 export const FEW_MATCHES = 200;
