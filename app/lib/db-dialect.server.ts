@@ -18,6 +18,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import { engineOf, type DatabaseEngine } from "../../db/portable";
+import { registerSearchTextCheck } from "./search-text-check.server";
 
 /**
  * Which database the app runs on, and the few places where SQLite and PostgreSQL need different SQL
@@ -66,13 +67,14 @@ export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
 }
 
-/** The SQLite file with the app's pragmas: WAL, foreign keys, a 5 s busy timeout, synchronous NORMAL. */
+/** The SQLite file with the app's pragmas (WAL, foreign keys, a 5 s busy timeout, synchronous NORMAL) and the search's SQL function. */
 export function openSqlite(file: string): Database.Database {
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
+  registerSearchTextCheck(sqlite);
   return sqlite;
 }
 

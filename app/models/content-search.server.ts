@@ -145,21 +145,23 @@ async function searchPage<T>(
   if (words.length === 0) return { items: [], total: 0 };
   let query = queryText(db, words, userId);
   let check = query;
+  let textCheck: string | null = null;
   if (engineOf(db) === "sqlite") {
     const exact = await exactQueries(db, words, userId);
     // A word that no indexed word starts with: nothing matches, and nothing more is read.
     if (exact === null) return { items: [], total: 0 };
-    ({ person: query, anyone: check } = exact);
+    ({ person: query, anyone: check, textCheck } = exact);
   }
   const page = pageOf(options);
   let items: T[] | null = null;
   if (options.limit !== undefined && options.limit <= 1000 && (await manyMatches(db, userId, query))) {
-    const walked = await walkPage(db, userId, check, {
-      limit: options.limit,
-      offset: options.after ? 0 : (options.offset ?? 0),
-      after: options.after,
-      bodies,
-    });
+    const walked = await walkPage(
+      db,
+      userId,
+      check,
+      { limit: options.limit, offset: options.after ? 0 : (options.offset ?? 0), after: options.after, bodies },
+      textCheck,
+    );
     if (walked) items = walked.map(shape);
   }
   items ??= await run(query, page);

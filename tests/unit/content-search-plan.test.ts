@@ -42,8 +42,42 @@ async function seed(userId: string, count: number, word: string, start = 0) {
 async function texts(userId: string, q: string) {
   const words = searchWords(q);
   if (engineOf(db) === "postgres")
-    return { person: queryText(db, words, userId), anyone: queryText(db, words, userId) };
+    return { person: queryText(db, words, userId), anyone: queryText(db, words, userId), textCheck: null };
   return (await exactQueries(db, words, userId))!;
+}
+
+/**
+ * Texts the walk's check in JavaScript must read as the index does (search-text-check.server.ts):
+ * case, punctuation and digits around the word, words only starting with it, text that is not ASCII
+ * (the index's own check then), and 20 words starting with "ocel" (more than a search spells out).
+ */
+const VARIED = [
+  "OCELOT at dawn",
+  "Ocelots, ocelot-like",
+  "xocelot and 2ocelot",
+  "ocelot2\tnight",
+  "ocelöt in the grass",
+  "café ocelot",
+  "naïve·ocelot",
+  "ÖCELOT",
+  "an Ocelot's den",
+  "nothing here",
+];
+async function seedVaried(userId: string, count: number) {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: newId(),
+    user_id: userId,
+    title: `${VARIED[i % VARIED.length]} ${i}`,
+    body: `${i % 2 ? "odd" : "even"} ocel${String.fromCharCode(97 + (i % 20))}${i % 7 === 0 ? " Ocel\u00e9" : ""}`,
+    pinned: i % 31 === 0 ? 1 : 0,
+    created_at: "2026-11-01T00:00:00.000Z",
+    updated_at: `2026-11-02T00:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(Math.floor(i / 3) % 60).padStart(2, "0")}.000Z`,
+  }));
+  for (let i = 0; i < rows.length; i += 100)
+    await db
+      .insertInto("content_items")
+      .values(rows.slice(i, i + 100))
+      .execute();
 }
 
 describeOnEachEngine("content search plan", () => {
@@ -98,5 +132,50 @@ describeOnEachEngine("content search plan", () => {
     const three = await searchContent(alice, "quillwort", { limit: 20 });
     expect(three.items.map((item) => item.title)).toEqual(expect.arrayContaining(["quillworts 522"]));
     expect(three.total).toBe(3);
+  });
+
+  it("the walk's check gives the match's rows for mixed case, prefixes, many index words and text not ASCII", async () => {
+    const bob = await newUserId();
+    await seedVaried(bob, 300);
+    const expectations: [string, boolean][] = [
+      ["ocel", true],
+      ["OCELOT", true],
+      ["ocelots", true],
+      ["ocelot odd", true],
+      ["o", true],
+      ["ocelot café", false],
+      ["ocelö", false],
+    ];
+    for (const [q, checkedInJs] of expectations) {
+      const all = (await searchContentSummaries(bob, q)).items.map((item) => item.id);
+      expect(all.length, q).toBeGreaterThan(0);
+      const text = await texts(bob, q);
+      if (engineOf(db) === "sqlite") expect(text.textCheck !== null, q).toBe(checkedInJs);
+      const walked = await walkPage(
+        db,
+        bob,
+        text.anyone,
+        { limit: all.length, offset: 0, bodies: true },
+        text.textCheck,
+      );
+      expect(
+        walked!.map((row) => row.id),
+        q,
+      ).toEqual(all);
+      if (engineOf(db) === "sqlite") {
+        const byIndex = await walkPage(db, bob, text.anyone, { limit: all.length, offset: 0, bodies: true });
+        expect(byIndex, q).toEqual(walked);
+      }
+    }
+    // "ocel" starts more index words than a search spells out: the prefix, checked as one.
+    if (engineOf(db) === "sqlite") expect((await texts(bob, "ocel")).anyone).toContain('"ocel"*');
+    const many = await searchContent(bob, "Ocel");
+    expect(many.items.length).toBeGreaterThanOrEqual(FEW_MATCHES);
+    for (const offset of [0, 33, 250]) {
+      const page = await searchContent(bob, "Ocel", { limit: 20, offset });
+      expect(page.items).toEqual(many.items.slice(offset, offset + 20));
+    }
+    const after = contentKeyOf(many.items[120]!);
+    expect((await searchContent(bob, "ocel", { limit: 20, after })).items).toEqual(many.items.slice(121, 141));
   });
 });

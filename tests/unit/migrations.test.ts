@@ -83,7 +83,7 @@ async function readSchema(db: Kysely<any>): Promise<Schema> {
     }>`select name from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE%' order by name`.execute(
       db,
     );
-    // A view of the index's words (fts5vocab, 0025) holds nothing of its own: not an index.
+    // A view of the index's words (fts5vocab, 0025, 0027) holds nothing of its own: not an index.
     const searchIndexes = virtual.rows.map((r) => r.name).filter((name) => !name.endsWith("_terms"));
     const isSearchIndexTable = (table: string) =>
       searchIndexes.some((name) => table === name || table.startsWith(`${name}_`));
