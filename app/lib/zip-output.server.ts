@@ -1,0 +1,66 @@
+/**
+ * The zip writer's bytes on their way out (docs/decisions/0078, "Memory"): everything the writer
+ * makes (headers, small entries, a file's pieces) is copied into the output chunk being filled, and a
+ * chunk is handed on only when full (or at the end). So each CHUNK bytes of zip cost one fresh buffer,
+ * whatever the pieces; the pieces themselves are encoded into a few buffers the writer keeps and
+ * reuses (a chunk handed on is never touched again: the socket may still hold it).
+ */
+export class OutputChunks {
+  #chunk: Buffer | null = null;
+  #used = 0;
+
+  constructor(
+    private readonly size: number,
+    private readonly hand: (chunk: Buffer) => Promise<void>,
+  ) {}
+
+  /** Copies `bytes` (its `start`..`end`) into the output; hands on each chunk it fills. */
+  async write(bytes: Uint8Array, start = 0, end = bytes.length): Promise<void> {
+    while (start < end) {
+      const chunk = (this.#chunk ??= Buffer.allocUnsafeSlow(this.size));
+      const count = Math.min(end - start, this.size - this.#used);
+      chunk.set(start === 0 && count === bytes.length ? bytes : bytes.subarray(start, start + count), this.#used);
+      this.#used += count;
+      start += count;
+      if (this.#used === this.size) await this.flush();
+    }
+  }
+
+  /** Hands on what the chunk in hand holds (the zip's end). */
+  async flush(): Promise<void> {
+    if (!this.#chunk || this.#used === 0) return;
+    const chunk = this.#used === this.size ? this.#chunk : this.#chunk.subarray(0, this.#used);
+    this.#chunk = null;
+    this.#used = 0;
+    await this.hand(chunk);
+  }
+}
+
+/** A buffer the writer keeps and reuses for what it encodes, grown (never shrunk) when a piece needs more. */
+export class Scratch {
+  #buffer: Buffer;
+
+  constructor(size: number) {
+    this.#buffer = Buffer.allocUnsafeSlow(size);
+  }
+
+  /** The buffer, at least `size` bytes long (its contents are not kept when it grows). */
+  atLeast(size: number): Buffer {
+    if (this.#buffer.length < size) this.#buffer = Buffer.allocUnsafeSlow(Math.max(size, this.#buffer.length * 2));
+    return this.#buffer;
+  }
+
+  /**
+   * `parts` encoded (UTF-8) one after the other from the buffer's start, without joining them into
+   * one string first; returns the buffer and how many bytes they took.
+   */
+  encode(parts: string | readonly string[]): { buffer: Buffer; length: number } {
+    const list = typeof parts === "string" ? [parts] : parts;
+    let most = 0;
+    for (const part of list) most += part.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    const buffer = this.atLeast(most);
+    let length = 0;
+    for (const part of list) length += buffer.write(part, length);
+    return { buffer, length };
+  }
+}
