@@ -5,9 +5,15 @@
  * whatever the pieces; the pieces themselves are encoded into a few buffers the writer keeps and
  * reuses (a chunk handed on is never touched again: the socket may still hold it).
  */
+/** At most this many released chunks are kept for reuse. */
+const MAX_FREE = 32;
+
 export class OutputChunks {
   #chunk: Buffer | null = null;
   #used = 0;
+  /** Chunks given back by the reader once written on (`release`), filled again before any new one is made. */
+  readonly #free: Buffer[] = [];
+  readonly #mine = new WeakSet<Uint8Array>();
 
   constructor(
     private readonly size: number,
@@ -17,13 +23,29 @@ export class OutputChunks {
   /** Copies `bytes` (its `start`..`end`) into the output; hands on each chunk it fills. */
   async write(bytes: Uint8Array, start = 0, end = bytes.length): Promise<void> {
     while (start < end) {
-      const chunk = (this.#chunk ??= Buffer.allocUnsafeSlow(this.size));
+      const chunk = (this.#chunk ??= this.#fresh());
       const count = Math.min(end - start, this.size - this.#used);
       chunk.set(start === 0 && count === bytes.length ? bytes : bytes.subarray(start, start + count), this.#used);
       this.#used += count;
       start += count;
       if (this.#used === this.size) await this.flush();
     }
+  }
+
+  #fresh(): Buffer {
+    const reused = this.#free.pop();
+    if (reused) return reused;
+    const chunk = Buffer.allocUnsafeSlow(this.size);
+    this.#mine.add(chunk);
+    return chunk;
+  }
+
+  /**
+   * A whole chunk handed on that its reader is done with (its bytes are written on): it is filled
+   * again instead of a new one. Anything else (the last, partial chunk; a buffer not ours) is left alone.
+   */
+  release(chunk: Uint8Array): void {
+    if (this.#mine.has(chunk) && this.#free.length < MAX_FREE) this.#free.push(chunk as Buffer);
   }
 
   /** Hands on what the chunk in hand holds (the zip's end). */
@@ -48,6 +70,11 @@ export class Scratch {
   atLeast(size: number): Buffer {
     if (this.#buffer.length < size) this.#buffer = Buffer.allocUnsafeSlow(Math.max(size, this.#buffer.length * 2));
     return this.#buffer;
+  }
+
+  /** Puts `buffer` in place of the kept one (grown by its user, contents kept); returns it. */
+  replace(buffer: Buffer): Buffer {
+    return (this.#buffer = buffer);
   }
 
   /**

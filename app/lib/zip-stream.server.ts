@@ -7,7 +7,6 @@ import {
   crc32,
   dataDescriptor,
   DEFLATED,
-  deflateWhole,
   endRecords,
   localHeaderSize,
   MIN_DEFLATE,
@@ -16,6 +15,7 @@ import {
   writeLocalHeader,
   type ZipRecord,
 } from "./zip-format.server";
+import { SharedDeflate } from "./zip-deflate.server";
 import { OutputChunks, Scratch } from "./zip-output.server";
 
 export { safeFileName, ZipNames } from "./zip-names.server";
@@ -61,6 +61,12 @@ export interface ZipStream {
   addLazy(path: string, options: ZipEntryOptions, open: OpenBytes): void;
   /** No more entries; the central directory follows the last one. */
   end(): void;
+  /**
+   * Gives back a chunk read from `output` that its reader is done with (written on, never read
+   * again), so the zip fills it again rather than making a new one (zip-response.server.ts). A reader
+   * that keeps the chunks it reads never calls it.
+   */
+  release(chunk: Uint8Array): void;
   /** Paths of lazy entries whose bytes were missing (known once the zip has passed them). */
   missing(): string[];
   /** The zip's bytes, as they are produced. */
@@ -130,6 +136,7 @@ export function createZipStream(): ZipStream {
   const records = new Scratch(1024);
   const texts = new Scratch(64 * 1024);
   let reads: Buffer | null = null;
+  let deflater: SharedDeflate | null = null;
   const keep = (record: ZipRecord) => {
     const end = writeCentralRecord(record, records.atLeast(centralRecordSize(record)), 0);
     directory.append(records.atLeast(0).subarray(0, end));
@@ -150,6 +157,7 @@ export function createZipStream(): ZipStream {
     destroy(error, callback) {
       closed = true;
       current?.destroy();
+      deflater?.close();
       wakeTheReader();
       wakeTheWriter();
       callback(error);
@@ -191,10 +199,10 @@ export function createZipStream(): ZipStream {
       const { buffer, length } = texts.encode(made);
       raw = buffer.subarray(0, length);
     }
-    let data = raw;
+    let data: Uint8Array = raw;
     let method: ZipRecord["method"] = STORED;
     if (entry.compress && raw.length >= MIN_DEFLATE) {
-      const deflated = deflateWhole(raw, DEFLATE_CHUNK);
+      const deflated = (deflater ??= new SharedDeflate()).deflate(raw, DEFLATE_CHUNK);
       // Entries that do not shrink (random bytes, a few words) are stored.
       if (deflated.length < raw.length) [data, method] = [deflated, DEFLATED];
     }
@@ -292,6 +300,7 @@ export function createZipStream(): ZipStream {
     }
     const directoryOffset = position;
     for (const chunk of directory.chunks()) await write(chunk);
+    deflater?.close();
     await write(endRecords(count, position - directoryOffset, directoryOffset));
     await out.flush();
     if (!closed) output.push(null);
@@ -319,6 +328,9 @@ export function createZipStream(): ZipStream {
     end() {
       ended = true;
       wakeTheWriter();
+    },
+    release(chunk) {
+      out.release(chunk);
     },
     missing() {
       return [...missing];
