@@ -58,6 +58,9 @@ export class OutputChunks {
   }
 }
 
+/** Texts whose worst-case UTF-8 size is above this are measured exactly before they are encoded. */
+const EXACT_ABOVE = 1024 * 1024;
+
 /** A buffer the writer keeps and reuses for what it encodes, grown (never shrunk) when a piece needs more. */
 export class Scratch {
   #buffer: Buffer;
@@ -83,9 +86,13 @@ export class Scratch {
    */
   encode(parts: string | readonly string[]): { buffer: Buffer; length: number } {
     const list = typeof parts === "string" ? [parts] : parts;
-    let most = 0;
-    for (const part of list) most += part.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
-    const buffer = this.atLeast(most);
+    let units = 0;
+    for (const part of list) units += part.length;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; a long text (a large conversation's JSON) is measured
+    // exactly instead, so the kept buffer does not stay at thrice its size.
+    let room = units * 3;
+    if (room > EXACT_ABOVE) room = list.reduce((bytes, part) => bytes + Buffer.byteLength(part), 0);
+    const buffer = this.atLeast(room);
     let length = 0;
     for (const part of list) length += buffer.write(part, length);
     return { buffer, length };
