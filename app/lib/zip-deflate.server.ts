@@ -1,79 +1,44 @@
 import zlib from "node:zlib";
 import { deflateWhole } from "./zip-format.server";
-import { Scratch } from "./zip-output.server";
 
 /**
- * One deflate path for all of a zip's small entries (docs/decisions/0078, "Memory"): one zlib stream,
- * reset between entries, writing into a buffer the zip keeps. `zlib.deflateRawSync` makes a zlib
- * stream object, its native state (about 200 KB) and its output buffers for every call, and closes
- * them after: 10,000 text pieces made tens of MiB of garbage that Node 24's larger young generation
- * lets pile up before a collection.
+ * One deflate path for all of a zip's small entries (docs/decisions/0078, "Memory"): one zlib
+ * stream, each entry written, finished (`flush(Z_FINISH)`) and the stream `reset()` for the next,
+ * all public zlib calls. `zlib.deflateRawSync` makes a zlib stream object and its output buffers for
+ * every call: 10,000 text pieces made tens of MiB of garbage that Node 24's larger young generation
+ * lets pile up before a collection. Each entry is its own complete raw deflate stream, as a zip needs.
  *
- * Node's public zlib API has no synchronous call that keeps its stream, so this drives the stream's
- * handle the way Node's own `deflateRawSync` does (`_handle.writeSync`, results in `_writeState`);
- * its output is byte for byte `deflateRawSync`'s (tests/unit/zip-deflate.test.ts). Where a Node
- * release no longer has that handle, each entry gets its own `deflateRawSync` as before.
+ * The stream works on libuv's thread pool, so an entry costs a trip there; one that fails (or any
+ * after a failure) is deflated by `deflateRawSync` instead.
  */
-interface ZlibHandle {
-  writeSync(
-    flush: number,
-    input: Uint8Array,
-    inOff: number,
-    inLen: number,
-    out: Uint8Array,
-    outOff: number,
-    outLen: number,
-  ): void;
-  reset(): void;
-}
-
 export class SharedDeflate {
   readonly #stream = zlib.createDeflateRaw();
-  readonly #handle: ZlibHandle | null;
-  readonly #state: Uint32Array | null;
-  readonly #out = new Scratch(16 * 1024);
-  #error: Error | null = null;
+  readonly #output: Buffer[] = [];
+  #failed: Error | null = null;
 
   constructor() {
-    // The handle reports a zlib error through the stream; it is thrown from the call that made it.
-    this.#stream.on("error", (error: Error) => (this.#error = error));
-    const inner = this.#stream as unknown as { _handle?: Partial<ZlibHandle>; _writeState?: unknown };
-    const shared =
-      typeof inner._handle?.writeSync === "function" &&
-      typeof inner._handle.reset === "function" &&
-      inner._writeState instanceof Uint32Array;
-    this.#handle = shared ? (inner._handle as ZlibHandle) : null;
-    this.#state = shared ? (inner._writeState as Uint32Array) : null;
+    this.#stream.on("data", (chunk: Buffer) => this.#output.push(chunk));
+    this.#stream.on("error", (error: Error) => (this.#failed = error));
   }
 
-  /** Whether entries share the one stream (false: a `deflateRawSync` per entry). */
-  get shared(): boolean {
-    return this.#handle !== null;
-  }
-
-  /** `raw` deflated whole; the bytes are valid until the next call (a view of the kept buffer). */
-  deflate(raw: Uint8Array, chunkLimit: number): Uint8Array {
-    const handle = this.#handle;
-    const state = this.#state;
-    if (!handle || !state) return deflateWhole(Buffer.from(raw.buffer, raw.byteOffset, raw.length), chunkLimit);
-    // Room for deflate's worst case (stored blocks) so one call finishes the entry; grown if not.
-    let out = this.#out.atLeast(raw.length + (raw.length >> 3) + (raw.length >> 6) + 64);
-    let produced = 0;
-    let inOff = 0;
-    for (;;) {
-      const inLen = raw.length - inOff;
-      handle.writeSync(zlib.constants.Z_FINISH, raw, inOff, inLen, out, produced, out.length - produced);
-      if (this.#error) throw this.#error;
-      const [availOut, availIn] = [state[0]!, state[1]!];
-      produced = out.length - availOut;
-      inOff += inLen - availIn;
-      if (availOut !== 0) break;
-      const bigger = Buffer.allocUnsafeSlow(out.length * 2);
-      out.copy(bigger, 0, 0, produced);
-      out = this.#out.replace(bigger);
-    }
-    handle.reset();
-    return out.subarray(0, produced);
+  /** `raw` deflated whole, as one raw deflate stream of its own. */
+  async deflate(raw: Buffer, chunkLimit: number): Promise<Buffer> {
+    if (this.#failed) return deflateWhole(raw, chunkLimit);
+    this.#output.length = 0;
+    const finished = await new Promise<boolean>((resolve) => {
+      const failed = () => resolve(false);
+      this.#stream.once("error", failed);
+      this.#stream.write(raw);
+      this.#stream.flush(zlib.constants.Z_FINISH, () => {
+        this.#stream.off("error", failed);
+        resolve(this.#failed === null);
+      });
+    });
+    if (!finished) return deflateWhole(raw, chunkLimit);
+    const deflated = this.#output.length === 1 ? this.#output[0]! : Buffer.concat(this.#output);
+    this.#output.length = 0;
+    this.#stream.reset();
+    return deflated;
   }
 
   /** Frees the stream's native state (the zip is done). */

@@ -152,7 +152,7 @@ export function createZipStream(): ZipStream {
     let data: Uint8Array = raw;
     let method: ZipRecord["method"] = STORED;
     if (entry.compress && raw.length >= MIN_DEFLATE) {
-      const deflated = (deflater ??= new SharedDeflate()).deflate(raw, DEFLATE_CHUNK);
+      const deflated = await (deflater ??= new SharedDeflate()).deflate(raw, DEFLATE_CHUNK);
       // Entries that do not shrink (random bytes, a few words) are stored.
       if (deflated.length < raw.length) [data, method] = [deflated, DEFLATED];
     }
