@@ -3,7 +3,7 @@
 // production build; reports the server's resident memory idle and at its peak during the export
 // (sampled every 20 ms from /proc), the zip's size, the time and the throughput. The export streams,
 // so the peak should stay near idle however large the library.
-// Run: npm run build && node bench/bench-export.mjs [--files 1000] [--kib 300]   (BUILD_DIR selects the build)
+// Run: npm run build && node bench/bench-export.mjs [--files 1000] [--kib 300] [--repeat 1]   (BUILD_DIR selects the build)
 // --direct seeds the person straight into the database and the disk store instead of through the API
 // (default then 10,000 pieces of content, a fifth of them with two kept versions, and 1,000 files: the
 // large person of docs/decisions/0078), and also reports the server's CPU time for the export.
@@ -22,6 +22,8 @@ const DIRECT = process.argv.includes("--direct");
 const FILES = argument("--files", 1000);
 const KIB = argument("--kib", 300);
 const CONTENT = argument("--content", DIRECT ? 10_000 : 100);
+// --repeat N: N exports one after the other on the same server, each measured from the RSS before it.
+const REPEAT = argument("--repeat", 1);
 const PARALLEL = 4;
 const MIB = 1024 * 1024;
 
@@ -135,40 +137,49 @@ const warmUp = async () =>
 await warmUp().catch(warmUp);
 await sleep(2000);
 const pid = server.pid;
-const idle = rssMiB(pid);
-
-let peak = idle;
-const idleParts = { anon: rssMiB(pid, "RssAnon"), file: rssMiB(pid, "RssFile") };
-let peakParts = idleParts;
-const sampler = setInterval(() => {
-  const now = rssMiB(pid);
-  if (now > peak) [peak, peakParts] = [now, { anon: rssMiB(pid, "RssAnon"), file: rssMiB(pid, "RssFile") }];
-}, 20);
-const cpuBefore = cpuSeconds(pid);
-const started = process.hrtime.bigint();
-const response = await fetch(`${base}/api/account/export`, { headers: { Authorization: `Bearer ${token}` } });
-if (response.status !== 200) throw new Error(`export: ${response.status}`);
-let firstByteMs = null;
-let bytes = 0;
-for await (const chunk of response.body) {
-  firstByteMs ??= Number(process.hrtime.bigint() - started) / 1e6;
-  bytes += chunk.byteLength;
-}
-const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-const cpu = cpuSeconds(pid) - cpuBefore;
-clearInterval(sampler);
-peak = Math.max(peak, rssMiB(pid));
-await sleep(1000);
-const after = rssMiB(pid);
-
 const payloadMiB = (FILES * KIB) / 1024;
-console.log(
-  [
-    `[bench-export] ${FILES} files (${payloadMiB.toFixed(0)} MiB) + ${CONTENT} pieces of content, disk store${DIRECT ? " (seeded directly)" : ""}`,
-    `  zip: ${(bytes / MIB).toFixed(1)} MiB in ${seconds.toFixed(2)} s (${(bytes / MIB / seconds).toFixed(0)} MiB/s), first byte after ${firstByteMs.toFixed(0)} ms`,
-    `  server RSS: idle ${idle.toFixed(0)} MiB, peak during the export ${peak.toFixed(0)} MiB (+${(peak - idle).toFixed(0)} MiB), 1 s after ${after.toFixed(0)} MiB`,
-    `  of which anonymous ${idleParts.anon.toFixed(0)} -> ${peakParts.anon.toFixed(0)} MiB, file-backed ${idleParts.file.toFixed(0)} -> ${peakParts.file.toFixed(0)} MiB`,
-    `  server CPU: ${cpu.toFixed(2)} s for the export (${(bytes / MIB / cpu).toFixed(0)} MiB per CPU second)`,
-  ].join("\n"),
-);
+
+/** One export, measured from the server's RSS just before it (the first is against the idle server). */
+async function exportOnce(turn) {
+  const idle = rssMiB(pid);
+
+  let peak = idle;
+  const idleParts = { anon: rssMiB(pid, "RssAnon"), file: rssMiB(pid, "RssFile") };
+  let peakParts = idleParts;
+  const sampler = setInterval(() => {
+    const now = rssMiB(pid);
+    if (now > peak) [peak, peakParts] = [now, { anon: rssMiB(pid, "RssAnon"), file: rssMiB(pid, "RssFile") }];
+  }, 20);
+  const cpuBefore = cpuSeconds(pid);
+  const started = process.hrtime.bigint();
+  const response = await fetch(`${base}/api/account/export`, { headers: { Authorization: `Bearer ${token}` } });
+  if (response.status !== 200) throw new Error(`export: ${response.status}`);
+  let firstByteMs = null;
+  let bytes = 0;
+  for await (const chunk of response.body) {
+    firstByteMs ??= Number(process.hrtime.bigint() - started) / 1e6;
+    bytes += chunk.byteLength;
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  clearInterval(sampler);
+  peak = Math.max(peak, rssMiB(pid));
+  await sleep(1000);
+  const after = rssMiB(pid);
+
+  console.log(
+    [
+      `[bench-export]${turn > 1 ? ` export ${turn} on the same server:` : ""} ${FILES} files (${payloadMiB.toFixed(0)} MiB) + ${CONTENT} pieces of content, disk store${DIRECT ? " (seeded directly)" : ""}`,
+      `  zip: ${(bytes / MIB).toFixed(1)} MiB in ${seconds.toFixed(2)} s (${(bytes / MIB / seconds).toFixed(0)} MiB/s), first byte after ${firstByteMs.toFixed(0)} ms`,
+      `  server RSS: idle ${idle.toFixed(0)} MiB, peak during the export ${peak.toFixed(0)} MiB (+${(peak - idle).toFixed(0)} MiB), 1 s after ${after.toFixed(0)} MiB`,
+      `  of which anonymous ${idleParts.anon.toFixed(0)} -> ${peakParts.anon.toFixed(0)} MiB, file-backed ${idleParts.file.toFixed(0)} -> ${peakParts.file.toFixed(0)} MiB`,
+      `  server CPU: ${cpu.toFixed(2)} s for the export (${(bytes / MIB / cpu).toFixed(0)} MiB per CPU second)`,
+    ].join("\n"),
+  );
+}
+
+for (let turn = 1; turn <= REPEAT; turn++) {
+  if (turn > 1) await sleep(2000);
+  await exportOnce(turn);
+}
 await server.stop();

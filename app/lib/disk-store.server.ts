@@ -94,6 +94,19 @@ export function createDiskStore(root: string, options: DiskStoreOptions = {}): F
       return fs.createReadStream(objectPath(key), range ? { start: range.start, end: range.end } : {});
     },
 
+    async *readInto(key, buffer) {
+      const handle = await fsp.open(objectPath(key), "r");
+      try {
+        for (;;) {
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+          if (bytesRead === 0) return;
+          yield buffer.subarray(0, bytesRead);
+        }
+      } finally {
+        await handle.close();
+      }
+    },
+
     async probe() {
       // The folder is there (made on first use, as staging does) and writable (a network mount gone
       // away, a disk remounted read-only).

@@ -60,6 +60,12 @@ export interface FileStore {
   stat(key: string): Promise<StoredFileInfo | null>;
   /** The bytes of a stored file, optionally only `start`..`end` (inclusive). */
   open(key: string, range?: { start: number; end: number }): Readable;
+  /**
+   * The bytes of a stored file read into `buffer` (the caller's, reused), one piece at a time: each
+   * piece is a view of `buffer`, valid only until the next is asked for. No new buffer per read
+   * (the exports; docs/decisions/0078). A store that cannot read into a buffer (S3) answers `open`'s stream.
+   */
+  readInto?(key: string, buffer: Buffer): AsyncIterable<Buffer> | Readable;
   remove(key: string): Promise<void>;
   /** Removes stored files that `known` does not claim and temporary files, both older than `graceMs`. */
   sweep(
@@ -350,6 +356,10 @@ export const fileStore: FileStore = {
   discard: (staged) => currentStore().discard(staged),
   stat: (key) => currentStore().stat(key),
   open: (key, range) => currentStore().open(key, range),
+  readInto: (key, buffer) => {
+    const store = currentStore();
+    return store.readInto ? store.readInto(key, buffer) : store.open(key);
+  },
   remove: (key) => currentStore().remove(key),
   sweep: (known, options) => currentStore().sweep(known, options),
   clearTemporary: () => currentStore().clearTemporary(),

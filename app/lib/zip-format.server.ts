@@ -31,7 +31,8 @@ export const DEFLATED = 8;
 
 /** What the central directory needs of an entry once its bytes are written. */
 export interface ZipRecord {
-  name: Buffer;
+  /** The path as UTF-8 (the writer's reused buffer while the entry is written). */
+  name: Uint8Array;
   method: typeof STORED | typeof DEFLATED;
   mtime: Date;
   crc: number;
@@ -71,23 +72,29 @@ function flags(record: Pick<ZipRecord, "descriptor">): number {
 
 /** The local file header; with a descriptor, CRC and sizes are zero here and follow the data. */
 export function localHeader(record: Omit<ZipRecord, "offset">): Buffer {
-  const header = Buffer.alloc(30 + record.name.length);
-  const { date, time } = dosDateTime(record.mtime);
-  header.writeUInt32LE(0x04034b50, 0);
-  header.writeUInt16LE(VERSION_UTF8, 4);
-  header.writeUInt16LE(flags(record), 6);
-  header.writeUInt16LE(record.method, 8);
-  header.writeUInt16LE(time, 10);
-  header.writeUInt16LE(date, 12);
-  if (!record.descriptor) {
-    header.writeUInt32LE(record.crc, 14);
-    header.writeUInt32LE(record.compressedSize, 18);
-    header.writeUInt32LE(record.size, 22);
-  }
-  header.writeUInt16LE(record.name.length, 26);
-  header.writeUInt16LE(0, 28);
-  record.name.copy(header, 30);
+  const header = Buffer.alloc(localHeaderSize(record));
+  writeLocalHeader(record, header, 0);
   return header;
+}
+
+export const localHeaderSize = (record: Pick<ZipRecord, "name">) => 30 + record.name.length;
+
+/** The local file header written into `out` at `at` (a buffer the writer reuses); returns where it ends. */
+export function writeLocalHeader(record: Omit<ZipRecord, "offset">, out: Buffer, at: number): number {
+  const { date, time } = dosDateTime(record.mtime);
+  out.writeUInt32LE(0x04034b50, at);
+  out.writeUInt16LE(VERSION_UTF8, at + 4);
+  out.writeUInt16LE(flags(record), at + 6);
+  out.writeUInt16LE(record.method, at + 8);
+  out.writeUInt16LE(time, at + 10);
+  out.writeUInt16LE(date, at + 12);
+  out.writeUInt32LE(record.descriptor ? 0 : record.crc, at + 14);
+  out.writeUInt32LE(record.descriptor ? 0 : record.compressedSize, at + 18);
+  out.writeUInt32LE(record.descriptor ? 0 : record.size, at + 22);
+  out.writeUInt16LE(record.name.length, at + 26);
+  out.writeUInt16LE(0, at + 28);
+  out.set(record.name, at + 30);
+  return at + 30 + record.name.length;
 }
 
 /** The data descriptor after a streamed entry: 8-byte sizes when either outgrew 32 bits. */
@@ -106,28 +113,42 @@ export function dataDescriptor(record: Pick<ZipRecord, "crc" | "compressedSize" 
   return descriptor;
 }
 
+const isWide = (record: Pick<ZipRecord, "size" | "compressedSize" | "offset">) =>
+  zip64(record.size) || zip64(record.compressedSize) || zip64(record.offset);
+
+/** The bytes of one central directory record (with a ZIP64 extra field when it needs one). */
+export const centralRecordSize = (record: ZipRecord) => 46 + record.name.length + 9 + (isWide(record) ? 28 : 0);
+
 /** One central directory record, with a ZIP64 extra field when a size or the offset needs 64 bits. */
 export function centralRecord(record: ZipRecord): Buffer {
-  const wide = zip64(record.size) || zip64(record.compressedSize) || zip64(record.offset);
+  const out = Buffer.alloc(centralRecordSize(record));
+  writeCentralRecord(record, out, 0);
+  return out;
+}
+
+/** One central directory record written into `out` at `at` (a buffer the writer reuses); returns where it ends. */
+export function writeCentralRecord(record: ZipRecord, out: Buffer, at: number): number {
+  const wide = isWide(record);
   const extraLength = 9 + (wide ? 28 : 0);
-  const out = Buffer.alloc(46 + record.name.length + extraLength);
   const { date, time } = dosDateTime(record.mtime);
-  out.writeUInt32LE(0x02014b50, 0);
-  out.writeUInt16LE(VERSION_MADE_BY, 4);
-  out.writeUInt16LE(wide ? VERSION_ZIP64 : VERSION_UTF8, 6);
-  out.writeUInt16LE(flags(record), 8);
-  out.writeUInt16LE(record.method, 10);
-  out.writeUInt16LE(time, 12);
-  out.writeUInt16LE(date, 14);
-  out.writeUInt32LE(record.crc, 16);
-  out.writeUInt32LE(wide ? MAX32 : record.compressedSize, 20);
-  out.writeUInt32LE(wide ? MAX32 : record.size, 24);
-  out.writeUInt16LE(record.name.length, 28);
-  out.writeUInt16LE(extraLength, 30);
+  out.fill(0, at, at + 46);
+  out.writeUInt32LE(0x02014b50, at);
+  out.writeUInt16LE(VERSION_MADE_BY, at + 4);
+  out.writeUInt16LE(wide ? VERSION_ZIP64 : VERSION_UTF8, at + 6);
+  out.writeUInt16LE(flags(record), at + 8);
+  out.writeUInt16LE(record.method, at + 10);
+  out.writeUInt16LE(time, at + 12);
+  out.writeUInt16LE(date, at + 14);
+  out.writeUInt32LE(record.crc, at + 16);
+  out.writeUInt32LE(wide ? MAX32 : record.compressedSize, at + 20);
+  out.writeUInt32LE(wide ? MAX32 : record.size, at + 24);
+  out.writeUInt16LE(record.name.length, at + 28);
+  out.writeUInt16LE(extraLength, at + 30);
   // comment length, disk number, internal attributes: 0
-  out.writeUInt32LE((FILE_MODE << 16) >>> 0, 38);
-  out.writeUInt32LE(wide ? MAX32 : record.offset, 42);
-  let at = 46 + record.name.copy(out, 46);
+  out.writeUInt32LE((FILE_MODE << 16) >>> 0, at + 38);
+  out.writeUInt32LE(wide ? MAX32 : record.offset, at + 42);
+  out.set(record.name, at + 46);
+  at += 46 + record.name.length;
   // Info-ZIP extended timestamp ("UT"): the modification time in UTC seconds.
   out.writeUInt16LE(0x5455, at);
   out.writeUInt16LE(5, at + 2);
@@ -141,8 +162,9 @@ export function centralRecord(record: ZipRecord): Buffer {
     out.writeBigUInt64LE(BigInt(record.size), at + 4);
     out.writeBigUInt64LE(BigInt(record.compressedSize), at + 12);
     out.writeBigUInt64LE(BigInt(record.offset), at + 20);
+    at += 28;
   }
-  return out;
+  return at;
 }
 
 /**

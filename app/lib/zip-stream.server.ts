@@ -3,17 +3,21 @@ import { pipeline } from "node:stream/promises";
 import { createDeflateRaw, deflateRawSync } from "node:zlib";
 import { ByteChunks } from "./byte-chunks";
 import {
-  centralRecord,
+  centralRecordSize,
   crc32,
   dataDescriptor,
   DEFLATED,
-  deflateWhole,
   endRecords,
-  localHeader,
+  localHeaderSize,
   MIN_DEFLATE,
   STORED,
+  writeCentralRecord,
+  writeLocalHeader,
   type ZipRecord,
 } from "./zip-format.server";
+import { SharedDeflate } from "./zip-deflate.server";
+import { OutputChunks, Scratch } from "./zip-output.server";
+import type { LazyBufferEntry, MakeBytes, OpenBytes, ZipStream } from "./zip-types.server";
 
 export { safeFileName, ZipNames } from "./zip-names.server";
 export { attachmentDisposition, zipResponse } from "./zip-response.server";
@@ -26,8 +30,9 @@ export { attachmentDisposition, zipResponse } from "./zip-response.server";
  *   in the local header; no stream per entry;
  * - files stream from the store with a data descriptor after them, deflated through one zlib stream
  *   per file when worth it, stored otherwise; one file is open at a time.
- * Bytes leave in writes of at least WRITE_SIZE, and the writer waits whenever the reader's buffer is
- * full: backpressure runs from the client's socket (the front door waits for 'drain') back to the
+ * Bytes leave in writes of WRITE_SIZE (zip-output.server.ts: one fresh buffer per write, every
+ * piece copied into it from buffers the writer reuses), and the writer waits whenever the reader's
+ * buffer is full: backpressure runs from the client's socket (the front door waits for 'drain') back to the
  * database batch or the file being read. ZIP64 records are written when sizes, offsets or the count
  * outgrow the classic fields (zip-format.server.ts).
  *
@@ -36,51 +41,22 @@ export { attachmentDisposition, zipResponse } from "./zip-response.server";
  * export still completes; any other read error ends the stream with that error (the client sees a
  * broken download, not a zip that looks whole).
  */
-export interface ZipEntryOptions {
-  /** Deflate (text, JSON, WAV) or store as is (already-compressed media: MP3, MP4, PNG, WebM...). */
-  compress: boolean;
-  mtime?: Date;
-}
+export type { LazyBufferEntry, MakeBytes, OpenBytes, ZipEntryOptions, ZipStream } from "./zip-types.server";
 
-export interface ZipStream {
-  /** A small entry whose bytes are in memory (JSON, Markdown). */
-  addBuffer(path: string, bytes: Buffer | string, options?: Partial<ZipEntryOptions>): void;
-  /** A small entry whose bytes `make` gives, whole, when the zip reaches it (a body read in a batch). */
-  addLazyBuffer(path: string, options: Partial<ZipEntryOptions>, make: MakeBytes): void;
-  /**
-   * Small entries that `entries` gives one at a time, each only when the zip reaches it: many entries
-   * (an export's pieces) without a queued entry, name or closure for each of them up front. An async
-   * iterable may read the next batch from the database when the zip reaches it.
-   */
-  addEach(entries: Iterable<LazyBufferEntry> | AsyncIterable<LazyBufferEntry>): void;
-  /** An entry whose bytes `open` streams when the zip reaches it (a stored file). */
-  addLazy(path: string, options: ZipEntryOptions, open: () => Readable | Promise<Readable>): void;
-  /** No more entries; the central directory follows the last one. */
-  end(): void;
-  /** Paths of lazy entries whose bytes were missing (known once the zip has passed them). */
-  missing(): string[];
-  /** The zip's bytes, as they are produced. */
-  readonly output: Readable;
-}
-
-/** What makes a small entry's bytes, whole, when the zip reaches it. */
-export type MakeBytes = () => Buffer | string | Promise<Buffer | string>;
-
-export interface LazyBufferEntry {
-  path: string;
-  options: Partial<ZipEntryOptions>;
-  make: MakeBytes;
-}
-
-type Entry = { path: string; compress: boolean; mtime: Date } & (
-  { make: MakeBytes } | { open: () => Readable | Promise<Readable> }
-);
+type Entry = { path: string; compress: boolean; mtime: Date } & ({ make: MakeBytes } | { open: OpenBytes });
 
 type Each = Iterator<LazyBufferEntry> | AsyncIterator<LazyBufferEntry>;
 
 const OUTPUT_HIGH_WATER_MARK = 256 * 1024;
-/** Small records are gathered into writes at least this large (fewer, larger socket writes). */
+/** The zip leaves in writes this large (fewer, larger socket writes; the last one smaller). */
 export const WRITE_SIZE = 64 * 1024;
+/** A file's bytes are read into one buffer of this size, reused for every read of every file. */
+const READ_SIZE = 64 * 1024;
+/**
+ * A small entry's deflated bytes are made in zlib output buffers this small: below Buffer's pool
+ * threshold (4 KiB), so they are cut from shared 8 KiB slabs rather than a buffer of their own each.
+ */
+const DEFLATE_CHUNK = 4032;
 const EMPTY = Buffer.alloc(0);
 
 function lazyEntry({ path, options, make }: LazyBufferEntry): Entry {
@@ -104,12 +80,19 @@ export function createZipStream(): ZipStream {
   const directory = new ByteChunks();
   let count = 0;
   let position = 0;
+  // Names, headers, records, a small entry's text and a file's reads are encoded into these, kept for
+  // the zip's life, rather than into new buffers per entry (docs/decisions/0078, "Memory").
+  const names = new Scratch(1024);
+  const records = new Scratch(1024);
+  const texts = new Scratch(64 * 1024);
+  let reads: Buffer | null = null;
+  let deflater: SharedDeflate | null = null;
   const keep = (record: ZipRecord) => {
-    directory.append(centralRecord(record));
+    const end = writeCentralRecord(record, records.atLeast(centralRecordSize(record)), 0);
+    directory.append(records.atLeast(0).subarray(0, end));
     count++;
   };
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  const out = new OutputChunks(WRITE_SIZE, hand);
 
   const output = new Readable({
     highWaterMark: OUTPUT_HIGH_WATER_MARK,
@@ -124,6 +107,7 @@ export function createZipStream(): ZipStream {
     destroy(error, callback) {
       closed = true;
       current?.destroy();
+      deflater?.close();
       wakeTheReader();
       wakeTheWriter();
       callback(error);
@@ -140,44 +124,40 @@ export function createZipStream(): ZipStream {
     else await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
-  async function flush() {
-    if (pendingBytes === 0) return;
-    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    await hand(chunk);
+  /** Copies `bytes` into the output (it may be reused as soon as this returns). */
+  async function write(bytes: Uint8Array) {
+    position += bytes.length;
+    await out.write(bytes);
   }
 
-  /** `topUp`: small records gathered so far are made a whole write from a large piece's head (the directory). */
-  async function write(bytes: Buffer, topUp = false) {
-    position += bytes.length;
-    if (bytes.length >= WRITE_SIZE) {
-      if (topUp && pendingBytes > 0) {
-        const head = WRITE_SIZE - pendingBytes;
-        pending.push(bytes.subarray(0, head));
-        pendingBytes = WRITE_SIZE;
-        bytes = bytes.subarray(head);
-      }
-      await flush();
-      if (bytes.length >= WRITE_SIZE) return hand(bytes);
-    }
-    pending.push(bytes);
-    pendingBytes += bytes.length;
-    if (pendingBytes >= WRITE_SIZE) await flush();
+  /** The entry's path as UTF-8, in the names' buffer (valid while this entry is written). */
+  function nameOf(path: string): Uint8Array {
+    const { buffer, length } = names.encode(path);
+    return buffer.subarray(0, length);
+  }
+
+  async function writeHeader(record: ZipRecord) {
+    const header = records.atLeast(localHeaderSize(record));
+    await write(header.subarray(0, writeLocalHeader(record, header, 0)));
   }
 
   async function writeWhole(entry: Entry & { make: MakeBytes }) {
     const made = await entry.make();
-    const raw = typeof made === "string" ? Buffer.from(made) : made;
-    let data = raw;
+    let raw: Buffer;
+    if (Buffer.isBuffer(made)) raw = made;
+    else {
+      const { buffer, length } = texts.encode(made);
+      raw = buffer.subarray(0, length);
+    }
+    let data: Uint8Array = raw;
     let method: ZipRecord["method"] = STORED;
     if (entry.compress && raw.length >= MIN_DEFLATE) {
-      const deflated = deflateWhole(raw, WRITE_SIZE);
+      const deflated = await (deflater ??= new SharedDeflate()).deflate(raw, DEFLATE_CHUNK);
       // Entries that do not shrink (random bytes, a few words) are stored.
       if (deflated.length < raw.length) [data, method] = [deflated, DEFLATED];
     }
     const record: ZipRecord = {
-      name: Buffer.from(entry.path),
+      name: nameOf(entry.path),
       method,
       mtime: entry.mtime,
       crc: crc32(raw),
@@ -186,14 +166,14 @@ export function createZipStream(): ZipStream {
       offset: position,
       descriptor: false,
     };
-    await write(localHeader(record));
+    await writeHeader(record);
     await write(data);
     keep(record);
   }
 
-  async function writeStreamed(entry: Entry & { open: () => Readable | Promise<Readable> }) {
+  async function writeStreamed(entry: Entry & { open: OpenBytes }) {
     const record: ZipRecord = {
-      name: Buffer.from(entry.path),
+      name: nameOf(entry.path),
       method: entry.compress ? DEFLATED : STORED,
       mtime: entry.mtime,
       crc: 0,
@@ -202,28 +182,34 @@ export function createZipStream(): ZipStream {
       offset: position,
       descriptor: true,
     };
-    await write(localHeader(record));
+    await writeHeader(record);
     let begun = false;
-    async function* counted(source: AsyncIterable<Buffer>) {
+    // `copy`: the pieces are views of the zip's read buffer, which the deflate stream may still hold
+    // after it was handed one (it keeps its input until it has compressed it).
+    async function* counted(source: AsyncIterable<Uint8Array>, copy: boolean) {
       for await (const chunk of source) {
         begun = true;
         record.crc = crc32(chunk, record.crc);
         record.size += chunk.length;
-        yield chunk;
+        yield copy ? Buffer.from(chunk) : chunk;
       }
     }
-    async function send(source: AsyncIterable<Buffer>) {
+    async function send(source: AsyncIterable<Uint8Array>) {
       for await (const chunk of source) {
+        if (closed) return;
         record.compressedSize += chunk.length;
         await write(chunk);
       }
     }
     try {
-      const source = await entry.open();
-      current = source;
-      if (closed) source.destroy();
-      else if (entry.compress) await pipeline(source, counted, createDeflateRaw(), send);
-      else await pipeline(source, counted, send);
+      const source = await entry.open((reads ??= Buffer.allocUnsafeSlow(READ_SIZE)));
+      const own = source instanceof Readable;
+      if (own) current = source;
+      if (closed) {
+        if (own) source.destroy();
+      } else if (entry.compress)
+        await pipeline(source, (chunks: AsyncIterable<Uint8Array>) => counted(chunks, !own), createDeflateRaw(), send);
+      else await send(counted(source, false));
     } catch (error) {
       if (closed) return;
       if (begun || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
@@ -263,9 +249,10 @@ export function createZipStream(): ZipStream {
       await ("make" in entry ? writeWhole(entry) : writeStreamed(entry));
     }
     const directoryOffset = position;
-    for (const chunk of directory.chunks()) await write(chunk, true);
+    for (const chunk of directory.chunks()) await write(chunk);
+    deflater?.close();
     await write(endRecords(count, position - directoryOffset, directoryOffset));
-    await flush();
+    await out.flush();
     if (!closed) output.push(null);
   }
 
@@ -291,6 +278,9 @@ export function createZipStream(): ZipStream {
     end() {
       ended = true;
       wakeTheWriter();
+    },
+    release(chunk) {
+      out.release(chunk);
     },
     missing() {
       return [...missing];
