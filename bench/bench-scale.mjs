@@ -103,7 +103,7 @@ try {
     const person = await signUpAsBrowser(base, PASSWORD);
     const started = Date.now();
     const seeded = {
-      ...(await seedPieces(store, person.id, pieces, seed)),
+      ...(await seedPieces(store, person.id, pieces)),
       ...(await seedFiles(store, path.join(dataDir, "media"), person.id, files, seed + 10)),
     };
     person.editedId = seeded.editedId;

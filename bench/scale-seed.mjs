@@ -29,6 +29,8 @@ const WORDS = (
   "letter kitchen meeting draft chapter scene budget launch recipe travel notes idea plan review photo " +
   "music lesson market campaign script interview summary outline sketch video voice project studio"
 ).split(" ");
+/** One piece in this many is pinned (at least one). */
+const PIN_EVERY = 500;
 const TITLE_OPENERS = ["Notes on", "Draft:", "Ideas for", "Meeting", "Plan for", "Review of", "Script", "Chapter"];
 
 /** A small, seeded random source (mulberry32): the same seed, the same pieces. */
@@ -41,6 +43,22 @@ function randomSource(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Every piece's text source starts from this plus its place in the list (the same for both people). */
+const TEXT_SEED = 0x5eed;
+
+/**
+ * The place of piece `i` (0 = seeded first) in the person's list as GET /api/content orders it:
+ * pinned first (one in PIN_EVERY, the newest first), then the others, newest first.
+ */
+function listRank(count) {
+  const pinned = Math.ceil(count / PIN_EVERY);
+  const lastBlock = Math.floor((count - 1) / PIN_EVERY);
+  return (i) =>
+    i % PIN_EVERY === 0
+      ? pinned - 1 - i / PIN_EVERY
+      : pinned + (count - 1 - i) - (lastBlock - Math.floor(i / PIN_EVERY));
 }
 
 /** Which pieces carry the rare word: near the start, the middle and the end of the person's list. */
@@ -74,9 +92,9 @@ function pieceText(random, i, rare) {
  * the UTF-8 bytes of their titles and bodies, and `editedId`: a piece with neither search word, for the
  * autosave to change.
  */
-export async function seedPieces(store, userId, count, seed = 1) {
-  const random = randomSource(seed);
+export async function seedPieces(store, userId, count) {
   const rare = rareIndexes(count);
+  const rank = listRank(count);
   const start = Date.now() - (count + 10) * 60_000;
   let common = 0;
   let pinned = 0;
@@ -85,9 +103,11 @@ export async function seedPieces(store, userId, count, seed = 1) {
   const batch = [];
   await store.begin();
   for (let i = 0; i < count; i++) {
-    const { title, body } = pieceText(random, i, rare);
+    // The text comes from the piece's place in the list, so both people's first pages carry the same
+    // texts and a row's ratio compares the same answer (one long piece more on a page is 10 KB more).
+    const { title, body } = pieceText(randomSource(TEXT_SEED + rank(i)), i, rare);
     const stamp = new Date(start + i * 60_000).toISOString();
-    const pin = i % 500 === 0 ? 1 : 0;
+    const pin = i % PIN_EVERY === 0 ? 1 : 0;
     const id = randomUUID();
     if (i === Math.min(1, count - 1)) editedId = id;
     batch.push([id, userId, title, body, pin, stamp, stamp]);
