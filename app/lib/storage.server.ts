@@ -350,7 +350,7 @@ function currentStore(): FileStore {
 }
 
 /** Every user file of this instance, in the store STORAGE_URL names (default: DATA_DIR/media). */
-export const fileStore: FileStore = {
+export const fileStore: FileStore & Required<Pick<FileStore, "readInto">> = {
   stage: (source, options) => currentStore().stage(source, options),
   commit: (staged, key) => currentStore().commit(staged, key),
   discard: (staged) => currentStore().discard(staged),

@@ -70,16 +70,9 @@ function flags(record: Pick<ZipRecord, "descriptor">): number {
   return UTF8_NAME | (record.descriptor ? DATA_DESCRIPTOR : 0);
 }
 
-/** The local file header; with a descriptor, CRC and sizes are zero here and follow the data. */
-export function localHeader(record: Omit<ZipRecord, "offset">): Buffer {
-  const header = Buffer.alloc(localHeaderSize(record));
-  writeLocalHeader(record, header, 0);
-  return header;
-}
-
 export const localHeaderSize = (record: Pick<ZipRecord, "name">) => 30 + record.name.length;
 
-/** The local file header written into `out` at `at` (a buffer the writer reuses); returns where it ends. */
+/** The local file header (with a descriptor, CRC and sizes are zero here and follow the data) written into `out` at `at` (a buffer the writer reuses); returns where it ends. */
 export function writeLocalHeader(record: Omit<ZipRecord, "offset">, out: Buffer, at: number): number {
   const { date, time } = dosDateTime(record.mtime);
   out.writeUInt32LE(0x04034b50, at);

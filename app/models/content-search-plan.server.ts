@@ -20,13 +20,15 @@ import type { ContentKey } from "./content-keyset.server";
  * in FTS5, a prefix merges every entry of every word it starts, everyone's, on each query.
  */
 export const FEW_MATCHES = 200;
+/** A word FTS5's unicode61 folds as ASCII's toLowerCase does. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 export const WALK_ROWS_PER_ROW = 20;
 export const MAX_TERMS = 16;
 
 /** The index's words starting with `word`: null when not looked up (not ASCII, or more than MAX_TERMS). */
 export async function indexTerms(database: Kysely<Database>, word: string): Promise<string[] | null> {
   // FTS5's unicode61 folds case as ASCII's toLowerCase does for ASCII; other words keep the prefix form.
-  if (!/^[\x20-\x7e]+$/.test(word)) return null;
+  if (!PRINTABLE_ASCII.test(word)) return null;
   const folded = word.toLowerCase();
   const last = `${folded}\u{10ffff}`;
   // One seek per word (migration 0027): the first entry at or after the previous word and a byte
@@ -64,7 +66,7 @@ export async function exactQueries(
     else if (terms.length === 0) return null;
     else parts.push(`(${terms.map(quoted).join(" OR ")})`);
     // A word not ASCII stays as it is (so no check in JavaScript): its folding is FTS5's own.
-    checks.push(terms !== null ? { terms } : { prefix: /^[\x20-\x7e]+$/.test(word) ? word.toLowerCase() : word });
+    checks.push(terms !== null ? { terms } : { prefix: PRINTABLE_ASCII.test(word) ? word.toLowerCase() : word });
   }
   const words_ = `{title body} : (${parts.join(" AND ")})`;
   return { person: `user_id : ${quoted(userId)} AND ${words_}`, anyone: words_, textCheck: textCheckSpec(checks) };

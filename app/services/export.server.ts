@@ -55,10 +55,8 @@ async function requireStore(fileCount: number): Promise<void> {
 
 /** A stored file, read when the zip reaches it into the zip's own reused buffer (no new buffer per read). */
 function addStoredFile(zip: ZipStream, path: string, file: ExportMediaRow) {
-  zip.addLazy(
-    path,
-    { compress: worthCompressing(file.contentType), mtime: new Date(file.updatedAt) },
-    (buffer) => fileStore.readInto?.(file.id, buffer) ?? fileStore.open(file.id),
+  zip.addLazy(path, { compress: worthCompressing(file.contentType), mtime: new Date(file.updatedAt) }, (buffer) =>
+    fileStore.readInto(file.id, buffer),
   );
 }
 
