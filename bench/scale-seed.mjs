@@ -176,19 +176,22 @@ export async function seedFiles(store, mediaRoot, userId, count, seed = 2) {
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
     const stamp = new Date(start + i * 60_000).toISOString();
-    const kind = ["photo", "image", "voice"][i % 3];
+    // Kind, size and prompt come from the file's place in the library (newest first), so both people's
+    // first pages list the same kinds of file with the same fields, as their pieces carry the same texts.
+    const place = count - 1 - i;
+    const kind = ["photo", "image", "voice"][place % 3];
     const png = kind !== "voice";
-    const side = 16 + (i % 5) * 8;
-    const data = png ? pngBytes(random, side, side) : mp3Bytes(3 + (i % 8));
+    const side = 16 + (place % 5) * 8;
+    const data = png ? pngBytes(random, side, side) : mp3Bytes(3 + (place % 8));
     const folder = path.join(mediaRoot, "objects", id.slice(0, 2));
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(folder, id), data);
-    const prompt = kind === "image" ? `${PROMPTS[i % PROMPTS.length]}, study ${i}` : null;
+    const prompt = kind === "image" ? `${PROMPTS[place % PROMPTS.length]}, study ${place}` : null;
     const provenance =
       kind === "image"
         ? JSON.stringify({ style: "watercolour", provider: "bench", model: "seed", source: null })
         : null;
-    const name = `${kind}-${String(i).padStart(5, "0")}.${png ? "png" : "mp3"}`;
+    const name = `${kind}-${String(place).padStart(5, "0")}.${png ? "png" : "mp3"}`;
     const contentType = png ? "image/png" : "audio/mpeg";
     batch.push([
       id,

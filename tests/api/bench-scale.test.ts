@@ -88,8 +88,17 @@ describe("npm run bench -- scale", () => {
         expect(row.large.cpu, row.name).toBeGreaterThan(0);
         expect(row.ratio, row.name).toBeCloseTo(row.large.cpu / row.small.cpu, 6);
         expect(run.output).toContain(`| ${row.label}`);
+        if (row.name === "export") continue;
+        // Two requests in one turn of each side (--quick's turn is two): one pair, its ratio the median.
+        expect(row.small.turns, row.name).toHaveLength(1);
+        expect(row.large.turns[0], row.name).toHaveLength(2);
+        expect(row.pairRatios, row.name).toHaveLength(1);
+        expect(row.medianRatio, row.name).toBeCloseTo(row.pairRatios[0], 6);
+        expect(row.spread, row.name).toEqual([row.pairRatios[0], row.pairRatios[0]]);
+        expect(row.within, row.name).toBe(row.flat ? row.medianRatio <= 1.3 && row.trimmedRatio <= 1.3 : null);
       }
       expect(run.output).toMatch(/large\/small/);
+      expect(run.output).toMatch(/pairs: median/);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
