@@ -61,6 +61,14 @@ function recencyOf(items: ContentListItem[], pinnedRanks: number[]): Map<string,
   return recency;
 }
 
+/** The items in the list's order with the pending pins applied: a pinned item moves up, an unpinned one to its place by last change. */
+function withPendingPins(items: ContentListItem[], pinnedRanks: number[], pins: Map<string, boolean>) {
+  const recency = recencyOf(items, pinnedRanks);
+  return items
+    .map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item))
+    .sort((a, b) => (a.pinned !== b.pinned ? (a.pinned ? -1 : 1) : recency.get(a.id)! - recency.get(b.id)!));
+}
+
 /**
  * Pins and deletes the person asked for that the server has not confirmed yet: the list shows them
  * at once and falls back to the server's data when a request fails (optimistic UI).
@@ -155,11 +163,9 @@ export function ContentList({
   const followLink = useFollowLinksInApp();
   const keepFocus = useRef<HTMLElement | null>(null);
   const submitRow = useRowSubmissions(keepFocus);
-  const recency = recencyOf(items, pinnedRanks);
   // docs/screens.md#states-and-transitions: pinned first, then most recently updated first (the server's order), pending pins included.
-  const shown = items
-    .map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item))
-    .sort((a, b) => (a.pinned !== b.pinned ? (a.pinned ? -1 : 1) : recency.get(a.id)! - recency.get(b.id)!));
+  // With no pin pending (always on the server) that order is the server's own: nothing to sort.
+  const shown = pins.size === 0 ? items : withPendingPins(items, pinnedRanks, pins);
   // Moving a focused row in the DOM drops its focus to <body>: give it back, until the pins are settled.
   useLayoutEffect(() => {
     const star = keepFocus.current;

@@ -153,14 +153,18 @@ async function loadContentPage(userId: string, request: Request, context: Route.
  * can re-sort the list before the server answers.
  */
 function listItems(rows: ContentSummary[]): { items: ContentListItem[]; pinnedRanks: number[] } {
-  const byLastChange = [...rows].sort((a, b) =>
-    a.updated_at !== b.updated_at ? (a.updated_at < b.updated_at ? 1 : -1) : a.id < b.id ? 1 : -1,
-  );
-  const rank = new Map(byLastChange.map((row, index) => [row.id, index]));
-  return {
-    items: rows.map((row) => ({ id: row.id, title: row.title, pinned: row.pinned })),
-    pinnedRanks: rows.filter((row) => row.pinned).map((row) => rank.get(row.id)!),
-  };
+  // The rows come pinned first, each group by last change (newest first, then id): a pinned row's rank
+  // is how many rows of either group changed after it, a merge of the two orders (no sort, no map).
+  const later = (a: ContentSummary, b: ContentSummary) =>
+    a.updated_at !== b.updated_at ? a.updated_at > b.updated_at : a.id > b.id;
+  const firstUnpinned = rows.findIndex((row) => !row.pinned);
+  const start = firstUnpinned < 0 ? rows.length : firstUnpinned;
+  const pinnedRanks: number[] = [];
+  for (let index = 0, unpinned = start; index < start; index++) {
+    while (unpinned < rows.length && later(rows[unpinned]!, rows[index]!)) unpinned++;
+    pinnedRanks.push(index + unpinned - start);
+  }
+  return { items: rows.map((row) => ({ id: row.id, title: row.title, pinned: row.pinned })), pinnedRanks };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
