@@ -73,11 +73,11 @@ function takeHeaders(
  * loop (every page but one with a deferred part) is compressed in one call with its length. A page
  * still being written after that turn goes on through a streaming compressor, flushed at the end of
  * each turn, so each part reaches the browser as it comes. Anything else (JSON, event streams, files,
- * HEAD) passes untouched.
+ * HEAD) passes untouched, and its Accept-Encoding is never read: the encoding is negotiated only for
+ * a page (docs/decisions/0083-the-request-path.md).
  */
 export function compressPages(req: IncomingMessage, res: ServerResponse): void {
-  const encoding = pageEncoding(req);
-  interpose(res, (below) => new PageCompressor(req, res, encoding, below).methods());
+  interpose(res, (below) => new PageCompressor(req, res, below).methods());
 }
 
 /** One response's compression: undecided, then plain (untouched), held (until the turn ends), streamed, or done. */
@@ -86,11 +86,12 @@ class PageCompressor {
   private held: Buffer[] = [];
   private compressor: zlib.BrotliCompress | zlib.Gzip | null = null;
   private flushing = false;
+  /** Negotiated once the answer is known to be a page. */
+  private encoding: Encoding | null = null;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    private readonly encoding: Encoding | null,
     private readonly below: BodyMethods,
   ) {}
 
@@ -132,6 +133,7 @@ class PageCompressor {
     const { req, res } = this;
     if (!HTML.test(String(res.getHeader("Content-Type") ?? ""))) return void (this.mode = "plain");
     res.appendHeader("Vary", "Accept-Encoding");
+    this.encoding = pageEncoding(req);
     const status = res.statusCode;
     if (
       !this.encoding ||

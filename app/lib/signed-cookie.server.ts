@@ -49,10 +49,18 @@ export function createSignedCookie(
     const keys = keysOf();
     return keys.length > 0 ? `${encoded}.${signature(encoded, keys[0])}` : encoded;
   };
+  // Signed values this cookie's keys already verified: a browser sends the same cookie with every
+  // request, and its HMAC was the larger part of reading it (docs/decisions/0083-the-request-path.md).
+  // Only the exact string verified is remembered; any other string is checked in full.
+  const verified = new VerifiedValues();
   const decodeValue = (value: string): unknown => {
     const keys = keysOf();
     if (keys.length === 0) return decodeData(value);
-    const unsigned = unsign(value, keys);
+    let unsigned = verified.unsigned(value);
+    if (unsigned === null) {
+      unsigned = unsign(value, keys);
+      if (unsigned !== null) verified.remember(value);
+    }
     return unsigned === null ? null : decodeData(unsigned);
   };
 
@@ -111,6 +119,11 @@ export function dropOldCookies(request: Request): OldCookies | null {
   if (oldCookies.size === 0) return null;
   const header = request.headers.get("Cookie");
   if (!header) return null;
+  // Most requests carry no old cookie: the header is split only when an old name appears in it at all
+  // (a pair whose trimmed name is an old name always does).
+  let mentioned = false;
+  for (const oldName of oldCookies.keys()) if (header.includes(oldName)) mentioned = true;
+  if (!mentioned) return null;
   const expired = new Set<string>();
   const kept = header.split(";").filter((pair) => {
     const eq = pair.indexOf("=");
@@ -128,6 +141,28 @@ export function dropOldCookies(request: Request): OldCookies | null {
 export interface OldCookies {
   /** The Set-Cookie headers that expire the old cookies the request carried. */
   expiredCookies(): string[];
+}
+
+/** How many signed values a cookie remembers as verified; the oldest is forgotten first beyond it. */
+export const VERIFIED_VALUES_MAX = 4_096;
+
+/**
+ * The signed values (`value.signature`) whose signature one of the cookie's keys made. The keys are
+ * fixed once prepared, so a string verified once verifies again: remembering it skips nothing but the
+ * recomputation. What the value names (a session, a token) is still checked by its reader each time.
+ */
+class VerifiedValues {
+  private readonly values = new Set<string>();
+
+  /** The value without its signature when `signed` was verified before, else null. */
+  unsigned(signed: string): string | null {
+    return this.values.has(signed) ? signed.slice(0, signed.lastIndexOf(".")) : null;
+  }
+
+  remember(signed: string): void {
+    if (this.values.size >= VERIFIED_VALUES_MAX) this.values.delete(this.values.values().next().value!);
+    this.values.add(signed);
+  }
 }
 
 function signature(value: string, key: KeyObject): string {

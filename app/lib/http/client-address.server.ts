@@ -49,8 +49,9 @@ export function isTrustedPeer(peerAddress: string | undefined): boolean {
 /** The client's address from the connection and, behind a trusted proxy, X-Forwarded-For. */
 export function resolveClientAddress(request: Request, connection: ConnectionInfo): string {
   const socketAddress = connection.address || "unknown";
+  if (!env.trustProxyEnabled) return socketAddress;
   const forwardedFor = request.headers.get("X-Forwarded-For");
-  if (!forwardedFor || !env.trustProxyEnabled) return socketAddress;
+  if (!forwardedFor) return socketAddress;
   trust ??= compileTrust(env.trustProxy);
   // proxy-addr reads an IncomingMessage's socket address and X-Forwarded-For; this is all it reads of one.
   const incoming = {
@@ -68,8 +69,10 @@ export function resolveClientAddress(request: Request, connection: ConnectionInf
  * first, so that no reader (the cross-origin check, publicOrigin) takes them for a proxy's word.
  */
 export function createLoadContext(request: Request, connection: ConnectionInfo): RouterContextProvider {
-  const forwarded = request.headers.has("X-Forwarded-Proto") || request.headers.has("X-Forwarded-Host");
-  if (forwarded && env.trustProxyEnabled && !isTrustedPeer(connection.address)) {
+  // Without TRUST_PROXY no reader takes these headers at all: they are looked at only with it.
+  const forwarded =
+    env.trustProxyEnabled && (request.headers.has("X-Forwarded-Proto") || request.headers.has("X-Forwarded-Host"));
+  if (forwarded && !isTrustedPeer(connection.address)) {
     request.headers.delete("X-Forwarded-Proto");
     request.headers.delete("X-Forwarded-Host");
   }
