@@ -8,6 +8,7 @@ import type { ContentKey } from "./content-keyset.server";
 import { matchingRows, queryText } from "./content-search-match.server";
 import { exactQueries, manyMatches, walkPage, type WalkedRow } from "./content-search-plan.server";
 import { engineOf } from "~/lib/db-dialect.server";
+import { catchUpSearchIndex } from "./content-search-behind.server";
 
 export { ftsAnyQuery, ftsQuery, tsAnyQuery, tsQuery } from "./content-search-match.server";
 
@@ -143,6 +144,8 @@ async function searchPage<T>(
 ): Promise<SearchResult<T>> {
   const words = searchWords(q);
   if (words.length === 0) return { items: [], total: 0 };
+  // SQLite's index holds the person's latest texts before it is read (content-search-behind.server.ts).
+  await catchUpSearchIndex(userId);
   let query = queryText(db, words, userId);
   let check = query;
   let textCheck: string | null = null;
@@ -216,6 +219,7 @@ export async function searchContentSummaries(
 export async function countContentMatches(userId: string, q: string): Promise<number> {
   const words = searchWords(q);
   if (words.length === 0) return 0;
+  await catchUpSearchIndex(userId);
   const row = await searchCount.firstOrThrow(db, { userId, query: queryText(db, words, userId) });
   return Number(row.count);
 }
@@ -237,6 +241,7 @@ export interface ContextHitOptions {
 export async function contextHits(userId: string, terms: string[], options: ContextHitOptions): Promise<ContentItem[]> {
   const words = searchWords(terms.join(" "));
   if (words.length === 0 || options.limit < 1) return [];
+  await catchUpSearchIndex(userId);
   const select = (query: string, limit: number, except: string[]) => {
     let q = matchingRows(db, query, userId).select([
       "content_items.id",
