@@ -7,6 +7,7 @@
 // --direct seeds the person straight into the database and the disk store instead of through the API
 // (default then 10,000 pieces of content, a fifth of them with two kept versions, and 1,000 files: the
 // large person of docs/decisions/0078), and also reports the server's CPU time for the export.
+// BENCH_NODE_ARGS: more options for the server's node (e.g. `--trace-gc`), space-separated, as in bench.mjs.
 import { randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -53,6 +54,7 @@ const server = (scratch.server = await launchServer({
     USER_STORAGE_QUOTA_MB: String(Math.ceil((FILES * KIB) / 1024) + 256),
   },
   stderr: "inherit",
+  nodeArgs: (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean),
 }));
 const base = server.url;
 const { token, id: userId } = await signUp(base, { prefix: "bench-export" });

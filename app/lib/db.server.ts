@@ -1,4 +1,5 @@
 import path from "node:path";
+import Database from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
 import {
   cachingStatements,
@@ -79,6 +80,8 @@ function createDatabase(settings: Settings): Kysely<Schema> {
 }
 
 let current: Kysely<Schema> | null = null;
+/** The open SQLite database's file (null on PostgreSQL): bulk readers open their own connection to it. */
+let currentSqliteFile: string | null = null;
 let opening: Promise<Kysely<Schema>> | null = null;
 
 /**
@@ -96,6 +99,7 @@ export function openDatabase(settings: Settings = env): Promise<Kysely<Schema>> 
       throw error;
     }
     current = database;
+    currentSqliteFile = settings.database.engine === "sqlite" ? settings.database.file : null;
     return database;
   })().finally(() => {
     opening = null;
@@ -108,6 +112,7 @@ export async function closeDatabase(): Promise<void> {
   if (opening) await opening.catch(() => undefined);
   const database = current;
   current = null;
+  currentSqliteFile = null;
   await database?.destroy();
 }
 
@@ -137,6 +142,27 @@ export const db: Kysely<Schema> = new Proxy({} as Kysely<Schema>, {
     return Reflect.has(openOrThrow(), property);
   },
 });
+
+/** A bulk reader's SQLite page cache, in KiB (the shared connection's is 16 MB). */
+const BULK_READ_CACHE_KIB = 2048;
+
+/**
+ * A connection for one long read of many rows (the account export), closed with `close()` when done.
+ * On SQLite it is a read-only connection of its own with a small page cache, so the pages it walks
+ * through once do not fill the shared connection's 16 MB cache, which serves every other request and
+ * the process then keeps (docs/decisions/0078, fifth follow-up). Each query is its own read, as on the
+ * shared connection. On PostgreSQL (a pool already) and an in-memory SQLite it is the open database.
+ */
+export function openBulkReader(): { db: Kysely<Schema>; close: () => Promise<void> } {
+  const database = openOrThrow();
+  const file = currentSqliteFile;
+  if (!file || file === ":memory:" || file.startsWith("file:")) return { db: database, close: async () => {} };
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma(`cache_size = -${BULK_READ_CACHE_KIB}`);
+  const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db: reader, close: () => reader.destroy() };
+}
 
 /** The engine of the open database, else the one the settings name (GET /api/health: "sqlite" or "postgres"). */
 export function databaseEngine(settings: Settings = env): DatabaseEngine {

@@ -1,4 +1,5 @@
-import type { ContentVersionsTable } from "~/lib/db-schema";
+import type { Kysely } from "kysely";
+import type { ContentVersionsTable, Database } from "~/lib/db-schema";
 import { db } from "~/lib/db.server";
 import { toMessage, type ConversationMessage } from "./assistant-conversation.server";
 import { MEDIA_COLUMNS, toFile, type MediaFile } from "./media.server";
@@ -29,12 +30,17 @@ export interface ExportContentPiece extends ExportContentRow {
  * The person's content with bodies, oldest first (a stable order for the archive), `size` rows per
  * query: each batch is the next range of the index content_items_user_created (user_id, created_at,
  * id), read only when the export reaches it, so the first byte goes at once and only one batch is
- * held, however many pieces there are (docs/decisions/0078).
+ * held, however many pieces there are (docs/decisions/0078). `reader`: the export's own connection
+ * (openBulkReader in app/lib/db.server.ts), as for the versions and messages below.
  */
-export async function* contentForExport(userId: string, size: number): AsyncGenerator<ExportContentPiece[]> {
+export async function* contentForExport(
+  userId: string,
+  size: number,
+  reader: Kysely<Database> = db,
+): AsyncGenerator<ExportContentPiece[]> {
   let after: { created_at: string; id: string } | null = null;
   for (;;) {
-    const rows = await contentForExportQuery(userId, size, after).execute();
+    const rows = await contentForExportQuery(userId, size, after, reader).execute();
     if (rows.length === 0) return;
     yield rows.map((row) => ({ ...row, pinned: Boolean(row.pinned) }));
     if (rows.length < size) return;
@@ -43,8 +49,13 @@ export async function* contentForExport(userId: string, size: number): AsyncGene
 }
 
 /** One batch of the export's pieces: the `size` after `after` (the first ones without it); its plan is tested. */
-export function contentForExportQuery(userId: string, size: number, after: { created_at: string; id: string } | null) {
-  let query = db
+export function contentForExportQuery(
+  userId: string,
+  size: number,
+  after: { created_at: string; id: string } | null,
+  reader: Kysely<Database> = db,
+) {
+  let query = reader
     .selectFrom("content_items")
     .select(["id", "title", "pinned", "created_at", "updated_at", "body"])
     .where("user_id", "=", userId);
@@ -84,8 +95,11 @@ export async function mediaForExportByIds(userId: string, ids: string[]): Promis
  * How many versions each of the person's pieces has (pieces without any are absent). Read through the
  * person's pieces, so the versions' index by piece serves it (there is none by person).
  */
-export async function versionCountsForExport(userId: string): Promise<Map<string, number>> {
-  const rows = await db
+export async function versionCountsForExport(
+  userId: string,
+  reader: Kysely<Database> = db,
+): Promise<Map<string, number>> {
+  const rows = await reader
     .selectFrom("content_versions")
     .select((eb) => ["content_id", eb.fn.countAll<number>().as("n")])
     .where("content_id", "in", (eb) => eb.selectFrom("content_items").select("id").where("user_id", "=", userId))
@@ -98,10 +112,14 @@ export async function versionCountsForExport(userId: string): Promise<Map<string
 export type ExportVersion = Pick<ContentVersionsTable, "title" | "body" | "reason" | "created_at">;
 
 /** The versions of these pieces in one query: each piece's in the order they were kept. */
-export async function versionsForExportOf(userId: string, contentIds: string[]): Promise<Map<string, ExportVersion[]>> {
+export async function versionsForExportOf(
+  userId: string,
+  contentIds: string[],
+  reader: Kysely<Database> = db,
+): Promise<Map<string, ExportVersion[]>> {
   const byPiece = new Map<string, ExportVersion[]>();
   if (contentIds.length === 0) return byPiece;
-  const rows = await db
+  const rows = await reader
     .selectFrom("content_versions")
     .select(["content_id", "title", "body", "reason", "created_at"])
     .where("user_id", "=", userId)
@@ -119,8 +137,11 @@ export async function versionsForExportOf(userId: string, contentIds: string[]):
 }
 
 /** How many messages each of the person's conversations has (none: absent), through their conversations as above. */
-export async function messageCountsForExport(userId: string): Promise<Map<string, number>> {
-  const rows = await db
+export async function messageCountsForExport(
+  userId: string,
+  reader: Kysely<Database> = db,
+): Promise<Map<string, number>> {
+  const rows = await reader
     .selectFrom("assistant_messages")
     .select((eb) => ["conversation_id", eb.fn.countAll<number>().as("n")])
     .where("conversation_id", "in", (eb) =>
@@ -136,10 +157,11 @@ export async function messageCountsForExport(userId: string): Promise<Map<string
 export async function messagesForExportOf(
   userId: string,
   conversationIds: string[],
+  reader: Kysely<Database> = db,
 ): Promise<Map<string, ConversationMessage[]>> {
   const byConversation = new Map<string, ConversationMessage[]>();
   if (conversationIds.length === 0) return byConversation;
-  const rows = await db
+  const rows = await reader
     .selectFrom("assistant_messages")
     .select(["conversation_id", "id", "role", "text", "provider", "created_at"])
     .where("user_id", "=", userId)

@@ -1,5 +1,8 @@
 import { Readable } from "node:stream";
+import type { Kysely } from "kysely";
+import type { Database } from "~/lib/db-schema";
 import { batchedReads } from "~/lib/batched-reads";
+import { openBulkReader } from "~/lib/db.server";
 import { JsonLists } from "~/lib/json-lists";
 import { outageOf } from "~/lib/outage.server";
 import { fileStore } from "~/lib/storage.server";
@@ -153,12 +156,28 @@ function markdownOf(title: string, body: string): string[] {
  * and every file the person owns, with manifest.json listing all of it.
  */
 export async function exportAccount(user: { id: string; email: string }): Promise<ZipExport> {
+  // The pieces, versions and messages are read through a connection of the export's own (SQLite: a
+  // small page cache, docs/decisions/0078), closed when the zip is done or abandoned.
+  const reader = openBulkReader();
+  let zip: ZipStream;
+  try {
+    zip = await writeAccount(user, reader.db);
+  } catch (error) {
+    await reader.close();
+    throw error;
+  }
+  zip.output.once("close", () => void reader.close());
+  const day = new Date().toISOString().slice(0, 10);
+  return { filename: `creative-ai-studio-export-${day}.zip`, zip };
+}
+
+async function writeAccount(user: { id: string; email: string }, reader: Kysely<Database>): Promise<ZipStream> {
   const [projects, library, conversations, versionCounts, messageCounts] = await Promise.all([
     listProjects(user.id),
     listMediaForExport(user.id),
     listConversationsForExport(user.id),
-    versionCountsForExport(user.id),
-    messageCountsForExport(user.id),
+    versionCountsForExport(user.id, reader),
+    messageCountsForExport(user.id, reader),
   ]);
   await requireStore(library.length);
   const zip = createZipStream();
@@ -173,7 +192,7 @@ export async function exportAccount(user: { id: string; email: string }): Promis
   const versioned: Array<{ id: string; title: string; updated_at: string }> = [];
   zip.addEach(
     (async function* () {
-      for await (const batch of contentForExport(user.id, READ_BATCH)) {
+      for await (const batch of contentForExport(user.id, READ_BATCH, reader)) {
         for (const { id, title, pinned, created_at, updated_at, body } of batch) {
           const path = names.take("content", `${title}.md`, "untitled.md");
           manifest.push("content", { id, title, pinned, created_at, updated_at, path });
@@ -187,7 +206,7 @@ export async function exportAccount(user: { id: string; email: string }): Promis
   // Each conversation's messages are read when the zip reaches it, in batches like the bodies.
   const messagesOf = batchedReads(
     conversations.map((conversation) => conversation.id),
-    (ids) => messagesForExportOf(user.id, ids),
+    (ids) => messagesForExportOf(user.id, ids, reader),
     { size: READ_BATCH, weight: (id) => messageCounts.get(id) ?? 1 },
   );
   const conversationEntries = conversations.map((conversation) => {
@@ -205,7 +224,7 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     (function* () {
       const versionsOf = batchedReads(
         versioned.map((item) => item.id),
-        (ids) => versionsForExportOf(user.id, ids),
+        (ids) => versionsForExportOf(user.id, ids, reader),
         { size: READ_BATCH, weight: (id) => versionCounts.get(id) ?? 1 },
       );
       for (const item of versioned) {
@@ -262,6 +281,5 @@ export async function exportAccount(user: { id: string; email: string }): Promis
     ),
   );
   zip.end();
-  const day = exportedAt.slice(0, 10);
-  return { filename: `creative-ai-studio-export-${day}.zip`, zip };
+  return zip;
 }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hasBuild, root, serverEntryPath } from "../../scripts/ensure-build.mjs";
+import { SERVER_NODE_OPTIONS } from "../../scripts/server-node-options.mjs";
 
 // "Build if missing or older than the sources" is written once, in scripts/ensure-build.mjs.
 export { ensureBuild, hasBuild, root, serverBuildPath } from "../../scripts/ensure-build.mjs";
@@ -48,13 +49,23 @@ export const CHROMIUM_FLAGS = [
  */
 
 /**
+ * The server's node command line after the node binary: the server's own options (as `npm start`
+ * gives them), the caller's, then the compiled front door.
+ * @param {string[]} [nodeArgs]
+ */
+export function serverCommandArgs(nodeArgs = []) {
+  return [...SERVER_NODE_OPTIONS, ...nodeArgs, serverEntryPath()];
+}
+
+/**
  * Starts the server. Options:
  * - env: extra environment (wins over the defaults below; `DATA_DIR` reuses a data folder, e.g. to
  *   start again on the same data);
  * - dataDirPrefix: the temporary DATA_DIR's name prefix (default `studio-test-`);
  * - stdout / stderr: "pipe" (collected, shown when the start fails; `onOutput` sees it) or "inherit";
  * - timeoutMs: how long the start may take (default 30 s);
- * - nodeArgs: options for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry).
+ * - nodeArgs: options for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry), after the
+ *   server's own (scripts/server-node-options.mjs, as `npm start` gives them), so one of them may override.
  * Resolves { url, port, dataDir, child, pid, exited, stop }. `url` uses 127.0.0.1; `stop()` sends
  * SIGTERM and resolves when the process has exited; `exited` resolves { code, signal } on exit.
  * @param {LaunchOptions} [options]
@@ -71,7 +82,7 @@ export async function launchServer({
 } = {}) {
   if (!hasBuild()) throw new Error("No production build: run `npm run build` first (npm test does).");
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
-  const child = spawn(process.execPath, [...nodeArgs, serverEntryPath()], {
+  const child = spawn(process.execPath, serverCommandArgs(nodeArgs), {
     cwd: root,
     env: {
       ...process.env,

@@ -2,7 +2,7 @@ import { CompiledQuery } from "kysely";
 import { expect, it } from "vitest";
 import { engineOf } from "~/lib/db-dialect.server";
 import { appendExchange, createConversation } from "~/models/assistant-conversation.server";
-import { db } from "~/lib/db.server";
+import { db, openBulkReader } from "~/lib/db.server";
 import { createContent, deleteContent, saveContent, type ContentItem } from "~/models/content.server";
 import {
   contentForExport,
@@ -17,7 +17,7 @@ import { newUserId } from "../support/user-rows";
 
 // The account export reads bodies and versions a batch per query (docs/decisions/0078): scoped to the
 // person, each piece's versions in the order they were kept, a piece deleted meanwhile absent.
-describeOnEachEngine("export reads", () => {
+describeOnEachEngine("export reads", (engine) => {
   it("reads the person's pieces with their bodies oldest first, a keyset batch per query, none deleted or theirs", async () => {
     const alice = await newUserId();
     const bob = await newUserId();
@@ -135,5 +135,29 @@ describeOnEachEngine("export reads", () => {
     expect(Object.keys(messages.get(second.id)![0]!)).toEqual(["id", "role", "text", "provider", "created_at"]);
     expect(messages.has(empty.id)).toBe(false);
     expect((await messagesForExportOf(bob, [first.id])).size).toBe(0);
+  });
+
+  it("reads through a bulk reader: on SQLite a read-only connection of its own with a small page cache", async () => {
+    const alice = await newUserId();
+    const piece = await createContent(alice, { title: "Read", body: "through the reader" });
+    await saveContent(alice, piece.id, { title: "Read", body: "kept" });
+    const reader = openBulkReader();
+    try {
+      const { value: batch } = await contentForExport(alice, 10, reader.db).next();
+      expect(batch?.map((row: { body: string }) => row.body)).toEqual(["kept"]);
+      expect(await versionCountsForExport(alice, reader.db)).toEqual(await versionCountsForExport(alice));
+      if (engine === "sqlite") {
+        expect(reader.db).not.toBe(db);
+        const { rows } = await reader.db.executeQuery(CompiledQuery.raw("pragma cache_size"));
+        expect(rows).toEqual([{ cache_size: -2048 }]);
+        await expect(reader.db.executeQuery(CompiledQuery.raw("delete from content_items"))).rejects.toThrow(
+          /readonly/i,
+        );
+      }
+    } finally {
+      await reader.close();
+    }
+    if (engine === "sqlite") await expect(contentForExport(alice, 10, reader.db).next()).rejects.toThrow();
+    else expect((await contentForExport(alice, 10, reader.db).next()).done).toBe(false); // the shared pool stays open
   });
 });
