@@ -64,7 +64,8 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   });
   // Whole once the screen is done asking (the button reads "Asking..." meanwhile).
   await expect(page.getByRole("button", { name: "Ask", exact: true })).toBeEnabled();
-  await expect(page.getByLabel("Reply")).toHaveAttribute("aria-busy", "false");
+  // The region by its role: "The reply, spoken" (the audio, once it comes) is a label containing "Reply" too.
+  await expect(page.getByRole("region", { name: "Reply", exact: true })).toHaveAttribute("aria-busy", "false");
   const finalReply = await page.getByTestId("assistant-reply").textContent();
   expect(finalReply).toMatch(/download\.$/);
   // The reply grew: many texts, each one the start of the next, ending with the whole reply.
