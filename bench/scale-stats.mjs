@@ -27,13 +27,6 @@ export function trimmedMean(values, share = 0.05) {
   return mean(sorted.slice(cut, sorted.length - cut));
 }
 
-/** The value below which `share` of `values` lie (nearest rank). */
-export function quantile(values, share) {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))];
-}
-
 /**
  * The sides of `pairs` pairs of turns in ABBA order, starting with `first`: each pair holds one turn of
  * each side, and the side that goes first changes from pair to pair, so a side never runs twice as

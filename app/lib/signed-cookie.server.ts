@@ -121,9 +121,7 @@ export function dropOldCookies(request: Request): OldCookies | null {
   if (!header) return null;
   // Most requests carry no old cookie: the header is split only when an old name appears in it at all
   // (a pair whose trimmed name is an old name always does).
-  let mentioned = false;
-  for (const oldName of oldCookies.keys()) if (header.includes(oldName)) mentioned = true;
-  if (!mentioned) return null;
+  if (![...oldCookies.keys()].some((oldName) => header.includes(oldName))) return null;
   const expired = new Set<string>();
   const kept = header.split(";").filter((pair) => {
     const eq = pair.indexOf("=");

@@ -16,14 +16,18 @@ import { db } from "~/lib/db.server";
 /** How many kept pieces one transaction of the upkeep's catch-up brings up to date. */
 export const CATCH_UP_BATCH = 500;
 
-/** The statements of a catch-up over the kept rows `where` picks: out with the text the index holds, in with the piece's own. */
-async function catchUp(trx: Kysely<Database>, where: ReturnType<typeof sql>) {
+/**
+ * The statements of a catch-up over the kept rows `where` picks: out with the text the index holds, in
+ * with the piece's own. Answers how many pieces it brought up to date.
+ */
+async function catchUp(trx: Kysely<Database>, where: ReturnType<typeof sql>): Promise<number> {
   await sql`insert into content_items_search (content_items_search, rowid, title, body, user_id)
     select 'delete', item, title, body, user_id from content_items_search_behind where ${where}`.execute(trx);
   await sql`insert into content_items_search (rowid, title, body, user_id)
     select c.rowid, c.title, c.body, c.user_id from content_items_search_behind
     join content_items c on c.rowid = content_items_search_behind.item where ${where}`.execute(trx);
-  await sql`delete from content_items_search_behind where ${where}`.execute(trx);
+  const done = await sql`delete from content_items_search_behind where ${where}`.execute(trx);
+  return Number(done.numAffectedRows ?? 0);
 }
 
 /** Brings the person's pieces up to date in SQLite's index; a seek and nothing more when none is behind. */
@@ -42,11 +46,7 @@ export async function catchUpAllSearchIndex(batch = CATCH_UP_BATCH): Promise<voi
     const done = await db.transaction().execute(async (trx) => {
       const first = sql`(content_items_search_behind.user_id, content_items_search_behind.item) in
         (select user_id, item from content_items_search_behind order by user_id, item limit ${batch})`;
-      const { rows } = await sql<{ n: number }>`select count(*) as n from content_items_search_behind
-        where ${first}`.execute(trx);
-      if (Number(rows[0].n) === 0) return true;
-      await catchUp(trx, first);
-      return Number(rows[0].n) < batch;
+      return (await catchUp(trx, first)) < batch;
     });
     if (done) return;
   }

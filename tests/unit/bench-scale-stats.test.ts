@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isFlat, median, quantile, summarize, trimmedMean, turnOrder } from "../../bench/scale-stats.mjs";
+import { isFlat, median, summarize, trimmedMean, turnOrder } from "../../bench/scale-stats.mjs";
 
 // `npm run bench -- scale` judges a row flat from many short turns by pairs: these are its sums.
 
@@ -32,13 +32,6 @@ describe("the scale bench's sums", () => {
     const values = [...Array.from({ length: 18 }, () => 2), 0, 100];
     expect(trimmedMean(values, 0.05)).toBe(2);
     expect(trimmedMean([1, 2, 90], 0.05)).toBe(31);
-  });
-
-  it("reads a quantile by nearest rank", () => {
-    const values = Array.from({ length: 10 }, (_, i) => i + 1);
-    expect(quantile(values, 0.1)).toBe(1);
-    expect(quantile(values, 0.9)).toBe(9);
-    expect(quantile(values, 1)).toBe(10);
   });
 
   it("pairs each small turn with its large one and reports the spread of their ratios", () => {
