@@ -201,21 +201,27 @@ export function useSaveQueue({
   });
   const blockerRef = useRef(blocker);
   blockerRef.current = blocker;
+  /** A try to leave is being answered (the save, then maybe the question); a newer try takes that answer. */
+  const answeringLeave = useRef(false);
+  // Keyed on the location too: blocker states come in a transition, so Cancel and a quick Back may render as one.
   useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    void save("auto").then(async (outcome) => {
-      if (blockerRef.current.state !== "blocked") return;
-      // The save failed: the app's own question, in the words of docs/screens.md#content-view.
-      const leave =
-        outcome === "saved" ||
-        outcome === "clean" ||
-        (await confirmInApp({ message: LEAVE_UNSAVED, confirmLabel: "Leave", danger: true }));
-      const current = blockerRef.current;
-      if (current.state !== "blocked") return;
-      if (leave) current.proceed();
-      else current.reset();
-    });
-  }, [blocker.state, save]);
+    if (blocker.state !== "blocked" || answeringLeave.current) return;
+    answeringLeave.current = true;
+    void save("auto")
+      .then(async (outcome) => {
+        if (blockerRef.current.state !== "blocked") return;
+        // The save failed: the app's own question, in the words of docs/screens.md#content-view.
+        const leave =
+          outcome === "saved" ||
+          outcome === "clean" ||
+          (await confirmInApp({ message: LEAVE_UNSAVED, confirmLabel: "Leave", danger: true }));
+        const current = blockerRef.current; // the latest try: a Back while it asked is the same question
+        if (current.state !== "blocked") return;
+        if (leave) current.proceed();
+        else current.reset();
+      })
+      .finally(() => (answeringLeave.current = false));
+  }, [blocker.state, blocker.location, save]);
 
   const startEditing = () => {
     editStart.current = {
