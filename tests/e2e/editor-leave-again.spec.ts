@@ -42,7 +42,7 @@ test("Back again right after Cancel still asks, and Leave then goes", async ({ p
     history.back();
   });
   await expect(dialog).toContainText("Your changes could not be saved. Leave anyway and lose them?", {
-    timeout: 30_000,
+    timeout: 60_000,
   });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
   await expect(page).toHaveURL(/\?edit=1$/);
