@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "../support/e2e-test";
+import { editWithSavesFailing } from "../support/e2e-editor";
 import { PASSWORD, signUpAndLogIn, uniqueEmail } from "../support/e2e-session";
 
 // The sign-in screens, the dashboard after Create and a plain-form pin, the content editor's Cancel,
@@ -212,18 +213,7 @@ for (const viewport of VIEWPORTS) {
     test("leaving the editor after a failed save asks in the app's dialog: Stay keeps the editor, Leave goes", async ({
       page,
     }) => {
-      await signUpAndLogIn(page, "leave-unsaved");
-      const created = await page.request.post("/api/content", { data: { title: "Kept", body: "Start" } });
-      const { id } = (await created.json()) as { id: string };
-      await page.goto(`/content/${id}`);
-      await hydrated(page);
-      await page.getByRole("link", { name: "Edit", exact: true }).click();
-      await expect(page).toHaveURL(/\?edit=1$/);
-      // Every save fails from here on.
-      await page.route(`**/api/content/${id}**`, (route) =>
-        route.request().method() === "GET" ? route.continue() : route.abort(),
-      );
-      await page.getByLabel("Body").fill("Typed while the network is gone");
+      const id = await editWithSavesFailing(page, "leave-unsaved", "Typed while the network is gone");
       await page.goBack();
       const dialog = page.getByRole("alertdialog");
       await expect(dialog).toContainText("Your changes could not be saved. Leave anyway and lose them?");
