@@ -1,18 +1,10 @@
-import { expect, test, type Page } from "../support/e2e-test";
+import { expect, test, type Page, hydrated } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 // The dashboard's document carries its content rows once, in the markup; the browser hydrates the
 // list from that markup (app/components/use-markup-only.tsx, decision 0024). What must hold: the page
 // hydrates without a mismatch, the rows it reads are the server's (ids, titles, pins), and a pin
 // places its row by last change across the pinned and unpinned groups before the server answers.
-
-/** Resolves once React has hydrated the page (its root element carries React's fiber). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const main = document.querySelector("main") ?? document.body.firstElementChild;
-    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
-  });
-}
 
 const rowTitles = (page: Page) => page.getByRole("list", { name: "Content items" }).getByRole("link").allTextContents();
 

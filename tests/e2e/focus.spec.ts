@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Locator, type Page } from "../support/e2e-test";
+import { expect, test, type Locator, type Page, hydrated } from "../support/e2e-test";
 import { webmBytes } from "../support/media";
 import { appDialog } from "../support/app-dialog";
 import { signUpAndLogIn } from "../support/e2e-session";
@@ -9,14 +9,6 @@ import { signUpAndLogIn } from "../support/e2e-session";
 // on the next item, the moved button or the renamed row, never on <body>.
 
 const REAL_MP3 = fs.readFileSync(path.resolve("public/static/music-demos/demo2.mp3"));
-
-/** Resolves once React has hydrated the page (its root element carries React's fiber). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const main = document.querySelector("main") ?? document.body.firstElementChild;
-    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
-  });
-}
 
 /** Presses Enter on `control` with the keyboard (focus first: no mouse). */
 async function pressEnter(control: Locator) {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "../support/e2e-test";
+import { expect, test, type Page, hydrated } from "../support/e2e-test";
 import { editWithSavesFailing } from "../support/e2e-editor";
 import { PASSWORD, signUpAndLogIn, uniqueEmail } from "../support/e2e-session";
 
@@ -10,14 +10,6 @@ const VIEWPORTS = [
   { width: 1280, height: 800 },
   { width: 375, height: 667 },
 ];
-
-/** Resolves once React has hydrated the page (its root element carries React's fiber). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const main = document.querySelector("main") ?? document.body.firstElementChild;
-    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
-  });
-}
 
 const justChangedRow = (page: Page) => page.locator("#content .content-list > li.just-changed");
 

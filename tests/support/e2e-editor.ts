@@ -2,14 +2,7 @@
 // with every save failing (docs/screens.md#content-view), and the text typed that cannot be saved.
 import { expect, type Page } from "@playwright/test";
 import { signUpAndLogIn } from "./e2e-session";
-
-/** Resolves once React has hydrated the page (its root element carries React's fiber). */
-export async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const main = document.querySelector("main") ?? document.body.firstElementChild;
-    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
-  });
-}
+import { hydrated } from "./e2e-test";
 
 /** Signs a new person in, opens a new piece's editor, makes every save fail, types `body`; the piece's id. */
 export async function editWithSavesFailing(page: Page, name: string, body: string): Promise<string> {

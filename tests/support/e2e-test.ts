@@ -1,7 +1,8 @@
 // Every Playwright spec imports `test` and `expect` from here: the same as @playwright/test's, with one
 // rule added for every test. The app asks and alerts in its own dialogs (docs/screens.md), so a native
-// alert(), confirm() or prompt() opening in any page of the test fails it.
-import { test as base, expect, type Browser, type BrowserContext, type Dialog } from "@playwright/test";
+// alert(), confirm() or prompt() opening in any page of the test fails it. Also `hydrated`, the wait
+// for React's hydration that specs with JavaScript share.
+import { test as base, expect, type Browser, type BrowserContext, type Dialog, type Page } from "@playwright/test";
 
 export * from "@playwright/test";
 
@@ -38,3 +39,11 @@ export const test = base.extend<{ noNativeDialogs: void }>({
 });
 
 export { expect };
+
+/** Resolves once React has hydrated the page (its root element carries React's fiber). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const main = document.querySelector("main") ?? document.body.firstElementChild;
+    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+  });
+}
