@@ -94,7 +94,7 @@ export default tseslint.config(
   },
   {
     // A container that takes clicks only to follow the plain links inside it in the app
-    // (app/components/in-app-links.ts): a keyboard's Enter on a link fires the same click, so there is
+    // (app/components/shell/in-app-links.ts): a keyboard's Enter on a link fires the same click, so there is
     // no mouse-only path; the video dialog's backdrop click has Escape beside it.
     files: ["app/**/*.tsx"],
     rules: {

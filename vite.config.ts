@@ -33,7 +33,11 @@ const productionReactRouter = [
  */
 function firstLoadChunk(id: string): string | undefined {
   if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return "framework";
-  if (/vite\/preload-helper|app\/components\/(toasts|theme-toggle|use-hydrated|enhanced-field|nonce)\.tsx$/.test(id))
+  if (
+    /vite\/preload-helper|app\/components\/(shell\/(toasts|theme-toggle|nonce)|ui\/(use-hydrated|enhanced-field))\.tsx$/.test(
+      id,
+    )
+  )
     return "framework";
   return undefined;
 }
@@ -79,7 +83,7 @@ function precompress(): Plugin {
 
 /**
  * One id per build: what a kept page's ETag adds to what the page was built from
- * (app/lib/http/kept-pages.server.ts), so a new build's pages never revalidate as an old one's.
+ * (app/lib/page-cache/kept-pages.server.ts), so a new build's pages never revalidate as an old one's.
  * Every instance serving one build shares it.
  */
 const BUILD_ID = randomBytes(9).toString("base64url");

@@ -5,9 +5,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { MarkupOnlyProvider } from "./components/use-markup-only";
-import { NonceProvider } from "./components/nonce";
-import { markupOnlyContext } from "./lib/markup-only.server";
+import { MarkupOnlyProvider } from "./components/ui/use-markup-only";
+import { NonceProvider } from "./components/shell/nonce";
+import { markupOnlyContext } from "./lib/screens/markup-only.server";
 import { contentSecurityPolicy } from "./lib/http/security.server";
 import { RETRY_AFTER_SECONDS } from "./lib/outage.server";
 // The file app.css's @font-face names for Latin text (Vite gives both one hashed URL).
@@ -22,13 +22,13 @@ export const streamTimeout = 5_000;
  * context it gives each request (the client's address). The adapter comes from the build so that it
  * runs the same production copy of React Router as the routes (vite.config.ts).
  */
-export { env as settings } from "./lib/env.server";
+export { env as settings } from "./lib/settings/env.server";
 export { SECURITY_HEADERS as staticFileHeaders, strictTransportSecurity } from "./lib/http/security.server";
 export { createLoadContext } from "./lib/http/client-address.server";
-export { startApp, stopApp } from "./services/background.server";
-export { runAdmin } from "./services/admin.server";
+export { startApp, stopApp } from "./services/operators/background.server";
+export { runAdmin } from "./services/operators/admin.server";
 // `npm run admin -- backup|restore` find the file store from the parsed STORAGE_URL as the server does.
-export { parseStorageUrl } from "./lib/storage.server";
+export { parseStorageUrl } from "./lib/storage/storage.server";
 export { createRequestListener } from "@react-router/node";
 // Every error React Router catches passes here: an outage is remembered for outageMiddleware (a 503, not a 500).
 export { noteError as handleError } from "./lib/http/outage-middleware.server";

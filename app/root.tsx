@@ -11,18 +11,18 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { useNonce } from "./components/nonce";
-import type { ScriptsHandle } from "./components/shell-frame";
-import { useTheme } from "./components/theme-toggle";
-import { AppDialogHost } from "./components/app-dialog-host";
-import { Toasts } from "./components/toasts";
+import { useNonce } from "./components/shell/nonce";
+import type { ScriptsHandle } from "./components/shell/shell-frame";
+import { useTheme } from "./components/shell/theme-toggle";
+import { AppDialogHost } from "./components/shell/app-dialog-host";
+import { Toasts } from "./components/shell/toasts";
 import { currentUser } from "./auth/auth.server";
 import { sessionMiddleware } from "./auth/session-middleware.server";
 import { outageMiddleware } from "./lib/http/outage-middleware.server";
 import { securityMiddleware } from "./lib/http/security.server";
-import { preferencesOf } from "./lib/preferences.server";
-import { getToast } from "./lib/toast.server";
-import { startApp } from "./services/background.server";
+import { preferencesOf } from "./lib/screens/preferences.server";
+import { getToast } from "./lib/screens/toast.server";
+import { startApp } from "./services/operators/background.server";
 import appStylesheet from "./styles/app.css?url";
 
 /**

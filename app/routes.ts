@@ -18,7 +18,7 @@ export default [
     route("content/:id/history", "routes/content.history.tsx"),
     route("preferences", "routes/preferences.ts"),
     route("feedback", "routes/feedback.tsx"),
-    route("capcut", "routes/capcut.tsx"),
+    route("capcut", "routes/ai-x-ai.tsx"),
     route("music", "routes/music.tsx"),
     route("voices", "routes/voices.tsx"),
     route("videos", "routes/videos.tsx"),

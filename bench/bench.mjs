@@ -51,7 +51,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 10);
 const PERSON_ITEMS = 100; // each of the table's people: one page of the dashboard
-const PAGE_SIZE = 100; // CONTENT_PAGE_SIZE in app/models/content.server.ts
+const PAGE_SIZE = 100; // CONTENT_PAGE_SIZE in app/models/content/content.server.ts
 const PASSWORD = "bench password 1234";
 
 function log(message) {
@@ -490,7 +490,7 @@ async function benchDashboard() {
     if (!(await benchTable(server, people))) process.exitCode = 1;
     if (process.env.BENCH_ONLY) return; // only the chosen rows of the table (e.g. to profile them)
 
-    // 2. The queries of the dashboard loader, exactly as Kysely compiles them (app/models/content.server.ts).
+    // 2. The queries of the dashboard loader, exactly as Kysely compiles them (app/models/content/content.server.ts).
     const listSql =
       'select "id", "title", "pinned", "updated_at" from "content_items" where "user_id" = ? order by "pinned" desc, "updated_at" desc, "id" desc limit ? offset ?';
     const countSql = 'select count(*) as "count" from "content_items" where "user_id" = ?';
@@ -508,7 +508,7 @@ async function benchDashboard() {
     if (rows.length !== PAGE_SIZE || !rows[0].pinned) throw new Error("unexpected list result");
 
     // 3. The dashboard one request at a time: rendered (each URL new, so never a kept page: what the
-    // first view after a change costs) and kept (the same URL again: app/lib/http/kept-pages.server.ts).
+    // first view after a change costs) and kept (the same URL again: app/lib/page-cache/kept-pages.server.ts).
     const dashboardUrl = `${server.url}/dashboard`;
     const expectPage = (response, body) => {
       if (response.status !== 200) throw new Error(`/dashboard answered ${response.status}`);

@@ -24,7 +24,7 @@ export function sqliteStore(file) {
     insertFiles: async (rows) => rows.forEach((row) => media.run(...row)),
     bump: async (userId) => bump.run(userId),
     // Statistics, and the search index merged as the server's hourly upkeep leaves it
-    // (app/models/content-search-upkeep.server.ts): the seed writes a person's whole text at once,
+    // (app/models/content/content-search-upkeep.server.ts): the seed writes a person's whole text at once,
     // which leaves FTS5 segments the upkeep would have merged over the months of writing it stands for.
     analyze: async () => {
       sqlite.exec("ANALYZE");

@@ -1,6 +1,6 @@
 // `npm run admin -- <command>`: the operator's command line (docs/decisions/0046). Run
 // `npm run admin -- help` for the commands. It loads the server build (`npm run build`; built here
-// first when missing, as `npm start` does) and runs `runAdmin` from it (app/services/admin.server.ts):
+// first when missing, as `npm start` does) and runs `runAdmin` from it (app/services/operators/admin.server.ts):
 // the same settings schema as the server (DATA_DIR, DATABASE_URL, STORAGE_URL, ... from the
 // environment) and the app's own models, on SQLite or PostgreSQL, while the server runs.
 // `backup [<folder>]` and `restore <folder>` (also `npm run backup` / `npm run restore`) are plain

@@ -1,6 +1,6 @@
 // The production build's server module (`react-router build`) and what its entry
 // (app/entry.server.tsx) exports for the front door: the settings parsed once by the app's one
-// schema (app/lib/env.server.ts), the life cycle, the security headers and React Router's Node
+// schema (app/lib/settings/env.server.ts), the life cycle, the security headers and React Router's Node
 // adapter. The server reads no setting itself: they reach it through the build.
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,6 +1,6 @@
 // What a client may hold the server to: how long a request may take to arrive (the deadline), how
 // slowly and how much of an unread body it may still send, and how a closed connection lingers so
-// the answer is read before it goes. Uploads are the exception to the deadline: app/lib/upload.server.ts
+// the answer is read before it goes. Uploads are the exception to the deadline: app/lib/storage/upload.server.ts
 // holds them to a least rate where they are received. Why these are hand-made: docs/decisions/0055.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -39,7 +39,7 @@ const served = new WeakSet<Socket>();
 /** Connections whose close already lingers. */
 const lingering = new WeakSet<Socket>();
 
-/** The limits from the build's settings (app/lib/env.server.ts), or their defaults. */
+/** The limits from the build's settings (app/lib/settings/env.server.ts), or their defaults. */
 export function limitsOf(settings?: Partial<Limits>): Limits {
   return {
     requestDeadlineMs: settings?.requestDeadlineMs ?? DEFAULT_LIMITS.requestDeadlineMs,
@@ -64,7 +64,7 @@ export function applyTimeouts(server: Server, limits: Partial<Pick<Limits, "requ
 
 /**
  * An upload is a multipart/form-data request: it has no deadline (a 2 GiB video may take hours) but
- * must keep UPLOAD_MIN_BYTES_PER_SECOND, which app/lib/upload.server.ts holds it to (408, its staged
+ * must keep UPLOAD_MIN_BYTES_PER_SECOND, which app/lib/storage/upload.server.ts holds it to (408, its staged
  * bytes removed); a small multipart form is read with the deadline of app/lib/http/bodies.server.ts.
  */
 export function isUpload(req: IncomingMessage): boolean {

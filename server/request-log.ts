@@ -34,7 +34,7 @@ export function maskedPath(path: string): string {
   return path.replace(SHARE_PATH, "/s/***");
 }
 
-/** Whether LOG_REQUESTS (the build's settings, app/lib/env.server.ts) leaves the log on. */
+/** Whether LOG_REQUESTS (the build's settings, app/lib/settings/env.server.ts) leaves the log on. */
 export function requestLogEnabled(settings: { logRequests?: boolean }): boolean {
   return settings.logRequests !== false;
 }

@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { env, OPENAI_DEFAULT_VOICES, parseSettings, SettingsError, type Settings } from "~/lib/env.server";
+import { env, OPENAI_DEFAULT_VOICES, parseSettings, SettingsError, type Settings } from "~/lib/settings/env.server";
 // Bundled into the server build, so the built server always has them (no path to find at run time).
-import shippedSketchWorkflow from "./workflows/comfyui-sketch-to-image.json";
-import shippedTextWorkflow from "./workflows/comfyui-text-to-image.json";
+import shippedSketchWorkflow from "./image/workflows/comfyui-sketch-to-image.json";
+import shippedTextWorkflow from "./image/workflows/comfyui-text-to-image.json";
 
 /**
  * Which provider serves each AI capability, from the settings (docs/ai-providers.md). The variables,
  * their defaults and their checks are the one settings schema's (app/lib/settings/ai-variables.ts, parsed
- * by app/lib/env.server.ts); this module declares none: it only wires the parsed values to providers.
+ * by app/lib/settings/env.server.ts); this module declares none: it only wires the parsed values to providers.
  * Nothing set means every capability runs on its offline provider. The config is a plain object so
  * tests can build providers against a local stub server without touching process.env.
  */
@@ -199,7 +199,7 @@ function imageConfig(ai: Settings["ai"]): ImageConfig | null {
   };
 }
 
-/** The providers' configuration from parsed settings (the one schema: app/lib/env.server.ts). */
+/** The providers' configuration from parsed settings (the one schema: app/lib/settings/env.server.ts). */
 export function aiConfigFrom(settings: Settings): AiConfig {
   const ai = settings.ai;
   const elevenlabs: ElevenLabsConfig | null = ai.elevenlabsApiKey

@@ -1,18 +1,18 @@
-import { AUTOMATIC1111_PROVIDER_ID, Automatic1111Images } from "./automatic1111-image.server";
-import { COMFYUI_PROVIDER_ID, ComfyUiImages } from "./comfyui-image.server";
+import { AUTOMATIC1111_PROVIDER_ID, Automatic1111Images } from "./image/automatic1111-image.server";
+import { COMFYUI_PROVIDER_ID, ComfyUiImages } from "./image/comfyui-image.server";
 import { aiConfig, type AiConfig } from "./config.server";
-import type { ChatProvider } from "./chat.server";
-import { ElevenLabsSpeech } from "./elevenlabs-speech.server";
-import { EspeakSpeech } from "./espeak-speech.server";
-import type { ImageProvider } from "./image.server";
-import { LocalSketchStylist } from "./local-sketch.server";
-import { LocalVideoRenderer } from "./local-video.server";
-import { OfflineAssistant } from "./offline-assistant.server";
-import { OpenAiChat, OpenAiImages, OpenAiSpeech } from "./openai-compatible.server";
-import { ReplicateVideo } from "./replicate-video.server";
-import type { SketchProvider } from "./sketch.server";
-import type { SpeechProvider } from "./speech.server";
-import type { VideoProvider } from "./video.server";
+import type { ChatProvider } from "./chat/chat.server";
+import { ElevenLabsSpeech } from "./speech/elevenlabs-speech.server";
+import { EspeakSpeech } from "./speech/espeak-speech.server";
+import type { ImageProvider } from "./image/image.server";
+import { LocalSketchStylist } from "./image/local-sketch.server";
+import { LocalVideoRenderer } from "./video/local-video.server";
+import { OfflineAssistant } from "./chat/offline-assistant.server";
+import { OpenAiChat, OpenAiImages, OpenAiSpeech } from "./chat/openai-compatible.server";
+import { ReplicateVideo } from "./video/replicate-video.server";
+import type { SketchProvider } from "./image/sketch.server";
+import type { SpeechProvider } from "./speech/speech.server";
+import type { VideoProvider } from "./video/video.server";
 
 /**
  * Which provider serves each capability. Remote providers win where configured; otherwise the

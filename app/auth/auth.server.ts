@@ -6,16 +6,16 @@ import {
   busyMessage,
   loginWithPassword,
   throttledMessage,
-} from "~/models/credentials.server";
-import { loginSchema } from "~/shared/credentials";
-import { sessionOfAccessToken } from "~/models/access-token.server";
-import { isApiToken, userOfApiToken } from "~/models/api-token.server";
-import type { User } from "~/models/user.server";
+} from "~/models/accounts/credentials.server";
+import { loginSchema } from "~/common/account-rules";
+import { sessionOfAccessToken } from "~/models/accounts/access-token.server";
+import { isApiToken, userOfApiToken } from "~/models/accounts/api-token.server";
+import type { User } from "~/models/accounts/user.server";
 import { apiError } from "~/lib/http/responder.server";
 import { DomainError } from "~/lib/domain-error";
 import { clientAddress } from "~/lib/http/client-address.server";
-import { firstIssue } from "~/lib/validation.server";
-import { redirectWithError } from "~/lib/toast.server";
+import { firstIssue } from "~/lib/screens/validation.server";
+import { redirectWithError } from "~/lib/screens/toast.server";
 import { requestSessionContext, requestUrlContext, signInRequiredContext } from "./session.server";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";

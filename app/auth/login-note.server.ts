@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { oneTimeCookie } from "~/lib/http/one-time-cookie.server";
-import { EMAIL_MAX } from "~/shared/credentials";
+import { oneTimeCookie } from "~/lib/screens/one-time-cookie.server";
+import { EMAIL_MAX } from "~/common/account-rules";
 
 /**
  * What the login screen says on arrival (docs/screens.md#sign-in-screens), left by the answer before it:

@@ -2,17 +2,21 @@ import { EncryptJWT, jwtDecrypt } from "jose";
 import * as openid from "openid-client";
 import { redirect, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { env } from "~/lib/env.server";
-import { keys } from "~/lib/keys.server";
+import { env } from "~/lib/settings/env.server";
+import { keys } from "~/lib/settings/keys.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
-import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
-import { redirectWithError } from "~/lib/toast.server";
-import { ACCOUNT_DISABLED_MESSAGE, busyMessage, registrationThrottledMessage } from "~/models/credentials.server";
-import { accountForVerifiedEmail } from "~/models/sso.server";
-import { issueTokenPair } from "~/models/token.server";
-import { emailSchema } from "~/shared/credentials";
-import { safeRedirectPath } from "~/shared/safe-redirect";
+import { createSignedCookie, hostCookieName } from "~/lib/screens/signed-cookie.server";
+import { redirectWithError } from "~/lib/screens/toast.server";
+import {
+  ACCOUNT_DISABLED_MESSAGE,
+  busyMessage,
+  registrationThrottledMessage,
+} from "~/models/accounts/credentials.server";
+import { accountForVerifiedEmail } from "~/models/accounts/sso.server";
+import { issueTokenPair } from "~/models/accounts/token-pair.server";
+import { emailSchema } from "~/common/account-rules";
+import { safeRedirectPath } from "~/common/safe-redirect";
 import { commitTokenPair } from "./session.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { withHeaders } from "~/lib/http/security.server";
-import { dropOldCookies } from "~/lib/signed-cookie.server";
+import { dropOldCookies } from "~/lib/screens/signed-cookie.server";
 import {
   requestSessionContext,
   requestUrlContext,

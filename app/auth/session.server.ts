@@ -1,10 +1,10 @@
 import { createContext, createCookieSessionStorage } from "react-router";
-import { createSignedCookie, hostCookieName } from "~/lib/signed-cookie.server";
-import type { User } from "~/models/user.server";
-import { revokeRefreshToken, rotateRefreshToken, type TokenPair } from "~/models/token.server";
-import { sessionOfAccessToken } from "~/models/access-token.server";
-import { env } from "~/lib/env.server";
-import { keys } from "~/lib/keys.server";
+import { createSignedCookie, hostCookieName } from "~/lib/screens/signed-cookie.server";
+import type { User } from "~/models/accounts/user.server";
+import { revokeRefreshToken, rotateRefreshToken, type TokenPair } from "~/models/accounts/token-pair.server";
+import { sessionOfAccessToken } from "~/models/accounts/access-token.server";
+import { env } from "~/lib/settings/env.server";
+import { keys } from "~/lib/settings/keys.server";
 
 /**
  * The browser's session cookie carries the API token pair (HttpOnly, so page scripts never see a
@@ -41,7 +41,7 @@ export const sessionStorage = createCookieSessionStorage<SessionData>({
 export interface RequestSession {
   user: User | null;
   refreshToken: string | null;
-  /** The signed-in session (its token family, app/models/sessions.server.ts), for the account screen. */
+  /** The signed-in session (its token family, app/models/accounts/sessions.server.ts), for the account screen. */
   sessionId?: string | null;
 }
 

@@ -1,5 +1,5 @@
-import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/shared/voice-options";
-import { speakableText, SPEECH_TEXT_MAX } from "~/shared/speech-text";
+import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/common/assistant/voice-options";
+import { speakableText, SPEECH_TEXT_MAX } from "~/common/assistant/speech-text";
 import { ApiError, apiFetch, apiJson, errorDetail } from "./api-client";
 
 /** The AI calls of docs/api.md#every-call, typed, through the one browser API client (refresh-and-replay on 401). */

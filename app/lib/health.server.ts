@@ -1,5 +1,5 @@
-import { databaseIsReachable } from "./db.server";
-import { fileStore } from "./storage.server";
+import { databaseIsReachable } from "./db/db.server";
+import { fileStore } from "./storage/storage.server";
 
 /**
  * Whether the database and the file store answer now (GET /api/health, decision 0049). Each is asked

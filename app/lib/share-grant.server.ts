@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { keys } from "./keys.server";
+import { keys } from "./settings/keys.server";
 
 /**
  * A view grant: what a shared page puts in the links to its files (`?g=<expiry>.<signature>`), so the

@@ -1,7 +1,7 @@
-import { lockKey } from "~/lib/db-dialect.server";
-import { db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { newId, nowIso } from "~/lib/ids.server";
+import { lockKey } from "~/lib/db/db-dialect.server";
+import { db } from "~/lib/db/db.server";
+import { env } from "~/lib/settings/env.server";
+import { newId, nowIso } from "~/lib/db/ids.server";
 
 /**
  * Per-person AI limits (docs/decisions/0038), shared by every AI call (assistant, speech,

@@ -6,19 +6,19 @@ import {
   UsageSection,
   type AccountAnswer,
   type AccountIntent,
-} from "~/components/account-sections";
-import { SharedLinksSection } from "~/components/account-shares";
-import { TokensSection } from "~/components/account-tokens";
-import { ConfirmPanel } from "~/components/confirm-panel";
-import { FlashMessage } from "~/components/flash-message";
-import { PageHeader } from "~/components/page-header";
+} from "~/components/accounts/account-sections";
+import { SharedLinksSection } from "~/components/sharing/account-shares";
+import { TokensSection } from "~/components/accounts/account-tokens";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { FlashMessage } from "~/components/shell/flash-message";
+import { PageHeader } from "~/components/shell/page-header";
 import { currentSessionId, requireUserOrExplain } from "~/auth/auth.server";
-import { askFirst } from "~/lib/ask-first.server";
-import { answersWithData, screenFailure, text } from "~/lib/forms.server";
+import { askFirst } from "~/lib/screens/ask-first.server";
+import { answersWithData, screenFailure, text } from "~/lib/screens/forms.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { dataWithError, dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { firstIssue } from "~/lib/validation.server";
+import { dataWithError, dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { firstIssue } from "~/lib/screens/validation.server";
 import {
   API_TOKEN_NAME_MAX,
   API_TOKENS_MAX,
@@ -26,12 +26,12 @@ import {
   createApiToken,
   listApiTokens,
   revokeApiToken,
-} from "~/models/api-token.server";
-import { revokeOtherSessions, revokeSession } from "~/models/sessions.server";
-import { accountShares, revokeShareOf } from "~/services/share-screen.server";
-import { accountSessions, accountUsage, changePassword } from "~/services/account.server";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/credentials";
-import { revokeQuestion, revokeShareQuestion, signOutQuestion } from "~/shared/delete-question";
+} from "~/models/accounts/api-token.server";
+import { revokeOtherSessions, revokeSession } from "~/models/accounts/sessions.server";
+import { accountShares, revokeShareOf } from "~/services/sharing/share-screen.server";
+import { accountSessions, accountUsage, changePassword } from "~/services/accounts/account.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/common/account-rules";
+import { revokeQuestion, revokeShareQuestion, signOutQuestion } from "~/common/delete-question";
 import accountStylesheet from "~/styles/account.css?url";
 import libraryStylesheet from "~/styles/library.css?url";
 import sharingStylesheet from "~/styles/sharing.css?url";

@@ -1,21 +1,21 @@
 import { useRef, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { isFinished, progressTone, showsProgressBar, videoStatusText } from "~/browser/video-status";
-import { AiPageHeader } from "~/components/ai-page-header";
-import { generatedVideoHref } from "~/components/generated-videos";
-import { Icon } from "~/components/icon";
-import { EmptyState } from "~/components/page-header";
-import { useHydrated } from "~/components/use-hydrated";
-import { useTestMode, useVideoJob } from "~/components/use-video-job";
-import { hasActiveJob, VideoJobList } from "~/components/video-job-list";
-import { readVideoJob, submitVideoJob } from "~/services/video-job-runner.server";
-import { listMyVideoJobs } from "~/services/video-job-control.server";
-import { isVideoJobIntent, videoJobScreenAction } from "~/services/video-job-screen.server";
+import { AiPageHeader } from "~/components/shell/ai-page-header";
+import { generatedVideoHref } from "~/components/video-jobs/generated-videos";
+import { Icon } from "~/components/ui/icon";
+import { EmptyState } from "~/components/shell/page-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { useTestMode, useVideoJob } from "~/components/video-jobs/use-video-job";
+import { hasActiveJob, VideoJobList } from "~/components/video-jobs/video-job-list";
+import { readVideoJob, submitVideoJob } from "~/services/video-jobs/video-job-runner.server";
+import { listMyVideoJobs } from "~/services/video-jobs/my-video-jobs.server";
+import { isVideoJobIntent, videoJobScreenAction } from "~/services/video-jobs/video-job-screen.server";
 import { AI_LIMITED } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { text } from "~/lib/forms.server";
-import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-job.server";
+import { text } from "~/lib/screens/forms.server";
+import { VIDEO_JOB_LIMIT, VIDEO_PROMPT_MAX, videoPromptSchema } from "~/models/video-jobs/video-job.server";
 import { DomainError } from "~/lib/domain-error";
 import { actionRetryAfter } from "~/lib/http/responder.server";
 import generatedStylesheet from "~/styles/generated-media.css?url";
@@ -71,7 +71,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await readFormData(request).catch(() => null);
-  // Cancel, Retry, Up/Down from the list of jobs (components/video-job-list.tsx).
+  // Cancel, Retry, Up/Down from the list of jobs (components/video-jobs/video-job-list.tsx).
   const intent = text(form?.get("intent") ?? null);
   if (form && isVideoJobIntent(intent)) return videoJobScreenAction(user.id, intent, form, new URL(request.url));
   const parsed = videoPromptSchema.safeParse({ prompt: form?.get("prompt") ?? "" });

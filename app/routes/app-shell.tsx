@@ -1,7 +1,7 @@
 import { Outlet, useRouteLoaderData } from "react-router";
-import { AppShell } from "~/components/shell-frame";
+import { AppShell } from "~/components/shell/shell-frame";
 import { currentUser } from "~/auth/auth.server";
-import { preferencesOf } from "~/lib/preferences.server";
+import { preferencesOf } from "~/lib/screens/preferences.server";
 import type { Route } from "./+types/app-shell";
 
 /** The plan for the account corner; the email comes with the root's data. Signed-out visitors (AI x AI, Feedback) get no shell. */

@@ -1,21 +1,21 @@
 import { data, redirect } from "react-router";
-import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
-import { AssistantScreen, SOMETHING_WENT_WRONG } from "~/components/assistant-screen";
-import { MESSAGE_MAX } from "~/ai/chat.server";
+import { AiPageHeader, OfflineBadge } from "~/components/shell/ai-page-header";
+import { AssistantScreen, SOMETHING_WENT_WRONG } from "~/components/assistant/assistant-screen-view";
+import { MESSAGE_MAX } from "~/ai/chat/chat.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
 import {
   conversationRenameSchema,
   deleteConversation,
   parseConversationInput,
   renameConversation,
-} from "~/models/assistant-conversation.server";
-import { assistantIsOffline } from "~/services/assistant.server";
-import { askOnScreen, assistantView, keepSpeechOnScreen } from "~/services/assistant-screen.server";
-import type { AssistantActionData as ScreenActionData } from "~/shared/assistant-exchanges";
-import { voicesForScreen } from "~/services/generation.server";
+} from "~/models/assistant/assistant-conversation.server";
+import { assistantIsOffline } from "~/services/assistant/assistant.server";
+import { askOnScreen, assistantView, keepSpeechOnScreen } from "~/services/assistant/assistant-screen.server";
+import type { AssistantActionData as ScreenActionData } from "~/common/assistant/assistant-exchanges";
+import { voicesForScreen } from "~/services/media/generation.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
-import { text } from "~/lib/forms.server";
+import { text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { actionRetryAfter } from "~/lib/http/responder.server";
 import chatStylesheet from "~/styles/assistant-chat.css?url";

@@ -6,15 +6,15 @@ import {
   CAMERA_V2_FILTERS,
   FILTER_LABELS,
   type CameraV2Filter,
-} from "~/browser/camera-filters";
-import { CameraStudio } from "~/components/camera-studio";
-import { Icon } from "~/components/icon";
-import { EmptyState, PageHeader, Skeleton } from "~/components/page-header";
-import { RequiresJavaScript } from "~/components/requires-javascript";
-import { SaveToLibraryButton } from "~/components/save-to-library";
-import { useCameraGallery, type GalleryEntry } from "~/components/use-camera-gallery";
-import { useFilteredCamera } from "~/components/use-filtered-camera";
-import { useHydrated } from "~/components/use-hydrated";
+} from "~/browser/camera/camera-filters";
+import { CameraStudio } from "~/components/camera/camera-studio";
+import { Icon } from "~/components/ui/icon";
+import { EmptyState, PageHeader, Skeleton } from "~/components/shell/page-header";
+import { RequiresJavaScript } from "~/components/ui/requires-javascript";
+import { SaveToLibraryButton } from "~/components/media/save-to-library";
+import { useCameraGallery, type GalleryEntry } from "~/components/camera/use-camera-gallery";
+import { useFilteredCamera } from "~/components/camera/use-filtered-camera";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/camera-v2";
 

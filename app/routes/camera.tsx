@@ -1,13 +1,13 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { CAMERA_DEFAULT_FILTER, CAMERA_FILTERS, type CameraFilter } from "~/browser/camera-filters";
+import { CAMERA_DEFAULT_FILTER, CAMERA_FILTERS, type CameraFilter } from "~/browser/camera/camera-filters";
 import { captureFilename, downloadBlob } from "~/browser/download";
-import { CameraStudio } from "~/components/camera-studio";
-import { PageHeader } from "~/components/page-header";
-import { RequiresJavaScript } from "~/components/requires-javascript";
-import { SaveToLibraryButton, savableAs } from "~/components/save-to-library";
-import { useFilteredCamera } from "~/components/use-filtered-camera";
-import { useHydrated } from "~/components/use-hydrated";
+import { CameraStudio } from "~/components/camera/camera-studio";
+import { PageHeader } from "~/components/shell/page-header";
+import { RequiresJavaScript } from "~/components/ui/requires-javascript";
+import { SaveToLibraryButton, savableAs } from "~/components/media/save-to-library";
+import { useFilteredCamera } from "~/components/camera/use-filtered-camera";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/camera";
 

@@ -1,12 +1,12 @@
 import { data } from "react-router";
-import { ContentHistory, HistoryNotFound, RESTORE_FAILED } from "~/components/content-history";
+import { ContentHistory, HistoryNotFound, RESTORE_FAILED } from "~/components/content/history-list";
 import { requireUser } from "~/auth/auth.server";
-import { text } from "~/lib/forms.server";
+import { text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
 import { DomainError } from "~/lib/domain-error";
-import { formIntent } from "~/shared/pin-form";
-import { loadHistory, restoreFromHistory } from "~/services/content-history.server";
+import { formIntent } from "~/common/content/pin-form";
+import { loadHistory, restoreFromHistory } from "~/services/content/history-screen.server";
 import editingStylesheet from "~/styles/editing.css?url";
 import historyStylesheet from "~/styles/content-history.css?url";
 import type { Route } from "./+types/content.history";

@@ -1,10 +1,10 @@
 import { Suspense } from "react";
 import { Await, data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { ContentEditor, ContentLoadFailed, ContentLoading } from "~/components/content-editor";
-import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/dashboard-list";
-import { ShareControl, SharePanelInPage } from "~/components/share-dialog";
-import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
+import { ContentEditor, ContentLoadFailed, ContentLoading } from "~/components/content/content-editor";
+import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/dashboard/dashboard-list";
+import { ShareControl, SharePanelInPage } from "~/components/sharing/share-dialog";
+import { DASHBOARD_TOAST_MS, toast } from "~/components/shell/toasts";
 import {
   CONFLICT_TEXT,
   SAVE_AGAIN_TEXT,
@@ -13,21 +13,21 @@ import {
   type ContentFieldErrors,
   type EditorLimits,
   type SaveFailure,
-} from "~/components/content-texts";
+} from "~/components/content/content-texts";
 import { requireUser } from "~/auth/auth.server";
-import { formIntent, pinnedBy } from "~/shared/pin-form";
-import { safeRedirectPath } from "~/shared/safe-redirect";
-import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { justChanged } from "~/lib/just-changed.server";
+import { formIntent, pinnedBy } from "~/common/content/pin-form";
+import { safeRedirectPath } from "~/common/safe-redirect";
+import { redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { justChanged } from "~/lib/screens/just-changed.server";
 import { DomainError } from "~/lib/domain-error";
-import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
+import { answersWithData, fieldErrors, text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content-input.server";
-import { restoreEditStart } from "~/services/content-history.server";
-import { RESTORE_EDIT_START } from "~/components/use-edit-start-restore";
-import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content.server";
-import { screenSharing, shareAction } from "~/services/share-screen.server";
-import { sharePanelUrl, type ScreenSharing } from "~/shared/share-screen";
+import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content/content-input.server";
+import { restoreEditStart } from "~/services/content/history-screen.server";
+import { RESTORE_EDIT_START } from "~/components/content/use-edit-start-restore";
+import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content/content.server";
+import { screenSharing, shareAction } from "~/services/sharing/share-screen.server";
+import { sharePanelUrl, type ScreenSharing } from "~/common/sharing/share-link-view";
 import editingStylesheet from "~/styles/editing.css?url";
 import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/content";

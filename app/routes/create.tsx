@@ -1,16 +1,16 @@
 import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { PageHeader } from "~/components/page-header";
-import { describedBy, TitleCounter, titleCounterId, titleCounterText } from "~/components/title-counter";
-import { justChanged } from "~/lib/just-changed.server";
+import { PageHeader } from "~/components/shell/page-header";
+import { describedBy, TitleCounter, titleCounterId, titleCounterText } from "~/components/ui/title-counter";
+import { justChanged } from "~/lib/screens/just-changed.server";
 import { requireUser } from "~/auth/auth.server";
-import { redirectWithSuccess } from "~/lib/toast.server";
+import { redirectWithSuccess } from "~/lib/screens/toast.server";
 import { DomainError } from "~/lib/domain-error";
-import { fieldErrors, text } from "~/lib/forms.server";
+import { fieldErrors, text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { BODY_MAX, contentInputSchema, TITLE_MAX } from "~/models/content-input.server";
-import { createContent } from "~/models/content.server";
+import { BODY_MAX, contentInputSchema, TITLE_MAX } from "~/models/content/content-input.server";
+import { createContent } from "~/models/content/content.server";
 import editingStylesheet from "~/styles/editing.css?url";
 import type { Route } from "./+types/create";
 

@@ -1,34 +1,34 @@
 import { useEffect, useRef } from "react";
 import { createContext, redirect } from "react-router";
 import { firstWelcomeOfSignIn } from "~/browser/welcome";
-import type { ShellHandle } from "~/components/shell-frame";
-import { readContentRows, type ContentListItem, type JustChangedRow } from "~/components/content-rows";
-import { ContentList } from "~/components/dashboard-list";
-import { useMarkupOnly } from "~/components/use-markup-only";
-import { Icon } from "~/components/icon";
-import { PlanSection, ToolsSection } from "~/components/dashboard-preferences";
-import { StorageMeter } from "~/components/storage-meter";
-import { useFollowLinksInApp } from "~/components/in-app-links";
-import { ThemeToggle } from "~/components/theme-toggle";
-import { DASHBOARD_TOAST_MS, toast } from "~/components/toasts";
+import type { ShellHandle } from "~/components/shell/shell-frame";
+import { readContentRows, type ContentListItem, type JustChangedRow } from "~/components/content/content-rows";
+import { ContentList } from "~/components/dashboard/dashboard-list";
+import { useMarkupOnly } from "~/components/ui/use-markup-only";
+import { Icon } from "~/components/ui/icon";
+import { PlanSection, ToolsSection } from "~/components/dashboard/dashboard-preferences";
+import { StorageMeter } from "~/components/shell/storage-meter";
+import { useFollowLinksInApp } from "~/components/shell/in-app-links";
+import { ThemeToggle } from "~/components/shell/theme-toggle";
+import { DASHBOARD_TOAST_MS, toast } from "~/components/shell/toasts";
 import { currentUser, requireUser } from "~/auth/auth.server";
 import { SESSION_COOKIE } from "~/auth/session.server";
-import { env } from "~/lib/env.server";
-import { keepPersonalPages } from "~/lib/http/kept-pages.server";
+import { env } from "~/lib/settings/env.server";
+import { keepPersonalPages } from "~/lib/page-cache/kept-pages.server";
 import { withHeaders } from "~/lib/http/security.server";
-import { justChanged } from "~/lib/just-changed.server";
-import { sendInMarkupOnly } from "~/lib/markup-only.server";
-import { preferencesOf } from "~/lib/preferences.server";
-import { CONTENT_PAGE_SIZE } from "~/models/content-input.server";
-import { listContentSummaries, type ContentSummary } from "~/models/content.server";
-import { contentState, type ContentState } from "~/models/content-state.server";
-import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content-search.server";
+import { justChanged } from "~/lib/screens/just-changed.server";
+import { sendInMarkupOnly } from "~/lib/screens/markup-only.server";
+import { preferencesOf } from "~/lib/screens/preferences.server";
+import { CONTENT_PAGE_SIZE } from "~/models/content/content-input.server";
+import { listContentSummaries, type ContentSummary } from "~/models/content/content.server";
+import { contentState, type ContentState } from "~/models/content/content-state.server";
+import { SEARCH_QUERY_MAX, searchContentSummaries } from "~/models/content/content-search.server";
 import {
   contentCursor,
   contentKeyOf,
   listContentSummariesAfter,
   screenCursorKey,
-} from "~/models/content-keyset.server";
+} from "~/models/content/content-keyset.server";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [

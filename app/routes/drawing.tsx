@@ -1,16 +1,16 @@
 import { useRef, useState } from "react";
 import { aiFailureText, sketchToImage } from "~/browser/ai-client";
 import { captureFilename, downloadBlob } from "~/browser/download";
-import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
-import { Icon } from "~/components/icon";
-import { RequiresJavaScript } from "~/components/requires-javascript";
-import { SketchCanvas, type SketchCanvasHandle, type SketchMode } from "~/components/sketch-canvas";
-import { useHydrated } from "~/components/use-hydrated";
+import { AiPageHeader, OfflineBadge } from "~/components/shell/ai-page-header";
+import { Icon } from "~/components/ui/icon";
+import { RequiresJavaScript } from "~/components/ui/requires-javascript";
+import { SketchCanvas, type SketchCanvasHandle, type SketchMode } from "~/components/media/sketch-canvas";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { aiProviders } from "~/ai/providers.server";
-import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/shared/sketch-styles";
+import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/common/media/sketch-styles";
 import { requireUser } from "~/auth/auth.server";
-import { getOwnedMedia, mediaUrl } from "~/models/ai-media.server";
-import { IMAGE_KINDS } from "~/shared/library-rules";
+import { getOwnedMedia, mediaUrl } from "~/models/media/ai-media.server";
+import { IMAGE_KINDS } from "~/common/media/library-rules";
 import type { Route } from "./+types/drawing";
 
 export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative AI Studio" }];

@@ -2,10 +2,15 @@ import { useEffect, useRef, useState } from "react";
 import { data, Link, Form, useActionData, useLoaderData } from "react-router";
 import { playSound } from "~/browser/sounds";
 import { currentUser } from "~/auth/auth.server";
-import { fieldErrors } from "~/lib/forms.server";
+import { fieldErrors } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { clientAddress } from "~/lib/http/client-address.server";
-import { feedbackSchema, feedbackThrottledMessage, lastFeedbackName, sendFeedback } from "~/models/feedback.server";
+import {
+  feedbackSchema,
+  feedbackThrottledMessage,
+  lastFeedbackName,
+  sendFeedback,
+} from "~/models/operators/feedback.server";
 import type { Route } from "./+types/feedback";
 
 export const meta: Route.MetaFunction = () => [{ title: "Feedback · Creative AI Studio" }];

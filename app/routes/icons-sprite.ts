@@ -1,7 +1,7 @@
 import { createElement, type ComponentType } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { ICON_NAMES, type IconName } from "~/shared/icon-names";
-import { ICON_SPRITE_URL } from "~/shared/icons";
+import { ICON_NAMES, type IconName } from "~/common/icon-names";
+import { ICON_SPRITE_URL } from "~/common/icons";
 import type { Route } from "./+types/icons-sprite";
 import LayoutDashboard from "lucide-react/icons/layout-dashboard";
 import PenLine from "lucide-react/icons/pen-line";

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { data, Form } from "react-router";
 import { aiFailureText, generateImage } from "~/browser/ai-client";
-import { AiPageHeader, OfflineBadge } from "~/components/ai-page-header";
-import { useHydrated } from "~/components/use-hydrated";
-import { PROMPT_MAX } from "~/ai/image.server";
+import { AiPageHeader, OfflineBadge } from "~/components/shell/ai-page-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { PROMPT_MAX } from "~/ai/image/image.server";
 import { promptSchema } from "~/ai/inputs.server";
-import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/shared/stock-photo";
-import { generateImage as generateOnServer, imageProviderConfigured } from "~/services/generation.server";
+import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/common/media/stock-photo";
+import { generateImage as generateOnServer, imageProviderConfigured } from "~/services/media/generation.server";
 import { screenAiFailure } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
-import { ThemeToggle, useTheme } from "~/components/theme-toggle";
+import { ThemeToggle, useTheme } from "~/components/shell/theme-toggle";
 import { currentUser } from "~/auth/auth.server";
 import {
   LAUNCHED_TEXT,
@@ -8,7 +8,7 @@ import {
   launchProgressLabel,
   launchProgressPercent,
   newYorkTime,
-} from "~/shared/launch";
+} from "~/common/launch";
 import type { Route } from "./+types/landing";
 
 export const meta: Route.MetaFunction = () => [
@@ -47,7 +47,7 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
     let stop: (() => void) | undefined;
     let cancelled = false;
     const start = () =>
-      void import("~/browser/backgrounds").then(({ startBackground }) => {
+      void import("~/browser/landing/backgrounds").then(({ startBackground }) => {
         if (!cancelled) stop = startBackground(canvas, theme === "dark" ? "matrix" : "starfield");
       });
     const idle = "requestIdleCallback" in window ? requestIdleCallback(start, { timeout: 300 }) : undefined;

@@ -1,25 +1,25 @@
 import { data, redirect, useFetchers, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { DeleteConfirmPanel, LibraryFilterForm, LibraryPages } from "~/components/library-filters";
-import { LibraryItem } from "~/components/library-item";
-import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/library-texts";
-import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/media-ui";
-import { StorageMeter } from "~/components/storage-meter";
-import { SharePanelInPage } from "~/components/share-dialog";
-import { UploadCard } from "~/components/upload-card";
-import { UPLOAD_SUCCESSFUL } from "~/shared/file-screen-kinds";
+import { DeleteConfirmPanel, LibraryFilterForm, LibraryPages } from "~/components/media/library-filters";
+import { LibraryItem } from "~/components/media/library-item";
+import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/media/library-texts";
+import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/ui/upload-progress-bar";
+import { StorageMeter } from "~/components/shell/storage-meter";
+import { SharePanelInPage } from "~/components/sharing/share-dialog";
+import { UploadCard } from "~/components/media/upload-card";
+import { UPLOAD_SUCCESSFUL } from "~/common/media/file-screen-kinds";
 import { requireUserOrExplain } from "~/auth/auth.server";
-import { answersWithData, screenFailure, text } from "~/lib/forms.server";
-import { isMultipart } from "~/lib/upload.server";
-import { formatBytes } from "~/shared/bytes";
+import { answersWithData, screenFailure, text } from "~/lib/screens/forms.server";
+import { isMultipart } from "~/lib/storage/upload.server";
+import { formatBytes } from "~/common/bytes";
 import { readFormData } from "~/lib/http/bodies.server";
-import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/library-files.server";
-import { MEDIA_RULES } from "~/models/media-rules.server";
-import { saveUploadToLibrary } from "~/services/media-upload.server";
-import { attachToProject, libraryView } from "~/services/library-screen.server";
-import { screenSharing, shareAction } from "~/services/share-screen.server";
-import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/shared/library-rules";
+import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/media/library-files.server";
+import { MEDIA_RULES } from "~/models/media/media-rules.server";
+import { saveUploadToLibrary } from "~/services/media/media-upload.server";
+import { attachToProject, libraryView } from "~/services/media/library-screen.server";
+import { screenSharing, shareAction } from "~/services/sharing/share-screen.server";
+import { LIBRARY_PAGE_SIZE, librarySearch, SAVABLE_KINDS } from "~/common/media/library-rules";
 import libraryStylesheet from "~/styles/library.css?url";
 import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/library";
@@ -167,7 +167,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       const project = await attachToProject(user.id, id, text(form.get("project_id")));
       if (!project)
         return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: "Choose one of your projects" }, 400);
-      // With JavaScript the card itself says so (components/library-attach.tsx), where the person is looking.
+      // With JavaScript the card itself says so (components/media/library-attach.tsx), where the person is looking.
       if (answersWithData(form)) return answer({ intent, id, ok: true, message: `Attached to ${project.title}` });
       return done(`Attached to ${project.title}`);
     } catch (error) {

@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate, useRouteLoaderData } from "react-router";
 import { alertInApp } from "~/browser/app-dialogs";
-import { AuthHeader, PasswordToggle } from "~/components/auth-parts";
-import { EnhancedField } from "~/components/enhanced-field";
-import { FlashMessage } from "~/components/flash-message";
-import type { FlashToast } from "~/components/toasts";
+import { AuthHeader, PasswordToggle } from "~/components/accounts/auth-parts";
+import { EnhancedField } from "~/components/ui/enhanced-field";
+import { FlashMessage } from "~/components/shell/flash-message";
+import type { FlashToast } from "~/components/shell/toasts";
 import { loginNote } from "~/auth/login-note.server";
 import { authenticateLoginForm, currentUser, LoginError } from "~/auth/auth.server";
-import { safeRedirectPath } from "~/shared/safe-redirect";
+import { safeRedirectPath } from "~/common/safe-redirect";
 import { ssoLink } from "~/auth/oidc.server";
 import { commitTokenPair } from "~/auth/session.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { issueTokenPair } from "~/models/token.server";
+import { issueTokenPair } from "~/models/accounts/token-pair.server";
 import signInStylesheet from "~/styles/sign-in.css?url";
 import type { Route } from "./+types/login";
 

@@ -1,16 +1,16 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { isDomainError } from "~/lib/domain-error";
 import { apiError, errorResponse } from "~/lib/http/responder.server";
-import { fileStore } from "~/lib/storage.server";
-import { THUMBNAIL_SOURCE_MAX, thumbnailOf } from "~/lib/thumbnails.server";
-import { getOwnedMedia } from "~/models/ai-media.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { THUMBNAIL_SOURCE_MAX, thumbnailOf } from "~/lib/storage/thumbnails.server";
+import { getOwnedMedia } from "~/models/media/ai-media.server";
 import type { Route } from "./+types/media.thumbnail";
 
 /**
  * GET/HEAD /media/{id}/thumbnail: a small WebP preview of one of the person's images (the library's
  * grid), owner only, nosniff, cached (in memory on the server, privately by the browser). Not an
  * image, too large a file, or another user's -> 404; too many pixels -> 422; too many previews of
- * this person at once -> 429 with Retry-After (app/lib/thumbnails.server.ts). Server-Timing says
+ * this person at once -> 429 with Retry-After (app/lib/storage/thumbnails.server.ts). Server-Timing says
  * whether the preview was made for this request, shared with one being made, or cached.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

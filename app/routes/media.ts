@@ -1,9 +1,9 @@
 import { requireApiUser } from "~/auth/auth.server";
-import { fileResponse } from "~/lib/file-response.server";
+import { fileResponse } from "~/lib/http/file-response.server";
 import { apiError } from "~/lib/http/responder.server";
-import { fileStore } from "~/lib/storage.server";
-import { getOwnedMedia } from "~/models/ai-media.server";
-import { servedFile } from "~/models/media.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { getOwnedMedia } from "~/models/media/ai-media.server";
+import { servedFile } from "~/models/media/media.server";
 import type { Route } from "./+types/media";
 
 /**

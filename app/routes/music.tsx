@@ -1,9 +1,9 @@
 import { useRef, useState } from "react";
-import { MediaHeader } from "~/components/page-header";
-import { Icon } from "~/components/icon";
-import { useHydrated } from "~/components/use-hydrated";
+import { MediaHeader } from "~/components/shell/page-header";
+import { Icon } from "~/components/ui/icon";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
-import { MUSIC_DEMOS } from "~/shared/music-demos";
+import { MUSIC_DEMOS } from "~/common/media/music-demos";
 import type { Route } from "./+types/music";
 
 export const meta: Route.MetaFunction = () => [{ title: "Music · Creative AI Studio" }];

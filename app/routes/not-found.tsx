@@ -1,7 +1,7 @@
 import { data, Link, useRouteLoaderData } from "react-router";
-import { AppShell } from "~/components/shell-frame";
+import { AppShell } from "~/components/shell/shell-frame";
 import { currentUser } from "~/auth/auth.server";
-import { preferencesOf } from "~/lib/preferences.server";
+import { preferencesOf } from "~/lib/screens/preferences.server";
 import type { Route } from "./+types/not-found";
 
 export const meta: Route.MetaFunction = () => [{ title: "Page not found · Creative AI Studio" }];

@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { safeRedirectPath } from "~/shared/safe-redirect";
-import { preferencesOf, serializePreferences } from "~/lib/preferences.server";
-import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/shared/tools";
+import { safeRedirectPath } from "~/common/safe-redirect";
+import { preferencesOf, serializePreferences } from "~/lib/screens/preferences.server";
+import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/common/tools";
 import { readFormData } from "~/lib/http/bodies.server";
-import { redirectWithSuccess } from "~/lib/toast.server";
+import { redirectWithSuccess } from "~/lib/screens/toast.server";
 import type { Route } from "./+types/preferences";
 
 const changeSchema = z.discriminatedUnion("intent", [

@@ -1,6 +1,6 @@
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { slotLabel } from "~/components/project-media-icons";
+import { slotLabel } from "~/components/projects/project-media-icons";
 import {
   EditorHeader,
   LOAD_FAILED,
@@ -12,17 +12,23 @@ import {
   type Choices,
   type EditorValues,
   type SaveAnswer,
-} from "~/components/project-editor";
-import { assistantIsOffline } from "~/services/assistant.server";
-import { imageProviderConfigured } from "~/services/generation.server";
+} from "~/components/projects/project-editor";
+import { assistantIsOffline } from "~/services/assistant/assistant.server";
+import { imageProviderConfigured } from "~/services/media/generation.server";
 import { requireUserOrExplain } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
-import { answersWithData, fieldErrors, text } from "~/lib/forms.server";
-import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { answersWithData, fieldErrors, text } from "~/lib/screens/forms.server";
+import { redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { createProject, getProject, projectMediaChoices, setProjectSlot, updateProject } from "~/models/project.server";
-import { projectAttachSchema, projectCreateSchema } from "~/models/project-input.server";
-import { PROJECT_DESCRIPTION_MAX, PROJECT_TITLE_MAX } from "~/shared/project-rules";
+import {
+  createProject,
+  getProject,
+  projectMediaChoices,
+  setProjectSlot,
+  updateProject,
+} from "~/models/projects/project.server";
+import { projectAttachSchema, projectCreateSchema } from "~/models/projects/project-input.server";
+import { PROJECT_DESCRIPTION_MAX, PROJECT_TITLE_MAX } from "~/common/project-rules";
 import projectStylesheet from "~/styles/project-editor.css?url";
 import type { Route } from "./+types/project";
 
@@ -32,7 +38,7 @@ export const meta: Route.MetaFunction = ({ params }) => [
   { title: `${params.id === "new" ? "New Project" : "Edit Project"} · Creative AI Studio` },
 ];
 
-/** docs/screens.md#states-and-transitions text (the rest are in ~/components/project-editor). */
+/** docs/screens.md#states-and-transitions text (the rest are in ~/components/projects/project-editor). */
 const LOG_IN_AGAIN = "Please log in again.";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {

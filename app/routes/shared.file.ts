@@ -1,8 +1,8 @@
-import { sharedFile, sharedPathMiddleware } from "~/services/shared-page.server";
+import { sharedFile, sharedPathMiddleware } from "~/services/sharing/shared-page.server";
 import type { Route } from "./+types/shared.file";
 
 /**
- * GET/HEAD /s/{token}/file/{fileId}: a shared file's bytes (app/services/shared-page.server.ts
+ * GET/HEAD /s/{token}/file/{fileId}: a shared file's bytes (app/services/sharing/shared-page.server.ts
  * `sharedFile`), with byte ranges and `?download=1`; counts no view.
  */
 export const middleware: Route.MiddlewareFunction[] = [sharedPathMiddleware({ page: false })];

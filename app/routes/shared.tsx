@@ -1,10 +1,10 @@
 import { data } from "react-router";
-import { SharedGone, SharedMissing } from "~/components/shared-frame";
-import type { ScriptsHandle } from "~/components/shell-frame";
-import { SharedView } from "~/components/shared-view";
+import { SharedGone, SharedMissing } from "~/components/sharing/shared-frame";
+import type { ScriptsHandle } from "~/components/shell/shell-frame";
+import { SharedView } from "~/components/sharing/shared-view";
 import { publicOrigin } from "~/lib/http/public-origin.server";
-import { sharedPage, sharedPageStatus, sharedPathMiddleware } from "~/services/shared-page.server";
-import type { SharedPageData } from "~/shared/shared-page";
+import { sharedPage, sharedPageStatus, sharedPathMiddleware } from "~/services/sharing/shared-page.server";
+import type { SharedPageData } from "~/common/sharing/shared-page-view";
 import sharedStylesheet from "~/styles/shared-page.css?url";
 import type { Route } from "./+types/shared";
 

@@ -1,8 +1,8 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiError } from "~/lib/http/responder.server";
-import { fileResponse } from "~/lib/file-response.server";
-import { fileStore } from "~/lib/storage.server";
-import { getMediaByName, mediaNotFound, servedFile } from "~/models/media.server";
+import { fileResponse } from "~/lib/http/file-response.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { getMediaByName, mediaNotFound, servedFile } from "~/models/media/media.server";
 import type { Route } from "./+types/static.voices";
 
 /**

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { data } from "react-router";
-import { useHydrated } from "~/components/use-hydrated";
-import { PageHeader } from "~/components/page-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { PageHeader } from "~/components/shell/page-header";
 import { requireUser } from "~/auth/auth.server";
-import { getMediaByName } from "~/models/media.server";
+import { getMediaByName } from "~/models/media/media.server";
 import type { Route } from "./+types/video";
 
 export const meta: Route.MetaFunction = ({ params }) => [

@@ -1,22 +1,22 @@
 import { data } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { ConfirmPanel } from "~/components/confirm-panel";
-import { fileFailureFallback } from "~/components/file-actions";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import { fileFailureFallback } from "~/components/media/file-actions";
 import {
   GENERATED_DELETE_FAILED,
   GENERATED_INTENT,
   GeneratedVideos,
   type GeneratedAnswer,
-} from "~/components/generated-videos";
-import { VideoList } from "~/components/video-list";
+} from "~/components/video-jobs/generated-videos";
+import { VideoList } from "~/components/media/video-list";
 import { requireUser } from "~/auth/auth.server";
-import { askFirst } from "~/lib/ask-first.server";
-import { answersWithData, text } from "~/lib/forms.server";
-import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
-import { deleteGeneratedVideo, listGeneratedVideos, mediaUrl } from "~/models/ai-media.server";
-import { fileScreenAction, fileScreenLoader } from "~/services/file-screen-action.server";
-import { deleteQuestion } from "~/shared/delete-question";
-import { VIDEO_FILES, type FileAnswer } from "~/shared/file-screen-kinds";
+import { askFirst } from "~/lib/screens/ask-first.server";
+import { answersWithData, text } from "~/lib/screens/forms.server";
+import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { deleteGeneratedVideo, listGeneratedVideos, mediaUrl } from "~/models/media/ai-media.server";
+import { fileScreenAction, fileScreenLoader } from "~/services/media/file-screen-action.server";
+import { deleteQuestion } from "~/common/delete-question";
+import { VIDEO_FILES, type FileAnswer } from "~/common/media/file-screen-kinds";
 import libraryStylesheet from "~/styles/library.css?url";
 import generatedStylesheet from "~/styles/generated-media.css?url";
 import type { Route } from "./+types/videos";

@@ -9,12 +9,12 @@ import {
   VOICE_MEMO_FORMATS,
   type ActiveRecording,
   type RecordingFormat,
-} from "~/browser/recorder";
-import { RequiresJavaScript } from "~/components/requires-javascript";
-import { SaveToLibraryButton, savableAs } from "~/components/save-to-library";
-import { Icon } from "~/components/icon";
-import { PageHeader } from "~/components/page-header";
-import { useHydrated } from "~/components/use-hydrated";
+} from "~/browser/camera/recorder";
+import { RequiresJavaScript } from "~/components/ui/requires-javascript";
+import { SaveToLibraryButton, savableAs } from "~/components/media/save-to-library";
+import { Icon } from "~/components/ui/icon";
+import { PageHeader } from "~/components/shell/page-header";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/voicememo";
 

@@ -1,8 +1,8 @@
 import { requireUser } from "~/auth/auth.server";
-import { fileFailureFallback } from "~/components/file-actions";
-import { VoiceList } from "~/components/voice-list";
-import { fileScreenAction, fileScreenLoader } from "~/services/file-screen-action.server";
-import { VOICE_FILES } from "~/shared/file-screen-kinds";
+import { fileFailureFallback } from "~/components/media/file-actions";
+import { VoiceList } from "~/components/media/voice-list";
+import { fileScreenAction, fileScreenLoader } from "~/services/media/file-screen-action.server";
+import { VOICE_FILES } from "~/common/media/file-screen-kinds";
 import libraryStylesheet from "~/styles/library.css?url";
 import type { Route } from "./+types/voices";
 

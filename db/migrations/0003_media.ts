@@ -3,7 +3,7 @@ import { BYTE_COUNT_TYPE } from "../portable";
 
 /**
  * User files (voices, videos; later speech, images, AI video): one row per file, the bytes on disk
- * under DATA_DIR/media by the row's random id (app/lib/storage.server.ts). Portable SQL (see 0001).
+ * under DATA_DIR/media by the row's random id (app/lib/storage/storage.server.ts). Portable SQL (see 0001).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

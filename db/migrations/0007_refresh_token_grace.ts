@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
  * few seconds after a refresh token is exchanged, presenting it again answers with the same successor
  * pair instead of revoking the family (parallel refreshes, a retry after a lost response, on any
  * instance). The pair is kept in the spent token's row, sealed (AES-256-GCM, key derived from the
- * session secret; see app/models/token.server.ts), and cleared once the window has passed.
+ * session secret; see app/models/accounts/token-pair.server.ts), and cleared once the window has passed.
  * Portable SQL (see 0001): a nullable text column, the same on SQLite and PostgreSQL.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -13,7 +13,7 @@ import { BYTE_COUNT_TYPE, engineOf } from "../portable";
  * - `storage_reservations`: bytes an upload or a generation holds while it streams and while its
  *   file is committed to the store (on S3 a server-side copy), so racing uploads cannot each see the
  *   same free room. A row names its instance and is refreshed while bytes arrive; it counts only while
- *   recent (app/models/storage-quota.server.ts), so an instance killed mid-upload leaks nothing for
+ *   recent (app/models/media/storage-quota.server.ts), so an instance killed mid-upload leaks nothing for
  *   long, and stale rows are pruned by the housekeeping.
  */
 export async function up(db: Kysely<any>): Promise<void> {

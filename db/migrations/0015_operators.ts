@@ -6,7 +6,7 @@ import { BYTE_COUNT_TYPE } from "../portable";
  * person, and the invitations of REGISTRATION=invite. Portable SQL (see 0001): text ids, ISO timestamps.
  *
  * - `users.disabled_at`: set by `admin disable`; a disabled person's access tokens stop on their next
- *   request (the per-request family check in app/models/token.server.ts reads it) and login is refused.
+ *   request (the per-request family check in app/models/accounts/token-pair.server.ts reads it) and login is refused.
  * - `users.storage_quota_bytes`: the person's own storage quota (`admin quota`); null: USER_STORAGE_QUOTA_MB.
  * - `users.ai_daily_limit`: the person's daily cap on AI requests (`admin ai-limit`); null: AI_DAILY_LIMIT, 0: none.
  * - `users.last_seen_at`: moved when a token pair is issued or rotated (at most every ACCESS_TOKEN_MINUTES).

@@ -8,7 +8,7 @@ import { engineOf } from "../portable";
  * it: half of an autosave's SQL work and six of its ten WAL pages. Now the first change of a piece
  * after the index last caught up keeps, in content_items_search_behind, the text the index still holds
  * for it; later changes write nothing more. Before anything reads the index, the reader's own pieces
- * are brought up to date (app/models/content-search-behind.server.ts), and the hourly upkeep brings
+ * are brought up to date (app/models/content/content-search-behind.server.ts), and the hourly upkeep brings
  * everyone's. Inserts, deletes and a change of owner still change the index at once; a delete or a
  * change of owner takes out the text the index holds (the kept one, if any).
  *

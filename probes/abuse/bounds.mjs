@@ -1,6 +1,6 @@
 // Probes of bounded answers (decision 0039): the API's lists answer a page at a time (100 unless `limit`
 // asks for more, at most 500), name the next page in `Link: <…>; rel="next"`, and GET /api/content's
-// page ends before 4 MiB of JSON (app/lib/http/paging.server.ts, app/models/content-list.server.ts).
+// page ends before 4 MiB of JSON (app/lib/http/paging.server.ts, app/models/content/content-list.server.ts).
 
 const MiB = 1024 * 1024;
 const ANSWER_MAX_BYTES = 4 * MiB;

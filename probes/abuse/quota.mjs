@@ -1,6 +1,6 @@
 // Probes of the storage quota (decision 0037): USER_STORAGE_QUOTA_MB=3 (ABUSE_ENV). Bytes in flight hold
 // their room, the file's row and the check are one transaction, and text counts toward the same quota
-// (app/models/storage-quota.server.ts, docs/decisions/0037).
+// (app/models/media/storage-quota.server.ts, docs/decisions/0037).
 import { tally } from "./client.mjs";
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,6 @@
 // Probes of slow bodies (decision 0039), at the settings' defaults: an upload must keep 1 KiB/s on average
 // over each 30 s window (UPLOAD_MIN_BYTES_PER_SECOND, UPLOAD_RATE_WINDOW_SECONDS; else 408 and its
-// staged bytes go, app/lib/upload.server.ts), and any other request must arrive whole within 30 s
+// staged bytes go, app/lib/storage/upload.server.ts), and any other request must arrive whole within 30 s
 // (REQUEST_DEADLINE_SECONDS; else 408 from the front door, server/request-limits.ts). Each takes about 30 s,
 // mostly waiting: both are marked `waits`, so probes/abuse.mjs runs them beside the other probes.
 import net from "node:net";

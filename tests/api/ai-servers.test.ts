@@ -259,7 +259,9 @@ describe("ComfyUI through the API (the shipped workflow, found by the built serv
       "GET /history/job-7",
       "GET /view",
     ]);
-    const shipped = JSON.parse(fs.readFileSync(path.join(root, "app/ai/workflows/comfyui-text-to-image.json"), "utf8"));
+    const shipped = JSON.parse(
+      fs.readFileSync(path.join(root, "app/ai/image/workflows/comfyui-text-to-image.json"), "utf8"),
+    );
     const graph = sent[0].json.prompt;
     expect(Number.isInteger(graph["3"].inputs.seed)).toBe(true);
     shipped["3"].inputs.seed = graph["3"].inputs.seed;

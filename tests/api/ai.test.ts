@@ -462,7 +462,7 @@ describe("POST /api/creative-tools/{tool}/generate", () => {
       provider: "stock-photo",
     });
     // The same link the image screen builds from the prompt.
-    const { stockPhotoSearchUrl } = await import("~/shared/stock-photo");
+    const { stockPhotoSearchUrl } = await import("~/common/media/stock-photo");
     expect(image.body.image_url).toBe(stockPhotoSearchUrl("A red fox in the snow"));
   });
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 
 // GET /api/content is serialised once per content version and answered from memory until one of the
-// person's items changes (app/models/content-list.server.ts). What must hold: every change, by any
+// person's items changes (app/models/content/content-list.server.ts). What must hold: every change, by any
 // path, shows in the next answer; one person never gets another's list; each page, limit and search
 // is kept apart; bad input is still refused.
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, baseUrl, newUser, signInWithForm } from "../support/api";
 
 // The dashboard is rendered once per content version and answered from memory until the person's
-// content changes (app/lib/http/kept-pages.server.ts, route middleware of /dashboard), with an ETag a
+// content changes (app/lib/page-cache/kept-pages.server.ts, route middleware of /dashboard), with an ETag a
 // browser revalidates. What must hold: every change shows at once, one person never sees another's
 // page, every copy has a nonce of its own, a matching If-None-Match is a 304 without a body, and a
 // client-side navigation's data request never gets the kept HTML.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { parseSettings } from "~/lib/env.server";
-import { nowIso, sha256 } from "~/lib/ids.server";
+import { closeDatabase, db, openDatabase } from "~/lib/db/db.server";
+import { parseSettings } from "~/lib/settings/env.server";
+import { nowIso, sha256 } from "~/lib/db/ids.server";
 import { inviteCodeOf, runAdmin } from "../support/admin";
 import { databaseEnvOf, startTestServer, type RunningServer } from "../support/server";
 import { api, baseUrl, PASSWORD, uniqueEmail } from "../support/api";

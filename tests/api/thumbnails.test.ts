@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { api, baseUrl, newUser } from "../support/api";
 
 /**
- * GET /media/{id}/thumbnail is bounded (app/lib/thumbnails.server.ts): requests at once for one image
+ * GET /media/{id}/thumbnail is bounded (app/lib/storage/thumbnails.server.ts): requests at once for one image
  * share one computation (Server-Timing: computed / shared / cached), a picture of more than 24
  * megapixels answers 422 with a detail (never a 500), and nothing answers 5xx under a flood.
  */

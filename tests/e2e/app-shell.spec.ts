@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "../support/e2e-test";
-import { DASHBOARD_TOOLS } from "../../app/shared/tools";
+import { DASHBOARD_TOOLS } from "../../app/common/tools";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 // Decision 0023: the app shell around every signed-in screen, the drop-zone file picker, the wide layouts.

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { expect, test, type Page } from "../support/e2e-test";
-import { CAMERA_V2_FILTERS } from "../../app/browser/camera-filters";
+import { CAMERA_V2_FILTERS } from "../../app/browser/camera/camera-filters";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { dismissAppAlert } from "../support/app-dialog";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { expect, test, type Download, type Page } from "../support/e2e-test";
-import { CAMERA_FILTERS } from "../../app/browser/camera-filters";
+import { CAMERA_FILTERS } from "../../app/browser/camera/camera-filters";
 import { CHROMIUM_FLAGS } from "../harness/launch.mjs";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { dismissAppAlert } from "../support/app-dialog";

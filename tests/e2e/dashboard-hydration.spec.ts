@@ -2,7 +2,7 @@ import { expect, test, type Page, hydrated } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 // The dashboard's document carries its content rows once, in the markup; the browser hydrates the
-// list from that markup (app/components/use-markup-only.tsx, decision 0024). What must hold: the page
+// list from that markup (app/components/ui/use-markup-only.tsx, decision 0024). What must hold: the page
 // hydrates without a mismatch, the rows it reads are the server's (ids, titles, pins), and a pin
 // places its row by last change across the pinned and unpinned groups before the server answers.
 

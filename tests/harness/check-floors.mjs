@@ -10,20 +10,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const appDir = path.join(root, "app");
 
 /** Low to high. A door (routes, components, browser) may import any floor below the doors. */
-export const FLOORS = ["shared", "lib", "models", "ai", "services", "auth", "doors"];
+export const FLOORS = ["common", "lib", "models", "ai", "services", "auth", "doors"];
 
 /**
  * What each floor may import besides itself and the floors listed here (checked in addition to the order).
  * @type {Record<string, string[]>}
  */
 const ALLOWED = {
-  shared: ["shared"],
-  lib: ["shared", "lib"],
-  models: ["shared", "lib", "models"],
+  common: ["common"],
+  lib: ["common", "lib"],
+  models: ["common", "lib", "models"],
   // Adapters: plain inputs in, plain outputs out; no users, no models, no storage.
-  ai: ["shared", "lib", "ai"],
-  services: ["shared", "lib", "models", "ai", "services"],
-  auth: ["shared", "lib", "models", "auth"],
+  ai: ["common", "lib", "ai"],
+  services: ["common", "lib", "models", "ai", "services"],
+  auth: ["common", "lib", "models", "auth"],
 };
 
 /**
@@ -32,7 +32,7 @@ const ALLOWED = {
  */
 export function floorOf(relative) {
   const [top] = relative.split(path.sep);
-  if (["shared", "lib", "models", "ai", "services", "auth"].includes(top)) return top;
+  if (["common", "lib", "models", "ai", "services", "auth"].includes(top)) return top;
   return "doors";
 }
 
@@ -78,9 +78,9 @@ export function importsOf(file) {
   return found;
 }
 
-/** Server code: a `.server` module, or anything on the floors between shared and the doors. */
+/** Server code: a `.server` module, or anything on the floors between common and the doors. */
 const isServerFile = (/** @type {string} */ relative) =>
-  /\.server(\.[jt]sx?)?$/.test(relative) || !["shared", "doors"].includes(floorOf(relative));
+  /\.server(\.[jt]sx?)?$/.test(relative) || !["common", "doors"].includes(floorOf(relative));
 
 /** Every import that breaks a floor, as readable lines; and how many files and imports were read. */
 export function checkFloors() {

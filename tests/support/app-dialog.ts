@@ -1,4 +1,4 @@
-// The app's own confirmation and alert (app/components/app-dialog-host.tsx) as a test meets it: a modal
+// The app's own confirmation and alert (app/components/shell/app-dialog-host.tsx) as a test meets it: a modal
 // alertdialog named by its question, the focus on Cancel (on OK for an alert).
 import { expect, type Page } from "@playwright/test";
 

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { engineOf, type DatabaseEngine } from "~/lib/db-dialect.server";
-import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { env, type Settings } from "~/lib/env.server";
-import { newId } from "~/lib/ids.server";
+import { engineOf, type DatabaseEngine } from "~/lib/db/db-dialect.server";
+import { closeDatabase, db, openDatabase } from "~/lib/db/db.server";
+import { env, type Settings } from "~/lib/settings/env.server";
+import { newId } from "~/lib/db/ids.server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 import { createTestDatabase, postgresTestServer } from "./postgres";
 

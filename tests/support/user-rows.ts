@@ -1,5 +1,5 @@
-import { db } from "~/lib/db.server";
-import { newId, nowIso } from "~/lib/ids.server";
+import { db } from "~/lib/db/db.server";
+import { newId, nowIso } from "~/lib/db/ids.server";
 
 /** A user row inserted directly: password hashing is not what the domain tests are about. */
 export async function newUserId(): Promise<string> {

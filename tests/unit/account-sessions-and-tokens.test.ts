@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/lib/db.server";
+import { db } from "~/lib/db/db.server";
 import { deviceLabel } from "~/lib/device-label";
-import { newId, nowIso, sha256 } from "~/lib/ids.server";
+import { newId, nowIso, sha256 } from "~/lib/db/ids.server";
 import { beginAiRequest } from "~/models/ai-usage.server";
 import {
   API_TOKENS_MAX,
@@ -10,8 +10,8 @@ import {
   listApiTokens,
   revokeApiToken,
   userOfApiToken,
-} from "~/models/api-token.server";
-import { verifyPassword } from "~/models/password.server";
+} from "~/models/accounts/api-token.server";
+import { verifyPassword } from "~/models/accounts/password.server";
 import {
   listSessions,
   pruneEndedSessions,
@@ -19,13 +19,13 @@ import {
   revokeOtherSessions,
   revokeSession,
   touchSession,
-} from "~/models/sessions.server";
-import { issueTokenPair } from "~/models/token.server";
-import { pruneStaleRecords } from "~/services/housekeeping.server";
-import { sessionOfAccessToken, userOfAccessToken } from "~/models/access-token.server";
-import { setAiDailyLimit, setStorageQuota } from "~/models/operator.server";
-import { createUser } from "~/models/user.server";
-import { accountUsage, changePassword } from "~/services/account.server";
+} from "~/models/accounts/sessions.server";
+import { issueTokenPair } from "~/models/accounts/token-pair.server";
+import { pruneStaleRecords } from "~/services/operators/housekeeping.server";
+import { sessionOfAccessToken, userOfAccessToken } from "~/models/accounts/access-token.server";
+import { setAiDailyLimit, setStorageQuota } from "~/models/operators/operator.server";
+import { createUser } from "~/models/accounts/user.server";
+import { accountUsage, changePassword } from "~/services/accounts/account.server";
 import { describeOnEachEngine } from "../support/engines";
 
 /**

@@ -3,16 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
-import { Automatic1111Images } from "~/ai/automatic1111-image.server";
-import { ComfyUiImages, fillWorkflow } from "~/ai/comfyui-image.server";
+import { Automatic1111Images } from "~/ai/image/automatic1111-image.server";
+import { ComfyUiImages, fillWorkflow } from "~/ai/image/comfyui-image.server";
 import { readAiConfig, type Automatic1111Config, type ComfyUiConfig, type RemoteCallConfig } from "~/ai/config.server";
 import { FAILURE_TEXT, ProviderError } from "~/ai/errors.server";
 import { chooseProviders, providerSummary } from "~/ai/providers.server";
-import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION } from "~/ai/sketch.server";
+import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION } from "~/ai/image/sketch.server";
 import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
-import shippedSketchWorkflow from "~/ai/workflows/comfyui-sketch-to-image.json";
-import shippedTextWorkflow from "~/ai/workflows/comfyui-text-to-image.json";
+import shippedSketchWorkflow from "~/ai/image/workflows/comfyui-sketch-to-image.json";
+import shippedTextWorkflow from "~/ai/image/workflows/comfyui-text-to-image.json";
 import {
   automatic1111Handler,
   comfyUiHandler,

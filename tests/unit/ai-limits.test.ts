@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { db } from "~/lib/db.server";
+import { db } from "~/lib/db/db.server";
 import {
   AI_SLOT_STALE_MS,
   beginAiRequest,

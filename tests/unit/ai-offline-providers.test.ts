@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EspeakSpeech, escapeForEspeak } from "~/ai/espeak-speech.server";
-import { decodePngDataUrl, isPng, SKETCH_MAX_BYTES } from "~/lib/file-signatures";
-import { isDecodablePng, LocalSketchStylist } from "~/ai/local-sketch.server";
-import { CLIP, LocalVideoRenderer, sceneFor, vp8KeyframeOf, wrapPrompt } from "~/ai/local-video.server";
+import { EspeakSpeech, escapeForEspeak } from "~/ai/speech/espeak-speech.server";
+import { decodePngDataUrl, isPng, SKETCH_MAX_BYTES } from "~/lib/storage/file-signatures";
+import { isDecodablePng, LocalSketchStylist } from "~/ai/image/local-sketch.server";
+import { CLIP, LocalVideoRenderer, sceneFor, vp8KeyframeOf, wrapPrompt } from "~/ai/video/local-video.server";
 import {
   composeOfflineReply,
   matchTools,
@@ -11,18 +11,23 @@ import {
   OfflineAssistant,
   rankContent,
   searchTerms,
-} from "~/ai/offline-assistant.server";
-import { personalContext } from "~/services/assistant.server";
-import { SKETCH_STYLES } from "~/shared/sketch-styles";
-import { cartoonPixels, cartoonPixelsOffThread, noisePixels, noisePixelsOffThread } from "~/ai/sketch-pixels.server";
-import { stockPhotoKeywords, stockPhotoSearchUrl } from "~/shared/stock-photo";
-import { TOOL_GUIDE } from "~/shared/tool-guide";
-import type { VideoProgress } from "~/ai/video.server";
-import { encodeWav, readWavHeader } from "~/ai/wav";
-import { newId } from "~/lib/ids.server";
-import { DASHBOARD_TOOLS } from "~/shared/tools";
-import { createContent, type ContentItem } from "~/models/content.server";
-import { createProject } from "~/models/project.server";
+} from "~/ai/chat/offline-assistant.server";
+import { personalContext } from "~/services/assistant/assistant.server";
+import { SKETCH_STYLES } from "~/common/media/sketch-styles";
+import {
+  cartoonPixels,
+  cartoonPixelsOffThread,
+  noisePixels,
+  noisePixelsOffThread,
+} from "~/ai/image/sketch-pixels.server";
+import { stockPhotoKeywords, stockPhotoSearchUrl } from "~/common/media/stock-photo";
+import { TOOL_GUIDE } from "~/common/assistant/tool-guide";
+import type { VideoProgress } from "~/ai/video/video.server";
+import { encodeWav, readWavHeader } from "~/ai/speech/wav";
+import { newId } from "~/lib/db/ids.server";
+import { DASHBOARD_TOOLS } from "~/common/tools";
+import { createContent, type ContentItem } from "~/models/content/content.server";
+import { createProject } from "~/models/projects/project.server";
 import { newUserId } from "../support/user-rows";
 
 /** The offline assistant as the service calls it: with the asking person's own material. */

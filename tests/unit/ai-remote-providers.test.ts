@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readAiConfig, type RemoteCallConfig } from "~/ai/config.server";
-import { ElevenLabsSpeech } from "~/ai/elevenlabs-speech.server";
+import { ElevenLabsSpeech } from "~/ai/speech/elevenlabs-speech.server";
 import { FAILURE_TEXT, ProviderError } from "~/ai/errors.server";
 import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";
@@ -8,11 +8,11 @@ import { providerFailure } from "~/services/provider-failure.server";
 /** What the API answers for a provider failure: the service's DomainError through the one responder. */
 const providerErrorResponse = (error: ProviderError, capability: "chat") =>
   errorResponse(providerFailure(error, capability));
-import { OpenAiChat, OpenAiImages, OpenAiSpeech } from "~/ai/openai-compatible.server";
-import { ReplicateVideo } from "~/ai/replicate-video.server";
-import { STUDIO_SYSTEM_PROMPT } from "~/ai/chat.server";
-import { readWavHeader } from "~/ai/wav";
-import type { VideoProgress } from "~/ai/video.server";
+import { OpenAiChat, OpenAiImages, OpenAiSpeech } from "~/ai/chat/openai-compatible.server";
+import { ReplicateVideo } from "~/ai/video/replicate-video.server";
+import { STUDIO_SYSTEM_PROMPT } from "~/ai/chat/chat.server";
+import { readWavHeader } from "~/ai/speech/wav";
+import type { VideoProgress } from "~/ai/video/video.server";
 import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "../support/ai-stub-server";
 
 const KEY = "sk-test-secret-key-0123456789";

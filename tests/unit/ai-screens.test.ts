@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { voicesForScreen } from "~/services/generation.server";
+import { voicesForScreen } from "~/services/media/generation.server";
 import { loadVoiceOptions, speakableText } from "~/browser/ai-client";
 import {
   isFinished,

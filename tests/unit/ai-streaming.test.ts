@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RemoteCallConfig } from "~/ai/config.server";
-import { STUDIO_SYSTEM_PROMPT } from "~/ai/chat.server";
+import { STUDIO_SYSTEM_PROMPT } from "~/ai/chat/chat.server";
 import { ProviderError } from "~/ai/errors.server";
-import { composeOfflineReply, OfflineAssistant, replyPieces } from "~/ai/offline-assistant.server";
-import { OpenAiChat } from "~/ai/openai-compatible.server";
+import { composeOfflineReply, OfflineAssistant, replyPieces } from "~/ai/chat/offline-assistant.server";
+import { OpenAiChat } from "~/ai/chat/openai-compatible.server";
 import { eventStreamData } from "~/browser/ai-client";
 import { chatChunk, sendJson, sseEvent, startStubServer, type StubServer } from "../support/ai-stub-server";
 

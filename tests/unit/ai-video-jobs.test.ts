@@ -1,12 +1,12 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ProviderError } from "~/ai/errors.server";
-import { LocalVideoRenderer } from "~/ai/local-video.server";
-import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video.server";
-import { MAX_BACKOFF_MS, VideoJobRunner } from "~/services/video-job-runner.server";
-import { db } from "~/lib/db.server";
-import { fileStore } from "~/lib/storage.server";
-import { getMediaById } from "~/models/media.server";
+import { LocalVideoRenderer } from "~/ai/video/local-video.server";
+import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video/video.server";
+import { MAX_BACKOFF_MS, VideoJobRunner } from "~/services/video-jobs/video-job-runner.server";
+import { db } from "~/lib/db/db.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { getMediaById } from "~/models/media/media.server";
 import { DomainError } from "~/lib/domain-error";
 import { unavailable } from "~/lib/outage.server";
 import {
@@ -15,7 +15,7 @@ import {
   listVideoJobs,
   VIDEO_JOB_LIMIT,
   videoPromptSchema,
-} from "~/models/video-job.server";
+} from "~/models/video-jobs/video-job.server";
 import { newUserId } from "../support/user-rows";
 import { waitFor } from "../support/wait";
 

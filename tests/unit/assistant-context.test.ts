@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { OfflineAssistant } from "~/ai/offline-assistant.server";
-import { db } from "~/lib/db.server";
-import { newId } from "~/lib/ids.server";
-import { createContent } from "~/models/content.server";
-import { createProject } from "~/models/project.server";
-import { ASSISTANT_CONTEXT, ASSISTANT_CONTEXT_MAX_BODY_CHARS, personalContext } from "~/services/assistant.server";
+import { OfflineAssistant } from "~/ai/chat/offline-assistant.server";
+import { db } from "~/lib/db/db.server";
+import { newId } from "~/lib/db/ids.server";
+import { createContent } from "~/models/content/content.server";
+import { createProject } from "~/models/projects/project.server";
+import {
+  ASSISTANT_CONTEXT,
+  ASSISTANT_CONTEXT_MAX_BODY_CHARS,
+  personalContext,
+} from "~/services/assistant/assistant.server";
 import { newUserId } from "../support/user-rows";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
+import { db } from "~/lib/db/db.server";
 import {
   appendExchange,
   conversationRenameSchema,
@@ -12,9 +12,9 @@ import {
   titleFromQuestion,
   TITLE_FROM_QUESTION_CHARS,
   UNTITLED_CONVERSATION,
-} from "~/models/assistant-conversation.server";
-import { deletePersonRows } from "~/models/operator.server";
-import { QUOTA_EXCEEDED, storageUse } from "~/models/storage-quota.server";
+} from "~/models/assistant/assistant-conversation.server";
+import { deletePersonRows } from "~/models/operators/operator.server";
+import { QUOTA_EXCEEDED, storageUse } from "~/models/media/storage-quota.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

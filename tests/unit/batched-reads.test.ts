@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { batchedReads } from "../../app/lib/batched-reads";
+import { batchedReads } from "../../app/lib/db/batched-reads";
 
-// The exports read bodies and versions a batch at a time (app/lib/batched-reads.ts): one read per
+// The exports read bodies and versions a batch at a time (app/lib/db/batched-reads.ts): one read per
 // batch, in the order asked, at most one batch held.
 describe("batchedReads", () => {
   const keys = Array.from({ length: 10 }, (_, i) => `k${i}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createZipStream } from "../../app/lib/zip-stream.server";
+import { createZipStream } from "../../app/lib/zip/zip-stream.server";
 import { zipEntries } from "../../bench/scale-requests.mjs";
 
 // `npm run bench -- scale` checks that an export holds every piece and file from the zip's own end

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes } from "~/shared/bytes";
+import { formatBytes } from "~/common/bytes";
 
 /** Sizes read as the limits are stated ("up to 25 MiB"): binary units, one decimal only when it is needed. */
 describe("formatBytes", () => {

@@ -15,9 +15,9 @@ import {
   luma,
   mapPixelsThroughPalette,
   thermalPalette,
-} from "~/browser/camera-filters";
+} from "~/browser/camera/camera-filters";
 import { captureFilename, fileTimestamp } from "~/browser/download";
-import { captureExtension, nextCaptureId } from "~/browser/gallery-store";
+import { captureExtension, nextCaptureId } from "~/browser/camera/gallery-store";
 import {
   CAMERA_VIDEO_FORMATS,
   containerType,
@@ -25,7 +25,7 @@ import {
   isPermissionError,
   pickRecordingFormat,
   VOICE_MEMO_FORMATS,
-} from "~/browser/recorder";
+} from "~/browser/camera/recorder";
 
 describe("camera filters (docs/screens.md#constants-and-limits)", () => {
   it("offers the ten filters; Camera V2 the first five plus none, matrix by default", () => {

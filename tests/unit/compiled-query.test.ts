@@ -10,12 +10,12 @@ import {
   type PluginTransformResultArgs,
 } from "kysely";
 import { afterAll, describe, expect, expectTypeOf, it } from "vitest";
-import { compileOnce } from "~/lib/compiled-query.server";
-import { createDialect, StripNulPlugin } from "~/lib/db-dialect.server";
-import type { Database } from "~/lib/db-schema";
-import { closeDatabase, db, migrateToLatest, openDatabase } from "~/lib/db.server";
-import { newId } from "~/lib/ids.server";
-import { listContent, listContentSummaries } from "~/models/content.server";
+import { compileOnce } from "~/lib/db/compiled-query.server";
+import { createDialect, StripNulPlugin } from "~/lib/db/db-dialect.server";
+import type { Database } from "~/lib/db/db-schema";
+import { closeDatabase, db, migrateToLatest, openDatabase } from "~/lib/db/db.server";
+import { newId } from "~/lib/db/ids.server";
+import { listContent, listContentSummaries } from "~/models/content/content.server";
 import { newUserId } from "../support/user-rows";
 
 // Queries compiled once per database (docs/performance.md): the same rows as the query builder's own execution,

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { db } from "~/lib/db.server";
-import { createContent, deleteContent, setPinned, updateContent } from "~/models/content.server";
+import { db } from "~/lib/db/db.server";
+import { createContent, deleteContent, setPinned, updateContent } from "~/models/content/content.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

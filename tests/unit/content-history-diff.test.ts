@@ -1,9 +1,9 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { DiffText } from "~/components/content-history-diff";
-import { sizeChangeLabel } from "~/shared/content-history";
-import { changes, wordDiff, type DiffPart } from "~/shared/word-diff";
+import { DiffText } from "~/components/content/history-diff";
+import { sizeChangeLabel } from "~/common/content/version-reasons";
+import { changes, wordDiff, type DiffPart } from "~/common/content/word-diff";
 
 /** The History screen's word diff (docs/decisions/0073-history-screen-and-word-diff.md): computed on the server, written as text. */
 const render = (parts: DiffPart[]) => renderToStaticMarkup(createElement(DiffText, { parts }));

@@ -1,21 +1,21 @@
 import { CompiledQuery } from "kysely";
 import { beforeEach, expect, it } from "vitest";
-import { engineOf } from "~/lib/db-dialect.server";
-import { db } from "~/lib/db.server";
+import { engineOf } from "~/lib/db/db-dialect.server";
+import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { encodeCursor } from "~/lib/http/cursor.server";
-import { newId } from "~/lib/ids.server";
-import { deleteContent, listContent } from "~/models/content.server";
-import { contentListAnswer } from "~/models/content-list.server";
+import { newId } from "~/lib/db/ids.server";
+import { deleteContent, listContent } from "~/models/content/content.server";
+import { contentListAnswer } from "~/models/content/content-list.server";
 import {
   afterQuery,
   contentCursor,
   contentCursorKey,
   contentKeyOf,
   type ContentKey,
-} from "~/models/content-keyset.server";
-import { searchContent, searchQuery } from "~/models/content-search.server";
-import { queryText } from "~/models/content-search-match.server";
+} from "~/models/content/content-keyset.server";
+import { searchContent, searchQuery } from "~/models/content/content-search.server";
+import { queryText } from "~/models/content/content-search-match.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -1,7 +1,12 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { contentRow, contentRowsMarkup, type ContentListItem, type JustChangedRow } from "~/components/content-rows";
+import {
+  contentRow,
+  contentRowsMarkup,
+  type ContentListItem,
+  type JustChangedRow,
+} from "~/components/content/content-rows";
 
 /**
  * The dashboard's rows are written by the server as one string (contentRowsMarkup) and rendered by

@@ -1,10 +1,16 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { db } from "~/lib/db.server";
-import { autosaveContent, createContent, deleteContent, setPinned, updateContent } from "~/models/content.server";
-import { catchUpAllSearchIndex, catchUpSearchIndex } from "~/models/content-search-behind.server";
-import { contextHits, countContentMatches, searchContent } from "~/models/content-search.server";
-import { tidySearchIndex } from "~/models/content-search-upkeep.server";
+import { db } from "~/lib/db/db.server";
+import {
+  autosaveContent,
+  createContent,
+  deleteContent,
+  setPinned,
+  updateContent,
+} from "~/models/content/content.server";
+import { catchUpAllSearchIndex, catchUpSearchIndex } from "~/models/content/content-search-behind.server";
+import { contextHits, countContentMatches, searchContent } from "~/models/content/content-search.server";
+import { tidySearchIndex } from "~/models/content/content-search-upkeep.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -1,12 +1,12 @@
 import { beforeEach, expect, it } from "vitest";
-import { engineOf } from "~/lib/db-dialect.server";
-import { db } from "~/lib/db.server";
-import { newId } from "~/lib/ids.server";
-import { contentListAnswer } from "~/models/content-list.server";
-import { contentCursorKey, contentKeyOf, type ContentKey } from "~/models/content-keyset.server";
-import { searchContent, searchContentSummaries, searchWords } from "~/models/content-search.server";
-import { queryText } from "~/models/content-search-match.server";
-import { exactQueries, FEW_MATCHES, manyMatches, walkPage } from "~/models/content-search-plan.server";
+import { engineOf } from "~/lib/db/db-dialect.server";
+import { db } from "~/lib/db/db.server";
+import { newId } from "~/lib/db/ids.server";
+import { contentListAnswer } from "~/models/content/content-list.server";
+import { contentCursorKey, contentKeyOf, type ContentKey } from "~/models/content/content-keyset.server";
+import { searchContent, searchContentSummaries, searchWords } from "~/models/content/content-search.server";
+import { queryText } from "~/models/content/content-search-match.server";
+import { exactQueries, FEW_MATCHES, manyMatches, walkPage } from "~/models/content/content-search-plan.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { engineOf } from "~/lib/db-dialect.server";
-import { db } from "~/lib/db.server";
-import { createContent } from "~/models/content.server";
-import { searchContent } from "~/models/content-search.server";
-import { tidySearchIndex } from "~/models/content-search-upkeep.server";
+import { engineOf } from "~/lib/db/db-dialect.server";
+import { db } from "~/lib/db/db.server";
+import { createContent } from "~/models/content/content.server";
+import { searchContent } from "~/models/content/content-search.server";
+import { tidySearchIndex } from "~/models/content/content-search-upkeep.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

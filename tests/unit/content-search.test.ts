@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { Kysely, Migrator, sql, type Migration } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createDialect, engineOf } from "~/lib/db-dialect.server";
-import { db } from "~/lib/db.server";
-import { createContent, deleteContent, setPinned, updateContent } from "~/models/content.server";
+import { createDialect, engineOf } from "~/lib/db/db-dialect.server";
+import { db } from "~/lib/db/db.server";
+import { createContent, deleteContent, setPinned, updateContent } from "~/models/content/content.server";
 import {
   countContentMatches,
   ftsQuery,
@@ -13,7 +13,7 @@ import {
   searchContentSummaries,
   searchWords,
   tsQuery,
-} from "~/models/content-search.server";
+} from "~/models/content/content-search.server";
 import { newUserId } from "../support/user-rows";
 
 /**

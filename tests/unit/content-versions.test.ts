@@ -1,16 +1,22 @@
 import { expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
-import { autosaveContent, createContent, deleteContent, saveContent, updateContent } from "~/models/content.server";
+import { db } from "~/lib/db/db.server";
+import {
+  autosaveContent,
+  createContent,
+  deleteContent,
+  saveContent,
+  updateContent,
+} from "~/models/content/content.server";
 import {
   getVersion,
   listVersions,
   restoreVersion,
   versionAtEditStart,
   type VersionSummary,
-} from "~/models/content-version.server";
-import { versionCountsForExport, versionsForExportOf } from "~/models/export.server";
-import { deletePersonRows } from "~/models/operator.server";
-import { storageUse } from "~/models/storage-quota.server";
+} from "~/models/content/content-version.server";
+import { versionCountsForExport, versionsForExportOf } from "~/models/accounts/export-reads.server";
+import { deletePersonRows } from "~/models/operators/operator.server";
+import { storageUse } from "~/models/media/storage-quota.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -1,8 +1,14 @@
 import { sql } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
-import { engineOf } from "~/lib/db-dialect.server";
-import { db } from "~/lib/db.server";
-import { BODY_MAX, contentInputSchema, contentUpdateSchema, pinSchema, TITLE_MAX } from "~/models/content-input.server";
+import { engineOf } from "~/lib/db/db-dialect.server";
+import { db } from "~/lib/db/db.server";
+import {
+  BODY_MAX,
+  contentInputSchema,
+  contentUpdateSchema,
+  pinSchema,
+  TITLE_MAX,
+} from "~/models/content/content-input.server";
 import {
   createContent,
   deleteContent,
@@ -11,8 +17,8 @@ import {
   listContentSummaries,
   setPinned,
   updateContent,
-} from "~/models/content.server";
-import { contentVersion, countContent } from "~/models/content-state.server";
+} from "~/models/content/content.server";
+import { contentVersion, countContent } from "~/models/content/content-state.server";
 import { newUserId } from "../support/user-rows";
 
 let alice: string;

@@ -1,9 +1,9 @@
 import { expect, it } from "vitest";
 import { sql } from "kysely";
-import { db } from "~/lib/db.server";
-import { newId } from "~/lib/ids.server";
-import { claimJob, claimJobs, findClaimableJobs, type RunnerJob } from "~/models/video-job-queue.server";
-import { createVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-job.server";
+import { db } from "~/lib/db/db.server";
+import { newId } from "~/lib/db/ids.server";
+import { claimJob, claimJobs, findClaimableJobs, type RunnerJob } from "~/models/video-jobs/video-job-queue.server";
+import { createVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-jobs/video-job.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -1,13 +1,13 @@
 import { expect, it, vi } from "vitest";
-import { createContent } from "~/models/content.server";
-import { exportAccount } from "~/services/export.server";
+import { createContent } from "~/models/content/content.server";
+import { exportAccount } from "~/services/accounts/account-export.server";
 import { newUserId } from "../support/user-rows";
 
 // The account export reads through a connection of its own (openBulkReader, docs/decisions/0078,
 // fifth follow-up), which must be closed when the zip is done and when its reader goes away.
 const readers = vi.hoisted(() => ({ opened: 0, closed: 0 }));
-vi.mock("~/lib/db.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("~/lib/db.server")>();
+vi.mock("~/lib/db/db.server", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("~/lib/db/db.server")>();
   return {
     ...actual,
     openBulkReader: () => {

@@ -1,9 +1,9 @@
 import { CompiledQuery } from "kysely";
 import { expect, it } from "vitest";
-import { engineOf } from "~/lib/db-dialect.server";
-import { appendExchange, createConversation } from "~/models/assistant-conversation.server";
-import { db, openBulkReader } from "~/lib/db.server";
-import { createContent, deleteContent, saveContent, type ContentItem } from "~/models/content.server";
+import { engineOf } from "~/lib/db/db-dialect.server";
+import { appendExchange, createConversation } from "~/models/assistant/assistant-conversation.server";
+import { db, openBulkReader } from "~/lib/db/db.server";
+import { createContent, deleteContent, saveContent, type ContentItem } from "~/models/content/content.server";
 import {
   contentForExport,
   contentForExportQuery,
@@ -11,7 +11,7 @@ import {
   messagesForExportOf,
   versionCountsForExport,
   versionsForExportOf,
-} from "~/models/export.server";
+} from "~/models/accounts/export-reads.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -11,7 +11,7 @@ describe("the floors of app/ (docs/decisions/0012-floors.md)", () => {
   });
 
   it("places each folder on its floor", () => {
-    expect(floorOf(path.join("shared", "tools.ts"))).toBe("shared");
+    expect(floorOf(path.join("common", "tools.ts"))).toBe("common");
     expect(floorOf(path.join("services", "assistant.server.ts"))).toBe("services");
     expect(floorOf(path.join("routes", "api", "health.ts"))).toBe("doors");
     expect(floorOf("root.tsx")).toBe("doors");

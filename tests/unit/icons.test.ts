@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ICON_NAMES, iconSetFingerprint } from "~/shared/icon-names";
-import { ICON_FALLBACK, ICON_SPRITE_URL, TOOL_ICONS } from "~/shared/icons";
-import { DASHBOARD_TOOLS } from "~/shared/tools";
+import { ICON_NAMES, iconSetFingerprint } from "~/common/icon-names";
+import { ICON_FALLBACK, ICON_SPRITE_URL, TOOL_ICONS } from "~/common/icons";
+import { DASHBOARD_TOOLS } from "~/common/tools";
 
 describe("the icon set (decision 0023)", () => {
   it("names the sprite by the set's fingerprint, so a changed set is a new URL", () => {

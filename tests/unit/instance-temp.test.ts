@@ -5,11 +5,11 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSettings, SettingsError } from "~/lib/env.server";
-import { sniffVideo } from "~/lib/file-signatures";
-import { createS3Store } from "~/lib/s3-store.server";
-import { closeFileStore, instanceIdFor, openFileStore, type FileStore } from "~/lib/storage.server";
-import { createDiskStore } from "~/lib/disk-store.server";
+import { parseSettings, SettingsError } from "~/lib/settings/env.server";
+import { sniffVideo } from "~/lib/storage/file-signatures";
+import { createS3Store } from "~/lib/storage/s3-store.server";
+import { closeFileStore, instanceIdFor, openFileStore, type FileStore } from "~/lib/storage/storage.server";
+import { createDiskStore } from "~/lib/storage/disk-store.server";
 import { mp4Bytes } from "../support/media";
 
 /**

@@ -1,22 +1,22 @@
 import { expect, it } from "vitest";
-import { db } from "~/lib/db.server";
-import { newId, nowIso, sha256 } from "~/lib/ids.server";
+import { db } from "~/lib/db/db.server";
+import { newId, nowIso, sha256 } from "~/lib/db/ids.server";
 import { beginAiRequest } from "~/models/ai-usage.server";
-import { registerWithPassword } from "~/models/credentials.server";
-import { createInvitation, invitationIsUsable } from "~/models/invitation.server";
-import { PasswordHashingBusy } from "~/models/password.server";
+import { registerWithPassword } from "~/models/accounts/credentials.server";
+import { createInvitation, invitationIsUsable } from "~/models/accounts/invitation.server";
+import { PasswordHashingBusy } from "~/models/accounts/password.server";
 import {
   deletePersonRows,
   disablePerson,
   enablePerson,
   setAiDailyLimit,
   setStorageQuota,
-} from "~/models/operator.server";
-import { StorageHold, storageUse } from "~/models/storage-quota.server";
-import { issueTokenPair } from "~/models/token.server";
-import { pruneStaleRecords } from "~/services/housekeeping.server";
-import { userOfAccessToken } from "~/models/access-token.server";
-import { createUser, InvitationNeededError } from "~/models/user.server";
+} from "~/models/operators/operator.server";
+import { StorageHold, storageUse } from "~/models/media/storage-quota.server";
+import { issueTokenPair } from "~/models/accounts/token-pair.server";
+import { pruneStaleRecords } from "~/services/operators/housekeeping.server";
+import { userOfAccessToken } from "~/models/accounts/access-token.server";
+import { createUser, InvitationNeededError } from "~/models/accounts/user.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ByteChunks } from "~/lib/byte-chunks";
-import { JsonLists } from "~/lib/json-lists";
+import { ByteChunks } from "~/lib/storage/byte-chunks";
+import { JsonLists } from "~/lib/db/json-lists";
 
 // The account export's manifest is rendered from lists kept as bytes (docs/decisions/0078): it must be
 // exactly what JSON.stringify(document, null, 2) wrote when the lists were arrays.

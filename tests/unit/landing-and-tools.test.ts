@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/shared/launch";
-import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder } from "~/shared/tools";
+import { launchProgressLabel, launchProgressPercent, newYorkTime } from "~/common/launch";
+import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder } from "~/common/tools";
 import { isCrossOriginMutation } from "~/lib/http/security.server";
 
 describe("launch progress", () => {

@@ -1,12 +1,12 @@
 import { CompiledQuery } from "kysely";
 import { beforeEach, expect, it } from "vitest";
-import { engineOf } from "~/lib/db-dialect.server";
-import { db } from "~/lib/db.server";
+import { engineOf } from "~/lib/db/db-dialect.server";
+import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { newId } from "~/lib/ids.server";
-import { listLibrary } from "~/models/library-files.server";
-import { afterLibraryKey, libraryCursorKey, orderLibrary } from "~/models/library-keyset.server";
-import { LIBRARY_SORTS, type LibrarySort } from "~/shared/library-rules";
+import { newId } from "~/lib/db/ids.server";
+import { listLibrary } from "~/models/media/library-files.server";
+import { afterLibraryKey, libraryCursorKey, orderLibrary } from "~/models/media/library-keyset.server";
+import { LIBRARY_SORTS, type LibrarySort } from "~/common/media/library-rules";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 

@@ -6,10 +6,10 @@ vi.hoisted(() => {
   process.env.USER_STORAGE_QUOTA_MB = "0.01";
 });
 
-import { db } from "~/lib/db.server";
+import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { pngDimensions, sniffM4a, sniffWebm, wavDurationMs } from "~/lib/file-signatures";
-import { storeGenerated } from "~/models/ai-media.server";
+import { pngDimensions, sniffM4a, sniffWebm, wavDurationMs } from "~/lib/storage/file-signatures";
+import { storeGenerated } from "~/models/media/ai-media.server";
 import {
   deleteLibraryFile,
   getLibraryFile,
@@ -18,11 +18,11 @@ import {
   listLibrary,
   renameLibraryFile,
   storageUsage,
-} from "~/models/library-files.server";
-import { requireStorageLeft } from "~/models/storage-quota.server";
-import { storeMedia } from "~/models/media-commit.server";
-import { createProject, getProject } from "~/models/project.server";
-import { providerAndModel } from "~/services/generation.server";
+} from "~/models/media/library-files.server";
+import { requireStorageLeft } from "~/models/media/storage-quota.server";
+import { storeMedia } from "~/models/media/media-commit.server";
+import { createProject, getProject } from "~/models/projects/project.server";
+import { providerAndModel } from "~/services/media/generation.server";
 import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { newUserId } from "../support/user-rows";
 

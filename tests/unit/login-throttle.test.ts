@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
-import { nowIso } from "~/lib/ids.server";
-import { loginWithPassword } from "~/models/credentials.server";
-import { verifyPassword } from "~/models/password.server";
-import { createUser } from "~/models/user.server";
+import { db } from "~/lib/db/db.server";
+import { nowIso } from "~/lib/db/ids.server";
+import { loginWithPassword } from "~/models/accounts/credentials.server";
+import { verifyPassword } from "~/models/accounts/password.server";
+import { createUser } from "~/models/accounts/user.server";
 
 // The hash queue's bound in time set far off (before the settings are parsed): on a loaded machine the
 // default 1.5 s of work lets as few as 4 hashes wait, and a burst's other attempts would be answered
@@ -14,8 +14,8 @@ vi.hoisted(() => {
 });
 
 // Every password check goes through this spy: a refused attempt must cost no hash at all.
-vi.mock("~/models/password.server", async (importOriginal) => {
-  const original = await importOriginal<typeof import("~/models/password.server")>();
+vi.mock("~/models/accounts/password.server", async (importOriginal) => {
+  const original = await importOriginal<typeof import("~/models/accounts/password.server")>();
   return { ...original, verifyPassword: vi.fn(original.verifyPassword) };
 });
 const hashes = vi.mocked(verifyPassword);

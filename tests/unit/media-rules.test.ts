@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseRange } from "~/lib/byte-range";
-import { SNIFF_BYTES, sniffMp3, sniffVideo } from "~/lib/file-signatures";
-import { signMediaAccess, verifyMediaAccess } from "~/lib/signed-url.server";
-import { checkMediaName, lookupName, nameFromUpload, numberedName, withExtension } from "~/shared/media-names";
+import { parseRange } from "~/lib/http/byte-range";
+import { SNIFF_BYTES, sniffMp3, sniffVideo } from "~/lib/storage/file-signatures";
+import { signMediaAccess, verifyMediaAccess } from "~/lib/storage/signed-url.server";
+import { checkMediaName, lookupName, nameFromUpload, numberedName, withExtension } from "~/common/media/media-names";
 import { isoMedia, movBytes, mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES, riffBytes, webmBytes } from "../support/media";
 
 describe("media names (docs/screens.md#validation-rules)", () => {

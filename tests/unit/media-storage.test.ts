@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
-import { sniffMp3, sniffVideo } from "~/lib/file-signatures";
-import { createDiskStore } from "~/lib/disk-store.server";
-import { FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError } from "~/lib/storage.server";
+import { db } from "~/lib/db/db.server";
+import { sniffMp3, sniffVideo } from "~/lib/storage/file-signatures";
+import { createDiskStore } from "~/lib/storage/disk-store.server";
+import { FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError } from "~/lib/storage/storage.server";
 import { DomainError } from "~/lib/domain-error";
-import { receiveMultipartUpload } from "~/lib/upload.server";
+import { receiveMultipartUpload } from "~/lib/storage/upload.server";
 import {
   deleteMedia,
   getMediaById,
@@ -16,11 +16,11 @@ import {
   listMedia,
   renameMedia,
   sweepOrphanMedia,
-} from "~/models/media.server";
-import { storeMedia } from "~/models/media-commit.server";
-import { createUser } from "~/models/user.server";
-import { scheduleSweeps } from "~/services/housekeeping.server";
-import { receiveMediaUpload } from "~/services/media-upload.server";
+} from "~/models/media/media.server";
+import { storeMedia } from "~/models/media/media-commit.server";
+import { createUser } from "~/models/accounts/user.server";
+import { scheduleSweeps } from "~/services/operators/housekeeping.server";
+import { receiveMediaUpload } from "~/services/media/media-upload.server";
 import { mp3Frames, mp3WithId3, mp4Bytes, PNG_BYTES } from "../support/media";
 
 const tempRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), "studio-store-"));

@@ -12,7 +12,7 @@ import {
   isForeignKeyViolation,
   isUniqueViolation,
   type DatabaseEngine,
-} from "~/lib/db-dialect.server";
+} from "~/lib/db/db-dialect.server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 
 /**
@@ -26,7 +26,7 @@ import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg
  * machine without PostgreSQL; `npm run test:pg` / CI install it).
  */
 
-// The same loader as app/lib/db.server.ts: whatever the server would run as a migration, this runs.
+// The same loader as app/lib/db/db.server.ts: whatever the server would run as a migration, this runs.
 const migrationModules = import.meta.glob<Migration>("../../db/migrations/*.ts", { eager: true });
 const migrations: Record<string, Migration> = Object.fromEntries(
   Object.entries(migrationModules).map(([file, module]) => [path.basename(file, ".ts"), module]),

@@ -1,13 +1,13 @@
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { DomainError } from "~/lib/domain-error";
-import { storedBody } from "~/lib/file-response.server";
-import type { FileStore } from "~/lib/storage.server";
-import { screenFailure } from "~/lib/forms.server";
+import { storedBody } from "~/lib/http/file-response.server";
+import type { FileStore } from "~/lib/storage/storage.server";
+import { screenFailure } from "~/lib/screens/forms.server";
 import { within } from "~/lib/health.server";
 import { errorResponse } from "~/lib/http/responder.server";
 import { outageOf, UNAVAILABLE, UNAVAILABLE_DETAIL } from "~/lib/outage.server";
-import { OUTAGE_RETRY_MS, startHousekeeping } from "~/services/housekeeping.server";
+import { OUTAGE_RETRY_MS, startHousekeeping } from "~/services/operators/housekeeping.server";
 
 /**
  * Decision 0049: one mapping tells an outage (the database or the store out of reach) from bad input and

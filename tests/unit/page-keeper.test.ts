@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createPageKeeper } from "~/lib/http/page-keeper.server";
+import { createPageKeeper } from "~/lib/page-cache/kept-page-store.server";
 
 // The page keeper holds a rendered page as UTF-8 bytes cut at its CSP nonce and hands out copies
-// joined by a fresh one (app/lib/http/page-keeper.server.ts): the bytes must come back exactly, whatever
+// joined by a fresh one (app/lib/page-cache/kept-page-store.server.ts): the bytes must come back exactly, whatever
 // the text around the nonce, and the nonce must never be handed out twice.
 
 const NONCE = "qssJvkWMDnamRqz96Zv+gA==";

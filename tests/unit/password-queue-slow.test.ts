@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { hashPassword, passwordHashing, PasswordHashingBusy } from "~/models/password.server";
+import { hashPassword, passwordHashing, PasswordHashingBusy } from "~/models/accounts/password.server";
 
 // argon2 made slow (as on a loaded machine): 250 ms a hash.
 vi.mock("@node-rs/argon2", () => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
-import { loginWithPassword, registerWithPassword } from "~/models/credentials.server";
-import { hashPassword, passwordHashing, PasswordHashingBusy } from "~/models/password.server";
-import { createUser } from "~/models/user.server";
+import { db } from "~/lib/db/db.server";
+import { loginWithPassword, registerWithPassword } from "~/models/accounts/credentials.server";
+import { hashPassword, passwordHashing, PasswordHashingBusy } from "~/models/accounts/password.server";
+import { createUser } from "~/models/accounts/user.server";
 
 // The queue's bound in time set far off (before the settings are parsed), so PASSWORD_HASH_QUEUE_MAX
 // alone decides here however slow a loaded machine hashes; password-queue-slow.test.ts checks the bound in time.

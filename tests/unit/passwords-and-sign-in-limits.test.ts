@@ -1,16 +1,16 @@
 import { describe, expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
-import { loginWithPassword, throttledMessage } from "~/models/credentials.server";
-import { credentialsSchema } from "~/shared/credentials";
+import { db } from "~/lib/db/db.server";
+import { loginWithPassword, throttledMessage } from "~/models/accounts/credentials.server";
+import { credentialsSchema } from "~/common/account-rules";
 import {
   beginLoginAttempt,
   beginRegistration,
   checkLoginThrottle,
   pruneLoginAttempts,
   pruneRegistrationAttempts,
-} from "~/models/login-attempt.server";
-import { hashPassword, passwordHashing, verifyPassword } from "~/models/password.server";
-import { createUser, EmailTakenError } from "~/models/user.server";
+} from "~/models/accounts/login-attempt.server";
+import { hashPassword, passwordHashing, verifyPassword } from "~/models/accounts/password.server";
+import { createUser, EmailTakenError } from "~/models/accounts/user.server";
 
 // The hash queue's bound in time set far off (before the settings are parsed): on a loaded machine a
 // hash is slow and the default 1.5 s of work lets as few as 4 wait, so most of a burst would be answered

@@ -5,11 +5,11 @@ import { Readable } from "node:stream";
 import Database from "better-sqlite3";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { parseSettings } from "~/lib/env.server";
-import { readOrCreateSecretFile } from "~/lib/session-secret.server";
-import { makePrivateDir } from "~/lib/private-files.server";
-import { createDiskStore } from "~/lib/disk-store.server";
+import { closeDatabase, db, openDatabase } from "~/lib/db/db.server";
+import { parseSettings } from "~/lib/settings/env.server";
+import { readOrCreateSecretFile } from "~/lib/settings/session-secret.server";
+import { makePrivateDir } from "~/lib/storage/private-files.server";
+import { createDiskStore } from "~/lib/storage/disk-store.server";
 
 // Decision 0052: DATA_DIR 0700; the SQLite database, its -wal and -shm and the
 // session secret 0600, fresh or left 0755/0644 by an older start; the disk store's folders 0700.
@@ -63,7 +63,7 @@ describe("a fresh DATA_DIR", () => {
     vi.stubEnv("DATA_DIR", dataDir);
     vi.stubEnv("SESSION_SECRET", "");
     try {
-      const { sessionSecret } = await import("~/lib/session-secret.server");
+      const { sessionSecret } = await import("~/lib/settings/session-secret.server");
       const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
       expect(sessionSecret().length).toBeGreaterThanOrEqual(32);
       warn.mockRestore();

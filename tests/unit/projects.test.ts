@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { beforeEach, describe, expect, it } from "vitest";
-import { deleteMedia } from "~/models/media.server";
-import { storeMedia } from "~/models/media-commit.server";
+import { deleteMedia } from "~/models/media/media.server";
+import { storeMedia } from "~/models/media/media-commit.server";
 import {
   createProject,
   deleteProject,
@@ -11,8 +11,8 @@ import {
   PROJECT_MEDIA_REFUSED,
   setProjectSlot,
   updateProject,
-} from "~/models/project.server";
-import { projectCreateSchema } from "~/models/project-input.server";
+} from "~/models/projects/project.server";
+import { projectCreateSchema } from "~/models/projects/project-input.server";
 import { mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { newUserId } from "../support/user-rows";
 

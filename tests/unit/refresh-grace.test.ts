@@ -1,10 +1,10 @@
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
-import { engineOf } from "~/lib/db-dialect.server";
-import { closeDatabase, db, openDatabase } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { sha256 } from "~/lib/ids.server";
+import { engineOf } from "~/lib/db/db-dialect.server";
+import { closeDatabase, db, openDatabase } from "~/lib/db/db.server";
+import { env } from "~/lib/settings/env.server";
+import { sha256 } from "~/lib/db/ids.server";
 import {
   clearSpentSuccessors,
   issueTokenPair,
@@ -13,9 +13,9 @@ import {
   rotateRefreshToken,
   type RotationResult,
   type TokenPair,
-} from "~/models/token.server";
-import { verifyAccessToken } from "~/models/access-token.server";
-import { createUser } from "~/models/user.server";
+} from "~/models/accounts/token-pair.server";
+import { verifyAccessToken } from "~/models/accounts/access-token.server";
+import { createUser } from "~/models/accounts/user.server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 
 /**

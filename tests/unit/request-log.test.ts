@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSettings } from "~/lib/env.server";
+import { parseSettings } from "~/lib/settings/env.server";
 import { formatRequestLine, logRequest, maskedPath, requestLogEnabled } from "../../server/request-log";
 
 describe("the request log's line (server/request-log.ts)", () => {

@@ -16,7 +16,7 @@ vi.mock("node:crypto", async (importOriginal) => {
   return { ...crypto, default: { ...crypto, createHmac }, createHmac };
 });
 
-const { createSignedCookie, VERIFIED_VALUES_MAX } = await import("~/lib/signed-cookie.server");
+const { createSignedCookie, VERIFIED_VALUES_MAX } = await import("~/lib/screens/signed-cookie.server");
 
 const pairOf = (setCookie: string) => setCookie.split(";")[0];
 

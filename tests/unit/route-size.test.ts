@@ -54,8 +54,8 @@ describe("files stay short (at most 300 lines, exceptions named by a decision re
     const files = measured().map(({ file }) => file);
     expect(files).toContain("app/routes/library.tsx");
     expect(files).toContain("app/routes/api/library.ts");
-    expect(files).toContain("app/components/voice-list.tsx");
-    expect(files).toContain("app/models/media.server.ts");
+    expect(files).toContain("app/components/media/voice-list.tsx");
+    expect(files).toContain("app/models/media/media.server.ts");
     expect(files.some((file) => file.includes("+types"))).toBe(false);
   });
 

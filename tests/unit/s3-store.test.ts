@@ -5,10 +5,15 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sniffVideo } from "~/lib/file-signatures";
-import { createS3Store } from "~/lib/s3-store.server";
-import { parseStorageUrl } from "~/lib/storage.server";
-import { FileTooLargeError, SWEEP_GRACE_MS, UnsupportedContentError, type FileStore } from "~/lib/storage.server";
+import { sniffVideo } from "~/lib/storage/file-signatures";
+import { createS3Store } from "~/lib/storage/s3-store.server";
+import { parseStorageUrl } from "~/lib/storage/storage.server";
+import {
+  FileTooLargeError,
+  SWEEP_GRACE_MS,
+  UnsupportedContentError,
+  type FileStore,
+} from "~/lib/storage/storage.server";
 import { mp4Bytes } from "../support/media";
 
 /**

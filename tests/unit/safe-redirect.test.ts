@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "~/shared/safe-redirect";
+import { safeRedirectPath } from "~/common/safe-redirect";
 
 describe("safeRedirectPath with characters outside ASCII", () => {
   it.each([

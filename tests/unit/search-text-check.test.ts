@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSqlite } from "~/lib/db-dialect.server";
+import { openSqlite } from "~/lib/db/db-dialect.server";
 import { checkText, FTS5_MAX_TOKEN_SIZE, textCheckSpec, type CheckPart } from "~/lib/search-text-check.server";
 
 /**

@@ -1,15 +1,19 @@
 import { expect, it } from "vitest";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
-import { disablePerson } from "~/models/operator.server";
-import { replacePasswordEndingOtherSessions, revokeOtherSessions, revokeSession } from "~/models/sessions.server";
+import { disablePerson } from "~/models/operators/operator.server";
+import {
+  replacePasswordEndingOtherSessions,
+  revokeOtherSessions,
+  revokeSession,
+} from "~/models/accounts/sessions.server";
 import {
   issueTokenPair,
   REFRESH_GRACE_MS,
   revokeRefreshToken,
   rotateRefreshToken,
   type TokenPair,
-} from "~/models/token.server";
-import { revokeAccessTokenFamily, sessionOfAccessToken } from "~/models/access-token.server";
+} from "~/models/accounts/token-pair.server";
+import { revokeAccessTokenFamily, sessionOfAccessToken } from "~/models/accounts/access-token.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 
@@ -88,7 +92,7 @@ const REVOKES: Revoke[] = [
     run: async (v) =>
       (await rotateRefreshToken(v.stolen.refresh_token, new Date(Date.now() + REFRESH_GRACE_MS + 1_000))).ok === false,
   },
-  // What `npm run admin -- sessions revoke <email>` and `disable <email>` run (app/services/admin.server.ts).
+  // What `npm run admin -- sessions revoke <email>` and `disable <email>` run (app/services/operators/admin.server.ts).
   {
     name: "admin sessions revoke",
     keepsOther: false,

@@ -1,12 +1,17 @@
 import { SignJWT } from "jose";
 import { describe, expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
-import { sha256 } from "~/lib/ids.server";
+import { db } from "~/lib/db/db.server";
+import { sha256 } from "~/lib/db/ids.server";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
-import { issueTokenPair, REFRESH_GRACE_MS, revokeRefreshToken, rotateRefreshToken } from "~/models/token.server";
-import { pruneQuietly } from "~/services/housekeeping.server";
-import { userOfAccessToken, verifyAccessToken } from "~/models/access-token.server";
-import { createUser } from "~/models/user.server";
+import {
+  issueTokenPair,
+  REFRESH_GRACE_MS,
+  revokeRefreshToken,
+  rotateRefreshToken,
+} from "~/models/accounts/token-pair.server";
+import { pruneQuietly } from "~/services/operators/housekeeping.server";
+import { userOfAccessToken, verifyAccessToken } from "~/models/accounts/access-token.server";
+import { createUser } from "~/models/accounts/user.server";
 
 const user = () => createUser(`revocation-${crypto.randomUUID()}@example.com`, "password123");
 const accessKey = () => new TextEncoder().encode(`access-token:${process.env.SESSION_SECRET}`);

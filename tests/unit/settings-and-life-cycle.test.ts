@@ -1,8 +1,12 @@
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { parseSettings, SettingsError } from "~/lib/env.server";
-import { closeDatabase, databaseIsOpen, db, openDatabase } from "~/lib/db.server";
-import { HOUSEKEEPING_INTERVAL_MS, startHousekeeping, SWEEP_AFTER_START_MS } from "~/services/housekeeping.server";
+import { parseSettings, SettingsError } from "~/lib/settings/env.server";
+import { closeDatabase, databaseIsOpen, db, openDatabase } from "~/lib/db/db.server";
+import {
+  HOUSEKEEPING_INTERVAL_MS,
+  startHousekeeping,
+  SWEEP_AFTER_START_MS,
+} from "~/services/operators/housekeeping.server";
 
 describe("settings: one schema, parsed once", () => {
   it("has the defaults docs/configuration.md lists", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSettings } from "~/lib/env.server";
+import { parseSettings } from "~/lib/settings/env.server";
 import { SETTING_GROUPS } from "~/lib/settings/catalogue";
 import { renderConfigurationDoc, renderEnvExample } from "~/lib/settings/docs";
 

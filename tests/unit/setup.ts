@@ -16,15 +16,15 @@ if (postgresServer && /^postgres(ql)?:\/\//i.test(postgresServer)) {
   process.env.DATABASE_URL = await createTestDatabase(postgresServer, "unit");
 }
 
-// Nothing opens the database on import (app/lib/db.server.ts): like the server at start, each test file
+// Nothing opens the database on import (app/lib/db/db.server.ts): like the server at start, each test file
 // gets it opened and migrated before its first test, and closed after its last. Imported here, not at
 // the top, so the settings are parsed after DATA_DIR is set and in the test file's own module graph.
 beforeAll(async () => {
-  const { openDatabase } = await import("~/lib/db.server");
+  const { openDatabase } = await import("~/lib/db/db.server");
   await openDatabase();
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/lib/db.server");
+  const { closeDatabase } = await import("~/lib/db/db.server");
   await closeDatabase();
 });

@@ -1,14 +1,14 @@
 import { Readable } from "node:stream";
 import { expect, it } from "vitest";
-import { db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
+import { db } from "~/lib/db/db.server";
+import { env } from "~/lib/settings/env.server";
 import { isDomainError } from "~/lib/domain-error";
-import { sha256 } from "~/lib/ids.server";
-import { createContent, deleteContent } from "~/models/content.server";
-import { storeMedia } from "~/models/media-commit.server";
-import { deleteLibraryFile } from "~/models/library-files.server";
-import { deletePersonRows, disablePerson, enablePerson } from "~/models/operator.server";
-import { createProject, deleteProject } from "~/models/project.server";
+import { sha256 } from "~/lib/db/ids.server";
+import { createContent, deleteContent } from "~/models/content/content.server";
+import { storeMedia } from "~/models/media/media-commit.server";
+import { deleteLibraryFile } from "~/models/media/library-files.server";
+import { deletePersonRows, disablePerson, enablePerson } from "~/models/operators/operator.server";
+import { createProject, deleteProject } from "~/models/projects/project.server";
 import {
   createShare,
   listShares,
@@ -18,7 +18,7 @@ import {
   revokeAllShares,
   revokeShare,
   type ShareJson,
-} from "~/models/share.server";
+} from "~/models/sharing/share.server";
 import { describeOnEachEngine } from "../support/engines";
 import { mp3Frames, PNG_BYTES } from "../support/media";
 import { newUserId } from "../support/user-rows";

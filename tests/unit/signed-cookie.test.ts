@@ -1,8 +1,8 @@
 import { createCookie, createCookieSessionStorage, type CookieOptions } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createSignedCookie } from "~/lib/signed-cookie.server";
+import { createSignedCookie } from "~/lib/screens/signed-cookie.server";
 
-// app/lib/signed-cookie.server.ts must write exactly what React Router's createCookie writes and read
+// app/lib/screens/signed-cookie.server.ts must write exactly what React Router's createCookie writes and read
 // whatever it reads, so cookies browsers already hold stay valid across the change (and back).
 const SECRET = "signed-cookie-test-secret-0123456789";
 const OPTIONS: CookieOptions = {
@@ -113,8 +113,8 @@ describe("createSignedCookie is React Router's cookie format", () => {
 
 describe("readPreferences", () => {
   it("hands out its own object even for an empty cookie (the preferences action changes it)", async () => {
-    const { readPreferences } = await import("~/lib/preferences.server");
-    const { DEFAULT_PREFERENCES } = await import("~/shared/tools");
+    const { readPreferences } = await import("~/lib/screens/preferences.server");
+    const { DEFAULT_PREFERENCES } = await import("~/common/tools");
     const request = (cookie?: string) =>
       new Request("http://studio.test/", { headers: cookie ? { Cookie: cookie } : {} });
     for (const cookie of [undefined, "studio_prefs=", "studio_prefs=nonsense"]) {
@@ -129,7 +129,7 @@ describe("readPreferences", () => {
 
 describe("__Host- cookies", () => {
   it("hostCookieName: __Host-<name> when Secure, the name as it is otherwise", async () => {
-    const { hostCookieName } = await import("~/lib/signed-cookie.server");
+    const { hostCookieName } = await import("~/lib/screens/signed-cookie.server");
     expect(hostCookieName("__session", true)).toBe("__Host-session");
     expect(hostCookieName("toast-session", true)).toBe("__Host-toast-session");
     expect(hostCookieName("__session", false)).toBe("__session");
@@ -143,7 +143,7 @@ describe("__Host- cookies", () => {
   });
 
   it("dropOldCookies: the old cookie is never read, only expired, even beside the new one", async () => {
-    const { dropOldCookies } = await import("~/lib/signed-cookie.server");
+    const { dropOldCookies } = await import("~/lib/screens/signed-cookie.server");
     const renamed = createSignedCookie("__Host-moved", { ...OPTIONS, renamedFrom: "moved" });
     const value = header(await renamed.serialize({ a: 1 })).slice("__Host-moved=".length);
     const expiry = "moved=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax";

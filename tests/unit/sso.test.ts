@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseSettings, SettingsError } from "~/lib/env.server";
+import { parseSettings, SettingsError } from "~/lib/settings/env.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
-import { loginWithPassword } from "~/models/credentials.server";
-import { accountForVerifiedEmail } from "~/models/sso.server";
-import { disablePerson, enablePerson } from "~/models/operator.server";
-import { createInvitation } from "~/models/invitation.server";
-import { createUser } from "~/models/user.server";
+import { loginWithPassword } from "~/models/accounts/credentials.server";
+import { accountForVerifiedEmail } from "~/models/accounts/sso.server";
+import { disablePerson, enablePerson } from "~/models/operators/operator.server";
+import { createInvitation } from "~/models/accounts/invitation.server";
+import { createUser } from "~/models/accounts/user.server";
 
 const email = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 const OIDC = {

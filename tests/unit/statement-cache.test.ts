@@ -4,8 +4,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, sql, SqliteDialect } from "kysely";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cachingStatements, openSqlite } from "~/lib/db-dialect.server";
-import { databaseEngine, db } from "~/lib/db.server";
+import { cachingStatements, openSqlite } from "~/lib/db/db-dialect.server";
+import { databaseEngine, db } from "~/lib/db/db.server";
 
 // The SQLite statement cache (docs/performance.md): Kysely's SqliteDriver prepares every query it runs; the
 // database it is given hands back one cached better-sqlite3 Statement per SQL text, least recently

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { StorageMeter, storageMeterNumbers } from "~/components/storage-meter";
+import { StorageMeter, storageMeterNumbers } from "~/components/shell/storage-meter";
 
 /** The storage meter (dashboard, library, Voices, Video Hub): files and text count together, and it says how much of each. */
 const MiB = 1024 * 1024;

@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import { beforeAll, expect, it, vi } from "vitest";
-import { db } from "~/lib/db.server";
-import { env } from "~/lib/env.server";
-import { nowIso } from "~/lib/ids.server";
-import { instanceIdFor } from "~/lib/storage.server";
-import { createContent, deleteContent, updateContent } from "~/models/content.server";
-import { storageUsage } from "~/models/library-files.server";
-import { storeMedia } from "~/models/media-commit.server";
+import { db } from "~/lib/db/db.server";
+import { env } from "~/lib/settings/env.server";
+import { nowIso } from "~/lib/db/ids.server";
+import { instanceIdFor } from "~/lib/storage/storage.server";
+import { createContent, deleteContent, updateContent } from "~/models/content/content.server";
+import { storageUsage } from "~/models/media/library-files.server";
+import { storeMedia } from "~/models/media/media-commit.server";
 import {
   pruneStaleReservations,
   QUOTA_EXCEEDED,
@@ -14,7 +14,7 @@ import {
   StorageHold,
   storageLeft,
   storageUse,
-} from "~/models/storage-quota.server";
+} from "~/models/media/storage-quota.server";
 import { mp4Bytes } from "../support/media";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";

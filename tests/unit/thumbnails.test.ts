@@ -2,13 +2,13 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { DomainError } from "~/lib/domain-error";
-import type { FileStore } from "~/lib/storage.server";
+import type { FileStore } from "~/lib/storage/storage.server";
 import {
   THUMBNAIL_CONCURRENCY_PER_PERSON,
   THUMBNAIL_MAX_PIXELS,
   THUMBNAIL_QUEUE_PER_PERSON,
   thumbnailOf,
-} from "~/lib/thumbnails.server";
+} from "~/lib/storage/thumbnails.server";
 
 /**
  * Previews are bounded: one computation per file at a time (concurrent requests share it), no decoding

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startsWithEmoji, toastStack, TOASTS_AT_ONCE } from "~/components/toast-peek";
+import { startsWithEmoji, toastStack, TOASTS_AT_ONCE } from "~/components/shell/toast-peek";
 
 describe("toast rules", () => {
   it("sees an emoji at the start of SPEC's texts, and none in plain ones", () => {

@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { db } from "~/lib/db.server";
-import { sha256 } from "~/lib/ids.server";
+import { db } from "~/lib/db/db.server";
+import { sha256 } from "~/lib/db/ids.server";
 import {
   deleteExpiredRefreshTokens,
   issueTokenPair,
   revokeRefreshToken,
   REFRESH_GRACE_MS,
   rotateRefreshToken,
-} from "~/models/token.server";
-import { pruneStaleRecords } from "~/services/housekeeping.server";
-import { verifyAccessToken, verifyAccessTokenSignature } from "~/models/access-token.server";
+} from "~/models/accounts/token-pair.server";
+import { pruneStaleRecords } from "~/services/operators/housekeeping.server";
+import { verifyAccessToken, verifyAccessTokenSignature } from "~/models/accounts/access-token.server";
 import { createHmac } from "node:crypto";
 import { jwtVerify } from "jose";
-import { keys } from "~/lib/keys.server";
-import { createUser } from "~/models/user.server";
+import { keys } from "~/lib/settings/keys.server";
+import { createUser } from "~/models/accounts/user.server";
 
 const user = () => createUser(`tokens-${crypto.randomUUID()}@example.com`, "password123");
 
@@ -168,7 +168,7 @@ describe("refresh tokens", () => {
 
 describe("housekeeping", () => {
   // Was "is scheduled when the module loads": nothing starts on import any more (step 7); the server's
-  // life cycle schedules pruneQuietly, app/services/housekeeping.server.ts (see tests/unit/session-revocation.test.ts).
+  // life cycle schedules pruneQuietly, app/services/operators/housekeeping.server.ts (see tests/unit/session-revocation.test.ts).
   it("is not started when the module loads", () => {
     expect((globalThis as { studioHousekeeping?: NodeJS.Timeout }).studioHousekeeping).toBeUndefined();
   });

@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { encodeWav } from "~/ai/wav";
-import { db } from "~/lib/db.server";
-import { fileStore } from "~/lib/storage.server";
-import { listLibrary } from "~/models/library-files.server";
-import { storeMedia } from "~/models/media-commit.server";
-import { sweepOrphanMedia } from "~/models/media.server";
-import { QUOTA_EXCEEDED, storageUse } from "~/models/storage-quota.server";
+import { encodeWav } from "~/ai/speech/wav";
+import { db } from "~/lib/db/db.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { listLibrary } from "~/models/media/library-files.server";
+import { storeMedia } from "~/models/media/media-commit.server";
+import { sweepOrphanMedia } from "~/models/media/media.server";
+import { QUOTA_EXCEEDED, storageUse } from "~/models/media/storage-quota.server";
 import {
   getTransientSpeech,
   keepTransientSpeech,
@@ -14,8 +14,8 @@ import {
   storeTransientSpeech,
   TRANSIENT_SPEECH_PER_PERSON,
   TRANSIENT_SPEECH_TTL_MS,
-} from "~/models/transient-speech.server";
-import { SPEECH_PRUNE_INTERVAL_MS, startHousekeeping } from "~/services/housekeeping.server";
+} from "~/models/media/transient-speech.server";
+import { SPEECH_PRUNE_INTERVAL_MS, startHousekeeping } from "~/services/operators/housekeeping.server";
 import { mp4Bytes } from "../support/media";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video.server";
-import { db } from "~/lib/db.server";
+import type { RenderedVideo, VideoJobRun, VideoProvider } from "~/ai/video/video.server";
+import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
-import { claimJob, claimJobs, findClaimableJobs, heartbeat } from "~/models/video-job-queue.server";
+import { claimJob, claimJobs, findClaimableJobs, heartbeat } from "~/models/video-jobs/video-job-queue.server";
 import {
   cancelVideoJob,
   listVideoJobsWithPlace,
   moveVideoJob,
   retryablePrompt,
-} from "~/models/video-job-control.server";
-import { createVideoJob, getVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-job.server";
-import { VideoJobRunner } from "~/services/video-job-runner.server";
+} from "~/models/video-jobs/video-job-control.server";
+import { createVideoJob, getVideoJob, VIDEO_JOB_LIMIT } from "~/models/video-jobs/video-job.server";
+import { VideoJobRunner } from "~/services/video-jobs/video-job-runner.server";
 import { describeOnEachEngine } from "../support/engines";
 import { newUserId } from "../support/user-rows";
 import { waitFor } from "../support/wait";

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { SharedDeflate } from "../../app/lib/zip-deflate.server";
+import { SharedDeflate } from "../../app/lib/zip/zip-deflate.server";
 
-// The zip's one deflate path for small entries (app/lib/zip-deflate.server.ts, docs/decisions/0078).
+// The zip's one deflate path for small entries (app/lib/zip/zip-deflate.server.ts, docs/decisions/0078).
 // Its entries' bytes as a zip reader reads them: tests/unit/zip-stream.test.ts.
 
 describe("SharedDeflate", () => {

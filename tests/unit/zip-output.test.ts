@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { OutputChunks, Scratch } from "../../app/lib/zip-output.server";
+import { OutputChunks, Scratch } from "../../app/lib/zip/zip-output.server";
 
-// The zip writer's output chunks and kept buffers (app/lib/zip-output.server.ts, docs/decisions/0078).
+// The zip writer's output chunks and kept buffers (app/lib/zip/zip-output.server.ts, docs/decisions/0078).
 
 describe("OutputChunks", () => {
   it("copies what it is given into whole chunks, so the pieces may be reused at once", async () => {

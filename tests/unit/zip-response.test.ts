@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
-import { SENT_KEPT, zipBody } from "../../app/lib/zip-response.server";
-import { createZipStream, WRITE_SIZE, type ZipStream } from "../../app/lib/zip-stream.server";
+import { SENT_KEPT, zipBody } from "../../app/lib/zip/zip-response.server";
+import { createZipStream, WRITE_SIZE, type ZipStream } from "../../app/lib/zip/zip-stream.server";
 
-// The export's response body (app/lib/zip-response.server.ts, docs/decisions/0078 "Memory"): chunks
+// The export's response body (app/lib/zip/zip-response.server.ts, docs/decisions/0078 "Memory"): chunks
 // the HTTP layer has long written go back to the zip and are filled again, and the bytes stay right.
 
 const MTIME = new Date("2026-11-27T09:00:00Z");

@@ -7,11 +7,11 @@ import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
-import { centralRecord, dataDescriptor, endRecords, tableCrc32 } from "../../app/lib/zip-format.server";
-import { createZipStream, WRITE_SIZE, type ZipStream } from "../../app/lib/zip-stream.server";
+import { centralRecord, dataDescriptor, endRecords, tableCrc32 } from "../../app/lib/zip/zip-format.server";
+import { createZipStream, WRITE_SIZE, type ZipStream } from "../../app/lib/zip/zip-stream.server";
 import { readZip } from "../support/zip";
 
-// The exports' zip writer (app/lib/zip-stream.server.ts, docs/decisions/0078): its zips open in
+// The exports' zip writer (app/lib/zip/zip-stream.server.ts, docs/decisions/0078): its zips open in
 // standard readers (yauzl, and Info-ZIP's unzip where installed) with every entry's bytes right.
 
 /** The zip's bytes and the length of each write it handed over (flowing mode: one 'data' per write). */

@@ -1,7 +1,7 @@
 import { parseFormData } from "@mjackson/form-data-parser";
-import { env } from "../env.server";
+import { env } from "~/lib/settings/env.server";
 import { apiError } from "./responder.server";
-import { formatBytes } from "~/shared/bytes";
+import { formatBytes } from "~/common/bytes";
 
 const MiB = 1024 * 1024;
 /** JSON bodies of the API (a 100,000-character content body is at most ~400 KB of JSON). */

@@ -1,6 +1,6 @@
 import proxyAddr from "proxy-addr";
 import { createContext, RouterContextProvider } from "react-router";
-import { env } from "../env.server";
+import { env } from "~/lib/settings/env.server";
 
 /**
  * The client's address, as the server saw it (behind a trusted proxy: the first untrusted hop of

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DomainError } from "../domain-error";
-import { firstIssue } from "../validation.server";
+import { firstIssue } from "~/lib/screens/validation.server";
 
 /**
  * How the API's lists page (GET /api/content, /api/videos, /api/voice/list-files, /api/project): a

@@ -1,4 +1,4 @@
-import { env } from "../env.server";
+import { env } from "~/lib/settings/env.server";
 import { requestHost, requestScheme, trustProxyEnabled } from "./security.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
-import { STOCK_PHOTO_BASE } from "~/shared/stock-photo";
-import { env } from "../env.server";
+import { STOCK_PHOTO_BASE } from "~/common/media/stock-photo";
+import { env } from "~/lib/settings/env.server";
 import { isTrustedPeer } from "./client-address.server";
 import { apiError } from "./responder.server";
 

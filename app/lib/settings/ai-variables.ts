@@ -105,12 +105,12 @@ export const aiProviderVariables = {
     description: "`openai`, `automatic1111` or `comfyui`; another value stops the server at start",
   }),
   AI_COMFYUI_WORKFLOW: text({
-    shown: "the shipped `app/ai/workflows/comfyui-text-to-image.json`",
+    shown: "the shipped `app/ai/image/workflows/comfyui-text-to-image.json`",
     description:
       'a ComfyUI workflow file in API format (ComfyUI\'s "Export (API)") for prompts; must hold `{{prompt}}`',
   }),
   AI_COMFYUI_SKETCH_WORKFLOW: text({
-    shown: "the shipped `app/ai/workflows/comfyui-sketch-to-image.json`",
+    shown: "the shipped `app/ai/image/workflows/comfyui-sketch-to-image.json`",
     description: "the workflow for sketches; must hold `{{image}}` (the uploaded sketch)",
   }),
   AI_COMFYUI_CHECKPOINT: named("a checkpoint file name", {

@@ -4,7 +4,7 @@ import { accountVariables, mediaVariables, serverVariables, storageVariables } f
 
 /**
  * Every variable the studio reads, by topic, in the order docs/configuration.md and .env.example list
- * them. app/lib/env.server.ts makes its zod schema from these same records.
+ * them. app/lib/settings/env.server.ts makes its zod schema from these same records.
  */
 export const SETTING_GROUPS = [
   { title: "Server", variables: serverVariables },

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * How one environment variable is declared: its parser (a zod schema from the raw text), its default and
- * a one-line description. The schema (app/lib/env.server.ts), docs/configuration.md and .env.example are
+ * a one-line description. The schema (app/lib/settings/env.server.ts), docs/configuration.md and .env.example are
  * all made from these declarations (`npm run docs:config`), so a name, default or meaning is written once.
  */
 export interface Variable<T = unknown> {

@@ -2,7 +2,7 @@ import { requireSignedInCaller } from "~/auth/auth.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { changePassword } from "~/services/account.server";
+import { changePassword } from "~/services/accounts/account.server";
 import type { Route } from "./+types/account.password";
 
 /**

@@ -1,7 +1,7 @@
 import { requireSignedInCaller } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { revokeSession } from "~/models/sessions.server";
+import { revokeSession } from "~/models/accounts/sessions.server";
 import type { Route } from "./+types/account.sessions.item";
 
 /** DELETE /api/account/sessions/{id} -> 204: that session's next request is signed out. Not one of the person's live sessions -> 404.

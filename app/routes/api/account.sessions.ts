@@ -1,7 +1,7 @@
 import { requireSignedInCaller } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
-import { revokeOtherSessions } from "~/models/sessions.server";
-import { accountSessions } from "~/services/account.server";
+import { revokeOtherSessions } from "~/models/accounts/sessions.server";
+import { accountSessions } from "~/services/accounts/account.server";
 import type { Route } from "./+types/account.sessions";
 
 /**

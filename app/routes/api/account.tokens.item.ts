@@ -1,7 +1,7 @@
 import { requireSignedInCaller } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { revokeApiToken } from "~/models/api-token.server";
+import { revokeApiToken } from "~/models/accounts/api-token.server";
 import type { Route } from "./+types/account.tokens.item";
 
 /** DELETE /api/account/tokens/{id} -> 204: the token is 401 from its next use. Not one of the person's -> 404.

@@ -3,8 +3,8 @@ import { requireApiUser, requireSignedInCaller } from "~/auth/auth.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
 import { DomainError } from "~/lib/domain-error";
-import { firstIssue } from "~/lib/validation.server";
-import { apiTokenNameSchema, createApiToken, listApiTokens } from "~/models/api-token.server";
+import { firstIssue } from "~/lib/screens/validation.server";
+import { apiTokenNameSchema, createApiToken, listApiTokens } from "~/models/accounts/api-token.server";
 import type { Route } from "./+types/account.tokens";
 
 /** GET /api/account/tokens -> {tokens: [{id, name, created_at, last_used_at}]}, newest first; never a token. */

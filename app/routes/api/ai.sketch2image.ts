@@ -1,11 +1,11 @@
-import { decodePngDataUrl } from "~/lib/file-signatures";
+import { decodePngDataUrl } from "~/lib/storage/file-signatures";
 import { sketchSchema } from "~/ai/inputs.server";
-import { isBlankSketch, isDecodablePng } from "~/ai/local-sketch.server";
-import { sketchToImage } from "~/services/generation.server";
+import { isBlankSketch, isDecodablePng } from "~/ai/image/local-sketch.server";
+import { sketchToImage } from "~/services/media/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/ai.sketch2image";
 

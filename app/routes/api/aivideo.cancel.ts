@@ -1,4 +1,4 @@
-import { cancelMyVideoJob } from "~/services/video-job-control.server";
+import { cancelMyVideoJob } from "~/services/video-jobs/my-video-jobs.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import type { Route } from "./+types/aivideo.cancel";

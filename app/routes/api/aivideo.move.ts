@@ -1,9 +1,9 @@
-import { moveMyVideoJob } from "~/services/video-job-control.server";
+import { moveMyVideoJob } from "~/services/video-jobs/my-video-jobs.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { moveVideoJobSchema } from "~/models/video-job-control.server";
+import { moveVideoJobSchema } from "~/models/video-jobs/video-job-control.server";
 import type { Route } from "./+types/aivideo.move";
 
 /**

@@ -1,8 +1,8 @@
-import { readVideoJob } from "~/services/video-job-runner.server";
+import { readVideoJob } from "~/services/video-jobs/video-job-runner.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { VIDEO_JOB_NOT_FOUND } from "~/models/video-job.server";
+import { VIDEO_JOB_NOT_FOUND } from "~/models/video-jobs/video-job.server";
 import type { Route } from "./+types/aivideo.status";
 
 /** GET /api/aivideo/status/{id} -> {id, status, progress (0..1), url, media_id, error}; unknown or another user's -> 404. */

@@ -1,10 +1,10 @@
-import { submitVideoJob } from "~/services/video-job-runner.server";
-import { listMyVideoJobs } from "~/services/video-job-control.server";
+import { submitVideoJob } from "~/services/video-jobs/video-job-runner.server";
+import { listMyVideoJobs } from "~/services/video-jobs/my-video-jobs.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { videoPromptSchema } from "~/models/video-job.server";
+import { videoPromptSchema } from "~/models/video-jobs/video-job.server";
 import type { Route } from "./+types/aivideo";
 
 /**

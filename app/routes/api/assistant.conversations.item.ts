@@ -8,7 +8,7 @@ import {
   parseConversationInput,
   renameConversation,
   requireConversation,
-} from "~/models/assistant-conversation.server";
+} from "~/models/assistant/assistant-conversation.server";
 import type { Route } from "./+types/assistant.conversations.item";
 
 /** GET /api/assistant/conversations/{id} -> the conversation with its messages; another person's -> 404. */

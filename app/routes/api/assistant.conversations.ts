@@ -7,7 +7,7 @@ import {
   createConversation,
   listConversations,
   parseConversationInput,
-} from "~/models/assistant-conversation.server";
+} from "~/models/assistant/assistant-conversation.server";
 import type { Route } from "./+types/assistant.conversations";
 
 /**

@@ -1,9 +1,9 @@
 import { assistantMessageSchema } from "~/ai/inputs.server";
-import { askAssistant } from "~/services/assistant.server";
-import { conversationRefSchema, parseConversationInput } from "~/models/assistant-conversation.server";
+import { askAssistant } from "~/services/assistant/assistant.server";
+import { conversationRefSchema, parseConversationInput } from "~/models/assistant/assistant-conversation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/assistant.message";
 

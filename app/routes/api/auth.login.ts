@@ -1,16 +1,16 @@
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { clientAddress } from "~/lib/http/client-address.server";
-import { isRecord, parseInput } from "~/lib/validation.server";
+import { isRecord, parseInput } from "~/lib/screens/validation.server";
 import { readFormData, readJsonBody } from "~/lib/http/bodies.server";
 import {
   ACCOUNT_DISABLED_MESSAGE,
   busyMessage,
   loginWithPassword,
   throttledMessage,
-} from "~/models/credentials.server";
-import { loginSchema } from "~/shared/credentials";
-import { issueTokenPair } from "~/models/token.server";
+} from "~/models/accounts/credentials.server";
+import { loginSchema } from "~/common/account-rules";
+import { issueTokenPair } from "~/models/accounts/token-pair.server";
 import type { Route } from "./+types/auth.login";
 
 /** Accepts JSON {email, password}, or an OAuth2-style form with username/password. */

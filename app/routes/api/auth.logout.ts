@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { endSession } from "~/auth/session.server";
 import { bearerTokenOf } from "~/auth/auth.server";
-import { revokeAccessTokenFamily } from "~/models/access-token.server";
-import { revokeRefreshToken } from "~/models/token.server";
+import { revokeAccessTokenFamily } from "~/models/accounts/access-token.server";
+import { revokeRefreshToken } from "~/models/accounts/token-pair.server";
 import type { Route } from "./+types/auth.logout";
 
 const logoutSchema = z.object({ refresh_token: z.string().max(512).optional() });

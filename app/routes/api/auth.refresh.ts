@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { commitTokenPair, refreshTokenFromCookie, sessionStorage } from "~/auth/session.server";
-import { rotateRefreshToken } from "~/models/token.server";
+import { rotateRefreshToken } from "~/models/accounts/token-pair.server";
 import type { Route } from "./+types/auth.refresh";
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/settings/env.server";
 
 const refreshSchema = z.object({ refresh_token: z.string().max(512).optional() });
 
@@ -38,7 +38,7 @@ export const action = apiAction(async ({ request }: Route.ActionArgs) => {
   const cookieToken = await refreshTokenFromCookie(request);
   if (!cookieToken) throw new DomainError(401, "Missing refresh token");
   // The root middleware may already have rotated this very cookie for this request: within the grace
-  // window the spent token answers with the same pair (app/models/token.server.ts).
+  // window the spent token answers with the same pair (app/models/accounts/token-pair.server.ts).
   const rotation = await rotateRefreshToken(cookieToken);
   if (!rotation.ok) {
     const cleared = await sessionStorage.destroySession(await sessionStorage.getSession(request.headers.get("Cookie")));

@@ -1,12 +1,12 @@
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { clientAddress } from "~/lib/http/client-address.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/credentials.server";
-import { credentialsSchema } from "~/shared/credentials";
-import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/user.server";
-import { isRecord } from "~/lib/validation.server";
+import { busyMessage, registerWithPassword, registrationThrottledMessage } from "~/models/accounts/credentials.server";
+import { credentialsSchema } from "~/common/account-rules";
+import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from "~/models/accounts/user.server";
+import { isRecord } from "~/lib/screens/validation.server";
 import type { Route } from "./+types/auth.register";
 
 /**
@@ -23,7 +23,7 @@ export const action = apiAction(async ({ request, context }: Route.ActionArgs) =
   try {
     result = await registerWithPassword(email, password, clientAddress(context), invite);
   } catch (error) {
-    // The accounts model still has its own error type (app/models/user.server.ts).
+    // The accounts model still has its own error type (app/models/accounts/user.server.ts).
     if (error instanceof EmailTakenError) throw new DomainError(409, "Email already exists");
     throw error;
   }

@@ -1,7 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { autosaveContent } from "~/models/content.server";
+import { autosaveContent } from "~/models/content/content.server";
 import type { Route } from "./+types/content.autosave";
 
 export const loader = refuseMethod("POST");

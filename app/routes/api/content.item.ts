@@ -1,9 +1,9 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { contentNotFound, deleteContent, requireContent, saveContent } from "~/models/content.server";
-import { contentUpdateSchema } from "~/models/content-input.server";
+import { contentNotFound, deleteContent, requireContent, saveContent } from "~/models/content/content.server";
+import { contentUpdateSchema } from "~/models/content/content-input.server";
 import type { Route } from "./+types/content.item";
 
 /** GET /api/content/{id} -> the item; another user's item or an unknown id -> 404. */

@@ -1,9 +1,9 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { contentNotFound, setPinned } from "~/models/content.server";
-import { pinSchema } from "~/models/content-input.server";
+import { contentNotFound, setPinned } from "~/models/content/content.server";
+import { pinSchema } from "~/models/content/content-input.server";
 import type { Route } from "./+types/content.pin";
 
 export const loader = refuseMethod("POST");

@@ -1,14 +1,14 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, keptBytesResponse, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { queryOf, readJsonBody } from "~/lib/http/bodies.server";
 import { cursorPageHeaders, pageOf } from "~/lib/http/paging.server";
 import { cursorParam } from "~/lib/http/cursor.server";
 import { DomainError } from "~/lib/domain-error";
-import { contentInputSchema } from "~/models/content-input.server";
-import { createContent } from "~/models/content.server";
-import { contentListAnswer, contentListQuerySchema } from "~/models/content-list.server";
-import { contentCursorKey } from "~/models/content-keyset.server";
+import { contentInputSchema } from "~/models/content/content-input.server";
+import { createContent } from "~/models/content/content.server";
+import { contentListAnswer, contentListQuerySchema } from "~/models/content/content-list.server";
+import { contentCursorKey } from "~/models/content/content-keyset.server";
 import type { Route } from "./+types/content";
 
 /**

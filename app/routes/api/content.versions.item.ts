@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { getVersion } from "~/models/content-version.server";
+import { getVersion } from "~/models/content/content-version.server";
 import type { Route } from "./+types/content.versions.item";
 
 /** GET /api/content/{id}/versions/{version_id} -> the version with its body; another person's or another piece's -> 404. */

@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { restoreVersion } from "~/models/content-version.server";
+import { restoreVersion } from "~/models/content/content-version.server";
 import type { Route } from "./+types/content.versions.restore";
 
 export const loader = refuseMethod("POST");

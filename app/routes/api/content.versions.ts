@@ -1,7 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { pageHeaders, pageOf } from "~/lib/http/paging.server";
-import { listVersions } from "~/models/content-version.server";
+import { listVersions } from "~/models/content/content-version.server";
 import type { Route } from "./+types/content.versions";
 
 /**

@@ -1,16 +1,16 @@
 import { creativeVoiceSchema, promptSchema } from "~/ai/inputs.server";
-import { askAssistant } from "~/services/assistant.server";
-import { imageOrStockPhoto, speak } from "~/services/generation.server";
-import { submitVideoJob } from "~/services/video-job-runner.server";
+import { askAssistant } from "~/services/assistant/assistant.server";
+import { imageOrStockPhoto, speak } from "~/services/media/generation.server";
+import { submitVideoJob } from "~/services/video-jobs/video-job-runner.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { z } from "zod";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { getProject, projectNotFound } from "~/models/project.server";
-import { videoPromptSchema } from "~/models/video-job.server";
-import type { ProvenanceSource } from "~/shared/library-rules";
+import { getProject, projectNotFound } from "~/models/projects/project.server";
+import { videoPromptSchema } from "~/models/video-jobs/video-job.server";
+import type { ProvenanceSource } from "~/common/media/library-rules";
 import type { Route } from "./+types/creative-tools.generate";
 
 /**

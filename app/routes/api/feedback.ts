@@ -2,9 +2,9 @@ import { currentUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { feedbackSchema, feedbackThrottledMessage, sendFeedback } from "~/models/feedback.server";
+import { feedbackSchema, feedbackThrottledMessage, sendFeedback } from "~/models/operators/feedback.server";
 import type { Route } from "./+types/feedback";
 
 /**

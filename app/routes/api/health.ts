@@ -1,10 +1,10 @@
 import { providerSummary } from "~/ai/providers.server";
-import { ensureVideoJobRunner } from "~/services/video-job-runner.server";
-import { databaseEngine } from "~/lib/db.server";
+import { ensureVideoJobRunner } from "~/services/video-jobs/video-job-runner.server";
+import { databaseEngine } from "~/lib/db/db.server";
 import { dependencyHealth } from "~/lib/health.server";
 import { refuseMethod } from "~/lib/http/responder.server";
 import { RETRY_AFTER_SECONDS } from "~/lib/outage.server";
-import { fileStoreKind } from "~/lib/storage.server";
+import { fileStoreKind } from "~/lib/storage/storage.server";
 import packageJson from "../../../package.json";
 
 /**

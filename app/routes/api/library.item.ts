@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import {
   deleteLibraryFile,
@@ -8,7 +8,7 @@ import {
   libraryJson,
   renameLibraryFile,
   renameSchema,
-} from "~/models/library-files.server";
+} from "~/models/media/library-files.server";
 import type { Route } from "./+types/library.item";
 
 /** GET /api/library/{id} -> the file with its provenance; another person's or an unknown id -> 404. */

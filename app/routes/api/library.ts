@@ -1,11 +1,11 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { queryOf } from "~/lib/http/bodies.server";
 import { cursorPageHeaders } from "~/lib/http/paging.server";
 import { cursorParam } from "~/lib/http/cursor.server";
-import { libraryJson, libraryQuerySchema, listLibrary } from "~/models/library-files.server";
-import { libraryCursorKey } from "~/models/library-keyset.server";
+import { libraryJson, libraryQuerySchema, listLibrary } from "~/models/media/library-files.server";
+import { libraryCursorKey } from "~/models/media/library-keyset.server";
 import type { Route } from "./+types/library";
 
 /**

@@ -1,7 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { libraryJson } from "~/models/library-files.server";
-import { saveUploadToLibrary } from "~/services/media-upload.server";
+import { libraryJson } from "~/models/media/library-files.server";
+import { saveUploadToLibrary } from "~/services/media/media-upload.server";
 import type { Route } from "./+types/library.upload";
 
 export const loader = refuseMethod("POST");

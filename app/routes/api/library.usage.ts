@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { storageUsage } from "~/models/library-files.server";
+import { storageUsage } from "~/models/media/library-files.server";
 import type { Route } from "./+types/library.usage";
 
 /** GET /api/library/usage -> {used_bytes, quota_bytes, by_kind: {voice, video, ...}, text_bytes} (bytes; every kind present; used_bytes includes text_bytes). */

@@ -1,9 +1,9 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { createProject } from "~/models/project.server";
-import { projectCreateSchema } from "~/models/project-input.server";
+import { createProject } from "~/models/projects/project.server";
+import { projectCreateSchema } from "~/models/projects/project-input.server";
 import type { Route } from "./+types/project.create";
 
 /**

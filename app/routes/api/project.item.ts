@@ -1,9 +1,9 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { deleteProject, getProject, projectNotFound, updateProject } from "~/models/project.server";
-import { projectUpdateSchema } from "~/models/project-input.server";
+import { deleteProject, getProject, projectNotFound, updateProject } from "~/models/projects/project.server";
+import { projectUpdateSchema } from "~/models/projects/project-input.server";
 import type { Route } from "./+types/project.item";
 
 /** GET /api/project/{id} -> the project; another user's project or an unknown id -> 404. */

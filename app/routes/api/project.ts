@@ -1,7 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { pageHeaders, pageOf } from "~/lib/http/paging.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { listProjectPage } from "~/models/project.server";
+import { listProjectPage } from "~/models/projects/project.server";
 import type { Route } from "./+types/project";
 
 /**

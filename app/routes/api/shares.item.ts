@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { revokeShare } from "~/models/share.server";
+import { revokeShare } from "~/models/sharing/share.server";
 import type { Route } from "./+types/shares.item";
 
 /**

@@ -2,7 +2,7 @@ import { requireApiUser } from "~/auth/auth.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
-import { createShare, listShares } from "~/models/share.server";
+import { createShare, listShares } from "~/models/sharing/share.server";
 import type { Route } from "./+types/shares";
 
 /** GET /api/shares -> {shares: [ShareJson]}: the person's live links, newest first (docs/api.md#share-links). */

@@ -1,9 +1,9 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
-import { fileResponse } from "~/lib/file-response.server";
-import { fileStore } from "~/lib/storage.server";
-import { servedFile } from "~/models/media.server";
-import { deleteFromLibrary, libraryFile } from "~/services/voice-video-files.server";
+import { fileResponse } from "~/lib/http/file-response.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { servedFile } from "~/models/media/media.server";
+import { deleteFromLibrary, libraryFile } from "~/services/media/voice-video-files.server";
 import type { Route } from "./+types/videos.file";
 
 /** GET/HEAD /api/videos/{name}: the video's bytes (byte ranges: 206, 416), to its owner only. */

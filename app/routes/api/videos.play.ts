@@ -1,11 +1,11 @@
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import { queryOf } from "~/lib/http/bodies.server";
-import { fileResponse } from "~/lib/file-response.server";
-import { verifyMediaAccess } from "~/lib/signed-url.server";
-import { fileStore } from "~/lib/storage.server";
-import { getMediaById, mediaNotFound, servedFile } from "~/models/media.server";
-import { accountState } from "~/models/user.server";
+import { fileResponse } from "~/lib/http/file-response.server";
+import { verifyMediaAccess } from "~/lib/storage/signed-url.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { getMediaById, mediaNotFound, servedFile } from "~/models/media/media.server";
+import { accountState } from "~/models/accounts/user.server";
 import type { Route } from "./+types/videos.play";
 
 /**

@@ -1,7 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
-import { renameInLibrary } from "~/services/voice-video-files.server";
+import { renameInLibrary } from "~/services/media/voice-video-files.server";
 import type { Route } from "./+types/videos.rename";
 
 export const loader = refuseMethod("PUT");

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { parseInput } from "~/lib/validation.server";
+import { parseInput } from "~/lib/screens/validation.server";
 import { queryOf } from "~/lib/http/bodies.server";
-import { signMediaAccess } from "~/lib/signed-url.server";
-import { libraryFile } from "~/services/voice-video-files.server";
+import { signMediaAccess } from "~/lib/storage/signed-url.server";
+import { libraryFile } from "~/services/media/voice-video-files.server";
 import type { Route } from "./+types/videos.signed-url";
 
 const signedUrlQuery = z.object({

@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { uploadToLibrary } from "~/services/voice-video-files.server";
+import { uploadToLibrary } from "~/services/media/voice-video-files.server";
 import type { Route } from "./+types/videos.upload";
 
 export const loader = refuseMethod("POST");

@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { deleteFromLibrary } from "~/services/voice-video-files.server";
+import { deleteFromLibrary } from "~/services/media/voice-video-files.server";
 import type { Route } from "./+types/voice.file";
 
 export const loader = refuseMethod("DELETE");

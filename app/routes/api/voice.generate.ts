@@ -1,9 +1,9 @@
 import { voiceGenerateSchema } from "~/ai/inputs.server";
-import { speak, speakUnkept } from "~/services/generation.server";
+import { speak, speakUnkept } from "~/services/media/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
-import { isRecord, parseInput } from "~/lib/validation.server";
+import { isRecord, parseInput } from "~/lib/screens/validation.server";
 import { readJsonBody } from "~/lib/http/bodies.server";
 import type { Route } from "./+types/voice.generate";
 

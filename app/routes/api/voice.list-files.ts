@@ -1,7 +1,7 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { pageHeaders, pageOf } from "~/lib/http/paging.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { listLibraryPage } from "~/services/voice-video-files.server";
+import { listLibraryPage } from "~/services/media/voice-video-files.server";
 import type { Route } from "./+types/voice.list-files";
 
 /**

@@ -1,4 +1,4 @@
-import { keepSpokenReply } from "~/services/generation.server";
+import { keepSpokenReply } from "~/services/media/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import type { Route } from "./+types/voice.spoken.keep";

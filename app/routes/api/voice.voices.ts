@@ -1,4 +1,4 @@
-import { listVoices } from "~/services/generation.server";
+import { listVoices } from "~/services/media/generation.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
 import type { Route } from "./+types/voice.voices";

@@ -1,0 +1,140 @@
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { revokeQuestion } from "~/common/delete-question";
+import { RevokeForm } from "./account-revoke";
+import { FieldError, useAnswer, When, type AccountAnswer, type TokenRow } from "./account-sections";
+import { EnhancedField } from "~/components/ui/enhanced-field";
+import { Icon } from "~/components/ui/icon";
+import { useHydrated } from "~/components/ui/use-hydrated";
+
+/**
+ * The account screen's access tokens (app/routes/account.tsx): create one (its secret is shown this
+ * once), list them, revoke one. The forms post to /account like the other sections (./account-sections.tsx).
+ */
+export function TokensSection({
+  tokens,
+  nameMax,
+  tokensMax,
+}: {
+  tokens: TokenRow[];
+  nameMax: number;
+  tokensMax: number;
+}) {
+  const fetcher = useFetcher<AccountAnswer>({ key: "account-token-create" });
+  const result = useAnswer(fetcher, ["create-token"]);
+  const created = result?.ok ? result.created : undefined;
+  const nameError = result?.ok === false ? result.fieldErrors?.name : undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.created) formRef.current?.reset();
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <section className="card account-section" aria-labelledby="tokens-title">
+      <h2 className="card-title" id="tokens-title">
+        Personal API tokens
+      </h2>
+      <p className="muted">
+        For scripts: send one as <code>Authorization: Bearer &lt;token&gt;</code> on any <code>/api</code> call. At most{" "}
+        {tokensMax}.
+      </p>
+      {created ? <NewToken created={created} /> : null}
+      <fetcher.Form method="post" action="/account" className="form account-token-form" ref={formRef}>
+        <input type="hidden" name="intent" value="create-token" />
+        <EnhancedField />
+        <label>
+          Token name
+          <input
+            name="name"
+            required
+            maxLength={nameMax}
+            placeholder="e.g. Backup script"
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? "token-name-error" : undefined}
+          />
+          <FieldError id="token-name-error" message={nameError} />
+        </label>
+        <div>
+          <button type="submit" className="button button-primary" disabled={fetcher.state !== "idle"}>
+            <Icon name="plus" />
+            Create token
+          </button>
+        </div>
+      </fetcher.Form>
+      {tokens.length === 0 ? (
+        <p className="muted">No tokens yet.</p>
+      ) : (
+        <ul className="account-list" aria-label="Your API tokens">
+          {tokens.map((token) => (
+            <TokenItem key={token.id} token={token} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The new token, this once: a field to select (without JavaScript) and a copy button (with it). */
+function NewToken({ created }: { created: { name: string; token: string } }) {
+  const hydrated = useHydrated();
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    field.current?.select();
+    try {
+      await navigator.clipboard.writeText(created.token);
+      setCopied(true);
+    } catch {
+      setCopied(document.execCommand("copy"));
+    }
+  };
+  return (
+    <div className="message message-success account-new-token" role="status">
+      <p>Token “{created.name}” created. Copy it now: it will not be shown again.</p>
+      <div className="account-token-copy">
+        <label className="visually-hidden" htmlFor="new-token">
+          New token
+        </label>
+        <input
+          id="new-token"
+          ref={field}
+          readOnly
+          value={created.token}
+          onFocus={(event) => event.currentTarget.select()}
+          spellCheck={false}
+        />
+        {hydrated ? (
+          <button type="button" className="button button-small" onClick={copy}>
+            <Icon name="check" />
+            {copied ? "Copied" : "Copy"}
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function TokenItem({ token }: { token: TokenRow }) {
+  const fetcher = useFetcher<AccountAnswer>({ key: `account-token-${token.id}` });
+  if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-token") return null;
+  return (
+    <li className="account-item" data-testid="api-token">
+      <div className="account-item-text">
+        <strong>{token.name}</strong>
+        <span className="muted account-facts">
+          Created <When iso={token.created_at} /> · last used <When iso={token.last_used_at} />
+        </span>
+      </div>
+      <RevokeForm
+        fetcherKey={`account-token-${token.id}`}
+        intent="revoke-token"
+        id={token.id}
+        question={revokeQuestion(token.name)}
+        confirmLabel="Revoke"
+        label={`Revoke ${token.name}`}
+        icon="trash-2"
+      >
+        Revoke
+      </RevokeForm>
+    </li>
+  );
+}

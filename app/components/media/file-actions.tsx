@@ -1,0 +1,222 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher } from "react-router";
+import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
+import { focusAfterRemoval, focusElement } from "~/browser/focus";
+import { withFailureFallback } from "~/browser/network-safe";
+import { deleteQuestion } from "~/common/delete-question";
+import type { FileAnswer, FileScreenKind, ListedFile } from "~/common/media/file-screen-kinds";
+import { ConfirmPanel } from "~/components/ui/confirm-panel";
+import type { Outcome } from "~/components/ui/upload-progress-bar";
+import { toast } from "~/components/shell/toasts";
+
+/**
+ * What the two file screens (Voices: ./voice-list.tsx, Video Hub: ./video-list.tsx) share: rename and
+ * delete, forms posting to the screen's own action (services/media/file-screen-action.server.ts), enhanced
+ * with fetchers. The lists themselves differ; what differs is in ~/common/media/file-screen-kinds.
+ */
+/** The screen's clientAction: a rename or delete whose request fails says the kind's failure text. */
+export async function fileFailureFallback<T>(kind: FileScreenKind, request: Request, serverAction: () => Promise<T>) {
+  const intent = (await request.clone().formData()).get("intent");
+  return withFailureFallback(serverAction, (): FileAnswer =>
+    intent === "rename"
+      ? { intent, ok: false, message: kind.texts.renameFailed }
+      : { intent: "delete", ok: false, message: kind.texts.deleteFailed },
+  );
+}
+
+/**
+ * Rename and delete of one screen's rows, and what they say. `listRef` is the list: a renamed row's
+ * Rename link takes the focus there once its form is gone.
+ */
+export function useFileActions(
+  kind: FileScreenKind,
+  {
+    renaming,
+    actionData,
+    files,
+    listRef,
+  }: {
+    renaming: string | null;
+    actionData: FileAnswer | undefined;
+    files: ListedFile[];
+    listRef: React.RefObject<HTMLUListElement | null>;
+  },
+) {
+  const { texts } = kind;
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [editing, setEditing] = useState<string | null>(renaming);
+  /** A rename's refusal, shown once beside the name field (no toast); a plain form's comes back as actionData. */
+  const [renameError, setRenameError] = useState<(Outcome & { name: string }) | null>(
+    actionData?.intent === "rename" && !actionData.ok && actionData.name
+      ? { ...actionData, name: actionData.name }
+      : null,
+  );
+  /** The row whose Rename link takes the focus once it is shown (after a rename or a cancelled one). */
+  const [focusRow, setFocusRow] = useState<string | null>(null);
+  const renameFetcher = useFetcher<FileAnswer>({ key: `${kind.kind}-rename` });
+  const deleteFetcher = useFetcher<FileAnswer>({ key: `${kind.kind}-delete` });
+  const busyName = (renameFetcher.formData ?? deleteFetcher.formData)?.get("name") ?? null;
+
+  /** A success without a text of its own says nothing; a failure says its text in a toast and in the page. */
+  const say = (result: Outcome, tone: "success" | "error" | "warning" = result.ok ? "success" : "error") => {
+    setOutcome(result.ok && !result.detail ? null : result);
+    if (result.message) toast[tone](result.message, kind.toastMs ? { autoClose: kind.toastMs } : undefined);
+  };
+
+  useAnswer(renameFetcher, (answer) => {
+    if (!answer.ok) return setRenameError({ ...answer, name: answer.name ?? editing ?? "" });
+    say(answer);
+    setRenameError(null);
+    setEditing(null);
+    setFocusRow(answer.newName ?? answer.name ?? null);
+  });
+  useAnswer(deleteFetcher, say);
+
+  // The rename form unmounts when a rename ends: the renamed row's Rename link takes the focus.
+  useEffect(() => {
+    if (!focusRow) return;
+    const link = listRef.current?.querySelector<HTMLElement>(`[data-rename="${CSS.escape(focusRow)}"]`);
+    if (link) {
+      setFocusRow(null);
+      focusElement(link);
+    }
+  }, [focusRow, files, editing, listRef]);
+
+  const stopEditing = (name: string) => {
+    setRenameError(null);
+    setEditing(null);
+    setFocusRow(name);
+  };
+
+  const rename = (event: React.FormEvent<HTMLFormElement>, name: string) => {
+    event.preventDefault();
+    const newName = String(new FormData(event.currentTarget).get("new_name") ?? "").trim();
+    if (!newName) {
+      // Voices refuse a blank name (said beside the field); the Video Hub ignores it.
+      if (texts.nameRequired) return setRenameError({ ok: false, message: texts.nameRequired, name });
+      return stopEditing(name);
+    }
+    setRenameError(null);
+    renameFetcher.submit(
+      { intent: "rename", name, new_name: newName, enhanced: "1" },
+      { method: "post", action: kind.path },
+    );
+  };
+
+  const remove = async (event: React.FormEvent<HTMLFormElement>, name: string) => {
+    event.preventDefault();
+    const row = event.currentTarget.closest("li");
+    // docs/screens.md#dialogs: the app's dialog asks first (without JavaScript, the screen's panel).
+    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(name) }))) return;
+    // The row goes (and its Delete is disabled at once): the next row's Delete takes the focus.
+    focusAfterRemoval(row, "button[data-delete]", () => document.querySelector<HTMLElement>("main h1"));
+    await deleteFetcher.submit(
+      { intent: "delete", name, enhanced: "1", confirmed: "1" },
+      { method: "post", action: kind.path },
+    );
+  };
+
+  const renameForm = (name: string) => {
+    const error = renameError?.name === name ? renameError : null;
+    const errorId = `${kind.kind}-rename-error`;
+    return (
+      <form method="post" className="media-rename" onSubmit={(event) => rename(event, name)}>
+        <input type="hidden" name="intent" value="rename" />
+        <input type="hidden" name="name" value={name} />
+        <input
+          name="new_name"
+          defaultValue={name}
+          aria-label={`New name for ${name}`}
+          maxLength={120}
+          // The field the person just asked for by pressing Rename.
+          // eslint-disable-next-line jsx-a11y/no-autofocus
+          autoFocus
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={() => error && setRenameError(null)}
+          onKeyDown={(event) => event.key === "Escape" && stopEditing(name)}
+        />
+        <button type="submit" className="button button-primary button-small" disabled={busyName === name}>
+          Save
+        </button>
+        {kind.renameCancel ? (
+          <Link
+            className="button button-ghost button-small"
+            to={kind.path}
+            onClick={(event) => {
+              event.preventDefault();
+              stopEditing(name);
+            }}
+          >
+            Cancel
+          </Link>
+        ) : null}
+        {error ? (
+          <p className="field-error media-rename-error" id={errorId} role="alert" data-testid="rename-error">
+            {error.message}
+            {error.detail ? <span className="message-detail">{error.detail}</span> : null}
+          </p>
+        ) : null}
+      </form>
+    );
+  };
+
+  const renameLink = (name: string) => (
+    <Link
+      className="button button-small"
+      to={`${kind.path}?${new URLSearchParams({ rename: name })}`}
+      aria-label={`Rename ${name}`}
+      data-rename={name}
+      onClick={(event) => {
+        event.preventDefault();
+        setEditing(name);
+      }}
+    >
+      Rename
+    </Link>
+  );
+
+  const deleteForm = (name: string) => (
+    <form method="post" className="inline-form" onSubmit={(event) => void remove(event, name)}>
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="name" value={name} />
+      <button
+        type="submit"
+        className="button button-ghost button-small"
+        aria-label={`Delete ${name}`}
+        disabled={busyName === name}
+        data-delete
+      >
+        Delete
+      </button>
+    </form>
+  );
+
+  return { editing, outcome, say, renameForm, renameLink, deleteForm };
+}
+
+/** Without JavaScript, a file's Delete asks on ?delete={name} first: this panel (none when nothing is asked). */
+export function fileDeletePanel(kind: FileScreenKind, name: string | null | undefined) {
+  if (!name) return null;
+  return (
+    <ConfirmPanel
+      question={deleteQuestion(name)}
+      action={kind.path}
+      fields={{ intent: "delete", name }}
+      cancelTo={kind.path}
+    />
+  );
+}
+
+/** Calls `handle` once with each new answer a fetcher brings back. */
+function useAnswer(fetcher: { state: string; data?: FileAnswer }, handle: (answer: FileAnswer) => void) {
+  const handled = useRef<unknown>(null);
+  const latest = useRef(handle);
+  latest.current = handle;
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (fetcher.state !== "idle" || !answer || handled.current === answer) return;
+    handled.current = answer;
+    latest.current(answer);
+  }, [fetcher.state, fetcher.data]);
+}

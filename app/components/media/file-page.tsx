@@ -1,0 +1,78 @@
+import { hasExtension } from "~/common/media/media-names";
+import type { FileAnswer, FileScreenKind } from "~/common/media/file-screen-kinds";
+import { FlashMessage, OutcomeMessage, type Outcome } from "~/components/ui/upload-progress-bar";
+import { MediaHeader } from "~/components/shell/page-header";
+import type { StorageUsageView } from "~/components/shell/storage-meter";
+import { UploadCard } from "./upload-card";
+
+/**
+ * The frame of a file screen (Voices, Video Hub): the page's one <main>, its header, the upload card
+ * (the API client's upload widget, with a progress bar) beside the list on wide screens, one column on
+ * phones. `children` is the list's column; `after` follows the columns, still inside <main>.
+ */
+export function FilePage({
+  kind,
+  maxBytes,
+  maxLabel,
+  actionData,
+  usage,
+  outcome,
+  children,
+  after,
+  confirm,
+}: {
+  kind: FileScreenKind;
+  maxBytes: number;
+  maxLabel: string;
+  actionData: FileAnswer | undefined;
+  /** The storage quota's use, shown as a meter under the upload form. */
+  usage?: StorageUsageView;
+  /** What the screen said last that is not a field's own error (a delete, a playback). */
+  outcome: Outcome | null;
+  children: React.ReactNode;
+  after?: React.ReactNode;
+  /** Without JavaScript, the confirmation panel of a delete (./confirm-panel.tsx), above the columns. */
+  confirm?: React.ReactNode;
+}) {
+  const { texts } = kind;
+  return (
+    <main className="page media-page">
+      <MediaHeader title={kind.title} icon={kind.icon} />
+      {confirm}
+
+      <div className="workspace media-workspace">
+        <div className="media-column">
+          <UploadCard
+            section={kind.uploadSection}
+            uploadUrl={kind.uploadUrl}
+            fileLabel={kind.fileLabel}
+            accept={kind.accept}
+            fileRequired={kind.fileRequired}
+            hint={kind.hint(maxLabel)}
+            maxBytes={maxBytes}
+            maxLabel={maxLabel}
+            texts={texts}
+            // Voices take only names ending in .mp3 (the server also checks the content).
+            refuse={(file) => (texts.onlyExtension && !hasExtension(file.name, kind.kind) ? texts.onlyExtension : null)}
+            toastMs={kind.toastMs}
+            answer={actionData?.intent === "upload" ? actionData : null}
+            usage={usage}
+            id={`${kind.kind}-upload-file`}
+          />
+
+          <FlashMessage />
+          {/* What is not a field's own error (a delete, a playback); a plain form's answer too. */}
+          <OutcomeMessage
+            outcome={
+              outcome ?? (actionData?.intent === "upload" || actionData?.intent === "rename" ? null : actionData)
+            }
+          />
+        </div>
+
+        <div className="media-column">{children}</div>
+      </div>
+
+      {after}
+    </main>
+  );
+}

@@ -1,0 +1,91 @@
+import { useFetcher } from "react-router";
+import type { LibraryFileJson } from "~/common/media/library-rules";
+import { Icon } from "~/components/ui/icon";
+import type { LibraryAnswer } from "./library-texts";
+import { useHydrated } from "~/components/ui/use-hydrated";
+
+/** The fetcher both the chooser and its card's status line read (keyed fetchers share their state). */
+const attachKey = (fileId: string) => `library-attach-${fileId}`;
+
+/**
+ * One "Attach to project" per file (decision 0044: a project dropdown on every card made a phone's library
+ * 5,500 px tall): a <details> whose summary opens the chooser, the person's projects and Attach. A
+ * plain form posting to /library without JavaScript; with it a fetcher, so the page stays where it
+ * is and the card says what happened (AttachStatus). Sent, the chooser closes and focus goes back to
+ * its summary.
+ */
+export function AttachChooser({
+  file,
+  back,
+  projects,
+}: {
+  file: LibraryFileJson;
+  back: string;
+  projects: { id: string; title: string }[];
+}) {
+  const fetcher = useFetcher<LibraryAnswer>({ key: attachKey(file.id) });
+  const hydrated = useHydrated();
+  return (
+    <details className="library-attach">
+      <summary className="button button-small">
+        <Icon name="paperclip" />
+        <span className="library-action-label">
+          Attach<span className="library-attach-more"> to project</span>
+        </span>
+        <span className="visually-hidden">: {file.name}</span>
+      </summary>
+      <fetcher.Form
+        method="post"
+        action={`/library${back}`}
+        className="library-attach-chooser"
+        onSubmit={(event) => {
+          const details = event.currentTarget.closest("details");
+          details?.removeAttribute("open");
+          details?.querySelector("summary")?.focus();
+        }}
+      >
+        <input type="hidden" name="intent" value="attach" />
+        <input type="hidden" name="id" value={file.id} />
+        <input type="hidden" name="back" value={back} />
+        {/* Answered with data (answersWithData): only a fetcher, never a plain form, reads it. */}
+        {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}
+        <label>
+          <span>
+            Project<span className="visually-hidden"> for {file.name}</span>
+          </span>
+          <select name="project_id" defaultValue="" required>
+            <option value="" disabled>
+              Choose a project…
+            </option>
+            {projects.map((project) => (
+              <option key={project.id} value={project.id}>
+                {project.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button button-small button-primary">
+          Attach
+        </button>
+      </fetcher.Form>
+    </details>
+  );
+}
+
+/** The card's line for its last attachment ("Attached to Trip film", or why not), read out as it changes. */
+export function AttachStatus({ fileId }: { fileId: string }) {
+  const fetcher = useFetcher<LibraryAnswer>({ key: attachKey(fileId) });
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  const text = fetcher.state !== "idle" ? "Attaching…" : answer ? answer.message : "";
+  return (
+    <p
+      className={answer && !answer.ok ? "library-card-status field-error" : "library-card-status"}
+      role="status"
+      aria-live="polite"
+      data-testid="card-status"
+    >
+      {text}
+      {answer && !answer.ok && answer.detail ? <span className="message-detail">{answer.detail}</span> : null}
+    </p>
+  );
+}

@@ -1,0 +1,63 @@
+import { useFetcher } from "react-router";
+import { KIND_NAMES, type SharedLink } from "~/common/sharing/share-link-view";
+import { revokeShareQuestion } from "~/common/delete-question";
+import type { AccountAnswer } from "~/components/accounts/account-sections";
+import { RevokeForm } from "~/components/accounts/account-revoke";
+import { LinkFacts, LinkField } from "./share-link";
+
+/**
+ * The account's "Shared links" (docs/screens.md#sharing): every link the person made, newest first,
+ * with its target, views and expiry, Copy and Revoke (which asks first, as every delete does).
+ */
+export function SharedLinksSection({ shares, sharingOff }: { shares: SharedLink[]; sharingOff: boolean }) {
+  return (
+    <section className="card account-section" aria-labelledby="shared-links-title" id="shared-links">
+      <h2 className="card-title" id="shared-links-title">
+        Shared links
+      </h2>
+      <p className="muted">
+        {sharingOff
+          ? "Sharing is turned off on this server: these links open nothing now, but would again if it is turned back on. Revoke the ones you no longer want."
+          : "Anyone with one of these links can open what it points to, without an account."}
+      </p>
+      {shares.length === 0 ? (
+        <p className="muted" data-testid="shared-links-empty">
+          No shared links yet.
+        </p>
+      ) : (
+        <ul className="account-list" aria-label="Your shared links">
+          {shares.map((link) => (
+            <SharedLinkItem key={link.id} link={link} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function SharedLinkItem({ link }: { link: SharedLink }) {
+  const fetcherKey = `account-share-${link.id}`;
+  const fetcher = useFetcher<AccountAnswer>({ key: fetcherKey });
+  if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-share") return null;
+  return (
+    <li className="account-item share-account-item" data-testid="shared-link">
+      <div className="account-item-text">
+        <strong>{link.title}</strong>
+        <span className="account-badge">{KIND_NAMES[link.kind]}</span>
+        <LinkFacts link={link} />
+        <LinkField link={link} />
+      </div>
+      <RevokeForm
+        fetcherKey={fetcherKey}
+        intent="revoke-share"
+        id={link.id}
+        question={revokeShareQuestion(link.title)}
+        confirmLabel="Revoke"
+        label={`Revoke the link to ${link.title}, made ${link.created_at.slice(0, 10)}`}
+        icon="trash-2"
+      >
+        Revoke
+      </RevokeForm>
+    </li>
+  );
+}

@@ -1,0 +1,42 @@
+import { useFetcher, useFetchers, useLocation, useRouteLoaderData } from "react-router";
+import type { Theme } from "~/common/tools";
+import { EnhancedField } from "~/components/ui/enhanced-field";
+
+/** The theme as the person last chose it, counting a toggle still on its way to the server. */
+export function useTheme(): Theme {
+  const rootData = useRouteLoaderData("root") as { theme?: Theme } | undefined;
+  const pending = useFetchers().find((fetcher) => fetcher.formData?.get("intent") === "theme");
+  const pendingTheme = pending?.formData?.get("theme");
+  return pendingTheme === "light" || pendingTheme === "dark" ? pendingTheme : (rootData?.theme ?? "dark");
+}
+
+/**
+ * Dark/light toggle: a plain form without JavaScript, an optimistic fetcher with it. Its one label says
+ * what a press will do ("Switch to dark theme"), the same words wherever it shows (a
+ * "Dark mode: off" state label and a "Dark theme" action label disagreed); `data-next` picks its icon.
+ */
+export function ThemeToggle({ className = "" }: { className?: string }) {
+  const fetcher = useFetcher({ key: "theme" });
+  const theme = useTheme();
+  const location = useLocation();
+  const next: Theme = theme === "dark" ? "light" : "dark";
+  return (
+    <fetcher.Form method="post" action="/preferences" className="inline-form">
+      <EnhancedField />
+      <input type="hidden" name="intent" value="theme" />
+      <input type="hidden" name="theme" value={next} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <button
+        type="submit"
+        className={className ? `button button-ghost ${className}` : "button button-ghost"}
+        data-next={next}
+      >
+        {themeToggleLabel(next)}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+export function themeToggleLabel(next: Theme): string {
+  return `Switch to ${next} theme`;
+}

@@ -1,0 +1,198 @@
+import { z } from "zod";
+import { db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/domain-error";
+import { monotonicIso, newId, nowIso } from "~/lib/db/ids.server";
+import { firstIssue, isRecord } from "~/lib/screens/validation.server";
+import type { ExpiryChoice, SharedLink } from "~/common/sharing/share-link-view";
+import { CONTENT_NOT_FOUND } from "~/models/content/content.server";
+import { FILE_NOT_FOUND } from "~/models/media/library-files.server";
+import { PROJECT_NOT_FOUND } from "~/models/projects/project.server";
+import { SHARE_KINDS, targetTitle, targetTitles, type ShareKind, type SharedTarget } from "./share-target.server";
+import { openShareForFile, openShareForView, sharingEnabled, SHARING_OFF } from "./share-open.server";
+import { newShareToken, openShareToken, sealShareToken, shareTokenHash } from "./share-token.server";
+
+/**
+ * Share links (docs/decisions/0069, docs/api.md#share-links): a person makes a link to one of their
+ * content pieces, library files or projects; anyone with the link may open it until it is revoked,
+ * expires, runs out of views, loses its target, or its owner is disabled. Every call a person makes is
+ * scoped by their id: another person's target or link is indistinguishable from none (404).
+ */
+
+export { SHARE_KINDS, type ShareKind, type SharedTarget };
+export { openShareForFile, openShareForView, sharingEnabled, SHARING_OFF };
+
+/** A link as the API answers it: the same shape the screens read (app/common/sharing/share-link-view.ts). */
+export type ShareJson = SharedLink;
+export type ShareState = SharedLink["state"];
+
+/** The expiry choices the Share dialog offers; 7 days is the default. */
+export const SHARE_EXPIRY_CHOICES: readonly ExpiryChoice[] = [
+  { label: "1 hour", hours: 1 },
+  { label: "1 day", hours: 24 },
+  { label: "7 days", hours: 24 * 7 },
+  { label: "30 days", hours: 24 * 30 },
+  { label: "Never", hours: null },
+];
+export const SHARE_EXPIRY_DEFAULT_HOURS = 24 * 7;
+export const SHARE_MAX_HOURS = 24 * 365;
+export const SHARE_MAX_VIEWS = 1_000_000;
+
+export const SHARE_NOT_FOUND = "Share link not found";
+const shareNotFound = () => new DomainError(404, SHARE_NOT_FOUND);
+
+const HOURS_PROBLEM = `expires_in_hours must be a number of hours above 0 and at most ${SHARE_MAX_HOURS}, or null for never`;
+const VIEWS_PROBLEM = `max_views must be a whole number from 1 to ${SHARE_MAX_VIEWS.toLocaleString("en-US")}, or null for no limit`;
+
+export const shareInputSchema = z.object({
+  kind: z.enum(SHARE_KINDS, { error: 'kind must be "content", "file" or "project"' }),
+  id: z
+    .string({ error: "id must be the id of the content piece, file or project" })
+    .trim()
+    .min(1, "id must be the id of the content piece, file or project")
+    .max(200, "id must be the id of the content piece, file or project"),
+  expires_in_hours: z
+    .number({ error: HOURS_PROBLEM })
+    .positive(HOURS_PROBLEM)
+    .max(SHARE_MAX_HOURS, HOURS_PROBLEM)
+    .nullable()
+    .optional(),
+  max_views: z
+    .number({ error: VIEWS_PROBLEM })
+    .int(VIEWS_PROBLEM)
+    .min(1, VIEWS_PROBLEM)
+    .max(SHARE_MAX_VIEWS, VIEWS_PROBLEM)
+    .nullable()
+    .optional(),
+});
+export type ShareInput = z.infer<typeof shareInputSchema>;
+
+const NOT_FOUND_BY_KIND: Record<ShareKind, string> = {
+  content: CONTENT_NOT_FOUND,
+  file: FILE_NOT_FOUND,
+  project: PROJECT_NOT_FOUND,
+};
+
+const SHARE_COLUMNS = [
+  "id",
+  "kind",
+  "target_id",
+  "token_sealed",
+  "expires_at",
+  "max_views",
+  "views",
+  "created_at",
+] as const;
+interface ShareRow {
+  id: string;
+  kind: ShareKind;
+  target_id: string;
+  token_sealed: string;
+  expires_at: string | null;
+  max_views: number | string | null;
+  views: number | string;
+  created_at: string;
+}
+
+function stateOf(row: ShareRow, targetGone: boolean, now: string): ShareState {
+  if (targetGone) return "gone";
+  if (row.expires_at !== null && row.expires_at <= now) return "expired";
+  if (row.max_views !== null && Number(row.views) >= Number(row.max_views)) return "used_up";
+  return "active";
+}
+
+function toJson(row: ShareRow, title: string | undefined, origin: string, now: string): ShareJson {
+  const token = openShareToken(row.id, row.token_sealed);
+  return {
+    id: row.id,
+    url: token ? `${origin}/s/${token}` : "",
+    kind: row.kind,
+    target_id: row.target_id,
+    title: title ?? "Deleted",
+    expires_at: row.expires_at,
+    max_views: row.max_views === null ? null : Number(row.max_views),
+    views: Number(row.views),
+    created_at: row.created_at,
+    state: stateOf(row, title === undefined, now),
+  };
+}
+
+/** Makes a link to one of the person's targets. 400 for bad input, 404 when the target is not theirs, 403 with SHARING=off. */
+export async function createShare(userId: string, input: unknown, origin: string): Promise<ShareJson> {
+  if (!sharingEnabled()) throw new DomainError(403, SHARING_OFF);
+  if (!isRecord(input)) throw new DomainError(400, "The body must be a JSON object");
+  const parsed = shareInputSchema.safeParse(input);
+  if (!parsed.success) throw new DomainError(400, firstIssue(parsed.error));
+  const { kind, id: targetId, expires_in_hours: hours, max_views: maxViews } = parsed.data;
+  const title = await targetTitle(userId, kind, targetId);
+  if (title === undefined) throw new DomainError(404, NOT_FOUND_BY_KIND[kind]);
+  const id = newId();
+  const token = newShareToken();
+  const createdAt = monotonicIso();
+  const row = {
+    id,
+    kind,
+    target_id: targetId,
+    token_sealed: sealShareToken(id, token),
+    expires_at: hours == null ? null : new Date(Date.parse(createdAt) + Math.round(hours * 3_600_000)).toISOString(),
+    max_views: maxViews ?? null,
+    views: 0,
+    created_at: createdAt,
+  } satisfies ShareRow;
+  await db
+    .insertInto("shares")
+    .values({ ...row, user_id: userId, token_hash: shareTokenHash(token), revoked_at: null })
+    .execute();
+  return toJson(row, title, origin, nowIso());
+}
+
+async function sharesWhere(userId: string, origin: string, target?: { kind: ShareKind; targetId: string }) {
+  let query = db
+    .selectFrom("shares")
+    .select(SHARE_COLUMNS)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null);
+  if (target) query = query.where("kind", "=", target.kind).where("target_id", "=", target.targetId);
+  const rows = (await query.orderBy("created_at", "desc").orderBy("id", "desc").execute()) as ShareRow[];
+  const titles = await targetTitles(userId, rows);
+  const now = nowIso();
+  return rows.map((row) => toJson(row, titles.get(`${row.kind}:${row.target_id}`), origin, now));
+}
+
+/** The person's links, newest first; revoked ones are left out (they are over for good). */
+export async function listShares(userId: string, origin: string): Promise<ShareJson[]> {
+  return sharesWhere(userId, origin);
+}
+
+/** The person's links to one target, newest first (the Share dialog's "already shared"). */
+export async function listSharesOfTarget(
+  userId: string,
+  kind: ShareKind,
+  targetId: string,
+  origin: string,
+): Promise<ShareJson[]> {
+  return sharesWhere(userId, origin, { kind, targetId });
+}
+
+/** Ends one of the person's links at once; 404 when it is not theirs or already revoked. */
+export async function revokeShare(userId: string, shareId: string): Promise<void> {
+  const revoked = await db
+    .updateTable("shares")
+    .set({ revoked_at: nowIso() })
+    .where("id", "=", shareId)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .returning("id")
+    .execute();
+  if (revoked.length === 0) throw shareNotFound();
+}
+
+/** Ends every live link of the person (`npm run admin -- shares revoke`); how many it ended. */
+export async function revokeAllShares(userId: string): Promise<number> {
+  const result = await db
+    .updateTable("shares")
+    .set({ revoked_at: nowIso() })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

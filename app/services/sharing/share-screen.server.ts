@@ -1,0 +1,144 @@
+import { data } from "react-router";
+import { env } from "~/lib/settings/env.server";
+import { answersWithData, fieldErrors, screenFailure, text } from "~/lib/screens/forms.server";
+import { publicOrigin } from "~/lib/http/public-origin.server";
+import { qrDataUrl } from "~/lib/qr-code.server";
+import { dataWithSuccess, redirectWithSuccess } from "~/lib/screens/toast.server";
+import {
+  createShare,
+  listShares,
+  listSharesOfTarget,
+  revokeShare,
+  SHARE_EXPIRY_CHOICES,
+  SHARE_EXPIRY_DEFAULT_HOURS,
+  SHARE_MAX_VIEWS,
+  shareInputSchema,
+} from "~/models/sharing/share.server";
+import {
+  NEVER_EXPIRES,
+  sharePanelUrl,
+  type ShareAnswer,
+  type SharedKind,
+  type SharedLink,
+  type ScreenSharing,
+} from "~/common/sharing/share-link-view";
+
+/**
+ * The Share dialog's work for the screens that offer it (content view, library, projects; decision
+ * 0071): the options a loader passes down, the panel shown in the page without JavaScript, and the
+ * action's answer to intent=share.
+ */
+
+export const LINK_CREATED = "🔗 Link created";
+export const SHARE_FAILED = "❌ Could not create the link.";
+const MAX_VIEWS_INVALID = `Enter a whole number of views from 1 to ${SHARE_MAX_VIEWS.toLocaleString("en-US")}, or leave it empty for no limit.`;
+const EXPIRY_INVALID = "Choose when the link expires from the list.";
+
+/**
+ * What a screen offers (null when sharing is off: SHARING=off hides every control): the expiry choices
+ * and, when the person followed Share without JavaScript (?share={id}), the panel of that target with
+ * its links; ?shared={share id} is a link just made, shown again with its QR code (the token is kept
+ * sealed, so the list has its URL). No panel when the target is not theirs.
+ */
+export async function screenSharing(
+  userId: string,
+  kind: SharedKind,
+  url: URL,
+  request: Request,
+): Promise<ScreenSharing | null> {
+  if (env.sharing === "off") return null;
+  const options = { expiry: SHARE_EXPIRY_CHOICES, defaultHours: SHARE_EXPIRY_DEFAULT_HOURS };
+  const targetId = url.searchParams.get("share");
+  if (!targetId) return { options, panel: null };
+  try {
+    const shares = await listSharesOfTarget(userId, kind, targetId, publicOrigin(request));
+    const shown = shares.find((share) => share.id === url.searchParams.get("shared"));
+    // A link whose sealed token no longer opens (the secret changed) has no URL to draw.
+    const qr = shown?.url ? await qrDataUrl(shown.url) : null;
+    return { options, panel: { kind, target_id: targetId, shares, shown: shown && qr ? { share: shown, qr } : null } };
+  } catch (error) {
+    if (screenFailure(error).status === 404) return { options, panel: null };
+    throw error;
+  }
+}
+
+/** A number field: "" is no limit (null); otherwise a whole number, else undefined (refused). */
+function wholeOrNull(value: string): number | null | undefined {
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
+}
+
+/**
+ * intent=share from a screen's form: makes the link and answers it with its QR code to a fetcher, or
+ * redirects a plain form (post, redirect, get) back to the panel it was posted from (the screen with
+ * ?share={id}, its other query kept) with ?shared={share id}, where the panel shows it. A bad maximum
+ * is a 400 beside its field. Null when the post is not a share.
+ */
+export async function shareAction(
+  userId: string,
+  form: FormData,
+  request: Request,
+): Promise<Response | ReturnType<typeof data<ShareAnswer>> | null> {
+  if (text(form.get("intent")) !== "share") return null;
+  const id = text(form.get("id"));
+  const refuse = (status: number, message: string, fieldErrors?: Extract<ShareAnswer, { ok: false }>["fieldErrors"]) =>
+    data<ShareAnswer>({ intent: "share", ok: false, id, message, fieldErrors }, { status });
+  if (env.sharing === "off") return refuse(404, `${SHARE_FAILED} Sharing is turned off on this server.`);
+  const maxViews = wholeOrNull(text(form.get("max_views")));
+  if (maxViews === undefined || maxViews === 0) return refuse(400, SHARE_FAILED, { max_views: MAX_VIEWS_INVALID });
+  const expiry = text(form.get("expires_in_hours"));
+  const input = {
+    kind: text(form.get("kind")),
+    id,
+    expires_in_hours: expiry === NEVER_EXPIRES || !expiry ? null : Number(expiry),
+    max_views: maxViews,
+  };
+  // The model's own rules (a maximum past its limit, an unknown expiry), said beside their fields in the screen's words.
+  const parsed = shareInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error, ["max_views", "expires_in_hours"] as const);
+    if (errors.max_views) return refuse(400, SHARE_FAILED, { max_views: MAX_VIEWS_INVALID });
+    if (errors.expires_in_hours) return refuse(400, SHARE_FAILED, { expires_in_hours: EXPIRY_INVALID });
+  }
+  const origin = publicOrigin(request);
+  let share;
+  try {
+    share = await createShare(userId, input, origin);
+  } catch (error) {
+    const failure = screenFailure(error);
+    return refuse(failure.status, `${SHARE_FAILED} ${failure.detail ?? "Unexpected error."}`);
+  }
+  if (!answersWithData(form)) {
+    const here = new URL(request.url);
+    return redirectWithSuccess(sharePanelUrl(`${here.pathname}${here.search}`, id, share.id), LINK_CREATED);
+  }
+  const shares = await listSharesOfTarget(userId, share.kind, share.target_id, origin);
+  const answer: ShareAnswer = { intent: "share", ok: true, id, share, qr: await qrDataUrl(share.url), shares };
+  return dataWithSuccess(answer, LINK_CREATED, { status: 201 });
+}
+
+/**
+ * The account's "Shared links": every link of the person, newest first. With sharing off the section
+ * stays while the person has links, so they can still revoke them: turning sharing on again would
+ * bring them back (docs/decisions/0069). Null when it is off and there are none.
+ */
+export async function accountShares(
+  userId: string,
+  request: Request,
+): Promise<{ links: SharedLink[]; sharingOff: boolean } | null> {
+  const links = await listShares(userId, publicOrigin(request));
+  const sharingOff = env.sharing === "off";
+  return sharingOff && links.length === 0 ? null : { links, sharingOff };
+}
+
+/** Revoke from the account: false when the link is not the person's (or is already gone from the list). */
+export async function revokeShareOf(userId: string, shareId: string): Promise<boolean> {
+  try {
+    await revokeShare(userId, shareId);
+    return true;
+  } catch (error) {
+    if (screenFailure(error).status === 404) return false;
+    throw error;
+  }
+}

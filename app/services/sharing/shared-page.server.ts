@@ -1,0 +1,142 @@
+import type { MiddlewareFunction } from "react-router";
+import { DomainError } from "~/lib/domain-error";
+import { env } from "~/lib/settings/env.server";
+import { attachmentDisposition, fileResponse } from "~/lib/http/file-response.server";
+import { AddressWindow } from "~/lib/http/address-window.server";
+import { clientAddress } from "~/lib/http/client-address.server";
+import { sharedPageContentSecurityPolicy, withHeaders } from "~/lib/http/security.server";
+import { grantShareView, shareGrantIsValid } from "~/lib/share-grant.server";
+import { fileStore } from "~/lib/storage/storage.server";
+import { isLoopbackAddress } from "~/models/accounts/login-attempt.server";
+import { servedFile, type MediaFile } from "~/models/media/media.server";
+import { openShareForFile, openShareForView } from "~/models/sharing/share.server";
+import {
+  SHARE_GONE_TEXT,
+  type SharedFileView,
+  type SharedMediaType,
+  type SharedPageData,
+} from "~/common/sharing/shared-page-view";
+
+/**
+ * The public side of share links (docs/decisions/0070-the-shared-page.md): the page at /s/{token} and
+ * the bytes of its files, for anyone, no account needed. The links themselves (making, listing,
+ * revoking, when one is over) are the model's (app/models/sharing/share.server.ts).
+ */
+
+/** Every answer under /s/: kept out of search engines, sending no Referer onwards, never cached. */
+export const SHARED_HEADERS: Readonly<Record<string, string>> = {
+  "X-Robots-Tag": "noindex",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+};
+
+const requests = new AddressWindow(() => env.shareMaxRequestsPerAddress, 60_000);
+
+function plainText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
+}
+
+/**
+ * The middleware of both /s/ routes: a budget of requests per client address (loopback not counted, as
+ * for the login and feedback budgets), 429 as plain text past it, and SHARED_HEADERS on every answer.
+ * The page (`page: true`) gets a CSP that allows no script at all: it renders none
+ * (the route's `handle`, read by app/root.tsx). SHARING=off is a 404 from the loaders, never a 429.
+ */
+export function sharedPathMiddleware({ page }: { page: boolean }): MiddlewareFunction<Response> {
+  return async ({ context }, next) => {
+    const address = clientAddress(context);
+    const answer =
+      env.sharing === "off" || isLoopbackAddress(address) ? ({ allowed: true } as const) : requests.take(address);
+    const response = answer.allowed
+      ? await next()
+      : plainText(429, `Too many requests. Try again in ${answer.retryAfterSeconds} seconds.`, {
+          "Retry-After": String(answer.retryAfterSeconds),
+        });
+    return withHeaders(response, (headers) => {
+      for (const [name, value] of Object.entries(SHARED_HEADERS)) headers.set(name, value);
+      if (page) headers.set("Content-Security-Policy", sharedPageContentSecurityPolicy());
+    });
+  };
+}
+
+export const sharedPageStatus = (page: SharedPageData) =>
+  page.state === "missing" ? 404 : page.state === "gone" ? 410 : 200;
+
+function mediaType(contentType: string): SharedMediaType {
+  const [type] = contentType.split("/");
+  return type === "image" || type === "audio" || type === "video" ? type : "other";
+}
+
+function fileView(file: MediaFile, token: string, grant: string): SharedFileView {
+  const src = `/s/${encodeURIComponent(token)}/file/${encodeURIComponent(file.id)}?g=${grant}`;
+  return {
+    id: file.id,
+    name: file.name,
+    type: mediaType(file.contentType),
+    contentType: file.contentType,
+    width: file.width,
+    height: file.height,
+    src,
+    downloadHref: `${src}&download=1`,
+  };
+}
+
+/**
+ * The page's data for `token`, counting one view (GET). A HEAD counts none: it shows nothing, so it
+ * only says whether the link is live. The file links carry a grant for this share (app/lib/share-grant.server.ts).
+ */
+export async function sharedPage(token: string, origin: string, method: string): Promise<SharedPageData> {
+  if (env.sharing === "off") return { state: "missing" };
+  const target =
+    method === "HEAD" ? await openShareForFile(token, undefined, { viewsLeft: true }) : await openShareForView(token);
+  if (target === null) return { state: "missing" };
+  if (target === "gone") return { state: "gone" };
+  // The link's own expiry, revocation and the rest are checked again on every file request.
+  const grant = grantShareView(target.share.id, null);
+  const file = target.file ? fileView(target.file, token, grant) : null;
+  return {
+    state: "shared",
+    kind: target.share.kind,
+    title: target.title,
+    pageUrl: `${origin}/s/${encodeURIComponent(token)}`,
+    previewImage: file?.type === "image" ? origin + file.src : null,
+    content: target.content
+      ? { title: target.content.title, body: target.content.body, updatedAt: target.content.updated_at }
+      : null,
+    file,
+    project: target.project
+      ? {
+          title: target.project.title,
+          description: target.project.description,
+          media: target.project.media.map(({ slot, file: media }) => ({ slot, ...fileView(media, token, grant) })),
+        }
+      : null,
+  };
+}
+
+/**
+ * GET/HEAD /s/{token}/file/{fileId}: the shared file, or one of a shared project's, with byte ranges as
+ * /media/{id} has them; `?download=1` as an attachment. No view is counted: the request needs the view
+ * grant the page put in its link, and the link must still be live (revoked, expired, target or owner
+ * gone: 410 at once, grant or not).
+ */
+export async function sharedFile(request: Request, token: string, fileId: string): Promise<Response> {
+  if (env.sharing === "off") return plainText(404, "Not found");
+  const target = await openShareForFile(token, fileId);
+  if (target === "gone") return plainText(410, SHARE_GONE_TEXT);
+  if (target === null || !target.file) return plainText(404, "File not found");
+  const query = new URL(request.url).searchParams;
+  if (!shareGrantIsValid(target.share.id, query.get("g")))
+    return plainText(403, "This file opens from its shared page: open the link again.");
+  let response: Response;
+  try {
+    response = await fileResponse(request, fileStore, servedFile(target.file), "no-store");
+  } catch (error) {
+    // The bytes gone from the store (404) or the store out of reach (503): said as text, as above.
+    if (error instanceof DomainError) return plainText(error.status, error.detail, error.options.headers);
+    throw error;
+  }
+  if (query.get("download") === "1" && response.headers.has("Content-Disposition"))
+    response.headers.set("Content-Disposition", attachmentDisposition(target.file.name));
+  return response;
+}
