@@ -8,8 +8,8 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   // Bounds on a hang, not speed checks: on a loaded 2-core machine an axe scan of the camera screens
-  // alone took 25 s of the old 30 s (the same on the code before step 17), and a navigation's content
-  // outlasted a 7 s expect (issue 32, item 13).
+  // alone took 25 s of the old 30 s (the same on older code), and a navigation's content
+  // outlasted a 7 s expect.
   timeout: 90_000,
   expect: { timeout: 15_000 },
   // npm test reads the JSON report for its closing count line.

@@ -1,4 +1,4 @@
-// `npm run bench`: the table in docs/performance.md (step 13, "What a browser really gets"): the requests a signed-in
+// `npm run bench`: the table in docs/performance.md ("What a browser really gets"): the requests a signed-in
 // browser makes, then how the dashboard holds up for a person with 10,000 content items, then how a
 // 1 GiB video upload does (bench/bench-upload.mjs).
 // Starts the production build (building it first if there is none) on a free port with a temporary
@@ -195,7 +195,7 @@ async function startCeiling(file) {
 }
 
 /**
- * The figures in docs/performance.md (a signed-in browser's requests, measured before step 13 on this machine) and its
+ * The figures in docs/performance.md (a signed-in browser's requests, as first measured on this machine) and its
  * targets (Node 24): CPU per request in ms, share of the ceiling in %, p99 in ms.
  */
 const BEFORE = {
@@ -283,7 +283,7 @@ async function benchTable(server, people) {
       name: "dashboard",
       label: `\`/dashboard\` (${PERSON_ITEMS} items), rendered fresh`,
       requests: everyRequest((n) => ({ person: person(n), path: `/dashboard?v=${n}` })),
-      // Overloaded on purpose before step 13 (p99 of seconds): autocannon's default 10 s timeout was passed in some runs.
+      // Overloaded on purpose once (p99 of seconds): autocannon's default 10 s timeout was passed in some runs.
       options: { timeout: 30 },
     },
     {

@@ -51,7 +51,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     },
     sessionCookie: SESSION_COOKIE,
   }),
-  // Inside the keeper: the page that highlights a row clears the note (a Set-Cookie), so it is never kept.
+  // Inside the kept-page cache: the page that highlights a row clears the note (a Set-Cookie), so it is never kept.
   async ({ request, context }, next) => {
     const { value, clear } = await justChanged.take(request);
     if (!clear) return next();

@@ -67,7 +67,7 @@ test("the dashboard hydrates its rows from the markup, and a pin re-sorts them b
     `/content/${ids['Echo & "quotes" <b>']}`,
   );
   // The pins' revalidations settled first, as a person's next click would find them (a click amid
-  // them sometimes left the navigation pending on a busy machine, before step 17 as after).
+  // them sometimes left the navigation pending on a busy machine, on older code as now).
   await page.waitForLoadState("networkidle");
   await page.getByRole("link", { name: "Charlie", exact: true }).click();
   await expect(page).toHaveURL(`/content/${ids.Charlie}`);

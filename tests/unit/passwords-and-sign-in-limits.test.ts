@@ -90,8 +90,8 @@ describe("login rate limit", () => {
     expect((await checkLoginThrottle(address, "10.1.0.99", later)).blocked).toBe(false);
   });
 
-  // Step 7 made an address over its budget throttle only its failures (the right password still got in,
-  // after its hash); step 14 refuses every attempt from it before any hash, with a budget of 100 failures
+  // An address over its budget once throttled only its failures (the right password still got in,
+  // after its hash); now every attempt from it is refused before any hash, with a budget of 100 failures
   // (generous for a crowd behind one address), so a flood from one address costs no hashing at all.
   it("refuses a client address after 100 failures across accounts, before anything is checked", async () => {
     const clientAddress = "10.2.0.1";

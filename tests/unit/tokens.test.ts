@@ -167,7 +167,7 @@ describe("refresh tokens", () => {
 });
 
 describe("housekeeping", () => {
-  // Was "is scheduled when the module loads": nothing starts on import any more (step 7); the server's
+  // Was "is scheduled when the module loads": nothing starts on import any more; the server's
   // life cycle schedules pruneQuietly, app/services/operators/housekeeping.server.ts (see tests/unit/session-revocation.test.ts).
   it("is not started when the module loads", () => {
     expect((globalThis as { studioHousekeeping?: NodeJS.Timeout }).studioHousekeeping).toBeUndefined();

@@ -34,7 +34,7 @@ interface Entry {
   bytes: number;
 }
 
-export interface PageKeeper {
+export interface KeptPageStore {
   /** A copy of the page kept under `key`, with a fresh nonce, or null. */
   take(key: string): KeptPageCopy | null;
   /** Keeps a page (its headers as sent, its whole body). Pages without a nonce, or too large, are not kept. */
@@ -43,13 +43,13 @@ export interface PageKeeper {
   readonly bytes: number;
 }
 
-export function createPageKeeper({
+export function createKeptPageStore({
   maxBytes,
   maxPageBytes = 512 * 1024,
 }: {
   maxBytes: number;
   maxPageBytes?: number;
-}): PageKeeper {
+}): KeptPageStore {
   const pages = createByteBoundedCache<Entry>({
     maxBytes,
     maxEntryBytes: maxPageBytes,

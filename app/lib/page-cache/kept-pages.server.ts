@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { TOAST_COOKIE } from "~/lib/screens/toast.server";
-import { createPageKeeper, type PageKeeper } from "./kept-page-store.server";
+import { createKeptPageStore, type KeptPageStore } from "./kept-page-store.server";
 import { isDocumentRequest, keptBytesResponse } from "~/lib/http/responder.server";
 import { withHeaders } from "~/lib/http/security.server";
 
@@ -18,7 +18,7 @@ export const KEPT_PAGE_CACHE_CONTROL = "private, no-cache";
 
 const BUILD_ID = typeof __STUDIO_BUILD_ID__ === "string" ? __STUDIO_BUILD_ID__ : "unbuilt";
 
-let keeper: PageKeeper | null = null;
+let store: KeptPageStore | null = null;
 const seenOnce = new Set<string>();
 
 /** Says which answers came from memory (browser dev tools show Server-Timing; the tests read it). */
@@ -71,8 +71,8 @@ export function keepPersonalPages({
     if (matches(request.headers.get("If-None-Match"), etag)) {
       return new Response(null, { status: 304, headers: cachingHeaders(etag, UNCHANGED) });
     }
-    keeper ??= createPageKeeper({ maxBytes: KEPT_PAGE_BYTES });
-    const kept = keeper.take(key);
+    store ??= createKeptPageStore({ maxBytes: KEPT_PAGE_BYTES });
+    const kept = store.take(key);
     if (kept)
       return keptBytesResponse(kept.body, {
         status: kept.status,
@@ -96,7 +96,7 @@ export function keepPersonalPages({
     // Bytes throughout: the page is neither decoded to keep it nor encoded again to send it.
     const body = new Uint8Array(await response.arrayBuffer());
     const headers = [...response.headers].filter(([name]) => name !== "content-length");
-    keeper.keep(key, { status: response.status, headers, body });
+    store.keep(key, { status: response.status, headers, body });
     return keptBytesResponse(body, {
       status: response.status,
       headers: [...headers, ...cachingHeaders(etag, RENDERED)],

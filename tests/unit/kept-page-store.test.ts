@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createPageKeeper } from "~/lib/page-cache/kept-page-store.server";
+import { createKeptPageStore } from "~/lib/page-cache/kept-page-store.server";
 
-// The page keeper holds a rendered page as UTF-8 bytes cut at its CSP nonce and hands out copies
+// The page store holds a rendered page as UTF-8 bytes cut at its CSP nonce and hands out copies
 // joined by a fresh one (app/lib/page-cache/kept-page-store.server.ts): the bytes must come back exactly, whatever
 // the text around the nonce, and the nonce must never be handed out twice.
 
@@ -15,13 +15,13 @@ const page = (body: string) => ({
   body: new TextEncoder().encode(body),
 });
 
-describe("createPageKeeper", () => {
+describe("createKeptPageStore", () => {
   it("hands out the page byte for byte with a new nonce in the header and every script, multi-byte text intact", () => {
-    const keeper = createPageKeeper({ maxBytes: 1024 * 1024 });
+    const store = createKeptPageStore({ maxBytes: 1024 * 1024 });
     const html = `<script nonce="${NONCE}">a</script><p>Café ★ 🎨 “quotes”</p><script nonce="${NONCE}">b</script>${NONCE}`;
-    keeper.keep("k", page(html));
-    const first = keeper.take("k")!;
-    const second = keeper.take("k")!;
+    store.keep("k", page(html));
+    const first = store.take("k")!;
+    const second = store.take("k")!;
     const nonceOf = (copy: typeof first) =>
       /'nonce-([^']+)'/.exec(copy.headers.find(([name]) => name === "content-security-policy")![1])![1];
     const [one, two] = [nonceOf(first), nonceOf(second)];
@@ -31,10 +31,10 @@ describe("createPageKeeper", () => {
   });
 
   it("does not keep a page without a nonce, and forgets what was kept under its key", () => {
-    const keeper = createPageKeeper({ maxBytes: 1024 * 1024 });
-    keeper.keep("k", page(`<p nonce="${NONCE}">x</p>`));
-    expect(keeper.take("k")).not.toBeNull();
-    keeper.keep("k", { ...page("<p>no scripts</p>"), headers: [["content-type", "text/html"]] });
-    expect(keeper.take("k")).toBeNull();
+    const store = createKeptPageStore({ maxBytes: 1024 * 1024 });
+    store.keep("k", page(`<p nonce="${NONCE}">x</p>`));
+    expect(store.take("k")).not.toBeNull();
+    store.keep("k", { ...page("<p>no scripts</p>"), headers: [["content-type", "text/html"]] });
+    expect(store.take("k")).toBeNull();
   });
 });
