@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin";
 import { mp4Bytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
-import { sendJson, startStubServer, type StubServer } from "../support/ai-stub-server";
+import { startReplicateStub, type ReplicateStub } from "../support/replicate-stub";
 import { api, newUser } from "../support/api";
 import { apiLogin } from "../support/client.mjs";
 import { waitFor } from "../support/wait";
@@ -14,29 +14,13 @@ import { waitFor } from "../support/wait";
  * stop at once, because the link's owner is checked when it is used.
  */
 const CANCELLED = "Cancelled: the account was disabled.";
-let stub: StubServer;
+/** Replicate, played by a stub whose predictions answer "processing" forever (it counts their polls). */
+let stub: ReplicateStub;
 let server: RunningServer;
-/** Polls of each prediction the stub was asked about: it answers "processing" forever. */
-const polls = new Map<string, number>();
-let predictions = 0;
 
 beforeAll(async () => {
-  stub = await startStubServer((request, response) => {
-    if (request.path === "/v1/models/acme/text2video/predictions")
-      return sendJson(response, 201, { id: `pred-${++predictions}`, status: "starting" });
-    const poll = /^\/v1\/predictions\/(pred-\d+)$/.exec(request.path);
-    if (poll) {
-      polls.set(poll[1], (polls.get(poll[1]) ?? 0) + 1);
-      return sendJson(response, 200, { id: poll[1], status: "processing", output: null });
-    }
-    sendJson(response, 404, { error: "not found" });
-  });
-  server = await startTestServer({
-    REPLICATE_API_TOKEN: "r8_disable_test_token",
-    REPLICATE_VIDEO_MODEL: "acme/text2video",
-    REPLICATE_BASE_URL: `${stub.url}/v1`,
-    AI_TIMEOUT_SECONDS: "5",
-  });
+  stub = await startReplicateStub();
+  server = await startTestServer({ ...stub.env("r8_disable_test_token"), AI_TIMEOUT_SECONDS: "5" });
 }, 60_000);
 
 afterAll(async () => {
@@ -59,7 +43,7 @@ async function login(email: string): Promise<string> {
   return answer.body.access_token as string;
 }
 
-const totalPolls = () => [...polls.values()].reduce((sum, count) => sum + count, 0);
+const totalPolls = () => stub.totalPolls();
 
 describe("disable stops everything the person set going", { timeout: 180_000 }, () => {
   it("cancels their unfinished video jobs with a clear reason, and the renders in progress stop", async () => {
@@ -72,7 +56,7 @@ describe("disable stops everything the person set going", { timeout: 180_000 }, 
     }
     // The runner works two at once (the provider polled for each), the third waits.
     await waitFor(
-      () => polls.size,
+      () => stub.polls.size,
       (size) => size >= 2,
       60_000,
     );

@@ -2,7 +2,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { newUser } from "../support/api";
-import { formDataOf, sendJson, startStubServer, TINY_PNG, tinyWav, type StubServer } from "../support/ai-stub-server";
+import { formDataOf, sendJson, TINY_PNG, tinyWav } from "../support/ai-stub-server";
+import { startReplicateStub, type ReplicateStub } from "../support/replicate-stub";
 
 /**
  * The studio configured with remote providers (an OpenAI-compatible server and Replicate), both
@@ -16,7 +17,7 @@ const WEBM = Buffer.concat([
   Buffer.alloc(500, 3),
 ]);
 
-let stub: StubServer;
+let stub: ReplicateStub;
 let server: RunningServer;
 let token: string;
 
@@ -40,38 +41,27 @@ async function call(path: string, options: { method?: string; json?: unknown } =
 }
 
 beforeAll(async () => {
-  let polls = 0;
-  stub = await startStubServer((request, response) => {
-    if (request.path === "/v1/chat/completions") {
-      if (request.json?.messages?.[1]?.content === "please fail")
-        return sendJson(response, 500, { error: `boom ${KEY}` });
-      return sendJson(response, 200, {
-        choices: [{ message: { content: `Remote says: ${request.json.messages[1].content}` } }],
-      });
-    }
-    if (request.path === "/v1/audio/speech") {
-      response.writeHead(200, { "Content-Type": "audio/wav" });
-      return response.end(tinyWav());
-    }
-    if (request.path === "/v1/images/generations" || request.path === "/v1/images/edits") {
-      return sendJson(response, 200, { data: [{ b64_json: TINY_PNG.toString("base64") }] });
-    }
-    if (request.path === "/v1/models/acme/text2video/predictions")
-      return sendJson(response, 201, { id: "pred-42", status: "starting" });
-    if (request.path === "/v1/predictions/pred-42") {
-      polls++;
-      const status = polls < 2 ? "processing" : "succeeded";
-      return sendJson(response, 200, {
-        id: "pred-42",
-        status,
-        output: status === "succeeded" ? [`${stub.url}/files/pred-42.webm`] : null,
-      });
-    }
-    if (request.path === "/files/pred-42.webm") {
-      response.writeHead(200, { "Content-Type": "video/webm" });
-      return response.end(WEBM);
-    }
-    sendJson(response, 404, { error: "not found" });
+  // Replicate's prediction is processing at its first poll and done at the second, its output WEBM;
+  // the OpenAI-compatible server's calls are answered below.
+  stub = await startReplicateStub({
+    video: { bytes: WEBM, processingPolls: 1 },
+    otherwise: (request, response) => {
+      if (request.path === "/v1/chat/completions") {
+        if (request.json?.messages?.[1]?.content === "please fail")
+          return sendJson(response, 500, { error: `boom ${KEY}` });
+        return sendJson(response, 200, {
+          choices: [{ message: { content: `Remote says: ${request.json.messages[1].content}` } }],
+        });
+      }
+      if (request.path === "/v1/audio/speech") {
+        response.writeHead(200, { "Content-Type": "audio/wav" });
+        return response.end(tinyWav());
+      }
+      if (request.path === "/v1/images/generations" || request.path === "/v1/images/edits") {
+        return sendJson(response, 200, { data: [{ b64_json: TINY_PNG.toString("base64") }] });
+      }
+      sendJson(response, 404, { error: "not found" });
+    },
   });
   server = await startTestServer({
     AI_BASE_URL: `${stub.url}/v1`,
@@ -83,9 +73,7 @@ beforeAll(async () => {
     AI_IMAGE_SIZE: "256x256",
     AI_TIMEOUT_SECONDS: "5",
     AI_MAX_RETRIES: "1",
-    REPLICATE_API_TOKEN: REPLICATE_TOKEN,
-    REPLICATE_VIDEO_MODEL: "acme/text2video",
-    REPLICATE_BASE_URL: `${stub.url}/v1`,
+    ...stub.env(REPLICATE_TOKEN),
   });
   token = (await newUser("remote", server.url)).token;
 });
@@ -187,7 +175,8 @@ describe("remote providers through the API", () => {
     const create = sent("/v1/models/acme/text2video/predictions")[0];
     expect(create.headers.authorization).toBe(`Bearer ${REPLICATE_TOKEN}`);
     expect(create.json).toEqual({ input: { prompt: "a comet over the sea" } });
-    expect(sent("/v1/predictions/pred-42").length).toBeGreaterThanOrEqual(2);
+    const [prediction] = [...stub.prompts].find(([, prompt]) => prompt === "a comet over the sea")!;
+    expect(sent(`/v1/predictions/${prediction}`).length).toBeGreaterThanOrEqual(2);
     const clip = await fetch(server.url + status.url, { headers: { Authorization: `Bearer ${token}` } });
     expect(clip.headers.get("content-type")).toBe("video/webm");
     expect(Buffer.from(await clip.arrayBuffer()).equals(WEBM)).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
-import { sendJson, startStubServer, type StubServer } from "../support/ai-stub-server";
+import { startReplicateStub, type ReplicateStub } from "../support/replicate-stub";
 import { api, newUser, signInWithForm } from "../support/api";
 import { waitFor } from "../support/wait";
 
@@ -9,31 +9,14 @@ import { waitFor } from "../support/wait";
  * cancel, retry and move, on a server whose video provider is a remote stub that never finishes, so
  * jobs stay processing as long as the test needs, and a stopped render shows as polls that stop.
  */
-let stub: StubServer;
+/** Replicate, played by a stub whose predictions answer "processing" forever (it counts their polls). */
+let stub: ReplicateStub;
 let server: RunningServer;
-/** Polls of each prediction: the stub answers "processing" forever. */
-const polls = new Map<string, number>();
-const prompts = new Map<string, string>();
-let predictions = 0;
 
 beforeAll(async () => {
-  stub = await startStubServer((request, response) => {
-    if (request.path === "/v1/models/acme/text2video/predictions") {
-      const id = `pred-${++predictions}`;
-      prompts.set(id, String((request.json as { input?: { prompt?: string } })?.input?.prompt ?? ""));
-      return sendJson(response, 201, { id, status: "starting" });
-    }
-    const poll = /^\/v1\/predictions\/(pred-\d+)$/.exec(request.path);
-    if (poll) {
-      polls.set(poll[1], (polls.get(poll[1]) ?? 0) + 1);
-      return sendJson(response, 200, { id: poll[1], status: "processing", output: null });
-    }
-    sendJson(response, 404, { error: "not found" });
-  });
+  stub = await startReplicateStub();
   server = await startTestServer({
-    REPLICATE_API_TOKEN: "r8_jobs_test_token",
-    REPLICATE_VIDEO_MODEL: "acme/text2video",
-    REPLICATE_BASE_URL: `${stub.url}/v1`,
+    ...stub.env("r8_jobs_test_token"),
     AI_TIMEOUT_SECONDS: "5",
     VIDEO_MAX_ACTIVE_JOBS: "4",
   });
@@ -59,7 +42,7 @@ interface Listed {
 const list = async (token: string) => (await call("/api/aivideo", { token })).body as Listed[];
 const byPrompt = (jobs: Listed[], prompt: string) => jobs.find((job) => job.prompt === prompt)!;
 /** The prediction the stub made for a prompt: its polls show whether the job is still worked. */
-const predictionOf = (prompt: string) => [...prompts].find(([, asked]) => asked === prompt)?.[0];
+const predictionOf = (prompt: string) => [...stub.prompts].find(([, asked]) => asked === prompt)?.[0];
 
 describe("video jobs a person controls", () => {
   let alice: string;
@@ -143,14 +126,14 @@ describe("video jobs a person controls", () => {
     expect(cancelled.status).toBe(200);
     // Within 2 s the runner has let go of it; then its polls stop.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const seen = polls.get(prediction!) ?? 0;
+    const seen = stub.polls.get(prediction!) ?? 0;
     // The freed slot goes to the next waiting job.
     await waitFor(
       () => list(alice),
       (jobs) => byPrompt(jobs, "four").status === "processing",
     );
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(polls.get(prediction!) ?? 0).toBe(seen);
+    expect(stub.polls.get(prediction!) ?? 0).toBe(seen);
     const jobs = await list(alice);
     expect(byPrompt(jobs, "one")).toMatchObject({ status: "cancelled", position: null });
     expect(byPrompt(jobs, "one").finished_at).not.toBeNull();

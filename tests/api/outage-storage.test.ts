@@ -1,11 +1,8 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
-import path from "node:path";
-import { DeleteObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type RunningServer } from "../support/server";
 import { mp3Frames, mp4Bytes } from "../support/media";
+import { startS3rver, type S3TestServer } from "../support/s3";
 
 /**
  * Decision 0049: the S3-compatible store stops (s3rver closed) and comes back on the same port and folder.
@@ -17,33 +14,10 @@ const BUCKET = "studio-media";
 const PASSWORD = "correct horse battery";
 const STORAGE_DETAIL = "The studio can't reach its file storage right now. Please try again in a moment.";
 
-interface S3rverInstance {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-  httpServer: { closeAllConnections(): void };
-}
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: Record<string, unknown>) => S3rverInstance;
-const directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3-outage-"));
-let store: S3rverInstance | null = null;
-let port = 0;
+/** s3rver (tests/support/s3.ts): paused and resumed on the same port and folder. */
+let s3: S3TestServer;
 let server: RunningServer;
 let token: string;
-let s3: S3Client;
-
-async function startStore() {
-  store = new S3rver({
-    address: "127.0.0.1",
-    port,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  port = (await store.run()).port;
-}
-async function stopStore() {
-  await store?.close();
-  store = null;
-}
 
 async function call(urlPath: string, init: RequestInit = {}) {
   const headers = new Headers(init.headers);
@@ -55,10 +29,7 @@ const voiceForm = (name: string) => {
   form.append("file", new Blob([new Uint8Array(mp3Frames(20))], { type: "audio/mpeg" }), name);
   return form;
 };
-const keys = async (prefix: string) =>
-  ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map(
-    (object) => object.Key!,
-  );
+const keys = (prefix: string) => s3.keys(prefix);
 const usage = async () =>
   (await (await call("/api/library/usage")).json()) as { used_bytes?: number } & Record<string, unknown>;
 
@@ -73,20 +44,8 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 }
 
 beforeAll(async () => {
-  await startStore();
-  const endpoint = `http://127.0.0.1:${port}`;
-  s3 = new S3Client({
-    endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-  });
-  server = await startTestServer({
-    STORAGE_URL: `s3://${BUCKET}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&force_path_style=true`,
-    AWS_ACCESS_KEY_ID: "S3RVER",
-    AWS_SECRET_ACCESS_KEY: "S3RVER",
-    AWS_REGION: "us-east-1",
-  });
+  s3 = await startS3rver(BUCKET);
+  server = await startTestServer(s3.env);
   const email = `outage-${Date.now()}@example.com`;
   const json = (body: unknown) => ({
     method: "POST",
@@ -100,9 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await stopStore();
-  s3?.destroy();
-  fs.rmSync(directory, { recursive: true, force: true });
+  await s3?.stop();
 });
 
 describe("the file store stops and comes back", () => {
@@ -116,7 +73,7 @@ describe("the file store stops and comes back", () => {
     const usedBefore = await usage();
     expect(objectsBefore).toHaveLength(2);
 
-    await stopStore();
+    await s3.pause();
 
     // A download asks the store before it answers: a 503 with its reason, not a 200 cut short.
     for (const range of [undefined, "bytes=100-199"]) {
@@ -150,7 +107,7 @@ describe("the file store stops and comes back", () => {
       storage_kind: "s3",
     });
 
-    await startStore();
+    await s3.resume();
     const recovered = await within(10_000, async () => (await fetch(`${server.url}/api/health`)).status === 200);
     expect(recovered).toBeLessThan(10_000);
     expect(await (await fetch(`${server.url}/api/health`)).json()).toMatchObject({ status: "ok", storage: "ok" });
@@ -171,7 +128,7 @@ describe("the file store stops and comes back", () => {
     expect((await call("/api/voice/upload", { method: "POST", body: voiceForm("gone.mp3") })).status).toBe(201);
     const added = (await keys("objects/")).filter((key) => !before.has(key));
     expect(added).toHaveLength(1);
-    await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: added[0] }));
+    await s3.client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: added[0] }));
     const answer = await call("/static/voices/gone.mp3");
     expect(answer.status).toBe(404);
     expect(await answer.json()).toEqual({ detail: "File not found" });
@@ -189,8 +146,8 @@ describe("the file store stops and comes back", () => {
     const reader = download.body!.getReader();
     let received = (await reader.read()).value!.length;
     // The store goes away mid-transfer: its connections are cut, then it stops.
-    store!.httpServer.closeAllConnections();
-    await stopStore();
+    s3.cutConnections();
+    await s3.pause();
     const rest = (async () => {
       for (;;) {
         const { done, value } = await reader.read();
@@ -201,7 +158,7 @@ describe("the file store stops and comes back", () => {
     await expect(rest).rejects.toThrow();
     expect(received).toBeLessThan(big.length);
 
-    await startStore();
+    await s3.resume();
     await within(10_000, async () => (await fetch(`${server.url}/api/health`)).status === 200);
     const whole = await call("/api/videos/long.mov");
     expect(Buffer.from(await whole.arrayBuffer()).equals(big)).toBe(true);

@@ -1,7 +1,26 @@
 import fs from "node:fs";
-import { expect, test } from "../support/e2e-test";
+import { expect, test, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { JOB_WAIT_MS, RAW_ID, shownText } from "../support/e2e-generated-video";
+import { VIDEO_MAX_POLLS, VIDEO_POLL_MS } from "../../app/browser/video-status";
+
+/**
+ * Counts, in the page, the status polls the screen sends (call before the page loads): a poll's fetch
+ * starts in the same task as the timer that sends it, so after page.clock.runFor() the count is whole.
+ */
+function countStatusPolls(page: Page) {
+  return page.addInitScript(() => {
+    const w = window as unknown as { __statusPolls: number };
+    w.__statusPolls = 0;
+    const original = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (new URL(url, location.href).pathname.startsWith("/api/aivideo/status/")) w.__statusPolls++;
+      return original(input, init);
+    };
+  });
+}
+const statusPolls = (page: Page) => page.evaluate(() => (window as unknown as { __statusPolls: number }).__statusPolls);
 
 test("AI video: a job runs to '✅ Completed!' with the progress bar, and the clip plays", async ({ page }) => {
   test.setTimeout(60_000);
@@ -23,32 +42,41 @@ test("AI video: a job runs to '✅ Completed!' with the progress bar, and the cl
   await expect(page.getByTestId("video-status")).toHaveCount(0);
 
   await page.getByLabel("Prompt").fill("Lanterns drifting over a dark lake");
+  await page.evaluate(() => {
+    const states: { text: string; tone: string | null }[] = [];
+    (window as unknown as { __videoStates: typeof states }).__videoStates = states;
+    const record = () => {
+      const status = document.querySelector('[data-testid="video-status"]');
+      if (!status) return;
+      const bar = document.querySelector('[role="progressbar"][aria-label="Video progress"]');
+      const state = { text: status.textContent ?? "", tone: bar ? (bar.getAttribute("data-tone") ?? "") : null };
+      const last = states.at(-1);
+      if (!last || last.text !== state.text || last.tone !== state.tone) states.push(state);
+    };
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
+  });
   await page.getByRole("button", { name: "Generate Video" }).click();
   await expect(page.getByTestId("video-status")).toBeVisible();
 
   // Follow the screen: status texts, and the bar (only while queued/processing/finishing) with its tone.
-  const texts = new Set<string>();
-  const tones = new Set<string>();
+  // Every state the screen renders is recorded in the page as it changes (a MutationObserver runs after
+  // each of React's commits): the text and the bar read in one go, so React cannot re-render between them.
   const bar = page.getByRole("progressbar", { name: "Video progress" });
-  // The text and the bar are read in one go inside the page: React cannot re-render between the two reads.
-  const snapshot = () =>
-    page.evaluate(() => {
-      const bar = document.querySelector('[role="progressbar"][aria-label="Video progress"]');
-      return {
-        text: document.querySelector('[data-testid="video-status"]')?.textContent ?? "",
-        tone: bar ? (bar.getAttribute("data-tone") ?? "") : null,
-      };
-    });
-  const started = Date.now();
-  while (Date.now() - started < JOB_WAIT_MS) {
-    const { text, tone } = await snapshot();
-    texts.add(text);
-    if (tone !== null) {
-      tones.add(tone);
-      expect(["Queued...", "Processing video...", "Finalizing..."], `the bar shows with "${text}"`).toContain(text);
-    }
-    if (text === "✅ Completed!") break;
-    await page.waitForTimeout(150);
+  await expect(page.getByTestId("video-status")).toHaveText("✅ Completed!", { timeout: JOB_WAIT_MS });
+  const seen: { text: string; tone: string | null }[] = await page.evaluate(
+    () => (window as unknown as { __videoStates: { text: string; tone: string | null }[] }).__videoStates,
+  );
+  const texts = new Set(seen.map(({ text }) => text));
+  const tones = new Set<string>();
+  for (const { text, tone } of seen) {
+    if (tone === null) continue;
+    tones.add(tone);
+    expect(["Queued...", "Processing video...", "Finalizing..."], `the bar shows with "${text}"`).toContain(text);
   }
   expect([...texts]).toContain("✅ Completed!");
   expect([...texts]).toContain("Processing video...");
@@ -134,12 +162,18 @@ test("AI video: a poll error stops polling with '❌ Error generating video.'", 
     polls++;
     return route.fulfill({ status: 500, json: { detail: "broken" } });
   });
+  // The page's timers run on Playwright's clock, which flows as usual until the test moves it on.
+  await countStatusPolls(page);
+  await page.clock.install();
   await page.goto("/aivideo");
   await page.getByLabel("Prompt").fill("will fail");
   await page.getByRole("button", { name: "Generate Video" }).click();
   await expect(page.getByTestId("video-status")).toHaveText("❌ Error generating video.");
-  await page.waitForTimeout(2500);
+  // Past the time of several more polls: every timer due fires, and no poll goes out.
+  await page.clock.runFor(VIDEO_POLL_MS * 5);
+  expect(await statusPolls(page)).toBe(1);
   expect(polls).toBe(1);
+  await expect(page.getByTestId("video-status")).toHaveText("❌ Error generating video.");
   await expect(page.getByRole("progressbar")).toHaveCount(0);
 });
 
@@ -151,13 +185,28 @@ test("AI video: after more than 15 polls the job times out ('⚠️ Timed out.')
     polls++;
     return route.fulfill({ json: { id: "x", status: "processing", progress: 0.95, url: null } });
   });
+  // The page's timers run on Playwright's clock: moved on a poll's worth at a time, not waited for.
+  await countStatusPolls(page);
+  await page.clock.install();
   await page.goto("/aivideo");
   await page.getByLabel("Prompt").fill("never finishes");
   await page.getByRole("button", { name: "Generate Video" }).click();
   await expect(page.getByRole("progressbar")).toHaveAttribute("data-tone", "high");
-  await expect(page.getByTestId("video-status")).toHaveText("⚠️ Timed out.", { timeout: 25_000 });
-  await page.waitForTimeout(1500);
-  expect(polls).toBe(15);
+  const status = page.getByTestId("video-status");
+  await expect
+    .poll(
+      async () => {
+        await page.clock.runFor(VIDEO_POLL_MS);
+        return status.textContent();
+      },
+      { timeout: 25_000 },
+    )
+    .toBe("⚠️ Timed out.");
+  // Past the time of several more polls: every timer due fires, and no poll goes out.
+  await page.clock.runFor(VIDEO_POLL_MS * 5);
+  expect(await statusPolls(page)).toBe(VIDEO_MAX_POLLS);
+  expect(polls).toBe(VIDEO_MAX_POLLS);
+  await expect(status).toHaveText("⚠️ Timed out.");
 });
 
 /** Starts `count` jobs for the signed-in person through the API (they run for a few seconds each). */

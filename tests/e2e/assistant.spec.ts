@@ -11,9 +11,11 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
     if (request.url().includes("/api/assistant/"))
       asked.push(`${new URL(request.url()).pathname} ${request.postData() ?? ""}`);
   });
-  // Slow the voice list a little so its loading state is seen.
+  // The voice list's answer is held until its loading state has been seen, then let through.
+  let releaseVoices!: () => void;
+  const voicesHeld = new Promise<void>((resolve) => (releaseVoices = resolve));
   await page.route("**/api/voice/voices", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await voicesHeld;
     await route.continue();
   });
 
@@ -22,14 +24,17 @@ test("assistant: voices load, blank questions are ignored, a reply streams in, g
   await expect(page.getByTestId("offline-badge")).toHaveText("Offline assistant");
   const voice = page.getByLabel("Voice");
   await expect(voice.locator("option")).toHaveText(["Loading voices..."]);
+  releaseVoices();
   await expect(voice.locator("option").first()).toHaveText("English (America)");
   await expect(page.getByLabel("Auto-Speak")).toBeChecked();
   await voice.selectOption({ label: "English (Received Pronunciation)" });
 
-  // docs/screens.md#validation-rules: an empty or whitespace question is ignored.
+  // docs/screens.md#validation-rules: an empty or whitespace question is ignored: the box keeps it (a
+  // question sent clears the box) and nothing is asked. The next question's requests, counted below,
+  // are the first the page makes: nothing went out for this one before them.
   await page.getByLabel("Your question").fill("   ");
   await page.getByRole("button", { name: "Ask" }).click();
-  await page.waitForTimeout(300);
+  await expect(page.getByLabel("Your question")).toHaveValue("   ");
   expect(asked).toHaveLength(0);
 
   // Every text the reply box shows, as it changes (the offline assistant streams word by word).
@@ -120,7 +125,7 @@ for (const viewport of [
     await question.press("Shift+Enter");
     await question.pressSequentially("Briefly.");
     await expect(question).toHaveValue("How do I use the Drawing Pad?\nBriefly.");
-    await page.waitForTimeout(300);
+    // Nothing sent: Ctrl+Enter's question below is the first the page asks (`asked` is checked whole then).
     expect(asked).toEqual([]);
 
     // Ctrl+Enter sends, and the box clears.

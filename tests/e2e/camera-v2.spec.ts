@@ -3,6 +3,7 @@ import { expect, test, type Page } from "../support/e2e-test";
 import { CAMERA_V2_FILTERS } from "../../app/browser/camera/camera-filters";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { dismissAppAlert } from "../support/app-dialog";
+import { recordedMoreThan, watchRecorders } from "../support/e2e-media";
 
 const PNG_SIGNATURE = "89504e470d0a1a0a";
 const EBML_SIGNATURE = "1a45dfa3";
@@ -71,6 +72,7 @@ test.describe("camera V2", () => {
     // Two reloads of a 1280x720 preview plus a video recording: slow on a busy 2-core machine.
     test.setTimeout(60_000);
     await signUpAndLogIn(page, "camv2-gallery");
+    await watchRecorders(page);
     await page.goto("/camera-v2");
     await waitForPreview(page);
 
@@ -88,8 +90,8 @@ test.describe("camera V2", () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await expect(page.getByRole("status").filter({ hasText: "REC" })).toBeVisible();
-    // Software VP8 at 1280x720 on a busy 2-core machine needs a moment before its first frame is out.
-    await page.waitForTimeout(2000);
+    // Software VP8 at 1280x720 on a busy 2-core machine: released once its first second is out.
+    await recordedMoreThan(page);
     await page.mouse.up();
     await expect(galleryItems(page)).toHaveCount(2);
 

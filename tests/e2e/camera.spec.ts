@@ -4,6 +4,7 @@ import { CAMERA_FILTERS } from "../../app/browser/camera/camera-filters";
 import { CHROMIUM_FLAGS } from "../harness/launch.mjs";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { dismissAppAlert } from "../support/app-dialog";
+import { recordedMoreThan, videoFrames, watchRecorders } from "../support/e2e-media";
 
 // Chromium's fake camera (playwright.config.ts): a 640x480 green test card with a turning wedge.
 const PNG_SIGNATURE = "89504e470d0a1a0a";
@@ -78,7 +79,7 @@ test.describe("camera", () => {
     for (const filter of CAMERA_FILTERS) {
       await filterSelect.selectOption(filter);
       await expect(page.locator(".camera-stage")).toHaveAttribute("data-filter", filter);
-      await page.waitForTimeout(150); // a few frames drawn with the new filter
+      await videoFrames(video, 3); // frames drawn with the new filter
       const download = page.waitForEvent("download");
       await page.getByRole("button", { name: "Capture" }).click();
       const photo = await download;
@@ -107,20 +108,23 @@ test.describe("camera", () => {
   test("holding the capture button records a WebM video from the filtered canvas; Enter takes a photo", async ({
     page,
   }) => {
+    await watchRecorders(page);
     await page.goto("/camera");
     await page.getByLabel("Filter", { exact: true }).selectOption("cyber");
     const capture = page.getByRole("button", { name: "Capture" });
     await expect
       .poll(() => page.locator("canvas.camera-canvas").evaluate((canvas: HTMLCanvasElement) => canvas.width))
       .toBe(640);
-    await page.waitForTimeout(200);
+    // Ready: a frame is on the canvas, so a press can record.
+    await expect(capture).toBeEnabled();
     await capture.scrollIntoViewIfNeeded();
     const box = (await capture.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await expect(page.getByRole("status").filter({ hasText: "REC" })).toBeVisible();
     await expect(page.locator(".capture-button")).toHaveAttribute("data-recording", "true");
-    await page.waitForTimeout(1200);
+    // The encoder has its first second out (the recorder hands out data each second).
+    await recordedMoreThan(page);
     const download = page.waitForEvent("download");
     await page.mouse.up();
     const video = await download;

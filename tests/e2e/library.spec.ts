@@ -2,6 +2,7 @@ import { expect, test, type Page } from "../support/e2e-test";
 import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { answerAppDialog, appDialog } from "../support/app-dialog";
+import { recordedMoreThan, watchRecorders } from "../support/e2e-media";
 
 /** Saves a file to the signed-in person's library through the API (as "Save to library" does). */
 async function saveFile(page: Page, kind: "photo" | "clip" | "memo", name: string, buffer: Buffer) {
@@ -257,6 +258,7 @@ test.describe("library with JavaScript", () => {
     page,
   }) => {
     await signUpAndLogIn(page, "library-memo");
+    await watchRecorders(page);
     await page.goto("/voicememo");
     await page.getByRole("button", { name: "Start Recording" }).click();
     await expect(page.getByRole("timer")).toHaveText("0:01", { timeout: 3000 });
@@ -291,8 +293,8 @@ test.describe("library with JavaScript", () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await expect(page.getByRole("status").filter({ hasText: "REC" })).toBeVisible();
-    // As camera.spec: the encoder needs a moment before its first frame is out.
-    await page.waitForTimeout(1200);
+    // As camera.spec: release once the encoder has its first second out.
+    await recordedMoreThan(page);
     const download = page.waitForEvent("download");
     await page.mouse.up();
     expect((await download).suggestedFilename()).toMatch(/\.webm$/);

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, test, type Page } from "../support/e2e-test";
+import { expect, test, type Locator, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -25,6 +25,32 @@ const settled = (page: Page) =>
       ),
     )
     .toBe(0);
+
+/**
+ * A toast's countdown: react-toastify closes a toast when the animation of its progress bar ends
+ * (pausing a toast pauses that animation), so where the animation stands is how long it has left.
+ */
+const countdown = (toast: Locator) =>
+  toast.locator(".Toastify__progress-bar--animated").evaluate((bar) => {
+    const [animation] = bar.getAnimations();
+    return { state: animation?.playState ?? "none", time: Number(animation?.currentTime ?? Number.NaN) };
+  });
+
+/** The toast's countdown runs (so a hold seen after it comes from what the test does). */
+const countingDown = (toast: Locator) => expect.poll(async () => (await countdown(toast)).state).toBe("running");
+
+/**
+ * The toast waits: its countdown is paused, where it stopped, and stays there over the next frames (a
+ * paused animation never ends, so the toast never closes on its own while held); it is still shown.
+ */
+async function held(page: Page, toast: Locator) {
+  await expect.poll(async () => (await countdown(toast)).state).toBe("paused");
+  const { time } = await countdown(toast);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await countdown(toast)).toEqual({ state: "paused", time });
+  await expect(toast).toHaveAttribute("data-in", "true");
+  await expect(toast).toBeVisible();
+}
 
 for (const viewport of [
   { width: 1280, height: 800 },
@@ -91,11 +117,11 @@ for (const viewport of [
       const welcome = toasts(page).filter({ hasText: "Welcome back, Free user!" });
       await expect(welcome).toBeVisible();
       await settled(page);
-      // Hovered: still there well after the dashboard's 3 s.
+      await countingDown(welcome);
+      // Hovered: its countdown (the dashboard's 3 s) stops.
       const box = (await welcome.boundingBox())!;
       await page.mouse.move(box.x + box.width / 3, box.y + box.height / 2);
-      await page.waitForTimeout(4500);
-      await expect(welcome).toBeVisible();
+      await held(page, welcome);
       // The pointer leaves: it closes on its own.
       await page.mouse.move(viewport.width / 2, viewport.height - 5);
       await expect(welcome).toHaveCount(0, { timeout: 8000 });
@@ -105,9 +131,9 @@ for (const viewport of [
       await expect(pro).toBeVisible();
       // After its entrance (whose end sets a toast going).
       await settled(page);
+      await countingDown(pro);
       await pro.getByRole("button", { name: "Close notification" }).focus();
-      await page.waitForTimeout(4500);
-      await expect(pro).toBeVisible();
+      await held(page, pro);
       // The close button closes it.
       await pro.getByRole("button", { name: "Close notification" }).click();
       await expect(pro).toHaveCount(0);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { videoFrames } from "../support/e2e-media";
 
 /** Chooses the theme the way the toggle does (the preferences cookie). */
 async function chooseTheme(page: Page, theme: "dark" | "light") {
@@ -169,8 +170,8 @@ async function previewChanges(page: Page) {
   await expect(page.getByRole("button", { name: "Capture" })).toBeEnabled();
   const snapshot = () => canvas.evaluate((element: HTMLCanvasElement) => element.toDataURL());
   const first = await snapshot();
-  // Long enough for a few dozen frames (the rain moves a little every frame).
-  await page.waitForTimeout(600);
+  // A dozen camera frames, each drawn on the canvas (the rain moves at least a third of a row every frame).
+  await videoFrames(page.locator("video.camera-source"), 12);
   return (await snapshot()) !== first;
 }
 

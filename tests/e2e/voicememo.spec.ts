@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { dismissAppAlert } from "../support/app-dialog";
+import { recordedMoreThan, watchRecorders } from "../support/e2e-media";
 
 const DENIED_TEXT = "🎙️ Microphone access denied or unsupported browser.";
 
@@ -19,12 +20,14 @@ test.describe("voice memo", () => {
         return stream;
       };
     });
+    await watchRecorders(page);
     await page.goto("/voicememo");
     await page.getByRole("button", { name: "Start Recording" }).click();
     const timer = page.getByRole("timer");
     await expect(timer).toHaveText("0:00");
     await expect(timer).toHaveText("0:01", { timeout: 3000 });
-    await page.waitForTimeout(600);
+    // Stopped once the encoder has its first second out: a memo long enough to play.
+    await recordedMoreThan(page);
     await page.getByRole("button", { name: "Stop Recording" }).click();
 
     const audio = page.getByLabel("Voice memo playback");

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { engineOf, type DatabaseEngine } from "~/lib/db/db-dialect.server";
+import { engineOf, type DatabaseEngine } from "../../db/portable";
 import { closeDatabase, db, openDatabase } from "~/lib/db/db.server";
 import { env, type Settings } from "~/lib/settings/env.server";
 import { newId } from "~/lib/db/ids.server";

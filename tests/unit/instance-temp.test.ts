@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSettings, SettingsError } from "~/lib/settings/env.server";
 import { sniffVideo } from "~/lib/storage/file-signatures";
@@ -11,6 +10,7 @@ import { createS3Store } from "~/lib/storage/s3-store.server";
 import { closeFileStore, instanceIdFor, openFileStore, type FileStore } from "~/lib/storage/storage.server";
 import { createDiskStore } from "~/lib/storage/disk-store.server";
 import { mp4Bytes } from "../support/media";
+import { startS3rver, type S3TestServer } from "../support/s3";
 
 /**
  * Each instance keeps its temporary upload files in a folder of its own (`tmp/<instance id>/`) and
@@ -108,38 +108,17 @@ describe("opening the store at start", () => {
 });
 
 describe("S3 store: per-instance temporary folders", () => {
-  interface S3rverInstance {
-    run(): Promise<{ port: number }>;
-    close(): Promise<void>;
-  }
-  const S3rver = createRequire(import.meta.url)("s3rver") as new (options: Record<string, unknown>) => S3rverInstance;
   const BUCKET = "instances";
-  let server: S3rverInstance;
-  let directory: string;
+  let s3: S3TestServer;
   let endpoint: string;
   let client: S3Client;
 
   beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3rver-"));
-    server = new S3rver({
-      address: "127.0.0.1",
-      port: 0,
-      silent: true,
-      directory,
-      configureBuckets: [{ name: BUCKET, configs: [] }],
-    });
-    endpoint = `http://127.0.0.1:${(await server.run()).port}`;
-    client = new S3Client({
-      endpoint,
-      region: "us-east-1",
-      forcePathStyle: true,
-      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-    });
+    s3 = await startS3rver(BUCKET);
+    ({ endpoint, client } = s3);
   });
   afterAll(async () => {
-    client?.destroy();
-    await server?.close();
-    if (directory) fs.rmSync(directory, { recursive: true, force: true });
+    await s3?.stop();
   });
 
   const storeFor = (instanceId: string) =>

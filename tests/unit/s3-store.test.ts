@@ -1,13 +1,9 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sniffVideo } from "~/lib/storage/file-signatures";
 import { createS3Store } from "~/lib/storage/s3-store.server";
-import { parseStorageUrl } from "~/lib/storage/storage.server";
+import { parseStorageUrl } from "~/lib/storage/storage-url.server";
 import {
   FileTooLargeError,
   SWEEP_GRACE_MS,
@@ -15,54 +11,32 @@ import {
   type FileStore,
 } from "~/lib/storage/storage.server";
 import { mp4Bytes } from "../support/media";
+import { startS3rver, type S3TestServer } from "../support/s3";
 
 /**
- * The S3 store against a real S3-compatible server on loopback: s3rver (from npm, in this process),
- * storing into a temporary folder that is removed afterwards.
+ * The S3 store against a real S3-compatible server on loopback: s3rver (tests/support/s3.ts, in this
+ * process), storing into a temporary folder that is removed afterwards.
  */
-interface S3rverInstance {
-  run(): Promise<{ port: number }>;
-  close(): Promise<void>;
-}
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: Record<string, unknown>) => S3rverInstance;
-
 const BUCKET = "studio-test";
 const MiB = 1024 * 1024;
 const CREDENTIAL_VARIABLES = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_REGION"] as const;
 const savedEnv = Object.fromEntries(CREDENTIAL_VARIABLES.map((name) => [name, process.env[name]]));
 
-let server: S3rverInstance;
-let directory: string;
+let s3: S3TestServer;
 let endpoint: string;
 let client: S3Client;
 
 beforeAll(async () => {
-  directory = fs.mkdtempSync(path.join(os.tmpdir(), "studio-s3rver-"));
-  server = new S3rver({
-    address: "127.0.0.1",
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3rver(BUCKET);
+  ({ endpoint, client } = s3);
   // The store reads credentials through the SDK's default chain, as in production (s3rver's fixed pair).
   process.env.AWS_ACCESS_KEY_ID = "S3RVER";
   process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
   process.env.AWS_REGION = "us-east-1";
-  client = new S3Client({
-    endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-  });
 });
 
 afterAll(async () => {
-  client?.destroy();
-  await server?.close();
-  if (directory) fs.rmSync(directory, { recursive: true, force: true });
+  await s3?.stop();
   for (const name of CREDENTIAL_VARIABLES) {
     if (savedEnv[name] === undefined) delete process.env[name];
     else process.env[name] = savedEnv[name];
