@@ -28,7 +28,7 @@ export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/operators/background.server";
 export { runAdmin } from "./services/operators/admin.server";
 // `npm run admin -- backup|restore` find the file store from the parsed STORAGE_URL as the server does.
-export { parseStorageUrl } from "./lib/storage/storage.server";
+export { parseStorageUrl } from "./lib/storage/storage-url.server";
 export { createRequestListener } from "@react-router/node";
 // Every error React Router catches passes here: an outage is remembered for outageMiddleware (a 503, not a 500).
 export { noteError as handleError } from "./lib/http/outage-middleware.server";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { env, OPENAI_DEFAULT_VOICES, parseSettings, SettingsError, type Settings } from "~/lib/settings/env.server";
+import { env, parseSettings, SettingsError, type Settings } from "~/lib/settings/env.server";
 // Bundled into the server build, so the built server always has them (no path to find at run time).
 import shippedSketchWorkflow from "./image/workflows/comfyui-sketch-to-image.json";
 import shippedTextWorkflow from "./image/workflows/comfyui-text-to-image.json";
@@ -46,7 +46,7 @@ export interface RemoteCallConfig {
   maxRetries: number;
   /** The first pause between attempts; it doubles each time (a Retry-After header wins, up to 10 s). */
   retryBaseMs: number;
-  /** AI_DOWNLOAD_HOSTS: hosts a provider's download links may name besides its base URL's (app/ai/remote-http.server.ts). */
+  /** AI_DOWNLOAD_HOSTS: hosts a provider's download links may name besides its base URL's (app/ai/download-pin.server.ts). */
   downloadHosts?: readonly string[];
 }
 
@@ -103,8 +103,6 @@ export interface AiConfig {
   /** Largest generated file (image, video, speech) we accept from a provider. */
   maxGeneratedBytes: number;
 }
-
-export { OPENAI_DEFAULT_VOICES };
 
 /** "512x512" -> {width, height} (the schema checked the shape for the diffusion servers). */
 function sizeOf(size: string): { width: number; height: number } {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { MESSAGE_MAX } from "./chat/chat.server";
 import { PROMPT_MAX } from "./image/image.server";
-import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES } from "./image/sketch.server";
-import { SPEECH_TEXT_MAX } from "./speech/speech.server";
+import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES } from "~/common/media/sketch-styles";
+import { SPEECH_TEXT_MAX } from "~/common/assistant/speech-text";
 
 /** The AI calls' inputs (docs/api.md#entities-and-payloads), validated with zod; the routes answer 422 with the first problem. */
 const requiredText = (field: string, max: number) =>

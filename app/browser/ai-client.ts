@@ -1,9 +1,7 @@
-import { FALLBACK_VOICE, voicesOrFallback, type VoiceOption } from "~/common/assistant/voice-options";
-import { speakableText, SPEECH_TEXT_MAX } from "~/common/assistant/speech-text";
+// The AI calls of docs/api.md#every-call, typed, through the one browser API client (refresh-and-replay on 401).
+import { voicesOrFallback, type VoiceOption } from "~/common/assistant/voice-options";
+import { speakableText } from "~/common/assistant/speech-text";
 import { ApiError, apiFetch, apiJson, errorDetail } from "./api-client";
-
-/** The AI calls of docs/api.md#every-call, typed, through the one browser API client (refresh-and-replay on 401). */
-export { FALLBACK_VOICE, speakableText, SPEECH_TEXT_MAX, type VoiceOption };
 
 export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> {
   const answer = await apiJson<{ voices?: unknown }>("/api/voice/voices", { signal });

@@ -1,4 +1,4 @@
-import { lockKey } from "~/lib/db/db-dialect.server";
+import { lockKey } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { env } from "~/lib/settings/env.server";
 import { newId, nowIso } from "~/lib/db/ids.server";

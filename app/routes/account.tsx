@@ -14,10 +14,10 @@ import { FlashMessage } from "~/components/shell/flash-message";
 import { PageHeader } from "~/components/shell/page-header";
 import { currentSessionId, requireUserOrExplain } from "~/auth/auth.server";
 import { askFirst } from "~/lib/screens/ask-first.server";
-import { answersWithData, screenFailure, text } from "~/lib/screens/forms.server";
+import { screenFailure, text } from "~/lib/screens/forms.server";
+import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { dataWithError, dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
 import { firstIssue } from "~/lib/screens/validation.server";
 import {
   API_TOKEN_NAME_MAX,
@@ -111,13 +111,18 @@ export async function action({ context, request }: Route.ActionArgs) {
   const intent = text(form.get("intent")) as Intent;
   const caller = { user, sessionId: currentSessionId(context) };
   const done = (message: string) =>
-    answersWithData(form)
-      ? dataWithSuccess<AccountAnswer>({ intent, ok: true, message }, message)
-      : redirectWithSuccess("/account", message);
+    answerEnhanced<AccountAnswer>(form, {
+      data: { intent, ok: true, message },
+      redirectTo: "/account",
+      toast: { type: "success", message, withData: true },
+    });
   const refused = (message: string, status: number) =>
-    answersWithData(form)
-      ? dataWithError<AccountAnswer>({ intent, ok: false, message }, message, { status })
-      : redirectWithError("/account", message);
+    answerEnhanced<AccountAnswer>(form, {
+      data: { intent, ok: false, message },
+      init: { status },
+      redirectTo: "/account",
+      toast: { type: "error", message, withData: true },
+    });
 
   if (intent === "password") {
     // An unchecked box sends nothing: "also revoke API tokens" is on only when the box was sent.

@@ -9,8 +9,11 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTestMode, useVideoJob } from "~/components/video-jobs/use-video-job";
 import { hasActiveJob, VideoJobList } from "~/components/video-jobs/video-job-list";
 import { readVideoJob, submitVideoJob } from "~/services/video-jobs/video-job-runner.server";
-import { listMyVideoJobs } from "~/services/video-jobs/my-video-jobs.server";
-import { isVideoJobIntent, videoJobScreenAction } from "~/services/video-jobs/video-job-screen.server";
+import {
+  isVideoJobIntent,
+  listMyVideoJobs,
+  videoJobScreenAction,
+} from "~/services/video-jobs/video-job-requests.server";
 import { AI_LIMITED } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
 import { readFormData } from "~/lib/http/bodies.server";

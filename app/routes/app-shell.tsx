@@ -2,6 +2,7 @@ import { Outlet, useRouteLoaderData } from "react-router";
 import { AppShell } from "~/components/shell/shell-frame";
 import { currentUser } from "~/auth/auth.server";
 import { preferencesOf } from "~/lib/screens/preferences.server";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/app-shell";
 
 /** The plan for the account corner; the email comes with the root's data. Signed-out visitors (AI x AI, Feedback) get no shell. */
@@ -12,7 +13,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** The layout of the signed-in screens (app/routes.ts): the app shell around each of them. */
 export default function AppShellLayout({ loaderData }: Route.ComponentProps) {
-  const rootData = useRouteLoaderData("root") as { user?: { email: string } | null } | undefined;
+  const rootData = useRouteLoaderData<typeof rootLoader>("root");
   const email = rootData?.user?.email;
   if (!email || !loaderData.plan) return <Outlet />;
   return (

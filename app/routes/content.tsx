@@ -3,7 +3,7 @@ import { Await, data, redirect, type ShouldRevalidateFunctionArgs } from "react-
 import { withFailureFallback } from "~/browser/network-safe";
 import { ContentEditor, ContentLoadFailed, ContentLoading } from "~/components/content/content-editor";
 import { DELETE_FAILED_TEXT, PIN_FAILED_TEXT } from "~/components/dashboard/dashboard-list";
-import { ShareControl, SharePanelInPage } from "~/components/sharing/share-dialog";
+import { contentShare } from "~/components/content/content-share";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/shell/toasts";
 import {
   CONFLICT_TEXT,
@@ -17,17 +17,18 @@ import {
 import { requireUser } from "~/auth/auth.server";
 import { formIntent, pinnedBy } from "~/common/content/pin-form";
 import { safeRedirectPath } from "~/common/safe-redirect";
-import { redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { redirectWithSuccess } from "~/lib/screens/toast.server";
+import { answerEnhanced, answersWithData } from "~/lib/screens/enhanced-answer.server";
 import { justChanged } from "~/lib/screens/just-changed.server";
 import { DomainError } from "~/lib/domain-error";
-import { answersWithData, fieldErrors, text } from "~/lib/screens/forms.server";
+import { fieldErrors, text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content/content-input.server";
 import { restoreEditStart } from "~/services/content/history-screen.server";
 import { RESTORE_EDIT_START } from "~/components/content/use-edit-start-restore";
 import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content/content.server";
 import { screenSharing, shareAction } from "~/services/sharing/share-screen.server";
-import { sharePanelUrl, type ScreenSharing } from "~/common/sharing/share-link-view";
+import type { ScreenSharing } from "~/common/sharing/share-link-view";
 import editingStylesheet from "~/styles/editing.css?url";
 import sharingStylesheet from "~/styles/sharing.css?url";
 import type { Route } from "./+types/content";
@@ -87,8 +88,10 @@ export function shouldRevalidate({
 }
 
 /**
- * Form posts to /content/{id}: `save` (the editor without JavaScript), `restore-edit-start` (the
- * editor's Cancel after an autosave, "go back"), and `pin` / `delete` from the dashboard list (plain forms are redirected back; the list's fetchers get data, see answersWithData).
+ * Form posts to /content/{id}, one function per `intent` (INTENTS): `save` (the editor without
+ * JavaScript), `restore-edit-start` (the editor's Cancel after an autosave, "go back"), and `pin` /
+ * `unpin` / `delete` from the dashboard list (plain forms are redirected back; the list's fetchers get
+ * data, see ~/lib/screens/enhanced-answer.server.ts); `share` is the share panel's (shareAction).
  */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
@@ -98,104 +101,133 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch {
     return data({ ok: false as const, intent: null, message: "Invalid form" }, { status: 400 });
   }
-  const intent = formIntent(form);
-  const enhanced = answersWithData(form);
-  const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
   const shared = await shareAction(user.id, form, request);
   if (shared) return shared;
+  const intent = formIntent(form);
+  if (intent === null || !Object.hasOwn(INTENTS, intent))
+    return data({ ok: false as const, intent: null, message: "Unknown action" }, { status: 400 });
+  return INTENTS[intent as keyof typeof INTENTS]({ userId: user.id, id: params.id, form, request });
+}
 
+/** What each intent of the action is given: the signed-in person, the piece and the form. */
+interface IntentArgs {
+  userId: string;
+  id: string;
+  form: FormData;
+  request: Request;
+}
+
+const viewUrlOf = (id: string) => `/content/${encodeURIComponent(id)}`;
+
+/** The dashboard row's pin, unpin and delete. */
+async function listChange({ userId, id, form, request }: IntentArgs, intent: "pin" | "unpin" | "delete") {
+  const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
   // docs/screens.md#error-messages: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
-  if (intent === "delete" && !enhanced && form.get("confirmed") !== "1") {
+  if (intent === "delete" && !answersWithData(form) && form.get("confirmed") !== "1") {
     const query = new URLSearchParams({ confirm: "delete" });
     if (back !== "/dashboard") query.set("redirectTo", back);
-    return redirect(`/content/${encodeURIComponent(params.id)}?${query}`);
+    return redirect(`${viewUrlOf(id)}?${query}`);
   }
-  if (intent === "pin" || intent === "unpin" || intent === "delete") {
-    const failed = intent === "delete" ? DELETE_FAILED : PIN_FAILED;
-    let done = false;
-    let status = 404;
-    try {
-      const pinned = pinnedBy(form);
-      const explicit = form.get("pinned");
-      if (intent !== "delete" && explicit !== null && explicit !== "true" && explicit !== "false") status = 400;
-      else if (pinned !== null) done = !!(await setPinned(user.id, params.id, pinned));
-      else done = await deleteContent(user.id, params.id);
-    } catch (error) {
-      console.error(`[content] ${intent} failed`, error);
-      status = 500;
-    }
-    if (enhanced)
-      return data(
-        { ok: done, intent: intent === "delete" ? intent : "pin", message: done ? undefined : failed },
-        { status: done ? 200 : status },
-      );
-    if (!done) return redirectWithError(back, failed);
-    if (intent === "delete") return redirectWithSuccess(back, "Content deleted");
-    // Back on the dashboard at the row that was pinned, not at the top (docs/screens.md#after-create-and-a-pin).
-    if (new URL(back, request.url).pathname !== "/dashboard") return redirect(back);
-    return redirect(back, { headers: { "Set-Cookie": await justChanged.set({ id: params.id, part: "pin" }) } });
+  const failed = intent === "delete" ? DELETE_FAILED : PIN_FAILED;
+  let done = false;
+  let status = 404;
+  try {
+    const pinned = pinnedBy(form);
+    const explicit = form.get("pinned");
+    if (intent !== "delete" && explicit !== null && explicit !== "true" && explicit !== "false") status = 400;
+    else if (pinned !== null) done = !!(await setPinned(userId, id, pinned));
+    else done = await deleteContent(userId, id);
+  } catch (error) {
+    console.error(`[content] ${intent} failed`, error);
+    status = 500;
   }
-
-  if (intent === RESTORE_EDIT_START) {
-    try {
-      const restored = await restoreEditStart(user.id, params.id, text(form.get("editing_since")));
-      if (!restored) return data({ ok: false as const, intent, found: false }, { status: 404 });
-      if (!enhanced) return redirectWithSuccess(`/content/${encodeURIComponent(params.id)}`, restored.message);
-      return data({ ok: true as const, intent, ...restored });
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.status >= 500) console.error("[content] restore failed", error);
-      const status = error instanceof DomainError ? error.status : 500;
-      return data({ ok: false as const, intent, found: status !== 404 }, { status });
-    }
-  }
-
-  if (intent === "save") {
-    const values = { title: text(form.get("title")), body: text(form.get("body")) };
-    const failure = (status: number, extra: Partial<SaveFailure> = {}) =>
-      data<SaveFailure>(
-        {
-          ok: false,
-          intent: "save",
-          message: SAVE_FAILED,
-          conflict: false,
-          fieldErrors: {},
-          values,
-          current: null,
-          ...extra,
-        },
-        { status },
-      );
-    const parsed = contentUpdateSchema.safeParse({ ...values, updated_at: text(form.get("updated_at")) || undefined });
-    if (!parsed.success)
-      return failure(400, { fieldErrors: fieldErrors(parsed.error, ["title", "body"]) satisfies ContentFieldErrors });
-    const { updated_at, ...input } = parsed.data;
-    try {
-      const result = await updateContent(user.id, params.id, input, { expectedUpdatedAt: updated_at });
-      if (result.ok) return redirectWithSuccess(`/content/${encodeURIComponent(params.id)}`, SAVED_MANUALLY);
-      if (result.reason === "conflict") {
-        return failure(409, {
-          conflict: true,
-          message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`,
-          current: result.current,
-        });
-      }
-      return failure(404);
-    } catch (error) {
-      // The model may refuse with a DomainError (409 carries the stored version as data.current).
-      if (error instanceof DomainError && error.status === 409) {
-        const current = (error.data?.current ?? null) as ContentItem | null;
-        return failure(409, { conflict: true, message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`, current });
-      }
-      // A refusal with a reason (413 past the storage quota) says the text in docs/screens.md#error-messages and the reason.
-      if (error instanceof DomainError && error.status === 413)
-        return failure(413, { message: `${SAVE_FAILED} ${error.detail}` });
-      if (error instanceof DomainError && error.status < 500) return failure(error.status);
-      console.error("[content] save failed", error);
-      return failure(500);
-    }
-  }
-  return data({ ok: false as const, intent: null, message: "Unknown action" }, { status: 400 });
+  const answer = {
+    data: { ok: done, intent: intent === "delete" ? intent : "pin", message: done ? undefined : failed },
+    init: { status: done ? 200 : status },
+    redirectTo: back,
+  };
+  if (!done) return answerEnhanced(form, { ...answer, toast: { type: "error", message: failed } });
+  if (intent === "delete")
+    return answerEnhanced(form, { ...answer, toast: { type: "success", message: "Content deleted" } });
+  // Back on the dashboard at the row that was pinned, not at the top (docs/screens.md#after-create-and-a-pin).
+  const atTheRow = !answersWithData(form) && new URL(back, request.url).pathname === "/dashboard";
+  const headers = atTheRow ? { "Set-Cookie": await justChanged.set({ id, part: "pin" }) } : undefined;
+  return answerEnhanced(form, { ...answer, redirectInit: { headers } });
 }
+
+/** Cancel's "go back" after an autosave: the version kept when the edit began, restored. */
+async function restoreStart({ userId, id, form }: IntentArgs) {
+  const intent = RESTORE_EDIT_START;
+  try {
+    const restored = await restoreEditStart(userId, id, text(form.get("editing_since")));
+    if (!restored) return data({ ok: false as const, intent, found: false }, { status: 404 });
+    return answerEnhanced(form, {
+      data: { ok: true as const, intent, ...restored },
+      redirectTo: viewUrlOf(id),
+      toast: { type: "success", message: restored.message },
+    });
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.status >= 500) console.error("[content] restore failed", error);
+    const status = error instanceof DomainError ? error.status : 500;
+    return data({ ok: false as const, intent, found: status !== 404 }, { status });
+  }
+}
+
+/** The editor's Save without JavaScript: the view with a toast, or the form again with what went wrong. */
+async function saveEdit({ userId, id, form }: IntentArgs) {
+  const values = { title: text(form.get("title")), body: text(form.get("body")) };
+  const failure = (status: number, extra: Partial<SaveFailure> = {}) =>
+    data<SaveFailure>(
+      {
+        ok: false,
+        intent: "save",
+        message: SAVE_FAILED,
+        conflict: false,
+        fieldErrors: {},
+        values,
+        current: null,
+        ...extra,
+      },
+      { status },
+    );
+  const parsed = contentUpdateSchema.safeParse({ ...values, updated_at: text(form.get("updated_at")) || undefined });
+  if (!parsed.success)
+    return failure(400, { fieldErrors: fieldErrors(parsed.error, ["title", "body"]) satisfies ContentFieldErrors });
+  const { updated_at, ...input } = parsed.data;
+  try {
+    const result = await updateContent(userId, id, input, { expectedUpdatedAt: updated_at });
+    if (result.ok) return redirectWithSuccess(viewUrlOf(id), SAVED_MANUALLY);
+    if (result.reason === "conflict") {
+      return failure(409, {
+        conflict: true,
+        message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`,
+        current: result.current,
+      });
+    }
+    return failure(404);
+  } catch (error) {
+    // The model may refuse with a DomainError (409 carries the stored version as data.current).
+    if (error instanceof DomainError && error.status === 409) {
+      const current = (error.data?.current ?? null) as ContentItem | null;
+      return failure(409, { conflict: true, message: `${CONFLICT_TEXT} ${SAVE_AGAIN_TEXT}`, current });
+    }
+    // A refusal with a reason (413 past the storage quota) says the text in docs/screens.md#error-messages and the reason.
+    if (error instanceof DomainError && error.status === 413)
+      return failure(413, { message: `${SAVE_FAILED} ${error.detail}` });
+    if (error instanceof DomainError && error.status < 500) return failure(error.status);
+    console.error("[content] save failed", error);
+    return failure(500);
+  }
+}
+
+/** The action's intents, by the name a form posts (formIntent); any other is "Unknown action" (400). */
+const INTENTS = {
+  pin: (args: IntentArgs) => listChange(args, "pin"),
+  unpin: (args: IntentArgs) => listChange(args, "unpin"),
+  delete: (args: IntentArgs) => listChange(args, "delete"),
+  [RESTORE_EDIT_START]: restoreStart,
+  save: saveEdit,
+};
 
 /**
  * With JavaScript: a pin or delete whose request fails still answers with the text in docs/screens.md#error-messages (and the list
@@ -240,29 +272,4 @@ export default function ContentScreen({ loaderData, actionData }: Route.Componen
       </Suspense>
     </main>
   );
-}
-
-/** The content view's Share control, and its panel in the page when Share was followed without JavaScript. */
-function contentShare({ item, sharing }: LoadResult) {
-  if (!item || !sharing) return null;
-  const viewUrl = `/content/${encodeURIComponent(item.id)}`;
-  return {
-    control: (
-      <ShareControl
-        kind="content"
-        id={item.id}
-        title={item.title}
-        href={sharePanelUrl(viewUrl, item.id)}
-        options={sharing.options}
-        className="button button-ghost"
-      />
-    ),
-    panel: (
-      <SharePanelInPage
-        sharing={sharing}
-        screen={viewUrl}
-        titleOf={(id) => (id === item.id ? item.title : undefined)}
-      />
-    ),
-  };
 }

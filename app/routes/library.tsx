@@ -3,17 +3,19 @@ import { withFailureFallback } from "~/browser/network-safe";
 import { DeleteConfirmPanel, LibraryFilterForm, LibraryPages } from "~/components/media/library-filters";
 import { LibraryItem } from "~/components/media/library-item";
 import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/media/library-texts";
-import { FlashMessage, MediaHeader, OutcomeMessage } from "~/components/ui/upload-progress-bar";
+import { FlashMessage, OutcomeMessage } from "~/components/shell/flash-message";
+import { MediaHeader } from "~/components/shell/page-header";
 import { StorageMeter } from "~/components/shell/storage-meter";
 import { SharePanelInPage } from "~/components/sharing/share-dialog";
 import { UploadCard } from "~/components/media/upload-card";
 import { UPLOAD_SUCCESSFUL } from "~/common/media/file-screen-kinds";
 import { requireUserOrExplain } from "~/auth/auth.server";
-import { answersWithData, screenFailure, text } from "~/lib/screens/forms.server";
+import { screenFailure, text } from "~/lib/screens/forms.server";
 import { isMultipart } from "~/lib/storage/upload.server";
 import { formatBytes } from "~/common/bytes";
 import { readFormData } from "~/lib/http/bodies.server";
-import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { redirectWithSuccess } from "~/lib/screens/toast.server";
+import { answerEnhanced, answersWithData } from "~/lib/screens/enhanced-answer.server";
 import { deleteLibraryFile, libraryFilters, renameLibraryFile } from "~/models/media/library-files.server";
 import { MEDIA_RULES } from "~/models/media/media-rules.server";
 import { saveUploadToLibrary } from "~/services/media/media-upload.server";
@@ -127,9 +129,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   const back = `/library${librarySearch(libraryFilters(new URLSearchParams(text(form.get("back")))).filters)}`;
   // Success says so as a toast either way: a fetcher's answer carries it too (the item it came from is gone by then).
   const done = (message: string) =>
-    answersWithData(form)
-      ? dataWithSuccess({ intent: intent as LibraryAnswer["intent"], id, ok: true, message }, message)
-      : redirectWithSuccess(back, message);
+    answerEnhanced<LibraryAnswer>(form, {
+      data: { intent: intent as LibraryAnswer["intent"], id, ok: true, message },
+      redirectTo: back,
+      toast: { type: "success", message, withData: true },
+    });
 
   const shared = await shareAction(user.id, form, request);
   if (shared) return shared;
@@ -156,9 +160,12 @@ export async function action({ context, request }: Route.ActionArgs) {
       await deleteLibraryFile(user.id, id);
     } catch (error) {
       const failure = screenFailure(error);
-      return answersWithData(form)
-        ? answer({ intent, id, ok: false, message: DELETE_FAILED, detail: failure.detail }, failure.status)
-        : redirectWithError(back, DELETE_FAILED);
+      return answerEnhanced<LibraryAnswer>(form, {
+        data: { intent, id, ok: false, message: DELETE_FAILED, detail: failure.detail },
+        init: { status: failure.status },
+        redirectTo: back,
+        toast: { type: "error", message: DELETE_FAILED },
+      });
     }
     return done("🗑️ File deleted");
   }
@@ -168,8 +175,12 @@ export async function action({ context, request }: Route.ActionArgs) {
       if (!project)
         return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: "Choose one of your projects" }, 400);
       // With JavaScript the card itself says so (components/media/library-attach.tsx), where the person is looking.
-      if (answersWithData(form)) return answer({ intent, id, ok: true, message: `Attached to ${project.title}` });
-      return done(`Attached to ${project.title}`);
+      const message = `Attached to ${project.title}`;
+      return answerEnhanced<LibraryAnswer>(form, {
+        data: { intent, id, ok: true, message },
+        redirectTo: back,
+        toast: { type: "success", message },
+      });
     } catch (error) {
       const failure = screenFailure(error);
       return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: failure.detail }, failure.status);
@@ -188,16 +199,11 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   }));
 }
 
-type Loaded = Route.ComponentProps["loaderData"];
-
 export default function Library({ loaderData, actionData }: Route.ComponentProps) {
   const { files, total, pages, next, filters, problem, usage, projects, confirming, renaming, upload, sharing, error } =
-    loaderData as Loaded;
-  const uploadAnswer = actionData?.intent === "upload" ? (actionData as UploadAnswer) : null;
-  const libraryAnswer =
-    actionData?.intent === "upload" || actionData?.intent === "share"
-      ? undefined
-      : (actionData as LibraryAnswer | undefined);
+    loaderData;
+  const uploadAnswer = actionData?.intent === "upload" ? actionData : null;
+  const libraryAnswer = actionData?.intent === "upload" || actionData?.intent === "share" ? undefined : actionData;
   const back = librarySearch(filters);
   const deleting = new Set(
     useFetchers()

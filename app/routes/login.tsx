@@ -1,18 +1,19 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useActionData, useFetcher, useNavigate, useRouteLoaderData } from "react-router";
+import { data, Form, Link, useActionData, useFetcher, useNavigate, useRouteLoaderData } from "react-router";
 import { alertInApp } from "~/browser/app-dialogs";
 import { AuthHeader, PasswordToggle } from "~/components/accounts/auth-parts";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import { FlashMessage } from "~/components/shell/flash-message";
-import type { FlashToast } from "~/components/shell/toasts";
 import { loginNote } from "~/auth/login-note.server";
 import { authenticateLoginForm, currentUser, LoginError } from "~/auth/auth.server";
 import { safeRedirectPath } from "~/common/safe-redirect";
 import { ssoLink } from "~/auth/oidc.server";
 import { commitTokenPair } from "~/auth/session.server";
 import { readFormData } from "~/lib/http/bodies.server";
+import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import { issueTokenPair } from "~/models/accounts/token-pair.server";
 import signInStylesheet from "~/styles/sign-in.css?url";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/login";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: signInStylesheet }];
@@ -74,10 +75,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     request,
     await issueTokenPair(user.id, new Date(), request.headers.get("User-Agent")),
   );
-  if (form.get("enhanced") === "1") {
-    return data({ ok: true as const, redirectTo }, { headers: { "Set-Cookie": setCookie } });
-  }
-  throw redirect(redirectTo, { headers: { "Set-Cookie": setCookie } });
+  const headers = { "Set-Cookie": setCookie };
+  return answerEnhanced(form, {
+    data: { ok: true as const, redirectTo },
+    init: { headers },
+    redirectTo,
+    redirectInit: { headers },
+  });
 }
 
 export default function Login({ loaderData }: Route.ComponentProps) {
@@ -87,7 +91,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const alerted = useRef<unknown>(null);
   const [passwordShown, setPasswordShown] = useState(false);
-  const flash = (useRouteLoaderData("root") as { toast?: FlashToast | null } | undefined)?.toast;
+  const flash = useRouteLoaderData<typeof rootLoader>("root")?.toast;
 
   // Why the person is here (e.g. "Please log in again.", the reason a screen sent them with) is also
   // said in the app's alert, in the same words.

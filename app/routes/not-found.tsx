@@ -2,6 +2,7 @@ import { data, Link, useRouteLoaderData } from "react-router";
 import { AppShell } from "~/components/shell/shell-frame";
 import { currentUser } from "~/auth/auth.server";
 import { preferencesOf } from "~/lib/screens/preferences.server";
+import type { loader as rootLoader } from "~/root";
 import type { Route } from "./+types/not-found";
 
 export const meta: Route.MetaFunction = () => [{ title: "Page not found · Creative AI Studio" }];
@@ -17,7 +18,7 @@ export function action() {
 }
 
 export default function NotFound({ loaderData }: Route.ComponentProps) {
-  const rootData = useRouteLoaderData("root") as { user?: { email: string } | null } | undefined;
+  const rootData = useRouteLoaderData<typeof rootLoader>("root");
   const email = rootData?.user?.email;
   const plan = loaderData?.plan;
   // Home for a signed-in person is their dashboard; the landing page is the signed-out front door.

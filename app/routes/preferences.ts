@@ -4,7 +4,7 @@ import { safeRedirectPath } from "~/common/safe-redirect";
 import { preferencesOf, serializePreferences } from "~/lib/screens/preferences.server";
 import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/common/tools";
 import { readFormData } from "~/lib/http/bodies.server";
-import { redirectWithSuccess } from "~/lib/screens/toast.server";
+import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import type { Route } from "./+types/preferences";
 
 const changeSchema = z.discriminatedUnion("intent", [
@@ -53,11 +53,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
   }
   const headers = { "Set-Cookie": await serializePreferences(preferences) };
-  if (form.get("enhanced") === "1") return data({ preferences }, { headers });
-  const back = safeRedirectPath(form.get("redirectTo"), "/");
-  // docs/screens.md#roles-and-permissions: a plan change says so; without JavaScript the flash message carries it (FlashFallback).
-  if (change.intent === "plan") throw await redirectWithSuccess(back, `${change.plan} Plan Activated!`, { headers });
-  throw redirect(back, { headers });
+  return answerEnhanced(form, {
+    data: { preferences },
+    init: { headers },
+    redirectTo: safeRedirectPath(form.get("redirectTo"), "/"),
+    redirectInit: { headers },
+    // docs/screens.md#roles-and-permissions: a plan change says so; without JavaScript the flash message carries it (FlashFallback).
+    toast: change.intent === "plan" ? { type: "success", message: `${change.plan} Plan Activated!` } : undefined,
+  });
 }
 
 export function loader() {

@@ -17,8 +17,8 @@ import { assistantIsOffline } from "~/services/assistant/assistant.server";
 import { imageProviderConfigured } from "~/services/media/generation.server";
 import { requireUserOrExplain } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
-import { answersWithData, fieldErrors, text } from "~/lib/screens/forms.server";
-import { redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { fieldErrors, text } from "~/lib/screens/forms.server";
+import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import {
   createProject,
@@ -75,7 +75,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch {
     return data<SaveAnswer>({ ok: false, intent: "save", message: SAVE_FAILED }, { status: 400 });
   }
-  const enhanced = answersWithData(form);
   const editorUrl = `/project/${encodeURIComponent(params.id)}`;
 
   if (form.get("intent") === "attach") {
@@ -105,8 +104,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         status = error.status;
       }
     }
-    if (enhanced) return data(answer, { status });
-    return answer.ok ? redirectWithSuccess(editorUrl, answer.message) : redirectWithError(editorUrl, answer.message);
+    return answerEnhanced(form, {
+      data: answer,
+      init: { status },
+      redirectTo: editorUrl,
+      toast: { type: answer.ok ? "success" : "error", message: answer.message },
+    });
   }
 
   const values: EditorValues = {
@@ -160,8 +163,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         { ok: false, intent: "save", message: SAVE_FAILED, detail: LOAD_FAILED, values },
         { status: 404 },
       );
-    if (enhanced) return data<SaveAnswer>({ ok: true, intent: "save", message: SAVED, projectId: project.id });
-    return redirectWithSuccess("/projects", SAVED);
+    return answerEnhanced<SaveAnswer>(form, {
+      data: { ok: true, intent: "save", message: SAVED, projectId: project.id },
+      redirectTo: "/projects",
+      toast: { type: "success", message: SAVED },
+    });
   } catch (error) {
     if (error instanceof DomainError && error.status < 500) {
       return data<SaveAnswer>(
@@ -196,7 +202,7 @@ export default function ProjectEditorScreen({ loaderData, actionData }: Route.Co
       </main>
     );
   }
-  const saveAnswer = actionData && actionData.intent === "save" ? (actionData as SaveAnswer) : null;
+  const saveAnswer = actionData?.intent === "save" ? actionData : null;
   return <ProjectEditor key={project?.id ?? "new"} data={loaderData} saveAnswer={saveAnswer} />;
 }
 

@@ -4,14 +4,14 @@ import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { focusAfterRemoval } from "~/browser/focus";
 import { withFailureFallback } from "~/browser/network-safe";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
-import { FlashMessage } from "~/components/ui/upload-progress-bar";
+import { FlashMessage } from "~/components/shell/flash-message";
 import { EmptyState, MediaHeader } from "~/components/shell/page-header";
 import { Icon } from "~/components/ui/icon";
 import { ProjectMediaIcons } from "~/components/projects/project-media-icons";
 import { ShareControl, SharePanelInPage } from "~/components/sharing/share-dialog";
 import { toast } from "~/components/shell/toasts";
 import { requireUserOrExplain } from "~/auth/auth.server";
-import { redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { answerEnhanced, answersWithData } from "~/lib/screens/enhanced-answer.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteProject, listProjects, type Project } from "~/models/projects/project.server";
 import { screenSharing, shareAction } from "~/services/sharing/share-screen.server";
@@ -77,21 +77,24 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const shared = await shareAction(user.id, form, request);
   if (shared) return shared;
-  const enhanced = form.get("enhanced") === "1";
   const id = form.get("id");
   if (form.get("intent") !== "delete" || typeof id !== "string" || !id) {
     return data({ ok: false, message: "Unknown action" }, { status: 400 });
   }
-  if (!enhanced && form.get("confirmed") !== "1") return redirect(`/projects?${new URLSearchParams({ confirm: id })}`);
+  if (!answersWithData(form) && form.get("confirmed") !== "1")
+    return redirect(`/projects?${new URLSearchParams({ confirm: id })}`);
   let deleted = false;
   try {
     deleted = await deleteProject(user.id, id);
   } catch (error) {
     console.error("[projects] delete failed", error);
   }
-  if (enhanced)
-    return data({ ok: deleted, message: deleted ? undefined : DELETE_FAILED }, { status: deleted ? 200 : 404 });
-  return deleted ? redirectWithSuccess("/projects", "Project deleted") : redirectWithError("/projects", DELETE_FAILED);
+  return answerEnhanced(form, {
+    data: { ok: deleted, message: deleted ? undefined : DELETE_FAILED },
+    init: { status: deleted ? 200 : 404 },
+    redirectTo: "/projects",
+    toast: deleted ? { type: "success", message: "Project deleted" } : { type: "error", message: DELETE_FAILED },
+  });
 }
 
 /** With JavaScript: a delete whose request fails brings the card back and says the text in docs/screens.md#error-messages. */
@@ -164,7 +167,7 @@ function ProjectCardItem({
   hidden: boolean;
   sharing: SharingOptions | null;
 }) {
-  const fetcher = useFetcher<{ ok: boolean; message?: string }>({ key: `project-delete-${project.id}` });
+  const fetcher = useFetcher<typeof clientAction>({ key: `project-delete-${project.id}` });
   const reported = useRef<unknown>(null);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || reported.current === fetcher.data) return;

@@ -4,7 +4,6 @@ import type { ScriptsHandle } from "~/components/shell/shell-frame";
 import { SharedView } from "~/components/sharing/shared-view";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { sharedPage, sharedPageStatus, sharedPathMiddleware } from "~/services/sharing/shared-page.server";
-import type { SharedPageData } from "~/common/sharing/shared-page-view";
 import sharedStylesheet from "~/styles/shared-page.css?url";
 import type { Route } from "./+types/shared";
 
@@ -26,8 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 const SITE = "Creative AI Studio";
 
 /** Link previews (Open Graph, Twitter cards) for chat apps; never indexed. */
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  const page = loaderData as SharedPageData | undefined;
+export const meta: Route.MetaFunction = ({ loaderData: page }) => {
   const robots = { name: "robots", content: "noindex" };
   if (page?.state !== "shared")
     return [{ title: `${page?.state === "gone" ? "Link ended" : "Page not found"} · ${SITE}` }, robots];
@@ -53,8 +51,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
   ];
 };
 
-export default function Shared({ loaderData }: Route.ComponentProps) {
-  const page = loaderData as SharedPageData;
+export default function Shared({ loaderData: page }: Route.ComponentProps) {
   if (page.state === "missing") return <SharedMissing />;
   if (page.state === "gone") return <SharedGone />;
   return <SharedView page={page} />;

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { fileFailureFallback } from "~/components/media/file-actions";
@@ -11,12 +10,12 @@ import {
 import { VideoList } from "~/components/media/video-list";
 import { requireUser } from "~/auth/auth.server";
 import { askFirst } from "~/lib/screens/ask-first.server";
-import { answersWithData, text } from "~/lib/screens/forms.server";
-import { dataWithSuccess, redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
+import { text } from "~/lib/screens/forms.server";
+import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import { deleteGeneratedVideo, listGeneratedVideos, mediaUrl } from "~/models/media/ai-media.server";
 import { fileScreenAction, fileScreenLoader } from "~/services/media/file-screen-action.server";
 import { deleteQuestion } from "~/common/delete-question";
-import { VIDEO_FILES, type FileAnswer } from "~/common/media/file-screen-kinds";
+import { VIDEO_FILES } from "~/common/media/file-screen-kinds";
 import libraryStylesheet from "~/styles/library.css?url";
 import generatedStylesheet from "~/styles/generated-media.css?url";
 import type { Route } from "./+types/videos";
@@ -68,20 +67,18 @@ async function deleteGenerated(userId: string, form: FormData) {
   const ask = askFirst(form, "/videos", GENERATED_INTENT, id);
   if (ask) return ask;
   const deleted = id !== "" && (await deleteGeneratedVideo(userId, id));
-  if (answersWithData(form)) {
-    return deleted
-      ? dataWithSuccess<GeneratedAnswer>(
-          { intent: GENERATED_INTENT, id, ok: true, message: GENERATED_DELETED },
-          GENERATED_DELETED,
-        )
-      : data<GeneratedAnswer>(
-          { intent: GENERATED_INTENT, id, ok: false, message: GENERATED_DELETE_FAILED },
-          { status: 404 },
-        );
-  }
-  return deleted
-    ? redirectWithSuccess("/videos", GENERATED_DELETED)
-    : redirectWithError("/videos", GENERATED_DELETE_FAILED);
+  if (deleted)
+    return answerEnhanced<GeneratedAnswer>(form, {
+      data: { intent: GENERATED_INTENT, id, ok: true, message: GENERATED_DELETED },
+      redirectTo: "/videos",
+      toast: { type: "success", message: GENERATED_DELETED, withData: true },
+    });
+  return answerEnhanced<GeneratedAnswer>(form, {
+    data: { intent: GENERATED_INTENT, id, ok: false, message: GENERATED_DELETE_FAILED },
+    init: { status: 404 },
+    redirectTo: "/videos",
+    toast: { type: "error", message: GENERATED_DELETE_FAILED },
+  });
 }
 
 /** With JavaScript: a rename or delete whose request fails says its failure text. */
@@ -102,9 +99,7 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 export default function Videos({ loaderData, actionData }: Route.ComponentProps) {
   // The generated section's answers are its own (its fetchers read them); the upload card reads the rest.
   const fileAnswer =
-    actionData && "intent" in actionData && actionData.intent !== GENERATED_INTENT
-      ? (actionData as FileAnswer)
-      : undefined;
+    actionData && "intent" in actionData && actionData.intent !== GENERATED_INTENT ? actionData : undefined;
   const asked = loaderData.generated.find((video) => video.id === loaderData.confirmingGenerated);
   const confirm = asked ? (
     <ConfirmPanel

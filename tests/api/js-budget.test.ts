@@ -24,7 +24,7 @@ const BUDGETS_KB: Record<string, number> = {
 
 /** Modules that belong to one screen only (drawing, camera, recorder, matrix rain). */
 const SCREEN_ONLY =
-  /\/assets\/(backgrounds|camera-filters|recorder|media-capture|sketch-canvas|use-filtered-camera|camera-studio)-/;
+  /\/assets\/(backgrounds|camera-filters|filter-drawing|recorder|media-capture|sketch-canvas|use-filtered-camera|camera-studio)-/;
 
 const clientDir = path.resolve(process.env.BUILD_DIR || "build", "client");
 let cookie = "";

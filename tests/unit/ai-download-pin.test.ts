@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readAiConfig, type RemoteCallConfig } from "~/ai/config.server";
 import { FAILURE_TEXT, ProviderError } from "~/ai/errors.server";
 import { OpenAiImages } from "~/ai/chat/openai-compatible.server";
-import { checkDownloadUrl } from "~/ai/remote-http.server";
+import { checkDownloadUrl } from "~/ai/download-pin.server";
 import { ReplicateVideo } from "~/ai/video/replicate-video.server";
 import { errorResponse } from "~/lib/http/responder.server";
 import { providerFailure } from "~/services/provider-failure.server";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { voicesForScreen } from "~/services/media/generation.server";
-import { loadVoiceOptions, speakableText } from "~/browser/ai-client";
+import { loadVoiceOptions } from "~/browser/ai-client";
+import { speakableText } from "~/common/assistant/speech-text";
 import {
   isFinished,
   pollVideoJob,

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { safeRedirectPath } from "~/common/safe-redirect";
-import { readOrCreateSecretFile, SECRET_MIN_LENGTH } from "~/lib/settings/session-secret.server";
+import { readOrCreateSecretFile } from "~/lib/settings/session-secret.server";
+import { SECRET_MIN_LENGTH } from "~/lib/settings/server-variables";
 
 describe("safeRedirectPath", () => {
   it.each(["/dashboard", "/dashboard?edit=1", "/content#top", "/a/b/c?x=%2F%2Fevil", "/%09/evil.example/"])(

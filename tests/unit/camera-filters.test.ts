@@ -1,16 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { advanceGlyphRain, coverCrop, createGlyphRain, glyphAt } from "~/browser/camera/filter-drawing";
 import {
-  advanceGlyphRain,
   applyPixelMap,
   CAMERA_DEFAULT_FILTER,
   CAMERA_FILTERS,
   CAMERA_V2_DEFAULT_FILTER,
   CAMERA_V2_FILTERS,
-  coverCrop,
-  createGlyphRain,
   FILTER_LABELS,
   FILTER_RECIPES,
-  glyphAt,
   isCameraFilter,
   luma,
   mapPixelsThroughPalette,

@@ -11,7 +11,8 @@ import {
 } from "kysely";
 import { afterAll, describe, expect, expectTypeOf, it } from "vitest";
 import { compileOnce } from "~/lib/db/compiled-query.server";
-import { createDialect, StripNulPlugin } from "~/lib/db/db-dialect.server";
+import { createDialect } from "~/lib/db/db-dialect.server";
+import { StripNulPlugin } from "~/lib/db/portable-sql.server";
 import type { Database } from "~/lib/db/db-schema";
 import { closeDatabase, db, migrateToLatest, openDatabase } from "~/lib/db/db.server";
 import { newId } from "~/lib/db/ids.server";

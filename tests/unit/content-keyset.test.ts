@@ -1,6 +1,6 @@
 import { CompiledQuery } from "kysely";
 import { beforeEach, expect, it } from "vitest";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../db/portable";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { encodeCursor } from "~/lib/http/cursor.server";

@@ -1,5 +1,5 @@
 import { beforeEach, expect, it } from "vitest";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../db/portable";
 import { db } from "~/lib/db/db.server";
 import { newId } from "~/lib/db/ids.server";
 import { contentListAnswer } from "~/models/content/content-list.server";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../db/portable";
 import { db } from "~/lib/db/db.server";
 import { createContent } from "~/models/content/content.server";
 import { searchContent } from "~/models/content/content-search.server";

@@ -3,17 +3,17 @@ import os from "node:os";
 import path from "node:path";
 import { Kysely, Migrator, sql, type Migration } from "kysely";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createDialect, engineOf } from "~/lib/db/db-dialect.server";
+import { createDialect } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../db/portable";
 import { db } from "~/lib/db/db.server";
 import { createContent, deleteContent, setPinned, updateContent } from "~/models/content/content.server";
 import {
   countContentMatches,
-  ftsQuery,
   searchContent,
   searchContentSummaries,
   searchWords,
-  tsQuery,
 } from "~/models/content/content-search.server";
+import { ftsQuery, tsQuery } from "~/models/content/content-search-match.server";
 import { newUserId } from "../support/user-rows";
 
 /**

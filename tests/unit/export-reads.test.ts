@@ -1,6 +1,6 @@
 import { CompiledQuery } from "kysely";
 import { expect, it } from "vitest";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../db/portable";
 import { appendExchange, createConversation } from "~/models/assistant/assistant-conversation.server";
 import { db, openBulkReader } from "~/lib/db/db.server";
 import { createContent, deleteContent, saveContent, type ContentItem } from "~/models/content/content.server";

@@ -3,16 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { Kysely, Migrator, NO_MIGRATIONS, sql, type Migration, type MigrationProvider } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createDialect,
-  databaseEngineFromUrl,
-  engineOf,
-  forUpdate,
-  forUpdateSkipLocked,
-  isForeignKeyViolation,
-  isUniqueViolation,
-  type DatabaseEngine,
-} from "~/lib/db/db-dialect.server";
+import { createDialect, databaseEngineFromUrl } from "~/lib/db/db-dialect.server";
+import { engineOf, type DatabaseEngine } from "../../db/portable";
+import { forUpdate, forUpdateSkipLocked, isForeignKeyViolation, isUniqueViolation } from "~/lib/db/portable-sql.server";
 import { postgresAvailable, startPgCluster, type PgCluster } from "../harness/pg-cluster.mjs";
 
 /**

@@ -1,7 +1,7 @@
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSession, sessionStorage } from "~/auth/session.server";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../db/portable";
 import { closeDatabase, db, openDatabase } from "~/lib/db/db.server";
 import { env } from "~/lib/settings/env.server";
 import { sha256 } from "~/lib/db/ids.server";

@@ -13,12 +13,11 @@ import {
   createShare,
   listShares,
   listSharesOfTarget,
-  openShareForFile,
-  openShareForView,
   revokeAllShares,
   revokeShare,
   type ShareJson,
 } from "~/models/sharing/share.server";
+import { openShareForFile, openShareForView } from "~/models/sharing/share-open.server";
 import { describeOnEachEngine } from "../support/engines";
 import { mp3Frames, PNG_BYTES } from "../support/media";
 import { newUserId } from "../support/user-rows";

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { SENT_KEPT, zipBody } from "../../app/lib/zip/zip-response.server";
-import { createZipStream, WRITE_SIZE, type ZipStream } from "../../app/lib/zip/zip-stream.server";
+import { createZipStream, WRITE_SIZE } from "../../app/lib/zip/zip-stream.server";
+import type { ZipStream } from "../../app/lib/zip/zip-types.server";
 
 // The export's response body (app/lib/zip/zip-response.server.ts, docs/decisions/0078 "Memory"): chunks
 // the HTTP layer has long written go back to the zip and are filled again, and the bytes stay right.

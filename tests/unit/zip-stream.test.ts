@@ -8,7 +8,8 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import { centralRecord, dataDescriptor, endRecords, tableCrc32 } from "../../app/lib/zip/zip-format.server";
-import { createZipStream, WRITE_SIZE, type ZipStream } from "../../app/lib/zip/zip-stream.server";
+import { createZipStream, WRITE_SIZE } from "../../app/lib/zip/zip-stream.server";
+import type { ZipStream } from "../../app/lib/zip/zip-types.server";
 import { readZip } from "../support/zip";
 
 // The exports' zip writer (app/lib/zip/zip-stream.server.ts, docs/decisions/0078): its zips open in

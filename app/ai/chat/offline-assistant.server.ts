@@ -8,7 +8,6 @@ import { TOOL_GUIDE, type ToolGuideEntry } from "~/common/assistant/tool-guide";
  * a built-in guide. For anything else it says plainly that no model provider is configured and how
  * to configure one. It never pretends to be a language model.
  */
-export { OFFLINE_ASSISTANT_ID };
 
 const SHOWN_MATCHES = 3;
 const SNIPPET_RADIUS = 70;

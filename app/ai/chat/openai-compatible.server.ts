@@ -2,8 +2,10 @@ import type { OpenAiCompatibleConfig, RemoteCallConfig } from "~/ai/config.serve
 import { STUDIO_SYSTEM_PROMPT, type ChatContext, type ChatProvider, type ChatReply } from "./chat.server";
 import { ProviderError, type Capability } from "~/ai/errors.server";
 import type { GeneratedImage, ImageProvider } from "~/ai/image/image.server";
-import { checkDownloadUrl, downloadPin, remoteBytes, remoteEventStream, remoteJson } from "~/ai/remote-http.server";
-import { SKETCH_STYLE_PROMPTS, type SketchProvider, type SketchStyle } from "~/ai/image/sketch.server";
+import { checkDownloadUrl, downloadPin } from "~/ai/download-pin.server";
+import { remoteBytes, remoteEventStream, remoteJson } from "~/ai/remote-http.server";
+import { SKETCH_STYLE_PROMPTS, type SketchProvider } from "~/ai/image/sketch.server";
+import type { SketchStyle } from "~/common/media/sketch-styles";
 import type { SpeechAudio, SpeechProvider, Voice } from "~/ai/speech/speech.server";
 import { isRecord } from "~/lib/screens/validation.server";
 import { isWav } from "~/lib/storage/file-signatures";

@@ -3,12 +3,8 @@ import { ProviderError, type Capability } from "~/ai/errors.server";
 import { diffusionAuthorization, sketchForDiffusion, storedPng } from "./image-bytes.server";
 import type { GeneratedImage, ImageProvider } from "./image.server";
 import { remoteJson } from "~/ai/remote-http.server";
-import {
-  DIFFUSION_NEGATIVE_PROMPT,
-  SKETCH_STYLE_DIFFUSION,
-  type SketchProvider,
-  type SketchStyle,
-} from "./sketch.server";
+import { DIFFUSION_NEGATIVE_PROMPT, SKETCH_STYLE_DIFFUSION, type SketchProvider } from "./sketch.server";
+import type { SketchStyle } from "~/common/media/sketch-styles";
 import { isRecord } from "~/lib/screens/validation.server";
 
 /**

@@ -1,8 +1,8 @@
 import sharp from "sharp";
 import { ProviderError } from "~/ai/errors.server";
 import type { GeneratedImage } from "./image.server";
-import type { SketchProvider, SketchStyle } from "./sketch.server";
-import { BLANK_TOLERANCE, SKETCH_PAPER } from "~/common/media/sketch-styles";
+import type { SketchProvider } from "./sketch.server";
+import { BLANK_TOLERANCE, SKETCH_PAPER, type SketchStyle } from "~/common/media/sketch-styles";
 import { cartoonPixelsOffThread, noisePixelsOffThread } from "./sketch-pixels.server";
 
 /**

@@ -1,8 +1,7 @@
 import type { GeneratedImage } from "./image.server";
 import type { SketchStyle } from "~/common/media/sketch-styles";
 
-/** Sketch to image: a drawing (PNG) and a style in, an image out. */
-export { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/common/media/sketch-styles";
+// Sketch to image: a drawing (PNG) and a style in, an image out (the styles: app/common/media/sketch-styles.ts).
 
 /** What a remote image model is asked to make of the sketch. */
 export const SKETCH_STYLE_PROMPTS: Record<SketchStyle, string> = {

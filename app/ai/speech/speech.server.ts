@@ -19,5 +19,3 @@ export interface SpeechProvider {
   /** `voiceId` has been checked against listVoices() by the caller. */
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<SpeechAudio>;
 }
-
-export { SPEECH_TEXT_MAX } from "~/common/assistant/speech-text";

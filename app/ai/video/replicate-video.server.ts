@@ -2,7 +2,8 @@ import { isRecord } from "~/lib/screens/validation.server";
 import { sniffVideo } from "~/lib/storage/file-signatures";
 import type { RemoteCallConfig, ReplicateConfig } from "~/ai/config.server";
 import { ProviderError } from "~/ai/errors.server";
-import { checkDownloadUrl, downloadPin, remoteBytes, remoteJson } from "~/ai/remote-http.server";
+import { checkDownloadUrl, downloadPin } from "~/ai/download-pin.server";
+import { remoteBytes, remoteJson } from "~/ai/remote-http.server";
 import type { RenderedVideo, VideoJobRun, VideoProvider } from "./video.server";
 
 /**

@@ -2,7 +2,8 @@
  * The camera: opening it (front or back), telling why it could not be opened, and drawing its
  * frames through a filter onto a canvas that photos and videos are taken from.
  */
-import { createFilterEffects, drawFilteredFrame, type CameraFilter } from "./camera-filters";
+import type { CameraFilter } from "./camera-filters";
+import { createFilterEffects, drawFilteredFrame } from "./filter-drawing";
 import { isPermissionError, stopStream } from "./recorder";
 
 export type Facing = "user" | "environment";

@@ -1,10 +1,10 @@
 import { useFetcher } from "react-router";
 import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { focusAfterRemoval } from "~/browser/focus";
-import type { AccountAnswer } from "./account-sections";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
 import type { IconName } from "~/common/icons";
+import type { clientAction } from "~/routes/account";
 
 /**
  * A token's Revoke or a session's Sign out (./account-tokens.tsx, ./account-sections.tsx): a plain form
@@ -31,7 +31,7 @@ export function RevokeForm({
   icon: IconName;
   children: React.ReactNode;
 }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: fetcherKey });
+  const fetcher = useFetcher<typeof clientAction>({ key: fetcherKey });
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const row = event.currentTarget.closest("li");

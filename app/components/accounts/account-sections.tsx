@@ -5,6 +5,7 @@ import { RevokeForm } from "./account-revoke";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
 import { StorageMeter } from "~/components/shell/storage-meter";
+import type { clientAction } from "~/routes/account";
 
 /**
  * The account screen's sections (app/routes/account.tsx; decision 0047): each form posts to /account with
@@ -55,7 +56,7 @@ export function When({ iso }: { iso: string | null }) {
 
 /** An answer meant for this form: the fetcher's (with JavaScript) or the page's (a plain post). */
 export function useAnswer(fetcher: { data?: AccountAnswer }, intents: AccountIntent[]): AccountAnswer | undefined {
-  const actionData = useActionData<AccountAnswer>();
+  const actionData = useActionData<typeof clientAction>();
   if (fetcher.data && intents.includes(fetcher.data.intent as AccountIntent)) return fetcher.data;
   return actionData && intents.includes(actionData.intent as AccountIntent) ? actionData : undefined;
 }
@@ -77,7 +78,7 @@ export function ErrorMessage({ result }: { result?: AccountAnswer }) {
 }
 
 export function PasswordSection({ limits }: { limits: { passwordMin: number; passwordMax: number } }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: "account-password" });
+  const fetcher = useFetcher<typeof clientAction>({ key: "account-password" });
   const result = useAnswer(fetcher, ["password"]);
   const errors = result?.ok === false ? (result.fieldErrors ?? {}) : {};
   const formRef = useRef<HTMLFormElement>(null);
@@ -143,7 +144,7 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
 
 export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
   const others = sessions.filter((session) => !session.current).length;
-  const fetcher = useFetcher<AccountAnswer>({ key: "account-sessions-others" });
+  const fetcher = useFetcher<typeof clientAction>({ key: "account-sessions-others" });
   return (
     <section className="card account-section" aria-labelledby="sessions-title">
       <h2 className="card-title" id="sessions-title">
@@ -170,7 +171,7 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
 }
 
 function SessionItem({ session }: { session: SessionRow }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: `account-session-${session.id}` });
+  const fetcher = useFetcher<typeof clientAction>({ key: `account-session-${session.id}` });
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-session") return null;
   return (
     <li className="account-item" data-testid="session">

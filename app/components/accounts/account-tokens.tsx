@@ -2,10 +2,11 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { revokeQuestion } from "~/common/delete-question";
 import { RevokeForm } from "./account-revoke";
-import { FieldError, useAnswer, When, type AccountAnswer, type TokenRow } from "./account-sections";
+import { FieldError, useAnswer, When, type TokenRow } from "./account-sections";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import type { clientAction } from "~/routes/account";
 
 /**
  * The account screen's access tokens (app/routes/account.tsx): create one (its secret is shown this
@@ -20,7 +21,7 @@ export function TokensSection({
   nameMax: number;
   tokensMax: number;
 }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: "account-token-create" });
+  const fetcher = useFetcher<typeof clientAction>({ key: "account-token-create" });
   const result = useAnswer(fetcher, ["create-token"]);
   const created = result?.ok ? result.created : undefined;
   const nameError = result?.ok === false ? result.fieldErrors?.name : undefined;
@@ -114,7 +115,7 @@ function NewToken({ created }: { created: { name: string; token: string } }) {
 }
 
 function TokenItem({ token }: { token: TokenRow }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: `account-token-${token.id}` });
+  const fetcher = useFetcher<typeof clientAction>({ key: `account-token-${token.id}` });
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-token") return null;
   return (
     <li className="account-item" data-testid="api-token">

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { aiFailureText, streamAssistant, type VoiceOption } from "~/browser/ai-client";
+import { aiFailureText, streamAssistant } from "~/browser/ai-client";
+import type { VoiceOption } from "~/common/assistant/voice-options";
 import { dropConversation, startConversation } from "~/browser/conversations-client";
 import { OFFLINE_ASSISTANT_ID } from "~/common/assistant/assistant-labels";
 import type { Exchange } from "~/common/assistant/assistant-exchanges";

@@ -4,8 +4,6 @@ import { Icon } from "~/components/ui/icon";
 import type { Exchange, SpokenAudio } from "~/common/assistant/assistant-exchanges";
 import { SAVE_FAILED, SaveToLibrary } from "~/components/media/save-to-library";
 
-export type { Exchange, SpokenAudio } from "~/common/assistant/assistant-exchanges";
-
 export interface ConversationSpeech {
   /** With JavaScript: "Save to library" calls the API; without, it is a form posted to the page. */
   hydrated: boolean;

@@ -1,6 +1,7 @@
 import { useEffect, useState, type RefObject } from "react";
 import { Form } from "react-router";
-import { loadVoiceOptions, type VoiceOption } from "~/browser/ai-client";
+import { loadVoiceOptions } from "~/browser/ai-client";
+import type { VoiceOption } from "~/common/assistant/voice-options";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** docs/screens.md#screens-and-routes texts of the assistant's voice choice. */

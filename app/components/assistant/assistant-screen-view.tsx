@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
-import type { VoiceOption } from "~/browser/ai-client";
+import type { VoiceOption } from "~/common/assistant/voice-options";
 import type {
   AssistantActionData,
   ListedConversation,

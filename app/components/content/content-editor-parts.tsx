@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { CANCEL_QUESTION } from "./content-texts";
 import { Icon } from "~/components/ui/icon";
 import type { IconName } from "~/common/icons";
-import type { EditorStatus } from "./use-save-queue";
+import type { EditorStatus } from "./save-states";
 
 /** A text that begins with its own emoji ("💾 Saved") gets no icon beside it. */
 const STARTS_WITH_EMOJI = /^\p{Extended_Pictographic}/u;

@@ -14,7 +14,8 @@ import {
   type EditorLimits,
   type SaveFailure,
 } from "./content-texts";
-import { useSaveQueue, type EditorStatus } from "./use-save-queue";
+import type { EditorStatus } from "./save-states";
+import { useSaveQueue } from "./use-save-queue";
 import { useEditStartRestore } from "./use-edit-start-restore";
 import { Icon } from "~/components/ui/icon";
 import { useFollowLinksInApp } from "~/components/shell/in-app-links";

@@ -2,11 +2,15 @@ import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "~/components/shell/toasts";
 import type { EditableItem } from "./content-texts";
-import type { SaveOutcome } from "./use-save-queue";
+import type { SaveOutcome } from "./save-states";
 
 /** The content screen's action intent for Cancel's "go back" after an autosave. */
 export const RESTORE_EDIT_START = "restore-edit-start";
 
+/**
+ * The restore intent's own answer, typed here rather than as `typeof clientAction`: the content action's
+ * other intents answer `{ ok, intent: string }`, which a check of `intent` cannot tell from this one.
+ */
 type RestoreAnswer =
   | { ok: true; intent: typeof RESTORE_EDIT_START; item: EditableItem; message: string }
   | { ok: false; intent: string | null; found?: boolean };

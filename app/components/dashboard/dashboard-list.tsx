@@ -11,8 +11,9 @@ import {
   contentRow,
   contentRowsMarkup,
   type ContentListItem,
+  type JustChangedRow,
 } from "~/components/content/content-rows";
-import { useJustChangedRow, type JustChangedRow } from "~/components/ui/just-changed-row";
+import { useJustChangedRow } from "~/components/ui/just-changed-row";
 
 /** docs/screens.md#screens-and-routes and #error-messages texts of the dashboard list. */
 export const EMPTY_CONTENT_TEXT = "No content yet. Click Create to get started!";

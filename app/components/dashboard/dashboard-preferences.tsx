@@ -6,6 +6,7 @@ import { Icon } from "~/components/ui/icon";
 import { DASHBOARD_TOAST_MS, toast } from "~/components/shell/toasts";
 import { ToolGrid } from "~/components/dashboard/tool-grid";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/common/tools";
+import type { action } from "~/routes/preferences";
 
 /** Hidden fields every preference form carries. */
 function PreferenceFields({ intent }: { intent: string }) {
@@ -28,15 +29,15 @@ function usePendingPreference(intent: string, field: string): string | null {
 
 /** The dashboard's plan: the label and the buttons that set it (the plan only sets the label and says so). */
 export function PlanSection({ savedPlan }: { savedPlan: Plan }) {
-  const planFetcher = useFetcher({ key: "plan" });
+  const planFetcher = useFetcher<typeof action>({ key: "plan" });
   const plan = (usePendingPreference("plan", "plan") ?? savedPlan) as Plan;
 
   // docs/screens.md#roles-and-permissions: choosing a plan only sets the label and says so.
   // Each answer is a new object, so choosing the same plan twice announces it twice; a re-render does not.
   const announcedPlan = useRef<unknown>(null);
   useEffect(() => {
-    const data = planFetcher.data as { preferences?: { plan: Plan } } | undefined;
-    if (planFetcher.state !== "idle" || !data?.preferences || announcedPlan.current === data) return;
+    const data = planFetcher.data;
+    if (planFetcher.state !== "idle" || !data || !("preferences" in data) || announcedPlan.current === data) return;
     announcedPlan.current = data;
     toast.success(`${data.preferences.plan} Plan Activated!`, { autoClose: DASHBOARD_TOAST_MS });
   }, [planFetcher.state, planFetcher.data]);

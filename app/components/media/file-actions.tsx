@@ -6,8 +6,13 @@ import { withFailureFallback } from "~/browser/network-safe";
 import { deleteQuestion } from "~/common/delete-question";
 import type { FileAnswer, FileScreenKind, ListedFile } from "~/common/media/file-screen-kinds";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
-import type { Outcome } from "~/components/ui/upload-progress-bar";
+import type { Outcome } from "~/components/shell/flash-message";
 import { toast } from "~/components/shell/toasts";
+import type { clientAction as videosAction } from "~/routes/videos";
+import type { clientAction as voicesAction } from "~/routes/voices";
+
+/** What answers the fetchers: the screen's action, Voices' or the Video Hub's (`kind.path`). */
+type ScreenAction = typeof voicesAction | typeof videosAction;
 
 /**
  * What the two file screens (Voices: ./voice-list.tsx, Video Hub: ./video-list.tsx) share: rename and
@@ -53,8 +58,8 @@ export function useFileActions(
   );
   /** The row whose Rename link takes the focus once it is shown (after a rename or a cancelled one). */
   const [focusRow, setFocusRow] = useState<string | null>(null);
-  const renameFetcher = useFetcher<FileAnswer>({ key: `${kind.kind}-rename` });
-  const deleteFetcher = useFetcher<FileAnswer>({ key: `${kind.kind}-delete` });
+  const renameFetcher = useFetcher<ScreenAction>({ key: `${kind.kind}-rename` });
+  const deleteFetcher = useFetcher<ScreenAction>({ key: `${kind.kind}-delete` });
   const busyName = (renameFetcher.formData ?? deleteFetcher.formData)?.get("name") ?? null;
 
   /** A success without a text of its own says nothing; a failure says its text in a toast and in the page. */
@@ -208,8 +213,14 @@ export function fileDeletePanel(kind: FileScreenKind, name: string | null | unde
   );
 }
 
-/** Calls `handle` once with each new answer a fetcher brings back. */
-function useAnswer(fetcher: { state: string; data?: FileAnswer }, handle: (answer: FileAnswer) => void) {
+/**
+ * Calls `handle` once with each new answer a fetcher brings back. The Video Hub's action also answers its
+ * generated clips' deletes (~/components/video-jobs/generated-videos.tsx), which these fetchers never post.
+ */
+function useAnswer(
+  fetcher: { state: string; data?: FileAnswer | { intent: "delete-generated" } },
+  handle: (answer: FileAnswer) => void,
+) {
   const handled = useRef<unknown>(null);
   const latest = useRef(handle);
   latest.current = handle;
@@ -217,6 +228,6 @@ function useAnswer(fetcher: { state: string; data?: FileAnswer }, handle: (answe
     const answer = fetcher.data;
     if (fetcher.state !== "idle" || !answer || handled.current === answer) return;
     handled.current = answer;
-    latest.current(answer);
+    if (answer.intent !== "delete-generated") latest.current(answer);
   }, [fetcher.state, fetcher.data]);
 }

@@ -1,6 +1,6 @@
 import { hasExtension } from "~/common/media/media-names";
 import type { FileAnswer, FileScreenKind } from "~/common/media/file-screen-kinds";
-import { FlashMessage, OutcomeMessage, type Outcome } from "~/components/ui/upload-progress-bar";
+import { FlashMessage, OutcomeMessage, type Outcome } from "~/components/shell/flash-message";
 import { MediaHeader } from "~/components/shell/page-header";
 import type { StorageUsageView } from "~/components/shell/storage-meter";
 import { UploadCard } from "./upload-card";

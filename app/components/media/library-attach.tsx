@@ -1,7 +1,7 @@
 import { useFetcher } from "react-router";
 import type { LibraryFileJson } from "~/common/media/library-rules";
 import { Icon } from "~/components/ui/icon";
-import type { LibraryAnswer } from "./library-texts";
+import type { clientAction } from "~/routes/library";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** The fetcher both the chooser and its card's status line read (keyed fetchers share their state). */
@@ -23,7 +23,7 @@ export function AttachChooser({
   back: string;
   projects: { id: string; title: string }[];
 }) {
-  const fetcher = useFetcher<LibraryAnswer>({ key: attachKey(file.id) });
+  const fetcher = useFetcher<typeof clientAction>({ key: attachKey(file.id) });
   const hydrated = useHydrated();
   return (
     <details className="library-attach">
@@ -74,8 +74,9 @@ export function AttachChooser({
 
 /** The card's line for its last attachment ("Attached to Trip film", or why not), read out as it changes. */
 export function AttachStatus({ fileId }: { fileId: string }) {
-  const fetcher = useFetcher<LibraryAnswer>({ key: attachKey(fileId) });
-  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  const fetcher = useFetcher<typeof clientAction>({ key: attachKey(fileId) });
+  // The chooser posts intent=attach: the action's other answers (a share's link) never come back here.
+  const answer = fetcher.state === "idle" && fetcher.data?.intent !== "share" ? fetcher.data : undefined;
   const text = fetcher.state !== "idle" ? "Attaching…" : answer ? answer.message : "";
   return (
     <p

@@ -20,6 +20,7 @@ import { FileDetails, LibraryTitle } from "./library-details";
 import { toast } from "~/components/shell/toasts";
 import { DELETE_CONFIRM, type LibraryAnswer } from "./library-texts";
 import { ShareControl } from "~/components/sharing/share-dialog";
+import type { clientAction } from "~/routes/library";
 
 /** Kinds the AI tools make: their provenance is shown, "unknown" for files from before it was kept. */
 const GENERATED_KINDS: readonly MediaKind[] = ["speech", "image", "aivideo", "sketch"];
@@ -76,7 +77,7 @@ export function LibraryItem({
   actionData: LibraryAnswer | null;
 }) {
   const { kind } = file;
-  const fetcher = useFetcher<LibraryAnswer>({ key: `library-delete-${file.id}` });
+  const fetcher = useFetcher<typeof clientAction>({ key: `library-delete-${file.id}` });
   const reported = useRef<unknown>(null);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || reported.current === fetcher.data) return;

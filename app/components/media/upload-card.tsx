@@ -4,7 +4,8 @@ import { UploadNetworkError, uploadWithProgress } from "~/browser/upload-progres
 import { UPLOAD_SUCCESSFUL } from "~/common/media/file-screen-kinds";
 import { DropZone } from "~/components/ui/drop-zone";
 import { Icon } from "~/components/ui/icon";
-import { UploadProgress, type Outcome } from "~/components/ui/upload-progress-bar";
+import { UploadProgress } from "~/components/ui/upload-progress-bar";
+import type { Outcome } from "~/components/shell/flash-message";
 import { StorageMeter, type StorageUsageView } from "~/components/shell/storage-meter";
 import { toast } from "~/components/shell/toasts";
 

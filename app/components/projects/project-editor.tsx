@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigate } from "react-router";
 import { PROJECT_SLOTS, type ProjectSlot } from "~/common/project-rules";
-import { FlashMessage } from "~/components/ui/upload-progress-bar";
+import { FlashMessage } from "~/components/shell/flash-message";
 import { MediaHeader } from "~/components/shell/page-header";
 import { Icon } from "~/components/ui/icon";
 import { ProjectGenerators, type GeneratedChoice } from "./project-generators";
@@ -9,6 +9,7 @@ import { ProjectMediaIcons, slotLabel } from "./project-media-icons";
 import { MediaSlot, type MediaChoice } from "./project-media-slots";
 import { toast } from "~/components/shell/toasts";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import type { clientAction } from "~/routes/project";
 
 /** docs/screens.md#states-and-transitions, #error-messages and #constants-and-limits texts and timing of the project editor (shared with its route's action). */
 export const TITLE_REQUIRED = "Title required";
@@ -98,15 +99,16 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
   );
   const [titleError, setTitleError] = useState(saveAnswer?.titleError ?? null);
 
-  const saveFetcher = useFetcher<SaveAnswer>({ key: "project-save" });
-  const attachFetcher = useFetcher<AttachAnswer>({ key: "project-attach" });
+  const saveFetcher = useFetcher<typeof clientAction>({ key: "project-save" });
+  const attachFetcher = useFetcher<typeof clientAction>({ key: "project-attach" });
   const saving = saveFetcher.state !== "idle";
 
   // The enhanced save's answer: the message, then /projects after 0.8 s (docs/screens.md#states-and-transitions and #constants-and-limits).
   const handledSave = useRef<unknown>(null);
   useEffect(() => {
     const answer = saveFetcher.data;
-    if (saveFetcher.state !== "idle" || !answer || handledSave.current === answer) return;
+    // The form posts intent=save: the action's attach answers go to the generators' fetcher.
+    if (saveFetcher.state !== "idle" || answer?.intent !== "save" || handledSave.current === answer) return;
     handledSave.current = answer;
     setStatus(answer.titleError ? null : { ok: answer.ok, text: answer.message, detail: answer.detail });
     setTitleError(answer.titleError ?? null);

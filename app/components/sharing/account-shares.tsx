@@ -1,9 +1,9 @@
 import { useFetcher } from "react-router";
 import { KIND_NAMES, type SharedLink } from "~/common/sharing/share-link-view";
 import { revokeShareQuestion } from "~/common/delete-question";
-import type { AccountAnswer } from "~/components/accounts/account-sections";
 import { RevokeForm } from "~/components/accounts/account-revoke";
 import { LinkFacts, LinkField } from "./share-link";
+import type { clientAction } from "~/routes/account";
 
 /**
  * The account's "Shared links" (docs/screens.md#sharing): every link the person made, newest first,
@@ -37,7 +37,7 @@ export function SharedLinksSection({ shares, sharingOff }: { shares: SharedLink[
 
 function SharedLinkItem({ link }: { link: SharedLink }) {
   const fetcherKey = `account-share-${link.id}`;
-  const fetcher = useFetcher<AccountAnswer>({ key: fetcherKey });
+  const fetcher = useFetcher<typeof clientAction>({ key: fetcherKey });
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-share") return null;
   return (
     <li className="account-item share-account-item" data-testid="shared-link">

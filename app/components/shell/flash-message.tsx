@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { FlashToast } from "./toasts";
+import type { loader } from "~/root";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** What a media screen says about the last thing the person did (in the page; toasts need JavaScript). */
@@ -30,7 +30,7 @@ export function OutcomeMessage({ outcome }: { outcome: Outcome | null | undefine
  */
 export function FlashMessage() {
   const hydrated = useHydrated();
-  const rootData = useRouteLoaderData("root") as { toast?: FlashToast | null } | undefined;
+  const rootData = useRouteLoaderData<typeof loader>("root");
   const flash = rootData?.toast;
   if (hydrated || !flash) return null;
   return <OutcomeMessage outcome={{ ok: flash.type !== "error", message: flash.message }} />;
@@ -42,7 +42,7 @@ export function FlashMessage() {
  */
 export function FlashFallback() {
   const hydrated = useHydrated();
-  const rootData = useRouteLoaderData("root") as { toast?: FlashToast | null } | undefined;
+  const rootData = useRouteLoaderData<typeof loader>("root");
   const flash = rootData?.toast;
   if (hydrated || !flash) return null;
   return (

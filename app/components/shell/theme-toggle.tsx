@@ -1,10 +1,11 @@
 import { useFetcher, useFetchers, useLocation, useRouteLoaderData } from "react-router";
 import type { Theme } from "~/common/tools";
 import { EnhancedField } from "~/components/ui/enhanced-field";
+import type { loader } from "~/root";
 
 /** The theme as the person last chose it, counting a toggle still on its way to the server. */
 export function useTheme(): Theme {
-  const rootData = useRouteLoaderData("root") as { theme?: Theme } | undefined;
+  const rootData = useRouteLoaderData<typeof loader>("root");
   const pending = useFetchers().find((fetcher) => fetcher.formData?.get("intent") === "theme");
   const pendingTheme = pending?.formData?.get("theme");
   return pendingTheme === "light" || pendingTheme === "dark" ? pendingTheme : (rootData?.theme ?? "dark");

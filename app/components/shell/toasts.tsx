@@ -4,6 +4,7 @@ import { forgetWelcome } from "~/browser/welcome";
 import type { ToastOptions } from "react-toastify/unstyled";
 import { useTheme } from "./theme-toggle";
 import { startsWithEmoji, toastStack } from "./toast-peek";
+import type { loader } from "~/root";
 
 export interface FlashToast {
   type: "info" | "success" | "error" | "warning";
@@ -52,7 +53,7 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
     () => wanted,
     () => false,
   );
-  const signedIn = !!(useRouteLoaderData("root") as { user?: unknown } | undefined)?.user;
+  const signedIn = !!useRouteLoaderData<typeof loader>("root")?.user;
   const wasSignedIn = useRef(signedIn);
   useEffect(() => {
     // Signed out: no toast of the session outlives it (shown or waiting), and the next sign-in is welcomed.

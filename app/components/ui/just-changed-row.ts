@@ -1,8 +1,6 @@
 import { useEffect } from "react";
 import { JUST_CHANGED_CLASS, type JustChangedRow } from "~/components/content/content-rows";
 
-export type { JustChangedRow };
-
 /**
  * With JavaScript, the just-changed row (docs/screens.md#after-create-and-a-pin) is brought to the middle of the screen
  * and its title or star takes the focus, also after an in-app navigation (which scrolls to the top);

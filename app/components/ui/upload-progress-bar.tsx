@@ -1,8 +1,3 @@
-/*
- * The media screens' small pieces. The messages live in ./flash-message and the header in
- * ./page-header (the login page takes FlashMessage alone, without the header and its icons).
- */
-export { FlashMessage, OutcomeMessage, type Outcome } from "~/components/shell/flash-message";
 /** docs/screens.md#states-and-transitions Upload: "uploading (with a percent)". */
 export function UploadProgress({ percent, label = "Uploading..." }: { percent: number | null; label?: string }) {
   if (percent === null) return null;
@@ -15,6 +10,3 @@ export function UploadProgress({ percent, label = "Uploading..." }: { percent: n
     </div>
   );
 }
-
-/** Kept here for screens that import it with the other media pieces (it lives in ./page-header). */
-export { MediaHeader } from "~/components/shell/page-header";

@@ -8,6 +8,7 @@ import { Icon } from "~/components/ui/icon";
 import { EmptyState } from "~/components/shell/page-header";
 import { toast } from "~/components/shell/toasts";
 import { VideoModal } from "~/components/media/video-modal";
+import type { clientAction } from "~/routes/videos";
 
 /** The Video Hub player's failure text (docs/screens.md#error-messages). */
 const PLAYBACK_FAILED = "Playback failed. Please try again.";
@@ -102,7 +103,7 @@ function GeneratedItem({
   highlighted: boolean;
   onPlay: () => void;
 }) {
-  const fetcher = useFetcher<GeneratedAnswer>({ key: `generated-delete-${video.id}` });
+  const fetcher = useFetcher<typeof clientAction>({ key: `generated-delete-${video.id}` });
   const reported = useRef<unknown>(null);
   // A failure says the text in docs/screens.md#error-messages (a success's toast comes with the answer, from the server).
   useEffect(() => {

@@ -6,8 +6,7 @@ import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
 import type { IconName } from "~/common/icons";
 import { useHydrated } from "~/components/ui/use-hydrated";
-
-export type { ListedVideoJob };
+import type { action } from "~/routes/aivideo";
 
 const RETRYABLE = new Set(["error", "timeout", "cancelled"]);
 
@@ -156,14 +155,14 @@ function JobButton({
   label: string;
   name: string;
 }) {
-  const fetcher = useFetcher<{ shown?: string; jobError?: string }>();
+  const fetcher = useFetcher<typeof action>();
   const navigate = useNavigate();
   // A retried job is shown as a new generation is.
   const answer = fetcher.data;
   useEffect(() => {
     if (!answer) return;
-    onAnswer(answer.jobError ?? null);
-    if (answer.shown) void navigate(answer.shown);
+    onAnswer("jobError" in answer ? answer.jobError : null);
+    if ("shown" in answer) void navigate(answer.shown);
   }, [answer, navigate, onAnswer]);
   return (
     <fetcher.Form method="post">

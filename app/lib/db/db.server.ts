@@ -1,14 +1,9 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
-import {
-  cachingStatements,
-  createPostgresPool,
-  engineOf,
-  openSqlite,
-  StripNulPlugin,
-  type DatabaseEngine,
-} from "./db-dialect.server";
+import { cachingStatements, createPostgresPool, openSqlite } from "./db-dialect.server";
+import { engineOf, type DatabaseEngine } from "../../../db/portable";
+import { StripNulPlugin } from "./portable-sql.server";
 import type { Database as Schema } from "./db-schema";
 import { env, type Settings } from "~/lib/settings/env.server";
 import { makePrivateDir, makePrivateSqliteFiles } from "~/lib/storage/private-files.server";

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { answersWithData } from "./forms.server";
+import { answersWithData } from "./enhanced-answer.server";
 
 /**
  * A screen's delete asks first (docs/screens.md#dialogs). With JavaScript the app's dialog has asked

@@ -3,22 +3,12 @@ import { outageOf } from "~/lib/outage.server";
 import { DomainError } from "~/lib/domain-error";
 
 /**
- * Reading screen forms (the screens' actions): one text reader, one field-error mapper, one answer for
- * a refusal, and one rule for whom an action answers with data.
+ * Reading screen forms (the screens' actions): one text reader, one field-error mapper and one answer for
+ * a refusal. Whom an action answers with data, and how, is ./enhanced-answer.server.ts.
  */
 
 /** A form field as text: a missing field or a file reads as "". */
 export const text = (value: FormDataEntryValue | null): string => (typeof value === "string" ? value : "");
-
-/**
- * Whether the post came from the screen's script (a `useFetcher` submission), which reads the answer
- * as data, rather than from a plain HTML form (JavaScript off), which follows a redirect (post,
- * redirect, get: a reload never posts twice, and the flash message says what happened). Browsers send
- * the same request for both, so the script says so with the field `enhanced=1`
- * (~/components/ui/enhanced-field.tsx adds it to a form once hydrated; fetchers set it themselves).
- * It only chooses the shape of the answer, never what the action does or allows.
- */
-export const answersWithData = (form: FormData): boolean => form.get("enhanced") === "1";
 
 /** A schema's issues as field errors, the first message per field (zod's flattenError). */
 export function fieldErrors<F extends string>(error: z.ZodError, fields: readonly F[]): Partial<Record<F, string>> {

@@ -19,16 +19,6 @@ import { settingsShape } from "./catalogue";
  * (`entry.module.settings`).
  */
 
-export {
-  SECRET_MIN_LENGTH,
-  REGISTRATION_MODES,
-  type RegistrationMode,
-  SHARING_MODES,
-  type SharingMode,
-  type TrustProxy,
-} from "./server-variables";
-export { OPENAI_DEFAULT_VOICES, IMAGE_PROVIDER_KINDS, type ImageProviderKind } from "./ai-variables";
-
 const MiB = 1024 * 1024;
 
 /** The settings single sign-on needs together (docs/operating.md "Single sign-on"). */
@@ -110,7 +100,7 @@ const settingsSchema = z
       database: raw.DATABASE_URL
         ? ({ engine: "postgres", url: raw.DATABASE_URL } as const)
         : ({ engine: "sqlite", file: path.resolve(raw.DATABASE_FILE ?? path.join(dataDir, "studio.sqlite")) } as const),
-      /** STORAGE_URL as given (app/lib/storage/storage.server.ts parses it); null: files under $DATA_DIR/media. */
+      /** STORAGE_URL as given (app/lib/storage/storage-url.server.ts parses it); null: files under $DATA_DIR/media. */
       storageUrl: raw.STORAGE_URL,
       /** Set by INSTANCE_ID or made from the host name and port: names this instance's temporary upload folder. */
       instanceId: raw.INSTANCE_ID ?? null,

@@ -9,7 +9,6 @@ import { SECRET_MIN_LENGTH } from "./server-variables";
  * The session secret: SESSION_SECRET, or one generated once and kept in $DATA_DIR/session-secret.
  * Nothing here signs anything: app/lib/settings/keys.server.ts derives each use's key from this secret.
  */
-export { SECRET_MIN_LENGTH };
 
 let cachedSecret: string | undefined;
 

@@ -7,28 +7,15 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  ListPartsCommand,
   S3Client,
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { createDiskStore } from "./disk-store.server";
 import { outageOf } from "~/lib/outage.server";
-import {
-  checkInstanceId,
-  checkKey,
-  createInspector,
-  KEY_PATTERN,
-  normalisePrefix,
-  SWEEP_GRACE_MS,
-  type FileStore,
-  type StorageConfig,
-  type SweepResult,
-} from "./storage.server";
-
-// Parsing STORAGE_URL lives with the choice of store (no SDK needed to read it); kept importable from here.
+import { deleteQuietly, isNotFound, isNotImplemented, objectPages, unfinishedUploads } from "./s3-listing.server";
+import { sweepS3 } from "./s3-sweep.server";
+import { checkInstanceId, checkKey, createInspector, type FileStore } from "./storage.server";
+import { normalisePrefix } from "./storage-url.server";
 
 /**
  * FileStore on an S3-compatible object store (AWS S3, MinIO, Cloudflare R2, s3rver in tests).
@@ -38,8 +25,9 @@ import {
  * `objects/<key>` once committed. The same two steps as on disk, so an object is complete or absent
  * under its final key: `stage` streams the upload through the byte counter and sniffer into a
  * temporary key with a multipart upload (bounded part size and queue, so memory stays flat whatever
- * the file's size), `commit` copies it to its key and deletes the temporary object. `sweep` removes
- * stale temporary objects, stale unfinished multipart uploads, and objects no row claims.
+ * the file's size), `commit` copies it to its key and deletes the temporary object. `sweep`
+ * (s3-sweep.server.ts) removes stale temporary objects, stale unfinished multipart uploads, and
+ * objects no row claims; the listings both walk are in s3-listing.server.ts.
  *
  * Credentials come from the SDK's default provider chain (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
  * AWS_SESSION_TOKEN, shared config files, instance roles); the region from the URL or AWS_REGION.
@@ -65,21 +53,6 @@ export interface S3StoreOptions {
 }
 
 const MiB = 1024 * 1024;
-const KNOWN_BATCH = 500;
-
-function statusOf(error: unknown): number | undefined {
-  return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
-}
-
-function isNotFound(error: unknown): boolean {
-  const name = (error as { name?: string } | undefined)?.name;
-  return statusOf(error) === 404 || name === "NotFound" || name === "NoSuchKey";
-}
-
-function isNotImplemented(error: unknown): boolean {
-  const name = (error as { name?: string } | undefined)?.name;
-  return name === "NotImplemented" || statusOf(error) === 501;
-}
 
 /** How long connecting to the store may take, and how long a request's socket may stay silent. */
 export const S3_CONNECT_TIMEOUT_MS = 10_000;
@@ -125,68 +98,18 @@ export function createS3Store(options: S3StoreOptions): FileStore {
   // CopySource is "bucket/key", URL-encoded (our keys are plain ASCII, a prefix may not be).
   const copySource = (key: string) => `${bucket}/${key.split("/").map(encodeURIComponent).join("/")}`;
 
-  async function deleteQuietly(key: string) {
-    await client
-      .send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))
-      .catch((error) => console.error(`[storage] could not remove s3://${bucket}/${key}`, error));
-  }
-
-  /** Every object under `listPrefix`, a page (up to 1000) at a time. */
-  async function* pages(listPrefix: string) {
-    let token: string | undefined;
-    do {
-      const page = await client.send(
-        new ListObjectsV2Command({ Bucket: bucket, Prefix: listPrefix, ContinuationToken: token }),
-      );
-      yield (page.Contents ?? []).filter((object) => object.Key !== undefined);
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-  }
-
-  /** When the newest part of a multipart upload arrived (undefined: no parts, or the listing failed → its start decides). */
-  async function newestPart(key: string, uploadId: string): Promise<Date | undefined> {
-    let newest: Date | undefined;
-    let marker: string | undefined;
-    try {
-      do {
-        const page = await client.send(
-          new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker }),
-        );
-        for (const part of page.Parts ?? []) {
-          if (part.LastModified && (!newest || part.LastModified > newest)) newest = part.LastModified;
-        }
-        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
-      } while (marker);
-    } catch (error) {
-      if (!isNotFound(error)) console.error(`[storage] could not list the parts of s3://${bucket}/${key}`, error);
-    }
-    return newest ?? new Date(0);
-  }
+  const place = { client, bucket };
 
   /** Aborts every unfinished multipart upload under `listPrefix` (but ours in flight); returns how many. */
   async function abortUploads(listPrefix: string): Promise<number> {
     let aborted = 0;
-    let keyMarker: string | undefined;
-    let uploadIdMarker: string | undefined;
-    do {
-      const page = await client.send(
-        new ListMultipartUploadsCommand({
-          Bucket: bucket,
-          Prefix: listPrefix,
-          KeyMarker: keyMarker,
-          UploadIdMarker: uploadIdMarker,
-        }),
+    for await (const upload of unfinishedUploads(place, listPrefix)) {
+      if (inFlight.has(upload.Key)) continue;
+      await client.send(
+        new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }),
       );
-      for (const upload of page.Uploads ?? []) {
-        if (!upload.Key || !upload.UploadId || inFlight.has(upload.Key)) continue;
-        await client.send(
-          new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }),
-        );
-        aborted++;
-      }
-      keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
-      uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
-    } while (keyMarker);
+      aborted++;
+    }
     return aborted;
   }
 
@@ -221,7 +144,7 @@ export function createS3Store(options: S3StoreOptions): FileStore {
         body.destroy();
         // A single-part upload may have completed before the refusal surfaced; an aborted multipart
         // upload has no object. Deleting a missing key is not an error in S3.
-        await deleteQuietly(tempPath);
+        await deleteQuietly(place, tempPath);
         inFlight.delete(tempPath);
         throw reported;
       }
@@ -247,12 +170,12 @@ export function createS3Store(options: S3StoreOptions): FileStore {
           throw outageOf(error, "storage") ?? error;
         });
       // If this fails the temporary object stays until the next sweep removes it.
-      await deleteQuietly(staged.tempPath);
+      await deleteQuietly(place, staged.tempPath);
       inFlight.delete(staged.tempPath);
     },
 
     async discard(staged) {
-      await deleteQuietly(staged.tempPath);
+      await deleteQuietly(place, staged.tempPath);
       inFlight.delete(staged.tempPath);
     },
 
@@ -306,78 +229,18 @@ export function createS3Store(options: S3StoreOptions): FileStore {
     },
 
     async remove(key) {
-      await deleteQuietly(objectKey(key));
+      await deleteQuietly(place, objectKey(key));
     },
 
-    async sweep(known, { graceMs = SWEEP_GRACE_MS, now = Date.now() } = {}) {
-      const result: SweepResult = { removedFiles: 0, removedTemporary: 0 };
-      const isStale = (modified: Date | undefined) => modified !== undefined && now - modified.getTime() > graceMs;
-
-      for await (const page of pages(tmpPrefix)) {
-        for (const object of page) {
-          if (inFlight.has(object.Key!) || !isStale(object.LastModified)) continue;
-          await deleteQuietly(object.Key!);
-          result.removedTemporary++;
-        }
-      }
-
-      // Multipart uploads cut off by a crash keep their parts (billed, invisible to listings) until
-      // aborted. A bucket lifecycle rule (AbortIncompleteMultipartUpload) does the same; this covers
-      // buckets without one. Servers that do not implement the listing (s3rver) are skipped.
-      try {
-        let keyMarker: string | undefined;
-        let uploadIdMarker: string | undefined;
-        do {
-          const page = await client.send(
-            new ListMultipartUploadsCommand({
-              Bucket: bucket,
-              Prefix: tmpPrefix,
-              KeyMarker: keyMarker,
-              UploadIdMarker: uploadIdMarker,
-            }),
-          );
-          for (const upload of page.Uploads ?? []) {
-            if (!upload.Key || !upload.UploadId || inFlight.has(upload.Key) || !isStale(upload.Initiated)) continue;
-            // An upload began long ago may still be going (a 2 GiB video over a slow line): its newest
-            // part says whether it is alive (a live one sends a part every few seconds).
-            if (!isStale(await newestPart(upload.Key, upload.UploadId))) continue;
-            await client
-              .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }))
-              .then(() => result.removedTemporary++)
-              .catch((error) =>
-                console.error(`[storage] could not abort the upload of s3://${bucket}/${upload.Key}`, error),
-              );
-          }
-          keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
-          uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
-        } while (keyMarker);
-      } catch (error) {
-        // Not a reason to leave orphaned objects in place: log it and go on with the objects.
-        if (!isNotImplemented(error))
-          console.error(`[storage] could not list unfinished uploads in s3://${bucket}/${tmpPrefix}`, error);
-      }
-
-      for await (const page of pages(objectsPrefix)) {
-        const entries = page.map((object) => ({ key: object.Key!.slice(objectsPrefix.length), object }));
-        // Ask in batches: a portable IN list stays well below every database's parameter limit.
-        for (let i = 0; i < entries.length; i += KNOWN_BATCH) {
-          const batch = entries.slice(i, i + KNOWN_BATCH);
-          const claimed = await known(batch.map((entry) => entry.key).filter((key) => KEY_PATTERN.test(key)));
-          for (const { key, object } of batch) {
-            if (claimed.has(key) || !isStale(object.LastModified)) continue;
-            await deleteQuietly(object.Key!);
-            result.removedFiles++;
-          }
-        }
-      }
-      return result;
+    sweep(known, sweepOptions) {
+      return sweepS3({ ...place, tmpPrefix, objectsPrefix, inFlight }, known, sweepOptions);
     },
 
     async clearTemporary() {
       // Listing our folder is also the start's check that the bucket exists and the credentials work:
       // its errors go to the caller.
       let removed = 0;
-      for await (const page of pages(ownTmpPrefix)) {
+      for await (const page of objectPages(place, ownTmpPrefix)) {
         for (const object of page) {
           if (inFlight.has(object.Key!)) continue;
           await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key! }));
@@ -398,13 +261,4 @@ export function createS3Store(options: S3StoreOptions): FileStore {
       if (ownsClient) client.destroy();
     },
   };
-}
-
-/** The FileStore a parsed STORAGE_URL describes. */
-export function createStoreFromConfig(
-  config: StorageConfig,
-  options: Pick<S3StoreOptions, "instanceId"> = {},
-): FileStore {
-  if (config.kind === "file") return createDiskStore(config.root, options);
-  return createS3Store({ ...config, ...options });
 }

@@ -1,9 +1,9 @@
 import os from "node:os";
-import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { createDiskStore } from "./disk-store.server";
 import { env, SettingsError, type Settings } from "~/lib/settings/env.server";
 import { SNIFF_BYTES } from "./file-signatures";
+import { parseStorageUrl, type StorageConfig } from "./storage-url.server";
 
 /**
  * The one place user files live (DESIGN.md "Data and files"). Files are stored under a key (the
@@ -13,10 +13,11 @@ import { SNIFF_BYTES } from "./file-signatures";
  * a crash can leave: files without a row and stale temporary files.
  *
  * FileStore is an interface: the disk (disk-store.server.ts) or an S3-compatible bucket
- * (s3-store.server.ts), as STORAGE_URL says. This module holds the interface, what both stores share
- * (the byte counter and sniffer, the key and instance id rules, the sweep's grace period) and the
- * choice: `openFileStore()` (called by startApp, before the server listens) picks the store, checks
- * that it can be reached and clears this instance's own temporary folder; nothing happens on import.
+ * (s3-store.server.ts), as STORAGE_URL says (read by storage-url.server.ts). This module holds the
+ * interface, what both stores share (the byte counter and sniffer, the key and instance id rules, the
+ * sweep's grace period) and the choice: `openFileStore()` (called by startApp, before the server
+ * listens) picks the store, checks that it can be reached and clears this instance's own temporary
+ * folder; nothing happens on import.
  *
  * Temporary files live in a folder per instance, `tmp/<instance id>/` (INSTANCE_ID, else
  * `<host name>-<port>`, so an instance restarted on its port finds its own folder): at start the
@@ -160,110 +161,6 @@ export function instanceIdFor(settings: Pick<Settings, "instanceId" | "port">, h
       .replace(/^-+|-+$/g, "")
       .slice(0, 40) || "host";
   return settings.port === 0 ? `${host}-pid${process.pid}` : `${host}-${settings.port}`;
-}
-
-// The disk store is this module's default (made on first use below): kept importable from here.
-
-export type StorageConfig =
-  | { kind: "file"; root: string }
-  | { kind: "s3"; bucket: string; prefix: string; endpoint?: string; region?: string; forcePathStyle: boolean };
-
-/** "studio" or "/studio/" → "studio/"; empty stays empty. */
-export function normalisePrefix(prefix: string | undefined): string {
-  const trimmed = (prefix ?? "").replace(/^\/+|\/+$/g, "");
-  return trimmed ? `${trimmed}/` : "";
-}
-
-const S3_PARAMETERS = new Set(["endpoint", "region", "force_path_style", "prefix"]);
-
-/**
- * Reads STORAGE_URL (pure: no network, no files). Empty or unset: files under `$DATA_DIR/media`.
- * - `file://` (the default folder) or `file:///absolute/path`
- * - `s3://bucket?endpoint=http://127.0.0.1:9000&region=us-east-1&force_path_style=true&prefix=studio`
- *   (every parameter optional; credentials from the standard AWS variables)
- */
-export function parseStorageUrl(url: string | null | undefined, dataDir: string): StorageConfig {
-  const raw = (url ?? "").trim();
-  const defaultRoot = path.join(dataDir, "media");
-  if (raw === "" || raw === "file://") return { kind: "file", root: defaultRoot };
-
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new Error(
-      `STORAGE_URL is not a URL: "${raw}" (expected file:// , file:///absolute/path or s3://bucket?endpoint=…)`,
-    );
-  }
-  if (parsed.protocol === "file:") {
-    if (parsed.host !== "") {
-      throw new Error(
-        `STORAGE_URL "${raw}": a file URL takes an absolute path with three slashes, e.g. file:///var/lib/studio/media`,
-      );
-    }
-    if (parsed.search || parsed.hash) throw new Error(`STORAGE_URL "${raw}": a file URL takes no parameters`);
-    const root = decodeURIComponent(parsed.pathname);
-    if (root === "/" || root === "") return { kind: "file", root: defaultRoot };
-    return { kind: "file", root: path.resolve(root.replace(/\/+$/, "")) };
-  }
-
-  if (parsed.protocol === "s3:") {
-    const bucket = parsed.hostname;
-    if (!bucket) throw new Error(`STORAGE_URL "${raw}": the bucket is missing (s3://bucket?…)`);
-    // S3's naming rules (3-63 lower-case letters, digits, dots and hyphens), loosely: R2 and MinIO follow them too.
-    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-      throw new Error(
-        `STORAGE_URL "${raw}": "${bucket}" is not a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)`,
-      );
-    }
-    if (parsed.username || parsed.password) {
-      throw new Error(
-        `STORAGE_URL "${raw}": put credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL`,
-      );
-    }
-    if (parsed.port) throw new Error(`STORAGE_URL "${raw}": a port belongs in endpoint=, not after the bucket`);
-    if (parsed.pathname !== "" && parsed.pathname !== "/") {
-      throw new Error(
-        `STORAGE_URL "${raw}": use ?prefix=${parsed.pathname.replace(/^\/+/, "")} for a folder inside the bucket`,
-      );
-    }
-    if (parsed.hash) throw new Error(`STORAGE_URL "${raw}": unexpected "#…"`);
-    for (const name of new Set(parsed.searchParams.keys())) {
-      if (!S3_PARAMETERS.has(name)) {
-        throw new Error(`STORAGE_URL "${raw}": unknown parameter "${name}" (known: ${[...S3_PARAMETERS].join(", ")})`);
-      }
-      if (parsed.searchParams.getAll(name).length > 1)
-        throw new Error(`STORAGE_URL "${raw}": "${name}" is given twice`);
-    }
-
-    const endpoint = parsed.searchParams.get("endpoint") || undefined;
-    if (endpoint !== undefined) {
-      let endpointUrl: URL;
-      try {
-        endpointUrl = new URL(endpoint);
-      } catch {
-        throw new Error(
-          `STORAGE_URL "${raw}": endpoint "${endpoint}" is not a URL (e.g. endpoint=http://127.0.0.1:9000)`,
-        );
-      }
-      if (endpointUrl.protocol !== "http:" && endpointUrl.protocol !== "https:") {
-        throw new Error(`STORAGE_URL "${raw}": endpoint must start with http:// or https://`);
-      }
-    }
-    const region = parsed.searchParams.get("region") || undefined;
-    if (region !== undefined && !/^[a-z0-9-]+$/i.test(region))
-      throw new Error(`STORAGE_URL "${raw}": region "${region}" is not a region name`);
-    const pathStyle = parsed.searchParams.get("force_path_style");
-    if (pathStyle !== null && pathStyle !== "true" && pathStyle !== "false") {
-      throw new Error(`STORAGE_URL "${raw}": force_path_style must be true or false, got "${pathStyle}"`);
-    }
-    const prefix = normalisePrefix(parsed.searchParams.get("prefix") ?? undefined);
-    if (prefix.split("/").some((part) => part === "." || part === ".."))
-      throw new Error(`STORAGE_URL "${raw}": prefix may not contain "." or ".." segments`);
-    return { kind: "s3", bucket, prefix, endpoint, region, forcePathStyle: pathStyle === "true" };
-  }
-
-  throw new Error(`STORAGE_URL "${raw}": unsupported scheme "${parsed.protocol}" (use file:// or s3://)`);
 }
 
 let opened: FileStore | null = null;

@@ -1,4 +1,4 @@
-import type { ZipStream } from "./zip-stream.server";
+import type { ZipStream } from "./zip-types.server";
 
 /** The exports' HTTP answers for a zip being written (zip-stream.server.ts writes it). */
 

@@ -19,9 +19,6 @@ import { SharedDeflate } from "./zip-deflate.server";
 import { OutputChunks, Scratch } from "./zip-output.server";
 import type { LazyBufferEntry, MakeBytes, OpenBytes, ZipStream } from "./zip-types.server";
 
-export { safeFileName, ZipNames } from "./zip-names.server";
-export { attachmentDisposition, zipResponse } from "./zip-response.server";
-
 /**
  * Zip files written as they are sent (the exports; docs/decisions/0078). Entries are queued with what
  * makes their bytes, and each is made only when the zip reaches it, so however many entries an export
@@ -40,8 +37,10 @@ export { attachmentDisposition, zipResponse } from "./zip-response.server";
  * which both stores report as ENOENT) becomes an empty entry and is listed by `missing()`, so the
  * export still completes; any other read error ends the stream with that error (the client sees a
  * broken download, not a zip that looks whole).
+ *
+ * Beside it: the writer's interface (zip-types.server.ts), the names inside a zip (zip-names.server.ts)
+ * and the HTTP answer that sends one (zip-response.server.ts).
  */
-export type { LazyBufferEntry, MakeBytes, OpenBytes, ZipEntryOptions, ZipStream } from "./zip-types.server";
 
 type Entry = { path: string; compress: boolean; mtime: Date } & ({ make: MakeBytes } | { open: OpenBytes });
 

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { Database } from "~/lib/db/db-schema";
-import { forUpdate, lockKey } from "~/lib/db/db-dialect.server";
+import { forUpdate, lockKey } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso, randomToken, sha256 } from "~/lib/db/ids.server";

@@ -13,7 +13,8 @@ import {
   verifyPassword,
   type HashPriority,
 } from "./password.server";
-import { env, type RegistrationMode } from "~/lib/settings/env.server";
+import { env } from "~/lib/settings/env.server";
+import type { RegistrationMode } from "~/lib/settings/server-variables";
 import { invitationIsUsable } from "./invitation.server";
 import type { User } from "./user.server";
 import { createUser, getUserWithPasswordByEmail, InvitationNeededError } from "./user.server";

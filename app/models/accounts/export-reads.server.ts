@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import type { ContentVersionsTable, Database } from "~/lib/db/db-schema";
+import type { ContentVersionsTable } from "~/lib/db/work-tables";
+import type { Database } from "~/lib/db/db-schema";
 import { db } from "~/lib/db/db.server";
 import { toMessage, type ConversationMessage } from "~/models/assistant/assistant-conversation.server";
 import { MEDIA_COLUMNS, toFile, type MediaFile } from "~/models/media/media.server";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { lockKey, withoutNul } from "~/lib/db/db-dialect.server";
+import { lockKey, withoutNul } from "~/lib/db/portable-sql.server";
 import type { Database } from "~/lib/db/db-schema";
 import { db } from "~/lib/db/db.server";
 import { env } from "~/lib/settings/env.server";

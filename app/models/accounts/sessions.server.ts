@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { db } from "~/lib/db/db.server";
-import { engineOf, forUpdate } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../../db/portable";
+import { forUpdate } from "~/lib/db/portable-sql.server";
 import type { Database } from "~/lib/db/db-schema";
 import { deviceLabel } from "~/lib/device-label";
 import { nowIso } from "~/lib/db/ids.server";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { env, type RegistrationMode } from "~/lib/settings/env.server";
+import { env } from "~/lib/settings/env.server";
+import type { RegistrationMode } from "~/lib/settings/server-variables";
 import { registerWithPassword } from "./credentials.server";
 import { EmailTakenError, getUserWithPasswordByEmail, type User } from "./user.server";
 

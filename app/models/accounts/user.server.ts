@@ -1,4 +1,4 @@
-import { isUniqueViolation } from "~/lib/db/db-dialect.server";
+import { isUniqueViolation } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/db/ids.server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AssistantMessagesTable } from "~/lib/db/db-schema";
-import { withoutNul } from "~/lib/db/db-dialect.server";
+import type { AssistantMessagesTable } from "~/lib/db/work-tables";
+import { withoutNul } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/db/ids.server";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withoutNul } from "~/lib/db/db-dialect.server";
+import { withoutNul } from "~/lib/db/portable-sql.server";
 import { displayText } from "~/common/media/media-names";
 
 /** What a text content item may hold, and the input the forms and the API send to make or change one. */

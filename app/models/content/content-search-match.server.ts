@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../../db/portable";
 import type { Database } from "~/lib/db/db-schema";
 
 /**

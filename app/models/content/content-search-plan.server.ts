@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../../db/portable";
 import type { Database } from "~/lib/db/db-schema";
 import { textCheckSpec, type CheckPart } from "~/lib/search-text-check.server";
 import type { ContentKey } from "./content-keyset.server";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../../db/portable";
 import { db } from "~/lib/db/db.server";
 import { catchUpAllSearchIndex } from "./content-search-behind.server";
 

@@ -7,10 +7,8 @@ import type { ContentItem, ContentSummary } from "./content.server";
 import type { ContentKey } from "./content-keyset.server";
 import { matchingRows, queryText } from "./content-search-match.server";
 import { exactQueries, manyMatches, walkPage, type WalkedRow } from "./content-search-plan.server";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../../db/portable";
 import { catchUpSearchIndex } from "./content-search-behind.server";
-
-export { ftsAnyQuery, ftsQuery, tsAnyQuery, tsQuery } from "./content-search-match.server";
 
 /**
  * Content search (decision 0019): the person's items whose title or body has every word of a query, each

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { compileOnce } from "~/lib/db/compiled-query.server";
-import type { ContentVersionsTable, Database } from "~/lib/db/db-schema";
+import type { ContentVersionsTable } from "~/lib/db/work-tables";
+import type { Database } from "~/lib/db/db-schema";
 import { env } from "~/lib/settings/env.server";
 import { newId } from "~/lib/db/ids.server";
 import { textBytesOf } from "./content-input.server";

@@ -1,14 +1,11 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "~/lib/db/db-schema";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../../db/portable";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { textBytesOf } from "./content-input.server";
 import type { VersionReason } from "./content-version-keep.server";
 import { requireContent, saveContent, type ContentItem } from "./content.server";
-
-export type { VersionReason } from "./content-version-keep.server";
-export { AUTOSAVE_VERSION_EVERY_MS, VERSION_REASONS } from "./content-version-keep.server";
 
 /**
  * A text piece's version history as people see it (docs/api.md#version-history, docs/decisions/0072):

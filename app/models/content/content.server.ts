@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { compileOnce } from "~/lib/db/compiled-query.server";
-import type { ContentItemsTable, Database } from "~/lib/db/db-schema";
+import type { ContentItemsTable } from "~/lib/db/work-tables";
+import type { Database } from "~/lib/db/db-schema";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { parseInput } from "~/lib/screens/validation.server";
@@ -123,8 +124,6 @@ export async function getContent(userId: string, id: string): Promise<ContentIte
   const row = await contentById.first(db, { id, userId });
   return row ? toItem(row) : undefined;
 }
-
-export { textBytesOf };
 
 /**
  * A new item. Its text counts toward the person's storage quota: the insert (whose trigger adds its

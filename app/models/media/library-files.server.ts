@@ -16,7 +16,6 @@ import {
 import { checkMediaName, type MediaKind } from "~/common/media/media-names";
 import { mediaUrl } from "./ai-media.server";
 import { getMediaById, MEDIA_COLUMNS, toFile, writeMediaName, type MediaFile } from "./media.server";
-import { storageUsed } from "./storage-quota.server";
 import { storageUse } from "./storage-quota.server";
 import { afterLibraryKey, libraryCursor, orderLibrary, type LibraryKey } from "./library-keyset.server";
 
@@ -210,8 +209,6 @@ export async function storageUsage(userId: string): Promise<StorageUsage> {
   }
   return { usedBytes: mediaBytes + use.textBytes, quotaBytes: use.quotaBytes, byKind, textBytes: use.textBytes };
 }
-
-export { storageUsed };
 
 /** A file as the API answers it (GET /api/library and /api/library/{id}). */
 export function libraryJson(file: MediaFile): LibraryFileJson {

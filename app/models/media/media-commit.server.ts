@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { sql } from "kysely";
-import { isUniqueViolation } from "~/lib/db/db-dialect.server";
+import { isUniqueViolation } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/db/ids.server";

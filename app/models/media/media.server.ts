@@ -1,5 +1,5 @@
-import type { MediaFilesTable } from "~/lib/db/db-schema";
-import { isUniqueViolation } from "~/lib/db/db-dialect.server";
+import type { MediaFilesTable } from "~/lib/db/work-tables";
+import { isUniqueViolation } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import type { ServedFile } from "~/lib/http/file-response.server";

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "~/lib/db/db-schema";
-import { engineOf } from "~/lib/db/db-dialect.server";
+import { engineOf } from "../../../db/portable";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/settings/env.server";

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { isUniqueViolation } from "~/lib/db/db-dialect.server";
+import { isUniqueViolation } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId, nowIso } from "~/lib/db/ids.server";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lockKey, withoutNul } from "~/lib/db/db-dialect.server";
+import { lockKey, withoutNul } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { env } from "~/lib/settings/env.server";
 import { newId, nowIso } from "~/lib/db/ids.server";

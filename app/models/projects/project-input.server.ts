@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withoutNul } from "~/lib/db/db-dialect.server";
+import { withoutNul } from "~/lib/db/portable-sql.server";
 import { MUSIC_DEMOS } from "~/common/media/music-demos";
 import { displayText } from "~/common/media/media-names";
 import { PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX } from "~/common/project-rules";

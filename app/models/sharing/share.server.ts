@@ -7,8 +7,8 @@ import type { ExpiryChoice, SharedLink } from "~/common/sharing/share-link-view"
 import { CONTENT_NOT_FOUND } from "~/models/content/content.server";
 import { FILE_NOT_FOUND } from "~/models/media/library-files.server";
 import { PROJECT_NOT_FOUND } from "~/models/projects/project.server";
-import { SHARE_KINDS, targetTitle, targetTitles, type ShareKind, type SharedTarget } from "./share-target.server";
-import { openShareForFile, openShareForView, sharingEnabled, SHARING_OFF } from "./share-open.server";
+import { SHARE_KINDS, targetTitle, targetTitles, type ShareKind } from "./share-target.server";
+import { sharingEnabled, SHARING_OFF } from "./share-open.server";
 import { newShareToken, openShareToken, sealShareToken, shareTokenHash } from "./share-token.server";
 
 /**
@@ -17,9 +17,6 @@ import { newShareToken, openShareToken, sealShareToken, shareTokenHash } from ".
  * expires, runs out of views, loses its target, or its owner is disabled. Every call a person makes is
  * scoped by their id: another person's target or link is indistinguishable from none (404).
  */
-
-export { SHARE_KINDS, type ShareKind, type SharedTarget };
-export { openShareForFile, openShareForView, sharingEnabled, SHARING_OFF };
 
 /** A link as the API answers it: the same shape the screens read (app/common/sharing/share-link-view.ts). */
 export type ShareJson = SharedLink;

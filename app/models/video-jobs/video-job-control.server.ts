@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { forUpdate } from "~/lib/db/db-dialect.server";
+import { forUpdate } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { nowIso } from "~/lib/db/ids.server";

@@ -1,6 +1,8 @@
 import { sql, type ExpressionBuilder } from "kysely";
-import type { Database, VideoJobsTable } from "~/lib/db/db-schema";
-import { engineOf, forUpdateSkipLocked } from "~/lib/db/db-dialect.server";
+import type { Database } from "~/lib/db/db-schema";
+import type { VideoJobsTable } from "~/lib/db/work-tables";
+import { engineOf } from "../../../db/portable";
+import { forUpdateSkipLocked } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { nowIso } from "~/lib/db/ids.server";
 import { UNFINISHED_STATUSES, type VideoStatus } from "./video-job.server";

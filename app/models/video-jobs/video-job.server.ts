@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { z } from "zod";
-import type { VideoJobsTable } from "~/lib/db/db-schema";
-import { forUpdate, withoutNul } from "~/lib/db/db-dialect.server";
+import type { VideoJobsTable } from "~/lib/db/work-tables";
+import { forUpdate, withoutNul } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/db/ids.server";

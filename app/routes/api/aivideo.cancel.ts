@@ -1,4 +1,4 @@
-import { cancelMyVideoJob } from "~/services/video-jobs/my-video-jobs.server";
+import { cancelMyVideoJob } from "~/services/video-jobs/video-job-requests.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";
 import type { Route } from "./+types/aivideo.cancel";

@@ -1,4 +1,4 @@
-import { moveMyVideoJob } from "~/services/video-jobs/my-video-jobs.server";
+import { moveMyVideoJob } from "~/services/video-jobs/video-job-requests.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { DomainError } from "~/lib/domain-error";
 import { apiAction, refuseMethod, requireMethod } from "~/lib/http/responder.server";

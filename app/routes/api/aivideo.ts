@@ -1,5 +1,5 @@
 import { submitVideoJob } from "~/services/video-jobs/video-job-runner.server";
-import { listMyVideoJobs } from "~/services/video-jobs/my-video-jobs.server";
+import { listMyVideoJobs } from "~/services/video-jobs/video-job-requests.server";
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, requireMethod } from "~/lib/http/responder.server";
 import { parseInput } from "~/lib/screens/validation.server";

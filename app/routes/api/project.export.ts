@@ -1,6 +1,6 @@
 import { requireApiUser } from "~/auth/auth.server";
 import { apiAction, refuseMethod } from "~/lib/http/responder.server";
-import { zipResponse } from "~/lib/zip/zip-stream.server";
+import { zipResponse } from "~/lib/zip/zip-response.server";
 import { exportProject } from "~/services/accounts/account-export.server";
 import type { Route } from "./+types/project.export";
 

@@ -6,7 +6,9 @@ import { openBulkReader } from "~/lib/db/db.server";
 import { JsonLists } from "~/lib/db/json-lists";
 import { outageOf } from "~/lib/outage.server";
 import { fileStore } from "~/lib/storage/storage.server";
-import { createZipStream, safeFileName, ZipNames, type ZipStream } from "~/lib/zip/zip-stream.server";
+import { createZipStream } from "~/lib/zip/zip-stream.server";
+import { safeFileName, ZipNames } from "~/lib/zip/zip-names.server";
+import type { ZipStream } from "~/lib/zip/zip-types.server";
 import {
   contentForExport,
   listMediaForExport,

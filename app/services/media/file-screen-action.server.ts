@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { askFirst } from "~/lib/screens/ask-first.server";
-import { answersWithData, screenFailure, text } from "~/lib/screens/forms.server";
+import { answersWithData } from "~/lib/screens/enhanced-answer.server";
+import { screenFailure, text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { redirectWithSuccess } from "~/lib/screens/toast.server";
 import { isMultipart, UPLOAD_MISSING_FILE } from "~/lib/storage/upload.server";

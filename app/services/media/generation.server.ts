@@ -6,7 +6,7 @@ import { DomainError } from "~/lib/domain-error";
 import { aiProviders, STOCK_PHOTO_PROVIDER_ID } from "~/ai/providers.server";
 import { stockPhotoSearchUrl } from "~/common/media/stock-photo";
 import type { ProvenanceSource } from "~/common/media/library-rules";
-import type { SketchStyle } from "~/ai/image/sketch.server";
+import type { SketchStyle } from "~/common/media/sketch-styles";
 import type { Voice } from "~/ai/speech/speech.server";
 import { voicesOrFallback } from "~/common/assistant/voice-options";
 import { providerFailure, withProviderFailures } from "~/services/provider-failure.server";

@@ -19,8 +19,6 @@ import { revokeOtherSessions } from "~/models/accounts/sessions.server";
 import { revokeAllShares } from "~/models/sharing/share.server";
 import { formatTable, sharesTable } from "./admin-shares.server";
 
-export { formatTable };
-
 /**
  * `npm run admin -- <command>` (docs/decisions/0046): the operator's command line, run by
  * scripts/admin.mjs through the server build, so it reads the server's settings (DATA_DIR, DATABASE_URL,

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { env } from "~/lib/settings/env.server";
-import { answersWithData, fieldErrors, screenFailure, text } from "~/lib/screens/forms.server";
+import { answersWithData } from "~/lib/screens/enhanced-answer.server";
+import { fieldErrors, screenFailure, text } from "~/lib/screens/forms.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
 import { qrDataUrl } from "~/lib/qr-code.server";
 import { dataWithSuccess, redirectWithSuccess } from "~/lib/screens/toast.server";

@@ -9,7 +9,7 @@ import { grantShareView, shareGrantIsValid } from "~/lib/share-grant.server";
 import { fileStore } from "~/lib/storage/storage.server";
 import { isLoopbackAddress } from "~/models/accounts/login-attempt.server";
 import { servedFile, type MediaFile } from "~/models/media/media.server";
-import { openShareForFile, openShareForView } from "~/models/sharing/share.server";
+import { openShareForFile, openShareForView } from "~/models/sharing/share-open.server";
 import {
   SHARE_GONE_TEXT,
   type SharedFileView,
