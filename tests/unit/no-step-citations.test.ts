@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * A comment, a config or a doc cites only what a reader can open: a file, a decision record, a commit.
- * "step 14" or "issue 32" names a work item that lives outside the repository, so no file outside
+ * A work item's number (the word for it, then its number) names something outside the repository, so no file outside
  * docs/decisions/ (where a record's history may say what asked for it) cites one.
  */
 const ROOT = path.resolve(__dirname, "../..");
@@ -40,12 +40,14 @@ describe("citations a reader can open", () => {
   });
 
   it("recognises a citation however it is written", () => {
+    // Spelled out of parts, so this file holds no citation of its own.
+    const cite = (word: string, rest: string) => `${word} ${rest}`;
     for (const line of [
-      "// step 7 made it",
-      "(issue 32, item 13)",
-      "Step 21: the path",
-      "issues 3 and 4",
-      "issue #12",
+      cite("// step", "7 made it"),
+      cite("(issue", "32, item 13)"),
+      cite("Step", "21: the path"),
+      cite("issues", "3 and 4"),
+      cite("issue", "#12"),
     ]) {
       expect(CITATION.test(line), line).toBe(true);
     }
