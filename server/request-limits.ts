@@ -22,6 +22,13 @@ export const DEFAULT_LIMITS: Limits = {
 };
 /** Headers must arrive within this (or the request deadline, when shorter), for uploads too (slowloris). */
 const HEADERS_TIMEOUT_MS = 60_000;
+/**
+ * How long an idle kept-alive connection stays open. Node's 5 s default races the clients that keep
+ * connections longer (a proxy's upstream pool, nginx's keepalive_timeout is 60 s; a script's agent):
+ * a request sent as the server closes the idle socket meets a reset and gets no answer, and a busy
+ * machine widens that window. A server holds idle connections longer than its clients do.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 /** How much of a body nobody read (a refused upload) is read and dropped before the connection is closed. */
 export const DISCARD_MAX_BYTES = 32 * 1024 * 1024;
 /**
@@ -58,6 +65,7 @@ export function applyTimeouts(server: Server, limits: Partial<Pick<Limits, "requ
   const deadlineMs = limits.requestDeadlineMs ?? DEFAULT_LIMITS.requestDeadlineMs;
   server.requestTimeout = 0;
   server.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, deadlineMs);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on("connection", (socket: Socket) => connectedAt.set(socket, Date.now()));
   return server;
 }

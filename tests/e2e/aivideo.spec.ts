@@ -210,11 +210,20 @@ test("AI video: after more than 15 polls the job times out ('⚠️ Timed out.')
 });
 
 /** Starts `count` jobs for the signed-in person through the API (they run for a few seconds each). */
-async function startJobs(page: import("@playwright/test").Page, count: number) {
+/** Starts `count` jobs through the API: their ids, for cancelJobs() to end them after the test. */
+async function startJobs(page: Page, count: number): Promise<string[]> {
+  const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const response = await page.request.post("/api/aivideo/", { data: { prompt: `Background job ${i + 1}` } });
     expect(response.status()).toBe(202);
+    ids.push(((await response.json()) as { id: string }).id);
   }
+  return ids;
+}
+
+/** Ends jobs a test only needed as unfinished, so the shared job runner is free for the other tests' jobs. */
+async function cancelJobs(page: Page, ids: string[]) {
+  for (const id of ids) expect((await page.request.post(`/api/aivideo/${id}/cancel`)).status()).toBe(200);
 }
 
 const LIMIT_TEXT = "You already have 3 videos being generated. Wait for one to finish, then try again.";
@@ -270,7 +279,7 @@ test.describe("with JavaScript off", () => {
 
   test("AI video: the plain form shows why a fourth unfinished job is refused", async ({ page }) => {
     await signUpAndLogIn(page, "aivideo-nojs-limit");
-    await startJobs(page, 3);
+    const background = await startJobs(page, 3);
     await page.goto("/aivideo");
     await page.getByLabel("Prompt").fill("One too many");
     const answer = page.waitForResponse(
@@ -283,5 +292,6 @@ test.describe("with JavaScript off", () => {
     // The prompt is kept for a later try, and no job was started.
     await expect(page.getByLabel("Prompt")).toHaveValue("One too many");
     await expect(page.getByTestId("video-status")).toHaveCount(0);
+    await cancelJobs(page, background);
   });
 });

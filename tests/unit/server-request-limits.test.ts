@@ -145,6 +145,37 @@ describe("the request deadline (server/request-limits.ts)", () => {
     expect(applyTimeouts(http.createServer(), { requestDeadlineMs: 120_000 }).headersTimeout).toBe(60_000);
   });
 
+  it("keeps an idle connection open longer than a proxy's upstream pool does (nginx: 60 s), and answers on it after a pause", async () => {
+    const server = applyTimeouts(
+      http.createServer((_req, res) => res.end("ok")),
+      { requestDeadlineMs: 1_000 },
+    );
+    expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) =>
+        http
+          .get({ port: (server.address() as { port: number }).port, host: "127.0.0.1", agent }, (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode!, socket: res.socket }));
+          })
+          .on("error", reject),
+      );
+    try {
+      const first = await get();
+      // Idle for longer than the headers timeout: the kept connection still answers.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const second = await get();
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it("cuts a slow non-upload body at the deadline with a 408 the client can read, long before the body would have arrived", async () => {
     const port = await frontDoor();
     // 12 KiB over 2.4 s against a 600 ms deadline.

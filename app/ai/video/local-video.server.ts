@@ -152,7 +152,9 @@ export function vp8KeyframeOf(webp: Buffer): Uint8Array {
 export async function renderFrame(scene: Scene, frame: number): Promise<Uint8Array> {
   const webp = await sharp(Buffer.from(frameSvg(scene, frame)))
     .removeAlpha()
-    .webp({ quality: 70, lossless: false, nearLossless: false, smartSubsample: true })
+    // effort 0: half the encoding time of the default (measured 1.1 s against 2.0 s for the 48 frames),
+    // so a busy machine's job still ends inside the screen's 15 polls.
+    .webp({ quality: 70, effort: 0, lossless: false, nearLossless: false, smartSubsample: true })
     .toBuffer();
   return vp8KeyframeOf(webp);
 }
