@@ -6,6 +6,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { MarkupOnlyProvider } from "./components/ui/use-markup-only";
+import { TranslatorProvider } from "./components/ui/i18n";
+import { screenLanguageOf } from "./auth/screen-language.server";
+import { translatorFor } from "./lib/i18n/catalogues.server";
 import { NonceProvider } from "./components/shell/nonce";
 import { markupOnlyContext } from "./lib/screens/markup-only.server";
 import { contentSecurityPolicy } from "./lib/http/security.server";
@@ -70,7 +73,7 @@ const EMPTY_STORE: ReadonlyMap<string, unknown> = new Map();
 
 const FONT_PRELOAD = `<${interLatinFont}>; rel=preload; as=font; type="font/woff2"; crossorigin`;
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -90,6 +93,8 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
+  // The root loader has worked it out already (once per request); a page whose loaders did not run gets it here.
+  const translator = translatorFor(await screenLanguageOf(loadContext, request));
 
   // React's Node renderer, as React Router's default entry uses it.
   return new Promise((resolve, reject) => {
@@ -111,7 +116,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <MarkupOnlyProvider value={loadContext.get(markupOnlyContext) ?? EMPTY_STORE}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          <TranslatorProvider value={translator}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </TranslatorProvider>
         </MarkupOnlyProvider>
       </NonceProvider>,
       {

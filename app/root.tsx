@@ -17,6 +17,10 @@ import { useTheme } from "./components/shell/theme-toggle";
 import { AppDialogHost } from "./components/shell/app-dialog-host";
 import { Toasts } from "./components/shell/toasts";
 import { currentUser } from "./auth/auth.server";
+import { choosableLanguages, screenLanguageOf } from "./auth/screen-language.server";
+import { directionOf, nameOf } from "./common/i18n/languages";
+import { catalogueUrl } from "./lib/i18n/catalogues.server";
+import { useT } from "./components/ui/i18n";
 import { sessionMiddleware } from "./auth/session-middleware.server";
 import { outageMiddleware } from "./lib/http/outage-middleware.server";
 import { securityMiddleware } from "./lib/http/security.server";
@@ -52,10 +56,22 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The toast cookie is cleared only when the browser sent one (getToast answers headers then).
-  const [{ toast, headers }, preferences] = await Promise.all([getToast(request), preferencesOf(context, request)]);
+  const [{ toast, headers }, preferences, language] = await Promise.all([
+    getToast(request),
+    preferencesOf(context, request),
+    screenLanguageOf(context, request),
+  ]);
   const user = currentUser(context);
   return data(
-    { toast: toast ?? null, theme: preferences.theme, user: user ? { email: user.email } : null },
+    {
+      toast: toast ?? null,
+      theme: preferences.theme,
+      user: user ? { email: user.email } : null,
+      language,
+      catalogue: catalogueUrl(language),
+      // The language menus' choices, each in its own language.
+      languages: choosableLanguages().map((tag) => ({ tag, name: nameOf(tag) })),
+    },
     { headers },
   );
 }
@@ -65,12 +81,17 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const theme = useTheme();
   const withoutScripts = useMatches().some((match) => (match.handle as ScriptsHandle | undefined)?.withoutScripts);
+  const { language } = useT();
   return (
-    <html lang="en" data-theme={theme}>
+    <html lang={language} dir={directionOf(language)} data-theme={theme} data-catalogue={rootData?.catalogue}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="dark light" />
+        {/* Read by app/entry.client.tsx before it hydrates: fetched beside the scripts, not after them. */}
+        {rootData?.catalogue && !withoutScripts ? (
+          <link rel="preload" href={rootData.catalogue} as="fetch" crossOrigin="anonymous" />
+        ) : null}
         <Meta />
         <Links />
       </head>
@@ -94,18 +115,19 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = "Something went wrong";
-  let detail = "An unexpected error occurred. Please try again.";
+  const { t } = useT();
+  let title = t("Something went wrong");
+  let detail = t("An unexpected error occurred. Please try again.");
   let retry = true;
   if (isRouteErrorResponse(error)) {
     retry = error.status >= 500;
     title =
       error.status === 404
-        ? "Page not found"
+        ? t("Page not found")
         : error.status === 503
-          ? "The studio is unavailable for a moment"
-          : `${error.status} ${error.statusText || "Error"}`;
-    detail = typeof error.data === "string" && error.data ? error.data : detail;
+          ? t("The studio is unavailable for a moment")
+          : `${error.status} ${error.statusText || t("Error")}`;
+    detail = typeof error.data === "string" && error.data ? t(error.data) : detail;
   } else if (import.meta.env.DEV && error instanceof Error) {
     detail = error.message;
   }
@@ -119,11 +141,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         {retry && (
           // eslint-disable-next-line jsx-a11y/anchor-is-valid -- the empty href is the point (above)
           <a className="button button-primary" href="">
-            Try again
+            {t("Try again")}
           </a>
         )}{" "}
         <Link className="button" to="/">
-          Return Home
+          {t("Return Home")}
         </Link>
       </p>
     </main>

@@ -105,6 +105,8 @@ export default [
   route("s/:token/file/:fileId", "routes/shared.file.ts"),
   // The interface icons (lucide) as one SVG sprite, for <use href="/icons.svg?v=…#name">.
   route("icons.svg", "routes/icons-sprite.ts"),
+  // One language's catalogue for the browser (docs/translating.md).
+  route("locales/:file", "routes/locales.ts"),
 
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

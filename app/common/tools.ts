@@ -52,6 +52,8 @@ export interface Preferences {
   plan: Plan;
   toolsOpen: boolean;
   toolOrder: ToolId[];
+  /** The screens' language chosen in this browser (a tag of app/common/i18n/languages.ts), or null. */
+  language: string | null;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -59,4 +61,5 @@ export const DEFAULT_PREFERENCES: Preferences = {
   plan: "Free",
   toolsOpen: true,
   toolOrder: DEFAULT_TOOL_ORDER,
+  language: null,
 };

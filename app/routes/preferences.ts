@@ -5,6 +5,9 @@ import { preferencesOf, serializePreferences } from "~/lib/screens/preferences.s
 import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } from "~/common/tools";
 import { readFormData } from "~/lib/http/bodies.server";
 import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
+import { currentUser } from "~/auth/auth.server";
+import { isChoosable } from "~/auth/screen-language.server";
+import { saveLanguage } from "~/models/accounts/user.server";
 import type { Route } from "./+types/preferences";
 
 const changeSchema = z.discriminatedUnion("intent", [
@@ -14,10 +17,12 @@ const changeSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("order"), toolOrder: z.string().max(1000) }),
   z.object({ intent: z.literal("move"), tool: z.enum(DEFAULT_TOOL_ORDER), direction: z.enum(["up", "down"]) }),
   z.object({ intent: z.literal("reset-order") }),
+  z.object({ intent: z.literal("language"), language: z.string().refine(isChoosable) }),
 ]);
 
 /**
- * POST /preferences: theme, plan, tools open and tool order, kept in the preferences cookie.
+ * POST /preferences: theme, plan, tools open, tool order and the screens' language, kept in the
+ * preferences cookie (the language on the account too, when signed in).
  * Plain forms are redirected back; fetchers get the new preferences.
  */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -51,6 +56,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "reset-order":
       preferences.toolOrder = DEFAULT_TOOL_ORDER;
       break;
+    case "language": {
+      preferences.language = change.language;
+      // Signed in, the choice follows the person to any browser they sign in on.
+      const user = currentUser(context);
+      if (user) await saveLanguage(user.id, change.language);
+      break;
+    }
   }
   const headers = { "Set-Cookie": await serializePreferences(preferences) };
   return answerEnhanced(form, {

@@ -30,6 +30,8 @@ export interface UsersTable {
   media_bytes: Generated<number>;
   /** UTF-8 bytes of the titles and bodies of the person's content_items (triggers of migrations 0012 and 0024). */
   text_bytes: Generated<number>;
+  /** The screens' language the person chose (migration 0030), a tag of app/common/i18n/languages.ts; null: not chosen. */
+  language?: string | null;
   /** Set by `npm run admin -- disable` (migration 0015): tokens stop at once, login is refused. */
   disabled_at?: string | null;
   /** The person's own storage quota (`admin quota`); null: USER_STORAGE_QUOTA_MB (bigint: may come back as a string). */

@@ -26,6 +26,7 @@ const storedSchema = z.object({
   plan: z.enum(PLANS).catch(DEFAULT_PREFERENCES.plan),
   toolsOpen: z.boolean().catch(DEFAULT_PREFERENCES.toolsOpen),
   toolOrder: z.array(z.string()).catch(DEFAULT_PREFERENCES.toolOrder),
+  language: z.string().max(16).nullable().catch(null),
 });
 
 /** A fresh object every time: the preferences action changes the one it reads before writing it back. */

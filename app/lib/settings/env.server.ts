@@ -128,6 +128,8 @@ const settingsSchema = z
       loginFailureWindowMinutes: raw.LOGIN_FAILURE_WINDOW_MINUTES,
       /** Who may register: open (anyone), invite (with an invitation link's code) or closed. */
       registration: raw.REGISTRATION,
+      /** Whether the pseudo-language en-XA may be chosen (docs/translating.md). */
+      pseudoLanguage: raw.PSEUDO_LANGUAGE ?? false,
       /** Share links: public (anyone with a link may open it) or off (none made, /s/ answers 404). */
       sharing: raw.SHARING,
       /** Registrations per client address per hour (each costs an argon2 hash); loopback is not counted. */

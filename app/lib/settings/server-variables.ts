@@ -195,6 +195,11 @@ export const accountVariables = {
     description:
       "who may create an account: `open` (anyone), `invite` (only with a one-use invitation link from `npm run admin -- invite`; without one registering is 403) or `closed` (403). Another value stops the server at start",
   }),
+  PSEUDO_LANGUAGE: boolean({
+    shown: "off",
+    description:
+      "offers the pseudo-language `en-XA` (accented, about 35% longer texts) in the language menus, for checking screens during development",
+  }),
   SHARING: oneOf(SHARING_MODES, {
     default: "public" as SharingMode,
     description:

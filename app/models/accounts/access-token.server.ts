@@ -121,13 +121,13 @@ export async function sessionOfAccessToken(
   const row = await liveFamilyUser.first(db, { familyId: family, userId: payload.sub, now: nowIso(now) });
   if (!row) return null;
   await touchSession(family, now);
-  return { user: { id: row.id, email: row.email }, sessionId: family };
+  return { user: { id: row.id, email: row.email, language: row.language }, sessionId: family };
 }
 
 const liveFamilyUser = compileOnce((database: Kysely<Database>, p: { familyId: string; userId: string; now: string }) =>
   database
     .selectFrom("users")
-    .select(["users.id", "users.email"])
+    .select(["users.id", "users.email", "users.language"])
     .where("users.id", "=", p.userId)
     // A disabled person's tokens stop on their next request, on every instance (`npm run admin -- disable`).
     .where("users.disabled_at", "is", null)

@@ -8,6 +8,8 @@ import { hashPassword, type HashPriority } from "./password.server";
 export interface User {
   id: string;
   email: string;
+  /** The screens' language the person chose (docs/translating.md); null or absent: not chosen. */
+  language?: string | null;
 }
 
 export class EmailTakenError extends Error {
@@ -88,4 +90,9 @@ export async function accountState(userId: string): Promise<"active" | "disabled
   const row = await db.selectFrom("users").select("disabled_at").where("id", "=", userId).executeTakeFirst();
   if (!row) return "missing";
   return row.disabled_at ? "disabled" : "active";
+}
+
+/** Saves the screens' language the person chose (a tag the preferences action checked), for every browser they sign in on. */
+export async function saveLanguage(userId: string, language: string): Promise<void> {
+  await db.updateTable("users").set({ language }).where("id", "=", userId).execute();
 }
