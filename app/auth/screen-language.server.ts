@@ -2,6 +2,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import { directionOf, LANGUAGE_TAGS, PSEUDO_LANGUAGE, type ScreenLanguage } from "~/common/i18n/languages";
 import { negotiateLanguage } from "~/common/i18n/negotiate";
 import { preferencesOf } from "~/lib/screens/preferences.server";
+import { translatorFor } from "~/lib/i18n/catalogues.server";
 import { env } from "~/lib/settings/env.server";
 import { currentUser } from "./auth.server";
 
@@ -39,3 +40,8 @@ async function resolve(context: Readonly<RouterContextProvider>, request: Reques
 }
 
 export { directionOf };
+
+/** The translator for this request's screens, for a loader's or an action's texts (toasts, screen messages). */
+export async function screenTranslator(context: Readonly<RouterContextProvider>, request: Request) {
+  return translatorFor(await screenLanguageOf(context, request));
+}

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-// @ts-expect-error -- a plain ES module script without types (scripts/i18n-catalogue.mjs)
 import { englishFromCode, readCatalogue, serialize } from "../../scripts/i18n-catalogue.mjs";
-import { LANGUAGE_TAGS, PSEUDO_LANGUAGE } from "../../app/common/i18n/languages";
+import { LANGUAGE_TAGS, PSEUDO_LANGUAGE, type ScreenLanguage } from "../../app/common/i18n/languages";
 import { createTranslator, type Messages } from "../../app/common/i18n/translate";
 import { CATALOGUES, translatorFor } from "../../app/lib/i18n/catalogues.server";
 import fs from "node:fs";
@@ -71,7 +70,7 @@ describe("the catalogue (docs/translating.md#checks)", () => {
 
   it("the browser's reader and the server's i18next give the same text for every message of every language", () => {
     const samples = [0, 1, 2, 3, 5, 11, 100, 1.5];
-    for (const tag of [...LANGUAGE_TAGS, PSEUDO_LANGUAGE]) {
+    for (const tag of [...LANGUAGE_TAGS, PSEUDO_LANGUAGE] as ScreenLanguage[]) {
       const reader = createTranslator(tag, CATALOGUES[tag]);
       const server = translatorFor(tag);
       for (const key of Object.keys(english)) {
