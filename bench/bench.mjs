@@ -27,7 +27,7 @@
 // Options (environment): BENCH_PEOPLE (10: the table's people), BENCH_ITEMS (10000: parts 2 and 3's
 // person's items; 100 a page), BENCH_SECONDS (10 per autocannon run), BENCH_CONNECTIONS (50),
 // BENCH_UPLOAD_MIB (1024: the upload's size), BENCH_SKIP_DASHBOARD=1 (parts 1-3 off), BENCH_SKIP_UPLOAD=1
-// (part 4 off), BENCH_ONLY=<comma-separated row names: dashboard, content, dashboard-data, autosave, api,
+// (part 4 off), BENCH_ONLY=<comma-separated row names: dashboard, dashboard-de, content, dashboard-data, autosave, api,
 // dashboard-repeat> (only those rows of the table, nothing else), BENCH_PROFILE=<folder> (the server's
 // CPU profile, written there when it stops), BENCH_SAVE_HTML=<file> (the dashboard's HTML, kept there to read), BENCH_NODE_ARGS (options for the server's node),
 // BENCH_SERVER_LOG=1 (the server's output shown).
@@ -284,6 +284,17 @@ async function benchTable(server, people) {
       label: `\`/dashboard\` (${PERSON_ITEMS} items), rendered fresh`,
       requests: everyRequest((n) => ({ person: person(n), path: `/dashboard?v=${n}` })),
       // Overloaded on purpose once (p99 of seconds): autocannon's default 10 s timeout was passed in some runs.
+      options: { timeout: 30 },
+    },
+    // The same page in German (docs/translating.md): what the language costs a render, against the row above.
+    {
+      name: "dashboard-de",
+      label: `\`/dashboard\` in German (Accept-Language: de), rendered fresh`,
+      requests: everyRequest((n) => ({
+        person: person(n),
+        path: `/dashboard?v=${n}`,
+        headers: { "Accept-Language": "de-DE,de;q=0.9,en;q=0.8" },
+      })),
       options: { timeout: 30 },
     },
     {

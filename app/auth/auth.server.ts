@@ -16,9 +16,11 @@ import { DomainError } from "~/lib/domain-error";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { firstIssue } from "~/lib/screens/validation.server";
 import { redirectWithError } from "~/lib/screens/toast.server";
+import { msg } from "~/common/i18n/translate";
 import { requestSessionContext, requestUrlContext, signInRequiredContext } from "./session.server";
+import { screenTranslator } from "./screen-language.server";
 
-export const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials.";
+export const LOGIN_FAILED_MESSAGE = msg("Login failed. Please check your credentials.");
 
 /** What the login form shows when authentication fails, with the status to answer. */
 export class LoginError extends Error {
@@ -96,12 +98,16 @@ export function requireUser(context: Context, request: Request): User {
   throw redirect(loginUrl(context, request));
 }
 
-/** As requireUser, and the login screen tells the person why they are there (e.g. docs/screens.md#roles-and-permissions "Please log in again."). */
+/**
+ * As requireUser, and the login screen tells the person why they are there (e.g. docs/screens.md#roles-and-permissions
+ * "Please log in again."). `message` is an English catalogue key (msg()): it is said in the screen's language.
+ */
 export async function requireUserOrExplain(context: Context, request: Request, message: string): Promise<User> {
   context.set(signInRequiredContext, true);
   const user = currentUser(context);
   if (user) return user;
-  throw await redirectWithError(loginUrl(context, request), message);
+  const { t } = await screenTranslator(context, request);
+  throw await redirectWithError(loginUrl(context, request), t(message));
 }
 
 /** The API: `Authorization: Bearer <access token or personal API token>` or the session cookie; otherwise 401. */

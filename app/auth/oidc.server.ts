@@ -1,12 +1,8 @@
-import { EncryptJWT, jwtDecrypt } from "jose";
 import * as openid from "openid-client";
 import { redirect, type RouterContextProvider } from "react-router";
-import { z } from "zod";
 import { env } from "~/lib/settings/env.server";
-import { keys } from "~/lib/settings/keys.server";
 import { clientAddress } from "~/lib/http/client-address.server";
 import { publicOrigin } from "~/lib/http/public-origin.server";
-import { createSignedCookie, hostCookieName } from "~/lib/screens/signed-cookie.server";
 import { redirectWithError } from "~/lib/screens/toast.server";
 import {
   ACCOUNT_DISABLED_MESSAGE,
@@ -17,7 +13,11 @@ import { accountForVerifiedEmail } from "~/models/accounts/sso.server";
 import { issueTokenPair } from "~/models/accounts/token-pair.server";
 import { emailSchema } from "~/common/account-rules";
 import { safeRedirectPath } from "~/common/safe-redirect";
+import { accountText } from "~/common/account-rules";
+import type { Translator } from "~/common/i18n/translate";
 import { commitTokenPair } from "./session.server";
+import { screenTranslator } from "./screen-language.server";
+import { flowCookie, INVITE_MAX_LENGTH, openFlow, sealFlow, type Flow } from "./oidc-flow.server";
 
 /**
  * Single sign-on with an OpenID provider (decision 0048): the authorization code flow with
@@ -35,35 +35,13 @@ import { commitTokenPair } from "./session.server";
 export const OIDC_START_PATH = "/auth/oidc";
 export const OIDC_CALLBACK_PATH = "/auth/oidc/callback";
 const SCOPE = "openid email profile";
-const FLOW_SECONDS = 600;
 /** The provider's metadata is fetched again after this long (and after any failure). */
 const DISCOVERY_TTL_MS = 60 * 60_000;
 /** Seconds each call to the provider may take. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
-/** Longer than any invitation code; a longer `invite` is not one and is not carried. */
-const INVITE_MAX_LENGTH = 128;
 
 type Context = Readonly<RouterContextProvider>;
 type OidcSettings = NonNullable<typeof env.oidc>;
-
-const flowCookie = createSignedCookie(hostCookieName("oidc", env.cookieSecure), {
-  httpOnly: true,
-  secure: env.cookieSecure,
-  sameSite: "lax",
-  path: "/",
-  maxAge: FLOW_SECONDS,
-});
-
-const flowSchema = z.object({
-  state: z.string().min(1),
-  nonce: z.string().min(1),
-  verifier: z.string().min(43),
-  redirectUri: z.url(),
-  redirectTo: z.string(),
-  /** The invitation the sign-on began from (the Register screen's `?invite=`), claimed if it makes an account. */
-  invite: z.string().max(INVITE_MAX_LENGTH).optional(),
-});
-type Flow = z.infer<typeof flowSchema>;
 
 /**
  * What the Login screen shows beside its form: "Sign in with {name}", a link; null without SSO. The
@@ -80,7 +58,7 @@ export function ssoLink(redirectTo: string, invite: string | null = null): { nam
 }
 
 /** GET /auth/oidc[?redirectTo=/path][&invite=CODE]: off to the provider, with the flow's secrets in the sealed cookie. */
-export async function startOidcSignIn(request: Request): Promise<Response> {
+export async function startOidcSignIn(request: Request, context: Context): Promise<Response> {
   const oidc = requireOidc();
   const params = new URL(request.url).searchParams;
   const redirectTo = safeRedirectPath(params.get("redirectTo"));
@@ -90,7 +68,8 @@ export async function startOidcSignIn(request: Request): Promise<Response> {
     config = await providerConfiguration(oidc);
   } catch (error) {
     logFailure("the provider's metadata could not be read", error);
-    return redirectWithError(loginPath(redirectTo), unavailableMessage(oidc.name));
+    const { t } = await screenTranslator(context, request);
+    return redirectWithError(loginPath(redirectTo), unavailableMessage(t, oidc.name));
   }
   const verifier = openid.randomPKCECodeVerifier();
   const flow: Flow = {
@@ -119,38 +98,51 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
   const oidc = requireOidc();
   const clearFlow = await flowCookie.serialize("", { maxAge: 0 });
   const flow = await openFlow(request);
+  // The message is said on /login, in the screen's language.
+  const { t } = await screenTranslator(context, request);
+  const name = oidc.name;
   const refuse = (message: string) =>
     redirectWithError(loginPath(flow?.redirectTo), message, { headers: { "Set-Cookie": clearFlow } });
   if (!flow)
-    return refuse(`That sign-in with ${oidc.name} expired or was started in another browser. Please try again.`);
+    return refuse(
+      t("That sign-in with {{name}} expired or was started in another browser. Please try again.", { name }),
+    );
 
   const params = new URL(request.url).searchParams;
   if (params.get("state") !== flow.state)
-    return refuse(`That sign-in with ${oidc.name} was not started here, or a newer one replaced it. Please try again.`);
+    return refuse(
+      t("That sign-in with {{name}} was not started here, or a newer one replaced it. Please try again.", { name }),
+    );
   const providerError = params.get("error");
-  if (providerError !== null) return refuse(providerErrorMessage(oidc.name, providerError));
-  if (!params.get("code")) return refuse(`${oidc.name} answered without a sign-in code. Please try again.`);
+  if (providerError !== null) return refuse(providerErrorMessage(t, name, providerError));
+  if (!params.get("code")) return refuse(t("{{name}} answered without a sign-in code. Please try again.", { name }));
 
   let identity: { email: unknown; emailVerified: unknown };
   try {
     identity = await identityOf(await providerConfiguration(oidc), flow, params);
   } catch (error) {
-    if (error instanceof openid.AuthorizationResponseError) return refuse(providerErrorMessage(oidc.name, error.error));
+    if (error instanceof openid.AuthorizationResponseError) return refuse(providerErrorMessage(t, name, error.error));
     logFailure("the sign-in could not be completed", error);
-    return refuse(`Sign-in with ${oidc.name} failed. Please try again.`);
+    return refuse(t("Sign-in with {{name}} failed. Please try again.", { name }));
   }
 
   if (typeof identity.email !== "string" || identity.email.trim() === "") {
     return refuse(
-      `${oidc.name} did not share your email address, which this studio needs to know you. Ask its administrator to allow the "email" scope.`,
+      t(
+        '{{name}} did not share your email address, which this studio needs to know you. Ask its administrator to allow the "email" scope.',
+        { name },
+      ),
     );
   }
   const email = emailSchema.safeParse(identity.email);
-  if (!email.success) return refuse(`${oidc.name} gave an email address this studio cannot use.`);
+  if (!email.success) return refuse(t("{{name}} gave an email address this studio cannot use.", { name }));
   // Only the provider's word that this person owns the address may name an account (decision 0048).
   if (identity.emailVerified !== true && identity.emailVerified !== "true") {
     return refuse(
-      `${oidc.name} has not verified your email address ${email.data}. Verify it there, then sign in again.`,
+      t("{{name}} has not verified your email address {{email}}. Verify it there, then sign in again.", {
+        name,
+        email: email.data,
+      }),
     );
   }
 
@@ -161,23 +153,32 @@ export async function finishOidcSignIn(request: Request, context: Context): Prom
     flow.invite ?? null,
   );
   if (!account.ok) {
-    if (account.reason === "disabled") return refuse(ACCOUNT_DISABLED_MESSAGE);
+    if (account.reason === "disabled") return refuse(t(ACCOUNT_DISABLED_MESSAGE));
     if (account.reason === "invitation") {
       return refuse(
-        `No account uses ${email.data}, and the invitation link you began with has been used or has expired. Ask the person who runs this studio for a new one.`,
+        t(
+          "No account uses {{email}}, and the invitation link you began with has been used or has expired. Ask the person who runs this studio for a new one.",
+          { email: email.data },
+        ),
       );
     }
     if (account.reason !== "unknown") {
       return refuse(
-        account.reason === "throttled"
-          ? registrationThrottledMessage(account.retryAfterSeconds)
-          : busyMessage(account.retryAfterSeconds),
+        accountText(
+          t,
+          account.reason === "throttled"
+            ? registrationThrottledMessage(account.retryAfterSeconds)
+            : busyMessage(account.retryAfterSeconds),
+        ),
       );
     }
     return refuse(
       account.mode === "invite"
-        ? `No account uses ${email.data}. New people join this studio by invitation: open your invitation link, then sign up with ${oidc.name} there.`
-        : `No account uses ${email.data}, and registration on this studio is closed.`,
+        ? t(
+            "No account uses {{email}}. New people join this studio by invitation: open your invitation link, then sign up with {{name}} there.",
+            { email: email.data, name },
+          )
+        : t("No account uses {{email}}, and registration on this studio is closed.", { email: email.data }),
     );
   }
   // The same session as a password login (routes/login.tsx): a fresh token pair in the session cookie.
@@ -237,34 +238,6 @@ function providerConfiguration(oidc: OidcSettings): Promise<openid.Configuration
   return config;
 }
 
-function sealingKey(): Uint8Array {
-  return keys.oidcFlow();
-}
-
-async function sealFlow(flow: Flow): Promise<string> {
-  return new EncryptJWT({ ...flow })
-    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
-    .setIssuedAt()
-    .setExpirationTime(`${FLOW_SECONDS}s`)
-    .encrypt(sealingKey());
-}
-
-/** The flow this browser started, or null (no cookie, expired, tampered with, sealed with another secret). */
-async function openFlow(request: Request): Promise<Flow | null> {
-  const sealed: unknown = await flowCookie.parse(request.headers.get("Cookie"));
-  if (typeof sealed !== "string" || sealed === "") return null;
-  try {
-    const { payload } = await jwtDecrypt(sealed, sealingKey(), {
-      keyManagementAlgorithms: ["dir"],
-      contentEncryptionAlgorithms: ["A256GCM"],
-    });
-    const flow = flowSchema.safeParse(payload);
-    return flow.success ? { ...flow.data, redirectTo: safeRedirectPath(flow.data.redirectTo) } : null;
-  } catch {
-    return null;
-  }
-}
-
 function requireOidc(): OidcSettings {
   if (!env.oidc)
     throw new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -276,16 +249,20 @@ function loginPath(redirectTo: string | undefined): string {
   return target === "/dashboard" ? "/login" : `/login?${new URLSearchParams({ redirectTo: target })}`;
 }
 
-function unavailableMessage(name: string) {
-  return `Sign-in with ${name} is not available right now. Please try again later, or use your password.`;
+function unavailableMessage(t: Translator["t"], name: string) {
+  return t("Sign-in with {{name}} is not available right now. Please try again later, or use your password.", { name });
 }
 
 /** The provider's `error` (RFC 6749 §4.1.2.1), by its code only: its description is the provider's text, not ours. */
-function providerErrorMessage(name: string, error: string): string {
-  if (error === "access_denied") return `Sign-in with ${name} was cancelled.`;
-  if (error === "temporarily_unavailable" || error === "server_error") return unavailableMessage(name);
-  const code = /^[\w.-]{1,64}$/.test(error) ? ` (${error})` : "";
-  return `${name} refused the sign-in${code}. Please try again, or ask the studio's administrator.`;
+function providerErrorMessage(t: Translator["t"], name: string, error: string): string {
+  if (error === "access_denied") return t("Sign-in with {{name}} was cancelled.", { name });
+  if (error === "temporarily_unavailable" || error === "server_error") return unavailableMessage(t, name);
+  if (/^[\w.-]{1,64}$/.test(error))
+    return t("{{name}} refused the sign-in ({{code}}). Please try again, or ask the studio's administrator.", {
+      name,
+      code: error,
+    });
+  return t("{{name}} refused the sign-in. Please try again, or ask the studio's administrator.", { name });
 }
 
 function logFailure(what: string, error: unknown) {

@@ -1,6 +1,7 @@
 // The AI calls of docs/api.md#every-call, typed, through the one browser API client (refresh-and-replay on 401).
 import { voicesOrFallback, type VoiceOption } from "~/common/assistant/voice-options";
 import { speakableText } from "~/common/assistant/speech-text";
+import type { Translator } from "~/common/i18n/translate";
 import { ApiError, apiFetch, apiJson, errorDetail } from "./api-client";
 
 export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> {
@@ -16,9 +17,10 @@ export function loadVoiceOptions(signal?: AbortSignal): Promise<VoiceOption[]> {
   return voicesOrFallback(() => fetchVoices(signal));
 }
 
-export async function askAssistant(message: string): Promise<{ reply: string; provider: string }> {
+/** `language`: the screen's, for the reply (docs/api.md#every-call); none: English. */
+export async function askAssistant(message: string, language?: string): Promise<{ reply: string; provider: string }> {
   const answer = await apiJson<{ reply?: unknown; provider?: unknown }>("/api/assistant/message", {
-    body: { message },
+    body: language ? { message, language } : { message },
   });
   if (typeof answer?.reply !== "string") throw new Error("The assistant answered without a reply");
   return { reply: answer.reply, provider: typeof answer.provider === "string" ? answer.provider : "" };
@@ -51,21 +53,27 @@ export async function* eventStreamData(body: ReadableStream<Uint8Array>): AsyncG
 }
 
 /**
- * POST /api/assistant/stream {message}: calls `onText` with the reply so far each time a piece
- * arrives, and resolves with the whole reply once `[DONE]` comes. A refusal (4xx/5xx JSON) or an
- * `{"error"}` event rejects (ApiError / Error with the server's text).
+ * POST /api/assistant/stream {message, conversation_id?, language?}: calls `onText` with the reply so
+ * far each time a piece arrives, and resolves with the whole reply once `[DONE]` comes. A refusal
+ * (4xx/5xx JSON) or an `{"error"}` event rejects (ApiError / Error with the server's text).
+ * `language`: the screen's, so the reply comes in it (the offline assistant's texts, a model's prompt).
  */
 export async function streamAssistant(
   message: string,
   onText: (replySoFar: string, provider: string) => void,
   signal?: AbortSignal,
   conversationId?: string,
+  language?: string,
 ): Promise<{ reply: string; provider: string }> {
   const response = await apiFetch("/api/assistant/stream", {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
     // With a conversation, the question and the whole reply are kept in it (docs/api.md#assistant-conversations).
-    body: JSON.stringify(conversationId ? { message, conversation_id: conversationId } : { message }),
+    body: JSON.stringify({
+      message,
+      ...(conversationId ? { conversation_id: conversationId } : {}),
+      ...(language ? { language } : {}),
+    }),
     signal,
   });
   if (!response.ok || !response.body) throw new ApiError(response.status, await errorDetail(response));
@@ -230,8 +238,9 @@ export async function startVideoGeneration(prompt: string): Promise<string> {
 
 /**
  * A screen's text for an AI call that failed: the failure text in docs/screens.md#error-messages, and when the server refused it for
- * the person's AI limits (429), its reason, which says when to try again.
+ * the person's AI limits (429), its reason, which says when to try again. With the screen's `t`, both
+ * in the screen's language (the reason is the API's English `detail`, a catalogue key where it is one).
  */
-export function aiFailureText(failureText: string, error: unknown): string {
-  return error instanceof ApiError && error.status === 429 ? `${failureText} ${error.detail}` : failureText;
+export function aiFailureText(failureText: string, error: unknown, t: Translator["t"] = (text) => text): string {
+  return error instanceof ApiError && error.status === 429 ? `${t(failureText)} ${t(error.detail)}` : t(failureText);
 }

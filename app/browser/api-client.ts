@@ -1,3 +1,5 @@
+import { interpolate, msg, type Translator } from "~/common/i18n/translate";
+
 /**
  * The one browser client for /api (docs/screens.md#states-and-transitions). The session cookie carries the tokens; on a 401 the
  * client asks POST /api/auth/refresh (cookie only) once, and every call that failed meanwhile waits
@@ -50,10 +52,13 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
   if (!(await refreshSession())) {
     console.warn("[api] session refresh failed; sending you to the login page");
     sendToLogin();
-    throw new ApiError(401, "Session expired");
+    throw new ApiError(401, msg("Session expired"));
   }
   return request();
 }
+
+/** What the client says of an answer without a `detail` (its English: the widgets show `detailText(t, detail)`). */
+const REQUEST_FAILED = msg("Request failed ({{status}})");
 
 /** The `{"detail"}` of a failed API answer, or a plain sentence with its status when it has none. */
 export async function errorDetail(response: Response): Promise<string> {
@@ -63,7 +68,16 @@ export async function errorDetail(response: Response): Promise<string> {
   } catch {
     // not JSON
   }
-  return `Request failed (${response.status})`;
+  return interpolate(REQUEST_FAILED, { status: response.status });
+}
+
+/**
+ * An API `detail` (English, the /api contract) in the screen's language: a known text is looked up,
+ * the client's own "Request failed (500)" too; any other stays as the server said it.
+ */
+export function detailText(t: Translator["t"], detail: string): string {
+  const failed = /^Request failed \((\d+)\)$/.exec(detail);
+  return failed ? t(REQUEST_FAILED, { status: failed[1] }) : t(detail);
 }
 
 /** JSON in, JSON out; a non-2xx answer throws ApiError with the server's detail. */

@@ -1,3 +1,5 @@
+import { msg } from "~/common/i18n/translate";
+
 /**
  * The app's own confirmation and alert dialogs, in place of the browser's native ones
  * (docs/screens.md#dialogs): callable from any event handler or hook, shown one at a time by the one
@@ -8,11 +10,11 @@
 export type DialogRequest = {
   id: number;
   kind: "confirm" | "alert";
-  /** The question or the alert's words (SPEC's texts stay word for word). */
+  /** The question or the alert's words (SPEC's texts stay word for word), in the screen's language (the caller's t()). */
   message: string;
   /** A second line, e.g. what else goes with the item. */
   detail?: string;
-  /** The confirming button's label ("Delete", "Leave"); alerts have only OK. */
+  /** The confirming button's label ("Delete", "Leave"), an English catalogue key or the caller's t(); alerts have only OK. */
   confirmLabel: string;
   /** A destructive action: the confirming button is styled as danger. */
   danger: boolean;
@@ -40,7 +42,7 @@ function request(kind: DialogRequest["kind"], options: ConfirmOptions): Promise<
       kind,
       message: options.message,
       detail: options.detail,
-      confirmLabel: options.confirmLabel ?? (kind === "alert" ? "OK" : "Delete"),
+      confirmLabel: options.confirmLabel ?? (kind === "alert" ? msg("OK") : msg("Delete")),
       danger: options.danger ?? kind === "confirm",
       opener: active instanceof HTMLElement && active !== document.body ? active : null,
       settle: resolve,

@@ -1,20 +1,50 @@
+import { msg, type Translator } from "~/common/i18n/translate";
+
 /** docs/screens.md#states-and-transitions Video generation: status texts, when the progress bar shows, its colour, and the polling limits. */
 export const VIDEO_POLL_MS = 1000;
 /** The job times out (on the screen) after more than this many polls. */
 export const VIDEO_MAX_POLLS = 15;
 
+/** The English texts (catalogue keys): a screen shows `t(videoStatusText(status))`. */
 export const VIDEO_STATUS_TEXT: Record<string, string> = {
-  queued: "Queued...",
-  processing: "Processing video...",
-  finishing: "Finalizing...",
-  completed: "✅ Completed!",
-  error: "❌ Error generating video.",
-  timeout: "⚠️ Timed out.",
-  cancelled: "Cancelled.",
+  queued: msg("Queued..."),
+  processing: msg("Processing video..."),
+  finishing: msg("Finalizing..."),
+  completed: msg("✅ Completed!"),
+  error: msg("❌ Error generating video."),
+  timeout: msg("⚠️ Timed out."),
+  cancelled: msg("Cancelled."),
 };
 
+const GENERATING = msg("Generating...");
+
 export function videoStatusText(status: string): string {
-  return VIDEO_STATUS_TEXT[status] ?? "Generating...";
+  return VIDEO_STATUS_TEXT[status] ?? GENERATING;
+}
+
+/*
+ * Two of the API's refusals carry a value in their English `detail` (the /api contract stays English,
+ * app/models/video-jobs): the screens read the value back to say them in the person's language. Every
+ * other detail is looked up as it is (the English text is the key; an unknown one stays English).
+ */
+const LIMIT_DETAIL = /^You already have (\d+) videos? being generated\. Wait for one to finish, then try again\.$/;
+const ENDED_DETAIL = /^This video job has already ended \((\w+)\); only a queued or processing job can be cancelled\.$/;
+
+/** A video job refusal's `detail` (an action's or the API's, in English), in the screen's language. */
+export function videoRefusalText(t: Translator["t"], detail: string): string {
+  const limit = LIMIT_DETAIL.exec(detail);
+  if (limit) {
+    return t("You already have {{count}} videos being generated. Wait for one to finish, then try again.", {
+      count: Number(limit[1]),
+    });
+  }
+  const ended = ENDED_DETAIL.exec(detail);
+  if (ended) {
+    return t("This video job has already ended ({{status}}); only a queued or processing job can be cancelled.", {
+      status: ended[1],
+    });
+  }
+  return t(detail);
 }
 
 export function showsProgressBar(status: string): boolean {

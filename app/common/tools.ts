@@ -1,19 +1,21 @@
-/** The dashboard's tool buttons in the default order in docs/screens.md#screens-and-routes (ids are stable; order is a user preference). */
+import { msg } from "~/common/i18n/translate";
+
+/** The dashboard's tool buttons (labels are catalogue keys: a screen shows `t(tool.label)`) in the default order in docs/screens.md#screens-and-routes (ids are stable; order is a user preference). */
 export const DASHBOARD_TOOLS = [
-  { id: "create", label: "Create", path: "/create" },
-  { id: "assistant", label: "AI Assistant", path: "/assistant" },
-  { id: "drawing", label: "Drawing Pad", path: "/drawing" },
-  { id: "music", label: "Music", path: "/music" },
-  { id: "aivideo", label: "AI Video", path: "/aivideo" },
-  { id: "videos", label: "Video Hub", path: "/videos" },
-  { id: "image", label: "Image Generator", path: "/image" },
-  { id: "voices", label: "Voices", path: "/voices" },
-  { id: "voicememo", label: "Voice Memo", path: "/voicememo" },
-  { id: "projects", label: "Projects", path: "/projects" },
-  { id: "camera", label: "Camera", path: "/camera" },
-  { id: "capcut", label: "AI x AI", path: "/capcut" },
+  { id: "create", label: msg("Create"), path: "/create" },
+  { id: "assistant", label: msg("AI Assistant"), path: "/assistant" },
+  { id: "drawing", label: msg("Drawing Pad"), path: "/drawing" },
+  { id: "music", label: msg("Music"), path: "/music" },
+  { id: "aivideo", label: msg("AI Video"), path: "/aivideo" },
+  { id: "videos", label: msg("Video Hub"), path: "/videos" },
+  { id: "image", label: msg("Image Generator"), path: "/image" },
+  { id: "voices", label: msg("Voices"), path: "/voices" },
+  { id: "voicememo", label: msg("Voice Memo"), path: "/voicememo" },
+  { id: "projects", label: msg("Projects"), path: "/projects" },
+  { id: "camera", label: msg("Camera"), path: "/camera" },
+  { id: "capcut", label: msg("AI x AI"), path: "/capcut" },
   // After the twelve in docs/screens.md, so their order stays docs/screens.md; stored orders get it appended (normaliseToolOrder).
-  { id: "library", label: "Library", path: "/library" },
+  { id: "library", label: msg("Library"), path: "/library" },
 ] as const;
 
 export type ToolId = (typeof DASHBOARD_TOOLS)[number]["id"];
@@ -43,7 +45,8 @@ export function moveTool(order: readonly ToolId[], id: ToolId, toIndex: number):
   return next;
 }
 
-export const PLANS = ["Free", "Pro", "Ultimate"] as const;
+/** The plans' names are form values too: a screen shows `t(plan)`. */
+export const PLANS = [msg("Free"), msg("Pro"), msg("Ultimate")] as const;
 export type Plan = (typeof PLANS)[number];
 export type Theme = "dark" | "light";
 

@@ -12,7 +12,10 @@ import { TokensSection } from "~/components/accounts/account-tokens";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import { FlashMessage } from "~/components/shell/flash-message";
 import { PageHeader } from "~/components/shell/page-header";
+import { LanguageMenu } from "~/components/shell/language-menu";
+import { useT } from "~/components/ui/i18n";
 import { currentSessionId, requireUserOrExplain } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
 import { askFirst } from "~/lib/screens/ask-first.server";
 import { screenFailure, text } from "~/lib/screens/forms.server";
 import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
@@ -26,11 +29,14 @@ import {
   createApiToken,
   listApiTokens,
   revokeApiToken,
+  TOKEN_NAME_TOO_LONG,
+  TOO_MANY_TOKENS,
 } from "~/models/accounts/api-token.server";
 import { revokeOtherSessions, revokeSession } from "~/models/accounts/sessions.server";
 import { accountShares, revokeShareOf } from "~/services/sharing/share-screen.server";
 import { accountSessions, accountUsage, changePassword } from "~/services/accounts/account.server";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/common/account-rules";
+import { accountText, PASSWORD_MAX, PASSWORD_MIN } from "~/common/account-rules";
+import { msg } from "~/common/i18n/translate";
 import { revokeQuestion, revokeShareQuestion, signOutQuestion } from "~/common/delete-question";
 import accountStylesheet from "~/styles/account.css?url";
 import libraryStylesheet from "~/styles/library.css?url";
@@ -43,10 +49,10 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: sharingStylesheet },
 ];
 
-export const meta: Route.MetaFunction = () => [{ title: "Account · Creative AI Studio" }];
-
-const LOG_IN_AGAIN = "Please log in again.";
-const PASSWORDS_DO_NOT_MATCH = "❌ Passwords do not match.";
+const LOG_IN_AGAIN = msg("Please log in again.");
+const PASSWORDS_DO_NOT_MATCH = msg("❌ Passwords do not match.");
+/** With JavaScript, a post that never reached the server (clientAction): the page says it with t(). */
+const SOMETHING_WENT_WRONG = msg("⚠️ Something went wrong. Please try again.");
 
 type Intent = AccountIntent;
 
@@ -64,17 +70,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const token = tokens.find((row) => row.id === params.get("revoke-token"));
   const session = sessions.find((row) => row.id === params.get("revoke-session") && !row.current);
   const share = shares?.links.find((row) => row.id === params.get("revoke-share"));
+  // The question is asked in the screen's language by the page (Confirming below).
   const confirming = token
-    ? { intent: "revoke-token" as const, id: token.id, question: revokeQuestion(token.name), label: "Revoke" }
+    ? { intent: "revoke-token" as const, id: token.id, name: token.name }
     : share
-      ? { intent: "revoke-share" as const, id: share.id, question: revokeShareQuestion(share.title), label: "Revoke" }
+      ? { intent: "revoke-share" as const, id: share.id, name: share.title }
       : session
-        ? {
-            intent: "revoke-session" as const,
-            id: session.id,
-            question: signOutQuestion(session.device),
-            label: "Sign out",
-          }
+        ? { intent: "revoke-session" as const, id: session.id, name: session.device }
         : null;
   return {
     email: user.email,
@@ -102,6 +104,8 @@ const answer = (result: AccountAnswer, status = 200) => data(result, { status })
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  // Every text of the answer (toasts, field errors, messages) in the screen's language.
+  const { t } = await screenTranslator(context, request);
   let form: FormData;
   try {
     form = await readFormData(request);
@@ -132,24 +136,22 @@ export async function action({ context, request }: Route.ActionArgs) {
       revoke_tokens: form.get("revoke_tokens") !== null,
     };
     if (values.new_password !== text(form.get("confirm_password"))) {
-      return answer({ intent, ok: false, fieldErrors: { confirm_password: PASSWORDS_DO_NOT_MATCH } }, 400);
+      return answer({ intent, ok: false, fieldErrors: { confirm_password: t(PASSWORDS_DO_NOT_MATCH) } }, 400);
     }
     try {
       const { sessionsEnded, tokensRevoked } = await changePassword(caller, values, clientAddress(context));
-      const others = sessionsEnded === 1 ? "1 other session was" : `${sessionsEnded} other sessions were`;
-      const tokens = !values.revoke_tokens
-        ? ""
-        : tokensRevoked === 1
-          ? " 1 API token was revoked."
-          : ` ${tokensRevoked} API tokens were revoked.`;
-      return done(`✅ Password changed. ${others} signed out.${tokens}`);
+      const changed = t("✅ Password changed. {{count}} other sessions were signed out.", { count: sessionsEnded });
+      const tokens = values.revoke_tokens ? t("{{count}} API tokens were revoked.", { count: tokensRevoked }) : "";
+      return done(tokens ? `${changed} ${tokens}` : changed);
     } catch (error) {
       const failure = screenFailure(error);
       if (failure.status === 400 && (failure.code === "current_password" || failure.code === "new_password")) {
-        return answer({ intent, ok: false, fieldErrors: { [failure.code]: failure.detail } }, 400);
+        const detail = failure.detail === undefined ? undefined : accountText(t, failure.detail);
+        return answer({ intent, ok: false, fieldErrors: { [failure.code]: detail } }, 400);
       }
+      const reason = failure.detail === undefined ? t("Unexpected error.") : accountText(t, failure.detail);
       return answer(
-        { intent, ok: false, message: `❌ Password not changed: ${failure.detail ?? "Unexpected error."}` },
+        { intent, ok: false, message: t("❌ Password not changed: {{reason}}", { reason }) },
         failure.status,
       );
     }
@@ -159,35 +161,42 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (ask) return ask;
   }
   if (intent === "revoke-session") {
-    if (!(await revokeSession(user.id, text(form.get("id"))))) return refused("That session has already ended.", 404);
-    return done("🔒 Session signed out");
+    if (!(await revokeSession(user.id, text(form.get("id")))))
+      return refused(t("That session has already ended."), 404);
+    return done(t("🔒 Session signed out"));
   }
   if (intent === "revoke-other-sessions") {
     const ended = await revokeOtherSessions(user.id, caller.sessionId);
     return done(
       ended === 0
-        ? "No other session was signed in"
-        : `🔒 Signed out everywhere else (${ended} session${ended === 1 ? "" : "s"})`,
+        ? t("No other session was signed in")
+        : t("🔒 Signed out everywhere else ({{count}} sessions)", { count: ended }),
     );
   }
   if (intent === "create-token") {
     const name = apiTokenNameSchema.safeParse(text(form.get("name")));
-    if (!name.success) return answer({ intent, ok: false, fieldErrors: { name: firstIssue(name.error) } }, 400);
+    if (!name.success) {
+      const detail = accountText(t, firstIssue(name.error), [TOKEN_NAME_TOO_LONG]);
+      return answer({ intent, ok: false, fieldErrors: { name: detail } }, 400);
+    }
     try {
       const created = await createApiToken(user.id, name.data);
       return answer({ intent, ok: true, created: { id: created.id, name: created.name, token: created.token } }, 201);
     } catch (error) {
       const failure = screenFailure(error);
-      return answer({ intent, ok: false, fieldErrors: { name: failure.detail } }, failure.status);
+      const detail = failure.detail === undefined ? undefined : accountText(t, failure.detail, [TOO_MANY_TOKENS]);
+      return answer({ intent, ok: false, fieldErrors: { name: detail } }, failure.status);
     }
   }
   if (intent === "revoke-token") {
-    if (!(await revokeApiToken(user.id, text(form.get("id"))))) return refused("That token was already revoked.", 404);
-    return done("🗑️ Token revoked");
+    if (!(await revokeApiToken(user.id, text(form.get("id")))))
+      return refused(t("That token was already revoked."), 404);
+    return done(t("🗑️ Token revoked"));
   }
   if (intent === "revoke-share") {
-    if (!(await revokeShareOf(user.id, text(form.get("id"))))) return refused("That link was already turned off.", 404);
-    return done("🔗 Link revoked");
+    if (!(await revokeShareOf(user.id, text(form.get("id")))))
+      return refused(t("That link was already turned off."), 404);
+    return done(t("🔗 Link revoked"));
   }
   return answer({ intent: null, ok: false, message: "Unknown action" }, 400);
 }
@@ -198,25 +207,33 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   return withFailureFallback(serverAction, (): AccountAnswer => ({
     intent: intent as Intent,
     ok: false,
-    message: "⚠️ Something went wrong. Please try again.",
+    message: SOMETHING_WENT_WRONG,
   }));
 }
 
 /** The account (decision 0047): password, sessions, personal API tokens and usage. Every form works without JavaScript. */
 export default function Account({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
   const { email, sessions, tokens, usage, shares, limits, confirming } = loaderData;
   return (
     <main className="page page-narrow account-page">
-      <PageHeader title="Account" icon="circle-user" />
-      <p className="muted">Signed in as {email}.</p>
+      <title>{t("Account · Creative AI Studio")}</title>
+      <PageHeader title={t("Account")} icon="circle-user" />
+      <p className="muted">{t("Signed in as {{email}}.", { email })}</p>
       <FlashMessage />
       {confirming ? (
         <ConfirmPanel
-          question={confirming.question}
+          question={
+            confirming.intent === "revoke-token"
+              ? revokeQuestion(confirming.name, t)
+              : confirming.intent === "revoke-share"
+                ? revokeShareQuestion(confirming.name, t)
+                : signOutQuestion(confirming.name, t)
+          }
           action="/account"
           fields={{ intent: confirming.intent, id: confirming.id }}
           cancelTo="/account"
-          confirmLabel={confirming.label}
+          confirmLabel={confirming.intent === "revoke-session" ? t("Sign out") : t("Revoke")}
         />
       ) : null}
       <PasswordSection limits={limits} />
@@ -224,6 +241,13 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       <TokensSection tokens={tokens} nameMax={limits.tokenName} tokensMax={limits.tokens} />
       {shares ? <SharedLinksSection shares={shares.links} sharingOff={shares.sharingOff} /> : null}
       <UsageSection usage={usage} />
+      <section className="card account-section" aria-labelledby="language-title">
+        <h2 className="card-title" id="language-title">
+          {t("Language")}
+        </h2>
+        <p className="muted">{t("The studio speaks to you in this language on every browser you sign in on.")}</p>
+        <LanguageMenu />
+      </section>
     </main>
   );
 }

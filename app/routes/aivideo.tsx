@@ -1,6 +1,9 @@
 import { useRef, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
-import { isFinished, progressTone, showsProgressBar, videoStatusText } from "~/browser/video-status";
+import { isFinished, progressTone, showsProgressBar, videoRefusalText, videoStatusText } from "~/browser/video-status";
+import { formatPercent } from "~/common/i18n/formats";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import { AiPageHeader } from "~/components/shell/ai-page-header";
 import { generatedVideoHref } from "~/components/video-jobs/generated-videos";
 import { Icon } from "~/components/ui/icon";
@@ -25,8 +28,6 @@ import generatedStylesheet from "~/styles/generated-media.css?url";
 import jobsStylesheet from "~/styles/video-jobs.css?url";
 import type { Route } from "./+types/aivideo";
 
-export const meta: Route.MetaFunction = () => [{ title: "AI Video · Creative AI Studio" }];
-
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
 
@@ -37,7 +38,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 /** docs/screens.md#validation-rules: an empty prompt starts nothing, and the screen says so. */
-const ENTER_PROMPT = "Please enter a prompt.";
+const ENTER_PROMPT = msg("Please enter a prompt.");
 
 /** ?job={id} shows one of the person's jobs (how the screen works without JavaScript); below, all their jobs. */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -95,6 +96,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function AiVideo({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, language } = useT();
   const hydrated = useHydrated();
   const testMode = useTestMode();
   const { job, start, refused: refusedNow } = useVideoJob(loaderData.job);
@@ -126,6 +128,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
   const percent = Math.round((job?.progress ?? 0) * 100);
   return (
     <main className="page ai-page aivideo-page">
+      <title>{t("AI Video · Creative AI Studio")}</title>
       {/* A refusal stays readable: no self-refresh over it. Each second for the job shown; every 3 s
         for the list alone, so its buttons stay easy to press. */}
       {!hydrated && !actionData && (followed || hasActiveJob(loaderData.jobs)) ? (
@@ -133,15 +136,15 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
           <meta httpEquiv="refresh" content={followed ? "1" : "3"} />
         </noscript>
       ) : null}
-      <AiPageHeader title="AI Video" icon="clapperboard">
+      <AiPageHeader title={t("AI Video")} icon="clapperboard">
         {testMode ? (
           <span
             className="ai-badge ai-badge-test"
             data-testid="test-mode-badge"
-            title="Videos are rendered offline by the local test renderer"
+            title={t("Videos are rendered offline by the local test renderer")}
           >
             <Icon name="flask-conical" />
-            Test Mode
+            {t("Test Mode")}
           </span>
         ) : null}
       </AiPageHeader>
@@ -151,11 +154,11 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
           <Form
             method="post"
             className="card form"
-            aria-label="Generate a video"
+            aria-label={t("Generate a video")}
             onSubmit={hydrated ? submit : undefined}
           >
             <label>
-              Prompt
+              {t("Prompt")}
               <input
                 ref={promptField}
                 name="prompt"
@@ -165,7 +168,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
                   setPrompt(event.target.value);
                   if (event.target.value.trim()) setPromptError(null);
                 }}
-                placeholder="A neon city in the rain, slow camera pan"
+                placeholder={t("A neon city in the rain, slow camera pan")}
                 autoComplete="off"
                 aria-invalid={promptError ? true : undefined}
                 aria-describedby={promptError ? "video-prompt-error" : undefined}
@@ -175,41 +178,41 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
               />
               {promptError ? (
                 <span className="field-error" id="video-prompt-error" role="alert">
-                  {promptError}
+                  {t(promptError)}
                 </span>
               ) : null}
             </label>
             <div className="ai-actions">
               <button type="submit" className="button button-primary" disabled={busy}>
-                Generate Video
+                {t("Generate Video")}
               </button>
             </div>
           </Form>
 
           {refused ? (
             <p className="message message-error" role="alert" data-testid="video-refused">
-              {refused}
+              {videoRefusalText(t, refused)}
             </p>
           ) : null}
         </div>
 
         {job ? (
-          <section className="card ai-result video-job" aria-label="Video generation">
+          <section className="card ai-result video-job" aria-label={t("Video generation")}>
             <p className="video-status" role="status" data-testid="video-status">
-              {videoStatusText(job.status)}
+              {t(videoStatusText(job.status))}
             </p>
             {showsProgressBar(job.status) ? (
               <div
                 className={`video-progress video-progress-${progressTone(job.progress)}`}
                 role="progressbar"
-                aria-label="Video progress"
+                aria-label={t("Video progress")}
                 aria-valuemin={0}
                 aria-valuemax={100}
                 aria-valuenow={percent}
                 data-tone={progressTone(job.progress)}
               >
                 <div className="video-progress-fill" style={{ width: `${percent}%` }} />
-                <span className="video-progress-label">{percent}%</span>
+                <span className="video-progress-label">{formatPercent(language, percent / 100)}</span>
               </div>
             ) : null}
             <div className="video-preview-frame">
@@ -225,7 +228,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
                   data-testid="video-preview"
                 />
               ) : (
-                <span className="muted">The preview appears here.</span>
+                <span className="muted">{t("The preview appears here.")}</span>
               )}
             </div>
             {/* A finished clip: download it, or see it among the person's videos (decision 0043; no raw id is shown). */}
@@ -233,7 +236,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
               <div className="media-actions video-job-actions">
                 <a className="button button-small" href={job.url} download data-testid="video-download">
                   <Icon name="download" />
-                  Download
+                  {t("Download")}
                 </a>
                 {job.media_id ? (
                   <Link
@@ -242,7 +245,7 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
                     data-testid="open-in-video-hub"
                   >
                     <Icon name="film" />
-                    Open in Video Hub
+                    {t("Open in Video Hub")}
                   </Link>
                 ) : null}
               </div>
@@ -251,15 +254,15 @@ export default function AiVideo({ loaderData, actionData }: Route.ComponentProps
               one press away, for whoever reports a problem with a job. */}
             {job.id ? (
               <details className="muted video-id">
-                <summary>Details</summary>
-                Generation ID: <code data-testid="generation-id">{job.id}</code>
+                <summary>{t("Details")}</summary>
+                {t("Generation ID:")} <code data-testid="generation-id">{job.id}</code>
               </details>
             ) : null}
           </section>
         ) : (
-          <section className="card ai-result" aria-label="Video preview">
+          <section className="card ai-result" aria-label={t("Video preview")}>
             <EmptyState icon="clapperboard">
-              <p>Describe a shot and press Generate Video: its progress and preview appear here.</p>
+              <p>{t("Describe a shot and press Generate Video: its progress and preview appear here.")}</p>
             </EmptyState>
           </section>
         )}

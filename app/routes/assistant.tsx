@@ -4,6 +4,8 @@ import { AssistantScreen, SOMETHING_WENT_WRONG } from "~/components/assistant/as
 import { MESSAGE_MAX } from "~/ai/chat/chat.server";
 import { assistantMessageSchema } from "~/ai/inputs.server";
 import {
+  CONVERSATION_TITLE_MAX,
+  TITLE_TOO_LONG,
   conversationRenameSchema,
   deleteConversation,
   parseConversationInput,
@@ -14,6 +16,10 @@ import { askOnScreen, assistantView, keepSpeechOnScreen } from "~/services/assis
 import type { AssistantActionData as ScreenActionData } from "~/common/assistant/assistant-exchanges";
 import { voicesForScreen } from "~/services/media/generation.server";
 import { requireUser } from "~/auth/auth.server";
+import { screenLanguageOf, screenTranslator } from "~/auth/screen-language.server";
+import { voicesInLanguageFirst } from "~/common/assistant/voice-options";
+import { interpolate, msg, type Translator } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import { DomainError } from "~/lib/domain-error";
 import { text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
@@ -21,39 +27,46 @@ import { actionRetryAfter } from "~/lib/http/responder.server";
 import chatStylesheet from "~/styles/assistant-chat.css?url";
 import type { Route } from "./+types/assistant";
 
-export const meta: Route.MetaFunction = () => [{ title: "AI Assistant · Creative AI Studio" }];
-
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: chatStylesheet }];
 
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
 
 /** docs/screens.md#screens-and-routes texts of the assistant. */
-const OFFLINE_LABEL = "Offline assistant";
-const OFFLINE_EXPLAINED =
-  "No AI model is configured: the offline assistant answers from your own content and explains the studio's tools.";
+const OFFLINE_LABEL = msg("Offline assistant");
+const OFFLINE_EXPLAINED = msg(
+  "No AI model is configured: the offline assistant answers from your own content and explains the studio's tools.",
+);
 
 /**
  * The voices come with the page, so the choice works without JavaScript (the fallback voice if listing
- * fails); so do the person's conversations and the open one (?c=<id>; ?delete=1 asks before deleting it).
+ * fails), the screen language's first (the one chosen unless the person picks another); so do the
+ * person's conversations and the open one (?c=<id>; ?delete=1 asks before deleting it).
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const url = new URL(request.url);
-  const [view, voices] = await Promise.all([
+  const [view, voices, language] = await Promise.all([
     assistantView(user.id, url.searchParams.get("c")),
     voicesForScreen(request.signal),
+    screenLanguageOf(context, request),
   ]);
   return {
     offline: assistantIsOffline(),
     messageMax: MESSAGE_MAX,
-    voices,
+    voices: voicesInLanguageFirst(voices, language),
     ...view,
     confirmDelete: url.searchParams.get("delete") === "1" && view.conversation !== null,
   };
 }
 
 const withConversation = (id: string) => `/assistant?c=${encodeURIComponent(id)}`;
+
+/** A rename's refusal in the screen's language (the too-long title's number is put back in its text). */
+function renameErrorText({ t }: Translator, detail: string): string {
+  const max = CONVERSATION_TITLE_MAX;
+  return detail === interpolate(TITLE_TOO_LONG, { max }) ? t(TITLE_TOO_LONG, { max }) : t(detail);
+}
 
 /**
  * Without JavaScript, plain form posts (docs/screens.md#assistant-conversations): asking (the reply
@@ -63,6 +76,7 @@ const withConversation = (id: string) => `/assistant?c=${encodeURIComponent(id)}
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
+  const screen = await screenTranslator(context, request);
   let form: FormData;
   try {
     form = await readFormData(request);
@@ -71,7 +85,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       ok: false as const,
       question: "",
       voiceId: "",
-      error: SOMETHING_WENT_WRONG,
+      error: screen.t(SOMETHING_WENT_WRONG),
       conversationId: null,
     };
     return data<ScreenActionData>(refused, { status: 400 });
@@ -90,7 +104,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return data<ScreenActionData>(
-        { ok: false, intent: "rename", error: error.detail, conversationId },
+        { ok: false, intent: "rename", error: renameErrorText(screen, error.detail), conversationId },
         { status: error.status },
       );
     }
@@ -107,23 +121,26 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (question.trim() === "") return null;
     const parsed = assistantMessageSchema.safeParse({ message: question });
     if (!parsed.success) {
-      const refused = { ok: false as const, question, voiceId, error: parsed.error.issues[0].message, conversationId };
+      const error = screen.t(parsed.error.issues[0].message);
+      const refused = { ok: false as const, question, voiceId, error, conversationId };
       return data<ScreenActionData>(refused, { status: 422 });
     }
     const ask = { question: parsed.data.message, voiceId, conversationId, autoSpeak: form.get("auto_speak") === "on" };
-    answer = await askOnScreen(user.id, ask, SOMETHING_WENT_WRONG, request.signal);
+    answer = await askOnScreen(user.id, ask, SOMETHING_WENT_WRONG, request.signal, screen);
   }
   return data<ScreenActionData>(answer.result, { status: answer.status, headers: answer.headers });
 }
 
 export default function Assistant({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
   return (
     <main className="page ai-page assistant-page">
-      <AiPageHeader title="AI Assistant" icon="bot">
-        {loaderData.offline ? <OfflineBadge label={OFFLINE_LABEL} title={OFFLINE_EXPLAINED} /> : null}
+      <title>{t("AI Assistant · Creative AI Studio")}</title>
+      <AiPageHeader title={t("AI Assistant")} icon="bot">
+        {loaderData.offline ? <OfflineBadge label={t(OFFLINE_LABEL)} title={t(OFFLINE_EXPLAINED)} /> : null}
       </AiPageHeader>
-      {loaderData.offline ? <p className="muted ai-note">{OFFLINE_EXPLAINED}</p> : null}
-      <AssistantScreen loaderData={loaderData} actionData={actionData ?? null} offlineLabel={OFFLINE_LABEL} />
+      {loaderData.offline ? <p className="muted ai-note">{t(OFFLINE_EXPLAINED)}</p> : null}
+      <AssistantScreen loaderData={loaderData} actionData={actionData ?? null} />
     </main>
   );
 }

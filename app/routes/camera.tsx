@@ -8,10 +8,9 @@ import { RequiresJavaScript } from "~/components/ui/requires-javascript";
 import { SaveToLibraryButton, savableAs } from "~/components/media/save-to-library";
 import { useFilteredCamera } from "~/components/camera/use-filtered-camera";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
 import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/camera";
-
-export const meta: Route.MetaFunction = () => [{ title: "Camera · Creative AI Studio" }];
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireUser(context, request);
@@ -22,15 +21,17 @@ export function loader({ context, request }: Route.LoaderArgs) {
 const PLACEHOLDER_SIZE = { width: 640, height: 480 };
 
 export default function Camera() {
+  const { t } = useT();
   const hydrated = useHydrated();
   return (
     <main className="page capture-page">
-      <PageHeader title="Camera" icon="camera">
+      <title>{t("Camera · Creative AI Studio")}</title>
+      <PageHeader title={t("Camera")} icon="camera">
         <Link className="button" to="/camera-v2">
-          Try Camera V2 →
+          {t("Try Camera V2 →")}
         </Link>
       </PageHeader>
-      <RequiresJavaScript feature="The camera" />
+      <RequiresJavaScript feature={t("The camera")} />
       {hydrated ? <CameraScreen /> : null}
     </main>
   );
@@ -38,6 +39,7 @@ export default function Camera() {
 
 /** docs/screens.md#camera: live filtered preview; photos (PNG) and videos (WebM) download straight away. */
 function CameraScreen() {
+  const { t } = useT();
   const [filter, setFilter] = useState<CameraFilter>(CAMERA_DEFAULT_FILTER);
   const camera = useFilteredCamera({ filter, output: null });
   const [saved, setSaved] = useState<string | null>(null);
@@ -48,7 +50,11 @@ function CameraScreen() {
     const filename = captureFilename(`camera-${filter}`, new Date(), extension);
     downloadBlob(blob, filename);
     setLast({ blob, filename, kind: kind === "photo" ? "photo" : "clip" });
-    setSaved(`${kind === "photo" ? "Photo" : "Video"} downloaded: ${filename}`);
+    setSaved(
+      kind === "photo"
+        ? t("Photo downloaded: {{filename}}", { filename })
+        : t("Video downloaded: {{filename}}", { filename }),
+    );
   };
 
   return (

@@ -1,6 +1,8 @@
 import { data } from "react-router";
 import { ContentHistory, HistoryNotFound, RESTORE_FAILED } from "~/components/content/history-list";
 import { requireUser } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { useT } from "~/components/ui/i18n";
 import { text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/screens/toast.server";
@@ -16,8 +18,6 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: historyStylesheet },
 ];
 
-export const meta: Route.MetaFunction = () => [{ title: "History · Creative AI Studio" }];
-
 /** /content/{id}/history: the piece's versions, one opened (?version=) as a word diff (docs/screens.md#history). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -29,23 +29,29 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 /** `restore-version` (a plain form, or a fetcher that follows the redirect): back to the view with a toast. */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
+  const say = await screenTranslator(context, request);
+  const { t } = say;
   const history = `/content/${encodeURIComponent(params.id)}/history`;
   const form = await readFormData(request).catch(() => null);
   const versionId = form ? text(form.get("version_id")) : "";
-  if (!form || formIntent(form) !== "restore-version" || !versionId) return redirectWithError(history, RESTORE_FAILED);
+  if (!form || formIntent(form) !== "restore-version" || !versionId)
+    return redirectWithError(history, t(RESTORE_FAILED));
   try {
-    const said = await restoreFromHistory(user.id, params.id, versionId);
+    const said = await restoreFromHistory(user.id, params.id, versionId, say);
     return redirectWithSuccess(`/content/${encodeURIComponent(params.id)}`, said);
   } catch (error) {
     if (!(error instanceof DomainError) || error.status >= 500) console.error("[history] restore failed", error);
-    const detail = error instanceof DomainError && error.status === 413 ? ` ${error.detail}` : "";
-    return redirectWithError(`${history}?version=${encodeURIComponent(versionId)}`, `${RESTORE_FAILED}${detail}`);
+    // A refusal with a reason (413: the storage quota) says it after the failure, each sentence translated.
+    const detail = error instanceof DomainError && error.status === 413 ? ` ${t(error.detail)}` : "";
+    return redirectWithError(`${history}?version=${encodeURIComponent(versionId)}`, `${t(RESTORE_FAILED)}${detail}`);
   }
 }
 
 export default function HistoryScreen({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
   return (
     <main className="page page-narrow content-page history-page">
+      <title>{t("History · Creative AI Studio")}</title>
       {loaderData.history ? <ContentHistory history={loaderData.history} /> : <HistoryNotFound />}
     </main>
   );

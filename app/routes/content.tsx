@@ -15,6 +15,9 @@ import {
   type SaveFailure,
 } from "~/components/content/content-texts";
 import { requireUser } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { useT } from "~/components/ui/i18n";
+import { msg, type Translator } from "~/common/i18n/translate";
 import { formIntent, pinnedBy } from "~/common/content/pin-form";
 import { safeRedirectPath } from "~/common/safe-redirect";
 import { redirectWithSuccess } from "~/lib/screens/toast.server";
@@ -23,7 +26,7 @@ import { justChanged } from "~/lib/screens/just-changed.server";
 import { DomainError } from "~/lib/domain-error";
 import { fieldErrors, text } from "~/lib/screens/forms.server";
 import { readFormData } from "~/lib/http/bodies.server";
-import { BODY_MAX, contentUpdateSchema, TITLE_MAX } from "~/models/content/content-input.server";
+import { BODY_MAX, contentUpdateSchema, sayContentFieldErrors, TITLE_MAX } from "~/models/content/content-input.server";
 import { restoreEditStart } from "~/services/content/history-screen.server";
 import { RESTORE_EDIT_START } from "~/components/content/use-edit-start-restore";
 import { deleteContent, getContent, setPinned, updateContent, type ContentItem } from "~/models/content/content.server";
@@ -38,10 +41,11 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: sharingStylesheet },
 ];
 
-export const meta: Route.MetaFunction = () => [{ title: "Content · Creative AI Studio" }];
-
 const PIN_FAILED = PIN_FAILED_TEXT;
 const DELETE_FAILED = DELETE_FAILED_TEXT;
+const INVALID_FORM = msg("Invalid form");
+const UNKNOWN_ACTION = msg("Unknown action");
+const CONTENT_DELETED = msg("Content deleted");
 
 interface LoadResult {
   item: ContentItem | null;
@@ -95,18 +99,19 @@ export function shouldRevalidate({
  */
 export async function action({ context, request, params }: Route.ActionArgs) {
   const user = requireUser(context, request);
+  const say = await screenTranslator(context, request);
   let form: FormData;
   try {
     form = await readFormData(request);
   } catch {
-    return data({ ok: false as const, intent: null, message: "Invalid form" }, { status: 400 });
+    return data({ ok: false as const, intent: null, message: say.t(INVALID_FORM) }, { status: 400 });
   }
   const shared = await shareAction(user.id, form, request);
   if (shared) return shared;
   const intent = formIntent(form);
   if (intent === null || !Object.hasOwn(INTENTS, intent))
-    return data({ ok: false as const, intent: null, message: "Unknown action" }, { status: 400 });
-  return INTENTS[intent as keyof typeof INTENTS]({ userId: user.id, id: params.id, form, request });
+    return data({ ok: false as const, intent: null, message: say.t(UNKNOWN_ACTION) }, { status: 400 });
+  return INTENTS[intent as keyof typeof INTENTS]({ userId: user.id, id: params.id, form, request, say });
 }
 
 /** What each intent of the action is given: the signed-in person, the piece and the form. */
@@ -115,12 +120,14 @@ interface IntentArgs {
   id: string;
   form: FormData;
   request: Request;
+  /** The screen's language, for the toasts and the field errors (the save's status text stays English: the editor says it). */
+  say: Translator;
 }
 
 const viewUrlOf = (id: string) => `/content/${encodeURIComponent(id)}`;
 
 /** The dashboard row's pin, unpin and delete. */
-async function listChange({ userId, id, form, request }: IntentArgs, intent: "pin" | "unpin" | "delete") {
+async function listChange({ userId, id, form, request, say }: IntentArgs, intent: "pin" | "unpin" | "delete") {
   const back = safeRedirectPath(form.get("redirectTo"), "/dashboard");
   // docs/screens.md#error-messages: delete asks first. Fetchers asked in the browser; a plain form is shown the question here.
   if (intent === "delete" && !answersWithData(form) && form.get("confirmed") !== "1") {
@@ -128,7 +135,7 @@ async function listChange({ userId, id, form, request }: IntentArgs, intent: "pi
     if (back !== "/dashboard") query.set("redirectTo", back);
     return redirect(`${viewUrlOf(id)}?${query}`);
   }
-  const failed = intent === "delete" ? DELETE_FAILED : PIN_FAILED;
+  const failed = say.t(intent === "delete" ? DELETE_FAILED : PIN_FAILED);
   let done = false;
   let status = 404;
   try {
@@ -148,7 +155,7 @@ async function listChange({ userId, id, form, request }: IntentArgs, intent: "pi
   };
   if (!done) return answerEnhanced(form, { ...answer, toast: { type: "error", message: failed } });
   if (intent === "delete")
-    return answerEnhanced(form, { ...answer, toast: { type: "success", message: "Content deleted" } });
+    return answerEnhanced(form, { ...answer, toast: { type: "success", message: say.t(CONTENT_DELETED) } });
   // Back on the dashboard at the row that was pinned, not at the top (docs/screens.md#after-create-and-a-pin).
   const atTheRow = !answersWithData(form) && new URL(back, request.url).pathname === "/dashboard";
   const headers = atTheRow ? { "Set-Cookie": await justChanged.set({ id, part: "pin" }) } : undefined;
@@ -156,10 +163,10 @@ async function listChange({ userId, id, form, request }: IntentArgs, intent: "pi
 }
 
 /** Cancel's "go back" after an autosave: the version kept when the edit began, restored. */
-async function restoreStart({ userId, id, form }: IntentArgs) {
+async function restoreStart({ userId, id, form, say }: IntentArgs) {
   const intent = RESTORE_EDIT_START;
   try {
-    const restored = await restoreEditStart(userId, id, text(form.get("editing_since")));
+    const restored = await restoreEditStart(userId, id, text(form.get("editing_since")), say);
     if (!restored) return data({ ok: false as const, intent, found: false }, { status: 404 });
     return answerEnhanced(form, {
       data: { ok: true as const, intent, ...restored },
@@ -174,7 +181,7 @@ async function restoreStart({ userId, id, form }: IntentArgs) {
 }
 
 /** The editor's Save without JavaScript: the view with a toast, or the form again with what went wrong. */
-async function saveEdit({ userId, id, form }: IntentArgs) {
+async function saveEdit({ userId, id, form, say }: IntentArgs) {
   const values = { title: text(form.get("title")), body: text(form.get("body")) };
   const failure = (status: number, extra: Partial<SaveFailure> = {}) =>
     data<SaveFailure>(
@@ -192,11 +199,16 @@ async function saveEdit({ userId, id, form }: IntentArgs) {
     );
   const parsed = contentUpdateSchema.safeParse({ ...values, updated_at: text(form.get("updated_at")) || undefined });
   if (!parsed.success)
-    return failure(400, { fieldErrors: fieldErrors(parsed.error, ["title", "body"]) satisfies ContentFieldErrors });
+    return failure(400, {
+      fieldErrors: sayContentFieldErrors(
+        say,
+        fieldErrors(parsed.error, ["title", "body"]),
+      ) satisfies ContentFieldErrors,
+    });
   const { updated_at, ...input } = parsed.data;
   try {
     const result = await updateContent(userId, id, input, { expectedUpdatedAt: updated_at });
-    if (result.ok) return redirectWithSuccess(viewUrlOf(id), SAVED_MANUALLY);
+    if (result.ok) return redirectWithSuccess(viewUrlOf(id), say.t(SAVED_MANUALLY));
     if (result.reason === "conflict") {
       return failure(409, {
         conflict: true,
@@ -242,17 +254,23 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   }));
   const listIntent = intent === "pin" || intent === "unpin" || intent === "delete";
   if (listIntent && result && typeof result === "object" && "ok" in result && result.ok === false) {
-    toast.error(intent === "delete" ? DELETE_FAILED : PIN_FAILED, { autoClose: DASHBOARD_TOAST_MS });
+    // The pin's or delete's own answer says it in the screen's language; without one (offline), in English.
+    const answered = "message" in result && result.intent !== null && typeof result.message === "string";
+    toast.error(answered ? (result.message as string) : intent === "delete" ? DELETE_FAILED : PIN_FAILED, {
+      autoClose: DASHBOARD_TOAST_MS,
+    });
   }
   return result;
 }
 
 export default function ContentScreen({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
   const loaded: LoadResult | Promise<LoadResult> = "deferred" in loaderData ? loaderData.deferred : loaderData;
   const saveFailure =
     actionData && "intent" in actionData && actionData.intent === "save" ? (actionData as SaveFailure) : null;
   return (
     <main className="page page-narrow content-page">
+      <title>{t("Content · Creative AI Studio")}</title>
       <Suspense fallback={<ContentLoading />}>
         <Await resolve={loaded} errorElement={<ContentLoadFailed />}>
           {(result: LoadResult) =>

@@ -12,14 +12,15 @@ import { readFormData } from "~/lib/http/bodies.server";
 import { BODY_MAX, contentInputSchema, TITLE_MAX } from "~/models/content/content-input.server";
 import { createContent } from "~/models/content/content.server";
 import editingStylesheet from "~/styles/editing.css?url";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import type { Route } from "./+types/create";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: editingStylesheet }];
 
-export const meta: Route.MetaFunction = () => [{ title: "Create · Creative AI Studio" }];
-
-/** docs/screens.md#error-messages */
-const CREATE_FAILED = "⚠️ Error creating content. Please try again.";
+/** docs/screens.md#error-messages (the page says it with t(): the actions answer the English key). */
+const CREATE_FAILED = msg("⚠️ Error creating content. Please try again.");
 
 type FieldErrors = Partial<Record<"title" | "body", string>>;
 
@@ -54,8 +55,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   } catch (error) {
     // Past the storage quota (413): the text in docs/screens.md#error-messages and the reason; nothing was saved.
     if (error instanceof DomainError && error.status === 413) {
+      const { t } = await screenTranslator(context, request);
       return data(
-        { error: `${CREATE_FAILED} ${error.detail}`, fieldErrors: {} as FieldErrors, values },
+        { error: `${t(CREATE_FAILED)} ${t(error.detail)}`, fieldErrors: {} as FieldErrors, values },
         { status: 413 },
       );
     }
@@ -63,7 +65,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data({ error: CREATE_FAILED, fieldErrors: {} as FieldErrors, values }, { status: 500 });
   }
   // The dashboard brings the new piece into view, highlighted (docs/screens.md#after-create-and-a-pin); the address stays /dashboard.
-  return redirectWithSuccess("/dashboard", "Content created", {
+  const { t } = await screenTranslator(context, request);
+  return redirectWithSuccess("/dashboard", t("Content created"), {
     headers: { "Set-Cookie": await justChanged.set({ id: created.id, part: "title" }) },
   });
 }
@@ -79,6 +82,7 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 }
 
 export default function Create({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction === "/create";
   const errors = actionData?.fieldErrors ?? {};
@@ -87,10 +91,11 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
   const counted = titleCounterText(titleLength, loaderData.limits.title) !== null;
   return (
     <main className="page page-narrow create-page">
-      <PageHeader title="Create Content" icon="pen-line" />
-      <Form method="post" className="card form" aria-label="Create content">
+      <title>{t("Create · Creative AI Studio")}</title>
+      <PageHeader title={t("Create Content")} icon="pen-line" />
+      <Form method="post" className="card form" aria-label={t("Create content")}>
         <label>
-          Title
+          {t("Title")}
           <input
             name="title"
             required
@@ -106,12 +111,12 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           <TitleCounter field="create-title" length={titleLength} max={loaderData.limits.title} />
           {errors.title ? (
             <span className="field-error" id="title-error">
-              {errors.title}
+              {t(errors.title)}
             </span>
           ) : null}
         </label>
         <label>
-          Body (optional)
+          {t("Body (optional)")}
           <textarea
             name="body"
             rows={10}
@@ -122,17 +127,17 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
           />
           {errors.body ? (
             <span className="field-error" id="body-error">
-              {errors.body}
+              {t(errors.body)}
             </span>
           ) : null}
         </label>
         {actionData?.error ? (
           <p className="message message-error" role="alert">
-            {actionData.error}
+            {t(actionData.error)}
           </p>
         ) : null}
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? "Creating..." : "Create"}
+          {busy ? t("Creating...") : t("Create")}
         </button>
       </Form>
     </main>
@@ -141,18 +146,20 @@ export default function Create({ loaderData, actionData }: Route.ComponentProps)
 
 /** A failed submission that never reached the action (network) still gets the message in docs/screens.md#error-messages. */
 export function ErrorBoundary() {
+  const { t } = useT();
   return (
     <main className="page page-narrow create-page">
-      <h1>Create Content</h1>
+      <title>{t("Create · Creative AI Studio")}</title>
+      <h1>{t("Create Content")}</h1>
       <p className="message message-error" role="alert">
-        {CREATE_FAILED}
+        {t(CREATE_FAILED)}
       </p>
       <p>
         <a className="button" href="/create">
-          Try again
+          {t("Try again")}
         </a>{" "}
         <Link className="button button-ghost" to="/dashboard">
-          Back to Dashboard
+          {t("Back to Dashboard")}
         </Link>
       </p>
     </main>

@@ -29,12 +29,9 @@ import {
   listContentSummariesAfter,
   screenCursorKey,
 } from "~/models/content/content-keyset.server";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import type { Route } from "./+types/dashboard";
-
-export const meta: Route.MetaFunction = () => [
-  { title: "Dashboard · Creative AI Studio" },
-  { name: "description", content: "Your Creative AI Studio dashboard: your writing, your tools and your plan." },
-];
 
 /**
  * The page is built from the person's content, their identity and their preference cookie only, so
@@ -73,7 +70,7 @@ function contentStateOf(context: Route.LoaderArgs["context"], personId: string) 
 
 /** The shell's skip link (its first Tab) goes past the plan and the twelve tools to the content list. */
 export const handle: ShellHandle = {
-  skipLink: { href: "#content", label: "Skip to your content" },
+  skipLink: { href: "#content", label: msg("Skip to your content") },
   ownThemeToggle: true,
 };
 
@@ -168,6 +165,7 @@ function listItems(rows: ContentSummary[]): { items: ContentListItem[]; pinnedRa
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
   const { preferences, editing, email, content, usage, justChanged } = loaderData;
   const contentRows = useMarkupOnly(CONTENT_ROWS, content.items, content, readContentRows);
   const followLink = useFollowLinksInApp();
@@ -178,29 +176,34 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     if (welcomed.current) return;
     welcomed.current = true;
     if (firstWelcomeOfSignIn(email))
-      toast.info(`Welcome back, ${preferences.plan} user!`, { autoClose: DASHBOARD_TOAST_MS });
-  }, [preferences.plan, email]);
+      toast.info(t("Welcome back, {{plan}} user!", { plan: t(preferences.plan) }), { autoClose: DASHBOARD_TOAST_MS });
+  }, [preferences.plan, email, t]);
 
   return (
     <main className="page dashboard">
+      <title>{t("Dashboard · Creative AI Studio")}</title>
+      <meta
+        name="description"
+        content={t("Your Creative AI Studio dashboard: your writing, your tools and your plan.")}
+      />
       {/* Home is a plain link, followed in the app by the header (in-app-links.ts). */}
       <header className="dashboard-header" onClick={followLink}>
-        <a className="button button-ghost" href="/" aria-label="Home">
+        <a className="button button-ghost" href="/" aria-label={t("Home")}>
           <Icon name="house" />
-          Home
+          {t("Home")}
         </a>
-        <h1>Dashboard</h1>
+        <h1>{t("Dashboard")}</h1>
         <div className="dashboard-controls">
           <ThemeToggle />
           {/* A plain link followed in the app by the header's handler (in-app-links.ts): a <Link> costs
               the page's render more (decision 0081). */}
           <a className="button button-ghost" href={editing ? "/dashboard" : "/dashboard?edit=1"} data-keep-scroll>
             <Icon name={editing ? "check" : "pencil"} />
-            {editing ? "Done editing" : "Edit mode"}
+            {editing ? t("Done editing") : t("Edit mode")}
           </a>
         </div>
       </header>
-      <p className="muted">{`Signed in as ${email}`}</p>
+      <p className="muted">{t("Signed in as {{email}}", { email })}</p>
       <StorageMeter usage={usage} />
 
       <PlanSection savedPlan={preferences.plan} />
@@ -216,11 +219,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         query={content.query}
         justChanged={justChanged}
       />
-      <section className="account-export" aria-label="Your data">
+      <section className="account-export" aria-label={t("Your data")}>
         <a className="button button-ghost" href="/api/account/export" download>
-          Export my data
+          {t("Export my data")}
         </a>
-        <span className="muted"> a zip of your content, projects and library files</span>
+        <span className="muted"> {t("a zip of your content, projects and library files")}</span>
       </section>
     </main>
   );

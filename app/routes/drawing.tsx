@@ -6,6 +6,8 @@ import { Icon } from "~/components/ui/icon";
 import { RequiresJavaScript } from "~/components/ui/requires-javascript";
 import { SketchCanvas, type SketchCanvasHandle, type SketchMode } from "~/components/media/sketch-canvas";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 import { aiProviders } from "~/ai/providers.server";
 import { DEFAULT_SKETCH_STYLE, SKETCH_STYLES, type SketchStyle } from "~/common/media/sketch-styles";
 import { requireUser } from "~/auth/auth.server";
@@ -13,23 +15,30 @@ import { getOwnedMedia, mediaUrl } from "~/models/media/ai-media.server";
 import { IMAGE_KINDS } from "~/common/media/library-rules";
 import type { Route } from "./+types/drawing";
 
-export const meta: Route.MetaFunction = () => [{ title: "Drawing Pad · Creative AI Studio" }];
-
 /** docs/screens.md#error-messages and #constants-and-limits texts and constants of the drawing pad. */
-const GENERATION_FAILED = "AI generation failed. Please try again.";
+const GENERATION_FAILED = msg("AI generation failed. Please try again.");
 /** Generate on an empty pad sends nothing: a blank sketch would only come back as a blank image. */
-const DRAW_FIRST = "Draw something first";
+const DRAW_FIRST = msg("Draw something first");
 const DEFAULT_COLOUR = "#ffff00";
 const BRUSH = { min: 1, max: 30, initial: 5 };
 const STYLE_LABELS: Record<SketchStyle, string> = {
-  realistic: "Realistic",
-  cartoon: "Cartoon",
-  futuristic: "Futuristic",
-  painting: "Painting",
-  concept: "Concept",
+  realistic: msg("Realistic"),
+  cartoon: msg("Cartoon"),
+  futuristic: msg("Futuristic"),
+  painting: msg("Painting"),
+  concept: msg("Concept"),
 };
-const OFFLINE_EXPLAINED =
-  "No image model is configured: Generate AI Image restyles your sketch on the server (offline image processing, not a generative model).";
+/** The result's description, one sentence per style (the words around the style differ by language). */
+const RESULT_ALT: Record<SketchStyle, string> = {
+  realistic: msg("Your sketch in the realistic style"),
+  cartoon: msg("Your sketch in the cartoon style"),
+  futuristic: msg("Your sketch in the futuristic style"),
+  painting: msg("Your sketch in the painting style"),
+  concept: msg("Your sketch in the concept style"),
+};
+const OFFLINE_EXPLAINED = msg(
+  "No image model is configured: Generate AI Image restyles your sketch on the server (offline image processing, not a generative model).",
+);
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -41,16 +50,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export default function Drawing({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
   const hydrated = useHydrated();
   return (
     <main className="page ai-page drawing-page">
-      <AiPageHeader title="Drawing Pad" icon="palette">
-        {loaderData.offline ? <OfflineBadge label="Offline stylise" title={OFFLINE_EXPLAINED} /> : null}
+      <title>{t("Drawing Pad · Creative AI Studio")}</title>
+      <AiPageHeader title={t("Drawing Pad")} icon="palette">
+        {loaderData.offline ? <OfflineBadge label={t("Offline stylise")} title={t(OFFLINE_EXPLAINED)} /> : null}
       </AiPageHeader>
-      <RequiresJavaScript feature="The drawing pad" />
+      <RequiresJavaScript feature={t("The drawing pad")} />
       {loaderData.startMissing ? (
         <p className="message message-error" role="alert">
-          That picture is not in your library: the pad starts empty.
+          {t("That picture is not in your library: the pad starts empty.")}
         </p>
       ) : null}
       {hydrated ? <DrawingPad offline={loaderData.offline} startImage={loaderData.startImage?.url ?? null} /> : null}
@@ -59,6 +70,7 @@ export default function Drawing({ loaderData }: Route.ComponentProps) {
 }
 
 function DrawingPad({ offline, startImage }: { offline: boolean; startImage: string | null }) {
+  const { t } = useT();
   const canvas = useRef<SketchCanvasHandle>(null);
   const [colour, setColour] = useState(DEFAULT_COLOUR);
   const [brushSize, setBrushSize] = useState(BRUSH.initial);
@@ -77,7 +89,7 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
     if (generating || !canvas.current) return;
     if (canvas.current.isBlank()) {
       setResult(null);
-      setError(DRAW_FIRST);
+      setError(t(DRAW_FIRST));
       return;
     }
     const imageData = canvas.current.toDataUrl();
@@ -88,7 +100,7 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
       setResult({ url: await sketchToImage(imageData, style), style });
     } catch (error) {
       // docs/screens.md#error-messages: also when no image comes back; over the person's AI limits, with when to try again.
-      setError(aiFailureText(GENERATION_FAILED, error));
+      setError(aiFailureText(t(GENERATION_FAILED), error));
     } finally {
       setGenerating(false);
     }
@@ -96,16 +108,21 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
 
   return (
     <>
-      {offline ? <p className="muted ai-note">{OFFLINE_EXPLAINED}</p> : null}
-      <div className="card drawing-toolbar" role="toolbar" aria-label="Drawing tools">
+      {offline ? <p className="muted ai-note">{t(OFFLINE_EXPLAINED)}</p> : null}
+      <div className="card drawing-toolbar" role="toolbar" aria-label={t("Drawing tools")}>
         <label className="ai-inline-label">
-          Colour
-          <input type="color" value={colour} onChange={(event) => setColour(event.target.value)} aria-label="Colour" />
+          {t("Colour")}
+          <input
+            type="color"
+            value={colour}
+            onChange={(event) => setColour(event.target.value)}
+            aria-label={t("Colour")}
+          />
         </label>
         <label className="ai-inline-label">
           {/* One flex row for the words and the number: the label is a column, and a loose <output> was a row of its own that lifted "Brush size" above its neighbours' labels. */}
           <span>
-            Brush size <output>{brushSize}</output>
+            {t("Brush size")} <output>{brushSize}</output>
           </span>
           <input
             type="range"
@@ -113,10 +130,10 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
             max={BRUSH.max}
             value={brushSize}
             onChange={(event) => setBrushSize(Number(event.target.value))}
-            aria-label="Brush size"
+            aria-label={t("Brush size")}
           />
         </label>
-        <div className="segmented" role="group" aria-label="Mode">
+        <div className="segmented" role="group" aria-label={t("Mode")}>
           <button
             type="button"
             className={`button button-small ${mode === "draw" ? "button-primary" : ""}`}
@@ -124,7 +141,7 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
             onClick={() => setMode("draw")}
           >
             <Icon name="brush" />
-            Draw
+            {t("Draw")}
           </button>
           <button
             type="button"
@@ -133,15 +150,19 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
             onClick={() => setMode("erase")}
           >
             <Icon name="eraser" />
-            Erase
+            {t("Erase")}
           </button>
         </div>
         <label className="ai-inline-label">
-          Style
-          <select value={style} onChange={(event) => setStyle(event.target.value as SketchStyle)} aria-label="Style">
+          {t("Style")}
+          <select
+            value={style}
+            onChange={(event) => setStyle(event.target.value as SketchStyle)}
+            aria-label={t("Style")}
+          >
             {SKETCH_STYLES.map((name) => (
               <option key={name} value={name}>
-                {STYLE_LABELS[name]}
+                {t(STYLE_LABELS[name])}
               </option>
             ))}
           </select>
@@ -157,10 +178,10 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
 
           <div className="ai-actions">
             <button type="button" className="button" onClick={() => canvas.current?.clear()}>
-              Clear
+              {t("Clear")}
             </button>
             <button type="button" className="button" onClick={() => void saveSketch()}>
-              Save Sketch
+              {t("Save Sketch")}
             </button>
             <button
               type="button"
@@ -168,11 +189,11 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
               onClick={() => void generate()}
               disabled={generating}
             >
-              {generating ? "Generating..." : "Generate AI Image"}
+              {generating ? t("Generating...") : t("Generate AI Image")}
             </button>
           </div>
         </div>
-        <section className="card ai-result" aria-label="AI result" aria-live="polite">
+        <section className="card ai-result" aria-label={t("AI result")} aria-live="polite">
           {error ? (
             <p className="message message-error" role="alert">
               {error}
@@ -182,19 +203,19 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
             <figure className="ai-figure">
               <img
                 src={result.url}
-                alt={`Your sketch in the ${result.style} style`}
+                alt={t(RESULT_ALT[result.style])}
                 className="ai-image"
                 data-testid="sketch-result"
               />
               <figcaption>
                 <a className="button" href={result.url} download={`sketch-${result.style}.png`}>
-                  Download Image
+                  {t("Download Image")}
                 </a>
               </figcaption>
             </figure>
           ) : !error ? (
             <p className="muted">
-              {generating ? "Generating..." : "Draw something, pick a style and press Generate AI Image."}
+              {generating ? t("Generating...") : t("Draw something, pick a style and press Generate AI Image.")}
             </p>
           ) : null}
         </section>

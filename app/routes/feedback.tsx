@@ -11,12 +11,36 @@ import {
   lastFeedbackName,
   sendFeedback,
 } from "~/models/operators/feedback.server";
+import type { ValuedText } from "~/common/account-rules";
+import { interpolate, msg, type Translator } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import type { Route } from "./+types/feedback";
 
-export const meta: Route.MetaFunction = () => [{ title: "Feedback · Creative AI Studio" }];
+const SUCCESS = msg("✅ Feedback sent successfully!");
+const FAILURE = msg("⚠️ Something went wrong. Please try again.");
 
-const SUCCESS = "✅ Feedback sent successfully!";
-const FAILURE = "⚠️ Something went wrong. Please try again.";
+/** The form's refusals (models/operators/feedback.server.ts and the API's `detail`) as they come, in English. */
+const KNOWN: readonly ValuedText[] = [
+  [msg("Name is required"), {}],
+  [msg("Email is required"), {}],
+  [msg("Enter a valid email address"), {}],
+  [msg("Message is required"), {}],
+  [msg("Name must be at most {{max}} characters"), { max: 100 }],
+  [msg("Email must be at most {{max}} characters"), { max: 254 }],
+  [msg("Message must be at most {{max}} characters"), { max: 5000 }],
+];
+
+/** A refusal's English (the action's field errors, the API's 429 detail) in the screen's language. */
+function feedbackText(t: Translator["t"], english: string): string {
+  const throttled = /^Too many feedback messages from your address\. Try again in (\d+) minutes?\.$/.exec(english);
+  if (throttled)
+    return t("Too many feedback messages from your address. Try again in {{count}} minutes.", {
+      count: Number(throttled[1]),
+    });
+  for (const [text, values] of KNOWN) if (interpolate(text, values) === english) return t(text, values);
+  // Any other text (a detail the page does not know) is looked up as it is: shown as it came without a translation.
+  return t(english);
+}
 
 type FieldErrors = Partial<Record<"name" | "email" | "message", string>>;
 
@@ -78,6 +102,7 @@ async function refusalDetail(response: Response): Promise<string | null> {
 }
 
 export default function Feedback() {
+  const { t } = useT();
   const actionData = useActionData<typeof action>();
   const known = useLoaderData<typeof loader>();
   const [clientOutcome, setClientOutcome] = useState<Outcome | null>(null);
@@ -117,13 +142,15 @@ export default function Feedback() {
   };
 
   const errors = outcome?.fieldErrors ?? {};
+  const said = (english: string) => feedbackText(t, english);
   return (
     <main className="page page-narrow">
-      <h1>Feedback</h1>
-      <p className="muted">Tell us what works, what doesn't, and what you'd love to see.</p>
-      <Form method="post" className="card form" aria-label="Feedback" onSubmit={submit} ref={formRef}>
+      <title>{t("Feedback · Creative AI Studio")}</title>
+      <h1>{t("Feedback")}</h1>
+      <p className="muted">{t("Tell us what works, what doesn't, and what you'd love to see.")}</p>
+      <Form method="post" className="card form" aria-label={t("Feedback")} onSubmit={submit} ref={formRef}>
         <label>
-          Name
+          {t("Name")}
           <input
             name="name"
             required
@@ -132,10 +159,10 @@ export default function Feedback() {
             defaultValue={known.name}
             aria-invalid={!!errors.name}
           />
-          {errors.name ? <span className="field-error">{errors.name}</span> : null}
+          {errors.name ? <span className="field-error">{said(errors.name)}</span> : null}
         </label>
         <label>
-          Email
+          {t("Email")}
           <input
             name="email"
             type="email"
@@ -145,27 +172,27 @@ export default function Feedback() {
             defaultValue={known.email}
             aria-invalid={!!errors.email}
           />
-          {errors.email ? <span className="field-error">{errors.email}</span> : null}
+          {errors.email ? <span className="field-error">{said(errors.email)}</span> : null}
         </label>
         <label>
-          Message
+          {t("Message")}
           <textarea name="message" required maxLength={5000} rows={6} aria-invalid={!!errors.message} />
-          {errors.message ? <span className="field-error">{errors.message}</span> : null}
+          {errors.message ? <span className="field-error">{said(errors.message)}</span> : null}
         </label>
         {outcome ? (
           <p
             className={`message ${outcome.ok ? "message-success" : "message-error"}`}
             role={outcome.ok ? "status" : "alert"}
           >
-            {outcome.ok ? SUCCESS : outcome.reason ? `${FAILURE} ${outcome.reason}` : FAILURE}
+            {outcome.ok ? t(SUCCESS) : outcome.reason ? `${t(FAILURE)} ${said(outcome.reason)}` : t(FAILURE)}
           </p>
         ) : null}
         <button type="submit" className="button button-primary" disabled={sending}>
-          {sending ? "Sending..." : "Submit"}
+          {sending ? t("Sending...") : t("Submit")}
         </button>
       </Form>
       <p>
-        <Link to="/">← Home</Link>
+        <Link to="/">{t("← Home")}</Link>
       </p>
     </main>
   );

@@ -3,19 +3,21 @@ import { data, Form } from "react-router";
 import { aiFailureText, generateImage } from "~/browser/ai-client";
 import { AiPageHeader, OfflineBadge } from "~/components/shell/ai-page-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
 import { PROMPT_MAX } from "~/ai/image/image.server";
-import { promptSchema } from "~/ai/inputs.server";
+import { INPUT_TEMPLATES, promptSchema } from "~/ai/inputs.server";
+import { msg } from "~/common/i18n/translate";
+import { screenText } from "~/common/media/media-texts";
 import { PLACEHOLDER_DELAY_MS, STOCK_PHOTO_SIZE, stockPhotoSearchUrl } from "~/common/media/stock-photo";
 import { generateImage as generateOnServer, imageProviderConfigured } from "~/services/media/generation.server";
 import { screenAiFailure } from "~/services/ai-limits.server";
 import { requireUser } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
 import { DomainError } from "~/lib/domain-error";
 import { readFormData } from "~/lib/http/bodies.server";
 import { actionRetryAfter } from "~/lib/http/responder.server";
 import generatedStylesheet from "~/styles/generated-media.css?url";
 import type { Route } from "./+types/image";
-
-export const meta: Route.MetaFunction = () => [{ title: "Image Generator · Creative AI Studio" }];
 
 /** A refusal's Retry-After (the person's AI limits) reaches the page's answer too. */
 export const headers: Route.HeadersFunction = actionRetryAfter;
@@ -24,10 +26,11 @@ export const headers: Route.HeadersFunction = actionRetryAfter;
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: generatedStylesheet }];
 
 /** docs/screens.md#validation-rules and #error-messages texts of the image generator. */
-const ENTER_PROMPT = "Please enter a prompt.";
-const GENERATION_FAILED = "Image generation failed. Try again.";
-const PLACEHOLDER_EXPLAINED =
-  "No image model is configured, so this builds a stock-photo search link (800x600) from your prompt. Set AI_BASE_URL and AI_IMAGE_MODEL to generate real images.";
+const ENTER_PROMPT = msg("Please enter a prompt.");
+const GENERATION_FAILED = msg("Image generation failed. Try again.");
+const PLACEHOLDER_EXPLAINED = msg(
+  "No image model is configured, so this builds a stock-photo search link (800x600) from your prompt. Set AI_BASE_URL and AI_IMAGE_MODEL to generate real images.",
+);
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireUser(context, request);
@@ -40,11 +43,13 @@ type Outcome = { prompt: string; result: Result | null; error: string | null };
 /** Without JavaScript: the same rules as the screen, answered in the page (no 2 s wait). */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireUser(context, request);
+  const { t } = await screenTranslator(context, request);
   const form = await readFormData(request).catch(() => null);
   const prompt = typeof form?.get("prompt") === "string" ? (form!.get("prompt") as string) : "";
   const parsed = promptSchema.safeParse({ prompt });
   if (!parsed.success) {
-    const error = prompt.trim() === "" ? ENTER_PROMPT : parsed.error.issues[0].message;
+    const error =
+      prompt.trim() === "" ? t(ENTER_PROMPT) : screenText(t, parsed.error.issues[0].message, INPUT_TEMPLATES);
     return data<Outcome>({ prompt, result: null, error }, { status: 422 });
   }
   if (!imageProviderConfigured()) {
@@ -61,7 +66,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     // A provider failure reaches the screen as the service's DomainError: the text in docs/screens.md#error-messages with its status.
     // Over the person's AI limits: the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
-    const failure = screenAiFailure(GENERATION_FAILED, error);
+    const failure = screenAiFailure(t(GENERATION_FAILED), error);
     return data<Outcome>(
       { prompt, result: null, error: failure.message },
       { status: failure.status, headers: failure.headers },
@@ -70,6 +75,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function ImageGenerator({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT();
   const hydrated = useHydrated();
   const [prompt, setPrompt] = useState(actionData?.prompt ?? "");
   const [busy, setBusy] = useState(false);
@@ -87,7 +93,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
     const text = prompt.trim();
     if (!text) {
       setResult(null);
-      setError(ENTER_PROMPT);
+      setError(t(ENTER_PROMPT));
       return;
     }
     setBusy(true);
@@ -105,7 +111,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
     try {
       setResult({ kind: "image", url: await generateImage(text) });
     } catch (error) {
-      setError(aiFailureText(GENERATION_FAILED, error));
+      setError(aiFailureText(t(GENERATION_FAILED), error));
     } finally {
       setBusy(false);
     }
@@ -113,44 +119,45 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
 
   return (
     <main className="page ai-page image-page">
-      <AiPageHeader title="Image Generator" icon="image">
-        {loaderData.configured ? null : <OfflineBadge label="Placeholder" title={PLACEHOLDER_EXPLAINED} />}
+      <title>{t("Image Generator · Creative AI Studio")}</title>
+      <AiPageHeader title={t("Image Generator")} icon="image">
+        {loaderData.configured ? null : <OfflineBadge label={t("Placeholder")} title={t(PLACEHOLDER_EXPLAINED)} />}
       </AiPageHeader>
-      {loaderData.configured ? null : <p className="muted ai-note">{PLACEHOLDER_EXPLAINED}</p>}
+      {loaderData.configured ? null : <p className="muted ai-note">{t(PLACEHOLDER_EXPLAINED)}</p>}
       {/* The prompt beside its image on wide screens; one column on phones. */}
       <div className="workspace">
         <Form
           method="post"
           className="card form"
-          aria-label="Generate an image"
+          aria-label={t("Generate an image")}
           onSubmit={hydrated ? generate : undefined}
         >
           <label>
-            Prompt
+            {t("Prompt")}
             <textarea
               name="prompt"
               rows={3}
               maxLength={loaderData.promptMax}
               value={prompt}
               onChange={(event) => setPrompt(event.target.value)}
-              placeholder="A lighthouse on a cliff at sunset"
+              placeholder={t("A lighthouse on a cliff at sunset")}
             />
           </label>
           <div className="ai-actions">
             <button type="submit" className="button button-primary" disabled={busy}>
-              {busy ? "Generating..." : "Generate Image"}
+              {busy ? t("Generating...") : t("Generate Image")}
             </button>
           </div>
         </Form>
-        <section className="card ai-result" aria-label="Result" aria-live="polite">
+        <section className="card ai-result" aria-label={t("Result")} aria-live="polite">
           {error ? (
             <p className="message message-error" role="alert">
               {error}
             </p>
           ) : null}
-          {busy ? <p className="muted">Generating...</p> : null}
+          {busy ? <p className="muted">{t("Generating...")}</p> : null}
           {result ? <ResultImage key={result.url} result={result} prompt={resultPrompt} /> : null}
-          {!error && !busy && !result ? <p className="muted">Your image appears here.</p> : null}
+          {!error && !busy && !result ? <p className="muted">{t("Your image appears here.")}</p> : null}
         </section>
       </div>
     </main>
@@ -158,7 +165,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
 }
 
 /** Said when the picture does not arrive (offline, blocked, or the service failed); the link stays. */
-const IMAGE_NOT_LOADED = "The image could not be loaded here. The link below still leads to it.";
+const IMAGE_NOT_LOADED = msg("The image could not be loaded here. The link below still leads to it.");
 
 /**
  * docs/screens.md#screens-and-routes "the resulting image": the picture itself, with its link below it. The stock photo is
@@ -168,6 +175,7 @@ const IMAGE_NOT_LOADED = "The image could not be loaded here. The link below sti
  * over its own lines and the link).
  */
 function ResultImage({ result, prompt }: { result: Result; prompt: string }) {
+  const { t } = useT();
   const [failed, setFailed] = useState(false);
   // An image that failed before the page was hydrated raised its error event before React listened.
   const watch = useCallback((image: HTMLImageElement | null) => {
@@ -180,7 +188,11 @@ function ResultImage({ result, prompt }: { result: Result; prompt: string }) {
       <img
         ref={watch}
         src={result.url}
-        alt={stock ? `Stock photo matching “${words}”` : `Image generated from “${words}”`}
+        alt={
+          stock
+            ? t("Stock photo matching “{{prompt}}”", { prompt: words })
+            : t("Image generated from “{{prompt}}”", { prompt: words })
+        }
         className="ai-image"
         width={stock ? STOCK_PHOTO_SIZE.width : undefined}
         height={stock ? STOCK_PHOTO_SIZE.height : undefined}
@@ -192,20 +204,20 @@ function ResultImage({ result, prompt }: { result: Result; prompt: string }) {
       />
       {failed ? (
         <p className="message message-error ai-image-note" role="status" data-testid="image-not-loaded">
-          {IMAGE_NOT_LOADED}
+          {t(IMAGE_NOT_LOADED)}
         </p>
       ) : null}
       <figcaption className="ai-stock-link">
         {stock ? (
           <>
-            Stock photo ({STOCK_PHOTO_SIZE.width}x{STOCK_PHOTO_SIZE.height}) for your prompt:{" "}
+            {t("Stock photo ({{width}}x{{height}}) for your prompt:", STOCK_PHOTO_SIZE)}{" "}
             <a href={result.url} target="_blank" rel="noopener noreferrer" data-testid="stock-photo-link">
               {result.url}
             </a>
           </>
         ) : (
           <a className="button" href={result.url} download>
-            Download Image
+            {t("Download Image")}
           </a>
         )}
       </figcaption>

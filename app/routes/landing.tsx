@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import { ThemeToggle, useTheme } from "~/components/shell/theme-toggle";
+import { LanguageMenu } from "~/components/shell/language-menu";
+import { useT } from "~/components/ui/i18n";
 import { currentUser } from "~/auth/auth.server";
 import {
   LAUNCHED_TEXT,
@@ -10,11 +12,6 @@ import {
   newYorkTime,
 } from "~/common/launch";
 import type { Route } from "./+types/landing";
-
-export const meta: Route.MetaFunction = () => [
-  { title: "Creative AI Studio" },
-  { name: "description", content: "Write, draw, speak, film and generate: your self-hosted creative AI workspace." },
-];
 
 /** The server's clock seeds the first render so the page hydrates without a mismatch; a signed-in person gets a way back to the dashboard. */
 export function loader({ context }: Route.LoaderArgs) {
@@ -34,6 +31,7 @@ function useTicker(start: number) {
 }
 
 export default function Landing({ loaderData }: Route.ComponentProps) {
+  const { t, language } = useT();
   const now = useTicker(loaderData.now);
   const theme = useTheme();
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -80,6 +78,11 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
   const percent = launchProgressPercent(now);
   return (
     <div className={`landing landing-${theme}`}>
+      <title>Creative AI Studio</title>
+      <meta
+        name="description"
+        content={t("Write, draw, speak, film and generate: your self-hosted creative AI workspace.")}
+      />
       {/* One canvas per mode: a canvas handed to the drawing worker cannot be drawn on again. */}
       <canvas
         key={theme}
@@ -92,9 +95,9 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
         <h1 className={theme === "dark" ? "glitch" : "landing-title"} data-text="Creative AI Studio">
           Creative AI Studio
         </h1>
-        <p className="landing-tagline">Write, draw, speak, film and generate — all in one studio.</p>
-        <p className="landing-clock" aria-label="New York time">
-          <span className="muted">New York</span> <time data-testid="clock">{newYorkTime(now)}</time>
+        <p className="landing-tagline">{t("Write, draw, speak, film and generate — all in one studio.")}</p>
+        <p className="landing-clock" aria-label={t("New York time")}>
+          <span className="muted">{t("New York")}</span> <time data-testid="clock">{newYorkTime(now, language)}</time>
         </p>
         <div className="launch">
           <div
@@ -103,49 +106,50 @@ export default function Landing({ loaderData }: Route.ComponentProps) {
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={Number(percent.toFixed(1))}
-            aria-label="100-Day Launch progress"
+            aria-label={t("100-Day Launch progress")}
           >
             <div className="launch-fill" style={{ width: `${percent}%` }} />
           </div>
-          <p data-testid="launch-progress">{launchProgressLabel(now)}</p>
+          <p data-testid="launch-progress">{launchProgressLabel(now, t, language)}</p>
           {launchHappened(now) ? (
             <p className="launch-done" data-testid="launch-done">
-              {LAUNCHED_TEXT}
+              {t(LAUNCHED_TEXT)}
             </p>
           ) : null}
         </div>
-        <nav className="landing-actions" aria-label="Get started">
+        <nav className="landing-actions" aria-label={t("Get started")}>
           {/* Signed in: the way in and the way out instead of Register and Login (docs/screens.md "Shell and toasts"). */}
           {loaderData.signedIn ? (
             <>
               <Link className="button button-primary" to="/dashboard">
-                Open dashboard
+                {t("Open dashboard")}
               </Link>
               <Form method="post" action="/logout" className="inline-form" discover="none">
                 <button type="submit" className="button">
-                  Logout
+                  {t("Logout")}
                 </button>
               </Form>
             </>
           ) : (
             <>
               <Link className="button button-primary" to="/register">
-                Register
+                {t("Register")}
               </Link>
               <Link className="button" to="/login">
-                Login
+                {t("Login")}
               </Link>
             </>
           )}
           <Link className="button button-ghost" to="/feedback">
-            Give Feedback
+            {t("Give Feedback")}
           </Link>
         </nav>
         <div className="landing-toggles">
           <button type="button" className="button button-ghost" aria-pressed={soundOn} onClick={toggleSound}>
-            {soundOn ? "Sound: on" : "Sound: off"}
+            {soundOn ? t("Sound: on") : t("Sound: off")}
           </button>
           <ThemeToggle />
+          <LanguageMenu />
         </div>
         <audio ref={audioRef} src="/static/ambient.wav" loop preload="none" data-testid="ambient" />
       </main>

@@ -2,17 +2,29 @@ import { data, redirect, useFetchers, useNavigation } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
 import { DeleteConfirmPanel, LibraryFilterForm, LibraryPages } from "~/components/media/library-filters";
 import { LibraryItem } from "~/components/media/library-item";
-import { ATTACH_FAILED, DELETE_FAILED, RENAME_FAILED, type LibraryAnswer } from "~/components/media/library-texts";
+import {
+  ATTACH_FAILED,
+  DELETE_FAILED,
+  RENAME_FAILED,
+  UPLOAD_FAILED,
+  type LibraryAnswer,
+} from "~/components/media/library-texts";
+import { LibraryUpload } from "~/components/media/library-upload";
 import { FlashMessage, OutcomeMessage } from "~/components/shell/flash-message";
 import { MediaHeader } from "~/components/shell/page-header";
 import { StorageMeter } from "~/components/shell/storage-meter";
 import { SharePanelInPage } from "~/components/sharing/share-dialog";
-import { UploadCard } from "~/components/media/upload-card";
 import { UPLOAD_SUCCESSFUL } from "~/common/media/file-screen-kinds";
 import { requireUserOrExplain } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { formatNumber } from "~/common/i18n/formats";
+import { msg } from "~/common/i18n/translate";
+import { NAME_REQUIRED } from "~/common/media/media-names";
+import { screenText } from "~/common/media/media-texts";
+import { PLAIN } from "~/components/media/library-filters";
+import { useT } from "~/components/ui/i18n";
 import { screenFailure, text } from "~/lib/screens/forms.server";
 import { isMultipart } from "~/lib/storage/upload.server";
-import { formatBytes } from "~/common/bytes";
 import { readFormData } from "~/lib/http/bodies.server";
 import { redirectWithSuccess } from "~/lib/screens/toast.server";
 import { answerEnhanced, answersWithData } from "~/lib/screens/enhanced-answer.server";
@@ -31,22 +43,13 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: sharingStylesheet },
 ];
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Library · Creative AI Studio" },
-  { name: "description", content: "Every file you made or uploaded, with how it was made." },
-];
-
 /** The screen's texts (the style of docs/screens.md#error-messages: short, what happened and what to do); the rest are in library-texts.ts. */
-const LOAD_FAILED = "Could not load your library.";
-const LOG_IN_AGAIN = "Please log in again.";
-/** The upload's failure texts (docs/screens.md#error-messages for voices: every upload says the same). */
-const UPLOAD_FAILED = "❌ Upload failed";
-const UPLOAD_ERROR = "❌ Upload error";
+const LOAD_FAILED = msg("Could not load your library.");
+const LOG_IN_AGAIN = msg("Please log in again.");
 
 /** The upload card's limit: the kinds' largest (they differ; the server holds each to its own). */
 function uploadLimits() {
-  const maxBytes = Math.max(...SAVABLE_KINDS.map((kind) => MEDIA_RULES[kind].maxBytes));
-  return { maxBytes, maxLabel: formatBytes(maxBytes) };
+  return { maxBytes: Math.max(...SAVABLE_KINDS.map((kind) => MEDIA_RULES[kind].maxBytes)) };
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -105,6 +108,7 @@ type UploadAnswer = { intent: "upload"; ok: false; message: string; detail?: str
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  const { t } = await screenTranslator(context, request);
   // The upload form without JavaScript (with it the card calls POST /api/library/upload with a progress bar).
   if (isMultipart(request)) {
     try {
@@ -112,17 +116,17 @@ export async function action({ context, request }: Route.ActionArgs) {
     } catch (error) {
       const failure = screenFailure(error);
       return data<UploadAnswer>(
-        { intent: "upload", ok: false, message: UPLOAD_FAILED, detail: failure.detail },
+        { intent: "upload", ok: false, message: t(UPLOAD_FAILED), detail: screenText(t, failure.detail) },
         { status: failure.status },
       );
     }
-    return redirectWithSuccess("/library", UPLOAD_SUCCESSFUL);
+    return redirectWithSuccess("/library", t(UPLOAD_SUCCESSFUL));
   }
   let form: FormData;
   try {
     form = await readFormData(request);
   } catch {
-    return answer({ intent: null, ok: false, message: "Invalid form" }, 400);
+    return answer({ intent: null, ok: false, message: t("Invalid form") }, 400);
   }
   const intent = text(form.get("intent"));
   const id = text(form.get("id"));
@@ -139,14 +143,15 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (shared) return shared;
   if (intent === "rename") {
     const name = text(form.get("name"));
-    if (!name.trim()) return answer({ intent, id, ok: false, message: RENAME_FAILED, detail: "Name is required" }, 400);
+    if (!name.trim())
+      return answer({ intent, id, ok: false, message: t(RENAME_FAILED), detail: t(NAME_REQUIRED) }, 400);
     try {
       const renamed = await renameLibraryFile(user.id, id, name);
-      return done(`Renamed to ${renamed.name}`);
+      return done(t("Renamed to {{name}}", { name: renamed.name }));
     } catch (error) {
       const failure = screenFailure(error);
       return answer(
-        { intent, id, ok: false, message: RENAME_FAILED, detail: failure.detail },
+        { intent, id, ok: false, message: t(RENAME_FAILED), detail: screenText(t, failure.detail) },
         failure.status === 422 ? 400 : failure.status,
       );
     }
@@ -161,21 +166,24 @@ export async function action({ context, request }: Route.ActionArgs) {
     } catch (error) {
       const failure = screenFailure(error);
       return answerEnhanced<LibraryAnswer>(form, {
-        data: { intent, id, ok: false, message: DELETE_FAILED, detail: failure.detail },
+        data: { intent, id, ok: false, message: t(DELETE_FAILED), detail: screenText(t, failure.detail) },
         init: { status: failure.status },
         redirectTo: back,
-        toast: { type: "error", message: DELETE_FAILED },
+        toast: { type: "error", message: t(DELETE_FAILED) },
       });
     }
-    return done("🗑️ File deleted");
+    return done(t("🗑️ File deleted"));
   }
   if (intent === "attach") {
     try {
       const project = await attachToProject(user.id, id, text(form.get("project_id")));
       if (!project)
-        return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: "Choose one of your projects" }, 400);
+        return answer(
+          { intent, id, ok: false, message: t(ATTACH_FAILED), detail: t("Choose one of your projects") },
+          400,
+        );
       // With JavaScript the card itself says so (components/media/library-attach.tsx), where the person is looking.
-      const message = `Attached to ${project.title}`;
+      const message = t("Attached to {{title}}", { title: project.title });
       return answerEnhanced<LibraryAnswer>(form, {
         data: { intent, id, ok: true, message },
         redirectTo: back,
@@ -183,10 +191,13 @@ export async function action({ context, request }: Route.ActionArgs) {
       });
     } catch (error) {
       const failure = screenFailure(error);
-      return answer({ intent, id, ok: false, message: ATTACH_FAILED, detail: failure.detail }, failure.status);
+      return answer(
+        { intent, id, ok: false, message: t(ATTACH_FAILED), detail: screenText(t, failure.detail) },
+        failure.status,
+      );
     }
   }
-  return answer({ intent: null, ok: false, message: "Unknown action" }, 400);
+  return answer({ intent: null, ok: false, message: t("Unknown action") }, 400);
 }
 
 /** With JavaScript: a post whose request fails says the screen's text. */
@@ -210,6 +221,7 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
       .map((fetcher) => (fetcher.formData?.get("intent") === "delete" ? fetcher.formData.get("id") : null))
       .filter((id): id is string => typeof id === "string"),
   );
+  const { t, language } = useT();
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/library";
   const firstShown = total === 0 ? 0 : (filters.page - 1) * LIBRARY_PAGE_SIZE + 1;
@@ -217,41 +229,28 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
 
   return (
     <main className="page library-page" aria-busy={busy || undefined}>
-      <MediaHeader title="Library" icon="library" />
+      <title>{t("Library · Creative AI Studio")}</title>
+      <meta name="description" content={t("Every file you made or uploaded, with how it was made.")} />
+      <MediaHeader title={t("Library")} icon="library" />
       <FlashMessage />
       <StorageMeter usage={usage} />
-      <UploadCard
-        section="Upload a file"
-        uploadUrl="/api/library/upload"
-        fileLabel="Choose a file"
-        accept=".png,.webm,.m4a,image/png,video/webm,audio/mp4"
-        fileRequired
-        hint={`A photo (PNG), a camera clip (WebM) or a voice memo (M4A), up to ${upload.maxLabel}.`}
-        maxBytes={upload.maxBytes}
-        maxLabel={upload.maxLabel}
-        texts={{ uploadFailed: UPLOAD_FAILED, uploadError: UPLOAD_ERROR }}
-        answer={uploadAnswer}
-        id="library-upload-file"
-        className="library-upload"
-        fields={
-          <label>
-            File type
-            <select name="kind" defaultValue="photo">
-              <option value="photo">Photo (PNG)</option>
-              <option value="clip">Camera clip (WebM)</option>
-              <option value="memo">Voice memo (M4A)</option>
-            </select>
-          </label>
-        }
-      />
+      <LibraryUpload maxBytes={upload.maxBytes} answer={uploadAnswer} />
       <LibraryFilterForm filters={filters} />
 
       {problem ? (
         <p className="message message-error" role="alert">
-          {problem}
+          {screenText(t, problem)}
         </p>
       ) : null}
-      {libraryAnswer && !libraryAnswer.ok ? <OutcomeMessage outcome={libraryAnswer} /> : null}
+      {libraryAnswer && !libraryAnswer.ok ? (
+        <OutcomeMessage
+          outcome={{
+            ...libraryAnswer,
+            message: t(libraryAnswer.message),
+            detail: screenText(t, libraryAnswer.detail),
+          }}
+        />
+      ) : null}
       {confirming ? <DeleteConfirmPanel file={confirming} back={back} /> : null}
       <SharePanelInPage
         sharing={sharing}
@@ -261,18 +260,23 @@ export default function Library({ loaderData, actionData }: Route.ComponentProps
 
       {error ? (
         <p className="message message-error" role="alert">
-          {error}
+          {t(error)}
         </p>
       ) : null}
       <p className="muted library-count" role="status">
         {total === 0
           ? filters.kind || filters.q
-            ? "No files match."
-            : "No files yet: what you upload, record or generate appears here."
-          : `Files ${firstShown}–${lastShown} of ${total}`}
+            ? t("No files match.")
+            : t("No files yet: what you upload, record or generate appears here.")
+          : t("Files {{first}}–{{last}} of {{total}}", {
+              count: total,
+              first: formatNumber(language, firstShown, PLAIN),
+              last: formatNumber(language, lastShown, PLAIN),
+              total: formatNumber(language, total, PLAIN),
+            })}
       </p>
 
-      <ul className="library-grid" aria-label="Your files">
+      <ul className="library-grid" aria-label={t("Your files")}>
         {files.map((file) => (
           <LibraryItem
             key={file.id}

@@ -6,6 +6,10 @@ import { EnhancedField } from "~/components/ui/enhanced-field";
 import { FlashMessage } from "~/components/shell/flash-message";
 import { loginNote } from "~/auth/login-note.server";
 import { authenticateLoginForm, currentUser, LoginError } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { accountText } from "~/common/account-rules";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import { safeRedirectPath } from "~/common/safe-redirect";
 import { ssoLink } from "~/auth/oidc.server";
 import { commitTokenPair } from "~/auth/session.server";
@@ -18,16 +22,11 @@ import type { Route } from "./+types/login";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: signInStylesheet }];
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Login · Creative AI Studio" },
-  { name: "description", content: "Sign in to Creative AI Studio, your self-hosted creative AI workspace." },
-];
-
 /** docs/screens.md#states-and-transitions: after a successful login wait about 300 ms, then go to the dashboard. */
 const LOGIN_REDIRECT_MS = 300;
 
 /** What the screen says after Logout (docs/screens.md#sign-in-screens). */
-export const SIGNED_OUT_TEXT = "You have signed out.";
+export const SIGNED_OUT_TEXT = msg("You have signed out.");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = currentUser(context);
@@ -67,7 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof LoginError) {
       const headers = error.retryAfterSeconds === null ? undefined : { "Retry-After": String(error.retryAfterSeconds) };
-      return data({ ok: false as const, error: error.message }, { status: error.status, headers });
+      const { t } = await screenTranslator(context, request);
+      return data({ ok: false as const, error: accountText(t, error.message) }, { status: error.status, headers });
     }
     throw error;
   }
@@ -84,7 +84,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
+/** The page's <title> and description (React hoists them into <head>), in each of its states. */
+function LoginHead() {
+  const { t } = useT();
+  return (
+    <>
+      <title>{t("Login · Creative AI Studio")}</title>
+      <meta name="description" content={t("Sign in to Creative AI Studio, your self-hosted creative AI workspace.")} />
+    </>
+  );
+}
+
 export default function Login({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
   const fetcher = useFetcher<typeof action>();
   const actionData = useActionData<typeof action>();
   const result = fetcher.data ?? actionData;
@@ -99,7 +111,9 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (flash?.type !== "error" || explained.current === flash) return;
     explained.current = flash;
-    void alertInApp(flash.message);
+    void alertInApp(t(flash.message));
+    // Only a new flash is alerted; its words are the language's already.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [flash]);
 
   useEffect(() => {
@@ -121,20 +135,21 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   if (loaderData.signedInAs && !fetcher.data?.ok) {
     return (
       <main className="page page-narrow auth-page">
+        <LoginHead />
         <AuthHeader />
-        <h1>You are logged in</h1>
-        <p className="muted">Signed in as {loaderData.signedInAs}.</p>
+        <h1>{t("You are logged in")}</h1>
+        <p className="muted">{t("Signed in as {{email}}.", { email: loaderData.signedInAs })}</p>
         <div className="stack">
           <Form method="post" action="/logout">
             <button type="submit" className="button button-danger">
-              Logout
+              {t("Logout")}
             </button>
           </Form>
           <Link className="button" to="/dashboard">
-            Return to Dashboard
+            {t("Return to Dashboard")}
           </Link>
           <Link className="button button-ghost" to="/">
-            Go Home
+            {t("Go Home")}
           </Link>
         </div>
       </main>
@@ -144,19 +159,20 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const busy = fetcher.state !== "idle";
   return (
     <main className="page page-narrow auth-page">
+      <LoginHead />
       <AuthHeader />
-      <h1>Login</h1>
+      <h1>{t("Login")}</h1>
       {loaderData.signedOut ? (
         <p className="message message-success auth-note" role="status">
-          {SIGNED_OUT_TEXT}
+          {t(SIGNED_OUT_TEXT)}
         </p>
       ) : null}
       <FlashMessage />
-      <fetcher.Form method="post" className="card form" aria-label="Login">
+      <fetcher.Form method="post" className="card form" aria-label={t("Login")}>
         <EnhancedField />
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <label>
-          Email
+          {t("Email")}
           <input
             type="email"
             name="email"
@@ -167,7 +183,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
           />
         </label>
         <label>
-          Password
+          {t("Password")}
           <input
             id="login-password"
             type={passwordShown ? "text" : "password"}
@@ -192,20 +208,20 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         ) : null}
         {result?.ok ? (
           <p className="message message-success" role="status">
-            Logged in. Opening your dashboard...
+            {t("Logged in. Opening your dashboard...")}
           </p>
         ) : null}
         <button type="submit" className="button button-primary" disabled={busy || !!result?.ok}>
-          {busy ? "Logging in..." : "Login"}
+          {busy ? t("Logging in...") : t("Login")}
         </button>
       </fetcher.Form>
       {loaderData.sso ? (
         <a className="button sso-link" href={loaderData.sso.href}>
-          {`Sign in with ${loaderData.sso.name}`}
+          {t("Sign in with {{name}}", { name: loaderData.sso.name })}
         </a>
       ) : null}
       <p className="muted">
-        No account yet? <Link to="/register">Create one</Link>
+        {t("No account yet?")} <Link to="/register">{t("Create one")}</Link>
       </p>
     </main>
   );

@@ -1,12 +1,11 @@
 import { useRef, useState } from "react";
 import { MediaHeader } from "~/components/shell/page-header";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { requireUser } from "~/auth/auth.server";
 import { MUSIC_DEMOS } from "~/common/media/music-demos";
 import type { Route } from "./+types/music";
-
-export const meta: Route.MetaFunction = () => [{ title: "Music · Creative AI Studio" }];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireUser(context, request);
@@ -18,6 +17,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
  * track plays at a time. Each track is a native <audio> element, so it also plays without JavaScript.
  */
 export default function Music() {
+  const { t } = useT();
   const hydrated = useHydrated();
   const players = useRef(new Map<string, HTMLAudioElement>());
   /** The track last started, and whether it is playing or paused (docs/screens.md#states-and-transitions Playback). */
@@ -34,11 +34,16 @@ export default function Music() {
   const current = MUSIC_DEMOS.find((demo) => demo.id === track?.id);
   return (
     <main className="page media-page">
-      <MediaHeader title="Music" icon="music" />
+      <title>{t("Music · Creative AI Studio")}</title>
+      <MediaHeader title={t("Music")} icon="music" />
       <p className="now-playing" role="status" aria-live="polite" data-testid="now-playing">
-        Now Playing: {current ? `${current.title}${track?.paused ? " (paused)" : ""}` : "None"}
+        {!current
+          ? t("Now Playing: None")
+          : track?.paused
+            ? t("Now Playing: {{track}} (paused)", { track: t(current.title) })
+            : t("Now Playing: {{track}}", { track: t(current.title) })}
       </p>
-      <ul className="media-list music-list" aria-label="Tracks">
+      <ul className="media-list music-list" aria-label={t("Tracks")}>
         {MUSIC_DEMOS.map((demo) => (
           <li
             key={demo.id}
@@ -46,8 +51,8 @@ export default function Music() {
             data-testid="music-track"
           >
             <div className="media-item-head">
-              <span className="media-name">{demo.title}</span>
-              <span className="muted">{demo.note}</span>
+              <span className="media-name">{t(demo.title)}</span>
+              <span className="muted">{t(demo.note)}</span>
             </div>
             <audio
               ref={(element) => {
@@ -57,7 +62,7 @@ export default function Music() {
               src={demo.src}
               preload="none"
               controls={!hydrated}
-              aria-label={demo.title}
+              aria-label={t(demo.title)}
               onPlay={(event) => {
                 // One track at a time.
                 for (const [id, audio] of players.current) if (id !== demo.id) audio.pause();
@@ -79,14 +84,14 @@ export default function Music() {
                   aria-pressed={playing === demo.id}
                 >
                   <Icon name={playing === demo.id ? "pause" : "play"} />
-                  {playing === demo.id ? "Pause" : "Play"}
-                  <span className="visually-hidden"> {demo.title}</span>
+                  {playing === demo.id ? t("Pause") : t("Play")}
+                  <span className="visually-hidden"> {t(demo.title)}</span>
                 </button>
               ) : null}
               <a className="button button-small" href={demo.src} download={`${demo.title}.mp3`}>
                 <Icon name="download" />
-                Download
-                <span className="visually-hidden"> {demo.title}</span>
+                {t("Download")}
+                <span className="visually-hidden"> {t(demo.title)}</span>
               </a>
             </div>
           </li>

@@ -3,9 +3,8 @@ import { AppShell } from "~/components/shell/shell-frame";
 import { currentUser } from "~/auth/auth.server";
 import { preferencesOf } from "~/lib/screens/preferences.server";
 import type { loader as rootLoader } from "~/root";
+import { useT } from "~/components/ui/i18n";
 import type { Route } from "./+types/not-found";
-
-export const meta: Route.MetaFunction = () => [{ title: "Page not found · Creative AI Studio" }];
 
 /** A signed-in person's 404 sits inside the app shell: the plan is the shell's account corner. */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -18,16 +17,18 @@ export function action() {
 }
 
 export default function NotFound({ loaderData }: Route.ComponentProps) {
+  const { t } = useT();
   const rootData = useRouteLoaderData<typeof rootLoader>("root");
   const email = rootData?.user?.email;
   const plan = loaderData?.plan;
   // Home for a signed-in person is their dashboard; the landing page is the signed-out front door.
   const page = (
     <main className="page page-narrow error-page">
+      <title>{t("Page not found · Creative AI Studio")}</title>
       <h1>404</h1>
-      <p>This page does not exist.</p>
+      <p>{t("This page does not exist.")}</p>
       <Link className="button button-primary" to={email && plan ? "/dashboard" : "/"}>
-        Return Home
+        {t("Return Home")}
       </Link>
     </main>
   );

@@ -6,7 +6,7 @@ import { DEFAULT_TOOL_ORDER, moveTool, normaliseToolOrder, PLANS, type ToolId } 
 import { readFormData } from "~/lib/http/bodies.server";
 import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import { currentUser } from "~/auth/auth.server";
-import { isChoosable } from "~/auth/screen-language.server";
+import { isChoosable, screenTranslator } from "~/auth/screen-language.server";
 import { saveLanguage } from "~/models/accounts/user.server";
 import type { Route } from "./+types/preferences";
 
@@ -65,13 +65,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   const headers = { "Set-Cookie": await serializePreferences(preferences) };
+  // A plan's toast in the screen's language (a language change is answered in the new one).
+  const { t } = await screenTranslator(context, request);
   return answerEnhanced(form, {
     data: { preferences },
     init: { headers },
     redirectTo: safeRedirectPath(form.get("redirectTo"), "/"),
     redirectInit: { headers },
     // docs/screens.md#roles-and-permissions: a plan change says so; without JavaScript the flash message carries it (FlashFallback).
-    toast: change.intent === "plan" ? { type: "success", message: `${change.plan} Plan Activated!` } : undefined,
+    toast:
+      change.intent === "plan"
+        ? { type: "success", message: t("{{plan}} Plan Activated!", { plan: t(change.plan) }) }
+        : undefined,
   });
 }
 

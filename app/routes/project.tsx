@@ -1,9 +1,11 @@
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { withFailureFallback } from "~/browser/network-safe";
-import { slotLabel } from "~/components/projects/project-media-icons";
+import { SLOT_ATTACHED, SLOT_REMOVED } from "~/components/projects/project-texts";
 import {
+  EDIT_PROJECT,
   EditorHeader,
   LOAD_FAILED,
+  NEW_PROJECT,
   ProjectEditor,
   SAVE_FAILED,
   SAVED,
@@ -16,6 +18,9 @@ import {
 import { assistantIsOffline } from "~/services/assistant/assistant.server";
 import { imageProviderConfigured } from "~/services/media/generation.server";
 import { requireUserOrExplain } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import { DomainError } from "~/lib/domain-error";
 import { fieldErrors, text } from "~/lib/screens/forms.server";
 import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
@@ -27,22 +32,19 @@ import {
   setProjectSlot,
   updateProject,
 } from "~/models/projects/project.server";
-import { projectAttachSchema, projectCreateSchema } from "~/models/projects/project-input.server";
+import { projectAttachSchema, projectCreateSchema, projectScreenText } from "~/models/projects/project-input.server";
 import { PROJECT_DESCRIPTION_MAX, PROJECT_TITLE_MAX } from "~/common/project-rules";
 import projectStylesheet from "~/styles/project-editor.css?url";
 import type { Route } from "./+types/project";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: projectStylesheet }];
 
-export const meta: Route.MetaFunction = ({ params }) => [
-  { title: `${params.id === "new" ? "New Project" : "Edit Project"} · Creative AI Studio` },
-];
-
 /** docs/screens.md#states-and-transitions text (the rest are in ~/components/projects/project-editor). */
-const LOG_IN_AGAIN = "Please log in again.";
+const LOG_IN_AGAIN = msg("Please log in again.");
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  const { t } = await screenTranslator(context, request);
+  const user = await requireUserOrExplain(context, request, t(LOG_IN_AGAIN));
   const isNew = params.id === "new";
   const generators = { imageConfigured: imageProviderConfigured(), assistantOffline: assistantIsOffline() };
   const limits = { title: PROJECT_TITLE_MAX, description: PROJECT_DESCRIPTION_MAX };
@@ -67,7 +69,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
  * one slot of an existing project changed at once.
  */
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  const translator = await screenTranslator(context, request);
+  const { t } = translator;
+  const user = await requireUserOrExplain(context, request, t(LOG_IN_AGAIN));
   const isNew = params.id === "new";
   let form: FormData;
   try {
@@ -93,14 +97,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
               ok: true,
               intent: "attach",
               slot,
-              message: `${slotLabel(slot)} ${value ? "attached to" : "removed from"} the project`,
+              message: value ? SLOT_ATTACHED[slot] : SLOT_REMOVED[slot],
             }
           : { ok: false, intent: "attach", slot, message: LOAD_FAILED };
         if (!project) status = 404;
       } catch (error) {
         // A refused attachment (a file the person does not have): the model's DomainError says why.
         if (!(error instanceof DomainError)) throw error;
-        answer = { ok: false, intent: "attach", slot, message: error.detail };
+        answer = { ok: false, intent: "attach", slot, message: projectScreenText(translator, error.detail) };
         status = error.status;
       }
     }
@@ -108,10 +112,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       data: answer,
       init: { status },
       redirectTo: editorUrl,
-      toast: { type: answer.ok ? "success" : "error", message: answer.message },
+      toast: { type: answer.ok ? "success" : "error", message: t(answer.message) },
     });
   }
 
+  const screenDetail = (detail: string | undefined) => detail && projectScreenText(translator, detail);
   const values: EditorValues = {
     title: text(form.get("title")),
     description: text(form.get("description")),
@@ -147,8 +152,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         ok: false,
         intent: "save",
         message: titleMissing ? TITLE_REQUIRED : SAVE_FAILED,
-        titleError,
-        detail: titleError && !titleMissing ? titleError : Object.values(others)[0],
+        titleError: titleError && projectScreenText(translator, titleError),
+        detail: screenDetail(titleError && !titleMissing ? titleError : Object.values(others)[0]),
         values,
       },
       { status: 400 },
@@ -166,12 +171,18 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return answerEnhanced<SaveAnswer>(form, {
       data: { ok: true, intent: "save", message: SAVED, projectId: project.id },
       redirectTo: "/projects",
-      toast: { type: "success", message: SAVED },
+      toast: { type: "success", message: t(SAVED) },
     });
   } catch (error) {
     if (error instanceof DomainError && error.status < 500) {
       return data<SaveAnswer>(
-        { ok: false, intent: "save", message: SAVE_FAILED, detail: error.detail, values },
+        {
+          ok: false,
+          intent: "save",
+          message: SAVE_FAILED,
+          detail: projectScreenText(translator, error.detail),
+          values,
+        },
         { status: error.status },
       );
     }
@@ -192,12 +203,13 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 
 export default function ProjectEditorScreen({ loaderData, actionData }: Route.ComponentProps) {
   const { isNew, project, loadError } = loaderData;
+  const { t } = useT();
   if (loadError) {
     return (
       <main className="page page-narrow project-editor-page">
-        <EditorHeader title={isNew ? "New Project" : "Edit Project"} />
+        <EditorHeader title={isNew ? NEW_PROJECT : EDIT_PROJECT} />
         <p className="message message-error" role="alert">
-          {loadError}
+          {t(loadError)}
         </p>
       </main>
     );

@@ -11,6 +11,9 @@ import { ProjectMediaIcons } from "~/components/projects/project-media-icons";
 import { ShareControl, SharePanelInPage } from "~/components/sharing/share-dialog";
 import { toast } from "~/components/shell/toasts";
 import { requireUserOrExplain } from "~/auth/auth.server";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 import { answerEnhanced, answersWithData } from "~/lib/screens/enhanced-answer.server";
 import { readFormData } from "~/lib/http/bodies.server";
 import { deleteProject, listProjects, type Project } from "~/models/projects/project.server";
@@ -22,13 +25,10 @@ import type { Route } from "./+types/projects";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sharingStylesheet }];
 
-export const meta: Route.MetaFunction = () => [{ title: "Projects · Creative AI Studio" }];
-
 /** docs/screens.md#screens-and-routes, #roles-and-permissions and #error-messages texts of the projects page. */
-const LOAD_FAILED = "Could not load your projects.";
-const DELETE_FAILED = "Failed to delete project.";
-const NO_DESCRIPTION = "No description provided.";
-const LOG_IN_AGAIN = "Please log in again.";
+const LOAD_FAILED = msg("Could not load your projects.");
+const DELETE_FAILED = msg("Failed to delete project.");
+const LOG_IN_AGAIN = msg("Please log in again.");
 
 type ProjectCard = Pick<
   Project,
@@ -36,7 +36,8 @@ type ProjectCard = Pick<
 >;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  const { t } = await screenTranslator(context, request);
+  const user = await requireUserOrExplain(context, request, t(LOG_IN_AGAIN));
   try {
     const url = new URL(request.url);
     const [projects, sharing] = await Promise.all([
@@ -68,14 +69,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** Delete from the grid: a plain form (redirect back with a toast) or a fetcher (`enhanced`, answered with data). */
 export async function action({ context, request }: Route.ActionArgs) {
-  const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
+  const translator = await screenTranslator(context, request);
+  const { t } = translator;
+  const user = await requireUserOrExplain(context, request, t(LOG_IN_AGAIN));
   let form: FormData;
   try {
     form = await readFormData(request);
   } catch {
     return data({ ok: false, message: DELETE_FAILED }, { status: 400 });
   }
-  const shared = await shareAction(user.id, form, request);
+  const shared = await shareAction(user.id, form, request, translator);
   if (shared) return shared;
   const id = form.get("id");
   if (form.get("intent") !== "delete" || typeof id !== "string" || !id) {
@@ -93,7 +96,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     data: { ok: deleted, message: deleted ? undefined : DELETE_FAILED },
     init: { status: deleted ? 200 : 404 },
     redirectTo: "/projects",
-    toast: deleted ? { type: "success", message: "Project deleted" } : { type: "error", message: DELETE_FAILED },
+    toast: deleted ? { type: "success", message: t("Project deleted") } : { type: "error", message: t(DELETE_FAILED) },
   });
 }
 
@@ -105,6 +108,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
 /** docs/screens.md#projects: a grid of cards with title, description, four media icons, Edit and Delete; Create New Project. */
 export default function Projects({ loaderData }: Route.ComponentProps) {
   const { projects, confirming, sharing, error } = loaderData;
+  const { t } = useT();
   // Optimistic delete: a card whose delete is in flight is hidden; it comes back if the delete fails.
   const deleting = new Set(
     useFetchers()
@@ -114,16 +118,18 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
   const visible = projects.filter((project) => !deleting.has(project.id));
   return (
     <main className="page projects-page">
-      <MediaHeader title="Projects" icon="folder-open">
+      <title>{t("Projects · Creative AI Studio")}</title>
+      <MediaHeader title={t("Projects")} icon="folder-open">
         <Link className="button button-primary" to="/project/new">
           <Icon name="plus" />
-          Create New Project
+          {t("Create New Project")}
         </Link>
       </MediaHeader>
       <FlashMessage />
       {confirming ? (
         <ConfirmPanel
-          question={deleteQuestion(confirming.title)}
+          question={deleteQuestion(confirming.title, t)}
+          confirmLabel={t("Delete")}
           action="/projects"
           fields={{ intent: "delete", id: confirming.id }}
           cancelTo="/projects"
@@ -136,15 +142,15 @@ export default function Projects({ loaderData }: Route.ComponentProps) {
       />
       {error ? (
         <p className="message message-error" role="alert">
-          {error}
+          {t(error)}
         </p>
       ) : null}
       {!error && visible.length === 0 ? (
         <EmptyState icon="folder-open" className="projects-empty">
-          <p>No projects yet. Create your first one!</p>
+          <p>{t("No projects yet. Create your first one!")}</p>
         </EmptyState>
       ) : null}
-      <ul className="project-grid" aria-label="Your projects">
+      <ul className="project-grid" aria-label={t("Your projects")}>
         {projects.map((project) => (
           <ProjectCardItem
             key={project.id}
@@ -167,20 +173,21 @@ function ProjectCardItem({
   hidden: boolean;
   sharing: SharingOptions | null;
 }) {
+  const { t } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: `project-delete-${project.id}` });
   const reported = useRef<unknown>(null);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || reported.current === fetcher.data) return;
     reported.current = fetcher.data;
-    if (!fetcher.data.ok) toast.error(DELETE_FAILED);
-  }, [fetcher.state, fetcher.data]);
+    if (!fetcher.data.ok) toast.error(t(DELETE_FAILED));
+  }, [fetcher.state, fetcher.data, t]);
 
   const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const card = event.currentTarget.closest("li");
     const form = new FormData(event.currentTarget);
     // docs/screens.md#dialogs: the app's dialog asks first, with the project's title in the question.
-    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(project.title) }))) return;
+    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(project.title, t) }))) return;
     // The card hides at once: the next card's Delete takes the focus (the page heading after the last).
     focusAfterRemoval(card, 'button[value="delete"]', () => document.querySelector<HTMLElement>("main h1"));
     form.set("intent", "delete");
@@ -196,7 +203,7 @@ function ProjectCardItem({
       {project.description ? (
         <p className="project-card-description">{project.description}</p>
       ) : (
-        <p className="project-card-description muted">{NO_DESCRIPTION}</p>
+        <p className="project-card-description muted">{t("No description provided.")}</p>
       )}
       <ProjectMediaIcons
         names={{
@@ -207,9 +214,9 @@ function ProjectCardItem({
         }}
       />
       <div className="project-card-actions">
-        <Link className="button button-small" to={editUrl} aria-label={`Edit ${project.title}`}>
+        <Link className="button button-small" to={editUrl} aria-label={t("Edit {{title}}", { title: project.title })}>
           <Icon name="pencil" />
-          Edit
+          {t("Edit")}
         </Link>
         {sharing ? (
           <ShareControl
@@ -227,10 +234,10 @@ function ProjectCardItem({
             name="intent"
             value="delete"
             className="button button-ghost button-small"
-            aria-label={`Delete ${project.title}`}
+            aria-label={t("Delete {{title}}", { title: project.title })}
           >
             <Icon name="trash-2" />
-            Delete
+            {t("Delete")}
           </button>
         </form>
       </div>

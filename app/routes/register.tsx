@@ -12,22 +12,18 @@ import { EmailTakenError, INVITATION_NEEDED_MESSAGE, REGISTRATION_CLOSED_MESSAGE
 import { invitationIsUsable } from "~/models/accounts/invitation.server";
 import { env } from "~/lib/settings/env.server";
 import { ssoLink } from "~/auth/oidc.server";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { accountText } from "~/common/account-rules";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import signInStylesheet from "~/styles/sign-in.css?url";
 import type { Route } from "./+types/register";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: signInStylesheet }];
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Register · Creative AI Studio" },
-  {
-    name: "description",
-    content: "Create your Creative AI Studio account: write, draw, speak, film and generate on your own server.",
-  },
-];
-
 /** docs/screens.md#states-and-transitions: after registering, show success and go to /login after 1.5 s. */
 const REGISTER_REDIRECT_MS = 1500;
-const SUCCESS_MESSAGE = "Account created! Redirecting to login...";
+const SUCCESS_MESSAGE = msg("Account created! Redirecting to login...");
 
 /** A refusal keeps the email typed (the form shows it again without JavaScript); never the passwords. */
 function failure(message: string, status: number, email: string, headers?: HeadersInit) {
@@ -64,40 +60,43 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = await screenTranslator(context, request);
   const form = await readFormData(request);
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   const confirm = String(form.get("confirmPassword") ?? "");
   const kept = email.slice(0, EMAIL_MAX);
-  if (!email.trim() || !password || !confirm) return failure("⚠️ Please fill in all fields.", 400, kept);
-  if (password !== confirm) return failure("❌ Passwords do not match.", 400, kept);
+  const failed = (reason: string) => t("❌ Registration failed: {{reason}}", { reason: accountText(t, reason) });
+  if (!email.trim() || !password || !confirm) return failure(t("⚠️ Please fill in all fields."), 400, kept);
+  if (password !== confirm) return failure(t("❌ Passwords do not match."), 400, kept);
   const parsed = credentialsSchema.safeParse({ email, password });
-  if (!parsed.success) return failure(`❌ Registration failed: ${firstIssue(parsed.error)}`, 400, kept);
+  if (!parsed.success) return failure(failed(firstIssue(parsed.error)), 400, kept);
   try {
     const invite = String(form.get("invite") ?? "").trim() || null;
     const result = await registerWithPassword(parsed.data.email, parsed.data.password, clientAddress(context), invite);
-    if (!result.ok && result.reason === "closed") return failure(`❌ ${REGISTRATION_CLOSED_MESSAGE}`, 403, kept);
-    if (!result.ok && result.reason === "invitation") return failure(`❌ ${INVITATION_NEEDED_MESSAGE}`, 403, kept);
+    if (!result.ok && result.reason === "closed") return failure(`❌ ${t(REGISTRATION_CLOSED_MESSAGE)}`, 403, kept);
+    if (!result.ok && result.reason === "invitation") return failure(`❌ ${t(INVITATION_NEEDED_MESSAGE)}`, 403, kept);
     if (!result.ok) {
       const busy = result.reason === "busy";
       const reason = busy
         ? busyMessage(result.retryAfterSeconds)
         : registrationThrottledMessage(result.retryAfterSeconds);
-      return failure(`❌ Registration failed: ${reason}`, busy ? 503 : 429, kept, {
+      return failure(failed(reason), busy ? 503 : 429, kept, {
         "Retry-After": String(result.retryAfterSeconds),
       });
     }
   } catch (error) {
-    if (error instanceof EmailTakenError) return failure("⚠️ That email is already registered.", 409, kept);
+    if (error instanceof EmailTakenError) return failure(t("⚠️ That email is already registered."), 409, kept);
     throw error;
   }
   return data(
-    { ok: true as const, message: SUCCESS_MESSAGE, enhanced: form.get("enhanced") === "1" },
+    { ok: true as const, message: t(SUCCESS_MESSAGE), enhanced: form.get("enhanced") === "1" },
     { headers: { "Set-Cookie": await loginNote.set({ email: parsed.data.email }) } },
   );
 }
 
 export default function Register() {
+  const { t } = useT();
   const { refusal, invite, sso, passwordMin } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<typeof action>();
   const actionData = useActionData<typeof action>();
@@ -119,19 +118,24 @@ export default function Register() {
     <main className="page page-narrow auth-page">
       {/* Without JavaScript the browser follows this after 1.5 s (React hoists it into <head>). */}
       {result?.ok && !fetcher.data ? <meta httpEquiv="refresh" content="1.5;url=/login" /> : null}
+      <title>{t("Register · Creative AI Studio")}</title>
+      <meta
+        name="description"
+        content={t("Create your Creative AI Studio account: write, draw, speak, film and generate on your own server.")}
+      />
       <AuthHeader />
-      <h1>Create Account</h1>
+      <h1>{t("Create Account")}</h1>
       {/* After a success the loader may already find the invitation used: the success stays in view. */}
       {refusal && !result?.ok ? (
         <p className="card message message-error" role="alert">
-          {refusal}
+          {t(refusal)}
         </p>
       ) : (
-        <fetcher.Form method="post" className="card form" aria-label="Register" noValidate>
+        <fetcher.Form method="post" className="card form" aria-label={t("Register")} noValidate>
           <EnhancedField />
           {invite ? <input type="hidden" name="invite" value={invite} /> : null}
           <label>
-            Email
+            {t("Email")}
             <input
               type="email"
               name="email"
@@ -141,7 +145,7 @@ export default function Register() {
             />
           </label>
           <label>
-            Password
+            {t("Password")}
             <input
               id="register-password"
               type={passwordType}
@@ -154,7 +158,7 @@ export default function Register() {
           {/* Outside the label: it describes the field, it is not part of its name. */}
           <PasswordRule min={passwordMin} />
           <label>
-            Confirm Password
+            {t("Confirm Password")}
             <input
               id="register-confirm"
               type={passwordType}
@@ -177,17 +181,17 @@ export default function Register() {
             </p>
           ) : null}
           <button type="submit" className="button button-primary" disabled={busy || !!result?.ok}>
-            {busy ? "Creating..." : "Create Account"}
+            {busy ? t("Creating...") : t("Create Account")}
           </button>
         </fetcher.Form>
       )}
       {sso && !refusal && !result?.ok ? (
         <a className="button sso-link" href={sso.href}>
-          {`Sign up with ${sso.name}`}
+          {t("Sign up with {{name}}", { name: sso.name })}
         </a>
       ) : null}
       <p className="muted">
-        Already have an account? <Link to="/login">Log in</Link>
+        {t("Already have an account?")} <Link to="/login">{t("Log in")}</Link>
       </p>
     </main>
   );

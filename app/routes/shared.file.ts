@@ -1,3 +1,4 @@
+import { screenTranslator } from "~/auth/screen-language.server";
 import { sharedFile, sharedPathMiddleware } from "~/services/sharing/shared-page.server";
 import type { Route } from "./+types/shared.file";
 
@@ -5,10 +6,12 @@ import type { Route } from "./+types/shared.file";
  * GET/HEAD /s/{token}/file/{fileId}: a shared file's bytes (app/services/sharing/shared-page.server.ts
  * `sharedFile`), with byte ranges and `?download=1`; counts no view.
  */
-export const middleware: Route.MiddlewareFunction[] = [sharedPathMiddleware({ page: false })];
+export const middleware: Route.MiddlewareFunction[] = [
+  sharedPathMiddleware({ page: false, translator: screenTranslator }),
+];
 
-export function loader({ request, params }: Route.LoaderArgs) {
-  return sharedFile(request, params.token, params.fileId);
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  return sharedFile(request, params.token, params.fileId, await screenTranslator(context, request));
 }
 
 export const action = () =>

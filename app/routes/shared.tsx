@@ -1,4 +1,6 @@
 import { data } from "react-router";
+import { screenTranslator } from "~/auth/screen-language.server";
+import { useT } from "~/components/ui/i18n";
 import { SharedGone, SharedMissing } from "~/components/sharing/shared-frame";
 import type { ScriptsHandle } from "~/components/shell/shell-frame";
 import { SharedView } from "~/components/sharing/shared-view";
@@ -13,7 +15,9 @@ import type { Route } from "./+types/shared";
  */
 export const handle: ScriptsHandle = { withoutScripts: true };
 
-export const middleware: Route.MiddlewareFunction[] = [sharedPathMiddleware({ page: true })];
+export const middleware: Route.MiddlewareFunction[] = [
+  sharedPathMiddleware({ page: true, translator: screenTranslator }),
+];
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sharedStylesheet }];
 
@@ -24,35 +28,57 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 const SITE = "Creative AI Studio";
 
-/** Link previews (Open Graph, Twitter cards) for chat apps; never indexed. */
-export const meta: Route.MetaFunction = ({ loaderData: page }) => {
-  const robots = { name: "robots", content: "noindex" };
-  if (page?.state !== "shared")
-    return [{ title: `${page?.state === "gone" ? "Link ended" : "Page not found"} · ${SITE}` }, robots];
-  const title = page.title || "Untitled";
+/** The page's title and link previews (Open Graph, Twitter cards) for chat apps; never indexed. */
+function SharedHead({ page }: { page: Route.ComponentProps["loaderData"] }) {
+  const { t } = useT();
+  const robots = <meta name="robots" content="noindex" />;
+  if (page.state !== "shared") {
+    return (
+      <>
+        <title>
+          {page.state === "gone" ? t("Link ended · Creative AI Studio") : t("Page not found · Creative AI Studio")}
+        </title>
+        {robots}
+      </>
+    );
+  }
+  const title = page.title || t("Untitled");
   const description = page.content?.body.slice(0, 200) || page.project?.description.slice(0, 200) || null;
-  return [
-    { title: `${title} · ${SITE}` },
-    { name: "description", content: description ?? `Shared from ${SITE}.` },
-    robots,
-    { property: "og:title", content: title },
-    { property: "og:type", content: "website" },
-    { property: "og:url", content: page.pageUrl },
-    { property: "og:site_name", content: SITE },
-    ...(description ? [{ property: "og:description", content: description }] : []),
-    ...(page.previewImage
-      ? [
-          { property: "og:image", content: page.previewImage },
-          { name: "twitter:card", content: "summary_large_image" },
-          { name: "twitter:image", content: page.previewImage },
-        ]
-      : [{ name: "twitter:card", content: "summary" }]),
-    { name: "twitter:title", content: title },
-  ];
-};
+  return (
+    <>
+      <title>{t("{{title}} · Creative AI Studio", { title })}</title>
+      <meta name="description" content={description ?? t("Shared from Creative AI Studio.")} />
+      {robots}
+      <meta property="og:title" content={title} />
+      <meta property="og:type" content="website" />
+      <meta property="og:url" content={page.pageUrl} />
+      <meta property="og:site_name" content={SITE} />
+      {description ? <meta property="og:description" content={description} /> : null}
+      {page.previewImage ? (
+        <>
+          <meta property="og:image" content={page.previewImage} />
+          <meta name="twitter:card" content="summary_large_image" />
+          <meta name="twitter:image" content={page.previewImage} />
+        </>
+      ) : (
+        <meta name="twitter:card" content="summary" />
+      )}
+      <meta name="twitter:title" content={title} />
+    </>
+  );
+}
 
 export default function Shared({ loaderData: page }: Route.ComponentProps) {
-  if (page.state === "missing") return <SharedMissing />;
-  if (page.state === "gone") return <SharedGone />;
-  return <SharedView page={page} />;
+  return (
+    <>
+      <SharedHead page={page} />
+      {page.state === "missing" ? (
+        <SharedMissing />
+      ) : page.state === "gone" ? (
+        <SharedGone />
+      ) : (
+        <SharedView page={page} />
+      )}
+    </>
+  );
 }

@@ -1,17 +1,15 @@
 import { useEffect, useRef, useState } from "react";
-import { data } from "react-router";
+import { data, useParams } from "react-router";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { PageHeader } from "~/components/shell/page-header";
 import { requireUser } from "~/auth/auth.server";
 import { getMediaByName } from "~/models/media/media.server";
 import type { Route } from "./+types/video";
 
-export const meta: Route.MetaFunction = ({ params }) => [
-  { title: `${params.filename} · Video Hub · Creative AI Studio` },
-];
-
-const LOADING_TEXT = "Loading video...";
-const PLAYBACK_FAILED = "Playback failed. Please try again.";
+const LOADING_TEXT = msg("Loading video...");
+const PLAYBACK_FAILED = msg("Playback failed. Please try again.");
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = requireUser(context, request);
@@ -24,6 +22,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /** docs/screens.md#video-page: the video for a filename, Back to /videos, "Loading video..." while loading. */
 export default function VideoPage({ loaderData }: Route.ComponentProps) {
   const { name, src } = loaderData;
+  const { t } = useT();
+  const { filename } = useParams();
   const hydrated = useHydrated();
   const video = useRef<HTMLVideoElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
@@ -38,27 +38,28 @@ export default function VideoPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="page media-page video-page">
+      <title>{t("{{name}} · Video Hub · Creative AI Studio", { name: filename })}</title>
       <PageHeader
         title={name}
         icon="film"
-        back={{ to: "/videos", label: "Back to Video Hub" }}
+        back={{ to: "/videos", label: t("Back to Video Hub") }}
         className="video-title"
       />
       {src === null ? (
         <p className="message message-error" role="alert">
-          Video not found.
+          {t("Video not found.")}
         </p>
       ) : (
         <div className="video-stage">
           {/* Without JavaScript nothing would ever hide the loading line, so it shows once hydrated. */}
           {hydrated && state === "loading" ? (
             <p className="video-loading" role="status">
-              {LOADING_TEXT}
+              {t(LOADING_TEXT)}
             </p>
           ) : null}
           {state === "failed" ? (
             <p className="message message-error" role="alert">
-              {PLAYBACK_FAILED}
+              {t(PLAYBACK_FAILED)}
             </p>
           ) : null}
           <video

@@ -15,10 +15,10 @@ import { SaveToLibraryButton, savableAs } from "~/components/media/save-to-libra
 import { Icon } from "~/components/ui/icon";
 import { PageHeader } from "~/components/shell/page-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 import { requireUser } from "~/auth/auth.server";
 import type { Route } from "./+types/voicememo";
-
-export const meta: Route.MetaFunction = () => [{ title: "Voice Memo · Creative AI Studio" }];
 
 export function loader({ context, request }: Route.LoaderArgs) {
   requireUser(context, request);
@@ -26,16 +26,18 @@ export function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** docs/screens.md#error-messages */
-export const MICROPHONE_DENIED_TEXT = "🎙️ Microphone access denied or unsupported browser.";
-const NOTHING_RECORDED_TEXT = "Nothing was recorded. Please try again.";
-const RECORDING_FAILED_TEXT = "The recording failed. Please try again.";
+export const MICROPHONE_DENIED_TEXT = msg("🎙️ Microphone access denied or unsupported browser.");
+const NOTHING_RECORDED_TEXT = msg("Nothing was recorded. Please try again.");
+const RECORDING_FAILED_TEXT = msg("The recording failed. Please try again.");
 
 export default function VoiceMemo() {
+  const { t } = useT();
   const hydrated = useHydrated();
   return (
     <main className="page page-narrow capture-page">
-      <PageHeader title="Voice Memo" icon="audio-lines" />
-      <RequiresJavaScript feature="Voice memo recording" />
+      <title>{t("Voice Memo · Creative AI Studio")}</title>
+      <PageHeader title={t("Voice Memo")} icon="audio-lines" />
+      <RequiresJavaScript feature={t("Voice memo recording")} />
       {hydrated ? <VoiceMemoRecorder /> : null}
     </main>
   );
@@ -56,6 +58,7 @@ interface Memo {
  * is released as soon as recording stops or the page is left.
  */
 function VoiceMemoRecorder() {
+  const { t } = useT();
   const [phase, setPhase] = useState<"idle" | "starting" | "recording">("idle");
   const [memo, setMemo] = useState<Memo | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -93,9 +96,9 @@ function VoiceMemoRecorder() {
   }, [phase]);
 
   const refuse = () => {
-    setError(MICROPHONE_DENIED_TEXT);
+    setError(t(MICROPHONE_DENIED_TEXT));
     // The app's own alert (docs/screens.md#dialogs), with the inline message kept.
-    void alertInApp(MICROPHONE_DENIED_TEXT);
+    void alertInApp(t(MICROPHONE_DENIED_TEXT));
   };
 
   const start = async () => {
@@ -135,14 +138,14 @@ function VoiceMemoRecorder() {
     try {
       blob = await current.recording.stop();
     } catch {
-      setError(RECORDING_FAILED_TEXT);
+      setError(t(RECORDING_FAILED_TEXT));
       return;
     } finally {
       stopStream(current.stream);
     }
     if (!mounted.current) return;
     if (blob.size === 0) {
-      setError(NOTHING_RECORDED_TEXT);
+      setError(t(NOTHING_RECORDED_TEXT));
       return;
     }
     if (memoUrl.current) URL.revokeObjectURL(memoUrl.current);
@@ -159,8 +162,11 @@ function VoiceMemoRecorder() {
   };
 
   const recording = phase === "recording";
+  const memoFacts = memo
+    ? { duration: formatElapsed(memo.durationMs), format: memo.format.extension.toUpperCase() }
+    : undefined;
   return (
-    <section className="card memo" aria-label="Voice memo recorder">
+    <section className="card memo" aria-label={t("Voice memo recorder")}>
       <div className="memo-controls">
         <button
           ref={recordButton}
@@ -170,15 +176,15 @@ function VoiceMemoRecorder() {
           disabled={phase === "starting"}
         >
           <Icon name={recording ? "square" : "mic"} />
-          {recording ? "Stop Recording" : "Start Recording"}
+          {recording ? t("Stop Recording") : t("Start Recording")}
         </button>
         {recording ? (
-          <p className="memo-timer" role="timer" aria-label="Recording time">
+          <p className="memo-timer" role="timer" aria-label={t("Recording time")}>
             <span className="camera-rec-dot" aria-hidden="true" /> {formatElapsed(now - startedAt)}
           </p>
         ) : null}
       </div>
-      {phase === "starting" ? <p className="muted">Waiting for the microphone…</p> : null}
+      {phase === "starting" ? <p className="muted">{t("Waiting for the microphone…")}</p> : null}
       {error ? (
         <p className="message message-error" role="alert">
           {error}
@@ -188,26 +194,35 @@ function VoiceMemoRecorder() {
       {memo ? (
         <div className="memo-result">
           <p className="muted">
-            Memo · {formatElapsed(memo.durationMs)} · {memo.format.extension.toUpperCase()}
-            {recording ? " · a new recording will replace it" : ""}
+            {recording
+              ? t("Memo · {{duration}} · {{format}} · a new recording will replace it", memoFacts)
+              : t("Memo · {{duration}} · {{format}}", memoFacts)}
           </p>
-          <audio className="memo-audio" src={memo.url} controls preload="metadata" aria-label="Voice memo playback" />
+          <audio
+            className="memo-audio"
+            src={memo.url}
+            controls
+            preload="metadata"
+            aria-label={t("Voice memo playback")}
+          />
           <div className="memo-actions">
             <button type="button" className="button button-ghost" onClick={deleteMemo} disabled={recording}>
               <Icon name="trash-2" />
-              Delete Memo
+              {t("Delete Memo")}
             </button>
             {savableAs("memo", memo.format.mimeType) ? (
               <SaveToLibraryButton key={memo.url} source={memo.blob} filename={memo.filename} kind="memo" />
             ) : null}
             <a className="button" href={memo.url} download={memo.filename}>
               <Icon name="download" />
-              Download Memo
+              {t("Download Memo")}
             </a>
           </div>
         </div>
       ) : recording ? null : (
-        <p className="muted">Press Start Recording and speak; your memo appears here to play back and download.</p>
+        <p className="muted">
+          {t("Press Start Recording and speak; your memo appears here to play back and download.")}
+        </p>
       )}
     </section>
   );

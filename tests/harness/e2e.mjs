@@ -15,7 +15,8 @@ if (!hasBuild()) {
 
 const server = await launchServer({
   dataDirPrefix: "studio-e2e-",
-  env: { SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789" },
+  // The pseudo-language for tests/e2e/pseudo-language.spec.ts (docs/translating.md#checks).
+  env: { SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789", PSEUDO_LANGUAGE: "true" },
   stderr: "inherit",
 });
 const { port, dataDir } = server;

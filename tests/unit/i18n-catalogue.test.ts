@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { englishFromCode, readCatalogue, serialize } from "../../scripts/i18n-catalogue.mjs";
 import { LANGUAGE_TAGS, PSEUDO_LANGUAGE, type ScreenLanguage } from "../../app/common/i18n/languages";
 import { createTranslator, type Messages } from "../../app/common/i18n/translate";
-import { CATALOGUES, translatorFor } from "../../app/lib/i18n/catalogues.server";
+import i18next from "i18next";
+import { CATALOGUES } from "../../app/lib/i18n/catalogues.server";
 import fs from "node:fs";
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -24,10 +25,6 @@ describe("the catalogue (docs/translating.md#checks)", () => {
     const fromCode = englishFromCode();
     expect(Object.keys(english).sort()).toEqual(Object.keys(fromCode).sort());
     expect(fs.readFileSync("app/common/i18n/locales/en/messages.json", "utf8")).toBe(serialize(fromCode));
-  });
-
-  it("every English counted text has its own plural form for one", () => {
-    for (const base of counted) expect(english[`${base}_one`], base).not.toBe(english[`${base}_other`]);
   });
 
   for (const tag of LANGUAGE_TAGS.filter((tag) => tag !== "en")) {
@@ -68,11 +65,24 @@ describe("the catalogue (docs/translating.md#checks)", () => {
     });
   }
 
-  it("the browser's reader and the server's i18next give the same text for every message of every language", () => {
+  it("the reader gives exactly i18next's text for every message of every language (the catalogue is i18next's format)", async () => {
     const samples = [0, 1, 2, 3, 5, 11, 100, 1.5];
+    const instance = i18next.createInstance();
+    await instance.init({
+      resources: Object.fromEntries(
+        Object.entries(CATALOGUES).map(([tag, messages]) => [tag, { translation: messages }]),
+      ),
+      supportedLngs: false,
+      fallbackLng: false,
+      keySeparator: false,
+      nsSeparator: false,
+      returnEmptyString: false,
+      interpolation: { escapeValue: false },
+    });
     for (const tag of [...LANGUAGE_TAGS, PSEUDO_LANGUAGE] as ScreenLanguage[]) {
       const reader = createTranslator(tag, CATALOGUES[tag]);
-      const server = translatorFor(tag);
+      const fixed = instance.getFixedT(tag);
+      const server = { t: (key: string, values: Record<string, unknown>) => fixed(key, values) as string };
       for (const key of Object.keys(english)) {
         const base = baseOf(key);
         const values = Object.fromEntries(placeholders(english[key]).map((name) => [name, `<${name}>`]));

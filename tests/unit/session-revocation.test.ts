@@ -167,7 +167,11 @@ describe("userOfAccessToken: the token's user in one query", () => {
   it("is the user (id and email) while the family is live, then null once it is revoked", async () => {
     const created = await user();
     const pair = await issueTokenPair(created.id);
-    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
+    expect(await userOfAccessToken(pair.access_token)).toEqual({
+      id: created.id,
+      email: created.email,
+      language: null,
+    });
     await revokeRefreshToken(pair.refresh_token);
     expect(await userOfAccessToken(pair.access_token)).toBeNull();
   });
@@ -190,7 +194,11 @@ describe("userOfAccessToken: the token's user in one query", () => {
         .setIssuedAt()
         .setExpirationTime("5m")
         .sign(accessKey());
-    expect(await userOfAccessToken(await signed(alice.id))).toEqual({ id: alice.id, email: alice.email });
+    expect(await userOfAccessToken(await signed(alice.id))).toEqual({
+      id: alice.id,
+      email: alice.email,
+      language: null,
+    });
     const forged = await signed(bob.id);
     expect(await verifyAccessToken(forged)).toBeNull();
     expect(await userOfAccessToken(forged)).toBeNull();
@@ -205,11 +213,23 @@ describe("userOfAccessToken: the token's user in one query", () => {
   it("a token seen before is still checked for time, family and tampering on every use", async () => {
     const created = await user();
     const pair = await issueTokenPair(created.id);
-    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
-    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
+    expect(await userOfAccessToken(pair.access_token)).toEqual({
+      id: created.id,
+      email: created.email,
+      language: null,
+    });
+    expect(await userOfAccessToken(pair.access_token)).toEqual({
+      id: created.id,
+      email: created.email,
+      language: null,
+    });
     // Remembered, yet past its expiry it is refused, and before it, still good.
     expect(await userOfAccessToken(pair.access_token, new Date(Date.now() + 60 * 60 * 1000))).toBeNull();
-    expect(await userOfAccessToken(pair.access_token)).toEqual({ id: created.id, email: created.email });
+    expect(await userOfAccessToken(pair.access_token)).toEqual({
+      id: created.id,
+      email: created.email,
+      language: null,
+    });
     const [header, payload] = pair.access_token.split(".");
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
     const otherSubject = Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url");

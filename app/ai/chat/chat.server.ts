@@ -1,3 +1,5 @@
+import type { ScreenLanguage } from "~/common/i18n/languages";
+
 /** The assistant capability: one question in, one reply out. Providers know no users: the caller passes what they may read. */
 export interface ChatReply {
   reply: string;
@@ -38,8 +40,38 @@ export interface SearchableProject extends Searchable {
   id: string;
 }
 
-/** The person's own material, given to providers that answer from it (the offline assistant). */
+/**
+ * What a provider answers with besides the question: the person's own material, given to providers
+ * that answer from it (the offline assistant), and the language the person reads (the screen's).
+ */
 export interface ChatContext {
   items?: Searchable[];
   projects?: SearchableProject[];
+  /** The screen's language (app/common/i18n/languages.ts); English when none is given (an API caller). */
+  language?: ScreenLanguage;
+}
+
+/** The screen languages' English names, as a model is told which language to answer in. */
+const ENGLISH_NAMES: Readonly<Record<string, string>> = {
+  es: "Spanish",
+  de: "German",
+  fr: "French",
+  "pt-BR": "Brazilian Portuguese",
+  ja: "Japanese",
+  "zh-CN": "Simplified Chinese",
+  ar: "Arabic",
+};
+
+/**
+ * The system prompt for a person who reads `language`: the studio's prompt, and for a language other
+ * than English, to answer in it unless the question is written in another language. English (and no
+ * language: an API caller) is the studio's prompt as it always was.
+ */
+export function studioSystemPrompt(language?: string): string {
+  const name = language ? ENGLISH_NAMES[language] : undefined;
+  if (!name) return STUDIO_SYSTEM_PROMPT;
+  return (
+    `${STUDIO_SYSTEM_PROMPT} The person reads ${name}: answer in ${name}, ` +
+    "unless the question is written in another language; then answer in the language of the question."
+  );
 }

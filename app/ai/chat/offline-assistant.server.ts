@@ -1,22 +1,46 @@
 import { OFFLINE_ASSISTANT_ID } from "~/common/assistant/assistant-labels";
 import type { ChatContext, ChatProvider, ChatReply, Searchable, SearchableProject } from "./chat.server";
 import { TOOL_GUIDE, type ToolGuideEntry } from "~/common/assistant/tool-guide";
+import { DEFAULT_LANGUAGE } from "~/common/i18n/languages";
+import { createTranslator, msg, type Translator } from "~/common/i18n/translate";
+import { translatorFor } from "~/lib/i18n/catalogues.server";
 
 /**
  * The assistant that works with no model at all. It does two honest things: it searches the
  * person's own content items and projects for the words of the question, and it explains the studio's tools from
  * a built-in guide. For anything else it says plainly that no model provider is configured and how
- * to configure one. It never pretends to be a language model.
+ * to configure one. It never pretends to be a language model. It says its replies in the screen's
+ * language (ChatContext.language, through the catalogue); English replies are its English texts.
  */
 
 const SHOWN_MATCHES = 3;
 const SNIPPET_RADIUS = 70;
 
-export const NOT_CONFIGURED_REPLY =
-  "I'm the offline assistant: no AI model provider is configured, so I can't answer general questions. " +
-  "I can search your own content and explain how each tool of the studio works. " +
-  "To get full answers, set AI_CHAT_BASE_URL or AI_BASE_URL (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp or vLLM), " +
-  "AI_CHAT_MODEL and, when the server needs one, AI_CHAT_API_KEY or AI_API_KEY, then restart the studio.";
+export const NOT_CONFIGURED_REPLY = msg(
+  "I'm the offline assistant: no AI model provider is configured, so I can't answer general questions. I can search your own content and explain how each tool of the studio works. To get full answers, set AI_CHAT_BASE_URL or AI_BASE_URL (any OpenAI-compatible server: OpenAI, Ollama, llama.cpp or vLLM), AI_CHAT_MODEL and, when the server needs one, AI_CHAT_API_KEY or AI_API_KEY, then restart the studio.",
+);
+
+/** The offline assistant's other texts (catalogue keys; English is the reply as it always was). */
+const GREETING_REPLY = msg(
+  `Hi! I'm the offline assistant. I can search your content and explain the studio's tools: {{tools}}. Ask me, for example, "How do I use the Drawing Pad?" or "What did I write about ...?"`,
+);
+const FROM_CONTENT = msg("From your content:");
+const FROM_PROJECTS = msg("From your projects:");
+const QUOTED = msg('"{{text}}"');
+const ITEM_LINE = msg("• {{title}}: {{snippet}}");
+const PROJECT_LINE = msg("• Project {{title}}: {{snippet}}");
+const PROJECT_LINE_TITLE = msg("• Project {{title}}");
+const NOTHING_FOUND = msg("I found nothing in your content or projects about {{terms}}.");
+const TOOL_LINE = msg("{{label}} ({{path}}): {{summary}}");
+
+/** The replies' English: the texts as they are. */
+const ENGLISH = createTranslator(DEFAULT_LANGUAGE, {});
+
+/** A list in the language: English joins with commas as it always did; others say it their way ("A, B und C"). */
+function listOf(language: string, parts: string[]): string {
+  if (language === DEFAULT_LANGUAGE || language === "en-XA") return parts.join(", ");
+  return new Intl.ListFormat(language, { type: "conjunction" }).format(parts);
+}
 
 const STOP_WORDS = new Set(
   (
@@ -86,13 +110,13 @@ export function rankContent<T extends Searchable>(items: T[], terms: string[]): 
   return matches.sort((a, b) => b.score - a.score || (a.item.updated_at < b.item.updated_at ? 1 : -1));
 }
 
-/** Tools the question is about, best first: keyword stems, and the tool's own label. */
-export function matchTools(message: string): ToolGuideEntry[] {
+/** Tools the question is about, best first: keyword stems, and the tool's own label (in English or the screen's language). */
+export function matchTools(message: string, { t }: Translator = ENGLISH): ToolGuideEntry[] {
   const asked = new Set(words(message).map(stem));
   const lower = message.toLowerCase();
   const scored = TOOL_GUIDE.map((tool) => {
     let score = 0;
-    if (lower.includes(tool.label.toLowerCase())) score += 5;
+    if (lower.includes(tool.label.toLowerCase()) || lower.includes(t(tool.label).toLowerCase())) score += 5;
     for (const keyword of tool.keywords) {
       if (keyword.includes(" ") ? lower.includes(keyword) : asked.has(stem(keyword))) score += 1;
     }
@@ -107,52 +131,76 @@ export function matchTools(message: string): ToolGuideEntry[] {
     .map(({ tool }) => tool);
 }
 
-function describeTool(tool: ToolGuideEntry): string {
-  return `${tool.label} (${tool.path}): ${tool.summary}`;
+function describeTool(tool: ToolGuideEntry, { t }: Translator): string {
+  return t(TOOL_LINE, { label: t(tool.label), path: tool.path, summary: t(tool.summary) });
 }
 
-export function composeOfflineReply(message: string, items: Searchable[], projects: SearchableProject[] = []): string {
+/**
+ * The offline reply to `message`, in the translator's language (English by default): the person's
+ * matching items and projects, the tools asked about, or what the offline assistant can do.
+ */
+export function composeOfflineReply(
+  message: string,
+  items: Searchable[],
+  projects: SearchableProject[] = [],
+  translator: Translator = ENGLISH,
+): string {
+  const { t, language } = translator;
   const parts: string[] = [];
   const trimmed = message.trim();
+  const quoted = (text: string) => t(QUOTED, { text });
 
   if (GREETING.test(trimmed) || HELP.test(trimmed)) {
     parts.push(
-      "Hi! I'm the offline assistant. I can search your content and explain the studio's tools: " +
-        TOOL_GUIDE.map((tool) => tool.label).join(", ") +
-        '. Ask me, for example, "How do I use the Drawing Pad?" or "What did I write about ...?"',
+      t(GREETING_REPLY, {
+        tools: listOf(
+          language,
+          TOOL_GUIDE.map((tool) => t(tool.label)),
+        ),
+      }),
     );
   }
 
   const terms = searchTerms(trimmed);
   const matches = rankContent(items, terms).slice(0, SHOWN_MATCHES);
   const projectMatches = rankContent(projects, terms).slice(0, SHOWN_MATCHES);
-  const tools = matchTools(trimmed);
+  const tools = matchTools(trimmed, translator);
   const aboutContent = ABOUT_CONTENT.test(trimmed);
   const howTo = HOW_TO.test(trimmed);
 
   if (matches.length > 0) {
-    const lines = matches.map(({ item, snippet }) => `• "${item.title}"${snippet ? `: ${snippet}` : ""}`);
-    parts.push(`From your content:\n${lines.join("\n")}`);
+    const lines = matches.map(({ item, snippet }) =>
+      snippet ? t(ITEM_LINE, { title: quoted(item.title), snippet }) : `• ${quoted(item.title)}`,
+    );
+    parts.push(`${t(FROM_CONTENT)}\n${lines.join("\n")}`);
   }
   if (projectMatches.length > 0) {
     const lines = projectMatches.map(
       // Named by their titles: the reply is read (and pasted into scripts), so no raw /project/{id} paths.
-      ({ item, snippet }) => `• Project "${item.title}"${snippet ? `: ${snippet}` : ""}`,
+      ({ item, snippet }) =>
+        snippet
+          ? t(PROJECT_LINE, { title: quoted(item.title), snippet })
+          : t(PROJECT_LINE_TITLE, { title: quoted(item.title) }),
     );
-    parts.push(`From your projects:\n${lines.join("\n")}`);
+    parts.push(`${t(FROM_PROJECTS)}\n${lines.join("\n")}`);
   }
   const found = matches.length + projectMatches.length > 0;
   if (!found && aboutContent && terms.length > 0) {
-    parts.push(`I found nothing in your content or projects about ${terms.map((term) => `"${term}"`).join(", ")}.`);
+    parts.push(t(NOTHING_FOUND, { terms: listOf(language, terms.map(quoted)) }));
   }
 
   // A tool explanation when the question is about one (and not already answered from the person's own work alone).
   if (tools.length > 0 && (howTo || !found)) {
-    parts.push(tools.map(describeTool).join("\n"));
+    parts.push(tools.map((tool) => describeTool(tool, translator)).join("\n"));
   }
 
-  if (parts.length === 0) return NOT_CONFIGURED_REPLY;
+  if (parts.length === 0) return t(NOT_CONFIGURED_REPLY);
   return parts.join("\n\n");
+}
+
+/** The translator for the reply's language: the screen's (ChatContext.language), else English. */
+function replyTranslator(context: ChatContext): Translator {
+  return context.language ? translatorFor(context.language) : ENGLISH;
 }
 
 export class OfflineAssistant implements ChatProvider {
@@ -162,7 +210,8 @@ export class OfflineAssistant implements ChatProvider {
   readonly searchesPersonalContent = true;
 
   async reply(message: string, context: ChatContext = {}): Promise<ChatReply> {
-    return { reply: composeOfflineReply(message, context.items ?? [], context.projects ?? []), provider: this.id };
+    const reply = composeOfflineReply(message, context.items ?? [], context.projects ?? [], replyTranslator(context));
+    return { reply, provider: this.id };
   }
 
   /**
@@ -170,7 +219,8 @@ export class OfflineAssistant implements ChatProvider {
    * screen shows it growing as it does with a model.
    */
   async *stream(message: string, context: ChatContext = {}, signal?: AbortSignal): AsyncGenerator<string> {
-    const pieces = replyPieces(composeOfflineReply(message, context.items ?? [], context.projects ?? []));
+    const reply = composeOfflineReply(message, context.items ?? [], context.projects ?? [], replyTranslator(context));
+    const pieces = replyPieces(reply);
     const pause = Math.min(OFFLINE_PIECE_PAUSE_MS, OFFLINE_STREAM_MS / pieces.length);
     for (const [index, piece] of pieces.entries()) {
       if (signal?.aborted) return;

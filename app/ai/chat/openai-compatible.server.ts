@@ -1,5 +1,5 @@
 import type { OpenAiCompatibleConfig, RemoteCallConfig } from "~/ai/config.server";
-import { STUDIO_SYSTEM_PROMPT, type ChatContext, type ChatProvider, type ChatReply } from "./chat.server";
+import { studioSystemPrompt, type ChatContext, type ChatProvider, type ChatReply } from "./chat.server";
 import { ProviderError, type Capability } from "~/ai/errors.server";
 import type { GeneratedImage, ImageProvider } from "~/ai/image/image.server";
 import { checkDownloadUrl, downloadPin } from "~/ai/download-pin.server";
@@ -36,24 +36,27 @@ export class OpenAiChat implements ChatProvider {
     this.id = `${OPENAI_PROVIDER_ID}:${config.chatModel}`;
   }
 
-  /** The chat completion both reply() and stream() ask for: the studio's system prompt, then the question. */
-  private completionRequest(message: string) {
+  /**
+   * The chat completion both reply() and stream() ask for: the studio's system prompt (which asks for
+   * an answer in the person's language, context.language), then the question.
+   */
+  private completionRequest(message: string, context?: ChatContext) {
     return {
       model: this.config.chatModel,
       messages: [
-        { role: "system", content: STUDIO_SYSTEM_PROMPT },
+        { role: "system", content: studioSystemPrompt(context?.language) },
         { role: "user", content: message },
       ],
     };
   }
 
-  async reply(message: string, _context?: ChatContext, signal?: AbortSignal): Promise<ChatReply> {
+  async reply(message: string, context?: ChatContext, signal?: AbortSignal): Promise<ChatReply> {
     const answer = await remoteJson({
       capability: "chat",
       provider: this.id,
       url: `${this.config.baseUrl}/chat/completions`,
       headers: headers(this.config, true),
-      body: JSON.stringify(this.completionRequest(message)),
+      body: JSON.stringify(this.completionRequest(message, context)),
       call: this.call,
       signal,
     });
@@ -71,13 +74,13 @@ export class OpenAiChat implements ChatProvider {
    * `choices[0].delta.content` is the next piece, then `data: [DONE]`. A server that ignores
    * `stream` and answers one JSON completion gives its reply as one piece.
    */
-  async *stream(message: string, _context?: ChatContext, signal?: AbortSignal): AsyncGenerator<string> {
+  async *stream(message: string, context?: ChatContext, signal?: AbortSignal): AsyncGenerator<string> {
     const { sse, events } = await remoteEventStream({
       capability: "chat",
       provider: this.id,
       url: `${this.config.baseUrl}/chat/completions`,
       headers: headers(this.config, true),
-      body: JSON.stringify({ ...this.completionRequest(message), stream: true }),
+      body: JSON.stringify({ ...this.completionRequest(message, context), stream: true }),
       call: this.call,
       signal,
     });

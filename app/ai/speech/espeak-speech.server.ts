@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ProviderError } from "~/ai/errors.server";
+import { ESPEAK_ENGLISH_VOICE, ESPEAK_LANGUAGE_VOICES } from "~/common/assistant/voice-options";
 import type { SpeechAudio, SpeechProvider, Voice } from "./speech.server";
 import { encodeWav } from "./wav";
 
@@ -13,8 +14,10 @@ import { encodeWav } from "./wav";
  */
 export const ESPEAK_PROVIDER_ID = "espeak-ng";
 
-/** A sensible handful of the engine's voices: its English variants, American first. */
-const VOICE_FAMILY = /^gmw\/en(-|$)/;
+/**
+ * A sensible handful of the engine's voices: its English variants, American first, then the voices of
+ * the studio's other screen languages (app/common/assistant/voice-options.ts), under the studio's names.
+ */
 const PREFERRED_ORDER = ["gmw/en-US", "gmw/en", "gmw/en-GB-x-rp", "gmw/en-GB-scotland", "gmw/en-029", "gmw/en-US-nyc"];
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Requests waiting for the engine beyond this are refused (the API answers 502). */
@@ -146,11 +149,16 @@ export class EspeakSpeech implements SpeechProvider {
     voicesPromise ??= engine
       .request({ type: "voices" })
       .then(({ voices = [] }) => {
-        const english = voices.filter((voice) => VOICE_FAMILY.test(voice.identifier));
+        const english = voices.filter((voice) => ESPEAK_ENGLISH_VOICE.test(voice.identifier));
         const rank = (id: string) =>
           PREFERRED_ORDER.includes(id) ? PREFERRED_ORDER.indexOf(id) : PREFERRED_ORDER.length;
         english.sort((a, b) => rank(a.identifier) - rank(b.identifier) || a.name.localeCompare(b.name));
-        return english.map((voice) => ({ voice_id: voice.identifier, name: voice.name }));
+        const engine = new Set(voices.map((voice) => voice.identifier));
+        const others = Object.values(ESPEAK_LANGUAGE_VOICES)
+          .flat()
+          .filter((voice) => engine.has(voice.voice_id))
+          .map((voice) => ({ ...voice }));
+        return [...english.map((voice) => ({ voice_id: voice.identifier, name: voice.name })), ...others];
       })
       .catch((error) => {
         voicesPromise = null;

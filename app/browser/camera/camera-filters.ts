@@ -7,6 +7,7 @@
  * Here the filters themselves: their names and labels, each one's recipe, and the pixel maps, all pure
  * (they run in Node, in the unit tests). Drawing a frame with one is ./filter-drawing.ts.
  */
+import { msg } from "~/common/i18n/translate";
 
 export const CAMERA_FILTERS = [
   "matrix",
@@ -35,17 +36,18 @@ export type CameraV2Filter = (typeof CAMERA_V2_FILTERS)[number];
 export const CAMERA_V2_DEFAULT_FILTER: CameraV2Filter = "matrix";
 export const CAMERA_DEFAULT_FILTER: CameraFilter = "none";
 
+/** The English labels (catalogue keys): a screen shows `t(FILTER_LABELS[filter])`. */
 export const FILTER_LABELS: Record<CameraFilter, string> = {
-  matrix: "Matrix",
-  neon: "Neon",
-  bw: "Black & White",
-  warm: "Warm",
-  cyber: "Cyber",
-  infra: "Infrared",
-  dreamy: "Dreamy",
-  vintage: "Vintage",
-  purple: "Purple",
-  none: "None",
+  matrix: msg("Matrix"),
+  neon: msg("Neon"),
+  bw: msg("Black & White"),
+  warm: msg("Warm"),
+  cyber: msg("Cyber"),
+  infra: msg("Infrared"),
+  dreamy: msg("Dreamy"),
+  vintage: msg("Vintage"),
+  purple: msg("Purple"),
+  none: msg("None"),
 };
 
 export function isCameraFilter(value: unknown): value is CameraFilter {

@@ -1,29 +1,33 @@
-import { formatBytes } from "~/common/bytes";
+import { formatDateTime, formatSize } from "~/common/i18n/formats";
+import { createTranslator, msg, type Translator } from "~/common/i18n/translate";
 import type { DiffPart } from "./word-diff";
 
-/** Why a version was kept, as the History screen says it (docs/screens.md#history). */
+/** Why a version was kept, as the History screen says it (docs/screens.md#history; shown with t()). */
 export type VersionReasonName = "save" | "autosave" | "restore";
 export const REASON_LABELS: Record<VersionReasonName, string> = {
-  save: "Saved",
-  autosave: "Autosaved",
-  restore: "Restored",
+  save: msg("Saved"),
+  autosave: msg("Autosaved"),
+  restore: msg("Restored"),
 };
 
 /**
- * A version's time, the same on the server and in the browser (UTC, English), to the second: two
- * saves a moment apart must not read alike.
+ * A version's time, the same on the server and in the browser (UTC, in the screen's language), to the
+ * second: two saves a moment apart must not read alike. English: "Jan 5, 2026, 1:04:05 PM UTC".
  */
-export const versionTime = (iso: string): string =>
-  `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" })} UTC`;
+export const versionTime = (iso: string, language = "en"): string => formatDateTime(language, iso, "dateTimeSeconds");
 
-/** "+120 B", "−40 B" (a minus sign, not a hyphen), or "—" for the oldest version or no change. */
-export function sizeChangeLabel(change: number | null): string {
+/** "+120 B", "−40 B" (a minus sign, not a hyphen), or "—" for the oldest version or no change; the number in the language. */
+export function sizeChangeLabel(change: number | null, language = "en"): string {
   if (!change) return "—";
-  return `${change > 0 ? "+" : "−"}${formatBytes(Math.abs(change))}`;
+  return `${change > 0 ? "+" : "−"}${formatSize(language, Math.abs(change))}`;
 }
 
-/** The toast after a restore. */
-export const restoredText = (createdAt: string): string => `Restored the version from ${versionTime(createdAt)}.`;
+export const RESTORED_VERSION = msg("Restored the version from {{time}}.");
+const ENGLISH = createTranslator("en", {});
+
+/** The toast after a restore, in the translator's language (English without one). */
+export const restoredText = (createdAt: string, { t, language }: Translator = ENGLISH): string =>
+  t(RESTORED_VERSION, { time: versionTime(createdAt, language) });
 
 /** What the History screen's loader answers (app/services/content/history-screen.server.ts). */
 export interface HistoryRow {

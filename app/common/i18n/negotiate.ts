@@ -22,8 +22,11 @@ export function requestedLanguages(header: string | null | undefined): string[] 
     .slice(0, 32)
     .map((part, index) => {
       const [tag, ...parameters] = part.trim().split(";");
-      const q = parameters.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag: tag.trim(), quality: q === undefined ? 1 : Number(q), index };
+      const q = parameters.find((parameter) => /^\s*q\s*=/i.test(parameter));
+      // A quality that is not 0 to 1 with up to three decimals makes the entry unreadable: it is left out.
+      const quality =
+        q === undefined ? 1 : /^\s*q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/i.test(q) ? Number(q.split("=")[1]) : -1;
+      return { tag: tag.trim(), quality, index };
     })
     .filter(({ tag, quality }) => quality > 0 && /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(tag))
     .sort((a, b) => b.quality - a.quality || a.index - b.index)

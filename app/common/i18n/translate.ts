@@ -1,10 +1,10 @@
 /**
  * The catalogue's format is i18next's JSON (v4): the English text is the key, `{{name}}` takes a
  * value, and a text with a `count` has one entry per plural form of the language (`key_one`,
- * `key_other`, and `_zero`, `_two`, `_few`, `_many` where CLDR has them). The server translates with
- * i18next itself (app/lib/i18n/i18n.server.ts); this reader does the same in the browser in about a
- * kilobyte, where i18next would cost 15 KB of first-load JavaScript (docs/decisions/0086). A test
- * holds the two to the same output for every message of every language (tests/unit/i18n-catalogue.test.ts).
+ * `key_other`, and `_zero`, `_two`, `_few`, `_many` where CLDR has them). This reader serves the server
+ * and the browser alike, in about a kilobyte and about a hundredth of i18next's time per text
+ * (docs/decisions/0086-languages.md); a test holds it to i18next's output for every message of every
+ * language (tests/unit/i18n-catalogue.test.ts).
  */
 export type Messages = Readonly<Record<string, string>>;
 export type Values = Readonly<Record<string, string | number | undefined>>;

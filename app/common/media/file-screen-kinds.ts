@@ -1,4 +1,5 @@
 import type { IconName } from "~/common/icons";
+import { msg } from "~/common/i18n/translate";
 
 /**
  * The two file screens, Voices (components/media/voice-list.tsx) and the Video Hub (components/media/video-list.tsx):
@@ -11,7 +12,7 @@ import type { IconName } from "~/common/icons";
  * The upload success, said alike by every upload (Voices, Video Hub, Library): a toast with JavaScript,
  * the flash message of the redirect without it.
  */
-export const UPLOAD_SUCCESSFUL = "✅ Upload successful!";
+export const UPLOAD_SUCCESSFUL = msg("✅ Upload successful!");
 
 export interface FileScreenKind {
   kind: "voice" | "video";
@@ -25,7 +26,8 @@ export interface FileScreenKind {
   accept: string;
   /** Whether the browser asks for a file before the form is sent (Voices) or the screen says so (Video Hub). */
   fileRequired: boolean;
-  hint: (maxLabel: string) => string;
+  /** The line under the form: a catalogue text with the limit as `{{limit}}`. */
+  hint: string;
   listLabel: string;
   testId: string;
   /** Whether the rename form offers Cancel (Voices); the Video Hub's ends with Escape or a blank name. */
@@ -63,7 +65,6 @@ export interface ListedFile {
 export interface FileScreenData {
   files: ListedFile[];
   maxBytes: number;
-  maxLabel: string;
   /** Without JavaScript, "Rename" is a link to ?rename={name}: that row shows its form. */
   renaming: string | null;
   /** Without JavaScript, Delete asks first on ?delete={name}: the file it asks about. */
@@ -85,29 +86,29 @@ export type FileAnswer = {
 export const VOICE_FILES: FileScreenKind = {
   kind: "voice",
   path: "/voices",
-  title: "Voices",
+  title: msg("Voices"),
   icon: "mic",
   uploadUrl: "/api/voice/upload",
-  uploadSection: "Upload a voice clip",
-  fileLabel: "Upload MP3",
+  uploadSection: msg("Upload a voice clip"),
+  fileLabel: msg("Upload MP3"),
   accept: ".mp3,audio/mpeg",
   fileRequired: true,
-  hint: (maxLabel) => `MP3 only, up to ${maxLabel}.`,
-  listLabel: "Voice files",
+  hint: msg("MP3 only, up to {{limit}}."),
+  listLabel: msg("Voice files"),
   testId: "voice-item",
   renameCancel: true,
   texts: {
-    empty: "No voices yet. Upload an MP3!",
+    empty: msg("No voices yet. Upload an MP3!"),
     uploadOk: UPLOAD_SUCCESSFUL,
-    uploadFailed: "❌ Upload failed",
-    uploadFailedPlain: "Upload failed",
-    uploadError: "❌ Upload error",
-    onlyExtension: "Only MP3 files allowed",
-    renamed: "✨ Renamed successfully",
-    renameFailed: "Rename failed",
-    nameRequired: "Enter a name before saving",
-    deleted: "🗑️ File deleted",
-    deleteFailed: "Delete failed",
+    uploadFailed: msg("❌ Upload failed"),
+    uploadFailedPlain: msg("Upload failed"),
+    uploadError: msg("❌ Upload error"),
+    onlyExtension: msg("Only MP3 files allowed"),
+    renamed: msg("✨ Renamed successfully"),
+    renameFailed: msg("Rename failed"),
+    nameRequired: msg("Enter a name before saving"),
+    deleted: msg("🗑️ File deleted"),
+    deleteFailed: msg("Delete failed"),
   },
   // The Voices' toasts stay 3 s.
   toastMs: 3000,
@@ -116,26 +117,26 @@ export const VOICE_FILES: FileScreenKind = {
 export const VIDEO_FILES: FileScreenKind = {
   kind: "video",
   path: "/videos",
-  title: "Video Hub",
+  title: msg("Video Hub"),
   icon: "film",
   uploadUrl: "/api/videos/upload",
-  uploadSection: "Upload a video",
-  fileLabel: "Choose a video",
+  uploadSection: msg("Upload a video"),
+  fileLabel: msg("Choose a video"),
   accept: "video/*",
   fileRequired: false,
-  hint: (maxLabel) => `Any video format, up to ${maxLabel}.`,
-  listLabel: "Videos",
+  hint: msg("Any video format, up to {{limit}}."),
+  listLabel: msg("Videos"),
   testId: "video-item",
   renameCancel: false,
   texts: {
-    empty: "No videos uploaded yet.",
+    empty: msg("No videos uploaded yet."),
     // The product gives videos no success text: the voices' one, so every upload confirms alike.
     uploadOk: UPLOAD_SUCCESSFUL,
-    uploadFailed: "Failed to upload video.",
-    uploadFailedPlain: "Failed to upload video.",
-    uploadError: "Failed to upload video.",
-    selectFirst: "Please select a video first.",
-    renameFailed: "Rename failed.",
-    deleteFailed: "Failed to delete video.",
+    uploadFailed: msg("Failed to upload video."),
+    uploadFailedPlain: msg("Failed to upload video."),
+    uploadError: msg("Failed to upload video."),
+    selectFirst: msg("Please select a video first."),
+    renameFailed: msg("Rename failed."),
+    deleteFailed: msg("Failed to delete video."),
   },
 };

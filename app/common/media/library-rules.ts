@@ -1,21 +1,23 @@
+import { msg } from "~/common/i18n/translate";
 import { MEDIA_KINDS, type MediaKind } from "./media-names";
 
 /**
  * The library's rules shared by the server and the screen (decision 0022): its kinds and their labels,
- * the sort orders, the page size and the provenance a generated file carries.
+ * the sort orders, the page size and the provenance a generated file carries. The labels are
+ * catalogue keys: a screen shows `t(KIND_LABELS[kind])`.
  */
 export const LIBRARY_KINDS = MEDIA_KINDS;
 
 export const KIND_LABELS: Record<MediaKind, string> = {
-  voice: "Voice clip",
-  video: "Video",
-  speech: "Generated speech",
-  image: "Generated image",
-  aivideo: "AI video",
-  sketch: "Sketch result",
-  photo: "Photo",
-  clip: "Camera clip",
-  memo: "Voice memo",
+  voice: msg("Voice clip"),
+  video: msg("Video"),
+  speech: msg("Generated speech"),
+  image: msg("Generated image"),
+  aivideo: msg("AI video"),
+  sketch: msg("Sketch result"),
+  photo: msg("Photo"),
+  clip: msg("Camera clip"),
+  memo: msg("Voice memo"),
 };
 
 /** Kinds a person saves to the library from the capture screens (POST /api/library/upload). */
@@ -30,10 +32,10 @@ export const LIBRARY_SORTS = ["-date", "date", "-size", "size"] as const;
 export type LibrarySort = (typeof LIBRARY_SORTS)[number];
 export const DEFAULT_LIBRARY_SORT: LibrarySort = "-date";
 export const SORT_LABELS: Record<LibrarySort, string> = {
-  "-date": "Newest first",
-  date: "Oldest first",
-  "-size": "Largest first",
-  size: "Smallest first",
+  "-date": msg("Newest first"),
+  date: msg("Oldest first"),
+  "-size": msg("Largest first"),
+  size: msg("Smallest first"),
 };
 
 /** A file as GET /api/library answers it and the library screen shows it (libraryJson in app/models/media/library-files.server.ts). */

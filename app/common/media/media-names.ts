@@ -1,3 +1,6 @@
+import { interpolate, msg } from "~/common/i18n/translate";
+import { NAME_TOO_LONG } from "./media-texts";
+
 /**
  * Display names of stored media (docs/api.md#entities-and-payloads and docs/screens.md#validation-rules). Shared by the server (the rules) and the browser (so a
  * screen shows the same name the server will store). A name is only ever a label in the database:
@@ -56,6 +59,11 @@ export function displayText(text: string): string {
   return text.replace(BIDI_CONTROLS, "").replace(new RegExp(CONTROL_CHARACTERS.source, "g"), " ");
 }
 
+/** A name's refusals: the API's detail in English, a screen's text in its language (`t(message)`). */
+export const NAME_REQUIRED = msg("Name is required");
+export const NAME_CONTROL_CHARACTERS = msg("Name must not contain control characters");
+export const NAME_PATH_SEPARATOR = msg("Name must not contain / or \\");
+
 export type NameCheck = { ok: true; name: string } | { ok: false; message: string };
 
 export function hasExtension(name: string, kind: MediaKind): boolean {
@@ -85,15 +93,15 @@ export function lookupName(name: string): string {
  * Bidirectional controls are dropped first (they only disguise a name).
  */
 export function checkMediaName(raw: unknown, kind: MediaKind): NameCheck {
-  if (typeof raw !== "string") return { ok: false, message: "Name is required" };
+  if (typeof raw !== "string") return { ok: false, message: NAME_REQUIRED };
   const trimmed = raw.replace(BIDI_CONTROLS, "").trim();
-  if (trimmed === "") return { ok: false, message: "Name is required" };
-  if (CONTROL_CHARACTERS.test(trimmed)) return { ok: false, message: "Name must not contain control characters" };
-  if (PATH_SEPARATORS.test(trimmed)) return { ok: false, message: "Name must not contain / or \\" };
+  if (trimmed === "") return { ok: false, message: NAME_REQUIRED };
+  if (CONTROL_CHARACTERS.test(trimmed)) return { ok: false, message: NAME_CONTROL_CHARACTERS };
+  if (PATH_SEPARATORS.test(trimmed)) return { ok: false, message: NAME_PATH_SEPARATOR };
   const name = withExtension(trimmed, kind).normalize("NFC");
-  if (name === MEDIA_EXTENSIONS[kind] || /^\.+$/.test(trimmed)) return { ok: false, message: "Name is required" };
+  if (name === MEDIA_EXTENSIONS[kind] || /^\.+$/.test(trimmed)) return { ok: false, message: NAME_REQUIRED };
   if ([...name].length > MEDIA_NAME_MAX) {
-    return { ok: false, message: `Name must be at most ${MEDIA_NAME_MAX} characters` };
+    return { ok: false, message: interpolate(NAME_TOO_LONG, { max: MEDIA_NAME_MAX }) };
   }
   return { ok: true, name };
 }

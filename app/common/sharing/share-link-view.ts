@@ -1,3 +1,6 @@
+import { formatDateTime, formatNumber } from "~/common/i18n/formats";
+import { msg, type Translator } from "~/common/i18n/translate";
+
 /**
  * What the screens' Share dialog and the account's "Shared links" read (docs/screens.md#sharing): a link
  * as the model answers it, the panel a screen's loader fills in, and the action's answer to a post.
@@ -54,28 +57,67 @@ export type ShareField = "max_views" | "expires_in_hours";
 /** The action's answer to intent=share (a fetcher's, or a plain form's refusal). */
 export type ShareAnswer =
   | ({ intent: "share"; ok: true; id: string; shares: SharedLink[] } & ShownLink)
-  | { intent: "share"; ok: false; id: string; message: string; fieldErrors?: Partial<Record<ShareField, string>> };
+  | {
+      intent: "share";
+      ok: false;
+      id: string;
+      /** An English text of the catalogue (the screen shows `t(message)`). */
+      message: string;
+      /** The server's reason after it (a model's English detail; the screen shows `t(detail)`). */
+      detail?: string;
+      /** English texts of the catalogue, shown with `shareFieldText`. */
+      fieldErrors?: Partial<Record<ShareField, string>>;
+    };
+
+/** The most views a link may be given a limit of. */
+export const SHARE_MAX_VIEWS = 1_000_000;
+
+/** The share form's refusals (docs/screens.md#sharing), English as the catalogue keys them. */
+export const SHARE_FAILED = msg("❌ Could not create the link.");
+export const SHARING_OFF_REFUSED = msg("❌ Could not create the link. Sharing is turned off on this server.");
+export const SHARE_RETRY = msg("❌ Could not create the link. Please try again.");
+export const UNEXPECTED_ERROR = msg("Unexpected error.");
+export const MAX_VIEWS_INVALID = msg(
+  "Enter a whole number of views from 1 to {{max}}, or leave it empty for no limit.",
+);
+export const EXPIRY_INVALID = msg("Choose when the link expires from the list.");
+export const LINK_CREATED = msg("🔗 Link created");
+
+/** A field's refusal in the screen's language (the limit in its digits). */
+export function shareFieldText({ t, language }: Translator, text: string): string {
+  return t(text, { max: formatNumber(language, SHARE_MAX_VIEWS) });
+}
 
 /** The select's value for "never". */
 export const NEVER_EXPIRES = "never";
 
-export const KIND_NAMES: Record<SharedKind, string> = { content: "Content", file: "File", project: "Project" };
+export const KIND_NAMES: Record<SharedKind, string> = {
+  content: msg("Content"),
+  file: msg("File"),
+  project: msg("Project"),
+};
 
-const dateTime = (iso: string) =>
-  `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
+/** The title a link's target goes by once it is deleted (the API's `title`, the screens' text). */
+export const DELETED_TITLE = msg("Deleted");
 
-/** "3 / 10 views" with a limit, "3 views" without. */
-export function viewsText(link: Pick<SharedLink, "views" | "max_views">): string {
-  if (link.max_views !== null) return `${link.views} / ${link.max_views} views`;
-  return link.views === 1 ? "1 view" : `${link.views} views`;
+/** A count as the link's facts write it: the language's digits, no grouping (as English always had); `count` goes as it is. */
+const digits = (language: string, value: number) => formatNumber(language, value, { useGrouping: false });
+
+/** "3 / 10 views" with a limit (counted by the limit, so a language can agree with it), "3 views" without. */
+export function viewsText(link: Pick<SharedLink, "views" | "max_views">, { t, language }: Translator): string {
+  if (link.max_views !== null)
+    return t("{{views}} / {{count}} views", { count: link.max_views, views: digits(language, link.views) });
+  return t("{{count}} views", { count: link.views });
 }
 
 /** Whether it still opens, and until when. */
-export function expiryText(link: Pick<SharedLink, "state" | "expires_at">): string {
-  if (link.state === "expired") return "Expired";
-  if (link.state === "used_up") return "All views used";
-  if (link.state === "gone") return "Its item was deleted";
-  return link.expires_at ? `Expires ${dateTime(link.expires_at)}` : "Never expires";
+export function expiryText(link: Pick<SharedLink, "state" | "expires_at">, { t, language }: Translator): string {
+  if (link.state === "expired") return t("Expired");
+  if (link.state === "used_up") return t("All views used");
+  if (link.state === "gone") return t("Its item was deleted");
+  return link.expires_at
+    ? t("Expires {{date}}", { date: formatDateTime(language, link.expires_at, "dateTime") })
+    : t("Never expires");
 }
 
 /** A screen's address with the share panel of `targetId` open (and the link `shareId` shown): ?share=…&shared=…. */

@@ -1,10 +1,12 @@
+import { msg } from "~/common/i18n/translate";
+
 /**
  * The shared page's words and data (docs/screens.md#shared-page), for the server that builds it
  * (app/services/sharing/shared-page.server.ts) and the components that render it (app/components/sharing/shared-*.tsx).
  */
 
 /** The 410 page's one sentence. */
-export const SHARE_GONE_TEXT = "This link has expired or was turned off.";
+export const SHARE_GONE_TEXT = msg("This link has expired or was turned off.");
 
 export type SharedKind = "content" | "file" | "project";
 
@@ -25,7 +27,11 @@ export interface SharedFileView {
 }
 
 /** What a project's slot is called on the page. */
-export const SHARED_SLOT_LABELS: Record<string, string> = { image: "Image", video: "Video", voice: "Voice" };
+export const SHARED_SLOT_LABELS: Record<string, string> = {
+  image: msg("Image"),
+  video: msg("Video"),
+  voice: msg("Voice"),
+};
 
 export type SharedPageData =
   | { state: "missing" }

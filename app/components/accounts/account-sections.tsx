@@ -5,6 +5,10 @@ import { RevokeForm } from "./account-revoke";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
 import { StorageMeter } from "~/components/shell/storage-meter";
+import { useT } from "~/components/ui/i18n";
+import { slot, withElements } from "~/components/ui/with-elements";
+import { formatDateTime, formatNumber } from "~/common/i18n/formats";
+import type { Translator } from "~/common/i18n/translate";
 import type { clientAction } from "~/routes/account";
 
 /**
@@ -15,7 +19,7 @@ export type AccountIntent =
   "password" | "revoke-session" | "revoke-other-sessions" | "create-token" | "revoke-token" | "revoke-share";
 export type AccountField = "current_password" | "new_password" | "confirm_password" | "name";
 
-/** What the action answers when the page stays (a refusal, a fetcher's success, a new token). */
+/** What the action answers when the page stays (a refusal, a fetcher's success, a new token); its texts in the screen's language. */
 export interface AccountAnswer {
   intent: AccountIntent | null;
   ok: boolean;
@@ -45,13 +49,13 @@ export interface UsageView {
   ai: { requests_today: number; per_minute_limit: number; concurrent_limit: number; daily_limit: number | null };
 }
 
-const dateTime = (iso: string | null) =>
-  iso
-    ? `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`
-    : "never";
+/** A moment as the rows say it ("Jan 5, 2026, 3:04 PM UTC"), or "never". */
+const dateTime = ({ t, language }: Translator, iso: string | null) =>
+  iso ? formatDateTime(language, iso, "dateTime") : t("never");
 
 export function When({ iso }: { iso: string | null }) {
-  return iso ? <time dateTime={iso}>{dateTime(iso)}</time> : <>never</>;
+  const translator = useT();
+  return iso ? <time dateTime={iso}>{dateTime(translator, iso)}</time> : <>{translator.t("never")}</>;
 }
 
 /** An answer meant for this form: the fetcher's (with JavaScript) or the page's (a plain post). */
@@ -61,23 +65,27 @@ export function useAnswer(fetcher: { data?: AccountAnswer }, intents: AccountInt
   return actionData && intents.includes(actionData.intent as AccountIntent) ? actionData : undefined;
 }
 
+/** The action's texts come in the screen's language; a text the page itself answered (clientAction) is looked up. */
 export function FieldError({ id, message }: { id: string; message?: string }) {
+  const { t } = useT();
   return message ? (
     <span className="field-error" id={id}>
-      {message}
+      {t(message)}
     </span>
   ) : null;
 }
 
 export function ErrorMessage({ result }: { result?: AccountAnswer }) {
+  const { t } = useT();
   return result && !result.ok && result.message ? (
     <p className="message message-error" role="alert">
-      {result.message}
+      {t(result.message)}
     </p>
   ) : null;
 }
 
 export function PasswordSection({ limits }: { limits: { passwordMin: number; passwordMax: number } }) {
+  const { t } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: "account-password" });
   const result = useAnswer(fetcher, ["password"]);
   const errors = result?.ok === false ? (result.fieldErrors ?? {}) : {};
@@ -115,26 +123,32 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
   return (
     <section className="card account-section" aria-labelledby="password-title">
       <h2 className="card-title" id="password-title">
-        Password
+        {t("Password")}
       </h2>
       <fetcher.Form method="post" action="/account" className="form" ref={formRef}>
         <input type="hidden" name="intent" value="password" />
         <EnhancedField />
-        {field("current_password", "Current password", "current-password")}
-        {field("new_password", "New password", "new-password", `At least ${limits.passwordMin} characters.`)}
-        {field("confirm_password", "Confirm new password", "new-password")}
+        {field("current_password", t("Current password"), "current-password")}
+        {field(
+          "new_password",
+          t("New password"),
+          "new-password",
+          t("At least {{min}} characters.", { min: limits.passwordMin }),
+        )}
+        {field("confirm_password", t("Confirm new password"), "new-password")}
         <label className="account-check">
           <input type="checkbox" name="revoke_tokens" defaultChecked />
-          Also revoke API tokens
+          {t("Also revoke API tokens")}
         </label>
         <ErrorMessage result={result} />
         <p className="muted">
-          Changing it signs out every other session; this one stays signed in. Unless you untick the box, your personal
-          API tokens are revoked too.
+          {t(
+            "Changing it signs out every other session; this one stays signed in. Unless you untick the box, your personal API tokens are revoked too.",
+          )}
         </p>
         <div>
           <button type="submit" className="button button-primary" disabled={fetcher.state !== "idle"}>
-            {fetcher.state !== "idle" ? "Changing..." : "Change password"}
+            {fetcher.state !== "idle" ? t("Changing...") : t("Change password")}
           </button>
         </div>
       </fetcher.Form>
@@ -143,15 +157,16 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
 }
 
 export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
+  const { t } = useT();
   const others = sessions.filter((session) => !session.current).length;
   const fetcher = useFetcher<typeof clientAction>({ key: "account-sessions-others" });
   return (
     <section className="card account-section" aria-labelledby="sessions-title">
       <h2 className="card-title" id="sessions-title">
-        Sessions
+        {t("Sessions")}
       </h2>
-      <p className="muted">Where you are signed in. Signing a session out ends it at its next request.</p>
-      <ul className="account-list" aria-label="Signed-in sessions">
+      <p className="muted">{t("Where you are signed in. Signing a session out ends it at its next request.")}</p>
+      <ul className="account-list" aria-label={t("Signed-in sessions")}>
         {sessions.map((session) => (
           <SessionItem key={session.id} session={session} />
         ))}
@@ -162,7 +177,7 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
           <EnhancedField />
           <button type="submit" className="button button-ghost" disabled={fetcher.state !== "idle"}>
             <Icon name="log-out" />
-            Log out everywhere else
+            {t("Log out everywhere else")}
           </button>
         </fetcher.Form>
       ) : null}
@@ -171,15 +186,20 @@ export function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
 }
 
 function SessionItem({ session }: { session: SessionRow }) {
+  const translator = useT();
+  const { t } = translator;
   const fetcher = useFetcher<typeof clientAction>({ key: `account-session-${session.id}` });
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-session") return null;
   return (
     <li className="account-item" data-testid="session">
       <div className="account-item-text">
         <strong>{session.device}</strong>
-        {session.current ? <span className="account-badge">This device</span> : null}
+        {session.current ? <span className="account-badge">{t("This device")}</span> : null}
         <span className="muted account-facts">
-          Signed in <When iso={session.created_at} /> · last used <When iso={session.last_used_at} />
+          {withElements(
+            t("Signed in {{created}} · last used {{used}}", { created: slot("created"), used: slot("used") }),
+            { created: <When iso={session.created_at} />, used: <When iso={session.last_used_at} /> },
+          )}
         </span>
       </div>
       {session.current ? null : (
@@ -187,12 +207,15 @@ function SessionItem({ session }: { session: SessionRow }) {
           fetcherKey={`account-session-${session.id}`}
           intent="revoke-session"
           id={session.id}
-          question={signOutQuestion(session.device)}
-          confirmLabel="Sign out"
-          label={`Sign out ${session.device}, last used ${dateTime(session.last_used_at)}`}
+          question={signOutQuestion(session.device, t)}
+          confirmLabel={t("Sign out")}
+          label={t("Sign out {{device}}, last used {{when}}", {
+            device: session.device,
+            when: dateTime(translator, session.last_used_at),
+          })}
           icon="log-out"
         >
-          Sign out
+          {t("Sign out")}
         </RevokeForm>
       )}
     </li>
@@ -200,10 +223,14 @@ function SessionItem({ session }: { session: SessionRow }) {
 }
 
 export function UsageSection({ usage }: { usage: UsageView }) {
+  const { t, language } = useT();
+  // Without grouping, as these numbers always read ("1000").
+  const number = (value: number) => formatNumber(language, value, { useGrouping: false });
+  const used = <strong>{number(usage.ai.requests_today)}</strong>;
   return (
     <section className="card account-section" aria-labelledby="usage-title">
       <h2 className="card-title" id="usage-title">
-        Usage
+        {t("Usage")}
       </h2>
       <StorageMeter
         usage={{
@@ -213,11 +240,21 @@ export function UsageSection({ usage }: { usage: UsageView }) {
         }}
       />
       <p data-testid="ai-usage">
-        AI requests today: <strong>{usage.ai.requests_today}</strong>
-        {usage.ai.daily_limit === null ? null : ` of ${usage.ai.daily_limit}`}
+        {usage.ai.daily_limit === null
+          ? withElements(t("AI requests today: {{used}}", { used: slot("used") }), { used })
+          : withElements(
+              t("AI requests today: {{used}} of {{limit}}", {
+                used: slot("used"),
+                limit: number(usage.ai.daily_limit),
+              }),
+              { used },
+            )}
       </p>
       <p className="muted">
-        At most {usage.ai.per_minute_limit} AI requests a minute and {usage.ai.concurrent_limit} at a time.
+        {t("At most {{perMinute}} AI requests a minute and {{concurrent}} at a time.", {
+          perMinute: number(usage.ai.per_minute_limit),
+          concurrent: number(usage.ai.concurrent_limit),
+        })}
       </p>
     </section>
   );

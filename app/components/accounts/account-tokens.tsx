@@ -7,6 +7,9 @@ import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { clientAction } from "~/routes/account";
+import { useT } from "~/components/ui/i18n";
+import { formatNumber } from "~/common/i18n/formats";
+import { slot, withElements } from "~/components/ui/with-elements";
 
 /**
  * The account screen's access tokens (app/routes/account.tsx): create one (its secret is shown this
@@ -21,6 +24,7 @@ export function TokensSection({
   nameMax: number;
   tokensMax: number;
 }) {
+  const { t, language } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: "account-token-create" });
   const result = useAnswer(fetcher, ["create-token"]);
   const created = result?.ok ? result.created : undefined;
@@ -32,23 +36,29 @@ export function TokensSection({
   return (
     <section className="card account-section" aria-labelledby="tokens-title">
       <h2 className="card-title" id="tokens-title">
-        Personal API tokens
+        {t("Personal API tokens")}
       </h2>
       <p className="muted">
-        For scripts: send one as <code>Authorization: Bearer &lt;token&gt;</code> on any <code>/api</code> call. At most{" "}
-        {tokensMax}.
+        {withElements(
+          t("For scripts: send one as {{header}} on any {{api}} call. At most {{max}}.", {
+            header: slot("header"),
+            api: slot("api"),
+            max: formatNumber(language, tokensMax, { useGrouping: false }),
+          }),
+          { header: <code>Authorization: Bearer &lt;token&gt;</code>, api: <code>/api</code> },
+        )}
       </p>
       {created ? <NewToken created={created} /> : null}
       <fetcher.Form method="post" action="/account" className="form account-token-form" ref={formRef}>
         <input type="hidden" name="intent" value="create-token" />
         <EnhancedField />
         <label>
-          Token name
+          {t("Token name")}
           <input
             name="name"
             required
             maxLength={nameMax}
-            placeholder="e.g. Backup script"
+            placeholder={t("e.g. Backup script")}
             aria-invalid={nameError ? true : undefined}
             aria-describedby={nameError ? "token-name-error" : undefined}
           />
@@ -57,14 +67,14 @@ export function TokensSection({
         <div>
           <button type="submit" className="button button-primary" disabled={fetcher.state !== "idle"}>
             <Icon name="plus" />
-            Create token
+            {t("Create token")}
           </button>
         </div>
       </fetcher.Form>
       {tokens.length === 0 ? (
-        <p className="muted">No tokens yet.</p>
+        <p className="muted">{t("No tokens yet.")}</p>
       ) : (
-        <ul className="account-list" aria-label="Your API tokens">
+        <ul className="account-list" aria-label={t("Your API tokens")}>
           {tokens.map((token) => (
             <TokenItem key={token.id} token={token} />
           ))}
@@ -76,6 +86,7 @@ export function TokensSection({
 
 /** The new token, this once: a field to select (without JavaScript) and a copy button (with it). */
 function NewToken({ created }: { created: { name: string; token: string } }) {
+  const { t } = useT();
   const hydrated = useHydrated();
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
@@ -90,10 +101,10 @@ function NewToken({ created }: { created: { name: string; token: string } }) {
   };
   return (
     <div className="message message-success account-new-token" role="status">
-      <p>Token “{created.name}” created. Copy it now: it will not be shown again.</p>
+      <p>{t("Token “{{name}}” created. Copy it now: it will not be shown again.", { name: created.name })}</p>
       <div className="account-token-copy">
         <label className="visually-hidden" htmlFor="new-token">
-          New token
+          {t("New token")}
         </label>
         <input
           id="new-token"
@@ -106,7 +117,7 @@ function NewToken({ created }: { created: { name: string; token: string } }) {
         {hydrated ? (
           <button type="button" className="button button-small" onClick={copy}>
             <Icon name="check" />
-            {copied ? "Copied" : "Copy"}
+            {copied ? t("Copied") : t("Copy")}
           </button>
         ) : null}
       </div>
@@ -115,6 +126,7 @@ function NewToken({ created }: { created: { name: string; token: string } }) {
 }
 
 function TokenItem({ token }: { token: TokenRow }) {
+  const { t } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: `account-token-${token.id}` });
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-token") return null;
   return (
@@ -122,19 +134,22 @@ function TokenItem({ token }: { token: TokenRow }) {
       <div className="account-item-text">
         <strong>{token.name}</strong>
         <span className="muted account-facts">
-          Created <When iso={token.created_at} /> · last used <When iso={token.last_used_at} />
+          {withElements(
+            t("Created {{created}} · last used {{used}}", { created: slot("created"), used: slot("used") }),
+            { created: <When iso={token.created_at} />, used: <When iso={token.last_used_at} /> },
+          )}
         </span>
       </div>
       <RevokeForm
         fetcherKey={`account-token-${token.id}`}
         intent="revoke-token"
         id={token.id}
-        question={revokeQuestion(token.name)}
-        confirmLabel="Revoke"
-        label={`Revoke ${token.name}`}
+        question={revokeQuestion(token.name, t)}
+        confirmLabel={t("Revoke")}
+        label={t("Revoke {{name}}", { name: token.name })}
         icon="trash-2"
       >
-        Revoke
+        {t("Revoke")}
       </RevokeForm>
     </li>
   );

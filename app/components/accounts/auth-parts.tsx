@@ -1,9 +1,12 @@
 import { Link } from "react-router";
 import { Icon } from "~/components/ui/icon";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
+import { LanguageMenu } from "~/components/shell/language-menu";
 
 /** The sign-in screens' top: the studio's logo and a way home (docs/screens.md#sign-in-screens). */
 export function AuthHeader() {
+  const { t } = useT();
   return (
     <header className="auth-header">
       <Link to="/" className="auth-brand">
@@ -12,8 +15,9 @@ export function AuthHeader() {
       </Link>
       <Link to="/" className="button button-ghost button-small auth-home">
         <Icon name="house" />
-        Home
+        {t("Home")}
       </Link>
+      <LanguageMenu />
     </header>
   );
 }
@@ -24,9 +28,10 @@ export function AuthHeader() {
  */
 export const PASSWORD_RULE_ID = "password-rule";
 export function PasswordRule({ min }: { min: number }) {
+  const { t } = useT();
   return (
     <span id={PASSWORD_RULE_ID} className="field-hint">
-      {`At least ${min} characters.`}
+      {t("At least {{min}} characters.", { min })}
     </span>
   );
 }
@@ -45,6 +50,7 @@ export function PasswordToggle({
   onToggle: () => void;
   controls: string;
 }) {
+  const { t } = useT();
   const hydrated = useHydrated();
   if (!hydrated) return null;
   return (
@@ -55,7 +61,7 @@ export function PasswordToggle({
       aria-controls={controls}
       onClick={onToggle}
     >
-      Show password
+      {t("Show password")}
     </button>
   );
 }

@@ -7,6 +7,13 @@ import type { Exchange } from "~/common/assistant/assistant-exchanges";
 import { AssistantConversation } from "./assistant-conversation-view";
 import { AssistantQuestion, useVoices } from "./assistant-question";
 import { useSpokenReplies } from "./use-spoken-replies";
+import { useT } from "~/components/ui/i18n";
+import { DEFAULT_LANGUAGE } from "~/common/i18n/languages";
+import { msg } from "~/common/i18n/translate";
+
+/** Who answered a reply, under it (docs/screens.md#screens-and-routes). */
+const ANSWERED_BY_OFFLINE = msg("Answered by the offline assistant");
+const ANSWERED_BY = msg("Answered by {{provider}}");
 
 /** Names this visit's exchanges (crypto.randomUUID needs a secure context, which plain HTTP on a LAN is not). */
 let askedCount = 0;
@@ -35,10 +42,10 @@ export function AssistantChat(props: {
   messageMax: number;
   serverVoices: VoiceOption[];
   failureText: string;
-  offlineLabel: string;
 }) {
   const { start, hydrated, failureText } = props;
-  const voices = useVoices(props.serverVoices);
+  const { t, language } = useT();
+  const voices = useVoices(props.serverVoices, language);
   const [voiceId, setVoiceId] = useState(start.voiceId || props.serverVoices[0]?.voice_id || "");
   const [question, setQuestion] = useState(start.question);
   const [autoSpeak, setAutoSpeak] = useState(true);
@@ -93,12 +100,14 @@ export function AssistantChat(props: {
         made = target = (await startConversation()).id;
         setConversationId(made);
       }
-      // The reply grows in the column as the provider streams it; Auto-Speak speaks it once it is whole.
+      // The reply grows in the column as the provider streams it, in the screen's language (English
+      // is the server's default: it is not sent); Auto-Speak speaks it once it is whole.
       const result = await streamAssistant(
         message,
         (replySoFar, provider) => show({ id, question: message, reply: replySoFar, provider }),
         undefined,
         target,
+        language === DEFAULT_LANGUAGE ? undefined : language,
       );
       const whole = { id, question: message, ...result };
       show(whole);
@@ -113,20 +122,18 @@ export function AssistantChat(props: {
         void dropConversation(made).catch(() => {});
       }
       setQuestion((current) => current || message);
-      setError(aiFailureText(failureText, failure));
+      setError(aiFailureText(failureText, failure, t));
     } finally {
       setAsking(false);
     }
   };
 
   const answeredBy = (provider: string) =>
-    provider === OFFLINE_ASSISTANT_ID
-      ? `Answered by the ${props.offlineLabel.toLowerCase()}`
-      : `Answered by ${provider}`;
+    provider === OFFLINE_ASSISTANT_ID ? t(ANSWERED_BY_OFFLINE) : t(ANSWERED_BY, { provider });
 
   return (
     <div className="ai-chat">
-      <section ref={column} className="card ai-reply" aria-label="Reply" aria-live="polite" aria-busy={asking}>
+      <section ref={column} className="card ai-reply" aria-label={t("Reply")} aria-live="polite" aria-busy={asking}>
         {exchanges.length > 0 ? (
           <AssistantConversation
             exchanges={exchanges}
@@ -136,14 +143,14 @@ export function AssistantChat(props: {
         ) : null}
         {error ? (
           <p className="message message-error" role="alert">
-            {error}
+            {t(error)}
           </p>
         ) : exchanges.length === 0 ? (
-          <p className="muted">The reply appears here.</p>
+          <p className="muted">{t("The reply appears here.")}</p>
         ) : null}
         {speechError ? (
           <p className="message message-error" role="alert">
-            {speechError}
+            {t(speechError)}
           </p>
         ) : null}
       </section>

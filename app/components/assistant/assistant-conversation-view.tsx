@@ -3,6 +3,7 @@ import { keepSpokenReply } from "~/browser/ai-client";
 import { Icon } from "~/components/ui/icon";
 import type { Exchange, SpokenAudio } from "~/common/assistant/assistant-exchanges";
 import { SAVE_FAILED, SaveToLibrary } from "~/components/media/save-to-library";
+import { useT } from "~/components/ui/i18n";
 
 export interface ConversationSpeech {
   /** With JavaScript: "Save to library" calls the API; without, it is a form posted to the page. */
@@ -31,14 +32,15 @@ export function AssistantConversation({
   answeredBy: (provider: string) => string;
   speech: ConversationSpeech;
 }) {
+  const { t } = useT();
   return (
-    <ol className="ai-conversation" aria-label="Conversation">
+    <ol className="ai-conversation" aria-label={t("Conversation")}>
       {exchanges.map((exchange, index) => {
         const newest = index === exchanges.length - 1;
         return (
           <li key={exchange.id} className="ai-exchange" data-newest={newest || undefined}>
             <p className="ai-question">
-              <span className="visually-hidden">You asked: </span>
+              <span className="visually-hidden">{t("You asked:")} </span>
               {exchange.question}
             </p>
             <p className="ai-reply-text" data-testid={newest ? "assistant-reply" : undefined}>
@@ -53,7 +55,11 @@ export function AssistantConversation({
                   preload="auto"
                   onPlay={(event) => speech.played(event.currentTarget)}
                   src={exchange.speech.url}
-                  aria-label={newest ? "The reply, spoken" : `The reply to "${exchange.question.slice(0, 60)}", spoken`}
+                  aria-label={
+                    newest
+                      ? t("The reply, spoken")
+                      : t('The reply to "{{question}}", spoken', { question: exchange.question.slice(0, 60) })
+                  }
                   data-testid={newest ? "reply-audio" : undefined}
                 />
                 <KeepSpeech exchange={exchange} spoken={exchange.speech} speech={speech} />
@@ -80,13 +86,14 @@ function KeepSpeech({
   spoken: SpokenAudio;
   speech: ConversationSpeech;
 }) {
+  const { t } = useT();
   if (spoken.saved) {
     return (
       <p className="message message-success ai-spoken-saved" role="status">
         <Icon name="check" />
-        In your library: {spoken.saved}{" "}
+        {t("In your library: {{name}}", { name: spoken.saved })}{" "}
         <Link className="button button-small button-ghost" to="/library">
-          Open library
+          {t("Open library")}
         </Link>
       </p>
     );
@@ -101,13 +108,13 @@ function KeepSpeech({
         <input type="hidden" name="conversation_id" value={speech.conversationId ?? ""} />
         <input type="hidden" name="voice_id" value={speech.voiceId} />
         <button type="submit" className="button button-small">
-          💾 Save to library
+          {t("💾 Save to library")}
         </button>
       </Form>
       {spoken.saveError ? (
         <p className="message message-error" role="alert">
-          {SAVE_FAILED}
-          <span className="message-detail">{spoken.saveError}</span>
+          {t(SAVE_FAILED)}
+          <span className="message-detail">{t(spoken.saveError)}</span>
         </p>
       ) : null}
     </>

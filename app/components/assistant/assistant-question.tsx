@@ -1,12 +1,14 @@
 import { useEffect, useState, type RefObject } from "react";
 import { Form } from "react-router";
 import { loadVoiceOptions } from "~/browser/ai-client";
-import type { VoiceOption } from "~/common/assistant/voice-options";
+import { voicesInLanguageFirst, type VoiceOption } from "~/common/assistant/voice-options";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** docs/screens.md#screens-and-routes texts of the assistant's voice choice. */
-const LOADING_VOICES = "Loading voices...";
-const NO_OPTIONS = "No Options";
+const LOADING_VOICES = msg("Loading voices...");
+const NO_OPTIONS = msg("No Options");
 
 export type VoicesState = { state: "loading" } | { state: "ready"; voices: VoiceOption[] };
 
@@ -14,8 +16,9 @@ export type VoicesState = { state: "loading" } | { state: "ready"; voices: Voice
  * The page arrives with the server's list (all there is without JavaScript). Once the screen runs in
  * the browser it asks the API for the list (docs/api.md#every-call) and shows "Loading voices..." (docs/screens.md) while that
  * call runs, then the answer: the voices, "No Options" for none, or the fallback voice on failure.
+ * The screen's `language`'s voices come first, as in the server's list (the first is the one chosen).
  */
-export function useVoices(serverVoices: VoiceOption[]): VoicesState {
+export function useVoices(serverVoices: VoiceOption[], language: string): VoicesState {
   const hydrated = useHydrated();
   const [voices, setVoices] = useState<VoicesState>({ state: "ready", voices: serverVoices });
   useEffect(() => {
@@ -23,16 +26,16 @@ export function useVoices(serverVoices: VoiceOption[]): VoicesState {
     const controller = new AbortController();
     setVoices({ state: "loading" });
     void loadVoiceOptions(controller.signal).then((list) => {
-      if (!controller.signal.aborted) setVoices({ state: "ready", voices: list });
+      if (!controller.signal.aborted) setVoices({ state: "ready", voices: voicesInLanguageFirst(list, language) });
     });
     return () => controller.abort();
-  }, [hydrated]);
+  }, [hydrated, language]);
   return voices;
 }
 
 /** How the question box sends, said under it: keys need JavaScript; without it, Ask posts the form. */
-export const SEND_HINT = "Enter sends · Shift+Enter adds a line · Ctrl/Cmd+Enter also sends";
-export const SEND_HINT_NO_JS = "Ask sends your question.";
+export const SEND_HINT = msg("Enter sends · Shift+Enter adds a line · Ctrl/Cmd+Enter also sends");
+export const SEND_HINT_NO_JS = msg("Ask sends your question.");
 
 /**
  * The assistant's question form: the question, the voice, Auto-Speak, Ask and Speak Reply. Without
@@ -59,15 +62,17 @@ export function AssistantQuestion(props: {
   textareaRef: RefObject<HTMLTextAreaElement | null>;
 }) {
   const { hydrated, voices, voiceId, asking, speaking, onSpeak } = props;
+  const { t } = useT();
   const voiceOptions =
     voices.state === "loading" ? (
-      <option value="">{LOADING_VOICES}</option>
+      <option value="">{t(LOADING_VOICES)}</option>
     ) : voices.voices.length === 0 ? (
-      <option value="">{NO_OPTIONS}</option>
+      <option value="">{t(NO_OPTIONS)}</option>
     ) : (
       voices.voices.map((voice) => (
+        // A voice's name in the screen's language where the catalogue has it (eSpeak-NG's, the fallback voice).
         <option key={voice.voice_id || "fallback"} value={voice.voice_id}>
-          {voice.name}
+          {t(voice.name)}
         </option>
       ))
     );
@@ -77,12 +82,12 @@ export function AssistantQuestion(props: {
       method="post"
       action={props.conversationId ? `/assistant?c=${encodeURIComponent(props.conversationId)}` : "/assistant"}
       className="card form ai-composer"
-      aria-label="Ask the assistant"
+      aria-label={t("Ask the assistant")}
       onSubmit={props.onAsk}
     >
       <input type="hidden" name="conversation_id" value={props.conversationId ?? ""} />
       <label>
-        Your question
+        {t("Your question")}
         <textarea
           ref={props.textareaRef}
           name="message"
@@ -98,15 +103,15 @@ export function AssistantQuestion(props: {
             event.preventDefault();
             event.currentTarget.form?.requestSubmit();
           }}
-          placeholder="Ask about your content or how a tool works..."
+          placeholder={t("Ask about your content or how a tool works...")}
         />
       </label>
       <p id="ai-send-hint" className="muted ai-send-hint">
-        {hydrated ? SEND_HINT : SEND_HINT_NO_JS}
+        {hydrated ? t(SEND_HINT) : t(SEND_HINT_NO_JS)}
       </p>
       <div className="ai-row">
         <label className="ai-inline-label">
-          Voice
+          {t("Voice")}
           <select
             name="voice_id"
             value={voiceId}
@@ -124,12 +129,12 @@ export function AssistantQuestion(props: {
             checked={props.autoSpeak}
             onChange={(event) => props.onAutoSpeak(event.target.checked)}
           />
-          Auto-Speak
+          {t("Auto-Speak")}
         </label>
       </div>
       <div className="ai-actions">
         <button type="submit" className="button button-primary" disabled={asking}>
-          {asking ? "Asking..." : "Ask"}
+          {asking ? t("Asking...") : t("Ask")}
         </button>
         <button
           type="button"
@@ -137,7 +142,7 @@ export function AssistantQuestion(props: {
           onClick={() => onSpeak?.()}
           disabled={!hydrated || !onSpeak || speaking}
         >
-          {speaking ? "Speaking..." : "Speak Reply"}
+          {speaking ? t("Speaking...") : t("Speak Reply")}
         </button>
       </div>
     </Form>

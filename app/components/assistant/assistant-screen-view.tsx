@@ -7,12 +7,15 @@ import type {
   ShownConversation,
 } from "~/common/assistant/assistant-exchanges";
 import { AssistantChat, type ChatStart } from "./assistant-chat";
-import { ConversationList, conversationHref } from "./assistant-conversations";
+import { ConversationList, conversationHref, shownTitle } from "./assistant-conversations";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { CONVERSATION_NOT_FOUND, UNTITLED_CONVERSATION } from "~/common/assistant/assistant-labels";
+import { msg } from "~/common/i18n/translate";
 
 /** docs/screens.md#error-messages: the assistant's failure text. */
-export const SOMETHING_WENT_WRONG = "Something went wrong.";
+export const SOMETHING_WENT_WRONG = msg("Something went wrong.");
 
 export interface AssistantScreenData {
   messageMax: number;
@@ -31,12 +34,11 @@ export interface AssistantScreenData {
 export function AssistantScreen({
   loaderData,
   actionData,
-  offlineLabel,
 }: {
   loaderData: AssistantScreenData;
   actionData: AssistantActionData | null;
-  offlineLabel: string;
 }) {
+  const { t } = useT();
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -78,7 +80,7 @@ export function AssistantScreen({
   const start: ChatStart = {
     exchanges: shown?.exchanges ?? [],
     speechError: posted?.ok ? posted.speechError : null,
-    error: posted && !posted.ok ? posted.error : loaderData.missing ? "Conversation not found" : null,
+    error: posted && !posted.ok ? posted.error : loaderData.missing ? CONVERSATION_NOT_FOUND : null,
     question: posted && !posted.ok ? posted.question : "",
     voiceId: posted?.voiceId ?? "",
   };
@@ -96,10 +98,10 @@ export function AssistantScreen({
             onClick={() => setDrawerOpen((open) => !open)}
           >
             <Icon name="menu" />
-            Conversations
+            {t("Conversations")}
           </button>
           <p className="ai-chat-title" data-testid="conversation-title">
-            {activeTitle ?? "New conversation"}
+            {shownTitle(t, activeTitle ?? UNTITLED_CONVERSATION)}
           </p>
         </div>
       ) : null}
@@ -128,7 +130,6 @@ export function AssistantScreen({
         messageMax={loaderData.messageMax}
         serverVoices={loaderData.voices}
         failureText={SOMETHING_WENT_WRONG}
-        offlineLabel={offlineLabel}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { aiFailureText, generateSpeech } from "~/browser/ai-client";
 import type { Exchange } from "~/common/assistant/assistant-exchanges";
+import { useT } from "~/components/ui/i18n";
 
 /**
  * The assistant's conversation on the screen and its speech (decision 0042): each reply is spoken on
@@ -13,6 +14,7 @@ import type { Exchange } from "~/common/assistant/assistant-exchanges";
  * whatever plays.
  */
 export function useSpokenReplies(initial: Exchange[], initialSpeechError: string | null, failureText: string) {
+  const { t } = useT();
   const [exchanges, setExchanges] = useState<Exchange[]>(initial);
   const [speaking, setSpeaking] = useState(false);
   const [speechError, setSpeechError] = useState<string | null>(initialSpeechError);
@@ -90,7 +92,7 @@ export function useSpokenReplies(initial: Exchange[], initialSpeechError: string
       );
       if (mine === turn.current) setToPlay({ exchangeId: exchange.id, url: spoken.url });
     } catch (error) {
-      setSpeechError(aiFailureText(failureText, error));
+      setSpeechError(aiFailureText(failureText, error, t));
     } finally {
       setSpeaking(false);
     }

@@ -3,9 +3,11 @@ import type { Resolution } from "~/browser/camera/media-capture";
 import { CaptureButton } from "./capture-button";
 import { Icon } from "~/components/ui/icon";
 import { FilterSelect } from "~/components/ui/filter-select";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import type { FilteredCamera, RecordedVideo } from "./use-filtered-camera";
 
-export const ONE_CAMERA_TEXT = "Only one camera was found, so there is no other side to flip to.";
+export const ONE_CAMERA_TEXT = msg("Only one camera was found, so there is no other side to flip to.");
 
 interface CameraStudioProps<F extends CameraFilter> {
   camera: FilteredCamera;
@@ -33,12 +35,13 @@ export function CameraStudio<F extends CameraFilter>({
   placeholderSize,
   children,
 }: CameraStudioProps<F>) {
+  const { t } = useT();
   const { status, recording } = camera;
   const unavailable = status !== "starting" && status !== "ready";
   const singleCamera = status === "ready" && camera.cameraCount < 2;
 
   return (
-    <section className="camera-studio" aria-label="Camera">
+    <section className="camera-studio" aria-label={t("Camera")}>
       <div className="camera-stage" data-status={status} data-filter={filter}>
         <canvas
           ref={camera.canvasRef}
@@ -46,7 +49,7 @@ export function CameraStudio<F extends CameraFilter>({
           width={placeholderSize.width}
           height={placeholderSize.height}
           role="img"
-          aria-label={`Live camera preview, ${FILTER_LABELS[filter]} filter`}
+          aria-label={t("Live camera preview, {{filter}} filter", { filter: t(FILTER_LABELS[filter]) })}
         />
         {/* The camera's raw frames: drawn onto the canvas through the filter, never shown themselves. */}
         <video
@@ -58,10 +61,11 @@ export function CameraStudio<F extends CameraFilter>({
           aria-hidden="true"
           tabIndex={-1}
         />
-        {status === "starting" ? <p className="camera-stage-note">Starting camera…</p> : null}
+        {status === "starting" ? <p className="camera-stage-note">{t("Starting camera…")}</p> : null}
         {recording ? (
           <p className="camera-rec" role="status">
-            <span className="camera-rec-dot" aria-hidden="true" /> REC {camera.recordingElapsed}
+            <span className="camera-rec-dot" aria-hidden="true" />{" "}
+            {t("REC {{elapsed}}", { elapsed: camera.recordingElapsed ?? "" })}
           </p>
         ) : null}
       </div>
@@ -69,11 +73,11 @@ export function CameraStudio<F extends CameraFilter>({
       {camera.message ? (
         <div className="camera-problem">
           <p className="message message-error" role="alert">
-            {camera.message}
+            {t(camera.message)}
           </p>
           {unavailable ? (
             <button type="button" className="button" onClick={camera.retry}>
-              Try again
+              {t("Try again")}
             </button>
           ) : null}
         </div>
@@ -90,17 +94,17 @@ export function CameraStudio<F extends CameraFilter>({
             aria-describedby={singleCamera ? "camera-flip-note" : undefined}
           >
             <Icon name="switch-camera" />
-            Flip Camera
+            {t("Flip Camera")}
           </button>
           {singleCamera ? (
             <span className="muted camera-flip-note" id="camera-flip-note">
-              {ONE_CAMERA_TEXT}
+              {t(ONE_CAMERA_TEXT)}
             </span>
           ) : null}
         </div>
         <CaptureButton
           disabled={status !== "ready"}
-          waitingLabel={status === "starting" ? "Starting camera…" : undefined}
+          waitingLabel={status === "starting" ? t("Starting camera…") : undefined}
           recording={recording}
           elapsed={camera.recordingElapsed}
           onPhoto={() => {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from "react";
+import { useT } from "~/components/ui/i18n";
 
 /** A press longer than this records a video; a shorter one takes a photo. */
 export const HOLD_TO_RECORD_MS = 300;
@@ -31,6 +32,7 @@ export function CaptureButton({
   disabled,
   waitingLabel,
 }: CaptureButtonProps) {
+  const { t } = useT();
   const hintId = useId();
   const press = useRef<{ timer: ReturnType<typeof setTimeout> | null; holding: boolean } | null>(null);
   const lastKeyPressEnded = useRef(0);
@@ -111,14 +113,14 @@ export function CaptureButton({
         <span className="capture-button-dot" aria-hidden="true" />
         <span className="capture-button-label">
           {recording
-            ? `Recording ${elapsed ?? ""} · release to stop`
+            ? t("Recording {{elapsed}} · release to stop", { elapsed: elapsed ?? "" })
             : disabled && waitingLabel
               ? waitingLabel
-              : "Capture"}
+              : t("Capture")}
         </span>
       </button>
       <p className="muted capture-hint" id={hintId}>
-        Tap for a photo, hold for a video.
+        {t("Tap for a photo, hold for a video.")}
       </p>
     </div>
   );

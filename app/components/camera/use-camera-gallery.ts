@@ -9,12 +9,18 @@ import {
   type CaptureType,
   type StoredCapture,
 } from "~/browser/camera/gallery-store";
+import { msg } from "~/common/i18n/translate";
 
-export const GALLERY_UNAVAILABLE_TEXT =
-  "This browser cannot keep captures (its storage is off or blocked): they stay only until you leave this page.";
-export const GALLERY_SAVE_FAILED_TEXT =
-  "The capture could not be kept: the browser's storage may be full. Delete some captures and try again.";
-export const GALLERY_CHANGE_FAILED_TEXT = "The gallery could not be changed. Please reload the page and try again.";
+/** English (the catalogue's keys): the screen shows `t(gallery.problem)`. */
+export const GALLERY_UNAVAILABLE_TEXT = msg(
+  "This browser cannot keep captures (its storage is off or blocked): they stay only until you leave this page.",
+);
+export const GALLERY_SAVE_FAILED_TEXT = msg(
+  "The capture could not be kept: the browser's storage may be full. Delete some captures and try again.",
+);
+export const GALLERY_CHANGE_FAILED_TEXT = msg(
+  "The gallery could not be changed. Please reload the page and try again.",
+);
 
 /** A gallery item as the screen shows it: the fields in docs/api.md#entities-and-payloads plus the name it is saved under. */
 export interface GalleryEntry extends CameraGalleryItem {

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { alertInApp } from "~/browser/app-dialogs";
 import type { CameraFilter } from "~/browser/camera/camera-filters";
 import { canvasToPng } from "~/browser/download";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import {
   cameraProblemOf,
   canUseCamera,
@@ -24,20 +26,22 @@ import {
   type RecordingFormat,
 } from "~/browser/camera/recorder";
 
-/** docs/screens.md#error-messages */
-export const CAMERA_DENIED_TEXT = "Please allow camera access.";
-export const CAMERA_NOT_READY_TEXT = "Camera not ready yet.";
+/** docs/screens.md#error-messages (English: the catalogue's keys; the screen shows `t(camera.message)`). */
+export const CAMERA_DENIED_TEXT = msg("Please allow camera access.");
+export const CAMERA_NOT_READY_TEXT = msg("Camera not ready yet.");
 
 export const CAMERA_PROBLEM_TEXT: Record<CameraProblem, string> = {
   denied: CAMERA_DENIED_TEXT,
-  missing: "No camera was found. Connect a camera and reload the page.",
-  busy: "The camera is in use by another app or could not start. Close that app and reload the page.",
-  unsupported: "This browser cannot open the camera here: it needs a current browser and a secure (https) connection.",
+  missing: msg("No camera was found. Connect a camera and reload the page."),
+  busy: msg("The camera is in use by another app or could not start. Close that app and reload the page."),
+  unsupported: msg(
+    "This browser cannot open the camera here: it needs a current browser and a secure (https) connection.",
+  ),
 };
-export const VIDEO_UNSUPPORTED_TEXT = "This browser cannot record video from the camera.";
-export const PHOTO_FAILED_TEXT = "The photo could not be taken. Please try again.";
-export const VIDEO_FAILED_TEXT = "The video could not be recorded. Please try again.";
-export const RECORDING_EMPTY_TEXT = "Nothing was recorded. Hold the button a little longer.";
+export const VIDEO_UNSUPPORTED_TEXT = msg("This browser cannot record video from the camera.");
+export const PHOTO_FAILED_TEXT = msg("The photo could not be taken. Please try again.");
+export const VIDEO_FAILED_TEXT = msg("The video could not be recorded. Please try again.");
+export const RECORDING_EMPTY_TEXT = msg("Nothing was recorded. Hold the button a little longer.");
 
 export type CameraStatus = "starting" | "ready" | CameraProblem;
 
@@ -54,6 +58,12 @@ const RECORDING_FRAME_RATE = 30;
  * Leaving the page stops the camera's tracks, the drawing loop and any recording.
  */
 export function useFilteredCamera({ filter, output }: { filter: CameraFilter; output: Resolution | null }) {
+  const { t } = useT();
+  // The app's alerts say their text in the screen's language (the effects read the latest translator).
+  const tRef = useRef(t);
+  useEffect(() => {
+    tRef.current = t;
+  }, [t]);
   const videoRef = useRef<HTMLVideoElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const filterRef = useRef(filter);
@@ -128,7 +138,7 @@ export function useFilteredCamera({ filter, output }: { filter: CameraFilter; ou
         const problem = cameraProblemOf(error);
         setStatus(problem);
         // docs/screens.md#error-messages: a refusal is an alert, the app's own (and stays in the page).
-        if (problem === "denied") void alertInApp(CAMERA_DENIED_TEXT);
+        if (problem === "denied") void alertInApp(tRef.current(CAMERA_DENIED_TEXT));
       });
     return () => {
       cancelled = true;
@@ -170,7 +180,7 @@ export function useFilteredCamera({ filter, output }: { filter: CameraFilter; ou
   const ensureReady = useCallback(() => {
     if (statusRef.current === "ready" && (previewRef.current?.framesDrawn() ?? 0) > 0) return true;
     setNotice(CAMERA_NOT_READY_TEXT);
-    void alertInApp(CAMERA_NOT_READY_TEXT);
+    void alertInApp(tRef.current(CAMERA_NOT_READY_TEXT));
     return false;
   }, []);
 

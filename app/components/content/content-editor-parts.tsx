@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { CANCEL_QUESTION } from "./content-texts";
+import { CANCEL_QUESTION, sayStatus } from "./content-texts";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import type { IconName } from "~/common/icons";
 import type { EditorStatus } from "./save-states";
 
@@ -11,14 +12,15 @@ const TONE_ICONS: Record<NonNullable<EditorStatus>["tone"], IconName> = { succes
 
 /**
  * The editor's save status: a quiet line of text and a small icon, not a message box (the words are
- * those of docs/screens.md#error-messages); a live region, an alert for a failure.
+ * those of docs/screens.md#error-messages, in the screen's language); a live region, an alert for a failure.
  */
 export function StatusLine({ status }: { status: EditorStatus }) {
+  const { t } = useT();
   if (!status) return null;
   return (
     <p className={`content-status content-status-${status.tone}`} role={status.tone === "error" ? "alert" : "status"}>
       {STARTS_WITH_EMOJI.test(status.text) ? null : <Icon name={TONE_ICONS[status.tone]} />}
-      {status.text}
+      {sayStatus(t, status.text)}
     </p>
   );
 }
@@ -41,6 +43,7 @@ export function CancelQuestion({
   reverting?: boolean;
   onClose: () => void;
 }) {
+  const { t } = useT();
   const panel = useRef<HTMLDivElement>(null);
   const safe = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -64,17 +67,17 @@ export function CancelQuestion({
       }}
     >
       <p id="content-cancel-question" className="confirm-question">
-        {CANCEL_QUESTION}
+        {t(CANCEL_QUESTION)}
       </p>
       <div className="content-actions">
         <Link className="button button-primary" to={viewUrl} onClick={onKeep} preventScrollReset>
-          Keep the autosaved text
+          {t("Keep the autosaved text")}
         </Link>
         <button type="button" className="button" onClick={onRevert} disabled={reverting}>
-          Go back to the text I began with
+          {t("Go back to the text I began with")}
         </button>
         <button ref={safe} type="button" className="button button-ghost" onClick={close}>
-          Keep editing
+          {t("Keep editing")}
         </button>
       </div>
     </div>

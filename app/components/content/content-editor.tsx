@@ -18,12 +18,14 @@ import type { EditorStatus } from "./save-states";
 import { useSaveQueue } from "./use-save-queue";
 import { useEditStartRestore } from "./use-edit-start-restore";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { useFollowLinksInApp } from "~/components/shell/in-app-links";
 import { Skeleton } from "~/components/shell/page-header";
 import { describedBy, TitleCounter, titleCounterId, titleCounterText } from "~/components/ui/title-counter";
 
 export function ContentLoading() {
-  return <Skeleton label="Loading..." className="content-loading" />;
+  const { t } = useT();
+  return <Skeleton label={t("Loading...")} className="content-loading" />;
 }
 
 export function ContentLoadFailed() {
@@ -40,15 +42,16 @@ export function ContentLoadFailed() {
 
 /** The piece could not be shown (a failed load, or one that is not the person's): the message and a way back. */
 export function LoadFailedNotice() {
+  const { t } = useT();
   return (
     <>
       <p className="message message-error" role="alert">
-        {LOAD_FAILED}
+        {t(LOAD_FAILED)}
       </p>
       <p>
         <Link className="button" to="/dashboard">
           <Icon name="arrow-left" />
-          Back to Dashboard
+          {t("Back to Dashboard")}
         </Link>
       </p>
     </>
@@ -72,6 +75,7 @@ export function ContentEditor({
   /** The view's Share control and, without JavaScript, its panel (docs/screens.md#sharing); none when sharing is off. */
   share?: { control: React.ReactNode; panel: React.ReactNode } | null;
 }) {
+  const { t } = useT();
   const [searchParams] = useSearchParams();
   const editing = searchParams.get("edit") === "1";
   const navigate = useNavigate();
@@ -145,7 +149,7 @@ export function ContentEditor({
         {saved.body ? (
           <div className="card content-body">{saved.body}</div>
         ) : (
-          <p className="muted content-body-empty">No content yet.</p>
+          <p className="muted content-body-empty">{t("No content yet.")}</p>
         )}
         <StatusLine status={status} />
         {/* Plain links, followed in the app from here (in-app-links.ts; decision 0081). */}
@@ -157,15 +161,15 @@ export function ContentEditor({
             data-keep-scroll
           >
             <Icon name="pencil" />
-            Edit
+            {t("Edit")}
           </a>
           <a className="button" href={`${viewUrl}/history`}>
             <Icon name="rotate-ccw" />
-            History
+            {t("History")}
           </a>
           <a className="button button-ghost" href="/dashboard">
             <Icon name="arrow-left" />
-            Back to Dashboard
+            {t("Back to Dashboard")}
           </a>
           {share?.control}
         </div>
@@ -176,18 +180,18 @@ export function ContentEditor({
 
   return (
     <article className="content-edit">
-      <h1>Edit Content</h1>
+      <h1>{t("Edit Content")}</h1>
       <Form
         method="post"
         action={`${viewUrl}?edit=1`}
         className="card form"
-        aria-label="Edit content"
+        aria-label={t("Edit content")}
         onSubmit={onSubmit}
       >
         <input type="hidden" name="intent" value="save" />
         <input type="hidden" name="updated_at" value={saved.updated_at} />
         <label>
-          Title
+          {t("Title")}
           <input
             ref={titleRef as React.RefObject<HTMLInputElement>}
             name="title"
@@ -209,7 +213,7 @@ export function ContentEditor({
           ) : null}
         </label>
         <label>
-          Body
+          {t("Body")}
           <textarea
             name="body"
             rows={14}
@@ -227,14 +231,16 @@ export function ContentEditor({
         {conflict ? (
           <p className="content-conflict">
             <button type="button" className="button button-danger" onClick={() => void editor.save("force")}>
-              Save my version anyway
+              {t("Save my version anyway")}
             </button>{" "}
-            <span className="muted">or reload the page to see the other version (your text here would be lost).</span>
+            <span className="muted">
+              {t("or reload the page to see the other version (your text here would be lost).")}
+            </span>
           </p>
         ) : null}
         <div className="content-actions">
           <button type="submit" className="button button-primary" disabled={saving}>
-            {saving ? "Saving..." : "Save"}
+            {saving ? t("Saving...") : t("Save")}
           </button>
           <Link
             id={CANCEL_ID}
@@ -249,10 +255,10 @@ export function ContentEditor({
             preventScrollReset
             aria-describedby="content-cancel-note"
           >
-            Cancel
+            {t("Cancel")}
           </Link>
           <span id="content-cancel-note" className="muted content-cancel-note">
-            {asksOnCancel ? CANCEL_ASKS : CANCEL_DROPS}
+            {t(asksOnCancel ? CANCEL_ASKS : CANCEL_DROPS)}
           </span>
           {/* Right under Cancel (the row wraps), in view and with the focus. */}
           {askingCancel && asksOnCancel ? (

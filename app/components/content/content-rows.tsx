@@ -1,3 +1,5 @@
+import { useT } from "~/components/ui/i18n";
+
 /*
  * The dashboard list's rows (./dashboard-list.tsx): written as elements in the browser (contentRow),
  * as one string on the server (contentRowsMarkup), and read back from the page (readContentRows).
@@ -32,23 +34,25 @@ export const ROW_ACTION = "/content/";
 const LABEL_IDS = { pin: "p", unpin: "u", delete: "d" } as const;
 
 export function RowLabels() {
+  const { t } = useT();
   return (
     <>
       <span hidden id={LABEL_IDS.pin}>
-        Pin
+        {t("Pin")}
       </span>
       <span hidden id={LABEL_IDS.unpin}>
-        Unpin
+        {t("Unpin")}
       </span>
       <span hidden id={LABEL_IDS.delete}>
-        Delete
+        {t("Delete")}
       </span>
     </>
   );
 }
 
 /**
- * One row: pin star, title link, Delete. A plain function of its item called by the list, not a
+ * One row: pin star, title link, Delete (`deleteWord`: the button's word in the screen's language,
+ * `t("Delete")`; its name is RowLabels' word and the title). A plain function of its item called by the list, not a
  * component (a page has 100 rows: no component of its own to render, no hooks): the list submits
  * for it and reads what is pending. readContentRows reads it back. The server writes the same rows
  * with contentRowsMarkup: a change here is made there too (the unit test compares them).
@@ -59,6 +63,7 @@ export function contentRow(
   deleting: boolean,
   redirectTo: string,
   changed: JustChangedRow["part"] | null = null,
+  deleteWord = "Delete",
 ) {
   const action = `${ROW_ACTION}${encodeURIComponent(item.id)}`;
   // Short ids (a page has 100 rows): p/u/d name the buttons' words, c{index} the row's title.
@@ -85,7 +90,7 @@ export function contentRow(
           {item.title}
         </a>
         <button name="delete" aria-labelledby={`${LABEL_IDS.delete} ${titleId}`}>
-          Delete
+          {deleteWord}
         </button>
       </form>
     </li>
@@ -110,7 +115,9 @@ export function contentRowsMarkup(
   deletes: ReadonlySet<string>,
   redirectTo: string,
   changed: JustChangedRow | null = null,
+  deleteWord = "Delete",
 ): string {
+  const deleteText = escapeHtml(deleteWord);
   const back =
     redirectTo === "/dashboard" ? "" : `<input type="hidden" name="redirectTo" value="${escapeHtml(redirectTo)}"/>`;
   let html = "";
@@ -127,7 +134,7 @@ export function contentRowsMarkup(
       `<li${deletes.has(item.id) ? ' hidden=""' : ""}${part ? ` class="${JUST_CHANGED_CLASS}"` : ""}>` +
       `<form action="${action}" method="post">${back}${star}` +
       `<a id="${titleId}" href="${action}"${part === "title" ? ' autofocus=""' : ""}>${escapeHtml(item.title)}</a>` +
-      `<button aria-labelledby="${LABEL_IDS.delete} ${titleId}" name="delete">Delete</button></form></li>`;
+      `<button aria-labelledby="${LABEL_IDS.delete} ${titleId}" name="delete">${deleteText}</button></form></li>`;
   }
   return html;
 }

@@ -2,6 +2,8 @@ import { useEffect, useRef } from "react";
 import { useBlocker, type Location } from "react-router";
 import { leavingForLogin } from "~/browser/api-client";
 import { confirmInApp } from "~/browser/app-dialogs";
+import { useT } from "~/components/ui/i18n";
+import type { Translator } from "~/common/i18n/translate";
 import { LEAVE_UNSAVED } from "./content-texts";
 import type { SaveKind } from "./content-save-request";
 import type { SaveOutcome } from "./save-states";
@@ -75,10 +77,15 @@ export function leaveAnswerer(ask: () => Promise<boolean>, latest: () => LeaveBl
   };
 }
 
-const askToLeave = () => confirmInApp({ message: LEAVE_UNSAVED, confirmLabel: "Leave", danger: true });
+const askToLeave = (t: Translator["t"]) =>
+  confirmInApp({ message: t(LEAVE_UNSAVED), confirmLabel: t("Leave"), danger: true });
 
 /** `hasUnsaved` and `save` are stable across renders and read the latest state. */
 export function useLeaveGuard(hasUnsaved: () => boolean, save: (kind: SaveKind) => Promise<SaveOutcome>) {
+  // The question is asked in the screen's language (the latest translator: the answerer is made once).
+  const { t } = useT();
+  const translate = useRef(t);
+  translate.current = t;
   // Leaving the page with unsaved changes: save them and let the browser warn.
   useEffect(() => {
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -105,7 +112,10 @@ export function useLeaveGuard(hasUnsaved: () => boolean, save: (kind: SaveKind) 
   const blockerRef = useRef(blocker);
   blockerRef.current = blocker;
   const answerer = useRef<ReturnType<typeof leaveAnswerer> | null>(null);
-  answerer.current ??= leaveAnswerer(askToLeave, () => blockerRef.current);
+  answerer.current ??= leaveAnswerer(
+    () => askToLeave(translate.current),
+    () => blockerRef.current,
+  );
   useEffect(() => {
     void answerer.current?.onTry(blocker.state, () => save("auto"));
   }, [blocker.state, blocker.location, save]);

@@ -14,14 +14,18 @@ import {
   type JustChangedRow,
 } from "~/components/content/content-rows";
 import { useJustChangedRow } from "~/components/ui/just-changed-row";
+import { withPendingPins } from "./pending-pins";
+import { useT } from "~/components/ui/i18n";
+import { formatNumber } from "~/common/i18n/formats";
+import { msg } from "~/common/i18n/translate";
 
-/** docs/screens.md#screens-and-routes and #error-messages texts of the dashboard list. */
-export const EMPTY_CONTENT_TEXT = "No content yet. Click Create to get started!";
-export const PIN_FAILED_TEXT = "Could not update pin";
-export const DELETE_FAILED_TEXT = "Failed to delete content";
-export const DELETE_CONFIRM_TEXT = "Delete this content?";
-/** The search box's empty state (decision 0019). */
-export const noResultsText = (query: string) => `No results for “${query}”.`;
+/** docs/screens.md#screens-and-routes and #error-messages texts of the dashboard list (catalogue keys: a screen shows `t(TEXT)`). */
+export const EMPTY_CONTENT_TEXT = msg("No content yet. Click Create to get started!");
+export const PIN_FAILED_TEXT = msg("Could not update pin");
+export const DELETE_FAILED_TEXT = msg("Failed to delete content");
+export const DELETE_CONFIRM_TEXT = msg("Delete this content?");
+/** The search box's empty state (decision 0019): `t(NO_RESULTS_TEXT, { query })`. */
+export const NO_RESULTS_TEXT = msg("No results for “{{query}}”.");
 
 /** What the content screen's action answers to a fetcher (pin, delete). */
 export interface ContentActionResult {
@@ -51,31 +55,6 @@ interface ContentListProps {
   justChanged?: JustChangedRow | null;
 }
 
-/** Every item's rank by last change on the page, from the server's order and the pinned items' ranks. */
-function recencyOf(items: ContentListItem[], pinnedRanks: number[]): Map<string, number> {
-  const taken = new Set(pinnedRanks);
-  const recency = new Map<string, number>();
-  let pinned = 0;
-  let next = 0;
-  for (const item of items) {
-    if (item.pinned) {
-      recency.set(item.id, pinnedRanks[pinned++] ?? 0);
-      continue;
-    }
-    while (taken.has(next)) next++;
-    recency.set(item.id, next++);
-  }
-  return recency;
-}
-
-/** The items in the list's order with the pending pins applied: a pinned item moves up, an unpinned one to its place by last change. */
-function withPendingPins(items: ContentListItem[], pinnedRanks: number[], pins: Map<string, boolean>) {
-  const recency = recencyOf(items, pinnedRanks);
-  return items
-    .map((item) => (pins.has(item.id) ? { ...item, pinned: pins.get(item.id)! } : item))
-    .sort((a, b) => (a.pinned !== b.pinned ? (a.pinned ? -1 : 1) : recency.get(a.id)! - recency.get(b.id)!));
-}
-
 /**
  * Pins and deletes the person asked for that the server has not confirmed yet: the list shows them
  * at once and falls back to the server's data when a request fails (optimistic UI).
@@ -103,6 +82,7 @@ function usePendingChanges() {
  */
 
 function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
+  const { t } = useT();
   const submit = useSubmit();
   return (event: React.FormEvent<HTMLElement>) => {
     const form = event.target as HTMLFormElement;
@@ -125,7 +105,7 @@ function useRowSubmissions(keepFocus: React.RefObject<HTMLElement | null>) {
     // docs/screens.md#dialogs: delete asks first, in the app's dialog, with the title under the question
     // (without JavaScript the content screen asks on its page).
     const title = form.querySelector("a")?.textContent ?? undefined;
-    void confirmDelete(submitter, { message: DELETE_CONFIRM_TEXT, detail: title }).then((confirmed) => {
+    void confirmDelete(submitter, { message: t(DELETE_CONFIRM_TEXT), detail: title }).then((confirmed) => {
       if (!confirmed) return;
       // The row hides at once: its Delete keeps no focus, so the next row's Delete takes it.
       focusAfterRemoval(form.closest("li"), 'button[name="delete"]', () => document.getElementById("content-heading"));
@@ -163,6 +143,9 @@ export function ContentList({
   query = "",
   justChanged = null,
 }: ContentListProps) {
+  const { t, language } = useT();
+  const number = (value: number) => formatNumber(language, value);
+  const deleteWord = t("Delete");
   const location = useLocation();
   const redirectTo = listReturnPath(location.pathname, location.search);
   const { pins, deletes } = usePendingChanges();
@@ -182,7 +165,9 @@ export function ContentList({
   });
   const visibleCount = shown.filter((item) => !deletes.has(item.id)).length;
   // The server writes the rows as one string, the browser hydrates and renders them as elements.
-  const rowsMarkup = import.meta.env.SSR ? contentRowsMarkup(shown, deletes, redirectTo, justChanged) : null;
+  const rowsMarkup = import.meta.env.SSR
+    ? contentRowsMarkup(shown, deletes, redirectTo, justChanged, deleteWord)
+    : null;
   useJustChangedRow(justChanged);
 
   const first = (page - 1) * pageSize + 1;
@@ -203,22 +188,22 @@ export function ContentList({
   return (
     <section className="content-section" aria-labelledby="content-heading" id="content">
       <div className="content-section-header">
-        <h2 id="content-heading">Your content</h2>
+        <h2 id="content-heading">{t("Your content")}</h2>
         <ContentSearch query={query} />
       </div>
       <FlashFallback />
       {query && total > 0 ? (
         <p className="muted" role="status">
-          {`${total.toLocaleString("en-US")} ${total === 1 ? "item matches" : "items match"} “${query}”`}
+          {t("{{total}} items match “{{query}}”", { count: total, total: number(total), query })}
         </p>
       ) : null}
       {visibleCount === 0 && !hasPrevious ? (
         query ? (
           <p className="muted content-empty" role="status">
-            {noResultsText(query)} <Link to="/dashboard#content">Clear search</Link>
+            {t(NO_RESULTS_TEXT, { query })} <Link to="/dashboard#content">{t("Clear search")}</Link>
           </p>
         ) : (
-          <p className="muted content-empty">{EMPTY_CONTENT_TEXT}</p>
+          <p className="muted content-empty">{t(EMPTY_CONTENT_TEXT)}</p>
         )
       ) : null}
       <RowLabels />
@@ -226,7 +211,7 @@ export function ContentList({
       {shown.length > 0 ? (
         <ul
           className="content-list"
-          aria-label="Content items"
+          aria-label={t("Content items")}
           hidden={visibleCount === 0}
           onClick={followLink}
           onSubmit={submitRow}
@@ -240,24 +225,29 @@ export function ContentList({
                   deletes.has(item.id),
                   redirectTo,
                   justChanged?.id === item.id ? justChanged.part : null,
+                  deleteWord,
                 ),
               )
             : undefined}
         </ul>
       ) : null}
       {total > pageSize ? (
-        <nav className="content-pages" aria-label="Content pages">
+        <nav className="content-pages" aria-label={t("Content pages")}>
           <span className="muted">
-            {`Showing ${first.toLocaleString("en-US")}–${Math.max(first, last).toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`}
+            {t("Showing {{first}}–{{last}} of {{total}}", {
+              first: number(first),
+              last: number(Math.max(first, last)),
+              total: number(total),
+            })}
           </span>
           {hasPrevious ? (
             <Link className="button button-ghost" to={pageLink(page - 1)}>
-              ← Previous page
+              {t("← Previous page")}
             </Link>
           ) : null}
           {hasNext ? (
             <Link className="button" to={pageLink(page + 1)}>
-              Next page →
+              {t("Next page →")}
             </Link>
           ) : null}
         </nav>
@@ -271,6 +261,7 @@ export function ContentList({
  * React Router's <Form> navigates in the page. Paging keeps ?q= (the page links keep the query string).
  */
 function ContentSearch({ query }: { query: string }) {
+  const { t } = useT();
   return (
     <Form method="get" action="/dashboard#content" role="search" className="content-search" preventScrollReset>
       <input
@@ -279,15 +270,15 @@ function ContentSearch({ query }: { query: string }) {
         name="q"
         defaultValue={query}
         maxLength={500}
-        placeholder="Search titles and text"
-        aria-label="Search your content"
+        placeholder={t("Search titles and text")}
+        aria-label={t("Search your content")}
       />
       <button type="submit" className="button">
-        Search
+        {t("Search")}
       </button>
       {query ? (
         <Link className="button button-ghost" to="/dashboard#content">
-          Clear search
+          {t("Clear search")}
         </Link>
       ) : null}
     </Form>

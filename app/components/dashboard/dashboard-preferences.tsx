@@ -7,6 +7,7 @@ import { DASHBOARD_TOAST_MS, toast } from "~/components/shell/toasts";
 import { ToolGrid } from "~/components/dashboard/tool-grid";
 import { DASHBOARD_TOOLS, normaliseToolOrder, PLANS, type Plan, type ToolId } from "~/common/tools";
 import type { action } from "~/routes/preferences";
+import { useT } from "~/components/ui/i18n";
 
 /** Hidden fields every preference form carries. */
 function PreferenceFields({ intent }: { intent: string }) {
@@ -29,6 +30,7 @@ function usePendingPreference(intent: string, field: string): string | null {
 
 /** The dashboard's plan: the label and the buttons that set it (the plan only sets the label and says so). */
 export function PlanSection({ savedPlan }: { savedPlan: Plan }) {
+  const { t } = useT();
   const planFetcher = useFetcher<typeof action>({ key: "plan" });
   const plan = (usePendingPreference("plan", "plan") ?? savedPlan) as Plan;
 
@@ -39,13 +41,13 @@ export function PlanSection({ savedPlan }: { savedPlan: Plan }) {
     const data = planFetcher.data;
     if (planFetcher.state !== "idle" || !data || !("preferences" in data) || announcedPlan.current === data) return;
     announcedPlan.current = data;
-    toast.success(`${data.preferences.plan} Plan Activated!`, { autoClose: DASHBOARD_TOAST_MS });
-  }, [planFetcher.state, planFetcher.data]);
+    toast.success(t("{{plan}} Plan Activated!", { plan: t(data.preferences.plan) }), { autoClose: DASHBOARD_TOAST_MS });
+  }, [planFetcher.state, planFetcher.data, t]);
 
   return (
-    <section className="card plan" aria-label="Plan">
+    <section className="card plan" aria-label={t("Plan")}>
       <p>
-        Current plan: <strong data-testid="current-plan">{plan}</strong>
+        {t("Current plan:")} <strong data-testid="current-plan">{t(plan)}</strong>
       </p>
       <planFetcher.Form method="post" action="/preferences" className="plan-buttons">
         <PreferenceFields intent="plan" />
@@ -58,7 +60,7 @@ export function PlanSection({ savedPlan }: { savedPlan: Plan }) {
             className={plan === name ? "button button-primary" : "button"}
             aria-pressed={plan === name}
           >
-            {name}
+            {t(name)}
           </button>
         ))}
       </planFetcher.Form>
@@ -69,6 +71,7 @@ export function PlanSection({ savedPlan }: { savedPlan: Plan }) {
 /** The dashboard's tools: open or closed, and in edit mode reordered by dragging or the arrows. */
 export function ToolsSection(props: { savedToolsOpen: boolean; savedOrder: ToolId[]; editing: boolean }) {
   const { savedToolsOpen, savedOrder, editing } = props;
+  const { t } = useT();
   const toolsFetcher = useFetcher({ key: "tools" });
   const orderFetcher = useFetcher({ key: "order" });
   const pendingOrder = usePendingPreference("order", "toolOrder");
@@ -84,15 +87,17 @@ export function ToolsSection(props: { savedToolsOpen: boolean; savedOrder: ToolI
   };
 
   return (
-    <section className="tools" aria-label="Tools section">
+    <section className="tools" aria-label={t("Tools section")}>
       <toolsFetcher.Form method="post" action="/preferences" className="inline-form">
         <PreferenceFields intent="tools" />
         <input type="hidden" name="toolsOpen" value={String(!toolsOpen)} />
         <button type="submit" className="button" aria-expanded={toolsOpen}>
-          {toolsOpen ? "Close Tools" : "Open Tools"}
+          {toolsOpen ? t("Close Tools") : t("Open Tools")}
         </button>
       </toolsFetcher.Form>
-      {editing ? <p className="muted">Drag the tools (or use the arrows) to reorder them. The order is kept.</p> : null}
+      {editing ? (
+        <p className="muted">{t("Drag the tools (or use the arrows) to reorder them. The order is kept.")}</p>
+      ) : null}
       {toolsOpen ? (
         <ToolGrid
           order={order}
@@ -111,6 +116,8 @@ export function ToolsSection(props: { savedToolsOpen: boolean; savedOrder: ToolI
 }
 
 function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" | "down"; disabled: boolean }) {
+  const { t } = useT();
+  const tool = t(DASHBOARD_TOOLS.find((entry) => entry.id === id)?.label ?? id);
   const fetcher = useFetcher();
   // The arrows are disabled while a move is saved, and the row moves: afterwards the focus goes back to
   // the moved tool's arrow (the other one when it reached the end), never left on <body>.
@@ -140,7 +147,7 @@ function MoveButton({ id, direction, disabled }: { id: ToolId; direction: "up" |
         className="icon-button"
         disabled={disabled}
         data-direction={direction}
-        aria-label={`Move ${DASHBOARD_TOOLS.find((tool) => tool.id === id)?.label} ${direction}`}
+        aria-label={direction === "up" ? t("Move {{tool}} up", { tool }) : t("Move {{tool}} down", { tool })}
       >
         <Icon name={direction === "up" ? "arrow-up" : "arrow-down"} />
       </button>

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { DASHBOARD_TOOLS, moveTool, type ToolId } from "~/common/tools";
 import { Icon } from "~/components/ui/icon";
 import { useFollowLinksInApp } from "~/components/shell/in-app-links";
+import { useT } from "~/components/ui/i18n";
 
 const toolById = new Map(DASHBOARD_TOOLS.map((tool) => [tool.id, tool]));
 
@@ -19,6 +20,7 @@ interface ToolGridProps {
  * (Pointer Events cover all three), and by the move buttons for keyboards and no-JavaScript use.
  */
 export function ToolGrid({ order, editing, onReorder, renderMoveControls }: ToolGridProps) {
+  const { t } = useT();
   const [dragOrder, setDragOrder] = useState<ToolId[] | null>(null);
   const dragging = useRef<{ id: ToolId; pointerId: number } | null>(null);
   const shown = dragOrder ?? order;
@@ -53,7 +55,7 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
   };
 
   return (
-    <ul className={editing ? "tool-grid tool-grid-editing" : "tool-grid"} aria-label="Tools" onClick={followLink}>
+    <ul className={editing ? "tool-grid tool-grid-editing" : "tool-grid"} aria-label={t("Tools")} onClick={followLink}>
       {shown.map((id, index) => {
         const tool = toolById.get(id)!;
         const isDragged = dragging.current?.id === id;
@@ -69,15 +71,15 @@ export function ToolGrid({ order, editing, onReorder, renderMoveControls }: Tool
             onPointerCancel={endDrag}
           >
             {editing ? (
-              <div className="tool-button tool-button-editing" aria-roledescription="draggable tool">
+              <div className="tool-button tool-button-editing" aria-roledescription={t("draggable tool")}>
                 <Icon name="grip-vertical" className="tool-handle" />
-                <span className="tool-label">{tool.label}</span>
+                <span className="tool-label">{t(tool.label)}</span>
                 {renderMoveControls(id, index)}
               </div>
             ) : (
               // A plain link styled by place (.tool-grid a), its label its text: 13 on every dashboard,
               // followed in the app by the grid (in-app-links.ts).
-              <a href={tool.path}>{tool.label}</a>
+              <a href={tool.path}>{t(tool.label)}</a>
             )}
           </li>
         );

@@ -4,10 +4,13 @@ import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { focusAfterRemoval, focusElement } from "~/browser/focus";
 import { withFailureFallback } from "~/browser/network-safe";
 import { deleteQuestion } from "~/common/delete-question";
+import type { Translator } from "~/common/i18n/translate";
 import type { FileAnswer, FileScreenKind, ListedFile } from "~/common/media/file-screen-kinds";
+import { screenText } from "~/common/media/media-texts";
 import { ConfirmPanel } from "~/components/ui/confirm-panel";
 import type { Outcome } from "~/components/shell/flash-message";
 import { toast } from "~/components/shell/toasts";
+import { useT } from "~/components/ui/i18n";
 import type { clientAction as videosAction } from "~/routes/videos";
 import type { clientAction as voicesAction } from "~/routes/voices";
 
@@ -48,6 +51,7 @@ export function useFileActions(
   },
 ) {
   const { texts } = kind;
+  const { t } = useT();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [editing, setEditing] = useState<string | null>(renaming);
   /** A rename's refusal, shown once beside the name field (no toast); a plain form's comes back as actionData. */
@@ -62,10 +66,14 @@ export function useFileActions(
   const deleteFetcher = useFetcher<ScreenAction>({ key: `${kind.kind}-delete` });
   const busyName = (renameFetcher.formData ?? deleteFetcher.formData)?.get("name") ?? null;
 
-  /** A success without a text of its own says nothing; a failure says its text in a toast and in the page. */
+  /**
+   * A success without a text of its own says nothing; a failure says its text in a toast and in the page.
+   * The texts are the catalogue's keys (the kind's, or the action's answer): said in the screen's language.
+   */
   const say = (result: Outcome, tone: "success" | "error" | "warning" = result.ok ? "success" : "error") => {
-    setOutcome(result.ok && !result.detail ? null : result);
-    if (result.message) toast[tone](result.message, kind.toastMs ? { autoClose: kind.toastMs } : undefined);
+    const said = { ...result, message: t(result.message), detail: screenText(t, result.detail) };
+    setOutcome(result.ok && !result.detail ? null : said);
+    if (result.message) toast[tone](said.message, kind.toastMs ? { autoClose: kind.toastMs } : undefined);
   };
 
   useAnswer(renameFetcher, (answer) => {
@@ -112,7 +120,7 @@ export function useFileActions(
     event.preventDefault();
     const row = event.currentTarget.closest("li");
     // docs/screens.md#dialogs: the app's dialog asks first (without JavaScript, the screen's panel).
-    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(name) }))) return;
+    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(name, t) }))) return;
     // The row goes (and its Delete is disabled at once): the next row's Delete takes the focus.
     focusAfterRemoval(row, "button[data-delete]", () => document.querySelector<HTMLElement>("main h1"));
     await deleteFetcher.submit(
@@ -131,7 +139,7 @@ export function useFileActions(
         <input
           name="new_name"
           defaultValue={name}
-          aria-label={`New name for ${name}`}
+          aria-label={t("New name for {{name}}", { name })}
           maxLength={120}
           // The field the person just asked for by pressing Rename.
           // eslint-disable-next-line jsx-a11y/no-autofocus
@@ -142,7 +150,7 @@ export function useFileActions(
           onKeyDown={(event) => event.key === "Escape" && stopEditing(name)}
         />
         <button type="submit" className="button button-primary button-small" disabled={busyName === name}>
-          Save
+          {t("Save")}
         </button>
         {kind.renameCancel ? (
           <Link
@@ -153,13 +161,13 @@ export function useFileActions(
               stopEditing(name);
             }}
           >
-            Cancel
+            {t("Cancel")}
           </Link>
         ) : null}
         {error ? (
           <p className="field-error media-rename-error" id={errorId} role="alert" data-testid="rename-error">
-            {error.message}
-            {error.detail ? <span className="message-detail">{error.detail}</span> : null}
+            {t(error.message)}
+            {error.detail ? <span className="message-detail">{screenText(t, error.detail)}</span> : null}
           </p>
         ) : null}
       </form>
@@ -170,14 +178,14 @@ export function useFileActions(
     <Link
       className="button button-small"
       to={`${kind.path}?${new URLSearchParams({ rename: name })}`}
-      aria-label={`Rename ${name}`}
+      aria-label={t("Rename {{name}}", { name })}
       data-rename={name}
       onClick={(event) => {
         event.preventDefault();
         setEditing(name);
       }}
     >
-      Rename
+      {t("Rename")}
     </Link>
   );
 
@@ -188,11 +196,11 @@ export function useFileActions(
       <button
         type="submit"
         className="button button-ghost button-small"
-        aria-label={`Delete ${name}`}
+        aria-label={t("Delete {{name}}", { name })}
         disabled={busyName === name}
         data-delete
       >
-        Delete
+        {t("Delete")}
       </button>
     </form>
   );
@@ -201,11 +209,12 @@ export function useFileActions(
 }
 
 /** Without JavaScript, a file's Delete asks on ?delete={name} first: this panel (none when nothing is asked). */
-export function fileDeletePanel(kind: FileScreenKind, name: string | null | undefined) {
+export function fileDeletePanel(kind: FileScreenKind, name: string | null | undefined, t: Translator["t"]) {
   if (!name) return null;
   return (
     <ConfirmPanel
-      question={deleteQuestion(name)}
+      question={deleteQuestion(name, t)}
+      confirmLabel={t("Delete")}
       action={kind.path}
       fields={{ intent: "delete", name }}
       cancelTo={kind.path}

@@ -1,8 +1,11 @@
+import { formatSize } from "~/common/i18n/formats";
 import { hasExtension } from "~/common/media/media-names";
+import { screenText } from "~/common/media/media-texts";
 import type { FileAnswer, FileScreenKind } from "~/common/media/file-screen-kinds";
 import { FlashMessage, OutcomeMessage, type Outcome } from "~/components/shell/flash-message";
 import { MediaHeader } from "~/components/shell/page-header";
 import type { StorageUsageView } from "~/components/shell/storage-meter";
+import { useT } from "~/components/ui/i18n";
 import { UploadCard } from "./upload-card";
 
 /**
@@ -13,7 +16,6 @@ import { UploadCard } from "./upload-card";
 export function FilePage({
   kind,
   maxBytes,
-  maxLabel,
   actionData,
   usage,
   outcome,
@@ -23,7 +25,6 @@ export function FilePage({
 }: {
   kind: FileScreenKind;
   maxBytes: number;
-  maxLabel: string;
   actionData: FileAnswer | undefined;
   /** The storage quota's use, shown as a meter under the upload form. */
   usage?: StorageUsageView;
@@ -35,20 +36,25 @@ export function FilePage({
   confirm?: React.ReactNode;
 }) {
   const { texts } = kind;
+  const { t, language } = useT();
+  // The limit in the screen's language ("1,5 MiB" in German); the loader's maxLabel is its English.
+  const maxLabel = formatSize(language, maxBytes);
+  // What is not a field's own error (a delete, a playback); a plain form's answer too.
+  const said = outcome ?? (actionData?.intent === "upload" || actionData?.intent === "rename" ? null : actionData);
   return (
     <main className="page media-page">
-      <MediaHeader title={kind.title} icon={kind.icon} />
+      <MediaHeader title={t(kind.title)} icon={kind.icon} />
       {confirm}
 
       <div className="workspace media-workspace">
         <div className="media-column">
           <UploadCard
-            section={kind.uploadSection}
+            section={t(kind.uploadSection)}
             uploadUrl={kind.uploadUrl}
-            fileLabel={kind.fileLabel}
+            fileLabel={t(kind.fileLabel)}
             accept={kind.accept}
             fileRequired={kind.fileRequired}
-            hint={kind.hint(maxLabel)}
+            hint={t(kind.hint, { limit: maxLabel })}
             maxBytes={maxBytes}
             maxLabel={maxLabel}
             texts={texts}
@@ -61,12 +67,7 @@ export function FilePage({
           />
 
           <FlashMessage />
-          {/* What is not a field's own error (a delete, a playback); a plain form's answer too. */}
-          <OutcomeMessage
-            outcome={
-              outcome ?? (actionData?.intent === "upload" || actionData?.intent === "rename" ? null : actionData)
-            }
-          />
+          <OutcomeMessage outcome={said && { ...said, message: t(said.message), detail: screenText(t, said.detail) }} />
         </div>
 
         <div className="media-column">{children}</div>

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "~/browser/api-client";
 import type { IconName } from "~/common/icons";
+import { msg } from "~/common/i18n/translate";
+import { screenText } from "~/common/media/media-texts";
+import { useT } from "~/components/ui/i18n";
 import { Icon } from "~/components/ui/icon";
 
 /**
@@ -10,8 +13,23 @@ import { Icon } from "~/components/ui/icon";
 
 export type Outcome = { ok: boolean; text: string; detail?: string } | null;
 
+/** What the project editor generates: each says its outcome in a sentence of its own (catalogue keys). */
+export type GeneratorKind = "Script" | "Voice" | "Image" | "Video";
+const GENERATED: Record<GeneratorKind, string> = {
+  Script: msg("Script generated successfully!"),
+  Voice: msg("Voice generated successfully!"),
+  Image: msg("Image generated successfully!"),
+  Video: msg("Video generated successfully!"),
+};
+const NOT_GENERATED: Record<GeneratorKind, string> = {
+  Script: msg("Failed to generate Script"),
+  Voice: msg("Failed to generate Voice"),
+  Image: msg("Failed to generate Image"),
+  Video: msg("Failed to generate Video"),
+};
+
 /** One generator run at a time: busy flag, result and the outcome texts in docs/screens.md#error-messages. */
-export function useGenerator<T>(kind: string) {
+export function useGenerator<T>(kind: GeneratorKind) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<T | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -32,11 +50,11 @@ export function useGenerator<T>(kind: string) {
       const value = await task(trimmed);
       if (!alive.current) return;
       setResult(value);
-      setOutcome({ ok: true, text: `${kind} generated successfully!` });
+      setOutcome({ ok: true, text: GENERATED[kind] });
     } catch (error) {
       if (!alive.current) return;
       const detail = error instanceof ApiError && error.status !== 401 ? error.detail : undefined;
-      setOutcome({ ok: false, text: `Failed to generate ${kind}`, detail });
+      setOutcome({ ok: false, text: NOT_GENERATED[kind], detail });
     } finally {
       if (alive.current) setBusy(false);
     }
@@ -45,11 +63,12 @@ export function useGenerator<T>(kind: string) {
 }
 
 export function GeneratorOutcome({ outcome }: { outcome: Outcome }) {
+  const { t } = useT();
   if (!outcome) return null;
   return (
     <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"}>
-      {outcome.text}
-      {outcome.detail ? <span className="message-detail">{outcome.detail}</span> : null}
+      {t(outcome.text)}
+      {outcome.detail ? <span className="message-detail">{screenText(t, outcome.detail)}</span> : null}
     </p>
   );
 }
@@ -112,11 +131,19 @@ export function PromptForm({
   );
 }
 
-export function AttachButton({ label, onClick }: { label: string; onClick: () => void }) {
+/** What a generator's result is attached as: each button says it in a sentence of its own (catalogue keys). */
+const ATTACH_LABELS = {
+  voice: msg("Attach voice to project"),
+  image: msg("Attach image to project"),
+  video: msg("Attach video to project"),
+} as const;
+
+export function AttachButton({ label, onClick }: { label: keyof typeof ATTACH_LABELS; onClick: () => void }) {
+  const { t } = useT();
   return (
     <button type="button" className="button" onClick={onClick}>
       <Icon name="paperclip" />
-      Attach {label} to project
+      {t(ATTACH_LABELS[label])}
     </button>
   );
 }

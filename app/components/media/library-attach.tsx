@@ -1,6 +1,8 @@
 import { useFetcher } from "react-router";
 import type { LibraryFileJson } from "~/common/media/library-rules";
+import { screenText } from "~/common/media/media-texts";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import type { clientAction } from "~/routes/library";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
@@ -23,6 +25,7 @@ export function AttachChooser({
   back: string;
   projects: { id: string; title: string }[];
 }) {
+  const { t } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: attachKey(file.id) });
   const hydrated = useHydrated();
   return (
@@ -30,7 +33,9 @@ export function AttachChooser({
       <summary className="button button-small">
         <Icon name="paperclip" />
         <span className="library-action-label">
-          Attach<span className="library-attach-more"> to project</span>
+          {/* Narrow cards show only the first part (library.css): "Attach", then "to project" where there is room. */}
+          {t("Attach")}
+          <span className="library-attach-more"> {t("to project")}</span>
         </span>
         <span className="visually-hidden">: {file.name}</span>
       </summary>
@@ -51,11 +56,12 @@ export function AttachChooser({
         {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}
         <label>
           <span>
-            Project<span className="visually-hidden"> for {file.name}</span>
+            {t("Project")}
+            <span className="visually-hidden"> {t("for {{name}}", { name: file.name })}</span>
           </span>
           <select name="project_id" defaultValue="" required>
             <option value="" disabled>
-              Choose a project…
+              {t("Choose a project…")}
             </option>
             {projects.map((project) => (
               <option key={project.id} value={project.id}>
@@ -65,7 +71,7 @@ export function AttachChooser({
           </select>
         </label>
         <button type="submit" className="button button-small button-primary">
-          Attach
+          {t("Attach")}
         </button>
       </fetcher.Form>
     </details>
@@ -74,10 +80,11 @@ export function AttachChooser({
 
 /** The card's line for its last attachment ("Attached to Trip film", or why not), read out as it changes. */
 export function AttachStatus({ fileId }: { fileId: string }) {
+  const { t } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: attachKey(fileId) });
   // The chooser posts intent=attach: the action's other answers (a share's link) never come back here.
   const answer = fetcher.state === "idle" && fetcher.data?.intent !== "share" ? fetcher.data : undefined;
-  const text = fetcher.state !== "idle" ? "Attaching…" : answer ? answer.message : "";
+  const text = fetcher.state !== "idle" ? t("Attaching…") : answer ? t(answer.message) : "";
   return (
     <p
       className={answer && !answer.ok ? "library-card-status field-error" : "library-card-status"}
@@ -86,7 +93,9 @@ export function AttachStatus({ fileId }: { fileId: string }) {
       data-testid="card-status"
     >
       {text}
-      {answer && !answer.ok && answer.detail ? <span className="message-detail">{answer.detail}</span> : null}
+      {answer && !answer.ok && answer.detail ? (
+        <span className="message-detail">{screenText(t, answer.detail)}</span>
+      ) : null}
     </p>
   );
 }

@@ -1,4 +1,5 @@
 import type { LibraryFileJson, Provenance } from "~/common/media/library-rules";
+import { useT } from "~/components/ui/i18n";
 
 /**
  * A library card's title and its Details (./library-item.tsx; docs/screens.md, "Library: upload bar, filters, cards"):
@@ -15,14 +16,15 @@ const TITLE_SHOWN_WHOLE = 60;
  * without JavaScript; the clip follows its open state (`:has()`).
  */
 export function LibraryTitle({ title }: { title: string }) {
+  const { t } = useT();
   if (title.length <= TITLE_SHOWN_WHOLE) return <h2 className="library-name">{title}</h2>;
   return (
     <div className="library-clip">
       <h2 className="library-name library-clip-text">{title}</h2>
       <details className="library-more">
         <summary>
-          <span className="library-more-closed">more</span>
-          <span className="library-more-open">less</span>
+          <span className="library-more-closed">{t("more")}</span>
+          <span className="library-more-open">{t("less")}</span>
         </summary>
       </details>
     </div>
@@ -39,27 +41,28 @@ function sourceText(source: Provenance["source"]): string | null {
  * too when the title is not it; "unknown" for files from before provenance was kept).
  */
 export function FileDetails({ file, title, generated }: { file: LibraryFileJson; title: string; generated: boolean }) {
+  const { t } = useT();
   const provenance = file.provenance;
   const rows: [string, string | null][] = [
     // The file's own name, when the title is not already it.
-    ["File", title === file.name ? null : file.name],
-    ["Id", file.id],
-    ["Type", file.content_type],
+    [t("File"), title === file.name ? null : file.name],
+    [t("Id"), file.id],
+    [t("Type"), file.content_type],
   ];
-  if (generated && !provenance) rows.push(["Provenance", "unknown"]);
+  if (generated && !provenance) rows.push([t("Provenance"), t("unknown")]);
   if (provenance) {
     rows.push(
-      ["Prompt", provenance.prompt && provenance.prompt.trim() !== title ? provenance.prompt : null],
-      ["Style", provenance.style],
-      ["Voice", provenance.voice],
-      ["Provider", provenance.provider],
-      ["Model", provenance.model],
-      ["Source", sourceText(provenance.source)],
+      [t("Prompt"), provenance.prompt && provenance.prompt.trim() !== title ? provenance.prompt : null],
+      [t("Style"), provenance.style],
+      [t("Voice"), provenance.voice],
+      [t("Provider"), provenance.provider],
+      [t("Model"), provenance.model],
+      [t("Source"), sourceText(provenance.source)],
     );
   }
   return (
     <details className="library-details" data-testid="file-details">
-      <summary>Details</summary>
+      <summary>{t("Details")}</summary>
       <dl className="library-provenance" data-testid="provenance">
         {rows
           .filter((row): row is [string, string] => Boolean(row[1]))

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useSubmit } from "react-router";
+import { formatNumber } from "~/common/i18n/formats";
 import {
   KIND_LABELS,
   LIBRARY_KINDS,
@@ -9,7 +10,11 @@ import {
   type LibraryFilters,
 } from "~/common/media/library-rules";
 import { DELETE_CONFIRM } from "./library-texts";
+import { useT } from "~/components/ui/i18n";
 import { useHydrated } from "~/components/ui/use-hydrated";
+
+/** Page numbers as before languages: in the language's digits, never grouped ("1000"). */
+export const PLAIN = { useGrouping: false } as const;
 
 /** How long typing in Search pauses before the list follows it. */
 const SEARCH_PAUSE_MS = 300;
@@ -21,6 +26,7 @@ const SEARCH_PAUSE_MS = 300;
  * is then not shown (docs/screens.md, "Library: upload bar, filters, cards").
  */
 export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
+  const { t } = useT();
   const hydrated = useHydrated();
   const submit = useSubmit();
   const pause = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -47,7 +53,7 @@ export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
       action="/library"
       className="card library-filters"
       role="search"
-      aria-label="Filter your library"
+      aria-label={t("Filter your library")}
       onChange={hydrated ? onChange : undefined}
       onSubmit={
         hydrated
@@ -59,33 +65,33 @@ export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
       }
     >
       <label>
-        Kind
+        {t("Kind")}
         <select name="kind" defaultValue={filters.kind}>
-          <option value="">All kinds</option>
+          <option value="">{t("All kinds")}</option>
           {LIBRARY_KINDS.map((kind) => (
             <option key={kind} value={kind}>
-              {KIND_LABELS[kind]}
+              {t(KIND_LABELS[kind])}
             </option>
           ))}
         </select>
       </label>
       <label>
-        Search
-        <input type="search" name="q" defaultValue={filters.q} placeholder="Name or prompt" maxLength={200} />
+        {t("Search")}
+        <input type="search" name="q" defaultValue={filters.q} placeholder={t("Name or prompt")} maxLength={200} />
       </label>
       <label>
-        Sort
+        {t("Sort")}
         <select name="sort" defaultValue={filters.sort}>
           {LIBRARY_SORTS.map((sort) => (
             <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
+              {t(SORT_LABELS[sort])}
             </option>
           ))}
         </select>
       </label>
       {hydrated ? null : (
         <button type="submit" className="button library-apply">
-          Apply
+          {t("Apply")}
         </button>
       )}
     </Form>
@@ -94,6 +100,7 @@ export function LibraryFilterForm({ filters }: { filters: LibraryFilters }) {
 
 /** Without JavaScript, Delete asks here first (?delete={id}) and posts `confirmed`. */
 export function DeleteConfirmPanel({ file, back }: { file: { id: string; name: string }; back: string }) {
+  const { t } = useT();
   return (
     <Form
       method="post"
@@ -103,7 +110,7 @@ export function DeleteConfirmPanel({ file, back }: { file: { id: string; name: s
       aria-labelledby="confirm-delete"
     >
       <p id="confirm-delete" className="confirm-question">
-        {DELETE_CONFIRM} <span className="muted">({file.name})</span>
+        {t(DELETE_CONFIRM)} <span className="muted">({file.name})</span>
       </p>
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="confirmed" value="1" />
@@ -111,10 +118,10 @@ export function DeleteConfirmPanel({ file, back }: { file: { id: string; name: s
       <input type="hidden" name="back" value={back} />
       <div className="library-actions">
         <button type="submit" className="button button-danger">
-          Delete
+          {t("Delete")}
         </button>
         <Link className="button button-ghost" to={`/library${back}`}>
-          Cancel
+          {t("Cancel")}
         </Link>
       </div>
     </Form>
@@ -132,20 +139,24 @@ export function LibraryPages({
   pages: number;
   next?: string | null;
 }) {
+  const { t, language } = useT();
   if (pages <= 1) return null;
   return (
-    <nav className="library-pages" aria-label="Pages">
+    <nav className="library-pages" aria-label={t("Pages")}>
       {filters.page > 1 ? (
         <Link
           className="button button-small"
           rel="prev"
           to={`/library${librarySearch({ ...filters, page: filters.page - 1 })}`}
         >
-          ← Previous
+          {t("← Previous")}
         </Link>
       ) : null}
       <span>
-        Page {filters.page} of {pages}
+        {t("Page {{page}} of {{pages}}", {
+          page: formatNumber(language, filters.page, PLAIN),
+          pages: formatNumber(language, pages, PLAIN),
+        })}
       </span>
       {filters.page < pages ? (
         <Link
@@ -153,7 +164,7 @@ export function LibraryPages({
           rel="next"
           to={`/library${librarySearch({ ...filters, page: filters.page + 1 }, next ? { cursor: next } : {})}`}
         >
-          Next →
+          {t("Next →")}
         </Link>
       ) : null}
     </nav>

@@ -9,10 +9,12 @@ import {
   type LibraryFilters,
 } from "~/common/media/library-rules";
 import type { MediaKind } from "~/common/media/media-names";
-import { formatBytes } from "~/common/bytes";
+import { formatSize } from "~/common/i18n/formats";
+import { screenText } from "~/common/media/media-texts";
 import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { deleteQuestion } from "~/common/delete-question";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import type { SharingOptions } from "~/common/sharing/share-link-view";
 import { sharePanelUrl } from "~/common/sharing/share-link-view";
 import { AttachChooser, AttachStatus } from "./library-attach";
@@ -31,6 +33,7 @@ function durationText(ms: number): string {
 }
 
 function Preview({ file }: { file: LibraryFileJson }) {
+  const { t } = useT();
   const { kind } = file;
   if (IMAGE_KINDS.includes(kind)) {
     return file.thumbnail_url ? (
@@ -46,10 +49,24 @@ function Preview({ file }: { file: LibraryFileJson }) {
     ) : null;
   }
   if (AUDIO_KINDS.includes(kind))
-    return <audio className="library-audio" src={file.url} controls preload="none" aria-label={`Play ${file.name}`} />;
+    return (
+      <audio
+        className="library-audio"
+        src={file.url}
+        controls
+        preload="none"
+        aria-label={t("Play {{name}}", { name: file.name })}
+      />
+    );
   // No poster is made on the server: the first frame, from the file's metadata, stands in for one.
   return (
-    <video className="library-video" src={file.url} controls preload="metadata" aria-label={`Play ${file.name}`} />
+    <video
+      className="library-video"
+      src={file.url}
+      controls
+      preload="metadata"
+      aria-label={t("Play {{name}}", { name: file.name })}
+    />
   );
 }
 
@@ -77,19 +94,20 @@ export function LibraryItem({
   actionData: LibraryAnswer | null;
 }) {
   const { kind } = file;
+  const { t, language } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: `library-delete-${file.id}` });
   const reported = useRef<unknown>(null);
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || reported.current === fetcher.data) return;
     reported.current = fetcher.data;
-    if (!fetcher.data.ok) toast.error(fetcher.data.message);
-  }, [fetcher.state, fetcher.data]);
+    if (!fetcher.data.ok) toast.error(t(fetcher.data.message));
+  }, [fetcher.state, fetcher.data, t]);
 
   // With JavaScript, Delete asks with a dialog and posts through a fetcher (the item hides at once).
   const onDelete = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const asked = { message: deleteQuestion(file.name), detail: DELETE_CONFIRM };
+    const asked = { message: deleteQuestion(file.name, t), detail: t(DELETE_CONFIRM) };
     void confirmDelete(submitterOf(event), asked).then((confirmed) => {
       if (!confirmed) return;
       form.set("intent", "delete");
@@ -100,8 +118,8 @@ export function LibraryItem({
   };
 
   const facts = [
-    KIND_LABELS[kind],
-    formatBytes(file.size),
+    t(KIND_LABELS[kind]),
+    formatSize(language, file.size),
     file.width && file.height ? `${file.width}×${file.height}` : null,
     file.duration_ms ? durationText(file.duration_ms) : null,
   ].filter(Boolean);
@@ -129,7 +147,7 @@ export function LibraryItem({
           <input type="hidden" name="id" value={file.id} />
           <input type="hidden" name="back" value={back} />
           <label>
-            New name
+            {t("New name")}
             <input
               name="name"
               defaultValue={file.name}
@@ -143,14 +161,14 @@ export function LibraryItem({
           </label>
           {actionData?.intent === "rename" && !actionData.ok ? (
             <p className="field-error" id={`rename-error-${file.id}`} role="alert">
-              {actionData.detail ?? actionData.message}
+              {screenText(t, actionData.detail ?? actionData.message)}
             </p>
           ) : null}
           <button type="submit" className="button button-small button-primary">
-            Save name
+            {t("Save name")}
           </button>
           <Link className="button button-small button-ghost" to={`/library${back}`}>
-            Cancel
+            {t("Cancel")}
           </Link>
         </Form>
       ) : null}
@@ -160,27 +178,32 @@ export function LibraryItem({
           className="button button-small"
           href={file.url}
           download={file.name}
-          aria-label={`Download ${file.name}`}
-          title="Download"
+          aria-label={t("Download {{name}}", { name: file.name })}
+          title={t("Download")}
         >
           <Icon name="download" />
-          <span className="library-action-label">Download</span>
+          <span className="library-action-label">{t("Download")}</span>
         </a>
         {!renaming ? (
-          <Link className="button button-small" to={renameLink} aria-label={`Rename ${file.name}`} title="Rename">
+          <Link
+            className="button button-small"
+            to={renameLink}
+            aria-label={t("Rename {{name}}", { name: file.name })}
+            title={t("Rename")}
+          >
             <Icon name="pencil" />
-            <span className="library-action-label">Rename</span>
+            <span className="library-action-label">{t("Rename")}</span>
           </Link>
         ) : null}
         {IMAGE_KINDS.includes(kind) ? (
           <Link
             className="button button-small"
             to={`/drawing?${new URLSearchParams({ from: file.id })}`}
-            aria-label={`Use ${file.name} as a sketch`}
-            title="Use as a sketch"
+            aria-label={t("Use {{name}} as a sketch", { name: file.name })}
+            title={t("Use as a sketch")}
           >
             <Icon name="brush" />
-            <span className="library-action-label">Use as a sketch</span>
+            <span className="library-action-label">{t("Use as a sketch")}</span>
           </Link>
         ) : null}
         {sharing ? (
@@ -201,10 +224,10 @@ export function LibraryItem({
             name="intent"
             value="delete"
             className="button button-small button-ghost"
-            aria-label={`Delete ${file.name}`}
+            aria-label={t("Delete {{name}}", { name: file.name })}
           >
             <Icon name="trash-2" />
-            <span className="library-action-label">Delete</span>
+            <span className="library-action-label">{t("Delete")}</span>
           </button>
         </Form>
         {projects.length > 0 ? <AttachChooser file={file} back={back} projects={projects} /> : null}

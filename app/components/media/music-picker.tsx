@@ -1,4 +1,5 @@
 import { MUSIC_DEMOS } from "~/common/media/music-demos";
+import { useT } from "~/components/ui/i18n";
 import { Generator } from "./generator-parts";
 
 /**
@@ -8,25 +9,27 @@ import { Generator } from "./generator-parts";
  * the tracks' own, never their files'.
  */
 export function MusicPicker({ onUse }: { onUse?: (trackId: string) => void }) {
+  const { t } = useT();
   return (
-    <Generator title="Music (coming soon)" icon="music" testId="generator-music">
+    <Generator title={t("Music (coming soon)")} icon="music" testId="generator-music">
       <p className="muted">
-        Music generation is coming soon. Meanwhile, listen to the bundled tracks; the project's track is chosen under
-        Media.
+        {t(
+          "Music generation is coming soon. Meanwhile, listen to the bundled tracks; the project's track is chosen under Media.",
+        )}
       </p>
       <ul className="generator-tracks">
         {MUSIC_DEMOS.map((track) => (
           <li key={track.id} className="generator-track">
-            <span className="generator-track-title">{track.title}</span>
-            <audio src={track.src} controls preload="none" aria-label={`Play ${track.title}`} />
+            <span className="generator-track-title">{t(track.title)}</span>
+            <audio src={track.src} controls preload="none" aria-label={t("Play {{name}}", { name: t(track.title) })} />
             {onUse ? (
               <button
                 type="button"
                 className="button button-small"
                 onClick={() => onUse(track.id)}
-                aria-label={`Use ${track.title} for the project`}
+                aria-label={t("Use {{name}} for the project", { name: t(track.title) })}
               >
-                Use for the project
+                {t("Use for the project")}
               </button>
             ) : null}
           </li>

@@ -1,11 +1,14 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { ApiError, saveToLibrary } from "~/browser/api-client";
+import { msg } from "~/common/i18n/translate";
+import { screenText } from "~/common/media/media-texts";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { toast } from "~/components/shell/toasts";
 
 /** the style of docs/screens.md#error-messages: what failed, then the server's reason when it gave one. */
-export const SAVE_FAILED = "Failed to save to library.";
+export const SAVE_FAILED = msg("Failed to save to library.");
 
 /** Whether a capture can go to the library as `kind`: photos are PNG, clips WebM, memos M4A (MP4 audio). */
 export function savableAs(kind: "photo" | "clip" | "memo", type: string): boolean {
@@ -25,12 +28,13 @@ export function SaveToLibraryButton({
   source,
   filename,
   kind,
-  label = "Save to library",
+  label,
 }: {
   /** The capture (a Blob: the page's CSP keeps scripts from fetching blob: URLs). */
   source: Blob;
   filename: string;
   kind: "photo" | "clip" | "memo";
+  /** The button's text, translated ("Save to library" when unset). */
   label?: string;
 }) {
   return <SaveToLibrary save={() => saveToLibrary(source, filename, kind)} label={label} />;
@@ -44,11 +48,13 @@ export function SaveToLibraryButton({
  */
 export function SaveToLibrary({
   save,
-  label = "Save to library",
+  label,
 }: {
   save: () => Promise<{ name: string }>;
+  /** The button's text, translated ("Save to library" when unset). */
   label?: string;
 }) {
+  const { t } = useT();
   const [state, setState] = useState<{ phase: "idle" | "saving" | "saved" | "failed"; detail?: string }>({
     phase: "idle",
   });
@@ -57,11 +63,11 @@ export function SaveToLibrary({
     try {
       const saved = await save();
       setState({ phase: "saved" });
-      toast.success(`Saved to your library: ${saved.name}`);
+      toast.success(t("Saved to your library: {{name}}", { name: saved.name }));
     } catch (error) {
       const detail = error instanceof ApiError ? error.detail : undefined;
       setState({ phase: "failed", detail });
-      toast.error(detail ? `${SAVE_FAILED} ${detail}` : SAVE_FAILED);
+      toast.error(detail ? `${t(SAVE_FAILED)} ${screenText(t, detail)}` : t(SAVE_FAILED));
     }
   };
   return (
@@ -73,17 +79,21 @@ export function SaveToLibrary({
         disabled={state.phase === "saving" || state.phase === "saved"}
       >
         {state.phase === "saved" ? <Icon name="check" /> : <Icon name="save" />}
-        {state.phase === "saving" ? "Saving…" : state.phase === "saved" ? "In your library" : label}
+        {state.phase === "saving"
+          ? t("Saving…")
+          : state.phase === "saved"
+            ? t("In your library")
+            : (label ?? t("Save to library"))}
       </button>
       {state.phase === "saved" ? (
         <Link className="button button-small button-ghost" to="/library">
-          Open library
+          {t("Open library")}
         </Link>
       ) : null}
       {state.phase === "failed" ? (
         <span className="message message-error" role="alert">
-          {SAVE_FAILED}
-          {state.detail ? <span className="message-detail">{state.detail}</span> : null}
+          {t(SAVE_FAILED)}
+          {state.detail ? <span className="message-detail">{screenText(t, state.detail)}</span> : null}
         </span>
       ) : null}
     </span>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useImperativeHandle, useRef, type Ref } from "react";
 import { BLANK_TOLERANCE, SKETCH_PAPER } from "~/common/media/sketch-styles";
+import { useT } from "~/components/ui/i18n";
 
 /** docs/screens.md#constants-and-limits: erase width is 1.5 times the brush. */
 export const ERASE_FACTOR = 1.5;
@@ -32,6 +33,7 @@ interface SketchCanvasProps {
  * paints the paper colour at 1.5 times the brush width.
  */
 export function SketchCanvas({ colour, brushSize, mode, startImage = null, ref }: SketchCanvasProps) {
+  const { t } = useT();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const stroke = useRef<{ pointerId: number; x: number; y: number } | null>(null);
 
@@ -164,7 +166,7 @@ export function SketchCanvas({ colour, brushSize, mode, startImage = null, ref }
       className={`sketch-canvas sketch-canvas-${mode}`}
       width={SKETCH_SIZE.width}
       height={SKETCH_SIZE.height}
-      aria-label="Drawing canvas"
+      aria-label={t("Drawing canvas")}
       role="img"
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

@@ -2,15 +2,17 @@ import { useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { UploadNetworkError, uploadWithProgress } from "~/browser/upload-progress";
 import { UPLOAD_SUCCESSFUL } from "~/common/media/file-screen-kinds";
+import { screenText, TOO_LARGE } from "~/common/media/media-texts";
 import { DropZone } from "~/components/ui/drop-zone";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { UploadProgress } from "~/components/ui/upload-progress-bar";
 import type { Outcome } from "~/components/shell/flash-message";
 import { StorageMeter, type StorageUsageView } from "~/components/shell/storage-meter";
 import { toast } from "~/components/shell/toasts";
 
 export interface UploadCardProps {
-  /** The card's accessible name, e.g. "Upload a voice clip". */
+  /** The card's accessible name, e.g. "Upload a voice clip" (this and the other labels come translated). */
   section: string;
   /** Where the script sends the file (the API, with a progress bar); without JavaScript the form posts to the screen. */
   uploadUrl: string;
@@ -21,7 +23,9 @@ export interface UploadCardProps {
   /** The line under the form (kinds and limit). */
   hint: string;
   maxBytes: number;
+  /** The limit as the screen's language writes it ("25 MiB"). */
   maxLabel: string;
+  /** Catalogue keys (English): the card says them in the screen's language. */
   texts: {
     uploadFailed: string;
     /** The upload never got an answer. */
@@ -65,6 +69,7 @@ export function UploadCard({
   id = "upload-file",
   className,
 }: UploadCardProps) {
+  const { t } = useT();
   const revalidator = useRevalidator();
   const fileInput = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -85,7 +90,7 @@ export function UploadCard({
       return setError({
         ok: false,
         message: texts.uploadFailed,
-        detail: `File is too large (the limit is ${maxLabel})`,
+        detail: t(TOO_LARGE, { limit: maxLabel }),
       });
     const body = new FormData(form);
     body.delete("intent");
@@ -94,7 +99,7 @@ export function UploadCard({
     try {
       const result = await uploadWithProgress<{ filename: string }>(uploadUrl, body, { onProgress: setProgress });
       if (!result.ok) return setError({ ok: false, message: texts.uploadFailed, detail: result.detail });
-      toast.success(UPLOAD_SUCCESSFUL, toastMs ? { autoClose: toastMs } : undefined);
+      toast.success(t(UPLOAD_SUCCESSFUL), toastMs ? { autoClose: toastMs } : undefined);
       // The picker (and its "Chosen: …") is emptied for the next file.
       form.reset();
       revalidator.revalidate();
@@ -118,20 +123,20 @@ export function UploadCard({
           name="file"
           accept={accept}
           required={fileRequired}
-          hint="Drop a file here, or choose one."
+          hint={t("Drop a file here, or choose one.")}
           onChoose={() => setError(null)}
           error={
             error ? (
               <>
-                {error.message}
-                {error.detail ? <span className="message-detail">{error.detail}</span> : null}
+                {t(error.message)}
+                {error.detail ? <span className="message-detail">{screenText(t, error.detail)}</span> : null}
               </>
             ) : null
           }
         />
         <button type="submit" className="button button-primary" disabled={progress !== null}>
           <Icon name="cloud-upload" />
-          {progress !== null ? "Uploading..." : "Upload"}
+          {progress !== null ? t("Uploading...") : t("Upload")}
         </button>
       </form>
       <p className="muted media-hint">{hint}</p>

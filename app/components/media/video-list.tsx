@@ -1,19 +1,19 @@
 import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { apiJson } from "~/browser/api-client";
-import { formatBytes } from "~/common/bytes";
+import { formatDateTime, formatSize } from "~/common/i18n/formats";
+import { msg } from "~/common/i18n/translate";
 import { VIDEO_FILES, type FileAnswer, type FileScreenData } from "~/common/media/file-screen-kinds";
 import { fileDeletePanel, useFileActions } from "./file-actions";
 import { FilePage } from "./file-page";
 import { Icon } from "~/components/ui/icon";
 import { EmptyState } from "~/components/shell/page-header";
+import { useT } from "~/components/ui/i18n";
 import { VideoModal } from "./video-modal";
 
 /** The Video Hub player's failure text. */
-const PLAYBACK_FAILED = "Playback failed. Please try again.";
+const PLAYBACK_FAILED = msg("Playback failed. Please try again.");
 const videoPage = (name: string) => `/videos/${encodeURIComponent(name)}`;
-const when = (iso: string | undefined) =>
-  new Date(iso ?? 0).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /**
  * The Video Hub's uploads: each links to its page and plays in a dialog (a signed URL); rename and
@@ -32,6 +32,7 @@ export function VideoList({
   confirm?: React.ReactNode;
 }) {
   const { files } = data;
+  const { t, language } = useT();
   const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const actions = useFileActions(VIDEO_FILES, { renaming: data.renaming, actionData, files, listRef });
@@ -66,19 +67,18 @@ export function VideoList({
     <FilePage
       kind={VIDEO_FILES}
       maxBytes={data.maxBytes}
-      maxLabel={data.maxLabel}
       actionData={actionData}
       usage={data.usage}
       outcome={actions.outcome}
       after={after}
-      confirm={confirm ?? fileDeletePanel(VIDEO_FILES, data.confirming)}
+      confirm={confirm ?? fileDeletePanel(VIDEO_FILES, data.confirming, t)}
     >
       {files.length === 0 ? (
         <EmptyState icon={VIDEO_FILES.icon} className="media-empty">
-          <p>{VIDEO_FILES.texts.empty}</p>
+          <p>{t(VIDEO_FILES.texts.empty)}</p>
         </EmptyState>
       ) : (
-        <ul className="media-list" aria-label={VIDEO_FILES.listLabel} ref={listRef}>
+        <ul className="media-list" aria-label={t(VIDEO_FILES.listLabel)} ref={listRef}>
           {files.map((file) => (
             <li key={file.name} className="media-item" data-testid={VIDEO_FILES.testId}>
               <div className="media-item-head">
@@ -90,7 +90,7 @@ export function VideoList({
                   </Link>
                 )}
                 <span className="muted media-size">
-                  {formatBytes(file.size)} · {when(file.updatedAt)} UTC
+                  {formatSize(language, file.size)} · {formatDateTime(language, file.updatedAt ?? 0)}
                 </span>
               </div>
               <div className="media-actions">
@@ -98,10 +98,10 @@ export function VideoList({
                   className="button button-primary button-small"
                   to={videoPage(file.name)}
                   onClick={(event) => play(event, file.name)}
-                  aria-label={`Play ${file.name}`}
+                  aria-label={t("Play {{name}}", { name: file.name })}
                 >
                   <Icon name="play" />
-                  Play
+                  {t("Play")}
                 </Link>
                 {actions.editing === file.name ? null : actions.renameLink(file.name)}
                 {actions.deleteForm(file.name)}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 
 interface VideoModalProps {
   /** The video being played, or null when the modal is closed. */
@@ -10,6 +11,7 @@ interface VideoModalProps {
 
 /** The Video hub's modal player (docs/screens.md#screens-and-routes): a native <dialog>, so focus, Escape and the backdrop behave. */
 export function VideoModal({ video, onClose, onError }: VideoModalProps) {
+  const { t } = useT();
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -23,7 +25,7 @@ export function VideoModal({ video, onClose, onError }: VideoModalProps) {
     <dialog
       ref={dialog}
       className="video-modal"
-      aria-label={video ? `Playing ${video.name}` : "Video player"}
+      aria-label={video ? t("Playing {{name}}", { name: video.name }) : t("Video player")}
       onClose={onClose}
       onClick={(event) => {
         // A click on the backdrop (the dialog itself, outside its content) closes it.
@@ -38,10 +40,10 @@ export function VideoModal({ video, onClose, onError }: VideoModalProps) {
               type="button"
               className="button button-ghost button-small"
               onClick={onClose}
-              aria-label="Close player"
+              aria-label={t("Close player")}
             >
               <Icon name="x" />
-              Close
+              {t("Close")}
             </button>
           </div>
           <video

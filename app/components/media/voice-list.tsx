@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "react";
-import { formatBytes } from "~/common/bytes";
+import { formatNumber, formatSize } from "~/common/i18n/formats";
 import { VOICE_FILES, type FileAnswer, type FileScreenData } from "~/common/media/file-screen-kinds";
 import { fileDeletePanel, useFileActions } from "./file-actions";
 import { FilePage } from "./file-page";
 import { Icon } from "~/components/ui/icon";
 import { EmptyState } from "~/components/shell/page-header";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
 
 const SPEEDS = [0.5, 1, 1.5, 2] as const;
 const voiceUrl = (name: string) => `/static/voices/${encodeURIComponent(name)}`;
@@ -13,6 +14,7 @@ const voiceUrl = (name: string) => `/static/voices/${encodeURIComponent(name)}`;
 /** The Voices screen: the person's MP3 clips, each with a player; speed, loop and restart apply to all. */
 export function VoiceList({ data, actionData }: { data: FileScreenData; actionData: FileAnswer | undefined }) {
   const { files } = data;
+  const { t, language } = useT();
   const hydrated = useHydrated();
   const [speed, setSpeed] = useState<number>(1);
   const [loop, setLoop] = useState(false);
@@ -40,19 +42,18 @@ export function VoiceList({ data, actionData }: { data: FileScreenData; actionDa
     <FilePage
       kind={VOICE_FILES}
       maxBytes={data.maxBytes}
-      maxLabel={data.maxLabel}
       actionData={actionData}
       usage={data.usage}
       outcome={actions.outcome}
-      confirm={fileDeletePanel(VOICE_FILES, data.confirming)}
+      confirm={fileDeletePanel(VOICE_FILES, data.confirming, t)}
     >
-      <section className="media-controls" aria-label="Playback">
+      <section className="media-controls" aria-label={t("Playback")}>
         <label className="media-speed">
-          Playback speed
+          {t("Playback speed")}
           <select value={speed} onChange={(event) => setSpeed(Number(event.target.value))} disabled={!hydrated}>
             {SPEEDS.map((value) => (
               <option key={value} value={value}>
-                {value}x
+                {t("{{speed}}x", { speed: formatNumber(language, value) })}
               </option>
             ))}
           </select>
@@ -65,31 +66,31 @@ export function VoiceList({ data, actionData }: { data: FileScreenData; actionDa
           disabled={!hydrated}
         >
           <Icon name="repeat" />
-          Loop: {loop ? "on" : "off"}
+          {loop ? t("Loop: on") : t("Loop: off")}
         </button>
         <button type="button" className="button" onClick={restart} disabled={!hydrated || files.length === 0}>
           <Icon name="rotate-ccw" />
-          Restart
+          {t("Restart")}
         </button>
       </section>
 
       {files.length === 0 ? (
         <EmptyState icon={VOICE_FILES.icon} className="media-empty">
-          <p>{VOICE_FILES.texts.empty}</p>
+          <p>{t(VOICE_FILES.texts.empty)}</p>
         </EmptyState>
       ) : (
-        <ul className="media-list" aria-label={VOICE_FILES.listLabel} ref={listRef}>
+        <ul className="media-list" aria-label={t(VOICE_FILES.listLabel)} ref={listRef}>
           {files.map((file) => (
             <li key={file.name} className="media-item" data-testid={VOICE_FILES.testId}>
               <div className="media-item-head">
                 <span className="media-name">{file.name}</span>
-                <span className="muted media-size">{formatBytes(file.size)}</span>
+                <span className="muted media-size">{formatSize(language, file.size)}</span>
               </div>
               <audio
                 controls
                 preload="metadata"
                 src={voiceUrl(file.name)}
-                aria-label={`Play ${file.name}`}
+                aria-label={t("Play {{name}}", { name: file.name })}
                 onPlay={(event) => {
                   lastPlayed.current = event.currentTarget;
                   event.currentTarget.playbackRate = speed;

@@ -5,17 +5,23 @@ import { FlashMessage } from "~/components/shell/flash-message";
 import { MediaHeader } from "~/components/shell/page-header";
 import { Icon } from "~/components/ui/icon";
 import { ProjectGenerators, type GeneratedChoice } from "./project-generators";
-import { ProjectMediaIcons, slotLabel } from "./project-media-icons";
+import { ProjectMediaIcons } from "./project-media-icons";
+import { SLOT_ATTACHED_ON_SAVE } from "./project-texts";
 import { MediaSlot, type MediaChoice } from "./project-media-slots";
 import { toast } from "~/components/shell/toasts";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 import type { clientAction } from "~/routes/project";
 
 /** docs/screens.md#states-and-transitions, #error-messages and #constants-and-limits texts and timing of the project editor (shared with its route's action). */
-export const TITLE_REQUIRED = "Title required";
-export const SAVED = "Project saved successfully!";
-export const SAVE_FAILED = "Failed to save project";
-export const LOAD_FAILED = "Failed to load project";
+export const TITLE_REQUIRED = msg("Title required");
+export const SAVED = msg("Project saved successfully!");
+export const SAVE_FAILED = msg("Failed to save project");
+export const LOAD_FAILED = msg("Failed to load project");
+/** The editor's page titles (its heading and the document's title). */
+export const NEW_PROJECT = msg("New Project");
+export const EDIT_PROJECT = msg("Edit Project");
 const SAVED_REDIRECT_MS = 800;
 
 export type Selection = Record<ProjectSlot, string>;
@@ -25,7 +31,7 @@ export interface EditorValues {
   description: string;
   selection: Selection;
 }
-/** The action's answer to `save` (a fetcher reads it; a plain form gets it back on a failure). */
+/** The action's answer to `save` (a fetcher reads it; a plain form gets it back on a failure); the screen shows its texts through `t`. */
 export interface SaveAnswer {
   ok: boolean;
   intent: "save";
@@ -71,12 +77,22 @@ function selectionOf(project: EditorProject | null): Selection {
   };
 }
 
+/** The editor's heading, and the document's title: `title` is NEW_PROJECT or EDIT_PROJECT. */
 export function EditorHeader({ title }: { title: string }) {
-  return <MediaHeader title={title} icon="folder-open" back={{ to: "/projects", label: "Back to Projects" }} />;
+  const { t } = useT();
+  return (
+    <>
+      <title>
+        {title === NEW_PROJECT ? t("New Project · Creative AI Studio") : t("Edit Project · Creative AI Studio")}
+      </title>
+      <MediaHeader title={t(title)} icon="folder-open" back={{ to: "/projects", label: t("Back to Projects") }} />
+    </>
+  );
 }
 
 export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; saveAnswer: SaveAnswer | null }) {
   const { isNew, project, limits, generators } = loaded;
+  const { t } = useT();
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const formAction = isNew ? "/project/new" : `/project/${encodeURIComponent(project!.id)}`;
@@ -122,9 +138,9 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
     const answer = attachFetcher.data;
     if (attachFetcher.state !== "idle" || !answer || handledAttach.current === answer) return;
     handledAttach.current = answer;
-    if (answer.ok) toast.success(answer.message);
-    else toast.error(answer.message);
-  }, [attachFetcher.state, attachFetcher.data]);
+    if (answer.ok) toast.success(t(answer.message));
+    else toast.error(t(answer.message));
+  }, [attachFetcher.state, attachFetcher.data, t]);
 
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -148,7 +164,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
     );
     setSelection((current) => ({ ...current, [slot]: choice.id }));
     if (isNew) {
-      toast.info(`${slotLabel(slot)} attached: it is saved with the project when you press Save Project.`);
+      toast.info(t(SLOT_ATTACHED_ON_SAVE[slot]));
       return;
     }
     attachFetcher.submit(
@@ -163,7 +179,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
 
   return (
     <main className="page project-editor-page">
-      <EditorHeader title={isNew ? "New Project" : "Edit Project"} />
+      <EditorHeader title={isNew ? NEW_PROJECT : EDIT_PROJECT} />
       <FlashMessage />
       {/* The form beside its generators on wide screens. */}
       <div className="workspace">
@@ -172,14 +188,14 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
           action={formAction}
           id={PROJECT_FORM_ID}
           className="card form project-form"
-          aria-label="Project"
+          aria-label={t("Project")}
           onSubmit={hydrated ? onSubmit : undefined}
           noValidate={hydrated}
         >
           <input type="hidden" name="intent" value="save" />
           <div className="project-field">
             <label>
-              Title
+              {t("Title")}
               <input
                 name="title"
                 required
@@ -196,12 +212,12 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
             </label>
             {titleError ? (
               <p className="field-error" id="project-title-error" role="alert" data-testid="project-title-error">
-                {titleError}
+                {t(titleError)}
               </p>
             ) : null}
           </div>
           <label>
-            Description
+            {t("Description")}
             <textarea
               name="description"
               rows={3}
@@ -211,7 +227,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
             />
           </label>
           <fieldset className="project-media">
-            <legend>Media</legend>
+            <legend>{t("Media")}</legend>
             <ProjectMediaIcons names={names} />
             <div className="project-slots">
               {PROJECT_SLOTS.map((slot) => (
@@ -231,17 +247,17 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
               role={status.ok ? "status" : "alert"}
               data-testid="project-status"
             >
-              {status.text}
-              {status.detail ? <span className="message-detail">{status.detail}</span> : null}
+              {t(status.text)}
+              {status.detail ? <span className="message-detail">{t(status.detail)}</span> : null}
             </p>
           ) : null}
           <div className="project-actions">
             <button type="submit" className="button button-primary" disabled={saving}>
               {saving ? null : <Icon name="save" />}
-              {saving ? "Saving..." : "Save Project"}
+              {saving ? t("Saving...") : t("Save Project")}
             </button>
             <Link className="button button-ghost" to="/projects">
-              Cancel
+              {t("Cancel")}
             </Link>
             {/* A plain download of the saved project: project.json and its files, as a zip. */}
             {isNew ? null : (
@@ -250,7 +266,7 @@ export function ProjectEditor({ data: loaded, saveAnswer }: { data: LoaderData; 
                 href={`/api/project/${encodeURIComponent(project!.id)}/export`}
                 download
               >
-                Export project
+                {t("Export project")}
               </a>
             )}
           </div>

@@ -15,9 +15,11 @@ import {
   useGenerator,
 } from "~/components/media/generator-parts";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { MusicPicker } from "~/components/media/music-picker";
 import { isFinished, VIDEO_POLL_MS, videoStatusText } from "~/browser/video-status";
 import type { ProjectSlot } from "~/common/project-rules";
+import { formatPercent } from "~/common/i18n/formats";
 
 /** A file a generator made (or a bundled track), as the editor's media choices list it. */
 export interface GeneratedChoice {
@@ -55,16 +57,18 @@ export function ProjectGenerators({
   onAttach,
   projectId,
 }: GeneratorsProps) {
+  const { t } = useT();
   return (
     <section className="card project-generators" aria-labelledby="generators-title" data-testid="generators">
       <h2 id="generators-title" className="generators-title">
         <Icon name="sparkles" />
-        Generators
+        {t("Generators")}
       </h2>
       <noscript>
         <p className="message message-error requires-javascript">
-          The generators run in your browser and need JavaScript. The music tracks and the form beside them work without
-          it.
+          {t(
+            "The generators run in your browser and need JavaScript. The music tracks and the form beside them work without it.",
+          )}
         </p>
       </noscript>
       {hydrated ? <ScriptGenerator offline={assistantOffline} onScript={onScript} /> : null}
@@ -81,23 +85,25 @@ export function ProjectGenerators({
 }
 
 function ScriptGenerator({ offline, onScript }: { offline: boolean; onScript: (script: string) => void }) {
+  const { t } = useT();
   const [prompt, setPrompt] = useState("");
   const { busy, result, outcome, run } = useGenerator<string>("Script");
   return (
-    <Generator title="Script" icon="pen-line" testId="generator-script">
+    <Generator title={t("Script")} icon="pen-line" testId="generator-script">
       {offline ? (
         <p className="muted">
-          The offline assistant writes from your own content and the studio's guide; configure an AI model
-          (AI_CHAT_MODEL) for free-form scripts.
+          {t(
+            "The offline assistant writes from your own content and the studio's guide; configure an AI model (AI_CHAT_MODEL) for free-form scripts.",
+          )}
         </p>
       ) : null}
       <PromptForm
-        label="What is the script about?"
+        label={t("What is the script about?")}
         value={prompt}
         onChange={setPrompt}
         busy={busy}
-        busyLabel="Generating..."
-        action={{ label: "Generate Script", run: () => void run(prompt, generateScript) }}
+        busyLabel={t("Generating...")}
+        action={{ label: t("Generate Script"), run: () => void run(prompt, generateScript) }}
       />
       <GeneratorOutcome outcome={outcome} />
       {result ? (
@@ -106,7 +112,7 @@ function ScriptGenerator({ offline, onScript }: { offline: boolean; onScript: (s
             {result}
           </div>
           <button type="button" className="button" onClick={() => onScript(result)}>
-            Add to description
+            {t("Add to description")}
           </button>
         </div>
       ) : null}
@@ -121,22 +127,26 @@ const choiceOf = (file: GeneratedFile, kind: string): GeneratedChoice => ({
 });
 
 function VoiceGenerator({ onAttach, projectId }: { onAttach: GeneratorsProps["onAttach"]; projectId?: string }) {
+  const { t } = useT();
   const [text, setText] = useState("");
   const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Voice");
   return (
-    <Generator title="Voice" icon="mic" testId="generator-voice">
+    <Generator title={t("Voice")} icon="mic" testId="generator-voice">
       <PromptForm
-        label="Text to speak"
+        label={t("Text to speak")}
         value={text}
         onChange={setText}
         busy={busy}
-        busyLabel="Generating..."
-        action={{ label: "Generate Voice", run: () => void run(text, (input) => generateVoiceFile(input, projectId)) }}
+        busyLabel={t("Generating...")}
+        action={{
+          label: t("Generate Voice"),
+          run: () => void run(text, (input) => generateVoiceFile(input, projectId)),
+        }}
       />
       <GeneratorOutcome outcome={outcome} />
       {result ? (
         <div className="generator-result">
-          <audio src={result.url} controls preload="metadata" aria-label="Generated voice" />
+          <audio src={result.url} controls preload="metadata" aria-label={t("Generated voice")} />
           <AttachButton label="voice" onClick={() => onAttach("voice", choiceOf(result, "speech"))} />
         </div>
       ) : null}
@@ -153,32 +163,33 @@ function ImageGenerator({
   onAttach: GeneratorsProps["onAttach"];
   projectId?: string;
 }) {
+  const { t } = useT();
   const [prompt, setPrompt] = useState("");
   const { busy, result, outcome, run } = useGenerator<GeneratedFile>("Image");
   return (
-    <Generator title="Image" icon="image" testId="generator-image">
+    <Generator title={t("Image")} icon="image" testId="generator-image">
       {configured ? null : (
         <p className="muted">
-          No image model is configured (AI_IMAGE_PROVIDER with AI_IMAGE_BASE_URL, or AI_BASE_URL with AI_IMAGE_MODEL),
-          so prompts cannot become images here yet. The Drawing Pad turns your sketches into images offline, and they
-          can be attached above.
+          {t(
+            "No image model is configured (AI_IMAGE_PROVIDER with AI_IMAGE_BASE_URL, or AI_BASE_URL with AI_IMAGE_MODEL), so prompts cannot become images here yet. The Drawing Pad turns your sketches into images offline, and they can be attached above.",
+          )}
         </p>
       )}
       <PromptForm
-        label="Describe the image"
+        label={t("Describe the image")}
         value={prompt}
         onChange={setPrompt}
         busy={busy}
-        busyLabel="Generating..."
+        busyLabel={t("Generating...")}
         action={{
-          label: "Generate Image",
+          label: t("Generate Image"),
           run: () => void run(prompt, (input) => generateImageFile(input, projectId)),
         }}
       />
       <GeneratorOutcome outcome={outcome} />
       {result ? (
         <div className="generator-result">
-          <img className="generator-image" src={result.url} alt={`Generated: ${prompt}`} />
+          <img className="generator-image" src={result.url} alt={t("Generated: {{prompt}}", { prompt })} />
           <AttachButton label="image" onClick={() => onAttach("image", choiceOf(result, "image"))} />
         </div>
       ) : null}
@@ -190,6 +201,7 @@ function ImageGenerator({
 const VIDEO_FOLLOW_MAX_MS = 20 * 60_000;
 
 function VideoGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] }) {
+  const { t, language } = useT();
   const [prompt, setPrompt] = useState("");
   const [progress, setProgress] = useState<{ status: string; progress: number } | null>(null);
   const { busy, result, outcome, run, alive } = useGenerator<GeneratedFile>("Video");
@@ -204,7 +216,11 @@ function VideoGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
         setProgress({ status: job.status, progress: job.progress });
         if (isFinished(job.status)) {
           if (job.status === "completed" && job.url && job.media_id) {
-            return { url: job.url, media_id: job.media_id, filename: `AI video: ${text.slice(0, 60)}` };
+            return {
+              url: job.url,
+              media_id: job.media_id,
+              filename: t("AI video: {{prompt}}", { prompt: text.slice(0, 60) }),
+            };
           }
           throw new Error(videoStatusText(job.status));
         }
@@ -217,21 +233,21 @@ function VideoGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
   };
 
   return (
-    <Generator title="Video" icon="clapperboard" testId="generator-video">
+    <Generator title={t("Video")} icon="clapperboard" testId="generator-video">
       <PromptForm
-        label="Describe the video"
+        label={t("Describe the video")}
         value={prompt}
         onChange={setPrompt}
         busy={busy}
-        busyLabel="Generating..."
+        busyLabel={t("Generating...")}
         rows={2}
-        action={{ label: "Generate Video", run: () => void run(prompt, generate) }}
+        action={{ label: t("Generate Video"), run: () => void run(prompt, generate) }}
       />
       {progress ? (
         <div className="upload-progress" role="status" aria-live="polite">
-          <progress max={100} value={Math.round(progress.progress * 100)} aria-label="Video progress" />
+          <progress max={100} value={Math.round(progress.progress * 100)} aria-label={t("Video progress")} />
           <span>
-            {videoStatusText(progress.status)} {Math.round(progress.progress * 100)}%
+            {t(videoStatusText(progress.status))} {formatPercent(language, progress.progress)}
           </span>
         </div>
       ) : null}
@@ -243,7 +259,7 @@ function VideoGenerator({ onAttach }: { onAttach: GeneratorsProps["onAttach"] })
             src={result.url}
             controls
             preload="metadata"
-            aria-label="Generated video"
+            aria-label={t("Generated video")}
           />
           <AttachButton label="video" onClick={() => onAttach("video", choiceOf(result, "aivideo"))} />
         </div>

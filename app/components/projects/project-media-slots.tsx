@@ -1,6 +1,8 @@
 import { MUSIC_DEMOS } from "~/common/media/music-demos";
+import { msg, type Translator } from "~/common/i18n/translate";
 import type { ProjectSlot } from "~/common/project-rules";
-import { slotLabel } from "./project-media-icons";
+import { useT } from "~/components/ui/i18n";
+import { SLOT_EMPTY, SLOT_LABELS, SLOT_NAMED } from "./project-texts";
 
 /**
  * The project editor's Media group (./project-editor.tsx): voice, music, video and image, each a
@@ -23,19 +25,23 @@ const SLOT_FIELDS: Record<ProjectSlot, string> = {
   image: "image_file",
 };
 const KIND_NOTES: Record<string, string> = {
-  voice: "voice clip",
-  speech: "generated speech",
-  video: "uploaded video",
-  aivideo: "AI video",
-  image: "image",
-  sketch: "sketch result",
-  photo: "photo",
-  clip: "camera clip",
-  memo: "voice memo",
-  music: "bundled track",
+  voice: msg("voice clip"),
+  speech: msg("generated speech"),
+  video: msg("uploaded video"),
+  aivideo: msg("AI video"),
+  image: msg("image"),
+  sketch: msg("sketch result"),
+  photo: msg("photo"),
+  clip: msg("camera clip"),
+  memo: msg("voice memo"),
+  music: msg("bundled track"),
 };
 
-const choiceText = (choice: MediaChoice) => `${choice.name} (${KIND_NOTES[choice.kind] ?? choice.kind})`;
+/** "take.mp3 (voice clip)": the name, then what kind of file it is. */
+const choiceText = (choice: MediaChoice, t: Translator["t"]) => {
+  const note = KIND_NOTES[choice.kind];
+  return t("{{name}} ({{kind}})", { name: choice.name, kind: note ? t(note) : choice.kind });
+};
 
 /** Where a chosen item plays from: a bundled track's own file, or the person's stored file. */
 function previewUrl(slot: ProjectSlot, id: string): string {
@@ -58,9 +64,10 @@ export function MediaSlot({
   value: string;
   onChange: (value: string) => void;
 }) {
+  const { t } = useT();
   const chosen = choices.find((choice) => choice.id === value);
   const url = chosen ? previewUrl(slot, chosen.id) : "";
-  const label = slotLabel(slot);
+  const label = t(SLOT_LABELS[slot]);
   return (
     <div className="project-slot" data-slot={slot} data-testid={`slot-${slot}`}>
       <label htmlFor={`project-${slot}`}>{label}</label>
@@ -70,34 +77,35 @@ export function MediaSlot({
         value={value}
         onChange={(event) => onChange(event.target.value)}
       >
-        <option value="">{`No ${label.toLowerCase()}`}</option>
+        <option value="">{t(SLOT_EMPTY[slot])}</option>
         {choices.map((choice) => (
           <option key={choice.id} value={choice.id}>
-            {choiceText(choice)}
+            {choiceText(choice, t)}
           </option>
         ))}
       </select>
       {chosen ? (
         <p className="project-slot-name" data-testid={`slot-${slot}-name`}>
-          {choiceText(chosen)}
+          {choiceText(chosen, t)}
         </p>
       ) : null}
       {url && chosen ? <SlotPreview slot={slot} url={url} name={chosen.name} /> : null}
       {choices.length === 0 && slot !== "music" ? (
-        <p className="muted project-slot-empty">{EMPTY_SLOT_HINTS[slot]}</p>
+        <p className="muted project-slot-empty">{t(EMPTY_SLOT_HINTS[slot])}</p>
       ) : null}
     </div>
   );
 }
 
 const EMPTY_SLOT_HINTS: Record<Exclude<ProjectSlot, "music">, string> = {
-  voice: "No voice clips yet: upload one in Voices or generate one under Generators.",
-  video: "No videos yet: upload one in the Video Hub or generate one under Generators.",
-  image: "No images yet: make one with the Drawing Pad or generate one under Generators.",
+  voice: msg("No voice clips yet: upload one in Voices or generate one under Generators."),
+  video: msg("No videos yet: upload one in the Video Hub or generate one under Generators."),
+  image: msg("No images yet: make one with the Drawing Pad or generate one under Generators."),
 };
 
 function SlotPreview({ slot, url, name }: { slot: ProjectSlot; url: string; name: string }) {
-  const label = `${slotLabel(slot)}: ${name}`;
+  const { t } = useT();
+  const label = t(SLOT_NAMED[slot], { name });
   if (slot === "image") return <img className="project-slot-preview" src={url} alt={label} />;
   if (slot === "video")
     return <video className="project-slot-preview" src={url} controls preload="metadata" aria-label={label} />;

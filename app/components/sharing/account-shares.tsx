@@ -1,6 +1,7 @@
 import { useFetcher } from "react-router";
-import { KIND_NAMES, type SharedLink } from "~/common/sharing/share-link-view";
+import { DELETED_TITLE, KIND_NAMES, type SharedLink } from "~/common/sharing/share-link-view";
 import { revokeShareQuestion } from "~/common/delete-question";
+import { useT } from "~/components/ui/i18n";
 import { RevokeForm } from "~/components/accounts/account-revoke";
 import { LinkFacts, LinkField } from "./share-link";
 import type { clientAction } from "~/routes/account";
@@ -10,22 +11,25 @@ import type { clientAction } from "~/routes/account";
  * with its target, views and expiry, Copy and Revoke (which asks first, as every delete does).
  */
 export function SharedLinksSection({ shares, sharingOff }: { shares: SharedLink[]; sharingOff: boolean }) {
+  const { t } = useT();
   return (
     <section className="card account-section" aria-labelledby="shared-links-title" id="shared-links">
       <h2 className="card-title" id="shared-links-title">
-        Shared links
+        {t("Shared links")}
       </h2>
       <p className="muted">
         {sharingOff
-          ? "Sharing is turned off on this server: these links open nothing now, but would again if it is turned back on. Revoke the ones you no longer want."
-          : "Anyone with one of these links can open what it points to, without an account."}
+          ? t(
+              "Sharing is turned off on this server: these links open nothing now, but would again if it is turned back on. Revoke the ones you no longer want.",
+            )
+          : t("Anyone with one of these links can open what it points to, without an account.")}
       </p>
       {shares.length === 0 ? (
         <p className="muted" data-testid="shared-links-empty">
-          No shared links yet.
+          {t("No shared links yet.")}
         </p>
       ) : (
-        <ul className="account-list" aria-label="Your shared links">
+        <ul className="account-list" aria-label={t("Your shared links")}>
           {shares.map((link) => (
             <SharedLinkItem key={link.id} link={link} />
           ))}
@@ -36,14 +40,17 @@ export function SharedLinksSection({ shares, sharingOff }: { shares: SharedLink[
 }
 
 function SharedLinkItem({ link }: { link: SharedLink }) {
+  const { t } = useT();
+  // A deleted target's title is the model's English word: the screen says it in its language.
+  const title = link.state === "gone" && link.title === DELETED_TITLE ? t(DELETED_TITLE) : link.title;
   const fetcherKey = `account-share-${link.id}`;
   const fetcher = useFetcher<typeof clientAction>({ key: fetcherKey });
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === "revoke-share") return null;
   return (
     <li className="account-item share-account-item" data-testid="shared-link">
       <div className="account-item-text">
-        <strong>{link.title}</strong>
-        <span className="account-badge">{KIND_NAMES[link.kind]}</span>
+        <strong>{title}</strong>
+        <span className="account-badge">{t(KIND_NAMES[link.kind])}</span>
         <LinkFacts link={link} />
         <LinkField link={link} />
       </div>
@@ -51,12 +58,12 @@ function SharedLinkItem({ link }: { link: SharedLink }) {
         fetcherKey={fetcherKey}
         intent="revoke-share"
         id={link.id}
-        question={revokeShareQuestion(link.title)}
-        confirmLabel="Revoke"
-        label={`Revoke the link to ${link.title}, made ${link.created_at.slice(0, 10)}`}
+        question={revokeShareQuestion(title, t)}
+        confirmLabel={t("Revoke")}
+        label={t("Revoke the link to {{title}}, made {{date}}", { title, date: link.created_at.slice(0, 10) })}
         icon="trash-2"
       >
-        Revoke
+        {t("Revoke")}
       </RevokeForm>
     </li>
   );

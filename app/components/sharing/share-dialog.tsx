@@ -8,6 +8,7 @@ import {
   type SharingOptions,
 } from "~/common/sharing/share-link-view";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { SharePanel } from "./share-panel";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
@@ -37,6 +38,7 @@ export function ShareControl({
   /** The label's class (the library's cards hide it on a phone, the icon and the name stay). */
   labelClassName?: string;
 }) {
+  const { t } = useT();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const opener = useRef<HTMLAnchorElement>(null);
@@ -68,7 +70,7 @@ export function ShareControl({
         ref={opener}
         href={href}
         className={className}
-        aria-label={`Share ${title}`}
+        aria-label={t("Share {{title}}", { title })}
         aria-haspopup={hydrated ? "dialog" : undefined}
         data-keep-scroll
         onClick={(event) => {
@@ -79,7 +81,7 @@ export function ShareControl({
         data-testid="share-control"
       >
         <Icon name="send" />
-        <span className={labelClassName}>Share</span>
+        <span className={labelClassName}>{t("Share")}</span>
       </a>
       {open ? (
         <dialog
@@ -94,9 +96,9 @@ export function ShareControl({
         >
           <div className="share-dialog-head">
             <h2 id={headingId} className="share-dialog-title">
-              {`Share “${title}”`}
+              {t("Share “{{title}}”", { title })}
             </h2>
-            <button type="button" className="button button-ghost button-small" onClick={close} aria-label="Close">
+            <button type="button" className="button button-ghost button-small" onClick={close} aria-label={t("Close")}>
               <Icon name="x" />
             </button>
           </div>
@@ -121,6 +123,7 @@ export function SharePanelInPage({
   screen: string;
   titleOf: (id: string) => string | undefined;
 }) {
+  const { t } = useT();
   const panel = sharing?.panel;
   const title = panel ? titleOf(panel.target_id) : undefined;
   if (!sharing || !panel || title === undefined) return null;
@@ -129,11 +132,11 @@ export function SharePanelInPage({
     <section className="card share-in-page" aria-labelledby={headingId} id="share">
       <div className="share-dialog-head">
         <h2 id={headingId} className="share-dialog-title">
-          {`Share “${title}”`}
+          {t("Share “{{title}}”", { title })}
         </h2>
         <Link className="button button-ghost button-small" to={withoutSharePanel(screen)} preventScrollReset>
           <Icon name="x" />
-          Close
+          {t("Close")}
         </Link>
       </div>
       <SharePanel

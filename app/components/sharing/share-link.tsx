@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { expiryText, viewsText, type SharedLink } from "~/common/sharing/share-link-view";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
 /**
@@ -8,13 +9,14 @@ import { useHydrated } from "~/components/ui/use-hydrated";
  * it on the clipboard and says "Copied"; where the clipboard is refused it selects the text for the
  * person's own copy. Without JavaScript the field is there to select.
  */
-export function LinkField({ link, label = "Link" }: { link: SharedLink; label?: string }) {
+export function LinkField({ link, label }: { link: SharedLink; label?: string }) {
+  const { t } = useT();
   const inputId = `share-url-${link.id}`;
   // The sealed token no longer opens (the server's secret changed): the link cannot be shown again.
-  if (!link.url) return <p className="muted">This link can no longer be shown; make a new one.</p>;
+  if (!link.url) return <p className="muted">{t("This link can no longer be shown; make a new one.")}</p>;
   return (
     <div className="share-link-field">
-      <label htmlFor={inputId}>{label}</label>
+      <label htmlFor={inputId}>{label ?? t("Link")}</label>
       <div className="share-link-row">
         <input
           id={inputId}
@@ -32,6 +34,7 @@ export function LinkField({ link, label = "Link" }: { link: SharedLink; label?: 
 }
 
 function CopyLinkButton({ url, inputId }: { url: string; inputId: string }) {
+  const { t } = useT();
   const hydrated = useHydrated();
   const [state, setState] = useState<"idle" | "copied" | "selected">("idle");
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -62,13 +65,13 @@ function CopyLinkButton({ url, inputId }: { url: string; inputId: string }) {
         aria-describedby={`${inputId}-copy-status`}
       >
         {state === "copied" ? <Icon name="check" /> : null}
-        {state === "copied" ? "Copied" : "Copy link"}
+        {state === "copied" ? t("Copied") : t("Copy link")}
       </button>
       <span id={`${inputId}-copy-status`} className="share-copy-status" role="status">
         {state === "copied"
-          ? "Link copied to the clipboard."
+          ? t("Link copied to the clipboard.")
           : state === "selected"
-            ? "The link is selected: copy it with Ctrl+C (⌘C)."
+            ? t("The link is selected: copy it with Ctrl+C (⌘C).")
             : ""}
       </span>
     </>
@@ -77,13 +80,12 @@ function CopyLinkButton({ url, inputId }: { url: string; inputId: string }) {
 
 /** "3 / 10 views · Expires …", for a link's row. */
 export function LinkFacts({ link }: { link: SharedLink }) {
+  const translator = useT();
+  const expiry = expiryText(link, translator);
   return (
     <span className="muted share-facts" data-testid="share-facts">
-      {viewsText(link)} · {link.state === "active" && link.expires_at ? <ExpiryTime link={link} /> : expiryText(link)}
+      {viewsText(link, translator)} ·{" "}
+      {link.state === "active" && link.expires_at ? <time dateTime={link.expires_at}>{expiry}</time> : expiry}
     </span>
   );
-}
-
-function ExpiryTime({ link }: { link: SharedLink }) {
-  return <time dateTime={link.expires_at ?? undefined}>{expiryText(link)}</time>;
 }

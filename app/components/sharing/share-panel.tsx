@@ -1,6 +1,8 @@
 import { useActionData, useFetcher } from "react-router";
 import {
   NEVER_EXPIRES,
+  SHARE_RETRY,
+  shareFieldText,
   type ShareAnswer,
   type SharedKind,
   type SharePanelData,
@@ -8,6 +10,8 @@ import {
 } from "~/common/sharing/share-link-view";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
+import { MARK, SentenceWith } from "./sentence-with";
 import { LinkFacts, LinkField } from "./share-link";
 
 /**
@@ -33,6 +37,8 @@ export function SharePanel({
   /** What the page's loader knows (JavaScript off): the target's links and the one just made. */
   panel: SharePanelData | null;
 }) {
+  const translator = useT();
+  const { t } = translator;
   const fetcher = useFetcher<ShareAnswer>({ key: `share-${kind}-${id}` });
   const actionData = useActionData<ShareAnswer | Record<string, unknown>>();
   const pageAnswer =
@@ -56,7 +62,7 @@ export function SharePanel({
         <EnhancedField />
         <div className="share-fields">
           <div className="share-field">
-            <label htmlFor={`${prefix}-expiry`}>Link expires after</label>
+            <label htmlFor={`${prefix}-expiry`}>{t("Link expires after")}</label>
             <select
               id={`${prefix}-expiry`}
               name="expires_in_hours"
@@ -66,18 +72,18 @@ export function SharePanel({
             >
               {options.expiry.map((choice) => (
                 <option key={choice.label} value={choice.hours === null ? NEVER_EXPIRES : String(choice.hours)}>
-                  {choice.label}
+                  {t(choice.label)}
                 </option>
               ))}
             </select>
             {expiryError ? (
               <span className="field-error" id={`${prefix}-expiry-error`}>
-                {expiryError}
+                {shareFieldText(translator, expiryError)}
               </span>
             ) : null}
           </div>
           <div className="share-field">
-            <label htmlFor={`${prefix}-max-views`}>Maximum views</label>
+            <label htmlFor={`${prefix}-max-views`}>{t("Maximum views")}</label>
             <input
               id={`${prefix}-max-views`}
               name="max_views"
@@ -85,42 +91,43 @@ export function SharePanel({
               inputMode="numeric"
               min={1}
               step={1}
-              placeholder="Unlimited"
+              placeholder={t("Unlimited")}
               aria-invalid={maxError ? true : undefined}
               aria-describedby={maxError ? `${prefix}-max-views-error` : `${prefix}-max-views-hint`}
             />
             {maxError ? (
               <span className="field-error" id={`${prefix}-max-views-error`}>
-                {maxError}
+                {shareFieldText(translator, maxError)}
               </span>
             ) : (
               <span className="muted share-hint" id={`${prefix}-max-views-hint`}>
-                Leave empty for no limit.
+                {t("Leave empty for no limit.")}
               </span>
             )}
           </div>
         </div>
         {refused && !refused.fieldErrors ? (
           <p className="message message-error" role="alert">
-            {refused.message}
+            {t(refused.message)}
+            {refused.detail ? ` ${t(refused.detail)}` : null}
           </p>
         ) : null}
         <div>
           <button type="submit" className="button button-primary" disabled={busy}>
             <Icon name="plus" />
-            {busy ? "Creating..." : "Create link"}
+            {busy ? t("Creating...") : t("Create link")}
           </button>
         </div>
       </fetcher.Form>
 
       {shown ? (
         <div className="share-result" data-testid="share-result">
-          <LinkField link={shown.share} label={`Link to “${title}”`} />
+          <LinkField link={shown.share} label={t("Link to “{{title}}”", { title })} />
           <LinkFacts link={shown.share} />
           <img
             className="share-qr"
             src={shown.qr}
-            alt={`QR code of the link to “${title}”`}
+            alt={t("QR code of the link to “{{title}}”", { title })}
             width={168}
             height={168}
             data-testid="share-qr"
@@ -130,17 +137,19 @@ export function SharePanel({
 
       {earlier.length > 0 ? (
         <div className="share-earlier">
-          <h3 className="share-earlier-title">Links made before</h3>
+          <h3 className="share-earlier-title">{t("Links made before")}</h3>
           <ul className="share-earlier-list">
             {earlier.map((link) => (
               <li key={link.id} className="share-earlier-item">
-                <LinkField link={link} label={`Link made ${link.created_at.slice(0, 10)}`} />
+                <LinkField link={link} label={t("Link made {{date}}", { date: link.created_at.slice(0, 10) })} />
                 <LinkFacts link={link} />
               </li>
             ))}
           </ul>
           <p className="muted">
-            Turn links off under <a href="/account#shared-links">Account, Shared links</a>.
+            <SentenceWith text={t("Turn links off under {{place}}.", { place: MARK })}>
+              <a href="/account#shared-links">{t("Account, Shared links")}</a>
+            </SentenceWith>
           </p>
         </div>
       ) : null}
@@ -150,5 +159,5 @@ export function SharePanel({
 
 /** A screen's own answer to a failed request (its clientAction's fallback) reaches this fetcher too. */
 function failedAnswer(id: string): ShareAnswer {
-  return { intent: "share", ok: false, id, message: "❌ Could not create the link. Please try again." };
+  return { intent: "share", ok: false, id, message: SHARE_RETRY };
 }

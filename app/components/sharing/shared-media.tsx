@@ -1,16 +1,19 @@
 import type { SharedFileView } from "~/common/sharing/shared-page-view";
+import { useT } from "~/components/ui/i18n";
 
 /**
  * A shared file as the page shows it: the picture, a player (its seeking asks the file link for byte
  * ranges), or for any other kind of file its name and type; then its Download.
  */
 export function SharedMedia({ file }: { file: SharedFileView }) {
+  const { t } = useT();
   return (
     <div className="shared-media">
       <MediaElement file={file} />
       <p className="shared-download">
         <a className="button button-primary" href={file.downloadHref} download={file.name}>
-          Download<span className="visually-hidden"> {file.name}</span>
+          {t("Download")}
+          <span className="visually-hidden"> {file.name}</span>
         </a>
       </p>
     </div>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { currentDialog, settleDialog, subscribeToDialogs } from "~/browser/app-dialogs";
+import { useT } from "~/components/ui/i18n";
 
 const noDialog = () => null;
 
@@ -9,6 +10,7 @@ const noDialog = () => null;
  * focus given back to where it was when the dialog closes.
  */
 export function AppDialogHost() {
+  const { t } = useT();
   const dialog = useSyncExternalStore(subscribeToDialogs, currentDialog, noDialog);
   const element = useRef<HTMLDialogElement>(null);
   const safe = useRef<HTMLButtonElement>(null);
@@ -57,19 +59,19 @@ export function AppDialogHost() {
         {dialog.kind === "confirm" ? (
           <>
             <button ref={safe} type="button" className="button button-ghost" onClick={() => settle(false)}>
-              Cancel
+              {t("Cancel")}
             </button>
             <button
               type="button"
               className={dialog.danger ? "button button-danger" : "button"}
               onClick={() => settle(true)}
             >
-              {dialog.confirmLabel}
+              {t(dialog.confirmLabel)}
             </button>
           </>
         ) : (
           <button ref={safe} type="button" className="button" onClick={() => settle(true)}>
-            {dialog.confirmLabel}
+            {t(dialog.confirmLabel)}
           </button>
         )}
       </div>

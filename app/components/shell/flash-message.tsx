@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from "react-router";
 import type { loader } from "~/root";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useT } from "~/components/ui/i18n";
 
 /** What a media screen says about the last thing the person did (in the page; toasts need JavaScript). */
 export interface Outcome {
@@ -29,11 +30,13 @@ export function OutcomeMessage({ outcome }: { outcome: Outcome | null | undefine
  * app is hydrated (and always without JavaScript); once hydrated the toast shows it.
  */
 export function FlashMessage() {
+  const { t } = useT();
   const hydrated = useHydrated();
   const rootData = useRouteLoaderData<typeof loader>("root");
   const flash = rootData?.toast;
   if (hydrated || !flash) return null;
-  return <OutcomeMessage outcome={{ ok: flash.type !== "error", message: flash.message }} />;
+  // Said in the screen's language when it was made; an English text left by an older answer is looked up.
+  return <OutcomeMessage outcome={{ ok: flash.type !== "error", message: t(flash.message) }} />;
 }
 
 /**
@@ -41,6 +44,7 @@ export function FlashMessage() {
  * message of a plain-form redirect is also shown in the page; once hydrated the toast shows it.
  */
 export function FlashFallback() {
+  const { t } = useT();
   const hydrated = useHydrated();
   const rootData = useRouteLoaderData<typeof loader>("root");
   const flash = rootData?.toast;
@@ -50,7 +54,7 @@ export function FlashFallback() {
       className={`message ${flash.type === "error" ? "message-error" : "message-success"}`}
       role={flash.type === "error" ? "alert" : "status"}
     >
-      {flash.message}
+      {t(flash.message)}
     </p>
   );
 }

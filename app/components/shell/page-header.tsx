@@ -1,13 +1,16 @@
 import { Link } from "react-router";
 import type { IconName } from "~/common/icons";
 import { Icon } from "~/components/ui/icon";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 
 /** The one label for the way back to the dashboard on every tool screen (the wording in docs/screens.md#after-create-and-a-pin). */
-export const BACK_TO_DASHBOARD = { to: "/dashboard", label: "Back to Dashboard" };
+export const BACK_TO_DASHBOARD = { to: "/dashboard", label: msg("Back to Dashboard") };
 
 /**
  * One page header for every screen: a way back (the dashboard unless said otherwise; `back={null}`
- * for none), the title with its icon, and the screen's own actions or badges.
+ * for none), the title with its icon, and the screen's own actions or badges. The way back's label and
+ * aria-label are English catalogue keys (msg()) or already translated; the title is the caller's t().
  */
 export function PageHeader({
   title,
@@ -22,12 +25,17 @@ export function PageHeader({
   className?: string;
   children?: React.ReactNode;
 }) {
+  const { t } = useT();
   return (
     <header className={className ? `page-header ${className}` : "page-header"}>
       {back ? (
-        <Link className="button button-ghost page-back" to={back.to} aria-label={back.ariaLabel}>
+        <Link
+          className="button button-ghost page-back"
+          to={back.to}
+          aria-label={back.ariaLabel === undefined ? undefined : t(back.ariaLabel)}
+        >
           <Icon name="arrow-left" />
-          {back.label}
+          {t(back.label)}
         </Link>
       ) : null}
       <h1>

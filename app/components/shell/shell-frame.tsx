@@ -3,9 +3,13 @@ import { Form, useFetchers, useLocation, useMatches } from "react-router";
 import { DASHBOARD_TOOLS } from "~/common/tools";
 import { useFollowLinksInApp } from "./in-app-links";
 import { ThemeToggle } from "./theme-toggle";
+import { LanguageMenu } from "./language-menu";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 
 /** What a screen may ask of the shell through its route `handle`: where the skip link goes; that it has its own theme toggle. */
 export interface ShellHandle {
+  /** `label` is an English catalogue key (msg()): the shell says it in the screen's language. */
   skipLink?: { href: string; label: string };
   /** The screen's header has the dark-mode toggle in docs/screens.md (the dashboard): the shell then shows none, so a page has one theme control. */
   ownThemeToggle?: boolean;
@@ -16,9 +20,9 @@ export interface ScriptsHandle {
   withoutScripts?: boolean;
 }
 
-const DEFAULT_SKIP = { href: "#main", label: "Skip to content" };
+const DEFAULT_SKIP = { href: "#main", label: msg("Skip to content") };
 
-const NAV_ITEMS = [{ id: "dashboard", label: "Dashboard", path: "/dashboard" }, ...DASHBOARD_TOOLS];
+const NAV_ITEMS = [{ id: "dashboard", label: msg("Dashboard"), path: "/dashboard" }, ...DASHBOARD_TOOLS];
 
 /** The nav entry a page belongs to: its own path, or the screen it is part of. */
 export function navSection(pathname: string): string | null {
@@ -37,6 +41,7 @@ export function navSection(pathname: string): string | null {
  * in view (docs/screens.md "Shell and toasts").
  */
 export function AppShell({ email, plan, children }: { email: string; plan: string; children: React.ReactNode }) {
+  const { t } = useT();
   const location = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
   const current = navSection(location.pathname);
@@ -69,7 +74,7 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
   return (
     <div className="shell">
       <a className="skip-link" href={skip.href}>
-        {skip.label}
+        {t(skip.label)}
       </a>
       {/* Its links are plain (in-app-links.ts): the bar follows them in the app. */}
       <header className="shell-bar" onClick={followLink}>
@@ -78,24 +83,24 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
           Creative AI Studio
         </a>
         <details className="shell-menu" ref={menu} onKeyDown={closeOnEscape}>
-          <summary className="button button-ghost">Menu</summary>
+          <summary className="button button-ghost">{t("Menu")}</summary>
           <div className="shell-panel">
-            <nav className="shell-nav" aria-label="Studio">
+            <nav className="shell-nav" aria-label={t("Studio")}>
               {/* The icons are CSS's, keyed by the link's path (app.css, "Tool icons"). */}
               {NAV_ITEMS.map((item) => (
                 <a key={item.id} href={item.path} aria-current={current === item.path ? "page" : undefined}>
-                  {item.label}
+                  {t(item.label)}
                 </a>
               ))}
             </nav>
-            <section className="shell-account" aria-label="Account">
+            <section className="shell-account" aria-label={t("Account")}>
               <p className="shell-email">
                 <a href="/account" aria-current={location.pathname === "/account" ? "page" : undefined}>
                   <span>{email}</span>
                 </a>
               </p>
               <p>
-                Plan: <strong>{shownPlan}</strong>
+                {t("Plan:")} <strong>{t(shownPlan)}</strong>
               </p>
               <div className="shell-account-actions">
                 <a
@@ -103,15 +108,16 @@ export function AppShell({ email, plan, children }: { email: string; plan: strin
                   href="/account"
                   aria-current={location.pathname === "/account" ? "page" : undefined}
                 >
-                  Account
+                  {t("Account")}
                 </a>
                 {ownThemeToggle ? null : <ThemeToggle className="button-small shell-theme" />}
                 <Form method="post" action="/logout" className="inline-form" discover="none">
                   <button type="submit" className="button button-ghost button-small shell-logout">
-                    Logout
+                    {t("Logout")}
                   </button>
                 </Form>
               </div>
+              <LanguageMenu className="language-menu shell-language" />
             </section>
           </div>
         </details>

@@ -1,4 +1,5 @@
-import { formatBytes } from "~/common/bytes";
+import { formatPercent, formatSize } from "~/common/i18n/formats";
+import { useT } from "~/components/ui/i18n";
 
 export interface StorageUsageView {
   /** Files and text together: what the quota counts. */
@@ -21,10 +22,13 @@ export function storageMeterNumbers(usage: StorageUsageView) {
  * count together; the line says how much of each.
  */
 export function StorageMeter({ usage }: { usage: StorageUsageView }) {
+  const { t, language } = useT();
   const { percent, mediaBytes, textBytes } = storageMeterNumbers(usage);
+  const size = (bytes: number) => formatSize(language, bytes);
+  const shownPercent = formatPercent(language, percent / 100);
   return (
     <div className="storage-meter" data-testid="storage-meter">
-      <label htmlFor="storage-meter">Storage</label>
+      <label htmlFor="storage-meter">{t("Storage")}</label>
       <meter
         id="storage-meter"
         min={0}
@@ -34,11 +38,16 @@ export function StorageMeter({ usage }: { usage: StorageUsageView }) {
         optimum={0}
         value={usage.usedBytes}
       >
-        {percent}%
+        {shownPercent}
       </meter>
       <span className="muted">
-        {formatBytes(usage.usedBytes)} of {formatBytes(usage.quotaBytes)} used ({percent}%): files{" "}
-        {formatBytes(mediaBytes)}, text {formatBytes(textBytes)}
+        {t("{{used}} of {{quota}} used ({{percent}}): files {{files}}, text {{text}}", {
+          used: size(usage.usedBytes),
+          quota: size(usage.quotaBytes),
+          percent: shownPercent,
+          files: size(mediaBytes),
+          text: size(textBytes),
+        })}
       </span>
     </div>
   );

@@ -2,6 +2,8 @@ import { useFetcher, useFetchers, useLocation, useRouteLoaderData } from "react-
 import type { Theme } from "~/common/tools";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import type { loader } from "~/root";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 
 /** The theme as the person last chose it, counting a toggle still on its way to the server. */
 export function useTheme(): Theme {
@@ -17,6 +19,7 @@ export function useTheme(): Theme {
  * "Dark mode: off" state label and a "Dark theme" action label disagreed); `data-next` picks its icon.
  */
 export function ThemeToggle({ className = "" }: { className?: string }) {
+  const { t } = useT();
   const fetcher = useFetcher({ key: "theme" });
   const theme = useTheme();
   const location = useLocation();
@@ -32,12 +35,13 @@ export function ThemeToggle({ className = "" }: { className?: string }) {
         className={className ? `button button-ghost ${className}` : "button button-ghost"}
         data-next={next}
       >
-        {themeToggleLabel(next)}
+        {t(themeToggleLabel(next))}
       </button>
     </fetcher.Form>
   );
 }
 
+/** The toggle's label in English, a catalogue key: the screen shows `t(themeToggleLabel(next))`. */
 export function themeToggleLabel(next: Theme): string {
-  return `Switch to ${next} theme`;
+  return next === "dark" ? msg("Switch to dark theme") : msg("Switch to light theme");
 }

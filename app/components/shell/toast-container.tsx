@@ -3,6 +3,7 @@ import { ToastContainer, toast, type CloseButtonProps } from "react-toastify/uns
 import "react-toastify/ReactToastify.css";
 import type { Theme } from "~/common/tools";
 import { pauseWhileFocused } from "./toast-peek";
+import { useT } from "~/components/ui/i18n";
 
 /**
  * The toasts' container with its settings. It comes with react-toastify in a chunk of its own, fetched
@@ -17,11 +18,12 @@ const subscribeToMotion = (listener: () => void) => {
 
 /** Each toast's close control, named for what it closes (react-toastify's own is called "close"). */
 function CloseToast({ closeToast }: CloseButtonProps) {
+  const { t } = useT();
   return (
     <button
       type="button"
       className="Toastify__close-button toast-close"
-      aria-label="Close notification"
+      aria-label={t("Close notification")}
       onClick={(event) => {
         event.stopPropagation();
         closeToast(event);

@@ -5,6 +5,7 @@ import type { ToastOptions } from "react-toastify/unstyled";
 import { useTheme } from "./theme-toggle";
 import { startsWithEmoji, toastStack } from "./toast-peek";
 import type { loader } from "~/root";
+import { useT } from "~/components/ui/i18n";
 
 export interface FlashToast {
   type: "info" | "success" | "error" | "warning";
@@ -46,6 +47,7 @@ const LazyToastContainer = lazy(() => import("./toast-container"));
 
 /** Mounts the toasts' container once a toast is raised, raises the flash toast, and clears toasts on sign-out. */
 export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
+  const { t } = useT();
   const { pathname } = useLocation();
   const theme = useTheme();
   const mounted = useSyncExternalStore(
@@ -68,8 +70,9 @@ export function Toasts({ flash }: { flash: FlashToast | null | undefined }) {
   }, [signedIn]);
   useEffect(() => {
     // A flash message that lands on the dashboard closes after 3 s like the dashboard's own (docs/screens.md#constants-and-limits).
+    // Said in the screen's language when it was made; an English text left by an older answer is looked up.
     if (flash)
-      toast[flash.type](flash.message, pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
+      toast[flash.type](t(flash.message), pathname === "/dashboard" ? { autoClose: DASHBOARD_TOAST_MS } : undefined);
     // Only a new flash raises a toast; the path is read when it arrives.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [flash]);

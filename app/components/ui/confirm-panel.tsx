@@ -1,9 +1,12 @@
 import { Form, Link } from "react-router";
+import { useT } from "~/components/ui/i18n";
+import { msg } from "~/common/i18n/translate";
 
 /**
  * Without JavaScript, a delete asks on its screen first (docs/screens.md#dialogs): this panel, with the
  * item's name in the question, posts the same intent again with `confirmed=1`; Cancel goes back.
- * With JavaScript the app's dialog asks instead (browser/confirm-delete.ts).
+ * With JavaScript the app's dialog asks instead (browser/confirm-delete.ts). The question and detail
+ * are the caller's t(); `confirmLabel` an English catalogue key (msg()) or the caller's t().
  */
 export function ConfirmPanel({
   question,
@@ -11,7 +14,7 @@ export function ConfirmPanel({
   action,
   fields,
   cancelTo,
-  confirmLabel = "Delete",
+  confirmLabel = msg("Delete"),
 }: {
   question: string;
   detail?: string;
@@ -22,6 +25,7 @@ export function ConfirmPanel({
   cancelTo: string;
   confirmLabel?: string;
 }) {
+  const { t } = useT();
   return (
     <Form
       method="post"
@@ -46,10 +50,10 @@ export function ConfirmPanel({
       <input type="hidden" name="confirmed" value="1" />
       <div className="confirm-actions">
         <button type="submit" className="button button-danger">
-          {confirmLabel}
+          {t(confirmLabel)}
         </button>
         <Link className="button button-ghost" to={cancelTo}>
-          Cancel
+          {t("Cancel")}
         </Link>
       </div>
     </Form>

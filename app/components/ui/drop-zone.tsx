@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useRef, useState } from "react";
 import { Icon } from "./icon";
+import { useT } from "~/components/ui/i18n";
 
 /**
  * The file picker: a drop zone with the native <input type="file"> inside, so choosing (and the
@@ -21,6 +22,7 @@ export const DropZone = forwardRef<
     onChoose?: () => void;
   }
 >(function DropZone({ label, name, accept, required, hint, id, error, onChoose }, ref) {
+  const { t } = useT();
   const [active, setActive] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
   const inputId = id ?? `drop-zone-${name}`;
@@ -89,7 +91,7 @@ export const DropZone = forwardRef<
       />
       {chosen ? (
         <p className="drop-zone-file" aria-live="polite">
-          Chosen: <strong>{chosen}</strong>
+          {t("Chosen:")} <strong>{chosen}</strong>
         </p>
       ) : null}
       {error ? (

@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { confirmDelete, submitterOf } from "~/browser/confirm-delete";
 import { focusAfterRemoval } from "~/browser/focus";
-import { formatBytes } from "~/common/bytes";
-import { deleteQuestion } from "~/common/delete-question";
+import { formatDateTime, formatSize } from "~/common/i18n/formats";
+import { msg } from "~/common/i18n/translate";
+import { useT } from "~/components/ui/i18n";
 import { Icon } from "~/components/ui/icon";
 import { EmptyState } from "~/components/shell/page-header";
 import { toast } from "~/components/shell/toasts";
@@ -11,7 +12,7 @@ import { VideoModal } from "~/components/media/video-modal";
 import type { clientAction } from "~/routes/videos";
 
 /** The Video Hub player's failure text (docs/screens.md#error-messages). */
-const PLAYBACK_FAILED = "Playback failed. Please try again.";
+const PLAYBACK_FAILED = msg("Playback failed. Please try again.");
 
 /**
  * The Video Hub's "Generated" section (decision 0043): the person's AI video clips, each titled by its
@@ -43,17 +44,15 @@ export interface GeneratedAnswer {
 
 export const GENERATED_INTENT = "delete-generated";
 /** the Video hub text in docs/screens.md#error-messages for a delete that failed. */
-export const GENERATED_DELETE_FAILED = "Failed to delete video.";
+export const GENERATED_DELETE_FAILED = msg("Failed to delete video.");
 
 /** Where "Open in Video Hub" leads for a generated clip. */
 export const generatedVideoHref = (id: string) =>
   `/videos?${new URLSearchParams({ generated: id })}#${generatedAnchor(id)}`;
 export const generatedAnchor = (id: string) => `generated-${id}`;
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-
 export function GeneratedVideos({ videos, highlighted }: { videos: GeneratedVideo[]; highlighted: string | null }) {
+  const { t } = useT();
   // Play opens the clip in the Video Hub's modal player, as an upload's Play does (without JavaScript: the file).
   const [playing, setPlaying] = useState<{ name: string; url: string } | null>(null);
   return (
@@ -61,16 +60,19 @@ export function GeneratedVideos({ videos, highlighted }: { videos: GeneratedVide
       <div className="card generated-videos-card">
         <h2 id="generated-videos-title" className="card-title">
           <Icon name="clapperboard" />
-          Generated
+          {t("Generated")}
         </h2>
         {videos.length === 0 ? (
           <EmptyState icon="clapperboard" className="media-empty">
             <p>
-              No generated videos yet. Make one with <a href="/aivideo">AI Video</a>.
+              <WithLink
+                text={t("No generated videos yet. Make one with {{link}}.", { link: LINK })}
+                link={<a href="/aivideo">{t("AI Video")}</a>}
+              />
             </p>
           </EmptyState>
         ) : (
-          <ul className="generated-list" aria-label="Generated videos">
+          <ul className="generated-list" aria-label={t("Generated videos")}>
             {videos.map((video) => (
               <GeneratedItem
                 key={video.id}
@@ -87,10 +89,24 @@ export function GeneratedVideos({ videos, highlighted }: { videos: GeneratedVide
         onClose={() => setPlaying(null)}
         onError={() => {
           setPlaying(null);
-          toast.error(PLAYBACK_FAILED);
+          toast.error(t(PLAYBACK_FAILED));
         }}
       />
     </section>
+  );
+}
+
+/** A whole translated sentence with a link in it: the sentence says where ({{link}}), so each language keeps its word order. */
+const LINK = "{{link}}";
+function WithLink({ text, link }: { text: string; link: React.ReactNode }) {
+  const at = text.indexOf(LINK);
+  if (at === -1) return text;
+  return (
+    <>
+      {text.slice(0, at)}
+      {link}
+      {text.slice(at + LINK.length)}
+    </>
   );
 }
 
@@ -103,14 +119,15 @@ function GeneratedItem({
   highlighted: boolean;
   onPlay: () => void;
 }) {
+  const { t, language } = useT();
   const fetcher = useFetcher<typeof clientAction>({ key: `generated-delete-${video.id}` });
   const reported = useRef<unknown>(null);
   // A failure says the text in docs/screens.md#error-messages (a success's toast comes with the answer, from the server).
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || reported.current === fetcher.data) return;
     reported.current = fetcher.data;
-    if (!fetcher.data.ok) toast.error(fetcher.data.message);
-  }, [fetcher.state, fetcher.data]);
+    if (!fetcher.data.ok) toast.error(t(fetcher.data.message));
+  }, [fetcher.state, fetcher.data, t]);
 
   // While the delete is under way (and after it succeeded) the item is gone from the list.
   if (fetcher.state !== "idle" || fetcher.data?.ok === true) return null;
@@ -119,7 +136,8 @@ function GeneratedItem({
     event.preventDefault();
     const row = event.currentTarget.closest("li");
     // docs/screens.md#dialogs: the app's dialog asks first (without JavaScript, the Video Hub's panel).
-    if (!(await confirmDelete(submitterOf(event), { message: deleteQuestion(video.title) }))) return;
+    if (!(await confirmDelete(submitterOf(event), { message: t("Delete “{{title}}”?", { title: video.title }) })))
+      return;
     focusAfterRemoval(row, "button[data-delete-generated]", () =>
       document.querySelector<HTMLElement>("#generated-videos-title"),
     );
@@ -142,7 +160,7 @@ function GeneratedItem({
         {video.title}
       </h3>
       <p className="muted generated-item-meta">
-        {formatBytes(video.size)} · {when(video.createdAt)} UTC
+        {formatSize(language, video.size)} · {formatDateTime(language, video.createdAt)}
       </p>
       <video
         className="generated-item-video"
@@ -150,7 +168,7 @@ function GeneratedItem({
         controls
         preload="metadata"
         playsInline
-        aria-label={`Preview “${video.title}”`}
+        aria-label={t("Preview “{{title}}”", { title: video.title })}
         data-testid="generated-video"
       />
       <div className="media-actions">
@@ -161,20 +179,20 @@ function GeneratedItem({
             event.preventDefault();
             onPlay();
           }}
-          aria-label={`Play “${video.title}”`}
+          aria-label={t("Play “{{title}}”", { title: video.title })}
           data-play-generated
         >
           <Icon name="play" />
-          Play
+          {t("Play")}
         </a>
         <a
           className="button button-small"
           href={video.url}
           download={video.name}
-          aria-label={`Download “${video.title}”`}
+          aria-label={t("Download “{{title}}”", { title: video.title })}
         >
           <Icon name="download" />
-          Download
+          {t("Download")}
         </a>
         <Form method="post" action="/videos" className="inline-form" onSubmit={(event) => void remove(event)}>
           <input type="hidden" name="intent" value={GENERATED_INTENT} />
@@ -182,11 +200,11 @@ function GeneratedItem({
           <button
             type="submit"
             className="button button-ghost button-small"
-            aria-label={`Delete “${video.title}”`}
+            aria-label={t("Delete “{{title}}”", { title: video.title })}
             data-delete-generated
           >
             <Icon name="trash-2" />
-            Delete
+            {t("Delete")}
           </button>
         </Form>
       </div>

@@ -1,7 +1,9 @@
 import { useEffect, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import { listVideoJobs, type ListedVideoJob } from "~/browser/ai-client";
-import { isFinished, videoStatusText, VIDEO_POLL_MS } from "~/browser/video-status";
+import { isFinished, videoRefusalText, videoStatusText, VIDEO_POLL_MS } from "~/browser/video-status";
+import { formatNumber, formatPercent } from "~/common/i18n/formats";
+import { useT } from "~/components/ui/i18n";
 import { EnhancedField } from "~/components/ui/enhanced-field";
 import { Icon } from "~/components/ui/icon";
 import type { IconName } from "~/common/icons";
@@ -29,6 +31,7 @@ export const hasActiveJob = (jobs: ListedVideoJob[]) => jobs.some((job) => !isFi
  * the page refreshes itself, routes/aivideo.tsx).
  */
 export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: ListedVideoJob[]; error: string | null }) {
+  const { t, language } = useT();
   const hydrated = useHydrated();
   // A fetcher's refusal (the job ended meanwhile, the limits) is said like the plain form's.
   const [refusedByFetcher, setRefusedByFetcher] = useState<string | null>(null);
@@ -57,15 +60,15 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
   return (
     <section className="card video-jobs" aria-labelledby="video-jobs-title" data-testid="video-jobs">
       <h2 className="card-title" id="video-jobs-title">
-        Your video jobs
+        {t("Your video jobs")}
       </h2>
       {error ? (
         <p className="message message-error" role="alert" data-testid="video-job-error">
-          {error}
+          {videoRefusalText(t, error)}
         </p>
       ) : null}
       {shown.length === 0 ? (
-        <p className="muted">No video jobs yet. The ones you start are listed here.</p>
+        <p className="muted">{t("No video jobs yet. The ones you start are listed here.")}</p>
       ) : (
         <ol className="video-jobs-list">
           {shown.map((job) => {
@@ -77,9 +80,13 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
                     {job.prompt}
                   </span>
                   <span className="muted video-jobs-state" data-testid="video-job-state">
-                    {videoStatusText(job.status)}
-                    {!isFinished(job.status) && job.position === null ? ` ${Math.round(job.progress * 100)}%` : ""}
-                    {job.position !== null ? ` #${job.position} in your queue` : ""}
+                    {t(videoStatusText(job.status))}
+                    {!isFinished(job.status) && job.position === null
+                      ? ` ${formatPercent(language, Math.round(job.progress * 100) / 100)}`
+                      : ""}
+                    {job.position !== null
+                      ? ` ${t("#{{position}} in your queue", { position: formatNumber(language, job.position) })}`
+                      : ""}
                   </span>
                 </div>
                 <div className="video-jobs-actions">
@@ -90,8 +97,8 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
                       job={job}
                       before={line[place - 1].id}
                       icon="arrow-up"
-                      label="Up"
-                      name={`Move up: ${job.prompt}`}
+                      label={t("Up")}
+                      name={t("Move up: {{prompt}}", { prompt: job.prompt })}
                     />
                   ) : null}
                   {place !== -1 && place < line.length - 1 ? (
@@ -101,8 +108,8 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
                       job={job}
                       before={line[place + 2]?.id ?? ""}
                       icon="arrow-down"
-                      label="Down"
-                      name={`Move down: ${job.prompt}`}
+                      label={t("Down")}
+                      name={t("Move down: {{prompt}}", { prompt: job.prompt })}
                     />
                   ) : null}
                   {!isFinished(job.status) ? (
@@ -111,8 +118,8 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
                       intent="cancel-job"
                       job={job}
                       icon="x"
-                      label="Cancel"
-                      name={`Cancel: ${job.prompt}`}
+                      label={t("Cancel")}
+                      name={t("Cancel: {{prompt}}", { prompt: job.prompt })}
                     />
                   ) : null}
                   {RETRYABLE.has(job.status) ? (
@@ -121,8 +128,8 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
                       intent="retry-job"
                       job={job}
                       icon="rotate-ccw"
-                      label="Retry"
-                      name={`Retry: ${job.prompt}`}
+                      label={t("Retry")}
+                      name={t("Retry: {{prompt}}", { prompt: job.prompt })}
                     />
                   ) : null}
                 </div>
@@ -132,7 +139,7 @@ export function VideoJobList({ jobs: loaded, error: refusedByPage }: { jobs: Lis
         </ol>
       )}
       {hydrated ? null : (
-        <p className="muted video-jobs-note">This list refreshes itself while a job is queued or processing.</p>
+        <p className="muted video-jobs-note">{t("This list refreshes itself while a job is queued or processing.")}</p>
       )}
     </section>
   );

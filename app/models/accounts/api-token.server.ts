@@ -8,6 +8,7 @@ import { newId, nowIso, randomToken, sha256 } from "~/lib/db/ids.server";
 import { displayText } from "~/common/media/media-names";
 import { ACCOUNT_DISABLED_MESSAGE } from "./credentials.server";
 import type { User } from "./user.server";
+import { interpolate, msg } from "~/common/i18n/translate";
 
 /**
  * Personal API tokens (docs/decisions/0047): a person makes one for a script, which sends it
@@ -23,15 +24,26 @@ export const API_TOKEN_NAME_MAX = 100;
 /** "Last used" moves at most this often per token. */
 export const API_TOKEN_TOUCH_MS = 60_000;
 
+const TOKEN_NAME_NEEDED = msg("Enter a name for the token");
+/** The texts of this module with a value, for a screen to say in its language (accountText). */
+export const TOKEN_NAME_TOO_LONG = [
+  msg("A token's name must be at most {{max}} characters"),
+  { max: API_TOKEN_NAME_MAX },
+] as const;
+export const TOO_MANY_TOKENS = [
+  msg("You have {{max}} API tokens, the most one person may have. Revoke one before making another."),
+  { max: API_TOKENS_MAX },
+] as const;
+
 export const apiTokenNameSchema = z
-  .string({ error: "Enter a name for the token" })
+  .string({ error: TOKEN_NAME_NEEDED })
   // Shown as one line: control characters as spaces, bidirectional controls dropped (as titles are).
   .transform((name) => displayText(name).trim())
   .pipe(
     z
       .string()
-      .min(1, "Enter a name for the token")
-      .max(API_TOKEN_NAME_MAX, `A token's name must be at most ${API_TOKEN_NAME_MAX} characters`),
+      .min(1, TOKEN_NAME_NEEDED)
+      .max(API_TOKEN_NAME_MAX, interpolate(...TOKEN_NAME_TOO_LONG)),
   );
 
 export interface ApiTokenView {
@@ -52,13 +64,7 @@ export interface NewApiToken {
 export const isApiToken = (token: string) => token.startsWith(API_TOKEN_PREFIX);
 
 export const tooManyApiTokens = () =>
-  new DomainError(
-    409,
-    `You have ${API_TOKENS_MAX} API tokens, the most one person may have. Revoke one before making another.`,
-    {
-      code: "api_tokens_limit",
-    },
-  );
+  new DomainError(409, interpolate(...TOO_MANY_TOKENS), { code: "api_tokens_limit" });
 
 /** Makes a token named `name` (already checked by apiTokenNameSchema); 409 past API_TOKENS_MAX. */
 export async function createApiToken(userId: string, name: string, now = new Date()): Promise<NewApiToken> {

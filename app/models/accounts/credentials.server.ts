@@ -18,6 +18,7 @@ import type { RegistrationMode } from "~/lib/settings/server-variables";
 import { invitationIsUsable } from "./invitation.server";
 import type { User } from "./user.server";
 import { createUser, getUserWithPasswordByEmail, InvitationNeededError } from "./user.server";
+import { msg } from "~/common/i18n/translate";
 
 export type PasswordLoginResult =
   | { ok: true; user: User }
@@ -95,7 +96,9 @@ export function throttledMessage(retryAfterSeconds: number) {
 }
 
 /** What login answers a disabled account (403 on the API, the Login screen's message). */
-export const ACCOUNT_DISABLED_MESSAGE = "This account is disabled. Ask the person who runs this studio to enable it.";
+export const ACCOUNT_DISABLED_MESSAGE = msg(
+  "This account is disabled. Ask the person who runs this studio to enable it.",
+);
 
 export type RegistrationResult =
   | { ok: true; user: User }

@@ -4,6 +4,7 @@ import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/db/ids.server";
 import { claimInvitation } from "./invitation.server";
 import { hashPassword, type HashPriority } from "./password.server";
+import { msg } from "~/common/i18n/translate";
 
 export interface User {
   id: string;
@@ -21,7 +22,7 @@ export class EmailTakenError extends Error {
 /** The email cannot be an address (e.g. it holds U+0000); the schemas normally refuse it first. */
 export class InvalidEmailError extends DomainError {
   constructor() {
-    super(422, "Enter a valid email address");
+    super(422, msg("Enter a valid email address"));
   }
 }
 
@@ -32,10 +33,12 @@ export class InvitationNeededError extends DomainError {
   }
 }
 
-export const INVITATION_NEEDED_MESSAGE =
-  "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.";
-export const REGISTRATION_CLOSED_MESSAGE =
-  "Registration is closed on this studio. Ask the person who runs it for an account.";
+export const INVITATION_NEEDED_MESSAGE = msg(
+  "An invitation is needed to register here. Ask the person who runs this studio for an invitation link; each link works once and expires.",
+);
+export const REGISTRATION_CLOSED_MESSAGE = msg(
+  "Registration is closed on this studio. Ask the person who runs it for an account.",
+);
 
 /**
  * Creates an account; email must already be normalised (credentialsSchema). With `invitation` (a code

@@ -7,6 +7,8 @@ import { monotonicIso, newId } from "~/lib/db/ids.server";
 import { firstIssue } from "~/lib/screens/validation.server";
 import { displayText } from "~/common/media/media-names";
 import { requireWithinQuota } from "~/models/media/storage-quota.server";
+import { CONVERSATION_NOT_FOUND, UNTITLED_CONVERSATION } from "~/common/assistant/assistant-labels";
+import { interpolate, msg } from "~/common/i18n/translate";
 
 /**
  * The assistant's conversations (docs/decisions/0064): each person's own, every query scoped by their
@@ -15,12 +17,10 @@ import { requireWithinQuota } from "~/models/media/storage-quota.server";
  * person's text bytes in the statement that writes it, and each write checks the quota in the same
  * transaction (app/models/media/storage-quota.server.ts), so past it nothing is kept (413).
  */
-export const CONVERSATION_NOT_FOUND = "Conversation not found";
+export { CONVERSATION_NOT_FOUND, UNTITLED_CONVERSATION };
 export const CONVERSATION_TITLE_MAX = 120;
 /** A title made from the first question is cut to this many characters. */
 export const TITLE_FROM_QUESTION_CHARS = 60;
-/** The title of a conversation made without one, until its first question names it. */
-export const UNTITLED_CONVERSATION = "New conversation";
 
 export interface ConversationSummary {
   id: string;
@@ -44,15 +44,20 @@ export interface Conversation extends ConversationSummary {
 
 export const conversationNotFound = () => new DomainError(404, CONVERSATION_NOT_FOUND);
 
+/** A title's problems, as the API's detail (English) and the screens' rename form (translated). */
+export const TITLE_REQUIRED = msg("Title is required");
+export const TITLE_NOT_TEXT = msg("Title must be text");
+export const TITLE_TOO_LONG = msg("Title must be at most {{max}} characters");
+
 const titleSchema = z
   .string({
-    error: (issue) => (issue.input === undefined || issue.input === null ? "Title is required" : "Title must be text"),
+    error: (issue) => (issue.input === undefined || issue.input === null ? TITLE_REQUIRED : TITLE_NOT_TEXT),
   })
   // U+0000 (PostgreSQL refuses it), control and bidirectional-override characters (they would disguise the title) go.
   .overwrite((title) => displayText(withoutNul(title)))
   .trim()
-  .min(1, "Title is required")
-  .max(CONVERSATION_TITLE_MAX, `Title must be at most ${CONVERSATION_TITLE_MAX} characters`);
+  .min(1, TITLE_REQUIRED)
+  .max(CONVERSATION_TITLE_MAX, interpolate(TITLE_TOO_LONG, { max: CONVERSATION_TITLE_MAX }));
 
 export const conversationRenameSchema = z.object({ title: titleSchema });
 export const conversationCreateSchema = z.object({ title: titleSchema.optional() });

@@ -4,6 +4,7 @@ import type { ContentItemsTable } from "~/lib/db/work-tables";
 import type { Database } from "~/lib/db/db-schema";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
+import { msg } from "~/common/i18n/translate";
 import { parseInput } from "~/lib/screens/validation.server";
 import { monotonicIso, newId } from "~/lib/db/ids.server";
 import { contentUpdateSchema, textBytesOf, type ContentUpdate } from "./content-input.server";
@@ -21,7 +22,8 @@ import { quotaExceeded, requireWithinQuota, roomLeftLocked } from "~/models/medi
  * scoped by it, so another user's item is indistinguishable from one that does not exist. What an item
  * may hold, and the forms' and the API's input, are app/models/content/content-input.server.ts's.
  */
-export const CONTENT_NOT_FOUND = "Content not found";
+/** Shown by the share panel too (t(detail)): a catalogue text. */
+export const CONTENT_NOT_FOUND = msg("Content not found");
 /** The code of the 409 above, whose data carries the stored version as `current`. */
 export const CONTENT_CONFLICT_CODE = "content_conflict";
 export const CONTENT_CONFLICT =

@@ -13,7 +13,9 @@ import {
   type LibraryFilters,
   type LibrarySort,
 } from "~/common/media/library-rules";
+import { interpolate, msg } from "~/common/i18n/translate";
 import { checkMediaName, type MediaKind } from "~/common/media/media-names";
+import { KIND_MUST_BE, SORT_MUST_BE } from "~/common/media/media-texts";
 import { mediaUrl } from "./ai-media.server";
 import { getMediaById, MEDIA_COLUMNS, toFile, writeMediaName, type MediaFile } from "./media.server";
 import { storageUse } from "./storage-quota.server";
@@ -25,7 +27,7 @@ import { afterLibraryKey, libraryCursor, orderLibrary, type LibraryKey } from ".
  * through one table (media_files) and so one query. Every function takes the user's id and every query
  * is scoped by it: another person's file is one that does not exist (404).
  */
-export const FILE_NOT_FOUND = "File not found";
+export const FILE_NOT_FOUND = msg("File not found");
 const fileNotFound = () => new DomainError(404, FILE_NOT_FOUND);
 
 export interface LibraryQuery {
@@ -49,6 +51,9 @@ export interface LibraryPage {
   next: string | null;
 }
 
+/** The filters' refusals the library screen shows as well (`t(problem)`). */
+const PAGE_WHOLE = msg("page must be a whole number from 1");
+
 const blankAsUnset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
 /** GET /api/library's query (and the screen's form): a bad kind, sort or page is a 422 naming it. */
@@ -56,21 +61,25 @@ export const libraryQuerySchema = z.object({
   kind: z.preprocess(
     blankAsUnset,
     z
-      .enum(LIBRARY_KINDS as [MediaKind, ...MediaKind[]], { error: `kind must be one of: ${LIBRARY_KINDS.join(", ")}` })
+      .enum(LIBRARY_KINDS as [MediaKind, ...MediaKind[]], {
+        error: interpolate(KIND_MUST_BE, { kinds: LIBRARY_KINDS.join(", ") }),
+      })
       .optional(),
   ),
-  q: z.string().max(200, "q must be at most 200 characters").optional(),
+  q: z.string().max(200, msg("q must be at most 200 characters")).optional(),
   sort: z.preprocess(
     blankAsUnset,
-    z.enum(LIBRARY_SORTS, { error: `sort must be one of: ${LIBRARY_SORTS.join(", ")}` }).default(DEFAULT_LIBRARY_SORT),
+    z
+      .enum(LIBRARY_SORTS, { error: interpolate(SORT_MUST_BE, { sorts: LIBRARY_SORTS.join(", ") }) })
+      .default(DEFAULT_LIBRARY_SORT),
   ),
   page: z.preprocess(
     blankAsUnset,
     z.coerce
-      .number({ error: "page must be a whole number from 1" })
-      .int("page must be a whole number from 1")
-      .min(1, "page must be a whole number from 1")
-      .max(1_000_000, "page is too large")
+      .number({ error: PAGE_WHOLE })
+      .int(PAGE_WHOLE)
+      .min(1, PAGE_WHOLE)
+      .max(1_000_000, msg("page is too large"))
       .default(1),
   ),
   per_page: z.preprocess(
@@ -95,7 +104,7 @@ export function libraryFilters(search: URLSearchParams): { filters: LibraryFilte
   if (!parsed.success) {
     return {
       filters: { kind: "", q: "", sort: DEFAULT_LIBRARY_SORT, page: 1 },
-      problem: parsed.error.issues[0]?.message ?? "Invalid filter",
+      problem: parsed.error.issues[0]?.message ?? msg("Invalid filter"),
     };
   }
   const { kind, q, sort, page } = parsed.data;

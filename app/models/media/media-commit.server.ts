@@ -6,7 +6,9 @@ import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId } from "~/lib/db/ids.server";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage/storage.server";
 import { tooLargeMessage } from "~/lib/storage/upload.server";
+import { interpolate, msg } from "~/common/i18n/translate";
 import type { Provenance } from "~/common/media/library-rules";
+import { KIND_MUST_BE } from "~/common/media/media-texts";
 import { nameFromUpload, numberedName, type MediaKind } from "~/common/media/media-names";
 import { NAME_TAKEN, toFile, type MediaFile } from "./media.server";
 import { describeHead, inspectKeepingHead, MEDIA_RULES, type Described } from "./media-rules.server";
@@ -146,7 +148,9 @@ export async function commitStagedMedia(
 }
 
 const isKindOf = (kinds: readonly MediaKind[], kind: string): kind is MediaKind => kinds.includes(kind as MediaKind);
-const unknownKind = (kinds: readonly MediaKind[]) => new DomainError(422, `kind must be one of: ${kinds.join(", ")}`);
+const unknownKind = (kinds: readonly MediaKind[]) =>
+  new DomainError(422, interpolate(KIND_MUST_BE, { kinds: kinds.join(", ") }));
+export const FILE_EMPTY = msg("The file is empty");
 
 /** An upload may be of one of `kinds`, named by the client: 422 when `kind` names none of them. */
 export function requireKindOf(kinds: readonly MediaKind[], kind: string): MediaKind {
@@ -172,7 +176,7 @@ export async function commitStagedOfKind(
   };
   const { kind } = upload;
   if (!isKindOf(kinds, kind)) return refuse(unknownKind(kinds));
-  if (upload.staged.size === 0) return refuse(new DomainError(422, "The file is empty"));
+  if (upload.staged.size === 0) return refuse(new DomainError(422, FILE_EMPTY));
   const rules = MEDIA_RULES[kind];
   const contentType = upload.head ? rules.sniff(upload.head) : null;
   if (!contentType) return refuse(new DomainError(415, rules.unsupportedMessage));

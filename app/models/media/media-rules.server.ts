@@ -9,6 +9,7 @@ import {
   sniffWebm,
   wavDurationMs,
 } from "~/lib/storage/file-signatures";
+import { msg } from "~/common/i18n/translate";
 import type { MediaKind } from "~/common/media/media-names";
 
 /**
@@ -30,12 +31,12 @@ export const MEDIA_RULES: Record<MediaKind, KindRules> = {
   voice: {
     maxBytes: env.voiceMaxBytes,
     sniff: sniffMp3,
-    unsupportedMessage: "Only MP3 files allowed",
+    unsupportedMessage: msg("Only MP3 files allowed"),
   },
   video: {
     maxBytes: env.videoMaxBytes,
     sniff: sniffVideo,
-    unsupportedMessage: "Unsupported video format: upload an MP4, MOV, WebM, MKV, AVI or another video file",
+    unsupportedMessage: msg("Unsupported video format: upload an MP4, MOV, WebM, MKV, AVI or another video file"),
   },
   // Files the AI tools generate (app/ai): never uploaded, stored through storeMedia.
   speech: { maxBytes: 200 * MiB, sniff: sniffWav, unsupportedMessage: "Generated speech must be WAV audio" },
@@ -43,9 +44,17 @@ export const MEDIA_RULES: Record<MediaKind, KindRules> = {
   aivideo: { maxBytes: 200 * MiB, sniff: sniffVideo, unsupportedMessage: "Generated video must be a video file" },
   sketch: { maxBytes: 200 * MiB, sniff: sniffPng, unsupportedMessage: "Sketch results must be PNG" },
   // Saved to the library from Camera, Camera V2 and Voice memo (POST /api/library/upload).
-  photo: { maxBytes: 50 * MiB, sniff: sniffPng, unsupportedMessage: "A photo must be a PNG image" },
-  clip: { maxBytes: env.videoMaxBytes, sniff: sniffWebm, unsupportedMessage: "A camera clip must be a WebM video" },
-  memo: { maxBytes: env.voiceMaxBytes, sniff: sniffM4a, unsupportedMessage: "A voice memo must be M4A (MP4 audio)" },
+  photo: { maxBytes: 50 * MiB, sniff: sniffPng, unsupportedMessage: msg("A photo must be a PNG image") },
+  clip: {
+    maxBytes: env.videoMaxBytes,
+    sniff: sniffWebm,
+    unsupportedMessage: msg("A camera clip must be a WebM video"),
+  },
+  memo: {
+    maxBytes: env.voiceMaxBytes,
+    sniff: sniffM4a,
+    unsupportedMessage: msg("A voice memo must be M4A (MP4 audio)"),
+  },
 };
 
 /** What the first bytes tell about a file, kept with its row (dimensions of PNGs, length of WAVs). */

@@ -6,6 +6,7 @@ import type { ServedFile } from "~/lib/http/file-response.server";
 import { monotonicIso } from "~/lib/db/ids.server";
 import { fileStore } from "~/lib/storage/storage.server";
 import type { Provenance } from "~/common/media/library-rules";
+import { msg } from "~/common/i18n/translate";
 import { checkMediaName, lookupName, nameFromUpload, type MediaKind } from "~/common/media/media-names";
 
 /**
@@ -40,8 +41,11 @@ export interface MediaFile {
   durationMs: number | null;
 }
 
-export const mediaNotFound = (kind: MediaKind) => (kind === "voice" ? "Voice file not found" : "Video not found");
-export const NAME_TAKEN = "A file with that name already exists";
+/** Refusals a screen shows too (`t(detail)`): catalogue keys, the API's detail in English. */
+export const VOICE_NOT_FOUND = msg("Voice file not found");
+export const VIDEO_NOT_FOUND = msg("Video not found");
+export const mediaNotFound = (kind: MediaKind) => (kind === "voice" ? VOICE_NOT_FOUND : VIDEO_NOT_FOUND);
+export const NAME_TAKEN = msg("A file with that name already exists");
 
 /** 409 when the person has a file of this kind by the name an upload's file name gives. */
 export async function refuseTakenName(userId: string, kind: MediaKind, filename: string): Promise<void> {

@@ -7,7 +7,9 @@ import { env } from "~/lib/settings/env.server";
 import { newId, nowIso } from "~/lib/db/ids.server";
 import { instanceIdFor } from "~/lib/storage/storage.server";
 import { formatBytes } from "~/common/bytes";
+import { interpolate } from "~/common/i18n/translate";
 import type { MediaKind } from "~/common/media/media-names";
+import { QUOTA_PASSED } from "~/common/media/media-texts";
 import { MEDIA_RULES } from "./media-rules.server";
 import { storageUseRow } from "./storage-use-row.server";
 
@@ -35,7 +37,7 @@ import { storageUseRow } from "./storage-use-row.server";
 /** Refusals for the storage quota (USER_STORAGE_QUOTA_MB): the API's 413 detail, a screen's text. */
 export const QUOTA_EXCEEDED = "quota_exceeded";
 export const quotaMessage = (quotaBytes = env.storageQuotaBytes) =>
-  `Not enough storage left: this would pass your ${formatBytes(quotaBytes)} quota. Delete files in your library to make room.`;
+  interpolate(QUOTA_PASSED, { quota: formatBytes(quotaBytes) });
 export const quotaExceeded = (quotaBytes = env.storageQuotaBytes) =>
   new DomainError(413, quotaMessage(quotaBytes), { code: QUOTA_EXCEEDED });
 

@@ -5,6 +5,7 @@ import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId, nowIso } from "~/lib/db/ids.server";
 import { fileStore, FileTooLargeError, UnsupportedContentError, type StagedFile } from "~/lib/storage/storage.server";
 import { tooLargeMessage } from "~/lib/storage/upload.server";
+import { msg } from "~/common/i18n/translate";
 import { nameFromUpload } from "~/common/media/media-names";
 import { provenanceOf, type ProvenanceInput } from "./ai-media.server";
 import { freeName } from "./media-commit.server";
@@ -37,7 +38,7 @@ const PRUNE_BATCH = 200;
 /** Where a clip plays while it lives (and, once kept, as long as the person keeps it). */
 export const transientSpeechUrl = (id: string) => `/media/spoken/${encodeURIComponent(id)}`;
 
-export const SPEECH_GONE = "This speech has expired: speak the reply again to save it";
+export const SPEECH_GONE = msg("This speech has expired: speak the reply again to save it");
 
 export interface TransientSpeech {
   id: string;
@@ -268,5 +269,5 @@ export async function keepTransientSpeech(userId: string, id: string, now = Date
       tried.add(name);
     }
   }
-  throw new DomainError(409, "A file with that name already exists");
+  throw new DomainError(409, msg("A file with that name already exists"));
 }

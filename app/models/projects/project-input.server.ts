@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { formatNumber } from "~/common/i18n/formats";
+import { interpolate, msg, type Translator } from "~/common/i18n/translate";
 import { withoutNul } from "~/lib/db/portable-sql.server";
 import { MUSIC_DEMOS } from "~/common/media/music-demos";
 import { displayText } from "~/common/media/media-names";
@@ -13,29 +15,46 @@ import { PROJECT_DESCRIPTION_MAX, PROJECT_SLOTS, PROJECT_TITLE_MAX } from "~/com
 export const MUSIC_TRACK_IDS: readonly string[] = MUSIC_DEMOS.map((track) => track.id);
 const MUSIC_FILE_NAMES = MUSIC_TRACK_IDS.map((id) => `${id}.mp3`);
 
+/** The refusals a screen shows (the API's detail is the same English, its values filled in). */
+export const TITLE_REQUIRED = msg("Title required");
+export const TITLE_NOT_TEXT = msg("Title must be text");
+export const TITLE_TOO_LONG = msg("Title must be at most {{max}} characters");
+export const DESCRIPTION_NOT_TEXT = msg("Description must be text");
+export const DESCRIPTION_TOO_LONG = msg("Description must be at most {{max}} characters");
+
+/** The limits as the English details write them (the API's contract). */
+const TITLE_TOO_LONG_TEXT = interpolate(TITLE_TOO_LONG, { max: PROJECT_TITLE_MAX });
+const DESCRIPTION_TOO_LONG_TEXT = interpolate(DESCRIPTION_TOO_LONG, {
+  max: PROJECT_DESCRIPTION_MAX.toLocaleString("en-US"),
+});
+
+/**
+ * A project refusal's English detail (a schema's or the model's) in the screen's language: the two
+ * limits with their number in the language's digits, any other text looked up as it is.
+ */
+export function projectScreenText({ t, language }: Translator, detail: string): string {
+  if (detail === TITLE_TOO_LONG_TEXT) return t(TITLE_TOO_LONG, { max: formatNumber(language, PROJECT_TITLE_MAX) });
+  if (detail === DESCRIPTION_TOO_LONG_TEXT)
+    return t(DESCRIPTION_TOO_LONG, { max: formatNumber(language, PROJECT_DESCRIPTION_MAX) });
+  return t(detail);
+}
+
 const titleSchema = z
   .string({
-    error: (issue) => (issue.input === undefined || issue.input === null ? "Title required" : "Title must be text"),
+    error: (issue) => (issue.input === undefined || issue.input === null ? TITLE_REQUIRED : TITLE_NOT_TEXT),
   })
   // Control and bidirectional-override characters would disguise the title in every list.
   .overwrite(displayText)
   .trim()
-  .min(1, "Title required")
-  .max(PROJECT_TITLE_MAX, `Title must be at most ${PROJECT_TITLE_MAX} characters`);
+  .min(1, TITLE_REQUIRED)
+  .max(PROJECT_TITLE_MAX, TITLE_TOO_LONG_TEXT);
 
 /** Line breaks stored as \n (plain forms post \r\n); null means empty. */
 const descriptionSchema = z
-  .string({ error: "Description must be text" })
+  .string({ error: DESCRIPTION_NOT_TEXT })
   // U+0000 dropped (PostgreSQL refuses it in text; both engines store the same description).
   .transform((text) => withoutNul(text).replace(/\r\n?/g, "\n"))
-  .pipe(
-    z
-      .string()
-      .max(
-        PROJECT_DESCRIPTION_MAX,
-        `Description must be at most ${PROJECT_DESCRIPTION_MAX.toLocaleString("en-US")} characters`,
-      ),
-  )
+  .pipe(z.string().max(PROJECT_DESCRIPTION_MAX, DESCRIPTION_TOO_LONG_TEXT))
   .nullable()
   .transform((text) => text ?? "");
 

@@ -1,5 +1,6 @@
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
+import { msg } from "~/common/i18n/translate";
 import { monotonicIso, newId } from "~/lib/db/ids.server";
 import { MUSIC_DEMOS } from "~/common/media/music-demos";
 import { mediaUrl } from "~/models/media/ai-media.server";
@@ -19,7 +20,7 @@ import { musicTrack, type AttachedMedia, type ProjectSlot } from "~/common/proje
  * may be given (the forms' and the API's input) is app/models/projects/project-input.server.ts's.
  */
 
-export const PROJECT_NOT_FOUND = "Project not found";
+export const PROJECT_NOT_FOUND = msg("Project not found");
 /** The refusal of a project the person does not have (or that is another user's). */
 export const projectNotFound = () => new DomainError(404, PROJECT_NOT_FOUND);
 
@@ -29,11 +30,12 @@ export const SLOT_KINDS: Record<Exclude<ProjectSlot, "music">, readonly MediaKin
   video: ["video", "aivideo", "clip"],
   image: ["image", "sketch", "photo"],
 };
-const SLOT_LABELS: Record<ProjectSlot, string> = {
-  voice: "voice",
-  music: "music track",
-  video: "video",
-  image: "image",
+/** A refused attachment, per slot: the API's detail, and a screen's text (`t(detail)`). */
+const NO_SUCH: Record<ProjectSlot, string> = {
+  voice: msg("No such voice in your library"),
+  music: msg("No such music track"),
+  video: msg("No such video in your library"),
+  image: msg("No such image in your library"),
 };
 
 export interface Project {
@@ -181,7 +183,7 @@ async function attachmentColumns(userId: string, input: Attachments) {
     let id: string | null = null;
     if (reference !== null) {
       id = (await findSlotFile(userId, slot, reference)) ?? null;
-      if (!id) throw attachmentRefused(`No such ${SLOT_LABELS[slot]} in your library`);
+      if (!id) throw attachmentRefused(NO_SUCH[slot]);
     }
     columns[SLOT_COLUMNS[slot]] = id;
   }
@@ -235,7 +237,7 @@ export async function updateProject(
 /** Attaches `value` (a file id or name, or a track id for music) to one slot, or detaches it when null. */
 export async function setProjectSlot(userId: string, id: string, slot: ProjectSlot, value: string | null) {
   if (slot === "music") {
-    if (value !== null && !MUSIC_TRACK_IDS.includes(value)) throw attachmentRefused(`No such ${SLOT_LABELS.music}`);
+    if (value !== null && !MUSIC_TRACK_IDS.includes(value)) throw attachmentRefused(NO_SUCH.music);
     return updateProject(userId, id, { music_file: value });
   }
   return updateProject(userId, id, { [SLOT_FIELDS[slot]]: value });

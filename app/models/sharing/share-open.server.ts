@@ -1,3 +1,4 @@
+import { msg } from "~/common/i18n/translate";
 import { db } from "~/lib/db/db.server";
 import { env } from "~/lib/settings/env.server";
 import { nowIso } from "~/lib/db/ids.server";
@@ -10,7 +11,7 @@ import { isShareTokenShape, shareTokenHash } from "./share-token.server";
  */
 
 /** SHARING=off: no new links (403, as a closed registration); the person's list and Revoke keep working. */
-export const SHARING_OFF = "Sharing is turned off.";
+export const SHARING_OFF = msg("Sharing is turned off.");
 export const sharingEnabled = () => env.sharing !== "off";
 
 /** null when no link has this token; "gone" when it has one that is over. */

@@ -3,7 +3,8 @@ import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId, nowIso } from "~/lib/db/ids.server";
 import { firstIssue, isRecord } from "~/lib/screens/validation.server";
-import type { ExpiryChoice, SharedLink } from "~/common/sharing/share-link-view";
+import { msg } from "~/common/i18n/translate";
+import { DELETED_TITLE, SHARE_MAX_VIEWS, type ExpiryChoice, type SharedLink } from "~/common/sharing/share-link-view";
 import { CONTENT_NOT_FOUND } from "~/models/content/content.server";
 import { FILE_NOT_FOUND } from "~/models/media/library-files.server";
 import { PROJECT_NOT_FOUND } from "~/models/projects/project.server";
@@ -24,15 +25,14 @@ export type ShareState = SharedLink["state"];
 
 /** The expiry choices the Share dialog offers; 7 days is the default. */
 export const SHARE_EXPIRY_CHOICES: readonly ExpiryChoice[] = [
-  { label: "1 hour", hours: 1 },
-  { label: "1 day", hours: 24 },
-  { label: "7 days", hours: 24 * 7 },
-  { label: "30 days", hours: 24 * 30 },
-  { label: "Never", hours: null },
+  { label: msg("1 hour"), hours: 1 },
+  { label: msg("1 day"), hours: 24 },
+  { label: msg("7 days"), hours: 24 * 7 },
+  { label: msg("30 days"), hours: 24 * 30 },
+  { label: msg("Never"), hours: null },
 ];
 export const SHARE_EXPIRY_DEFAULT_HOURS = 24 * 7;
 export const SHARE_MAX_HOURS = 24 * 365;
-export const SHARE_MAX_VIEWS = 1_000_000;
 
 export const SHARE_NOT_FOUND = "Share link not found";
 const shareNotFound = () => new DomainError(404, SHARE_NOT_FOUND);
@@ -104,7 +104,7 @@ function toJson(row: ShareRow, title: string | undefined, origin: string, now: s
     url: token ? `${origin}/s/${token}` : "",
     kind: row.kind,
     target_id: row.target_id,
-    title: title ?? "Deleted",
+    title: title ?? DELETED_TITLE,
     expires_at: row.expires_at,
     max_views: row.max_views === null ? null : Number(row.max_views),
     views: Number(row.views),

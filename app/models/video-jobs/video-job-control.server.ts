@@ -2,6 +2,7 @@ import { z } from "zod";
 import { forUpdate } from "~/lib/db/portable-sql.server";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
+import { interpolate, msg } from "~/common/i18n/translate";
 import { nowIso } from "~/lib/db/ids.server";
 import { mediaUrl } from "~/models/media/ai-media.server";
 import { UNFINISHED_STATUSES, VIDEO_JOB_NOT_FOUND, type VideoStatus } from "./video-job.server";
@@ -16,6 +17,13 @@ export const WAITING_STATUSES: VideoStatus[] = ["starting", "queued"];
 /** Ended jobs a person may start again with the same prompt. */
 export const RETRYABLE_STATUSES: VideoStatus[] = ["error", "timeout", "cancelled"];
 export const VIDEO_JOB_LIST_MAX = 50;
+
+/** Refusals a screen shows (the AI video screen's job list says them in the person's language). */
+const VIDEO_JOB_ENDED = msg(
+  "This video job has already ended ({{status}}); only a queued or processing job can be cancelled.",
+);
+const ONLY_FAILED_RETRIED = msg("Only a failed, timed-out or cancelled video job can be retried.");
+const ONLY_WAITING_MOVED = msg("Only a job that is still waiting in the queue can be moved.");
 
 /** One job in the person's list (docs/api.md#video-jobs-a-person-controls). */
 export interface VideoJobListItem {
@@ -110,10 +118,7 @@ export async function cancelVideoJob(userId: string, id: string): Promise<void> 
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 1) return;
   const status = await ownStatus(userId, id);
-  throw new DomainError(
-    409,
-    `This video job has already ended (${status}); only a queued or processing job can be cancelled.`,
-  );
+  throw new DomainError(409, interpolate(VIDEO_JOB_ENDED, { status }));
 }
 
 /** The prompt of the person's ended-in-failure job, to start again. 404 as above; 409 unless error, timeout or cancelled. */
@@ -125,8 +130,7 @@ export async function retryablePrompt(userId: string, id: string): Promise<strin
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row) throw new DomainError(404, VIDEO_JOB_NOT_FOUND);
-  if (!RETRYABLE_STATUSES.includes(row.status as VideoStatus))
-    throw new DomainError(409, "Only a failed, timed-out or cancelled video job can be retried.");
+  if (!RETRYABLE_STATUSES.includes(row.status as VideoStatus)) throw new DomainError(409, ONLY_FAILED_RETRIED);
   return row.prompt;
 }
 
@@ -142,7 +146,7 @@ export async function moveVideoJob(userId: string, id: string, before: string | 
     const line = await waitingLine(userId, trx);
     if (!line.includes(id)) {
       await ownStatus(userId, id, trx);
-      throw new DomainError(409, "Only a job that is still waiting in the queue can be moved.");
+      throw new DomainError(409, ONLY_WAITING_MOVED);
     }
     if (before === id) throw new DomainError(400, "before must be another of your queued jobs");
     if (before !== null && !line.includes(before))

@@ -7,6 +7,7 @@ import { DomainError } from "~/lib/domain-error";
 import { newId, nowIso } from "~/lib/db/ids.server";
 import { mediaUrl } from "~/models/media/ai-media.server";
 import { ACCOUNT_DISABLED_MESSAGE } from "~/models/accounts/credentials.server";
+import { interpolate, msg } from "~/common/i18n/translate";
 
 /**
  * AI video jobs (docs/api.md#entities-and-payloads and docs/screens.md#states-and-transitions statuses). What a person sees is scoped by their
@@ -30,7 +31,7 @@ export const FINISHED_STATUSES: VideoStatus[] = ["completed", "error", "timeout"
 export const VIDEO_PROMPT_MAX = 1000;
 /** Why a disabled person's unfinished job ended: in error with this reason ("cancelled" is the owner's own cancel, docs/decisions/0075). */
 export const CANCELLED_ACCOUNT_DISABLED = "Cancelled: the account was disabled.";
-export const VIDEO_JOB_NOT_FOUND = "Video job not found";
+export const VIDEO_JOB_NOT_FOUND = msg("Video job not found");
 
 export const videoPromptSchema = z.object({
   prompt: z
@@ -83,9 +84,19 @@ function toView(row: ViewRow): VideoJobView {
 /** The code of the refusal below, for a door that must tell it apart from other 429s. */
 export const VIDEO_JOB_LIMIT = "video_job_limit";
 
+/**
+ * The refusal's text, counted (the screens say it in the person's language: app/browser/video-status.ts
+ * videoRefusalText); the API's `detail` is the English, with English's one form for a limit of 1.
+ */
+export const VIDEO_JOB_LIMIT_TEXT = msg(
+  "You already have {{count}} videos being generated. Wait for one to finish, then try again.",
+);
+const VIDEO_JOB_LIMIT_TEXT_ONE =
+  "You already have {{count}} video being generated. Wait for one to finish, then try again.";
+
 /** Refused (429, the one place this status is chosen): the person already has as many unfinished jobs as allowed. */
 export function videoJobLimitReached(limit: number): DomainError {
-  const detail = `You already have ${limit} ${limit === 1 ? "video" : "videos"} being generated. Wait for one to finish, then try again.`;
+  const detail = interpolate(limit === 1 ? VIDEO_JOB_LIMIT_TEXT_ONE : VIDEO_JOB_LIMIT_TEXT, { count: limit });
   return new DomainError(429, detail, { code: VIDEO_JOB_LIMIT });
 }
 

@@ -14,6 +14,7 @@ import { hashPassword } from "~/models/accounts/password.server";
 import { listSessions, replacePasswordEndingOtherSessions, type SessionView } from "~/models/accounts/sessions.server";
 import type { User } from "~/models/accounts/user.server";
 import { PASSWORD_MAX, passwordSchema } from "~/common/account-rules";
+import { msg } from "~/common/i18n/translate";
 
 /**
  * The account screen's and /api/account's shared work (docs/decisions/0047): both doors
@@ -26,12 +27,12 @@ export interface AccountCaller {
   sessionId: string | null;
 }
 
-export const WRONG_CURRENT_PASSWORD = "Your current password is incorrect.";
+export const WRONG_CURRENT_PASSWORD = msg("Your current password is incorrect.");
 
 export const passwordChangeSchema = z.object({
   current_password: z
-    .string({ error: "Enter your current password" })
-    .min(1, "Enter your current password")
+    .string({ error: msg("Enter your current password") })
+    .min(1, msg("Enter your current password"))
     .max(PASSWORD_MAX, WRONG_CURRENT_PASSWORD),
   new_password: passwordSchema,
   // "Also revoke API tokens": on unless asked otherwise (docs/decisions/0051).

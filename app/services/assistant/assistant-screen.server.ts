@@ -14,9 +14,13 @@ import {
   type SpokenAudio,
 } from "~/common/assistant/assistant-exchanges";
 import { speakableText } from "~/common/assistant/speech-text";
+import { CONVERSATION_NOT_FOUND } from "~/common/assistant/assistant-labels";
+import { voicesInLanguageFirst } from "~/common/assistant/voice-options";
+import { DEFAULT_LANGUAGE, type ScreenLanguage } from "~/common/i18n/languages";
+import { createTranslator, type Translator } from "~/common/i18n/translate";
 import { screenAiFailure } from "~/services/ai-limits.server";
 import { askAssistant } from "./assistant.server";
-import { keepSpokenReply, speakUnkept } from "~/services/media/generation.server";
+import { keepSpokenReply, listVoices, speakUnkept } from "~/services/media/generation.server";
 
 /**
  * The assistant screen's work across models (docs/decisions/0064): the person's conversations beside
@@ -56,31 +60,56 @@ export interface ScreenAnswer {
   headers?: Record<string, string>;
 }
 
+/** The screen's texts in English (a caller that names no screen language). */
+const ENGLISH = createTranslator(DEFAULT_LANGUAGE, {});
+
+/** A failure as the screen says it, in its language: the failure text, and the AI limits' reason (a catalogue key where it is one). */
+function screenFailure(failureText: string, error: DomainError, { t }: Translator) {
+  return screenAiFailure(t(failureText), new DomainError(error.status, t(error.detail), error.options));
+}
+
 /**
- * A question asked by a plain form post: answered, then kept in the conversation (made by the first
- * question), and with Auto-Speak spoken without being kept (docs/decisions/0042). A provider failure
- * is `failureText` (and the AI limits' reason); a conversation that is not the person's, or no room
- * left for the text, says so.
+ * The voice a reply is spoken in when the page named none (the fallback voice): the first of the
+ * screen language's voices; none (the provider's first voice) for English, or when the list fails.
+ */
+async function voiceForLanguage(language: ScreenLanguage, signal: AbortSignal): Promise<string | undefined> {
+  if (language === DEFAULT_LANGUAGE) return undefined;
+  try {
+    return voicesInLanguageFirst(await listVoices(signal), language)[0]?.voice_id;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A question asked by a plain form post: answered in the screen's language (`screen`), then kept in
+ * the conversation (made by the first question), and with Auto-Speak spoken without being kept
+ * (docs/decisions/0042), in the chosen voice (else the screen language's). A provider failure is
+ * `failureText` (and the AI limits' reason); a conversation that is not the person's, or no room left
+ * for the text, says so; each in the screen's language.
  */
 export async function askOnScreen(
   userId: string,
   ask: { question: string; voiceId: string; conversationId: string | null; autoSpeak: boolean },
   failureText: string,
   signal: AbortSignal,
+  screen: Translator = ENGLISH,
 ): Promise<ScreenAnswer> {
   const { question, voiceId, conversationId } = ask;
+  const { t } = screen;
+  const language = screen.language as ScreenLanguage;
   const refuse = (error: string, status: number, headers?: Record<string, string>): ScreenAnswer => ({
     result: { ok: false, question, voiceId, error, conversationId },
     status,
     headers,
   });
-  if (conversationId && !(await getConversation(userId, conversationId))) return refuse("Conversation not found", 404);
+  if (conversationId && !(await getConversation(userId, conversationId))) return refuse(t(CONVERSATION_NOT_FOUND), 404);
   let answer;
   try {
-    answer = await askAssistant(userId, question, signal);
+    answer = await askAssistant(userId, question, signal, null, language);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const failure = screenAiFailure(failureText, error);
+    const failure = screenFailure(failureText, error, screen);
     return refuse(failure.message, failure.status, failure.headers);
   }
   let id = conversationId;
@@ -89,17 +118,18 @@ export async function askOnScreen(
     await appendExchange(userId, id, { question, ...answer });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return refuse(error.detail, error.status);
+    return refuse(t(error.detail), error.status);
   }
   const conversation = (await shownConversation(userId, id))!;
   let speechError: string | null = null;
   if (ask.autoSpeak) {
     try {
-      const spoken = await speakUnkept(userId, speakableText(answer.reply), voiceId || undefined, signal);
+      const voice = voiceId || (await voiceForLanguage(language, signal));
+      const spoken = await speakUnkept(userId, speakableText(answer.reply), voice, signal);
       conversation.exchanges.at(-1)!.speech = { url: spoken.url, speechId: spoken.speech_id };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      speechError = screenAiFailure(failureText, error).message;
+      speechError = screenFailure(failureText, error, screen).message;
     }
   }
   return { result: { ok: true, voiceId, conversation, speechError } };
@@ -116,7 +146,7 @@ export async function keepSpeechOnScreen(
   const conversation = await shownConversation(userId, keep.conversationId);
   if (!conversation)
     return {
-      result: { ok: false, question: "", voiceId: keep.voiceId, error: "Conversation not found", conversationId: null },
+      result: { ok: false, question: "", voiceId: keep.voiceId, error: CONVERSATION_NOT_FOUND, conversationId: null },
       status: 404,
     };
   let speech: SpokenAudio;

@@ -9,6 +9,8 @@ import { listProjects, type Project } from "~/models/projects/project.server";
 import { requireStorageLeft } from "~/models/media/storage-quota.server";
 import { acquireAiSlot, withAiSlot } from "~/services/ai-limits.server";
 import { withProviderFailures } from "~/services/provider-failure.server";
+import { isLanguage, type Language, type ScreenLanguage } from "~/common/i18n/languages";
+import { isRecord } from "~/lib/screens/validation.server";
 
 /**
  * The assistant as both doors use it: what the person's question is answered from. Providers know
@@ -50,6 +52,30 @@ export async function personalContext(userId: string, message: string): Promise<
 }
 
 /**
+ * The language an assistant call asks the reply in: its body's `language` when it is one of the
+ * studio's (the screen's, which the assistant widget sends), else none: English, as for an API caller
+ * that sends nothing (or a tag the studio does not speak).
+ */
+export function requestedLanguage(body: unknown): Language | undefined {
+  const language = isRecord(body) ? body.language : undefined;
+  return isLanguage(language) ? language : undefined;
+}
+
+/**
+ * What the provider answers from: the person's own material when it searches it, and the language
+ * the person reads (the screen's; none from an API caller that sends none: English).
+ */
+async function chatContext(
+  searches: boolean,
+  userId: string,
+  message: string,
+  language: ScreenLanguage | undefined,
+): Promise<ChatContext> {
+  const context = searches ? await personalContext(userId, message) : {};
+  return language ? { ...context, language } : context;
+}
+
+/**
  * Before a question asked in a conversation (docs/decisions/0064): the conversation must be the
  * person's (404) and they must have room left for its text (413), so the provider is not asked for
  * an answer that could not be kept.
@@ -63,18 +89,20 @@ async function requireConversationRoom(userId: string, conversationId: string | 
 /**
  * The assistant's answer; a provider failure is a DomainError with the text in docs/screens.md#error-messages (502/504).
  * With `conversationId`, the question and the answer are appended to that conversation of the person's.
+ * `language`: the screen's, for the reply (the offline assistant's texts, a model's system prompt).
  */
 export async function askAssistant(
   userId: string,
   message: string,
   signal?: AbortSignal,
   conversationId?: string | null,
+  language?: ScreenLanguage,
 ): Promise<ChatReply> {
   const provider = aiProviders().chat;
   await requireConversationRoom(userId, conversationId);
   // One of the person's AI slots for the whole answer (429 over the limits: ai-limits.server).
   const answer = await withAiSlot(userId, "chat", async () => {
-    const context = provider.searchesPersonalContent ? await personalContext(userId, message) : {};
+    const context = await chatContext(provider.searchesPersonalContent, userId, message, language);
     return withProviderFailures("chat", () => provider.reply(message, context, signal));
   });
   if (conversationId) await appendExchange(userId, conversationId, { question: message, ...answer });
@@ -91,6 +119,7 @@ export async function streamAssistant(
   message: string,
   signal?: AbortSignal,
   conversationId?: string | null,
+  language?: ScreenLanguage,
 ): Promise<{ provider: string; pieces: AsyncGenerator<{ delta: string }> }> {
   const provider = aiProviders().chat;
   await requireConversationRoom(userId, conversationId);
@@ -105,7 +134,7 @@ export async function streamAssistant(
   let iterator: AsyncIterator<string>;
   let first: IteratorResult<string>;
   try {
-    const context = provider.searchesPersonalContent ? await personalContext(userId, message) : {};
+    const context = await chatContext(provider.searchesPersonalContent, userId, message, language);
     iterator = provider.stream(message, context, signal)[Symbol.asyncIterator]();
     first = await withProviderFailures("chat", () => iterator.next());
   } catch (error) {

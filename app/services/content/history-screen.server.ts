@@ -1,4 +1,5 @@
 import { DomainError } from "~/lib/domain-error";
+import type { Translator } from "~/common/i18n/translate";
 import { getContent, type ContentItem } from "~/models/content/content.server";
 import { getVersion, listVersions, restoreVersion, versionAtEditStart } from "~/models/content/content-version.server";
 import { restoredText, type HistoryRow, type HistoryScreen, type OpenVersion } from "~/common/content/version-reasons";
@@ -63,24 +64,31 @@ const row = (version: HistoryRow): HistoryRow => ({
   size_change: version.size_change,
 });
 
-/** Restore from the History screen: the toast's words, or a 404 DomainError. */
-export async function restoreFromHistory(userId: string, contentId: string, versionId: string): Promise<string> {
+/** Restore from the History screen: the toast's words (in the screen's language, `say`), or a 404 DomainError. */
+export async function restoreFromHistory(
+  userId: string,
+  contentId: string,
+  versionId: string,
+  say?: Translator,
+): Promise<string> {
   const version = await getVersion(userId, contentId, versionId);
   await restoreVersion(userId, contentId, version.id);
-  return restoredText(version.created_at);
+  return restoredText(version.created_at, say);
 }
 
 /**
  * The editor's Cancel after an autosave, "go back": restores the version kept when the edit began
- * (`editingSince`, the item's updated_at then), with the toast's words. undefined when no version is that old.
+ * (`editingSince`, the item's updated_at then), with the toast's words (in the screen's language,
+ * `say`). undefined when no version is that old.
  */
 export async function restoreEditStart(
   userId: string,
   contentId: string,
   editingSince: string,
+  say?: Translator,
 ): Promise<{ item: ContentItem; message: string } | undefined> {
   const version = await versionAtEditStart(userId, contentId, editingSince);
   if (!version) return undefined;
   const item = await restoreVersion(userId, contentId, version.id);
-  return { item, message: restoredText(version.created_at) };
+  return { item, message: restoredText(version.created_at, say) };
 }

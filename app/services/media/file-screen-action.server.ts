@@ -9,7 +9,8 @@ import { storageUsage } from "~/models/media/library-files.server";
 import { deleteMedia, listMedia, renameMedia } from "~/models/media/media.server";
 import { MEDIA_RULES } from "~/models/media/media-rules.server";
 import { receiveMediaUpload } from "~/services/media/media-upload.server";
-import { formatBytes } from "~/common/bytes";
+import type { Translator } from "~/common/i18n/translate";
+import { screenText } from "~/common/media/media-texts";
 import type { FileAnswer, FileScreenData, FileScreenKind } from "~/common/media/file-screen-kinds";
 
 /**
@@ -28,7 +29,6 @@ export async function fileScreenLoader(
     usage: { usedBytes: usage.usedBytes, quotaBytes: usage.quotaBytes, textBytes: usage.textBytes },
     files: files.map((file) => ({ name: file.name, size: file.size, updatedAt: file.updatedAt })),
     maxBytes,
-    maxLabel: formatBytes(maxBytes),
     renaming: params.get("rename"),
     // Without JavaScript, Delete asks on ?delete={name} first (docs/screens.md#dialogs).
     confirming: files.some((file) => file.name === params.get("delete")) ? params.get("delete") : null,
@@ -48,8 +48,15 @@ export type MoreIntents = Record<
  * API with a progress bar) streams through the same model code; rename and delete (plain forms, or
  * the screen's fetchers). A plain form's success redirects back (with the kind's text as a flash
  * message when it has one); a fetcher's success is answered with data; a failure with the reason.
+ * Every text is said with `t`, the screen's translator (the route's screenTranslator).
  */
-export async function fileScreenAction(kind: FileScreenKind, userId: string, request: Request, more: MoreIntents = {}) {
+export async function fileScreenAction(
+  kind: FileScreenKind,
+  userId: string,
+  request: Request,
+  t: Translator["t"],
+  more: MoreIntents = {},
+) {
   const { texts } = kind;
   if (isMultipart(request)) {
     try {
@@ -57,26 +64,27 @@ export async function fileScreenAction(kind: FileScreenKind, userId: string, req
     } catch (error) {
       const failure = screenFailure(error);
       if (texts.selectFirst && failure.code === UPLOAD_MISSING_FILE)
-        return answer({ intent: "upload", ok: false, message: texts.selectFirst }, 422);
+        return answer({ intent: "upload", ok: false, message: t(texts.selectFirst) }, 422);
       return answer(
-        { intent: "upload", ok: false, message: texts.uploadFailedPlain, detail: failure.detail },
+        { intent: "upload", ok: false, message: t(texts.uploadFailedPlain), detail: screenText(t, failure.detail) },
         failure.status,
       );
     }
-    return redirectWithSuccess(kind.path, texts.uploadOk);
+    return redirectWithSuccess(kind.path, t(texts.uploadOk));
   }
 
   let form: FormData;
   try {
     form = await readFormData(request);
   } catch {
-    return answer({ intent: null, ok: false, message: "Invalid form" }, 400);
+    return answer({ intent: null, ok: false, message: t("Invalid form") }, 400);
   }
   const intent = form.get("intent");
   const own = typeof intent === "string" && Object.hasOwn(more, intent) ? more[intent] : undefined;
   if (own) return own(userId, form);
   const name = text(form.get("name"));
-  const done = (message: string | undefined, newName?: string) => {
+  const done = (text: string | undefined, newName?: string) => {
+    const message = text && t(text);
     if (answersWithData(form))
       return answer({ intent: intent as "rename" | "delete", name, newName, ok: true, message: message ?? "" });
     return message ? redirectWithSuccess(kind.path, message) : redirect(kind.path);
@@ -86,14 +94,17 @@ export async function fileScreenAction(kind: FileScreenKind, userId: string, req
     // A blank name: Voices refuse it, the Video Hub ignores it.
     if (!newName.trim())
       return texts.nameRequired
-        ? answer({ intent, name, ok: false, message: texts.nameRequired }, 400)
+        ? answer({ intent, name, ok: false, message: t(texts.nameRequired) }, 400)
         : done(undefined);
     let renamed: string;
     try {
       renamed = (await renameMedia(userId, kind.kind, name, newName)).name;
     } catch (error) {
       const failure = screenFailure(error);
-      return answer({ intent, name, ok: false, message: texts.renameFailed, detail: failure.detail }, failure.status);
+      return answer(
+        { intent, name, ok: false, message: t(texts.renameFailed), detail: screenText(t, failure.detail) },
+        failure.status,
+      );
     }
     return done(texts.renamed, renamed);
   }
@@ -101,8 +112,8 @@ export async function fileScreenAction(kind: FileScreenKind, userId: string, req
     const ask = askFirst(form, kind.path, "delete", name);
     if (ask) return ask;
     if (!(await deleteMedia(userId, kind.kind, name)))
-      return answer({ intent, name, ok: false, message: texts.deleteFailed }, 404);
+      return answer({ intent, name, ok: false, message: t(texts.deleteFailed) }, 404);
     return done(texts.deleted);
   }
-  return answer({ intent: null, ok: false, message: "Unknown action" }, 400);
+  return answer({ intent: null, ok: false, message: t("Unknown action") }, 400);
 }

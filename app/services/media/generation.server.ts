@@ -3,6 +3,7 @@ import { keepTransientSpeech, storeTransientSpeech, transientSpeechUrl } from "~
 import { requireStorageLeft } from "~/models/media/storage-quota.server";
 import { ProviderError } from "~/ai/errors.server";
 import { DomainError } from "~/lib/domain-error";
+import { UNKNOWN_VOICE_TEXT } from "~/ai/inputs.server";
 import { aiProviders, STOCK_PHOTO_PROVIDER_ID } from "~/ai/providers.server";
 import { stockPhotoSearchUrl } from "~/common/media/stock-photo";
 import type { ProvenanceSource } from "~/common/media/library-rules";
@@ -78,7 +79,7 @@ async function synthesize(
       const voices = await provider.listVoices(signal);
       const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
       if (!voice) {
-        if (voiceId) throw new DomainError(422, "Unknown voice", { code: UNKNOWN_VOICE });
+        if (voiceId) throw new DomainError(422, UNKNOWN_VOICE_TEXT, { code: UNKNOWN_VOICE });
         throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
       }
       return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { createTranslator, type Translator } from "~/common/i18n/translate";
 import { env } from "~/lib/settings/env.server";
 import { answersWithData } from "~/lib/screens/enhanced-answer.server";
 import { fieldErrors, screenFailure, text } from "~/lib/screens/forms.server";
@@ -12,11 +13,16 @@ import {
   revokeShare,
   SHARE_EXPIRY_CHOICES,
   SHARE_EXPIRY_DEFAULT_HOURS,
-  SHARE_MAX_VIEWS,
   shareInputSchema,
 } from "~/models/sharing/share.server";
 import {
+  EXPIRY_INVALID,
+  LINK_CREATED,
+  MAX_VIEWS_INVALID,
   NEVER_EXPIRES,
+  SHARE_FAILED,
+  SHARING_OFF_REFUSED,
+  UNEXPECTED_ERROR,
   sharePanelUrl,
   type ShareAnswer,
   type SharedKind,
@@ -30,10 +36,7 @@ import {
  * action's answer to intent=share.
  */
 
-export const LINK_CREATED = "🔗 Link created";
-export const SHARE_FAILED = "❌ Could not create the link.";
-const MAX_VIEWS_INVALID = `Enter a whole number of views from 1 to ${SHARE_MAX_VIEWS.toLocaleString("en-US")}, or leave it empty for no limit.`;
-const EXPIRY_INVALID = "Choose when the link expires from the list.";
+const ENGLISH = createTranslator("en", {});
 
 /**
  * What a screen offers (null when sharing is off: SHARING=off hides every control): the expiry choices
@@ -74,20 +77,25 @@ function wholeOrNull(value: string): number | null | undefined {
  * intent=share from a screen's form: makes the link and answers it with its QR code to a fetcher, or
  * redirects a plain form (post, redirect, get) back to the panel it was posted from (the screen with
  * ?share={id}, its other query kept) with ?shared={share id}, where the panel shows it. A bad maximum
- * is a 400 beside its field. Null when the post is not a share.
+ * is a 400 beside its field. Null when the post is not a share. The answer's texts are English
+ * catalogue keys (the panel shows them through `t`); the toast is said in `translator`'s language
+ * (the door's screenTranslator; English without one).
  */
 export async function shareAction(
   userId: string,
   form: FormData,
   request: Request,
+  { t }: Pick<Translator, "t"> = ENGLISH,
 ): Promise<Response | ReturnType<typeof data<ShareAnswer>> | null> {
   if (text(form.get("intent")) !== "share") return null;
   const id = text(form.get("id"));
-  const refuse = (status: number, message: string, fieldErrors?: Extract<ShareAnswer, { ok: false }>["fieldErrors"]) =>
-    data<ShareAnswer>({ intent: "share", ok: false, id, message, fieldErrors }, { status });
-  if (env.sharing === "off") return refuse(404, `${SHARE_FAILED} Sharing is turned off on this server.`);
+  type Refusal = Extract<ShareAnswer, { ok: false }>;
+  const refuse = (status: number, message: string, more: Pick<Refusal, "fieldErrors" | "detail"> = {}) =>
+    data<ShareAnswer>({ intent: "share", ok: false, id, message, ...more }, { status });
+  if (env.sharing === "off") return refuse(404, SHARING_OFF_REFUSED);
   const maxViews = wholeOrNull(text(form.get("max_views")));
-  if (maxViews === undefined || maxViews === 0) return refuse(400, SHARE_FAILED, { max_views: MAX_VIEWS_INVALID });
+  if (maxViews === undefined || maxViews === 0)
+    return refuse(400, SHARE_FAILED, { fieldErrors: { max_views: MAX_VIEWS_INVALID } });
   const expiry = text(form.get("expires_in_hours"));
   const input = {
     kind: text(form.get("kind")),
@@ -99,8 +107,9 @@ export async function shareAction(
   const parsed = shareInputSchema.safeParse(input);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error, ["max_views", "expires_in_hours"] as const);
-    if (errors.max_views) return refuse(400, SHARE_FAILED, { max_views: MAX_VIEWS_INVALID });
-    if (errors.expires_in_hours) return refuse(400, SHARE_FAILED, { expires_in_hours: EXPIRY_INVALID });
+    if (errors.max_views) return refuse(400, SHARE_FAILED, { fieldErrors: { max_views: MAX_VIEWS_INVALID } });
+    if (errors.expires_in_hours)
+      return refuse(400, SHARE_FAILED, { fieldErrors: { expires_in_hours: EXPIRY_INVALID } });
   }
   const origin = publicOrigin(request);
   let share;
@@ -108,15 +117,15 @@ export async function shareAction(
     share = await createShare(userId, input, origin);
   } catch (error) {
     const failure = screenFailure(error);
-    return refuse(failure.status, `${SHARE_FAILED} ${failure.detail ?? "Unexpected error."}`);
+    return refuse(failure.status, SHARE_FAILED, { detail: failure.detail ?? UNEXPECTED_ERROR });
   }
   if (!answersWithData(form)) {
     const here = new URL(request.url);
-    return redirectWithSuccess(sharePanelUrl(`${here.pathname}${here.search}`, id, share.id), LINK_CREATED);
+    return redirectWithSuccess(sharePanelUrl(`${here.pathname}${here.search}`, id, share.id), t(LINK_CREATED));
   }
   const shares = await listSharesOfTarget(userId, share.kind, share.target_id, origin);
   const answer: ShareAnswer = { intent: "share", ok: true, id, share, qr: await qrDataUrl(share.url), shares };
-  return dataWithSuccess(answer, LINK_CREATED, { status: 201 });
+  return dataWithSuccess(answer, t(LINK_CREATED), { status: 201 });
 }
 
 /**

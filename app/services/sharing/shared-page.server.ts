@@ -1,4 +1,5 @@
-import type { MiddlewareFunction } from "react-router";
+import type { MiddlewareFunction, RouterContextProvider } from "react-router";
+import { createTranslator, msg, type Translator } from "~/common/i18n/translate";
 import { DomainError } from "~/lib/domain-error";
 import { env } from "~/lib/settings/env.server";
 import { attachmentDisposition, fileResponse } from "~/lib/http/file-response.server";
@@ -30,6 +31,16 @@ export const SHARED_HEADERS: Readonly<Record<string, string>> = {
   "Cache-Control": "no-store",
 };
 
+/** The plain-text answers a person may see (a file link opened on its own, a budget spent), English as keyed. */
+export const FILE_NOT_FOUND_TEXT = msg("File not found");
+export const NOT_FOUND_TEXT = msg("Not found");
+export const OPEN_FROM_PAGE = msg("This file opens from its shared page: open the link again.");
+
+/** Where the /s/ routes get the visitor's language from (the door's screenTranslator); English without one. */
+export type SharedTranslator = (context: Readonly<RouterContextProvider>, request: Request) => Promise<Translator>;
+const ENGLISH = createTranslator("en", {});
+const inEnglish: SharedTranslator = () => Promise.resolve(ENGLISH);
+
 const requests = new AddressWindow(() => env.shareMaxRequestsPerAddress, 60_000);
 
 function plainText(status: number, text: string, headers: Record<string, string> = {}): Response {
@@ -42,21 +53,33 @@ function plainText(status: number, text: string, headers: Record<string, string>
  * The page (`page: true`) gets a CSP that allows no script at all: it renders none
  * (the route's `handle`, read by app/root.tsx). SHARING=off is a 404 from the loaders, never a 429.
  */
-export function sharedPathMiddleware({ page }: { page: boolean }): MiddlewareFunction<Response> {
-  return async ({ context }, next) => {
+export function sharedPathMiddleware({
+  page,
+  translator = inEnglish,
+}: {
+  page: boolean;
+  /** The visitor's language for the 429's text. */
+  translator?: SharedTranslator;
+}): MiddlewareFunction<Response> {
+  return async ({ context, request }, next) => {
     const address = clientAddress(context);
     const answer =
       env.sharing === "off" || isLoopbackAddress(address) ? ({ allowed: true } as const) : requests.take(address);
     const response = answer.allowed
       ? await next()
-      : plainText(429, `Too many requests. Try again in ${answer.retryAfterSeconds} seconds.`, {
-          "Retry-After": String(answer.retryAfterSeconds),
-        });
+      : tooMany(await translator(context, request), answer.retryAfterSeconds);
     return withHeaders(response, (headers) => {
       for (const [name, value] of Object.entries(SHARED_HEADERS)) headers.set(name, value);
       if (page) headers.set("Content-Security-Policy", sharedPageContentSecurityPolicy());
     });
   };
+}
+
+/** The budget spent: 429 as plain text, in the visitor's language. */
+function tooMany({ t }: Pick<Translator, "t">, seconds: number): Response {
+  return plainText(429, t("Too many requests. Try again in {{count}} seconds.", { count: seconds }), {
+    "Retry-After": String(seconds),
+  });
 }
 
 export const sharedPageStatus = (page: SharedPageData) =>
@@ -120,20 +143,24 @@ export async function sharedPage(token: string, origin: string, method: string):
  * grant the page put in its link, and the link must still be live (revoked, expired, target or owner
  * gone: 410 at once, grant or not).
  */
-export async function sharedFile(request: Request, token: string, fileId: string): Promise<Response> {
-  if (env.sharing === "off") return plainText(404, "Not found");
+export async function sharedFile(
+  request: Request,
+  token: string,
+  fileId: string,
+  { t }: Pick<Translator, "t"> = ENGLISH,
+): Promise<Response> {
+  if (env.sharing === "off") return plainText(404, t(NOT_FOUND_TEXT));
   const target = await openShareForFile(token, fileId);
-  if (target === "gone") return plainText(410, SHARE_GONE_TEXT);
-  if (target === null || !target.file) return plainText(404, "File not found");
+  if (target === "gone") return plainText(410, t(SHARE_GONE_TEXT));
+  if (target === null || !target.file) return plainText(404, t(FILE_NOT_FOUND_TEXT));
   const query = new URL(request.url).searchParams;
-  if (!shareGrantIsValid(target.share.id, query.get("g")))
-    return plainText(403, "This file opens from its shared page: open the link again.");
+  if (!shareGrantIsValid(target.share.id, query.get("g"))) return plainText(403, t(OPEN_FROM_PAGE));
   let response: Response;
   try {
     response = await fileResponse(request, fileStore, servedFile(target.file), "no-store");
   } catch (error) {
     // The bytes gone from the store (404) or the store out of reach (503): said as text, as above.
-    if (error instanceof DomainError) return plainText(error.status, error.detail, error.options.headers);
+    if (error instanceof DomainError) return plainText(error.status, t(error.detail), error.options.headers);
     throw error;
   }
   if (query.get("download") === "1" && response.headers.has("Content-Disposition"))

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import { screenFailure, text } from "~/lib/screens/forms.server";
+import { msg } from "~/common/i18n/translate";
 
 import {
   cancelVideoJob,
@@ -39,6 +40,9 @@ export async function moveMyVideoJob(userId: string, id: string, before: string 
   await moveVideoJob(userId, id, before);
 }
 
+/** A refusal without a detail of its own (the screen shows it translated). */
+export const JOB_ACTION_FAILED = msg("That did not work. Reload the page and try again.");
+
 /** The AI video screen's job-list intents (docs/screens.md#ai-video-jobs). */
 export const VIDEO_JOB_INTENTS = ["cancel-job", "retry-job", "move-job"] as const;
 export type VideoJobIntent = (typeof VIDEO_JOB_INTENTS)[number];
@@ -64,10 +68,7 @@ export async function videoJobScreenAction(userId: string, intent: VideoJobInten
     else await moveMyVideoJob(userId, id, text(form.get("before")) || null);
   } catch (error) {
     const failure = screenFailure(error);
-    return data(
-      { jobError: failure.detail ?? "That did not work. Reload the page and try again.", jobId: id },
-      { status: failure.status },
-    );
+    return data({ jobError: failure.detail ?? JOB_ACTION_FAILED, jobId: id }, { status: failure.status });
   }
   return answerEnhanced(form, { data: { jobDone: intent }, redirectTo: `/aivideo${url.search}` });
 }
