@@ -9,7 +9,7 @@
 // what it is about). Debian's emoji font is installed where it can be
 // (tests/harness/ensure-chromium.mjs), so emoji show as people see them. PNGs are palette-quantised with
 // sharp to stay small. Options (environment): SCREENSHOTS_OUT (default docs/screenshots), BUILD_DIR, and
-// SCREENSHOTS_SET=compare for the before/after set of tools/screenshots-compare.mjs (default output
+// SCREENSHOTS_ONLY=<pattern of shot names>, SCREENSHOTS_SET=compare for the before/after set of tools/screenshots-compare.mjs (default output
 // build/screenshots-compare, with a manifest.md of what each PNG shows and what it cannot).
 import fs from "node:fs";
 import path from "node:path";
@@ -54,6 +54,25 @@ const SHOTS = [
   { name: "menu-phone-dark", path: "/voices", theme: "dark", viewport: PHONE, act: openMenu },
   { name: "library-phone-light", path: "/library", theme: "light", viewport: PHONE, wait: "Narration.mp3" },
 ];
+
+// The languages (docs/translating.md): five screens in Arabic (right to left) and German (longer
+// words), at both sizes. Each shot chooses its language as a person does (the language menu's form).
+for (const language of ["ar", "de"])
+  for (const [screen, where, theme] of [
+    ["landing", "/", "dark"],
+    ["dashboard", "/dashboard", "light"],
+    ["assistant", "/assistant", "dark"],
+    ["library", "/library", "light"],
+    ["account", "/account", "dark"],
+  ])
+    for (const [size, viewport] of [
+      ["", WIDE],
+      ["-phone", PHONE],
+    ])
+      SHOTS.push({ name: `${screen}-${language}${size}`, path: where, theme, viewport, language });
+
+/** SCREENSHOTS_ONLY: a pattern of the shots' names to take (all when unset). */
+const ONLY = process.env.SCREENSHOTS_ONLY ? new RegExp(process.env.SCREENSHOTS_ONLY) : null;
 
 const log = (message) => process.stdout.write(`[screenshots] ${message}\n`);
 
@@ -150,7 +169,7 @@ try {
   const seeded = await seed(server.url);
   const { projectId, jobId } = seeded;
   if (COMPARE) await seedCompare(server.url, seeded, root);
-  const shots = COMPARE ? compareShots(root) : SHOTS;
+  const shots = (COMPARE ? compareShots(root) : SHOTS).filter((shot) => !ONLY || ONLY.test(shot.name));
   const notes = [];
   browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   // localhost (not 127.0.0.1): a secure context, so Secure cookies work over http (as in tests/harness/e2e.mjs).
@@ -187,6 +206,12 @@ try {
         maxRedirects: 0,
       });
       if (theme.status() !== 302) throw new Error(`theme: ${theme.status()}`);
+      // Signed in, a choice is kept on the account: every shot says its own (English unless named).
+      const language = await context.request.post("/preferences", {
+        form: { intent: "language", language: shot.language ?? "en", redirectTo: "/" },
+        maxRedirects: 0,
+      });
+      if (language.status() !== 302) throw new Error(`language: ${language.status()}`);
       const page = await context.newPage();
       const where = shot.path
         .replace("{project}", encodeURIComponent(projectId))
