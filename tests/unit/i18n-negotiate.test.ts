@@ -75,6 +75,8 @@ describe("formats in the screen's language", () => {
     for (const bytes of [0, 1023, 1024, 1536, 25 * 1024 * 1024, 3.25 * 1024 ** 3])
       expect(formatSize("en", bytes)).toBe(formatBytes(bytes));
     expect(formatSize("de", 1536)).toBe("1,5 KiB");
+    // In Arabic the number and its Latin unit stay one left-to-right run inside the sentence.
+    expect(formatSize("ar", 1536)).toMatch(/^\u2066.+ KiB\u2069$/);
     expect(formatNumber("de", 100000)).toBe("100.000");
   });
 

@@ -1,3 +1,5 @@
+import { directionOf } from "./languages";
+
 /**
  * Numbers, sizes, dates and durations in the screen's language, through Intl (docs/translating.md#formats).
  * Times are shown in UTC, as before languages, and say so; the zone is the time zone work's.
@@ -45,7 +47,10 @@ export function formatSize(language: string, bytes: number): string {
     unit++;
   }
   const number = Number.isInteger(value) ? value : Math.round(value * 10) / 10;
-  return `${formatNumber(language, number, { minimumFractionDigits: Number.isInteger(value) ? 0 : 1, maximumFractionDigits: 1, useGrouping: false })} ${BYTE_UNITS[unit]}`;
+  const text = `${formatNumber(language, number, { minimumFractionDigits: Number.isInteger(value) ? 0 : 1, maximumFractionDigits: 1, useGrouping: false })} ${BYTE_UNITS[unit]}`;
+  // Inside right-to-left text the number and its Latin unit are one left-to-right run ("1.5 KiB", not
+  // "KiB 1.5"): isolated with Unicode's left-to-right isolate.
+  return directionOf(language) === "rtl" ? `\u2066${text}\u2069` : text;
 }
 
 const DATE_STYLES = {
