@@ -106,7 +106,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch {
     return data({ ok: false as const, intent: null, message: say.t(INVALID_FORM) }, { status: 400 });
   }
-  const shared = await shareAction(user.id, form, request);
+  const shared = await shareAction(user.id, form, request, say);
   if (shared) return shared;
   const intent = formIntent(form);
   if (intent === null || !Object.hasOwn(INTENTS, intent))

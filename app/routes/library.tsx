@@ -108,7 +108,8 @@ type UploadAnswer = { intent: "upload"; ok: false; message: string; detail?: str
  */
 export async function action({ context, request }: Route.ActionArgs) {
   const user = await requireUserOrExplain(context, request, LOG_IN_AGAIN);
-  const { t } = await screenTranslator(context, request);
+  const translator = await screenTranslator(context, request);
+  const { t } = translator;
   // The upload form without JavaScript (with it the card calls POST /api/library/upload with a progress bar).
   if (isMultipart(request)) {
     try {
@@ -139,7 +140,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       toast: { type: "success", message, withData: true },
     });
 
-  const shared = await shareAction(user.id, form, request);
+  const shared = await shareAction(user.id, form, request, translator);
   if (shared) return shared;
   if (intent === "rename") {
     const name = text(form.get("name"));
