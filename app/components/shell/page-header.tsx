@@ -40,7 +40,8 @@ export function PageHeader({
       ) : null}
       <h1>
         {icon ? <Icon name={icon} /> : null}
-        {title}
+        {/* A person's own title (a project's, a file's) keeps its own direction inside a right-to-left page. */}
+        <bdi>{title}</bdi>
       </h1>
       {children ? <div className="page-header-actions">{children}</div> : null}
     </header>
