@@ -1,5 +1,5 @@
 import { createContext, type RouterContextProvider } from "react-router";
-import { directionOf, LANGUAGE_TAGS, PSEUDO_LANGUAGE, type ScreenLanguage } from "~/common/i18n/languages";
+import { LANGUAGE_TAGS, PSEUDO_LANGUAGE, type ScreenLanguage } from "~/common/i18n/languages";
 import { negotiateLanguage } from "~/common/i18n/negotiate";
 import { preferencesOf } from "~/lib/screens/preferences.server";
 import { translatorFor } from "~/lib/i18n/catalogues.server";
@@ -38,8 +38,6 @@ async function resolve(context: Readonly<RouterContextProvider>, request: Reques
   if (isChoosable(language)) return language;
   return negotiateLanguage(request.headers.get("Accept-Language")) as ScreenLanguage;
 }
-
-export { directionOf };
 
 /** The translator for this request's screens, for a loader's or an action's texts (toasts, screen messages). */
 export async function screenTranslator(context: Readonly<RouterContextProvider>, request: Request) {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { LANGUAGES, PSEUDO_LANGUAGE, type Language, type ScreenLanguage } from "~/common/i18n/languages";
+import { PSEUDO_LANGUAGE, type ScreenLanguage } from "~/common/i18n/languages";
 import { pseudoMessages } from "~/common/i18n/pseudo";
 import { createTranslator, type Messages, type Translator } from "~/common/i18n/translate";
 import ar from "~/common/i18n/locales/ar/messages.json";
@@ -62,5 +62,3 @@ export function publishedCatalogue(language: ScreenLanguage): Published {
 export function catalogueUrl(language: ScreenLanguage): string {
   return `/locales/${language}.json?v=${publishedCatalogue(language).version}`;
 }
-
-export const LANGUAGE_LIST: readonly Language[] = LANGUAGES.map((language) => language.tag);
