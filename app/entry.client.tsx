@@ -2,7 +2,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { createTranslator, type Messages } from "./common/i18n/translate";
-import { TranslatorProvider } from "./components/ui/i18n";
+import { setPageTranslator, TranslatorProvider } from "./components/ui/i18n";
 
 /**
  * React Router's own client entry, with the page's language: its catalogue (only the language the
@@ -27,6 +27,7 @@ const root = document.documentElement;
 const messages = await readCatalogue(root.dataset.catalogue);
 if (messages) {
   const translator = createTranslator(root.lang || "en", messages);
+  setPageTranslator(translator);
   startTransition(() => {
     hydrateRoot(
       document,

@@ -2,7 +2,7 @@
 import { voicesOrFallback, type VoiceOption } from "~/common/assistant/voice-options";
 import { speakableText } from "~/common/assistant/speech-text";
 import type { Translator } from "~/common/i18n/translate";
-import { ApiError, apiFetch, apiJson, errorDetail } from "./api-client";
+import { ApiError, apiFetch, apiJson, detailText, errorDetail } from "./api-client";
 
 export async function fetchVoices(signal?: AbortSignal): Promise<VoiceOption[]> {
   const answer = await apiJson<{ voices?: unknown }>("/api/voice/voices", { signal });
@@ -237,10 +237,12 @@ export async function startVideoGeneration(prompt: string): Promise<string> {
 }
 
 /**
- * A screen's text for an AI call that failed: the failure text in docs/screens.md#error-messages, and when the server refused it for
- * the person's AI limits (429), its reason, which says when to try again. With the screen's `t`, both
- * in the screen's language (the reason is the API's English `detail`, a catalogue key where it is one).
+ * A screen's text for an AI call that failed: the failure text in docs/screens.md#error-messages (an English catalogue key), and
+ * when the server refused it for the person's AI limits (429), its reason, which says when to try again. Both in the language of
+ * the screen's `t`: the reason is the API's English `detail`, read back into the limit and the wait (detailText).
  */
-export function aiFailureText(failureText: string, error: unknown, t: Translator["t"] = (text) => text): string {
-  return error instanceof ApiError && error.status === 429 ? `${t(failureText)} ${t(error.detail)}` : t(failureText);
+export function aiFailureText(failureText: string, error: unknown, t: Translator["t"]): string {
+  return error instanceof ApiError && error.status === 429
+    ? `${t(failureText)} ${detailText(t, error.detail)}`
+    : t(failureText);
 }

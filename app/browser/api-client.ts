@@ -1,4 +1,6 @@
+import { aiLimitDetailText } from "~/common/ai-limit-texts";
 import { interpolate, msg, type Translator } from "~/common/i18n/translate";
+import { screenText } from "~/common/media/media-texts";
 
 /**
  * The one browser client for /api (docs/screens.md#states-and-transitions). The session cookie carries the tokens; on a 401 the
@@ -72,12 +74,14 @@ export async function errorDetail(response: Response): Promise<string> {
 }
 
 /**
- * An API `detail` (English, the /api contract) in the screen's language: a known text is looked up,
- * the client's own "Request failed (500)" too; any other stays as the server said it.
+ * An API `detail` (English, the /api contract) in the screen's language: the client's own "Request
+ * failed (500)", the AI limits' refusal and the media refusals with their values are said again from
+ * their templates, any other known text is looked up; an unknown one stays as the server said it.
  */
 export function detailText(t: Translator["t"], detail: string): string {
   const failed = /^Request failed \((\d+)\)$/.exec(detail);
-  return failed ? t(REQUEST_FAILED, { status: failed[1] }) : t(detail);
+  if (failed) return t(REQUEST_FAILED, { status: failed[1] });
+  return aiLimitDetailText(t, detail) ?? screenText(t, detail);
 }
 
 /** JSON in, JSON out; a non-2xx answer throws ApiError with the server's detail. */

@@ -1,4 +1,5 @@
 import { msg, type Translator } from "~/common/i18n/translate";
+import { detailText } from "./api-client";
 
 /** docs/screens.md#states-and-transitions Video generation: status texts, when the progress bar shows, its colour, and the polling limits. */
 export const VIDEO_POLL_MS = 1000;
@@ -25,7 +26,7 @@ export function videoStatusText(status: string): string {
 /*
  * Two of the API's refusals carry a value in their English `detail` (the /api contract stays English,
  * app/models/video-jobs): the screens read the value back to say them in the person's language. Every
- * other detail is looked up as it is (the English text is the key; an unknown one stays English).
+ * other detail (the AI limits' refusal among them) is said by detailText; an unknown one stays English.
  */
 const LIMIT_DETAIL = /^You already have (\d+) videos? being generated\. Wait for one to finish, then try again\.$/;
 const ENDED_DETAIL = /^This video job has already ended \((\w+)\); only a queued or processing job can be cancelled\.$/;
@@ -44,7 +45,7 @@ export function videoRefusalText(t: Translator["t"], detail: string): string {
       status: ended[1],
     });
   }
-  return t(detail);
+  return detailText(t, detail);
 }
 
 export function showsProgressBar(status: string): boolean {

@@ -16,7 +16,7 @@ import {
 } from "~/components/content/content-texts";
 import { requireUser } from "~/auth/auth.server";
 import { screenTranslator } from "~/auth/screen-language.server";
-import { useT } from "~/components/ui/i18n";
+import { pageTranslator, useT } from "~/components/ui/i18n";
 import { msg, type Translator } from "~/common/i18n/translate";
 import { formIntent, pinnedBy } from "~/common/content/pin-form";
 import { safeRedirectPath } from "~/common/safe-redirect";
@@ -254,9 +254,11 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   }));
   const listIntent = intent === "pin" || intent === "unpin" || intent === "delete";
   if (listIntent && result && typeof result === "object" && "ok" in result && result.ok === false) {
-    // The pin's or delete's own answer says it in the screen's language; without one (offline), in English.
+    // The pin's or delete's own answer says it in the screen's language; the fallback (no answer: offline)
+    // is English, a catalogue key the page's translator says in the screen's language.
     const answered = "message" in result && result.intent !== null && typeof result.message === "string";
-    toast.error(answered ? (result.message as string) : intent === "delete" ? DELETE_FAILED : PIN_FAILED, {
+    const { t } = pageTranslator();
+    toast.error(t(answered ? (result.message as string) : intent === "delete" ? DELETE_FAILED : PIN_FAILED), {
       autoClose: DASHBOARD_TOAST_MS,
     });
   }

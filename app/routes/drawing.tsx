@@ -100,7 +100,7 @@ function DrawingPad({ offline, startImage }: { offline: boolean; startImage: str
       setResult({ url: await sketchToImage(imageData, style), style });
     } catch (error) {
       // docs/screens.md#error-messages: also when no image comes back; over the person's AI limits, with when to try again.
-      setError(aiFailureText(t(GENERATION_FAILED), error));
+      setError(aiFailureText(GENERATION_FAILED, error, t));
     } finally {
       setGenerating(false);
     }

@@ -66,7 +66,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     // A provider failure reaches the screen as the service's DomainError: the text in docs/screens.md#error-messages with its status.
     // Over the person's AI limits: the reason too, which says when to try again (429, Retry-After).
     if (!(error instanceof DomainError)) throw error;
-    const failure = screenAiFailure(t(GENERATION_FAILED), error);
+    const failure = screenAiFailure(t(GENERATION_FAILED), error, t);
     return data<Outcome>(
       { prompt, result: null, error: failure.message },
       { status: failure.status, headers: failure.headers },
@@ -111,7 +111,7 @@ export default function ImageGenerator({ loaderData, actionData }: Route.Compone
     try {
       setResult({ kind: "image", url: await generateImage(text) });
     } catch (error) {
-      setError(aiFailureText(t(GENERATION_FAILED), error));
+      setError(aiFailureText(GENERATION_FAILED, error, t));
     } finally {
       setBusy(false);
     }

@@ -1,11 +1,14 @@
+import { aiLimitDetailText, aiLimitText, type AiLimitRefusal } from "~/common/ai-limit-texts";
+import { DEFAULT_LANGUAGE } from "~/common/i18n/languages";
+import type { Translator } from "~/common/i18n/translate";
 import { DomainError } from "~/lib/domain-error";
+import { translatorFor } from "~/lib/i18n/catalogues.server";
 import {
   AI_SLOT_HEARTBEAT_MS,
   beginAiRequest,
   finishAiRequest,
   heartbeatAiRequests,
   type AiRequestKind,
-  type AiRequestStart,
 } from "~/models/ai-usage.server";
 
 /**
@@ -20,20 +23,27 @@ export const AI_LIMITED = "ai_limited";
 /** A slot is never beaten longer than this: a holder that never gave it back (a bug) frees it by going stale. */
 const SLOT_MAX_HOLD_MS = 15 * 60_000;
 
-function seconds(count: number) {
-  return `${count} second${count === 1 ? "" : "s"}`;
+/** The API's words (English, the /api contract): which limit, and when to try again. */
+export function aiLimitedMessage(refusal: AiLimitRefusal): string {
+  return aiLimitText(translatorFor(DEFAULT_LANGUAGE).t, refusal);
 }
 
-/** The refusal's words: which limit, and when to try again. */
-export function aiLimitedMessage(refusal: Extract<AiRequestStart, { allowed: false }>): string {
-  const when = `Try again in ${seconds(refusal.retryAfterSeconds)}.`;
-  if (refusal.reason === "per_day") {
-    const hours = Math.ceil(refusal.retryAfterSeconds / 3600);
-    return `Too many AI requests today: at most ${refusal.limit} a day. Try again in ${hours} hour${hours === 1 ? "" : "s"} (at midnight UTC).`;
+/**
+ * The 429 of the AI limits. Its `refusal` (which limit, its size, the wait) lets a screen say the
+ * reason in its own language (screenAiFailure); it is not part of the API's answer, which is
+ * `{"detail", "retry_after"}` (errorResponse sends `detail` and `data` only).
+ */
+export class AiLimitedError extends DomainError {
+  readonly refusal: AiLimitRefusal;
+
+  constructor({ reason, limit, retryAfterSeconds }: AiLimitRefusal) {
+    super(429, aiLimitedMessage({ reason, limit, retryAfterSeconds }), {
+      code: AI_LIMITED,
+      headers: { "Retry-After": String(retryAfterSeconds) },
+      data: { retry_after: retryAfterSeconds },
+    });
+    this.refusal = { reason, limit, retryAfterSeconds };
   }
-  return refusal.reason === "per_minute"
-    ? `Too many AI requests: at most ${refusal.limit} a minute. ${when}`
-    : `Too many AI requests at once: at most ${refusal.limit} at a time. ${when}`;
 }
 
 export interface AiSlot {
@@ -45,11 +55,7 @@ export interface AiSlot {
 export async function acquireAiSlot(userId: string, kind: AiRequestKind): Promise<AiSlot> {
   const start = await beginAiRequest(userId, kind);
   if (!start.allowed) {
-    throw new DomainError(429, aiLimitedMessage(start), {
-      code: AI_LIMITED,
-      headers: { "Retry-After": String(start.retryAfterSeconds) },
-      data: { retry_after: start.retryAfterSeconds },
-    });
+    throw new AiLimitedError(start);
   }
   const started = Date.now();
   const beat = setInterval(() => {
@@ -85,13 +91,20 @@ export async function withAiSlot<T>(userId: string, kind: AiRequestKind, work: (
 }
 
 /**
- * A screen's answer to an AI call that failed with `error`: the failure text in docs/screens.md#error-messages, and when the person is
- * over a limit, the reason that says when to try again, with the 429 and its Retry-After header.
+ * A screen's answer to an AI call that failed with `error`: the failure text in docs/screens.md#error-messages (already in the
+ * screen's language), and when the person is over a limit, the reason that says when to try again, in the language of `t`,
+ * with the 429 and its Retry-After header.
  */
 export function screenAiFailure(
   failureText: string,
   error: DomainError,
+  t: Translator["t"],
 ): { message: string; status: number; headers?: Record<string, string> } {
   if (error.code !== AI_LIMITED) return { message: failureText, status: error.status };
-  return { message: `${failureText} ${error.detail}`, status: error.status, headers: error.options.headers };
+  // The refusal itself when it is at hand; else (a DomainError made again from it) read back from its English.
+  const reason =
+    error instanceof AiLimitedError
+      ? aiLimitText(t, error.refusal)
+      : (aiLimitDetailText(t, error.detail) ?? t(error.detail));
+  return { message: `${failureText} ${reason}`, status: error.status, headers: error.options.headers };
 }

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "../support/e2e-test";
+import { expect, hydrated, test, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 /**
@@ -46,4 +46,37 @@ test("with JavaScript on, the assistant says when to try again once the minute's
   const alert = page.getByRole("alert");
   await expect(alert).toContainText("Something went wrong.");
   await expect(alert).toContainText(/Try again in \d+ seconds?\./);
+});
+
+test.describe("on a German screen", () => {
+  // Chromium's own Accept-Language (from the locale) replaces an extra header's on navigations: both say German.
+  test.use({ locale: "de-DE", extraHTTPHeaders: { "Accept-Language": "de-DE" } });
+  const REASON = /Zu viele KI-Anfragen: höchstens 20 pro Minute\. Versuche es in \d+ Sekunden? noch einmal\./;
+  const ask = async (page: Page) => {
+    await page.getByLabel("Deine Frage").fill("Wie benutze ich das Zeichenbrett?");
+    await page.getByRole("button", { name: "Fragen" }).click();
+    const alert = page.getByRole("alert");
+    await expect(alert).toContainText("Etwas ist schiefgelaufen.");
+    await expect(alert).toContainText(REASON);
+  };
+
+  test.describe("with JavaScript off", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the form's answer gives the reason in German, from the refusal", async ({ page }) => {
+      await signUpAndLogIn(page, "ai-limit-de-nojs");
+      await page.goto("/assistant");
+      await useTheMinute(page);
+      await ask(page);
+    });
+  });
+
+  test("with JavaScript on, the API's English reason is said in German", async ({ page }) => {
+    await signUpAndLogIn(page, "ai-limit-de-js");
+    await page.goto("/assistant");
+    await hydrated(page);
+    await useTheMinute(page);
+    await page.getByLabel("Automatisch vorlesen").uncheck();
+    await ask(page);
+  });
 });

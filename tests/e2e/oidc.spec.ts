@@ -80,10 +80,13 @@ for (const viewport of VIEWPORTS) {
         await page.getByRole("button", { name: "Sign in" }).click();
 
         await expect(page).toHaveURL(`${sso.appUrl}/login?redirectTo=%2Fprojects`);
+        // The reason is both toasted and said in the app's alert: the alert is the one that waits to be read.
         await expect(
-          page.getByText(
-            `${SSO_NAME} has not verified your email address ${email}. Verify it there, then sign in again.`,
-          ),
+          page
+            .getByRole("alertdialog")
+            .getByText(
+              `${SSO_NAME} has not verified your email address ${email}. Verify it there, then sign in again.`,
+            ),
         ).toBeVisible();
         await expect(page.getByRole("link", { name: `Sign in with ${SSO_NAME}` })).toBeVisible();
         await page.goto(`${sso.appUrl}/dashboard`);
@@ -98,7 +101,7 @@ test("Cancel at the provider comes back to the Login screen saying so", async ({
   await page.getByRole("link", { name: `Sign in with ${SSO_NAME}` }).click();
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(page).toHaveURL(`${sso.appUrl}/login`);
-  await expect(page.getByText(`Sign-in with ${SSO_NAME} was cancelled.`)).toBeVisible();
+  await expect(page.getByRole("alertdialog").getByText(`Sign-in with ${SSO_NAME} was cancelled.`)).toBeVisible();
 });
 
 test.describe("the Register screen, JavaScript off, 375x667", () => {

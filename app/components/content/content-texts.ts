@@ -1,3 +1,4 @@
+import { detailText } from "~/browser/api-client";
 import { msg, type Translator } from "~/common/i18n/translate";
 
 /** docs/screens.md#screens-and-routes, #states-and-transitions, #error-messages and #constants-and-limits texts and timing of the content screen (shared by its action and its editor). */
@@ -37,7 +38,8 @@ export function sayStatus(t: Translator["t"], text: string): string {
   for (const first of LEADING_SENTENCES) {
     if (text.startsWith(`${first} `)) return `${t(first)} ${sayStatus(t, text.slice(first.length + 1))}`;
   }
-  return whole;
+  // A reason the server gave (the storage quota with its size, a "Request failed (413)" without one).
+  return detailText(t, text);
 }
 
 /** One content item as the screen's loader and GET /api/content/{id} answer it. */

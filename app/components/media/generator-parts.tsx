@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { ApiError } from "~/browser/api-client";
+import { ApiError, detailText } from "~/browser/api-client";
 import type { IconName } from "~/common/icons";
 import { msg } from "~/common/i18n/translate";
-import { screenText } from "~/common/media/media-texts";
 import { useT } from "~/components/ui/i18n";
 import { Icon } from "~/components/ui/icon";
 
@@ -68,7 +67,7 @@ export function GeneratorOutcome({ outcome }: { outcome: Outcome }) {
   return (
     <p className={`message ${outcome.ok ? "message-success" : "message-error"}`} role={outcome.ok ? "status" : "alert"}>
       {t(outcome.text)}
-      {outcome.detail ? <span className="message-detail">{screenText(t, outcome.detail)}</span> : null}
+      {outcome.detail ? <span className="message-detail">{detailText(t, outcome.detail)}</span> : null}
     </p>
   );
 }

@@ -1,8 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { ApiError, saveToLibrary } from "~/browser/api-client";
+import { ApiError, detailText, saveToLibrary } from "~/browser/api-client";
 import { msg } from "~/common/i18n/translate";
-import { screenText } from "~/common/media/media-texts";
 import { Icon } from "~/components/ui/icon";
 import { useT } from "~/components/ui/i18n";
 import { toast } from "~/components/shell/toasts";
@@ -67,7 +66,7 @@ export function SaveToLibrary({
     } catch (error) {
       const detail = error instanceof ApiError ? error.detail : undefined;
       setState({ phase: "failed", detail });
-      toast.error(detail ? `${t(SAVE_FAILED)} ${screenText(t, detail)}` : t(SAVE_FAILED));
+      toast.error(detail ? `${t(SAVE_FAILED)} ${detailText(t, detail)}` : t(SAVE_FAILED));
     }
   };
   return (
@@ -93,7 +92,7 @@ export function SaveToLibrary({
       {state.phase === "failed" ? (
         <span className="message message-error" role="alert">
           {t(SAVE_FAILED)}
-          {state.detail ? <span className="message-detail">{screenText(t, state.detail)}</span> : null}
+          {state.detail ? <span className="message-detail">{detailText(t, state.detail)}</span> : null}
         </span>
       ) : null}
     </span>

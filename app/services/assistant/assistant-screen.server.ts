@@ -63,9 +63,9 @@ export interface ScreenAnswer {
 /** The screen's texts in English (a caller that names no screen language). */
 const ENGLISH = createTranslator(DEFAULT_LANGUAGE, {});
 
-/** A failure as the screen says it, in its language: the failure text, and the AI limits' reason (a catalogue key where it is one). */
+/** A failure as the screen says it, in its language: the failure text, and the AI limits' reason. */
 function screenFailure(failureText: string, error: DomainError, { t }: Translator) {
-  return screenAiFailure(t(failureText), new DomainError(error.status, t(error.detail), error.options));
+  return screenAiFailure(t(failureText), error, t);
 }
 
 /**
