@@ -15,6 +15,7 @@ import { currentUser, requireUser } from "~/auth/auth.server";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { env } from "~/lib/settings/env.server";
 import { keepPersonalPages } from "~/lib/page-cache/kept-pages.server";
+import { screenLanguageOf } from "~/auth/screen-language.server";
 import { withHeaders } from "~/lib/http/security.server";
 import { justChanged } from "~/lib/screens/just-changed.server";
 import { sendInMarkupOnly } from "~/lib/screens/markup-only.server";
@@ -47,6 +48,7 @@ export const middleware: Route.MiddlewareFunction[] = [
       return state ? `${state.version}.${state.mediaBytes}.${state.quotaBytes}` : null;
     },
     sessionCookie: SESSION_COOKIE,
+    languageOf: screenLanguageOf,
   }),
   // Inside the kept-page cache: the page that highlights a row clears the note (a Set-Cookie), so it is never kept.
   async ({ request, context }, next) => {

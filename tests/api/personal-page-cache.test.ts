@@ -211,4 +211,31 @@ describe("the dashboard kept between changes", () => {
     expect(response.headers.get("content-type")).not.toMatch(/text\/html/);
     expect(response.headers.get("etag")).toBeNull();
   });
+
+  it("keeps a page per screen language: the same person's dashboard asked in German, then in English, is each in its own", async () => {
+    const asked = async (language: string) => {
+      const response = await fetch(`${baseUrl()}/dashboard?view=languages`, {
+        headers: { Cookie: cookie, "Accept-Language": language },
+        redirect: "manual",
+      });
+      expect(response.status).toBe(200);
+      return { response, html: await response.text() };
+    };
+    // Asked three times in German: the third answer comes from memory.
+    await asked("de");
+    await asked("de");
+    const german = await asked("de");
+    expect(german.response.headers.get("server-timing")).toBe('page;desc="kept"');
+    expect(german.html).toContain('<html lang="de"');
+    const english = await asked("en");
+    expect(english.html).toContain('<html lang="en"');
+    expect(english.response.headers.get("server-timing")).toBe('page;desc="rendered"');
+    expect(english.response.headers.get("etag")).not.toBe(german.response.headers.get("etag"));
+    // The browser's revalidation of the German page is not a 304 for the English one.
+    const revalidated = await fetch(`${baseUrl()}/dashboard?view=languages`, {
+      headers: { Cookie: cookie, "Accept-Language": "en", "If-None-Match": german.response.headers.get("etag")! },
+      redirect: "manual",
+    });
+    expect(revalidated.status).toBe(200);
+  });
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "../support/e2e-test";
+import { expect, hydrated, test, type Browser, type Page } from "../support/e2e-test";
 import { answerAppDialog } from "../support/app-dialog";
 import { PASSWORD, signUpAndLogIn } from "../support/e2e-session";
 
@@ -25,13 +25,6 @@ async function secondBrowser(browser: Browser, baseURL: string | undefined, emai
 /** Whether a browser's session still opens the API. */
 async function signedIn(context: { request: { get: (url: string) => Promise<{ status: () => number }> } }) {
   return (await context.request.get("/api/auth/me")).status() === 200;
-}
-
-/** Waits until the page is hydrated (JavaScript on) so fetchers send the forms. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() =>
-    Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
-  );
 }
 
 /** Revoke and Sign out ask first: in the app's dialog, or without JavaScript on the page's panel. */

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "../support/e2e-test";
+import { expect, hydrated, test, type Page } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
 
 /**
@@ -16,12 +16,6 @@ async function createPiece(page: Page, title: string, body: string) {
   expect(created.status()).toBe(201);
   return ((await created.json()) as { id: string }).id;
 }
-
-/** With JavaScript: typing waits until React has taken over the page as served. */
-const hydrated = (page: Page) =>
-  page.waitForFunction(() =>
-    Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
-  );
 
 /** Edit and Save in the editor (a plain form without JavaScript), back on the view. */
 async function editAndSave(page: Page, id: string, body: string, javaScript: boolean) {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "../support/e2e-test";
+import { expect, hydrated, test, type Page } from "../support/e2e-test";
 import { answerAppDialog, appDialog } from "../support/app-dialog";
 import { signUpAndLogIn } from "../support/e2e-session";
 
@@ -135,9 +135,7 @@ test("content: create, list order, pin, view, autosave, save, conflict, delete",
   // The item was deleted elsewhere: pin and delete fail, say so, and roll back.
   expect((await page.request.delete(`/api/content/${id}`)).status()).toBe(200);
   // After the reload, the list's fetchers send the forms once React has hydrated it.
-  await page.waitForFunction(() =>
-    Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
-  );
+  await hydrated(page);
   await page.getByRole("button", { name: "Unpin First note, renamed" }).click();
   await expect(page.getByText("Could not update pin")).toBeVisible();
   await expect(page.getByRole("button", { name: "Unpin First note, renamed" })).toBeVisible();

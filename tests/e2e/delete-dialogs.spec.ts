@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Locator, type Page } from "../support/e2e-test";
+import { expect, hydrated, test, type Browser, type Locator, type Page } from "../support/e2e-test";
 import { appDialog } from "../support/app-dialog";
 import { generateVideo } from "../support/e2e-generated-video";
 import { PASSWORD, signUpAndLogIn } from "../support/e2e-session";
@@ -153,13 +153,6 @@ const KINDS: Kind[] = [
     before: 2,
   },
 ];
-
-/** Resolves once React has hydrated the page, so the enhanced forms ask in the app's dialog. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() =>
-    Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")),
-  );
-}
 
 for (const viewport of VIEWPORTS) {
   const size = `${viewport.width}×${viewport.height}`;

@@ -33,13 +33,18 @@ export interface KeptPageOptions {
   versionOf: (personId: string, context: Readonly<RouterContextProvider>) => Promise<number | string | null>;
   /** The session cookie's name: it rotates and says only who, which the key already holds. */
   sessionCookie: string;
+  /**
+   * The screen's language: a request's Accept-Language can choose it (app/auth/screen-language.server.ts),
+   * so one person's page in German and in English are two pages.
+   */
+  languageOf: (context: Readonly<RouterContextProvider>, request: Request) => Promise<string>;
 }
 
 /**
  * Route middleware for a personal page that is a function of what its key names: the person,
- * `versionOf(person)`, the URL, the cookies other than the session (the preferences: theme, plan,
- * tool order) and the build (docs/decisions/0017 and 0035). So a page may show only the person's
- * identity, cookie preferences and what `versionOf` counts. Who the person is was decided before
+ * `versionOf(person)`, the screen's language, the URL, the cookies other than the session (the
+ * preferences: theme, plan, tool order) and the build (docs/decisions/0017 and 0035). So a page may show
+ * only the person's identity, cookie preferences, language and what `versionOf` counts. Who the person is was decided before
  * (the session middleware); this only ever answers a person with their own page.
  *
  * - HTTP: every answer carries a weak ETag made from the key and `Cache-Control: private,
@@ -57,6 +62,7 @@ export function keepPersonalPages({
   personOf,
   versionOf,
   sessionCookie,
+  languageOf,
 }: KeptPageOptions): MiddlewareFunction<Response> {
   return async ({ request, context }, next) => {
     const personId = personOf(context);
@@ -66,7 +72,8 @@ export function keepPersonalPages({
     const version = await versionOf(personId, context);
     if (version === null) return next();
 
-    const key = `${personId}\n${version}\n${request.url}\n${cookies}`;
+    const language = await languageOf(context, request);
+    const key = `${personId}\n${version}\n${language}\n${request.url}\n${cookies}`;
     const etag = etagOf(key);
     if (matches(request.headers.get("If-None-Match"), etag)) {
       return new Response(null, { status: 304, headers: cachingHeaders(etag, UNCHANGED) });
