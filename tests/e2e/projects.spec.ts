@@ -42,7 +42,9 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await page.waitForURL("**/projects");
   await expect(card(page, "Launch film")).toBeVisible();
   await expect(card(page, "Launch film").getByText("No description provided.")).toBeVisible();
-  expect(await icons(card(page, "Launch film"))).toEqual({ voice: false, music: false, video: false, image: false });
+  await expect
+    .poll(() => icons(card(page, "Launch film")))
+    .toEqual({ voice: false, music: false, video: false, image: false });
 
   // Edit: description, and the Voice generator's output attached.
   await card(page, "Launch film").getByRole("link", { name: "Edit" }).click();
@@ -85,16 +87,20 @@ test("projects: create with validation, edit, a generator's voice and a track at
   await expect(music.getByText("Music generation is coming soon.", { exact: false })).toBeVisible();
   await expect(music.locator("audio")).toHaveCount(3);
   await musicChoice(page).selectOption("demo2");
-  expect(await icons(page.locator(".project-media"))).toEqual({ voice: true, music: true, video: false, image: false });
+  await expect
+    .poll(() => icons(page.locator(".project-media")))
+    .toEqual({ voice: true, music: true, video: false, image: false });
 
   await page.getByRole("button", { name: "Save Project" }).click();
   await expect(page.getByTestId("project-status")).toHaveText("Project saved successfully!");
   await page.waitForURL("**/projects");
   const saved = card(page, "Launch film");
   await expect(saved.getByText("A short film about launch day.")).toBeVisible();
-  expect(await icons(saved)).toEqual({ voice: true, music: true, video: false, image: false });
+  await expect.poll(() => icons(saved)).toEqual({ voice: true, music: true, video: false, image: false });
   await page.reload();
-  expect(await icons(card(page, "Launch film"))).toEqual({ voice: true, music: true, video: false, image: false });
+  await expect
+    .poll(() => icons(card(page, "Launch film")))
+    .toEqual({ voice: true, music: true, video: false, image: false });
 
   // Delete asks first: dismissing keeps the project, accepting removes it.
   await saved.getByRole("button", { name: "Delete Launch film" }).click();
@@ -144,7 +150,9 @@ test("project generators: a script goes into the description, an AI video is gen
 
   await page.getByRole("button", { name: "Save Project" }).click();
   await page.waitForURL("**/projects");
-  expect(await icons(card(page, "Generated"))).toEqual({ voice: false, music: false, video: true, image: false });
+  await expect
+    .poll(() => icons(card(page, "Generated")))
+    .toEqual({ voice: false, music: false, video: true, image: false });
   await expect(card(page, "Generated").getByText("drawing pad", { exact: false })).toBeVisible();
 });
 
@@ -232,7 +240,9 @@ test.describe("with JavaScript off", () => {
     await page.getByRole("button", { name: "Save Project" }).click();
     await page.waitForURL("**/projects");
     await expect(page.getByText("Project saved successfully!")).toBeVisible();
-    expect(await icons(card(page, "Plain project"))).toEqual({ voice: false, music: true, video: false, image: false });
+    await expect
+      .poll(() => icons(card(page, "Plain project")))
+      .toEqual({ voice: false, music: true, video: false, image: false });
     // The card names the track, not its file.
     await expect(card(page, "Plain project").locator('[data-slot="music"] .visually-hidden')).toHaveText(
       "Music: Epic Angry Uplifting",
@@ -244,12 +254,14 @@ test.describe("with JavaScript off", () => {
     await page.getByLabel("Voice", { exact: true }).selectOption({ label: "Narration.mp3 (voice clip)" });
     await page.getByRole("button", { name: "Save Project" }).click();
     await page.waitForURL("**/projects");
-    expect(await icons(card(page, "Plain project, edited"))).toEqual({
-      voice: true,
-      music: true,
-      video: false,
-      image: false,
-    });
+    await expect
+      .poll(() => icons(card(page, "Plain project, edited")))
+      .toEqual({
+        voice: true,
+        music: true,
+        video: false,
+        image: false,
+      });
 
     // Delete asks first, also without JavaScript.
     await card(page, "Plain project, edited").getByRole("button", { name: "Delete Plain project, edited" }).click();
