@@ -23,7 +23,7 @@ import Database from "better-sqlite3";
 import { root } from "../tests/harness/launch.mjs";
 import { SERVER_NODE_OPTIONS } from "../scripts/server-node-options.mjs";
 import { signUpAsBrowser } from "./browser.mjs";
-import { send } from "./scale-requests.mjs";
+import { closeConnections, send } from "./scale-requests.mjs";
 import { seedPieces } from "./scale-seed.mjs";
 import { sqliteStore } from "./scale-store.mjs";
 import { table } from "./table.mjs";
@@ -193,9 +193,11 @@ async function turn(tree) {
     const perRequest = {};
     for (const row of ROWS) {
       for (let n = 0; n < WARM; n++) await oneRequest(server, person, row, n);
+      closeConnections();
       control(server.pid, "-z");
       for (let n = WARM; n < WARM + REQUESTS; n++) await oneRequest(server, person, row, n);
       perRequest[row.name] = instructionsSinceZero(server.pid, dataDir, row.name) / REQUESTS;
+      closeConnections();
       process.stdout.write(
         `[bench] ${path.basename(tree)} ${row.name}: ${(perRequest[row.name] / 1e6).toFixed(2)} M\n`,
       );
