@@ -152,7 +152,7 @@ function control(pid, ...args) {
 /**
  * The instructions every thread of the server has run since the counters were last zeroed: a dump
  * (`callgrind_control --dump`, which writes callgrind.out.<pid>.<n> beside the others, all threads in
- * one) read for its total. (`-e`, the counters shown without a dump, showed none on the server.)
+ * one) read for its total.
  */
 function instructionsSinceZero(pid, dataDir, label) {
   const before = new Set(fs.readdirSync(dataDir));
