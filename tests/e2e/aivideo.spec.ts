@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "../support/e2e-test";
+import { pausePageClock } from "../support/e2e-clock";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { JOB_WAIT_MS, RAW_ID, shownText } from "../support/e2e-generated-video";
 import { VIDEO_MAX_POLLS, VIDEO_POLL_MS, progressTone, videoStatusText } from "../../app/browser/video-status";
@@ -25,7 +26,7 @@ const statusPolls = (page: Page) => page.evaluate(() => (window as unknown as { 
 /** Stops the page's timers (after it has loaded): from here the screen polls only when followJob moves its clock on. */
 async function pauseClock(page: Page) {
   await page.clock.install();
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  await pausePageClock(page);
 }
 
 /** The job id of the POST /api/aivideo/ that `start` makes the screen send. */

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { pausePageClock } from "./e2e-clock";
 
 /**
  * Waits on what the browser's media does rather than on the clock: frames the camera delivers, and
@@ -59,8 +60,7 @@ export async function recordedMoreThan(page: Page, bytes = 0) {
  * only be cleared by the release; camera frames come from the video itself and go on meanwhile.
  */
 export async function tapCapture(page: Page, press: () => Promise<void>): Promise<void> {
-  // A second ahead of now, so that the page's (real) clock is never past it; timers due by then fire once.
-  await page.clock.pauseAt(Date.now() + 1000);
+  await pausePageClock(page);
   try {
     await press();
   } finally {
