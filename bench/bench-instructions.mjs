@@ -4,14 +4,16 @@
 // on a shared machine moved 4.9 to 7.3 ms for one build's dashboard, so a 5% budget cannot be read
 // from it; the instructions a request costs move by little whatever else runs (decision 0092).
 // Each turn starts one tree's server under Valgrind's callgrind (Debian's `valgrind`; about 50 times
-// slower), signs a person up and in as a browser does, seeds 100 pieces (bench/scale-seed.mjs), then for
-// each row sends --warm requests (the JIT's warm-up, not counted), zeroes the counters, sends --requests
-// requests one at a time, and has callgrind dump what every thread ran since: instructions per
-// request, server threads included (garbage collection, compression). Pages are rendered fresh (a new
-// query string per request), with the cookie and `Accept-Encoding: gzip, br`; writes with `Origin`.
+// slower) with V8 single-threaded and its inspector on loopback, signs a person up and in as a browser
+// does, seeds 100 pieces (bench/scale-seed.mjs), then for each row sends --warm requests (the JIT's
+// warm-up, not counted), has V8 collect all garbage, zeroes the counters, sends --requests requests one
+// at a time, and has callgrind dump what every thread ran since; then counts --idle seconds with no
+// request, and takes that rate over the window's length off: instructions per request, garbage
+// collection, compilation and compression included. Pages are rendered fresh (a new query string per
+// request), with the cookie and `Accept-Encoding: gzip, br`; writes with `Origin`.
 // Turns go other, this, this, other, ... (--turns 2: ABBA), so a drift weighs on both alike.
 // Prints per row: each turn's instructions per request, the means, and this/other.
-// Options: --turns N (2), --warm N (40), --requests N (20), --only a,b (dashboard, dashboard-de, content,
+// Options: --turns N (2), --warm N (40), --requests N (20), --idle S (10), --only a,b (dashboard, dashboard-de, content,
 // dashboard-data, autosave, api). BENCH_KEEP=1 keeps each turn's folder (its dumps) in the system's
 // temporary folder. Exits 2 without valgrind or the other tree's build.
 import { spawn, spawnSync } from "node:child_process";
@@ -26,6 +28,7 @@ import { signUpAsBrowser } from "./browser.mjs";
 import { closeConnections, send } from "./scale-requests.mjs";
 import { seedPieces } from "./scale-seed.mjs";
 import { sqliteStore } from "./scale-store.mjs";
+import { tableRows } from "./table-rows.mjs";
 import { table } from "./table.mjs";
 
 const { values, positionals } = parseArgs({
@@ -35,36 +38,20 @@ const { values, positionals } = parseArgs({
     turns: { type: "string", default: "2" },
     warm: { type: "string", default: "40" },
     requests: { type: "string", default: "20" },
+    idle: { type: "string", default: "10" },
     only: { type: "string", default: "" },
   },
 });
 const TURNS = Number(values.turns);
 const WARM = Number(values.warm);
 const REQUESTS = Number(values.requests);
+const IDLE_SECONDS = Number(values.idle);
 const PIECES = 100;
 const PASSWORD = "bench password 1234";
 const SERVER_HOST = "127.0.0.1";
 
-/** The rows: what the n-th request of each is, for a person with `items`. */
-const ROWS = [
-  { name: "dashboard", request: (n) => ({ target: `/dashboard?v=${n}` }) },
-  {
-    name: "dashboard-de",
-    request: (n) => ({ target: `/dashboard?v=${n}`, headers: { "Accept-Language": "de-DE,de;q=0.9,en;q=0.8" } }),
-  },
-  { name: "content", request: (n, items) => ({ target: `/content/${items[n % items.length]}?v=${n}` }) },
-  { name: "dashboard-data", request: (n) => ({ target: `/dashboard.data?v=${n}` }) },
-  {
-    name: "autosave",
-    request: (n, items) => ({
-      target: `/api/content/${items[n % items.length]}/autosave`,
-      method: "POST",
-      // Every autosave changes the text, as a person typing does (an unchanged text writes nothing).
-      json: { title: `Autosaved title ${n}`, body: "An autosaved body. ".repeat(20) },
-    }),
-  },
-  { name: "api", request: () => ({ target: "/api/content" }) },
-].filter((row) => !values.only || values.only.split(",").includes(row.name));
+/** The rows (bench/table-rows.mjs), for a person of PIECES items. */
+const ROWS = tableRows(PIECES).filter((row) => !values.only || values.only.split(",").includes(row.name));
 
 function refuse(message) {
   console.error(`[bench] ${message}`);
@@ -92,6 +79,13 @@ async function startUnderCallgrind(tree, dataDir) {
       `--callgrind-out-file=${path.join(dataDir, "callgrind.out.%p")}`,
       process.execPath,
       ...SERVER_NODE_OPTIONS,
+      // The inspector on a free loopback port: the bench has V8 collect all garbage before each counted
+      // window (fullCollection), so a major collection the warm-up's garbage owes lands outside it.
+      "--inspect=127.0.0.1:0",
+      // V8's compilers and collector on the main thread: a function is optimized after the same calls
+      // in every turn, not whenever a background thread happened to finish (callgrind runs one thread
+      // at a time, so their timing moved with the machine).
+      "--single-threaded",
       entryOf(tree),
     ],
     {
@@ -115,6 +109,7 @@ async function startUnderCallgrind(tree, dataDir) {
   );
   const exited = new Promise((resolve) => child.once("exit", resolve));
   let output = "";
+  const inspector = () => /Debugger listening on (ws:\/\/\S+)/.exec(output)?.[1];
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 10 min:\n${output}`)), 600_000);
     child.stdout.on("data", (chunk) => {
@@ -128,12 +123,42 @@ async function startUnderCallgrind(tree, dataDir) {
     child.stderr.on("data", (chunk) => (output += chunk));
     void exited.then((code) => reject(new Error(`the server exited (${code}):\n${output}`)));
   });
+  if (!inspector()) throw new Error(`the server's inspector did not say where it listens:\n${output}`);
   return {
     url,
+    inspector: inspector(),
     pid: child.pid,
     output: () => output,
     stop: async () => (child.kill("SIGTERM"), await exited),
   };
+}
+
+/**
+ * Has V8 collect all garbage in the server (the inspector's HeapProfiler.collectGarbage), so each
+ * row's window starts from the same clean heap: without it, whether a major collection of the
+ * warm-up's garbage fell inside 20 counted requests moved one build's /content/{id} from 13 M to 22 M.
+ */
+async function fullCollection(inspectorUrl) {
+  const socket = new WebSocket(inspectorUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve, { once: true });
+    socket.addEventListener("error", () => reject(new Error(`no inspector at ${inspectorUrl}`)), { once: true });
+  });
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no answer to HeapProfiler.collectGarbage in 5 min")), 300_000);
+      socket.addEventListener("message", (event) => {
+        const message = JSON.parse(String(event.data));
+        if (message.id !== 1) return;
+        clearTimeout(timer);
+        if (message.error) reject(new Error(`HeapProfiler.collectGarbage: ${message.error.message}`));
+        else resolve();
+      });
+      socket.send(JSON.stringify({ id: 1, method: "HeapProfiler.collectGarbage" }));
+    });
+  } finally {
+    socket.close();
+  }
 }
 
 /** Runs `callgrind_control` on the server; its output. */
@@ -171,8 +196,22 @@ function instructionsSinceZero(pid, dataDir, label) {
   return Number(total[1]);
 }
 
+/**
+ * What the server runs when no request comes, in instructions a second, over IDLE_SECONDS: its timers
+ * (the video runner's pass, housekeeping) and the inspector. A window of requests counts that too, for
+ * as long as it lasts, and under callgrind it lasts about 50 times longer than the requests' own work,
+ * longer still on a loaded machine: about 0.5 M of a row's 20 M, which moved with the machine.
+ */
+async function idleInstructionsPerSecond(pid, dataDir, label) {
+  control(pid, "-z");
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const idle = instructionsSinceZero(pid, dataDir, label);
+  return idle / ((performance.now() - started) / 1000);
+}
+
 async function oneRequest(server, person, row, n) {
-  const { target, ...options } = row.request(n, person.items);
+  const { path: target, ...options } = row.request(n, person.items[n % person.items.length]);
   const answer = await send(server.url, target, { cookie: person.cookie, ...options });
   if (answer.status !== 200) throw new Error(`${row.name}: ${target} answered ${answer.status}`);
 }
@@ -194,12 +233,19 @@ async function turn(tree) {
     for (const row of ROWS) {
       for (let n = 0; n < WARM; n++) await oneRequest(server, person, row, n);
       closeConnections();
+      await fullCollection(server.inspector);
       control(server.pid, "-z");
+      const started = performance.now();
       for (let n = WARM; n < WARM + REQUESTS; n++) await oneRequest(server, person, row, n);
-      perRequest[row.name] = instructionsSinceZero(server.pid, dataDir, row.name) / REQUESTS;
+      const counted = instructionsSinceZero(server.pid, dataDir, row.name);
+      const windowSeconds = (performance.now() - started) / 1000;
       closeConnections();
+      const idlePerSecond = await idleInstructionsPerSecond(server.pid, dataDir, `${row.name}-idle`);
+      perRequest[row.name] = (counted - idlePerSecond * windowSeconds) / REQUESTS;
       process.stdout.write(
-        `[bench] ${path.basename(tree)} ${row.name}: ${(perRequest[row.name] / 1e6).toFixed(2)} M\n`,
+        `[bench] ${path.basename(tree)} ${row.name}: ${(perRequest[row.name] / 1e6).toFixed(2)} M ` +
+          `(${(counted / REQUESTS / 1e6).toFixed(2)} M counted, less ${(idlePerSecond / 1e6).toFixed(2)} M a second idle ` +
+          `over ${windowSeconds.toFixed(1)} s)\n`,
       );
     }
     return perRequest;

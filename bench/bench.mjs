@@ -7,8 +7,9 @@
 //   1. the table: autocannon (50 connections, 10 s each) with BENCH_PEOPLE (10) people of 100 items
 //      each in turn, every request with that person's session cookie and `Accept-Encoding: gzip, br`,
 //      writes with `Origin` and `Sec-Fetch-Site: same-origin`, each page rendered fresh (a new query
-//      string per request): /dashboard, /content/{id}, /dashboard.data (a client navigation), the
-//      editor's autosave (POST /api/content/{id}/autosave) and GET /api/content; the same /dashboard
+//      string per request): /dashboard (in English and in German), /content/{id}, /dashboard.data (a client
+//      navigation), the editor's autosave (POST /api/content/{id}/autosave) and GET /api/content (these
+//      rows are in bench/table-rows.mjs, shared with bench/bench-instructions.mjs); the same /dashboard
 //      URL again, labelled cached (the kept page, if the server keeps one); and, in the same run, the
 //      ceiling: a bare Node `http` server in a process of its own answering the dashboard's bytes.
 //      Each row: the server's CPU per request (from /proc: the steadier figure), its share of the
@@ -44,6 +45,7 @@ import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { ensureBuild, launchServer } from "../tests/harness/launch.mjs";
 import { cpuMs, signUpAsBrowser } from "./browser.mjs";
+import { tableRows } from "./table-rows.mjs";
 import { table } from "./table.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -214,6 +216,14 @@ const TARGETS = {
   api: { cpu: 0.6, share: 10 },
 };
 
+/** autocannon's options for the rows of bench/table-rows.mjs, by name (none for the others). */
+const OPTIONS = {
+  // Overloaded on purpose once (p99 of seconds): autocannon's default 10 s timeout was passed in some runs.
+  dashboard: { timeout: 30 },
+  "dashboard-de": { timeout: 30 },
+  content: { timeout: 30 },
+};
+
 /** What every request of a browser carries (writes add Origin and Sec-Fetch-Site: same-origin). */
 const ACCEPT_ENCODING = "gzip, br";
 
@@ -280,58 +290,27 @@ async function benchTable(server, people) {
   };
   const rows = [
     { name: "ceiling", label: "bare `http`, the dashboard's bytes (ceiling)", url: ceiling.url, pid: ceiling.pid },
-    {
-      name: "dashboard",
-      label: `\`/dashboard\` (${PERSON_ITEMS} items), rendered fresh`,
-      requests: everyRequest((n) => ({ person: person(n), path: `/dashboard?v=${n}` })),
-      // Overloaded on purpose once (p99 of seconds): autocannon's default 10 s timeout was passed in some runs.
-      options: { timeout: 30 },
-    },
-    // The same page in German (docs/translating.md): what the language costs a render, against the row above.
-    {
-      name: "dashboard-de",
-      label: `\`/dashboard\` in German (Accept-Language: de), rendered fresh`,
-      requests: everyRequest((n) => ({
-        person: person(n),
-        path: `/dashboard?v=${n}`,
-        headers: { "Accept-Language": "de-DE,de;q=0.9,en;q=0.8" },
-      })),
-      options: { timeout: 30 },
-    },
-    {
-      name: "content",
-      label: "`/content/{id}`, rendered fresh",
+    // The rows of bench/table-rows.mjs: the n-th request is the n-th person's in turn (its piece by
+    // itemOf), a write with `write` and its body as JSON.
+    ...tableRows(PERSON_ITEMS).map((row) => ({
+      name: row.name,
+      label: row.label,
       requests: everyRequest((n) => {
         const { someone, item } = itemOf(n);
-        return { person: someone, path: `/content/${item}?v=${n}` };
-      }),
-      options: { timeout: 30 },
-    },
-    {
-      name: "dashboard-data",
-      label: "`/dashboard.data` (client navigation)",
-      requests: everyRequest((n) => ({ person: person(n), path: `/dashboard.data?v=${n}` })),
-    },
-    {
-      name: "autosave",
-      label: "editor autosave (cookie + Origin)",
-      requests: everyRequest((n) => {
-        const { someone, item } = itemOf(n);
+        const { json, headers, ...request } = row.request(n, item);
         return {
           person: someone,
-          method: "POST",
-          path: `/api/content/${item}/autosave`,
-          headers: { ...write, "Content-Type": "application/json" },
-          // Every autosave changes the text, as a person typing does (an unchanged text writes nothing).
-          body: JSON.stringify({ title: `Autosaved title ${n}`, body: "An autosaved body. ".repeat(20) }),
+          ...request,
+          headers: {
+            ...(request.method && request.method !== "GET" ? write : {}),
+            ...(json === undefined ? {} : { "Content-Type": "application/json" }),
+            ...headers,
+          },
+          ...(json === undefined ? {} : { body: JSON.stringify(json) }),
         };
       }),
-    },
-    {
-      name: "api",
-      label: "`GET /api/content` with the cookie",
-      requests: everyRequest((n) => ({ person: person(n), path: "/api/content" })),
-    },
+      options: OPTIONS[row.name],
+    })),
     // The same URL again and again: answered from a page kept since the person's last change, if the
     // server keeps one (decision 0017). Cached, so not a render: printed for comparison only.
     {
