@@ -1,7 +1,8 @@
 // The production build's server module (`react-router build`) and what its entry
 // (app/entry.server.tsx) exports for the front door: the settings parsed once by the app's one
-// schema (app/lib/settings/env.server.ts), the life cycle, the security headers and React Router's Node
-// adapter. The server reads no setting itself: they reach it through the build.
+// schema (app/lib/settings/env.server.ts), the life cycle, the security headers, React Router's Node
+// adapter, and the request id, metrics, log and traces (`observability`, app/lib/observe/). The
+// server reads no setting itself: they reach it through the build.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
@@ -17,6 +18,7 @@ export type FrontDoorExports = Pick<
   | "createLoadContext"
   | "staticFileHeaders"
   | "strictTransportSecurity"
+  | "observability"
 >;
 export type Settings = FrontDoorExports["settings"];
 
@@ -34,6 +36,7 @@ const REQUIRED: (keyof FrontDoorExports)[] = [
   "createLoadContext",
   "staticFileHeaders",
   "strictTransportSecurity",
+  "observability",
 ];
 
 /** Imports `<buildDir>/server/index.js`; refuses a build from before these exports. */

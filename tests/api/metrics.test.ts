@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchServer } from "../harness/launch.mjs";
+import { freePort } from "../harness/nginx.mjs";
+import { api, newUser } from "../support/api";
+import { startTestServer, type RunningServer } from "../support/server";
+
+// The metrics for Prometheus (docs/decisions/0087): a server of its own with METRICS_PORT set, its
+// /metrics read as Prometheus reads it.
+let server: RunningServer;
+let metricsUrl: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  server = await startTestServer({ METRICS_PORT: String(port) });
+  metricsUrl = `http://127.0.0.1:${port}/metrics`;
+});
+afterAll(() => server?.stop());
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Prometheus's text format: every sample (the lines that are not comments). */
+function samplesOf(text: string): Sample[] {
+  return text
+    .split("\n")
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => {
+      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match) throw new Error(`not a sample: ${line}`);
+      const labels = Object.fromEntries(
+        [...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((pair) => [pair[1], pair[2]]),
+      );
+      return { name: match[1], labels, value: Number(match[3]) };
+    });
+}
+
+async function scrape(): Promise<{ text: string; samples: Sample[] }> {
+  const answer = await fetch(metricsUrl);
+  expect(answer.status).toBe(200);
+  const text = await answer.text();
+  return { text, samples: samplesOf(text) };
+}
+
+/** The request-duration series (one per label set), as "name{labels}" keys. */
+function requestSeries(samples: Sample[]): string[] {
+  return samples
+    .filter((sample) => sample.name === "http_server_request_duration_seconds_count")
+    .map((sample) => JSON.stringify(Object.entries(sample.labels).sort()))
+    .sort();
+}
+
+/** A count of the request-duration histogram for labels (all of them given: none more, none fewer). */
+function countOf(samples: Sample[], labels: Record<string, string>): number {
+  const wanted = JSON.stringify(Object.entries(labels).sort());
+  return (
+    samples.find(
+      (sample) =>
+        sample.name === "http_server_request_duration_seconds_count" &&
+        JSON.stringify(Object.entries(sample.labels).sort()) === wanted,
+    )?.value ?? 0
+  );
+}
+
+/** A raw request by node:http (methods fetch refuses). */
+function send(base: string, method: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(base + path, { method }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("metrics for Prometheus", () => {
+  it("/metrics only on METRICS_HOST:METRICS_PORT, off when unset; public /metrics is 404", async () => {
+    const answer = await fetch(metricsUrl);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(await answer.text()).toContain("# TYPE http_server_request_duration_seconds histogram");
+    const head = await fetch(metricsUrl, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    const base = new URL(metricsUrl).origin;
+    expect((await fetch(`${base}/`)).status).toBe(404);
+    expect((await fetch(`${base}/metrics/x`)).status).toBe(404);
+    expect((await fetch(metricsUrl, { method: "POST" })).status).toBe(404);
+    // The public port has no metrics: /metrics is the catch-all route's 404.
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    // Unset, nothing listens and nothing is said of metrics.
+    let output = "";
+    const plain = await launchServer({ onOutput: (text) => (output += text), timeoutMs: 120_000 });
+    try {
+      expect((await fetch(`${plain.url}/metrics`)).status).toBe(404);
+      expect(output).not.toContain("metrics for Prometheus");
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it("200 different ids (/api/content/{id}, /content/{id}, /media/{id}, /s/{token}, /x-{uuid}) add no series and never appear in /metrics", async () => {
+    const { token } = await newUser("metrics-ids");
+    const paths = (id: string) => [`/api/content/${id}`, `/content/${id}`, `/media/${id}`, `/s/${id}`, `/x-${id}`];
+    const sendAll = (ids: string[]) =>
+      Promise.all(ids.flatMap((id) => paths(id).map((path) => api(path, { token, server: server.url }))));
+    // Every kind once, so that its series exists; then 40 ids of each kind.
+    await sendAll([randomUUID()]);
+    const before = requestSeries((await scrape()).samples);
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    await sendAll(ids);
+    const after = await scrape();
+    expect(requestSeries(after.samples)).toEqual(before);
+    for (const id of ids) expect(after.text).not.toContain(id);
+    expect(after.text).not.toContain(token);
+  });
+
+  it("semconv names and labels; default metrics; studio_dependency_up", async () => {
+    expect((await api("/api/health", { server: server.url })).status).toBe(200);
+    expect(await send(server.url, "PROPFIND", "/api/health")).toBe(405);
+    expect((await fetch(`${server.url}/favicon.ico`)).status).toBe(200);
+    const { text, samples } = await scrape();
+    expect(text).toContain("# TYPE http_server_request_duration_seconds histogram");
+    expect(text).toContain("# TYPE http_server_active_requests gauge");
+    const health = { http_request_method: "GET", http_route: "/api/health", url_scheme: "http" };
+    expect(countOf(samples, { ...health, http_response_status_code: "200" })).toBeGreaterThan(0);
+    // OpenTelemetry's bucket boundaries.
+    const bounds = samples
+      .filter((s) => s.name === "http_server_request_duration_seconds_bucket" && s.labels.http_route === "/api/health")
+      .map((s) => s.labels.le);
+    expect([...new Set(bounds)]).toEqual([
+      "0.005",
+      "0.01",
+      "0.025",
+      "0.05",
+      "0.075",
+      "0.1",
+      "0.25",
+      "0.5",
+      "0.75",
+      "1",
+      "2.5",
+      "5",
+      "7.5",
+      "10",
+      "+Inf",
+    ]);
+    // What React Router never saw has no route: an unknown method (`_OTHER`), a client file.
+    const unrouted = (labels: Record<string, string>) => countOf(samples, { ...labels, url_scheme: "http" });
+    expect(unrouted({ http_request_method: "_OTHER", http_response_status_code: "405" })).toBeGreaterThanOrEqual(1);
+    expect(unrouted({ http_request_method: "GET", http_response_status_code: "200" })).toBeGreaterThanOrEqual(1);
+    // Node's and the process's own.
+    for (const name of [
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_eventloop_lag_seconds",
+      "nodejs_eventloop_lag_p99_seconds",
+      "nodejs_heap_size_used_bytes",
+    ])
+      expect(
+        samples.some((s) => s.name === name),
+        name,
+      ).toBe(true);
+    expect(text).toContain("# TYPE nodejs_gc_duration_seconds histogram");
+    // The dependencies as the health check sees them, and each AI capability's provider (by kind).
+    const up = (labels: Record<string, string>) =>
+      samples.find(
+        (s) => s.name === "studio_dependency_up" && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+      )?.value;
+    expect(up({ dependency: "database" })).toBe(1);
+    expect(up({ dependency: "storage" })).toBe(1);
+    expect(up({ dependency: "ai", capability: "chat" })).toBe(1);
+    // The video queue, read from the shared database; the pool's gauges on PostgreSQL only.
+    expect(samples.find((s) => s.name === "studio_video_queue_depth")?.value).toBeGreaterThanOrEqual(0);
+    expect(samples.some((s) => s.name === "studio_video_jobs" && s.labels.status === "queued")).toBe(true);
+    const engine = (await api("/api/health", { server: server.url })).body.database_engine;
+    const pool = samples.filter((s) => s.name === "db_client_connection_count");
+    if (engine === "postgres") {
+      expect(pool.map((s) => s.labels.db_client_connection_state).sort()).toEqual(["idle", "used"]);
+      expect(pool.every((s) => s.labels.db_client_connection_pool_name === "studio")).toBe(true);
+      expect(samples.find((s) => s.name === "db_client_connection_max")?.value).toBeGreaterThan(0);
+    } else expect(pool).toEqual([]);
+  });
+
+  it("the route label comes from the pattern (handoff pinned)", async () => {
+    const { token } = await newUser("metrics-routes");
+    const id = randomUUID();
+    // Each path and the pattern it must be counted under (unmatched ones under the catch-alls).
+    const requests: [string, string][] = [
+      [`/api/content/${id}`, "/api/content/:id"],
+      [`/api/content/${id}/versions`, "/api/content/:id/versions"],
+      [`/content/${id}/history`, "/content/:id/history"],
+      [`/s/${id}`, "/s/:token"],
+      [`/x-${id}`, "/*"],
+      [`/api/x-${id}`, "/api/*"],
+      ["/", "/"],
+    ];
+    const { samples: before } = await scrape();
+    const statuses: number[] = [];
+    for (const [path] of requests) statuses.push((await api(path, { token, server: server.url })).status);
+    const { samples: after } = await scrape();
+    requests.forEach(([path, route], i) => {
+      const labels = {
+        http_request_method: "GET",
+        http_route: route,
+        http_response_status_code: String(statuses[i]),
+        url_scheme: "http",
+      };
+      expect(countOf(after, labels) - countOf(before, labels), path).toBe(1);
+    });
+  });
+});
