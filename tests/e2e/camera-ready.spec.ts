@@ -1,5 +1,6 @@
 import { expect, test } from "../support/e2e-test";
 import { signUpAndLogIn } from "../support/e2e-session";
+import { tapCapture } from "../support/e2e-media";
 
 /**
  * A tap on Capture the instant it can be pressed. In the page, from before its first byte: every
@@ -52,9 +53,9 @@ test("camera V2: deleting a capture with the keyboard moves the focus to the nex
   await signUpAndLogIn(page, "camera-focus");
   await page.goto("/camera-v2");
   const capture = page.getByRole("button", { name: "Capture" });
-  await capture.click();
+  await tapCapture(page, () => capture.click());
   await expect(page.getByTestId("gallery-item")).toHaveCount(1);
-  await capture.click();
+  await tapCapture(page, () => capture.click());
   await expect(page.getByTestId("gallery-item")).toHaveCount(2);
   const deletes = page.getByTestId("gallery-item").getByRole("button", { name: /^Delete / });
   const second = (await deletes.nth(1).getAttribute("aria-label"))!;

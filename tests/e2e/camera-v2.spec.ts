@@ -3,7 +3,7 @@ import { expect, test, type Page } from "../support/e2e-test";
 import { CAMERA_V2_FILTERS } from "../../app/browser/camera/camera-filters";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { dismissAppAlert } from "../support/app-dialog";
-import { recordedMoreThan, watchRecorders } from "../support/e2e-media";
+import { recordedMoreThan, tapCapture, watchRecorders } from "../support/e2e-media";
 
 const PNG_SIGNATURE = "89504e470d0a1a0a";
 const EBML_SIGNATURE = "1a45dfa3";
@@ -78,7 +78,7 @@ test.describe("camera V2", () => {
 
     // Tap: a photo with the default matrix filter.
     const capture = page.getByRole("button", { name: "Capture" });
-    await capture.click();
+    await tapCapture(page, () => capture.click());
     await expect(galleryItems(page)).toHaveCount(1);
     await expect(galleryItems(page).first()).toHaveAttribute("data-type", "photo");
     await expect(galleryItems(page).first()).toHaveAttribute("data-filter", "matrix");
@@ -138,10 +138,10 @@ test.describe("camera V2", () => {
     await page.goto("/camera-v2");
     await waitForPreview(page);
     const capture = page.getByRole("button", { name: "Capture" });
-    await capture.click();
+    await tapCapture(page, () => capture.click());
     await expect(galleryItems(page)).toHaveCount(1);
     await page.getByLabel("Filter", { exact: true }).selectOption("bw");
-    await capture.click();
+    await tapCapture(page, () => capture.click());
     await expect(galleryItems(page)).toHaveCount(2);
     await galleryItems(page)
       .first()

@@ -4,7 +4,7 @@ import { CAMERA_FILTERS } from "../../app/browser/camera/camera-filters";
 import { CHROMIUM_FLAGS } from "../harness/launch.mjs";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { dismissAppAlert } from "../support/app-dialog";
-import { recordedMoreThan, videoFrames, watchRecorders } from "../support/e2e-media";
+import { recordedMoreThan, tapCapture, videoFrames, watchRecorders } from "../support/e2e-media";
 
 // Chromium's fake camera (playwright.config.ts): a 640x480 green test card with a turning wedge.
 const PNG_SIGNATURE = "89504e470d0a1a0a";
@@ -81,7 +81,7 @@ test.describe("camera", () => {
       await expect(page.locator(".camera-stage")).toHaveAttribute("data-filter", filter);
       await videoFrames(video, 3); // frames drawn with the new filter
       const download = page.waitForEvent("download");
-      await page.getByRole("button", { name: "Capture" }).click();
+      await tapCapture(page, () => page.getByRole("button", { name: "Capture" }).click());
       const photo = await download;
       expect(photo.suggestedFilename()).toMatch(new RegExp(`^camera-${filter}-\\d{4}-\\d{2}-\\d{2}-\\d{6}\\.png$`));
       const bytes = await downloadedBytes(photo);
@@ -138,7 +138,7 @@ test.describe("camera", () => {
     // The keyboard works too: a short press of Enter takes a photo.
     const photoDownload = page.waitForEvent("download");
     await capture.focus();
-    await page.keyboard.press("Enter");
+    await tapCapture(page, () => page.keyboard.press("Enter"));
     expect((await photoDownload).suggestedFilename()).toMatch(/^camera-cyber-.*\.png$/);
   });
 

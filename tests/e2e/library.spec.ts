@@ -2,7 +2,7 @@ import { expect, test, type Page } from "../support/e2e-test";
 import { isoMedia, mp3Frames, PNG_BYTES, webmBytes } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { answerAppDialog, appDialog } from "../support/app-dialog";
-import { recordedMoreThan, watchRecorders } from "../support/e2e-media";
+import { recordedMoreThan, tapCapture, watchRecorders } from "../support/e2e-media";
 
 /** Saves a file to the signed-in person's library through the API (as "Save to library" does). */
 async function saveFile(page: Page, kind: "photo" | "clip" | "memo", name: string, buffer: Buffer) {
@@ -307,7 +307,7 @@ test.describe("library with JavaScript", () => {
     await page.goto("/camera-v2");
     await expect.poll(() => source.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
     await expect(capture).toBeEnabled();
-    await capture.click();
+    await tapCapture(page, () => capture.click());
     const card = page.getByTestId("gallery-item").filter({ has: page.locator("img") });
     await expect(card).toHaveCount(1);
     await expect(card.getByRole("button", { name: "Save to library" }).locator('svg.i use[href$="#save"]')).toHaveCount(
@@ -325,7 +325,7 @@ test.describe("library with JavaScript", () => {
     const video = page.locator("video.camera-source");
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.videoWidth)).toBeGreaterThan(0);
     const download = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Capture" }).click();
+    await tapCapture(page, () => page.getByRole("button", { name: "Capture" }).click());
     const photo = await download;
     // the download in docs/screens.md is unchanged; "Save to library" comes beside it.
     expect(photo.suggestedFilename()).toMatch(/^camera-.+\.png$/);

@@ -2,6 +2,7 @@ import { expect, test, type Page } from "../support/e2e-test";
 import { mp3Frames } from "../support/media";
 import { signUpAndLogIn } from "../support/e2e-session";
 import { answerAppDialog } from "../support/app-dialog";
+import { JOB_WAIT_MS } from "../support/e2e-generated-video";
 
 const card = (page: Page, title: string) =>
   page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
@@ -120,7 +121,7 @@ test("projects: create with validation, edit, a generator's voice and a track at
 test("project generators: a script goes into the description, an AI video is generated and attached", async ({
   page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   await signUpAndLogIn(page, "projects-gen");
   await page.goto("/project/new");
   await page.getByLabel("Title").fill("Generated");
@@ -140,7 +141,8 @@ test("project generators: a script goes into the description, an AI video is gen
   await video.getByLabel("Describe the video").fill("a rocket over a calm sea");
   await video.getByRole("button", { name: "Generate Video" }).click();
   await expect(video.getByLabel("Video progress")).toBeVisible();
-  await expect(video.getByText("Video generated successfully!")).toBeVisible({ timeout: 30_000 });
+  // The generator follows its job until it ends (no poll budget), which may wait behind other tests' jobs.
+  await expect(video.getByText("Video generated successfully!")).toBeVisible({ timeout: JOB_WAIT_MS });
   await expect(video.getByLabel("Generated video")).toBeVisible();
   // On a new project the attachment is kept until Save Project.
   await video.getByRole("button", { name: "Attach video to project" }).click();

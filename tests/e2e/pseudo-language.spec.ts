@@ -119,6 +119,8 @@ test("signed in, every screen is in the pseudo-language and fits a phone", async
   for (const path of screens) {
     await page.goto(path);
     await hydrated(page);
+    // The language's flash toast shows on the first screen: the toasts' container and countdown are checked too.
+    if (path === "/dashboard") await expect(page.locator(".Toastify__toast")).toBeVisible();
     // The sessions list shows each sign-in's device as it was stored then, from the browser's User-Agent.
     const found = await unexplained(page, [...PRODUCT_NAMES, MINE, email, "Chrome on Linux"]);
     if (found.texts.length || found.sideways) problems[path] = found;

@@ -50,3 +50,20 @@ export async function recordedMoreThan(page: Page, bytes = 0) {
     .poll(() => page.evaluate(() => (window as unknown as { __recordedBytes?: number[] }).__recordedBytes?.at(-1) ?? 0))
     .toBeGreaterThan(bytes);
 }
+
+/**
+ * A short press of a camera screen's Capture button (a tap, a click, Enter): a photo, on a machine of
+ * any speed. The button records a video once a press has lasted HOLD_TO_RECORD_MS (300 ms, a timer
+ * started by the press), and on a loaded machine the browser can take that long between the press and
+ * the release Playwright sends. So the page's clock stands still while `press` runs, and the timer can
+ * only be cleared by the release; camera frames come from the video itself and go on meanwhile.
+ */
+export async function tapCapture(page: Page, press: () => Promise<void>): Promise<void> {
+  // A second ahead of now, so that the page's (real) clock is never past it; timers due by then fire once.
+  await page.clock.pauseAt(Date.now() + 1000);
+  try {
+    await press();
+  } finally {
+    await page.clock.resume();
+  }
+}

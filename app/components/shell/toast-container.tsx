@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import { ToastContainer, toast, type CloseButtonProps } from "react-toastify/unstyled";
 import "react-toastify/ReactToastify.css";
 import type { Theme } from "~/common/tools";
@@ -9,13 +9,6 @@ import { useT } from "~/components/ui/i18n";
  * The toasts' container with its settings. It comes with react-toastify in a chunk of its own, fetched
  * the first time a toast is raised (toasts.tsx), so none of this is part of a page's first load.
  */
-const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
-const subscribeToMotion = (listener: () => void) => {
-  const query = window.matchMedia(REDUCED_MOTION);
-  query.addEventListener("change", listener);
-  return () => query.removeEventListener("change", listener);
-};
-
 /** Each toast's close control, named for what it closes (react-toastify's own is called "close"). */
 function CloseToast({ closeToast }: CloseButtonProps) {
   const { t } = useT();
@@ -42,22 +35,23 @@ function CloseToast({ closeToast }: CloseButtonProps) {
  * phones), below the phone's top bar and beside the sidebar, never over the navigation (app.css).
  * Each closes after its own time (5000 ms unless the caller says otherwise), has a close button,
  * pauses while hovered or while focus is inside it, and Alt+T focuses them (react-toastify's
- * defaults, set explicitly). At most three show at once, the oldest leaving (toasts.tsx). With
- * reduced motion the countdown bar is hidden (it still times the close: react-toastify closes a toast
- * when the bar's animation ends) and app.css stills the entrances.
+ * defaults, set explicitly). At most three show at once, the oldest leaving (toasts.tsx).
+ *
+ * The countdown bar times the close (react-toastify closes a toast when the bar's animation ends). Its
+ * name for assistive technology is react-toastify's English "notification timer", which no option
+ * changes, so it is hidden from them (`hideProgressBar` marks it aria-hidden: a countdown is not read
+ * out anyway) and app.css shows it again, except with reduced motion, where it stays hidden and app.css
+ * stills the entrances. The container's own name ("Notifications Alt+T") is said in the screen's language.
  */
 export default function StudioToastContainer({ theme }: { theme: Theme }) {
-  const reducedMotion = useSyncExternalStore(
-    subscribeToMotion,
-    () => window.matchMedia(REDUCED_MOTION).matches,
-    () => false,
-  );
+  const { t } = useT();
   useEffect(() => pauseWhileFocused(toast), []);
   return (
     <ToastContainer
+      aria-label={t("Notifications Alt+T")}
       position="top-right"
       theme={theme}
-      hideProgressBar={reducedMotion}
+      hideProgressBar
       autoClose={5000}
       pauseOnHover
       closeButton={CloseToast}
