@@ -146,6 +146,8 @@ const settingsSchema = z
       feedbackMaxPerAddress: raw.FEEDBACK_MAX_PER_ADDRESS,
       /** Requests to /s/ (shared pages and their files) per client address per minute, per instance; loopback is not counted. */
       shareMaxRequestsPerAddress: raw.SHARE_MAX_REQUESTS_PER_ADDRESS,
+      /** Live share links one person may have at once; the next create is 409 (app/models/sharing/share.server.ts). */
+      sharesMaxPerPerson: raw.SHARES_MAX_PER_PERSON,
       /** Password hashes that may wait for a hashing thread; more answer 503 with Retry-After (app/models/accounts/password.server.ts). */
       passwordHashQueueMax: raw.PASSWORD_HASH_QUEUE_MAX,
       passwordHashQueueMs: raw.PASSWORD_HASH_QUEUE_SECONDS * 1000,
