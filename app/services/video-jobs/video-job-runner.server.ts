@@ -15,7 +15,7 @@ import {
   recordProgress,
   type RunnerJob,
 } from "~/models/video-jobs/video-job-queue.server";
-import { createVideoJob, getVideoJob, type VideoJobView } from "~/models/video-jobs/video-job.server";
+import { createVideoJob, getVideoJob, VIDEO_JOB_LIMIT, type VideoJobView } from "~/models/video-jobs/video-job.server";
 import { aiConfig } from "~/ai/config.server";
 import { ProviderError, type ProviderFailure } from "~/ai/errors.server";
 import { aiProviders } from "~/ai/providers.server";
@@ -275,9 +275,12 @@ export async function submitVideoJob(userId: string, prompt: string): Promise<Vi
   await ensureVideoJobRunner();
   await requireStorageLeft(userId);
   // A new job is one of the person's AI requests (ai-limits.server); the work itself is bounded by
-  // VIDEO_MAX_ACTIVE_JOBS unfinished jobs per person, not by a slot.
-  const job = await withAiSlot(userId, "video", () =>
-    createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs }),
+  // VIDEO_MAX_ACTIVE_JOBS unfinished jobs per person, not by a slot. A create that limit refuses counts nothing.
+  const job = await withAiSlot(
+    userId,
+    "video",
+    () => createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs }),
+    { refundWhen: (error) => error instanceof DomainError && error.code === VIDEO_JOB_LIMIT },
   );
   void processRunner?.tick();
   return job;
