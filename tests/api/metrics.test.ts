@@ -3,7 +3,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchServer } from "../harness/launch.mjs";
 import { freePort } from "../harness/nginx.mjs";
-import { api, newUser } from "../support/api";
+import { api, newUser, pollUntil, waitForVideoJob } from "../support/api";
 import { startTestServer, type RunningServer } from "../support/server";
 
 // The metrics for Prometheus (docs/decisions/0087): a server of its own with METRICS_PORT set, its
@@ -54,17 +54,18 @@ function requestSeries(samples: Sample[]): string[] {
     .sort();
 }
 
-/** A count of the request-duration histogram for labels (all of them given: none more, none fewer). */
-function countOf(samples: Sample[], labels: Record<string, string>): number {
+/** A sample's value for labels (all of them given: none more, none fewer); 0 before the series exists. */
+function valueOf(samples: Sample[], name: string, labels: Record<string, string>): number {
   const wanted = JSON.stringify(Object.entries(labels).sort());
   return (
-    samples.find(
-      (sample) =>
-        sample.name === "http_server_request_duration_seconds_count" &&
-        JSON.stringify(Object.entries(sample.labels).sort()) === wanted,
-    )?.value ?? 0
+    samples.find((sample) => sample.name === name && JSON.stringify(Object.entries(sample.labels).sort()) === wanted)
+      ?.value ?? 0
   );
 }
+
+/** A count of the request-duration histogram for labels (all of them given). */
+const countOf = (samples: Sample[], labels: Record<string, string>) =>
+  valueOf(samples, "http_server_request_duration_seconds_count", labels);
 
 /** A raw request by node:http (methods fetch refuses). */
 function send(base: string, method: string, path: string): Promise<number> {
@@ -213,5 +214,67 @@ describe("metrics for Prometheus", () => {
       };
       expect(countOf(after, labels) - countOf(before, labels), path).toBe(1);
     });
+  });
+
+  it("a video job counts once in studio_video_jobs_finished_total when it ends, by its final status", async () => {
+    const { token } = await newUser("metrics-video", server.url);
+    const finished = (samples: Sample[], status: string) =>
+      valueOf(samples, "studio_video_jobs_finished_total", { status });
+    const { samples: before } = await scrape();
+    // The offline renderer takes seconds: one job is left to complete, the other cancelled at once.
+    const kept = await api("/api/aivideo/", { token, server: server.url, json: { prompt: "Gauges at dawn" } });
+    const dropped = await api("/api/aivideo/", { token, server: server.url, json: { prompt: "Never rendered" } });
+    expect([kept.status, dropped.status]).toEqual([202, 202]);
+    const cancel = await api(`/api/aivideo/${dropped.body.id}/cancel`, { token, server: server.url, method: "POST" });
+    expect(cancel.status).toBe(200);
+    expect(await waitForVideoJob(token, kept.body.id, 240_000, server.url)).toMatchObject({ status: "completed" });
+    // The runner counts just after it writes the job's end, which the status may show first: scrape until it shows.
+    const after = (
+      await pollUntil(
+        () => scrape(),
+        ({ samples }) => finished(samples, "completed") > finished(before, "completed"),
+        { timeoutMs: 10_000 },
+      )
+    ).samples;
+    expect(finished(after, "completed") - finished(before, "completed")).toBe(1);
+    // The cancel is counted where it happens; the runner, finding the job ended, counts nothing more.
+    expect(finished(after, "cancelled") - finished(before, "cancelled")).toBe(1);
+    for (const status of ["error", "timeout"]) expect(finished(after, status) - finished(before, status)).toBe(0);
+  }, 300_000);
+
+  it("opening a share link counts in studio_share_opens_total, by what it shares and what the visitor got", async () => {
+    const owner = await newUser("metrics-shares", server.url);
+    const call = (
+      path: string,
+      init: { token?: string; json?: unknown; method?: string; headers?: Record<string, string> } = {},
+    ) => api(path, { ...init, server: server.url });
+    const item = await call("/api/content", { token: owner.token, json: { title: "Counted", body: "Opened twice" } });
+    expect(item.status).toBe(201);
+    const made = await call("/api/shares", { token: owner.token, json: { kind: "content", id: item.body.id } });
+    expect(made.status).toBe(201);
+    const link = new URL(made.body.url as string).pathname;
+    const opens = (samples: Sample[], kind: string, outcome: string) =>
+      valueOf(samples, "studio_share_opens_total", { kind, outcome });
+    const { samples: before } = await scrape();
+    expect((await call(link)).status).toBe(200);
+    expect((await call(link)).status).toBe(200);
+    expect((await call(`/s/${randomUUID()}`)).status).toBe(404);
+    // One address past its budget (loopback is never counted; the test server trusts it as a proxy).
+    const from = { headers: { "X-Forwarded-For": "203.0.113.48" } };
+    let missing = 1;
+    let status = 0;
+    while (status !== 429 && missing < 500) {
+      status = (await call(`/s/${randomUUID()}`, from)).status;
+      if (status === 404) missing++;
+      else expect(status).toBe(429);
+    }
+    expect((await call(`/api/shares/${made.body.id}`, { token: owner.token, method: "DELETE" })).status).toBe(204);
+    expect((await call(link)).status).toBe(410);
+    const { samples: after } = await scrape();
+    const delta = (kind: string, outcome: string) => opens(after, kind, outcome) - opens(before, kind, outcome);
+    expect(delta("content", "shown")).toBe(2);
+    expect(delta("none", "missing")).toBe(missing);
+    expect(delta("none", "limited")).toBe(1);
+    expect(delta("none", "gone")).toBe(1);
   });
 });

@@ -182,6 +182,6 @@ export function recordSpan(
 }
 
 /** `work` in a span that starts a trace of its own, whatever span is active (background work: a video job). */
-export function withRootSpan<T>(name: string, work: () => T): T {
-  return withSpan(name, {}, work, { root: true });
+export function withRootSpan<T>(name: string, work: () => T, attributes: SpanAttributes = {}): T {
+  return withSpan(name, attributes, work, { root: true });
 }

@@ -5,6 +5,7 @@ import { env } from "~/lib/settings/env.server";
 import { attachmentDisposition, fileResponse } from "~/lib/http/file-response.server";
 import { AddressWindow } from "~/lib/http/address-window.server";
 import { clientAddress } from "~/lib/http/client-address.server";
+import { recordShareOpen } from "~/lib/observe/metrics.server";
 import { grantShareView, shareGrantIsValid } from "~/lib/share-grant.server";
 import { fileStore } from "~/lib/storage/storage.server";
 import { isLoopbackAddress } from "~/models/accounts/login-attempt.server";
@@ -23,6 +24,8 @@ import {
  * revoking, when one is over) are the model's (app/models/sharing/share.server.ts). Every answer
  * under /s/ gets its headers (noindex, no-referrer, no-store, the script-free CSP) from the root's
  * securityMiddleware (app/lib/http/security.server.ts `sharedPathHeaders`), whatever made it.
+ * Each open is counted in the metrics (studio_share_opens_total) by what the link shares, when known
+ * ("none" before the link is read or when there is none), and what the visitor got.
  */
 
 /** The plain-text answers a person may see (a file link opened on its own, a budget spent), English as keyed. */
@@ -69,6 +72,7 @@ export function sharedPathMiddleware({
 
 /** The budget spent: 429 as plain text, in the visitor's language. */
 function tooMany({ t }: Pick<Translator, "t">, seconds: number): Response {
+  recordShareOpen("none", "limited");
   return plainText(429, t("Too many requests. Try again in {{count}} seconds.", { count: seconds }), {
     "Retry-After": String(seconds),
   });
@@ -99,8 +103,16 @@ function fileView(file: MediaFile, token: string, grant: string): SharedFileView
 /**
  * The page's data for `token`, counting one view (GET). A HEAD counts none: it shows nothing, so it
  * only says whether the link is live. The file links carry a grant for this share (app/lib/share-grant.server.ts).
+ * The metrics count both: each is a visitor's open of the link.
  */
 export async function sharedPage(token: string, origin: string, method: string): Promise<SharedPageData> {
+  const page = await pageOf(token, origin, method);
+  if (page.state === "shared") recordShareOpen(page.kind, "shown");
+  else recordShareOpen("none", page.state);
+  return page;
+}
+
+async function pageOf(token: string, origin: string, method: string): Promise<SharedPageData> {
   if (env.sharing === "off") return { state: "missing" };
   const target =
     method === "HEAD" ? await openShareForFile(token, undefined, { viewsLeft: true }) : await openShareForView(token);
@@ -141,20 +153,34 @@ export async function sharedFile(
   fileId: string,
   { t }: Pick<Translator, "t"> = ENGLISH,
 ): Promise<Response> {
-  if (env.sharing === "off") return plainText(404, t(NOT_FOUND_TEXT));
+  if (env.sharing === "off") {
+    recordShareOpen("none", "missing");
+    return plainText(404, t(NOT_FOUND_TEXT));
+  }
   const target = await openShareForFile(token, fileId);
-  if (target === "gone") return plainText(410, t(SHARE_GONE_TEXT));
-  if (target === null || !target.file) return plainText(404, t(FILE_NOT_FOUND_TEXT));
+  if (target === "gone") {
+    recordShareOpen("none", "gone");
+    return plainText(410, t(SHARE_GONE_TEXT));
+  }
+  if (target === null || !target.file) {
+    recordShareOpen("none", "missing");
+    return plainText(404, t(FILE_NOT_FOUND_TEXT));
+  }
   const query = new URL(request.url).searchParams;
+  // Not counted: no outcome of the metric's fits a file asked for without the page's grant.
   if (!shareGrantIsValid(target.share.id, query.get("g"))) return plainText(403, t(OPEN_FROM_PAGE));
   let response: Response;
   try {
     response = await fileResponse(request, fileStore, servedFile(target.file), "no-store");
   } catch (error) {
-    // The bytes gone from the store (404) or the store out of reach (503): said as text, as above.
-    if (error instanceof DomainError) return plainText(error.status, t(error.detail), error.options.headers);
+    // The bytes gone from the store (404) or the store out of reach (503, counted nowhere): said as text, as above.
+    if (error instanceof DomainError) {
+      if (error.status === 404) recordShareOpen(target.share.kind, "missing");
+      return plainText(error.status, t(error.detail), error.options.headers);
+    }
     throw error;
   }
+  recordShareOpen(target.share.kind, "file");
   if (query.get("download") === "1" && response.headers.has("Content-Disposition"))
     response.headers.set("Content-Disposition", attachmentDisposition(target.file.name));
   return response;
