@@ -29,7 +29,11 @@ export const streamTimeout = 5_000;
  * runs the same production copy of React Router as the routes (vite.config.ts).
  */
 export { env as settings } from "./lib/settings/env.server";
-export { SECURITY_HEADERS as staticFileHeaders, strictTransportSecurity } from "./lib/http/security.server";
+export {
+  SECURITY_HEADERS as staticFileHeaders,
+  sharedPathHeaders,
+  strictTransportSecurity,
+} from "./lib/http/security.server";
 export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/operators/background.server";
 export { runAdmin } from "./services/operators/admin.server";

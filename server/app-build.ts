@@ -1,8 +1,8 @@
 // The production build's server module (`react-router build`) and what its entry
 // (app/entry.server.tsx) exports for the front door: the settings parsed once by the app's one
-// schema (app/lib/settings/env.server.ts), the life cycle, the security headers, React Router's Node
-// adapter, and the request id, metrics, log and traces (`observability`, app/lib/observe/). The
-// server reads no setting itself: they reach it through the build.
+// schema (app/lib/settings/env.server.ts), the life cycle, the security headers (and those every
+// answer under /s/ adds), React Router's Node adapter, and the request id, metrics, log and traces
+// (`observability`, app/lib/observe/). The server reads no setting itself: they reach it through the build.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
@@ -17,6 +17,7 @@ export type FrontDoorExports = Pick<
   | "createRequestListener"
   | "createLoadContext"
   | "staticFileHeaders"
+  | "sharedPathHeaders"
   | "strictTransportSecurity"
   | "observability"
 >;
@@ -35,6 +36,7 @@ const REQUIRED: (keyof FrontDoorExports)[] = [
   "createRequestListener",
   "createLoadContext",
   "staticFileHeaders",
+  "sharedPathHeaders",
   "strictTransportSecurity",
   "observability",
 ];

@@ -62,7 +62,14 @@ export function createServerListener(
   loaded: LoadedBuild,
   { isDraining = () => false, log, tracer }: ListenerOptions = {},
 ): RequestListener {
-  const { build, createRequestListener, createLoadContext, staticFileHeaders, strictTransportSecurity } = loaded;
+  const {
+    build,
+    createRequestListener,
+    createLoadContext,
+    staticFileHeaders,
+    sharedPathHeaders,
+    strictTransportSecurity,
+  } = loaded;
   const limits = limitsOf(loaded.settings);
   const serveClientFile = clientFiles(loaded.buildDir, staticFileHeaders);
   // The observation reaches the app's load context by hand: the adapter calls getLoadContext before
@@ -90,20 +97,19 @@ export function createServerListener(
     );
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
     const rawPath = pathOf(req);
+    // Under /s/ the server's own answers (405, 400, 408) carry the shared page's headers too, as the app's do.
+    const shared = sharedPathHeaders(rawPath);
+    const headers = shared ? { ...staticFileHeaders, ...shared } : staticFileHeaders;
     // What would otherwise be a 500 or an answer of the wrong shape: a method the Fetch API cannot
     // carry (TRACE) or that no route serves (PROPFIND), and a path or Host that does not parse.
     if (!SUPPORTED_METHODS.includes(req.method ?? ""))
-      return refuse(res, staticFileHeaders, rawPath, 405, "Method not allowed", "Method Not Allowed");
+      return refuse(res, headers, rawPath, 405, "Method not allowed", "Method Not Allowed");
     if (malformed(req, rawPath))
-      return refuse(
-        res,
-        staticFileHeaders,
-        rawPath,
-        400,
-        "Malformed URL: bad percent-escape in the path",
-        "Bad Request",
-      );
-    holdToDeadline(req, res, { deadlineMs: limits.requestDeadlineMs, headers: staticFileHeaders });
+      return refuse(res, headers, rawPath, 400, "Malformed URL: bad percent-escape in the path", "Bad Request");
+    // React Router answers OPTIONS on a page (and its .data) itself, before any middleware runs.
+    if (shared && req.method === "OPTIONS")
+      return refuse(res, { ...headers, Allow: "GET, HEAD" }, rawPath, 405, "Method not allowed", "Method Not Allowed");
+    holdToDeadline(req, res, { deadlineMs: limits.requestDeadlineMs, limits, headers });
     res.once("finish", () => discardUnreadBody(req, limits));
     const run = () => {
       handedOver = observation;

@@ -34,9 +34,11 @@ export function providerFailure(error: ProviderError, capability: Capability): D
 }
 
 /** How a provider call ended, for the metrics and the span: a ProviderError's failure, a refusal, the caller gone. */
-function outcomeOf(error: unknown): AiOutcome {
+function outcomeOf(error: unknown, signal?: AbortSignal): AiOutcome {
   if (error instanceof ProviderError) return error.failure;
   if (error instanceof DomainError) return "rejected";
+  // Stopped from our side (the person left, a video job's claim lost or its time up): nothing said of the provider.
+  if (signal?.aborted) return "cancelled";
   return (error as Error | null)?.name === "AbortError" ? "cancelled" : "error";
 }
 
@@ -46,26 +48,17 @@ function translated(error: unknown, capability: Capability): unknown {
 }
 
 /**
- * Runs `work`; a ProviderError it throws leaves as the DomainError above, anything else as it was.
- * With `providerId` (the provider's id; its kind is what is told) the call is one AI request: an
- * `ai {capability}` span and the metrics' hooks (app/lib/observe/ai-observations.server.ts). Without
- * it (the later pieces of a stream whose start was counted), a provider failure still tells the
- * provider's state, but no request is counted again.
+ * One AI request to the provider `providerId` names (its kind is what is told, never its model): an
+ * `ai {capability}` span and the metrics' hooks (app/lib/observe/ai-observations.server.ts), its
+ * duration and outcome. What `work` throws leaves unchanged (the video runner decides on a
+ * ProviderError itself); `signal`, when it is aborted, makes a failure a cancellation.
  */
-export async function withProviderFailures<T>(
+export async function observedProviderCall<T>(
   capability: Capability,
+  providerId: string,
   work: () => Promise<T>,
-  providerId?: string,
+  signal?: AbortSignal,
 ): Promise<T> {
-  if (providerId === undefined) {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof ProviderError)
-        noteAiProviderOutcome(capability, providerKindOf(error.provider), error.failure);
-      throw translated(error, capability);
-    }
-  }
   const provider = providerKindOf(providerId);
   const started = performance.now();
   const attributes = { "studio.ai.capability": capability, "studio.ai.provider": provider };
@@ -74,13 +67,33 @@ export async function withProviderFailures<T>(
     try {
       return await work();
     } catch (error) {
-      outcome = outcomeOf(error);
+      outcome = outcomeOf(error, signal);
       span.fail(outcome);
-      throw translated(error, capability);
+      throw error;
     } finally {
       span.set({ "studio.ai.outcome": outcome });
       recordAiRequest(capability, provider, outcome, (performance.now() - started) / 1000);
       noteAiProviderOutcome(capability, provider, outcome);
     }
   });
+}
+
+/**
+ * Runs `work`; a ProviderError it throws leaves as the DomainError above, anything else as it was.
+ * With `providerId` (the provider's id) the call is one AI request (observedProviderCall). Without
+ * it (the later pieces of a stream whose start was counted), a provider failure still tells the
+ * provider's state, but no request is counted again.
+ */
+export async function withProviderFailures<T>(
+  capability: Capability,
+  work: () => Promise<T>,
+  providerId?: string,
+): Promise<T> {
+  try {
+    return providerId === undefined ? await work() : await observedProviderCall(capability, providerId, work);
+  } catch (error) {
+    if (providerId === undefined && error instanceof ProviderError)
+      noteAiProviderOutcome(capability, providerKindOf(error.provider), error.failure);
+    throw translated(error, capability);
+  }
 }

@@ -64,6 +64,24 @@ describe("the front door (server/)", () => {
     expect(answer.headers["content-type"]).toMatch(/^text\/plain/);
   });
 
+  it("its own answers under /s/ (405, 400) carry the shared page's headers, however the path is written", async () => {
+    const token = "Zk3q9V_x-2mP0aLr8sT1uW4yB6cD5eF7";
+    for (const [method, path, status] of [
+      ["PROPFIND", `/s/${token}`, 405],
+      ["TRACE", `/%53/${token}/file/x`, 405],
+      ["GET", `/s/${token}%ZZ`, 400],
+    ] as const) {
+      const answer = await send(method, path);
+      expect(answer.status, `${method} ${path}`).toBe(status);
+      expect(answer.headers["x-robots-tag"], path).toBe("noindex");
+      expect(answer.headers["referrer-policy"], path).toBe("no-referrer");
+      expect(answer.headers["cache-control"], path).toBe("no-store");
+      expect(answer.headers["content-security-policy"], path).toMatch(/script-src 'none'/);
+    }
+    // Elsewhere they keep the app's own.
+    expect((await send("PROPFIND", "/api/health")).headers["x-robots-tag"]).toBeUndefined();
+  });
+
   it("the supported methods still reach the app", async () => {
     expect((await send("GET", "/api/health")).status).toBe(200);
     expect((await send("HEAD", "/")).status).toBe(200);

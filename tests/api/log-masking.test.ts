@@ -93,6 +93,11 @@ for (const format of ["json", "text"] as const) {
       expect(made.status).toBe(201);
       const token = new URL(made.body.url as string).pathname.split("/")[2];
       expect(token.length).toBeGreaterThanOrEqual(16);
+      // The lines so far (the sign-up's, the item's, the link's) are written after their answers: wait
+      // for the link's, the last of them, so that none of them is taken for a line of what follows.
+      const madeId = made.headers.get("x-request-id")!;
+      for (let waited = 0; !stdout.includes(madeId) && waited < 20_000; waited += 50) await wait(50);
+      expect(stdout).toContain(madeId);
 
       const before = requestLines().length;
       const startedAt = stdout.length;

@@ -106,17 +106,47 @@ describe("metrics for Prometheus", () => {
   });
 
   it("200 different ids (/api/content/{id}, /content/{id}, /media/{id}, /s/{token}, /x-{uuid}) add no series and never appear in /metrics", async () => {
-    const { token } = await newUser("metrics-ids");
-    const paths = (id: string) => [`/api/content/${id}`, `/content/${id}`, `/media/${id}`, `/s/${id}`, `/x-${id}`];
-    const sendAll = (ids: string[]) =>
-      Promise.all(ids.flatMap((id) => paths(id).map((path) => api(path, { token, server: server.url }))));
-    // Every kind once, so that its series exists; then 40 ids of each kind.
-    await sendAll([randomUUID()]);
-    const before = requestSeries((await scrape()).samples);
-    const ids = Array.from({ length: 40 }, () => randomUUID());
-    await sendAll(ids);
-    const after = await scrape();
-    expect(requestSeries(after.samples)).toEqual(before);
+    const { token } = await newUser("metrics-ids", server.url);
+    // Each kind of path, and the route it must be counted under whatever its id.
+    const kinds: [(id: string) => string, string][] = [
+      [(id) => `/api/content/${id}`, "/api/content/:id"],
+      [(id) => `/content/${id}`, "/content/:id"],
+      [(id) => `/media/${id}`, "/media/:id"],
+      [(id) => `/s/${id}`, "/s/:token"],
+      [(id) => `/x-${id}`, "/*"],
+    ];
+    const routes = kinds.map(([, route]) => route);
+    /** Every request counted under `route`, whatever its status. */
+    const countUnder = (samples: Sample[], route: string) =>
+      samples
+        .filter((s) => s.name === "http_server_request_duration_seconds_count" && s.labels.http_route === route)
+        .reduce((sum, s) => sum + s.value, 0);
+    /** One request per id, each id its own path; 20 at a time. */
+    const sendEach = async (requests: string[]) => {
+      for (let at = 0; at < requests.length; at += 20)
+        await Promise.all(requests.slice(at, at + 20).map((path) => api(path, { token, server: server.url })));
+    };
+    // Every kind once, so that its series exist.
+    await sendEach(kinds.map(([pathOf]) => pathOf(randomUUID())));
+    const settled = (samples: Sample[], expected: number[]) =>
+      routes.every((route, i) => countUnder(samples, route) >= expected[i]);
+    const once = routes.map(() => 1);
+    const { samples: before } = await pollUntil(scrape, ({ samples }) => settled(samples, once), { timeoutMs: 10_000 });
+    const seriesBefore = requestSeries(before);
+    // The routes' series exist: the label is the pattern, not missing.
+    for (const route of routes) expect(countUnder(before, route), route).toBeGreaterThanOrEqual(1);
+
+    // 200 ids, none sent before: 40 of each kind.
+    const ids = Array.from({ length: 200 }, () => randomUUID());
+    await sendEach(ids.map((id, i) => kinds[i % kinds.length][0](id)));
+    const expected = routes.map((route) => countUnder(before, route) + 40);
+    const after = await pollUntil(scrape, ({ samples }) => settled(samples, expected), { timeoutMs: 10_000 });
+    // Each request counted once, under its route's pattern...
+    routes.forEach((route, i) => expect(countUnder(after.samples, route), route).toBe(expected[i]));
+    // ...and not one series more: 200 ids, the same bounded set of label values.
+    const seriesAfter = requestSeries(after.samples);
+    expect(seriesAfter.length).toBe(seriesBefore.length);
+    expect(seriesAfter).toEqual(seriesBefore);
     for (const id of ids) expect(after.text).not.toContain(id);
     expect(after.text).not.toContain(token);
   });
@@ -125,10 +155,18 @@ describe("metrics for Prometheus", () => {
     expect((await api("/api/health", { server: server.url })).status).toBe(200);
     expect(await send(server.url, "PROPFIND", "/api/health")).toBe(405);
     expect((await fetch(`${server.url}/favicon.ico`)).status).toBe(200);
-    const { text, samples } = await scrape();
+    const health = { http_request_method: "GET", http_route: "/api/health", url_scheme: "http" };
+    // What React Router never saw has no route: an unknown method (`_OTHER`), a client file.
+    const unrouted = (samples: Sample[], labels: Record<string, string>) =>
+      countOf(samples, { ...labels, url_scheme: "http" });
+    const seen = (samples: Sample[]) =>
+      countOf(samples, { ...health, http_response_status_code: "200" }) > 0 &&
+      unrouted(samples, { http_request_method: "_OTHER", http_response_status_code: "405" }) >= 1 &&
+      unrouted(samples, { http_request_method: "GET", http_response_status_code: "200" }) >= 1;
+    // Counted when the server lets go of each answer, which the client may see first: scrape until all show.
+    const { text, samples } = await pollUntil(scrape, ({ samples }) => seen(samples), { timeoutMs: 10_000 });
     expect(text).toContain("# TYPE http_server_request_duration_seconds histogram");
     expect(text).toContain("# TYPE http_server_active_requests gauge");
-    const health = { http_request_method: "GET", http_route: "/api/health", url_scheme: "http" };
     expect(countOf(samples, { ...health, http_response_status_code: "200" })).toBeGreaterThan(0);
     // OpenTelemetry's bucket boundaries.
     const bounds = samples
@@ -151,10 +189,12 @@ describe("metrics for Prometheus", () => {
       "10",
       "+Inf",
     ]);
-    // What React Router never saw has no route: an unknown method (`_OTHER`), a client file.
-    const unrouted = (labels: Record<string, string>) => countOf(samples, { ...labels, url_scheme: "http" });
-    expect(unrouted({ http_request_method: "_OTHER", http_response_status_code: "405" })).toBeGreaterThanOrEqual(1);
-    expect(unrouted({ http_request_method: "GET", http_response_status_code: "200" })).toBeGreaterThanOrEqual(1);
+    expect(
+      unrouted(samples, { http_request_method: "_OTHER", http_response_status_code: "405" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(unrouted(samples, { http_request_method: "GET", http_response_status_code: "200" })).toBeGreaterThanOrEqual(
+      1,
+    );
     // Node's and the process's own.
     for (const name of [
       "process_cpu_seconds_total",
@@ -189,7 +229,7 @@ describe("metrics for Prometheus", () => {
   });
 
   it("the route label comes from the pattern (handoff pinned)", async () => {
-    const { token } = await newUser("metrics-routes");
+    const { token } = await newUser("metrics-routes", server.url);
     const id = randomUUID();
     // Each path and the pattern it must be counted under (unmatched ones under the catch-alls).
     const requests: [string, string][] = [
@@ -204,16 +244,20 @@ describe("metrics for Prometheus", () => {
     const { samples: before } = await scrape();
     const statuses: number[] = [];
     for (const [path] of requests) statuses.push((await api(path, { token, server: server.url })).status);
-    const { samples: after } = await scrape();
-    requests.forEach(([path, route], i) => {
-      const labels = {
-        http_request_method: "GET",
-        http_route: route,
-        http_response_status_code: String(statuses[i]),
-        url_scheme: "http",
-      };
-      expect(countOf(after, labels) - countOf(before, labels), path).toBe(1);
+    const labelsOf = (i: number) => ({
+      http_request_method: "GET",
+      http_route: requests[i][1],
+      http_response_status_code: String(statuses[i]),
+      url_scheme: "http",
     });
+    const counted = (samples: Sample[], i: number) => countOf(samples, labelsOf(i)) - countOf(before, labelsOf(i));
+    // Counted when the server lets go of each answer, which the client may see first: scrape until all show.
+    const { samples: after } = await pollUntil(
+      () => scrape(),
+      ({ samples }) => requests.every((_, i) => counted(samples, i) >= 1),
+      { timeoutMs: 10_000 },
+    );
+    requests.forEach(([path], i) => expect(counted(after, i), path).toBe(1));
   });
 
   it("a video job counts once in studio_video_jobs_finished_total when it ends, by its final status", async () => {
@@ -240,6 +284,17 @@ describe("metrics for Prometheus", () => {
     // The cancel is counted where it happens; the runner, finding the job ended, counts nothing more.
     expect(finished(after, "cancelled") - finished(before, "cancelled")).toBe(1);
     for (const status of ["error", "timeout"]) expect(finished(after, status) - finished(before, status)).toBe(0);
+    // The render is one AI request, timed as the other capabilities' are (the provider by its kind).
+    const renders = (samples: Sample[]) =>
+      samples
+        .filter(
+          (s) =>
+            s.name === "studio_ai_request_duration_seconds_count" &&
+            s.labels.capability === "video" &&
+            s.labels.outcome === "ok",
+        )
+        .reduce((sum, s) => sum + s.value, 0);
+    expect(renders(after) - renders(before)).toBe(1);
   }, 300_000);
 
   it("opening a share link counts in studio_share_opens_total, by what it shares and what the visitor got", async () => {

@@ -131,7 +131,8 @@ try {
     for (let i = 0; i < 6; i++) assert.equal((await call(proxy, "/api/health")).status, 200);
   });
 
-  if (!findPrometheus()) {
+  // Skipped on a machine without prometheus, never in CI (.ci/run installs it): there the check fails.
+  if (!findPrometheus() && !process.env.CI) {
     console.log("  - skipped: a real Prometheus scrapes both instances (prometheus is not installed; PROMETHEUS_PATH)");
   } else {
     await check("a real Prometheus scrapes both instances: request rate per route answers", async () => {

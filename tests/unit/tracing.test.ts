@@ -22,7 +22,7 @@ import {
 } from "~/lib/observe/trace.server";
 import { fileStore } from "~/lib/storage/storage.server";
 import { createContent, getContent } from "~/models/content/content.server";
-import { withProviderFailures } from "~/services/provider-failure.server";
+import { observedProviderCall, withProviderFailures } from "~/services/provider-failure.server";
 import { sendJson, startStubServer } from "../support/ai-stub-server";
 import { newUserId } from "../support/user-rows";
 
@@ -243,6 +243,43 @@ describe("traces on", () => {
     ]);
     // The model a provider's id names stays out of every span.
     expect(JSON.stringify(spans().map((span) => span.attributes))).not.toContain("acme-internal");
+  });
+
+  it("the video runner's render: an `ai video` span and the metrics' hooks, its ProviderError passed on as it is", async () => {
+    const told: unknown[][] = [];
+    setAiObserver({
+      recordAiRequest: (...args) => void told.push(["request", ...args]),
+      noteAiProviderOutcome: (...args) => void told.push(["provider", ...args]),
+    });
+    exporter.reset();
+    const failure = new ProviderError("video", "replicate:acme/secret-model", "unavailable");
+    const render = observedProviderCall("video", "replicate:acme/secret-model", () => Promise.reject(failure));
+    // Not made a DomainError: the runner ends the job by the ProviderError's failure itself.
+    await expect(render).rejects.toBe(failure);
+    const [video] = named("ai video");
+    expect(video.attributes).toMatchObject({
+      "studio.ai.capability": "video",
+      "studio.ai.provider": "replicate",
+      "studio.ai.outcome": "unavailable",
+    });
+    expect(video.status.code).toBe(api.SpanStatusCode.ERROR);
+    expect(told).toEqual([
+      ["request", "video", "replicate", "unavailable", expect.any(Number)],
+      ["provider", "video", "replicate", "unavailable"],
+    ]);
+
+    // Stopped from our side (a lost claim, the job's time up): a cancellation, nothing said of the provider.
+    told.length = 0;
+    const controller = new AbortController();
+    controller.abort(new Error("job taken over"));
+    await expect(
+      observedProviderCall("video", "replicate:m", () => Promise.reject(controller.signal.reason), controller.signal),
+    ).rejects.toThrow("job taken over");
+    expect(told).toEqual([
+      ["request", "video", "replicate", "cancelled", expect.any(Number)],
+      ["provider", "video", "replicate", "cancelled"],
+    ]);
+    expect(JSON.stringify(spans().map((span) => span.attributes))).not.toContain("secret-model");
   });
 
   it("a remote provider's call: a CLIENT span per attempt, with the URL's path but not its query", async () => {

@@ -108,10 +108,17 @@ function routerPathOf(path: string): string {
     .join("/");
 }
 
+/** A path under /s/ (its first segment `s`, whatever the case, and a token after it). */
+const SHARED_PATH = /^\/+s\/+[^/]/i;
+/** What the URL parser or the router would change in a path: escapes, `\`, tabs and line breaks, dot segments. */
+const REWRITTEN = /[%\\\t\n\r]|\/\.\.?(?:\/|$)/;
+
 /** Whether a path (raw, or a URL's pathname) is under /s/ as the router matches it (an encoded `/` counts too: the strict side). */
 export function isSharedPath(path: string): boolean {
+  // Every request asks (the server for its own refusals, securityMiddleware): most paths need no parsing.
+  if (path.startsWith("/") && !REWRITTEN.test(path)) return SHARED_PATH.test(path);
   try {
-    return /^\/+s\/+[^/]/i.test(routerPathOf(path));
+    return SHARED_PATH.test(routerPathOf(path));
   } catch {
     return false;
   }

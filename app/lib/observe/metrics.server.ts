@@ -23,7 +23,8 @@ const KNOWN_METHODS = new Set("CONNECT DELETE GET HEAD OPTIONS PATCH POST PUT QU
 
 export type UploadOutcome = "stored" | "too_large" | "too_slow" | "refused" | "unavailable";
 export type ShareOpenKind = "content" | "file" | "project" | "none";
-export type ShareOpenOutcome = "shown" | "gone" | "missing" | "file" | "limited";
+/** `refused`: a file asked for without its page's grant (403); `unavailable`: the store out of reach (503). */
+export type ShareOpenOutcome = "shown" | "gone" | "missing" | "file" | "limited" | "refused" | "unavailable";
 
 /** One answered request, as the front door saw it when its connection let go of it. */
 export interface HttpRequestRecord {

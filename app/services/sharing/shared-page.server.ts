@@ -167,15 +167,18 @@ export async function sharedFile(
     return plainText(404, t(FILE_NOT_FOUND_TEXT));
   }
   const query = new URL(request.url).searchParams;
-  // Not counted: no outcome of the metric's fits a file asked for without the page's grant.
-  if (!shareGrantIsValid(target.share.id, query.get("g"))) return plainText(403, t(OPEN_FROM_PAGE));
+  if (!shareGrantIsValid(target.share.id, query.get("g"))) {
+    recordShareOpen(target.share.kind, "refused");
+    return plainText(403, t(OPEN_FROM_PAGE));
+  }
   let response: Response;
   try {
     response = await fileResponse(request, fileStore, servedFile(target.file), "no-store");
   } catch (error) {
-    // The bytes gone from the store (404) or the store out of reach (503, counted nowhere): said as text, as above.
+    // The bytes gone from the store (404) or the store out of reach (503): said as text, as above.
     if (error instanceof DomainError) {
-      if (error.status === 404) recordShareOpen(target.share.kind, "missing");
+      if (error.status === 404 || error.status === 503)
+        recordShareOpen(target.share.kind, error.status === 404 ? "missing" : "unavailable");
       return plainText(error.status, t(error.detail), error.options.headers);
     }
     throw error;

@@ -4,6 +4,7 @@ import { DomainError } from "~/lib/domain-error";
 import { recordVideoJobFinished } from "~/lib/observe/metrics.server";
 import { logOutage, outageOf } from "~/lib/outage.server";
 import { providerAndModel } from "~/services/media/generation.server";
+import { observedProviderCall } from "~/services/provider-failure.server";
 import { finishJob, recordProgress, type RunnerJob } from "~/models/video-jobs/video-job-queue.server";
 import { ProviderError, type ProviderFailure } from "~/ai/errors.server";
 import type { VideoProvider } from "~/ai/video/video.server";
@@ -70,19 +71,27 @@ export async function workVideoJob(job: RunnerJob, controller: AbortController, 
   // A job begun by another provider (the configuration changed) starts afresh with this one.
   const sameProvider = job.provider === provider.id;
   try {
-    const video = await provider.run({
-      prompt: job.prompt,
-      resume: sameProvider
-        ? { progress: job.progress, externalId: job.external_id }
-        : { progress: 0, externalId: null },
+    // One AI request, as the other capabilities' (an `ai video` span, its duration and outcome); what
+    // it throws reaches the catch below unchanged.
+    const video = await observedProviderCall(
+      "video",
+      provider.id,
+      () =>
+        provider.run({
+          prompt: job.prompt,
+          resume: sameProvider
+            ? { progress: job.progress, externalId: job.external_id }
+            : { progress: 0, externalId: null },
+          signal,
+          report: async (update) => {
+            if (signal.aborted) throw signal.reason;
+            if (!(await recordProgress(job.id, runnerId, update)))
+              controller.abort(new ClaimLost("job taken over or deleted"));
+            if (signal.aborted) throw signal.reason;
+          },
+        }),
       signal,
-      report: async (update) => {
-        if (signal.aborted) throw signal.reason;
-        if (!(await recordProgress(job.id, runnerId, update)))
-          controller.abort(new ClaimLost("job taken over or deleted"));
-        if (signal.aborted) throw signal.reason;
-      },
-    });
+    );
     if (signal.aborted) throw signal.reason;
     const stored = await storeGenerated(job.user_id, "aivideo", video.bytes, `ai-video-${slugOf(job.prompt)}`, {
       prompt: job.prompt,
