@@ -19,7 +19,8 @@
 //   4. the upload benchmark, in its own process with its own server: a 1 GiB multipart upload's peak
 //      server memory over idle and its throughput against a plain `cat` of the same bytes.
 // `npm run bench -- scale` runs bench/bench-scale.mjs instead: a person of 100 pieces against one of
-// 100,000, by turns (docs/performance.md, "Scale").
+// 100,000, by turns (docs/performance.md, "Scale"). `npm run bench -- instructions <other tree>` runs
+// bench/bench-instructions.mjs: the table's requests in CPU instructions, by turns against another tree.
 // Run it with the Node to measure (`path/to/node bench/bench.mjs`): the server and the ceiling run
 // on the same Node as the bench.
 // Timings never fail the run: it exits non-zero only on errors (a request that fails or answers
@@ -580,6 +581,8 @@ async function benchDashboard() {
 
 // `npm run bench -- scale [options]`: the growth benchmark, bench/bench-scale.mjs, instead.
 if (process.argv[2] === "scale") await import("./bench-scale.mjs");
+// `npm run bench -- instructions <other tree>`: the table's requests in instructions, by turns against another tree.
+else if (process.argv[2] === "instructions") await import("./bench-instructions.mjs");
 else
   main().catch((error) => {
     console.error(error);

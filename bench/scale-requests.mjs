@@ -9,6 +9,14 @@ import { ABSENT_WORD, COMMON_WORD, RARE_WORD } from "./scale-seed.mjs";
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const ACCEPT_ENCODING = "gzip, br";
 
+/**
+ * Closes the kept-alive connections, so the next request opens its own: after a pause of the server
+ * (a profiler's dump) its idle-connection timer may close one just as it is reused (ECONNRESET).
+ */
+export function closeConnections() {
+  agent.destroy();
+}
+
 /** One request; resolves { status, headers, body (the bytes as sent, perhaps compressed), ms }. */
 export function send(base, target, { cookie, method = "GET", headers = {}, json, onChunk } = {}) {
   const body = json === undefined ? undefined : Buffer.from(JSON.stringify(json));

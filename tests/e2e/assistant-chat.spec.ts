@@ -54,12 +54,18 @@ async function watchVoices(page: Page) {
     );
   });
 }
+/**
+ * Players not paused: those on the page and any that ever played. A player is playing from its play() call on,
+ * before its "playing" event, which on a busy machine comes later.
+ */
 const playingNow = (page: Page) =>
-  page.evaluate(
-    () =>
-      [...(window as unknown as { __players: Set<HTMLAudioElement> }).__players].filter((element) => !element.paused)
-        .length,
-  );
+  page.evaluate(() => {
+    const players = new Set([
+      ...document.querySelectorAll("audio"),
+      ...(window as unknown as { __players: Set<HTMLAudioElement> }).__players,
+    ]);
+    return [...players].filter((element) => !element.paused).length;
+  });
 const mostAtOnce = (page: Page) => page.evaluate(() => (window as unknown as { __mostAtOnce: number }).__mostAtOnce);
 const playing = (page: Page, index: number) =>
   page
