@@ -10,7 +10,7 @@ import { TranslatorProvider } from "./components/ui/i18n";
 import { screenLanguageOf } from "./auth/screen-language.server";
 import { translatorFor } from "./lib/i18n/catalogues.server";
 import { NonceProvider } from "./components/shell/nonce";
-import { RequestIdProvider } from "./components/shell/request-id";
+import { RequestIdProvider } from "./components/shell/error-reference";
 import { markupOnlyContext } from "./lib/screens/markup-only.server";
 import { contentSecurityPolicy } from "./lib/http/security.server";
 import { RETRY_AFTER_SECONDS } from "./lib/outage.server";

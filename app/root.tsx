@@ -15,7 +15,7 @@ import { useNonce } from "./components/shell/nonce";
 import type { ScriptsHandle } from "./components/shell/shell-frame";
 import { useTheme } from "./components/shell/theme-toggle";
 import { AppDialogHost } from "./components/shell/app-dialog-host";
-import { useRequestId } from "./components/shell/request-id";
+import { useRequestId } from "./components/shell/error-reference";
 import { Toasts } from "./components/shell/toasts";
 import { currentUser } from "./auth/auth.server";
 import { choosableLanguages, screenLanguageOf } from "./auth/screen-language.server";

@@ -222,7 +222,7 @@ describe("the History screen's word diff under load", () => {
     expect(waits.length).toBeGreaterThanOrEqual(5);
 
     // The issue's figure is 100 ms. docs/testing.md keeps timings out of `npm test` because the machines that run
-    // it are shared and often loaded; this one is in it (issue 48 asks for it), so it reads the figure as nine
+    // it are shared and often loaded; this one is in it (the diff promises health under 100 ms), so it reads the figure as nine
     // health answers in ten (a loaded two-core machine may hold one answer of this client's past it: seen once at
     // 113 ms with 25 test files running beside it), and every answer under 80% of DIFF_TIMEOUT_MS: a diff on the
     // main thread holds the event loop at least DIFF_TIMEOUT_MS each (four queued hold it four times over), so code
