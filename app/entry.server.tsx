@@ -10,9 +10,12 @@ import { TranslatorProvider } from "./components/ui/i18n";
 import { screenLanguageOf } from "./auth/screen-language.server";
 import { translatorFor } from "./lib/i18n/catalogues.server";
 import { NonceProvider } from "./components/shell/nonce";
+import { RequestIdProvider } from "./components/shell/error-reference";
 import { markupOnlyContext } from "./lib/screens/markup-only.server";
 import { contentSecurityPolicy } from "./lib/http/security.server";
 import { RETRY_AFTER_SECONDS } from "./lib/outage.server";
+import { observabilityWith } from "./lib/observe/observability.server";
+import { metricsCollectors } from "./services/operators/metrics-collectors.server";
 // The file app.css's @font-face names for Latin text (Vite gives both one hashed URL).
 import interLatinFont from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 
@@ -26,7 +29,11 @@ export const streamTimeout = 5_000;
  * runs the same production copy of React Router as the routes (vite.config.ts).
  */
 export { env as settings } from "./lib/settings/env.server";
-export { SECURITY_HEADERS as staticFileHeaders, strictTransportSecurity } from "./lib/http/security.server";
+export {
+  SECURITY_HEADERS as staticFileHeaders,
+  sharedPathHeaders,
+  strictTransportSecurity,
+} from "./lib/http/security.server";
 export { createLoadContext } from "./lib/http/client-address.server";
 export { startApp, stopApp } from "./services/operators/background.server";
 export { runAdmin } from "./services/operators/admin.server";
@@ -35,6 +42,8 @@ export { parseStorageUrl } from "./lib/storage/storage-url.server";
 export { createRequestListener } from "@react-router/node";
 // Every error React Router catches passes here: an outage is remembered for outageMiddleware (a 503, not a 500).
 export { noteError as handleError } from "./lib/http/outage-middleware.server";
+/** The request id, metrics, log and traces the front door keeps (app/lib/observe/), with the domain's collectors. */
+export const observability = observabilityWith(metricsCollectors);
 
 /**
  * React's Node renderer writes a page in many small pieces and calls the destination's `flush()`
@@ -115,11 +124,13 @@ export default async function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <MarkupOnlyProvider value={loadContext.get(markupOnlyContext) ?? EMPTY_STORE}>
-          <TranslatorProvider value={translator}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </TranslatorProvider>
-        </MarkupOnlyProvider>
+        <RequestIdProvider value={request.headers.get("X-Request-Id")}>
+          <MarkupOnlyProvider value={loadContext.get(markupOnlyContext) ?? EMPTY_STORE}>
+            <TranslatorProvider value={translator}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </TranslatorProvider>
+          </MarkupOnlyProvider>
+        </RequestIdProvider>
       </NonceProvider>,
       {
         nonce,

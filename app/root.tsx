@@ -15,6 +15,7 @@ import { useNonce } from "./components/shell/nonce";
 import type { ScriptsHandle } from "./components/shell/shell-frame";
 import { useTheme } from "./components/shell/theme-toggle";
 import { AppDialogHost } from "./components/shell/app-dialog-host";
+import { useRequestId } from "./components/shell/error-reference";
 import { Toasts } from "./components/shell/toasts";
 import { currentUser } from "./auth/auth.server";
 import { choosableLanguages, screenLanguageOf } from "./auth/screen-language.server";
@@ -23,6 +24,7 @@ import { catalogueUrl } from "./lib/i18n/catalogues.server";
 import { useT } from "./components/ui/i18n";
 import { sessionMiddleware } from "./auth/session-middleware.server";
 import { outageMiddleware } from "./lib/http/outage-middleware.server";
+import { observeMiddleware } from "./lib/observe/observe-middleware.server";
 import { securityMiddleware } from "./lib/http/security.server";
 import { preferencesOf } from "./lib/screens/preferences.server";
 import { getToast } from "./lib/screens/toast.server";
@@ -39,6 +41,8 @@ const startInDevelopment: Route.MiddlewareFunction = async (_args, next) => {
 };
 
 export const middleware: Route.MiddlewareFunction[] = [
+  // First: the route's pattern for the front door's metrics, log line and span, whatever follows does.
+  observeMiddleware,
   ...(import.meta.env.DEV ? [startInDevelopment] : []),
   securityMiddleware,
   // Outside the session's middleware: a database out of reach while resolving the session is a 503 too.
@@ -116,6 +120,7 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useT();
+  const requestId = useRequestId(error);
   let title = t("Something went wrong");
   let detail = t("An unexpected error occurred. Please try again.");
   let retry = true;
@@ -135,6 +140,12 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="page page-narrow error-page">
       <h1>{title}</h1>
       <p>{detail}</p>
+      {/* What a person quotes when they report it: the request's id, in the log line and errors. */}
+      {requestId ? (
+        <p className="muted" data-request-id={requestId}>
+          {t("Reference: {{id}}", { id: requestId })}
+        </p>
+      ) : null}
       <p className="error-page-actions">
         {/* An empty href is this very address (query included): a full load that asks the server
             again, without JavaScript too; a database or store back within seconds serves it. */}

@@ -132,10 +132,11 @@ export async function runOutages() {
     const probers = await Promise.all(
       setup.instances.map((instance) => prober(instance.url, recorder, () => running, wrong, uploads)),
     );
-    // Half of the load to each instance, directly: what each answers is what is checked. Through nginx
-    // (OUTAGES_LOAD=nginx) a few requests per run during B got no answer at all ("other side closed",
-    // nothing in nginx's error log; likely nginx closing a kept-alive client connection after an upload
-    // answered before its body was read, which a browser retries and undici does not).
+    // Half of the load to each instance, directly: what each answers is what is checked; or all of it
+    // through nginx (OUTAGES_LOAD=nginx, also run by CI). Through nginx an upload refused with 503
+    // before its body was read made nginx stop forwarding the body and close the kept-alive client
+    // connection after the answer; undici sent its next request into it and got no answer ("other side
+    // closed"). The instances now read a refused request's body before answering (server/early-answers.ts).
     const targets =
       process.env.OUTAGES_LOAD === "nginx" ? [setup.url] : setup.instances.map((instance) => instance.url);
     const share = (n) => Math.max(1, Math.round(n / targets.length));

@@ -1,7 +1,8 @@
 // The production build's server module (`react-router build`) and what its entry
 // (app/entry.server.tsx) exports for the front door: the settings parsed once by the app's one
-// schema (app/lib/settings/env.server.ts), the life cycle, the security headers and React Router's Node
-// adapter. The server reads no setting itself: they reach it through the build.
+// schema (app/lib/settings/env.server.ts), the life cycle, the security headers (and those every
+// answer under /s/ adds), React Router's Node adapter, and the request id, metrics, log and traces
+// (`observability`, app/lib/observe/). The server reads no setting itself: they reach it through the build.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
@@ -16,7 +17,9 @@ export type FrontDoorExports = Pick<
   | "createRequestListener"
   | "createLoadContext"
   | "staticFileHeaders"
+  | "sharedPathHeaders"
   | "strictTransportSecurity"
+  | "observability"
 >;
 export type Settings = FrontDoorExports["settings"];
 
@@ -33,7 +36,9 @@ const REQUIRED: (keyof FrontDoorExports)[] = [
   "createRequestListener",
   "createLoadContext",
   "staticFileHeaders",
+  "sharedPathHeaders",
   "strictTransportSecurity",
+  "observability",
 ];
 
 /** Imports `<buildDir>/server/index.js`; refuses a build from before these exports. */

@@ -27,7 +27,9 @@ export async function compileServer(buildDir: string): Promise<void> {
     // The front door is this folder's own code, every line meant: nothing to shake out.
     treeshake: false,
     logLevel: "warn",
-    output: { file: path.join(buildDir, SERVER_ENTRY), format: "esm" },
+    // One file: server/tracing.ts, imported only when traces are on, is inlined, and the
+    // OpenTelemetry packages it imports stay imports, loaded only then.
+    output: { file: path.join(buildDir, SERVER_ENTRY), format: "esm", codeSplitting: false },
     write: true,
   });
 }

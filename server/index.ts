@@ -10,8 +10,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadBuild, type Settings } from "./app-build";
 import { fairStarts } from "./fair-starts";
 import { createServerListener } from "./listener";
+import { startMetricsListener } from "./metrics-listener";
 import { applyTimeouts, limitsOf } from "./request-limits";
-import { requestLogEnabled, stdoutLines } from "./request-log";
+import { requestLogEnabled, requestLogWriter } from "./request-log";
 
 /** The build this compiled server belongs to: the folder above its own (<BUILD_DIR>/server-entry/). */
 export function ownBuildDir(): string {
@@ -99,18 +100,33 @@ function stopOnSignals(
 /** Loads the build, starts the app (database, background work), then listens. */
 export async function startServer(buildDir = ownBuildDir()): Promise<http.Server> {
   const loaded = await loadBuild(buildDir);
-  const { settings, startApp, stopApp } = loaded;
+  const { settings, startApp, stopApp, observability } = loaded;
+  // Everything printed from here on is masked (and one JSON object a line with LOG_FORMAT=json).
+  observability.installConsole(settings.logFormat);
   warnAboutSecureCookiesOnPlainHttp(settings);
+  // Before the app starts, so that the database opens with its query spans; without an endpoint no
+  // OpenTelemetry code is loaded.
+  const tracing = settings.otlpEndpoint ? await (await import("./tracing")).startTracing(loaded) : null;
   await startApp();
+  const metrics = await startMetricsListener(loaded);
   let draining = false;
-  const log = requestLogEnabled(settings) ? stdoutLines() : undefined;
-  const server = http.createServer(fairStarts(createServerListener(loaded, { isDraining: () => draining, log })));
+  const log = requestLogEnabled(settings) ? requestLogWriter(settings.logFormat, observability) : undefined;
+  const server = http.createServer(
+    fairStarts(createServerListener(loaded, { isDraining: () => draining, log, tracer: tracing ?? undefined })),
+  );
   server.listen(settings.port, settings.host, () => {
     const shown = settings.host === "0.0.0.0" || settings.host === "::" ? "localhost" : settings.host;
     console.log(`[studio] Creative AI Studio is running at http://${shown}:${(server.address() as AddressInfo).port}`);
   });
   applyTimeouts(server, limitsOf(settings));
-  stopOnSignals(server, { graceMs: settings.shutdownGraceMs, stopApp, onDrain: () => (draining = true) });
+  const stopAll = async () => {
+    metrics?.close();
+    metrics?.closeAllConnections();
+    await stopApp();
+    // The last spans (the app's stop included) go out before the process ends.
+    await tracing?.shutdown();
+  };
+  stopOnSignals(server, { graceMs: settings.shutdownGraceMs, stopApp: stopAll, onDrain: () => (draining = true) });
   return server;
 }
 

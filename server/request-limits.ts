@@ -1,10 +1,12 @@
 // What a client may hold the server to: how long a request may take to arrive (the deadline), how
-// slowly and how much of an unread body it may still send, and how a closed connection lingers so
-// the answer is read before it goes. Uploads are the exception to the deadline: app/lib/storage/upload.server.ts
-// holds them to a least rate where they are received. Why these are hand-made: docs/decisions/0055.
+// slowly and how much of an unread body it may still send, when a refusal waits for the rest of its
+// body, and how a closed connection lingers so the answer is read before it goes. Uploads are the
+// exception to the deadline: app/lib/storage/upload.server.ts holds them to a least rate where they
+// are received. Why these are hand-made: docs/decisions/0055; early answers: docs/decisions/0091.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { prepareRefusal, pathOf, type HeaderList } from "./refusal";
+import { EarlyAnswer, dropRest } from "./early-answers";
 import { callbackOf, interpose, ownMethods } from "./response-seam";
 
 /** The front door's limits (REQUEST_DEADLINE_SECONDS, UPLOAD_MIN_BYTES_PER_SECOND, UPLOAD_RATE_WINDOW_SECONDS). */
@@ -91,19 +93,25 @@ function hasBody(req: IncomingMessage): boolean {
  * its headers are bounded by headersTimeout and the deadline counts from them). One that has not is
  * cut: a 408 with `Connection: close` when no answer has begun (the app's own writes are dropped
  * then), else the connection is closed. Only the arrival is timed: once the request is whole, the
- * answer (an event stream, a download, a zip export) takes as long as it takes.
+ * answer (an event stream, a download, a zip export) takes as long as it takes. A refusal the app
+ * begins while the body still arrives, an upload's too, waits for the rest of it (EarlyAnswer), with
+ * `limits`' least rate; the deadline sends it at once, with `Connection: close`.
  */
 export function holdToDeadline(
   req: IncomingMessage,
   res: ServerResponse,
-  { deadlineMs = DEFAULT_LIMITS.requestDeadlineMs, headers = {} }: { deadlineMs?: number; headers?: HeaderList } = {},
+  {
+    deadlineMs = DEFAULT_LIMITS.requestDeadlineMs,
+    limits = DEFAULT_LIMITS,
+    headers = {},
+  }: { deadlineMs?: number; limits?: Limits; headers?: HeaderList } = {},
 ): void {
   const socket: Socket | null = req.socket;
   const first = socket !== null && !served.has(socket);
   if (socket) served.add(socket);
   lingerOnClose(socket);
-  if (req.complete || !hasBody(req) || isUpload(req)) return;
-  const startedAt = first ? (connectedAt.get(socket) ?? Date.now()) : Date.now();
+  if (req.complete || !hasBody(req)) return;
+  const early = new EarlyAnswer(req, res, limits, DISCARD_MAX_BYTES);
   // Whether the app has begun its answer, and whether the front door answered instead (then the
   // app's writes, which may still come, are dropped).
   let began = false;
@@ -111,23 +119,28 @@ export function holdToDeadline(
   interpose(res, (below) => ({
     writeHead: (...args) => {
       if (cut) return res;
+      if (early.holds(args[0])) return (early.keep(() => below.writeHead(...args)), res);
       began = true;
       return below.writeHead(...args);
     },
     write: (...args) => {
       if (cut) return (void callbackOf(args)?.(), true);
+      if (early.holds(res.statusCode)) return (early.keep(() => below.write(...args)), true);
       began = true;
       return below.write(...args);
     },
     end: (...args) => {
       if (cut) return (void callbackOf(args)?.(), res);
+      if (early.holds(res.statusCode)) return (early.keep(() => below.end(...args)), res);
       began = true;
       return below.end(...args);
     },
   }));
+  if (isUpload(req)) return;
+  const startedAt = first ? (connectedAt.get(socket) ?? Date.now()) : Date.now();
   const timer = setTimeout(
     () => {
-      if (req.complete || req.destroyed) return;
+      if (req.complete || req.destroyed || early.sendNow()) return;
       if (began || res.headersSent || res.writableEnded) return void socket?.destroy();
       cut = true;
       answerTimedOut(req, res, headers);
@@ -172,21 +185,7 @@ export function discardUnreadBody(
   maxBytes = DISCARD_MAX_BYTES,
 ): void {
   if (req.complete || req.destroyed || req.readableEnded) return;
-  let dropped = 0;
-  let windowBytes = 0;
-  const rate = setInterval(() => {
-    if (windowBytes < (limits.uploadMinBytesPerSecond * limits.uploadRateWindowMs) / 1000) req.socket?.destroy();
-    windowBytes = 0;
-  }, limits.uploadRateWindowMs);
-  req.removeAllListeners("data");
-  req.on("data", (chunk: Buffer) => {
-    dropped += chunk.length;
-    windowBytes += chunk.length;
-    if (dropped > maxBytes) req.socket?.destroy();
-  });
-  req.once("close", () => clearInterval(rate));
-  req.once("end", () => clearInterval(rate));
-  req.resume();
+  dropRest(req, limits, maxBytes, () => req.socket?.destroy());
 }
 
 /**

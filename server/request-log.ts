@@ -1,13 +1,22 @@
-// One line per request on stdout: method, path (without its query string, which may hold a token,
-// and with a share link's token masked), status, duration and bytes sent. LOG_REQUESTS=0 turns it off (the test launcher does, so tests and
-// benchmarks stay quiet). Why hand-made and not morgan: docs/decisions/0056.
+// One record per request when its answer closes: method, path (without its query string, which may hold
+// a token, and with a share link's token masked), status, duration, bytes sent and the request's id.
+// LOG_FORMAT=text writes it as a readable line, LOG_FORMAT=json as one JSON object (the app's logger).
+// LOG_REQUESTS=0 turns it off (the test launcher does, so tests and benchmarks stay quiet). Why hand-made
+// and not morgan: docs/decisions/0056; the JSON form and the masking: docs/decisions/0088. The masking
+// and the JSON writer are the app's (app/lib/observe/log.server.ts), given through the build's
+// `observability` export: the server imports no app code.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { pathOf } from "./refusal";
 
 export interface RequestRecord {
+  /** The request's id (X-Request-Id). */
+  id: string;
   method: string;
+  /** The matched route's pattern (`/content/:id`), when React Router matched one. */
+  route?: string;
+  /** Without its query string; masked by the writer (`requestLogWriter`). */
   path: string;
   status: number;
   durationMs: number;
@@ -17,21 +26,29 @@ export interface RequestRecord {
   aborted: boolean;
 }
 
-/** `GET /dashboard 200 4.2 ms 8123 B`, then ` aborted` when the answer did not finish. */
-export function formatRequestLine(record: RequestRecord): string {
-  const line = `${record.method} ${record.path} ${record.status} ${record.durationMs.toFixed(1)} ms ${record.bytes} B`;
-  return record.aborted ? `${line} aborted` : line;
+/** What the front door knows of a request (the app's RequestObservation): its id, start, and route once matched. */
+export interface RequestLogObservation {
+  id: string;
+  /** performance.now() when the front door took the request. */
+  startedAt: number;
+  route?: string;
 }
 
-/**
- * A share link's token is its only secret (whoever has it may open the link): `/s/{token}` and the
- * paths under it are logged as `/s/***`. Routes match without regard to case, and a percent-encoded
- * letter is still that letter, so `/S/…` and `/%73/…` are masked too.
- */
-const SHARE_PATH = /^\/+(?:s|%73)\/+[^/]+/i;
+/** Takes each request's record when its answer closes. */
+export type RequestLogWrite = (record: RequestRecord) => void;
 
-export function maskedPath(path: string): string {
-  return path.replace(SHARE_PATH, "/s/***");
+/** What the log needs of the app (the build's `observability`, app/lib/observe/log.server.ts). */
+export interface RequestLogApp {
+  /** A path with a share link's token masked, read as the router reads it (`/x/../s/T` → `/s/***`). */
+  maskedPath: (path: string) => string;
+  /** The record as one JSON line (pino) on stdout. */
+  writeRequestJson: (record: RequestRecord) => void;
+}
+
+/** `GET /dashboard 200 4.2 ms 8123 B <id>`, with ` aborted` before the id when the answer did not finish. */
+export function formatRequestLine(record: RequestRecord): string {
+  const line = `${record.method} ${record.path} ${record.status} ${record.durationMs.toFixed(1)} ms ${record.bytes} B`;
+  return `${record.aborted ? `${line} aborted` : line} ${record.id}`;
 }
 
 /** Whether LOG_REQUESTS (the build's settings, app/lib/settings/env.server.ts) leaves the log on. */
@@ -39,7 +56,7 @@ export function requestLogEnabled(settings: { logRequests?: boolean }): boolean 
   return settings.logRequests !== false;
 }
 
-/** Where the lines go: stdout, the lines of one turn of the event loop in one write. */
+/** Where text lines go: stdout, the lines of one turn of the event loop in one write. */
 export function stdoutLines(): (line: string) => void {
   let pending: string[] = [];
   return (line) => {
@@ -55,12 +72,30 @@ export function stdoutLines(): (line: string) => void {
 }
 
 /**
+ * The log's writer for LOG_FORMAT (`settings.logFormat`): the path masked by the app, then a text
+ * line to `lines` or a JSON line through the app's logger.
+ */
+export function requestLogWriter(
+  format: "text" | "json",
+  app: RequestLogApp,
+  lines: (line: string) => void = stdoutLines(),
+): RequestLogWrite {
+  if (format === "json") return (record) => app.writeRequestJson({ ...record, path: app.maskedPath(record.path) });
+  return (record) => lines(formatRequestLine({ ...record, path: app.maskedPath(record.path) }));
+}
+
+/**
  * Records this request when its answer closes. The bytes are the connection's count since the
  * answer was given it: a later answer on a kept-alive connection counts from where the earlier one
- * ended, and a pipelined one gets its connection only when the one before it is done.
+ * ended, and a pipelined one gets its connection only when the one before it is done. The route is
+ * read at the end: the app names it while answering.
  */
-export function logRequest(req: IncomingMessage, res: ServerResponse, write: (line: string) => void): void {
-  const started = performance.now();
+export function logRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  write: RequestLogWrite,
+  observation: RequestLogObservation,
+): void {
   const connection: { socket: Socket | null; before: number } = { socket: null, before: 0 };
   const take = (socket: Socket) => {
     connection.socket = socket;
@@ -69,14 +104,15 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, write: (li
   if (res.socket) take(res.socket);
   else res.once("socket", take);
   res.once("close", () => {
-    const record: RequestRecord = {
+    write({
+      id: observation.id,
       method: req.method ?? "GET",
-      path: maskedPath(pathOf(req)),
+      route: observation.route,
+      path: pathOf(req),
       status: res.statusCode,
-      durationMs: performance.now() - started,
+      durationMs: performance.now() - observation.startedAt,
       bytes: connection.socket ? connection.socket.bytesWritten - connection.before : 0,
       aborted: !res.writableEnded,
-    };
-    write(formatRequestLine(record));
+    });
   });
 }

@@ -1,5 +1,5 @@
-import { AUTOMATIC1111_PROVIDER_ID, Automatic1111Images } from "./image/automatic1111-image.server";
-import { COMFYUI_PROVIDER_ID, ComfyUiImages } from "./image/comfyui-image.server";
+import { Automatic1111Images } from "./image/automatic1111-image.server";
+import { ComfyUiImages } from "./image/comfyui-image.server";
 import { aiConfig, type AiConfig } from "./config.server";
 import type { ChatProvider } from "./chat/chat.server";
 import { ElevenLabsSpeech } from "./speech/elevenlabs-speech.server";
@@ -68,25 +68,26 @@ export function aiProviders(): AiProviders {
 }
 
 /**
- * An image server as AI_IMAGE_PROVIDER names it ("automatic1111", "comfyui"): health says which kind
- * of server answers (decision 0020), not the model or checkpoint its id carries for provenance.
+ * The kind of provider an id names: the part before its first ":" ("openai-compatible:acme-chat-v7" →
+ * "openai-compatible", "comfyui:flux.safetensors" → "comfyui", "replicate:owner/model" → "replicate";
+ * "espeak-ng" is its own). GET /api/health answers anyone, so it names kinds (decision 0020), never the
+ * model, checkpoint or Replicate model an operator configured; the ids keep them for provenance (the
+ * library's provider and model, the assistant's answer to its signed-in person).
  */
-function serverKind(id: string): string {
-  for (const kind of [AUTOMATIC1111_PROVIDER_ID, COMFYUI_PROVIDER_ID])
-    if (id === kind || id.startsWith(`${kind}:`)) return kind;
-  return id;
+export function providerKind(id: string): string {
+  return id.split(":")[0];
 }
 
-/** What GET /api/health reports: test_mode while video runs locally, and each capability's provider. */
+/** What GET /api/health reports: test_mode while video runs locally, and each capability's provider kind. */
 export function providerSummary(providers: AiProviders = processProviders) {
   return {
     test_mode: providers.video.offline,
     providers: {
-      chat: providers.chat.id,
-      speech: providers.speech.id,
-      image: serverKind(providers.image?.id ?? STOCK_PHOTO_PROVIDER_ID),
-      sketch: serverKind(providers.sketch.id),
-      video: providers.video.id,
+      chat: providerKind(providers.chat.id),
+      speech: providerKind(providers.speech.id),
+      image: providerKind(providers.image?.id ?? STOCK_PHOTO_PROVIDER_ID),
+      sketch: providerKind(providers.sketch.id),
+      video: providerKind(providers.video.id),
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { RemoteCallConfig } from "./config.server";
 import { fetchPinned, type DownloadPin } from "./download-pin.server";
 import { ProviderError, type Capability } from "./errors.server";
+import { tracingEnabled, withSpan, type SpanNotes } from "~/lib/observe/trace.server";
 
 /**
  * One HTTP call to a remote AI provider: a timeout per attempt, a bounded retry on 429, 5xx and
@@ -79,7 +80,7 @@ async function send(
     const attemptSignal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
     let response: Response | null = null;
     try {
-      response = await fetchFollowing(request, attemptSignal);
+      response = await attemptSpan(request, attempt, () => fetchFollowing(request, attemptSignal));
     } catch (error) {
       clearTimeout(clock);
       if (error instanceof ProviderError) throw error;
@@ -113,6 +114,30 @@ async function send(
     }
   }
   throw lastFailure!;
+}
+
+/**
+ * An attempt as a CLIENT span when traces are on (OpenTelemetry's HTTP conventions): the URL without
+ * its query or credentials, the answer's status, and which retry it is.
+ */
+function attemptSpan(request: RemoteRequest, attempt: number, fetchIt: () => Promise<Response>): Promise<Response> {
+  if (!tracingEnabled()) return fetchIt();
+  const url = new URL(request.url);
+  const method = request.method ?? (request.body === undefined ? "GET" : "POST");
+  const attributes = {
+    "http.request.method": method,
+    "server.address": url.hostname,
+    "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+    "url.full": `${url.origin}${url.pathname}`,
+    ...(attempt > 0 ? { "http.request.resend_count": attempt } : {}),
+  };
+  const fetched = async (span: SpanNotes) => {
+    const response = await fetchIt();
+    span.set({ "http.response.status_code": response.status });
+    if (response.status >= 400) span.fail(String(response.status));
+    return response;
+  };
+  return withSpan(method, attributes, fetched, { kind: "client" });
 }
 
 /**

@@ -136,6 +136,9 @@ export interface SessionCaller extends ApiCaller {
 
 export const PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT =
   "Personal API tokens cannot manage the account: sign in to do this.";
+/** The share links' calls (make, list, end): a link outlives the credential that made it (docs/decisions/0090). */
+export const PERSONAL_TOKEN_CANNOT_MANAGE_SHARES =
+  "Personal API tokens cannot make, list or end share links: sign in to do this.";
 
 /** As requireApiUser, with the caller's session. */
 export async function requireApiCaller(context: Context, request: Request): Promise<ApiCaller> {
@@ -147,14 +150,19 @@ export async function requireApiCaller(context: Context, request: Request): Prom
 }
 
 /**
- * The account's credential calls (make or revoke tokens, list or end sessions, change the password):
- * a signed-in session only (docs/decisions/0051). A personal API token is for scripts: a leaked one
- * must not lock its owner out, so it gets 403 with a detail here, the one place this is decided.
+ * The account's credential calls (make or revoke tokens, list or end sessions, change the password)
+ * and the share links' (make, list, end): a signed-in session only (docs/decisions/0051, 0090). A
+ * personal API token is for scripts: a leaked one must not lock its owner out, nor make links that
+ * outlive it, so it gets 403 with `detail` here, the one place this is decided. A login's bearer
+ * access token is a session.
  */
-export async function requireSignedInCaller(context: Context, request: Request): Promise<SessionCaller> {
+export async function requireSignedInCaller(
+  context: Context,
+  request: Request,
+  detail: string = PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT,
+): Promise<SessionCaller> {
   const caller = await requireApiCaller(context, request);
-  if (caller.credential !== "session" || caller.sessionId === null)
-    throw new DomainError(403, PERSONAL_TOKEN_CANNOT_MANAGE_ACCOUNT);
+  if (caller.credential !== "session" || caller.sessionId === null) throw new DomainError(403, detail);
   return { ...caller, sessionId: caller.sessionId, credential: "session" };
 }
 

@@ -141,7 +141,15 @@ export async function finishAiRequest(userId: string, id: string, now = new Date
     .execute();
 }
 
-/** How many AI requests the person started since `since` (e.g. midnight UTC: "AI requests today"). */
+/**
+ * The request was refused by its own service before any provider was asked (a video create over
+ * VIDEO_MAX_ACTIVE_JOBS): its row goes, so it counts in neither the minute nor the day, as a request
+ * these limits refused.
+ */
+export async function forgetAiRequest(userId: string, id: string): Promise<void> {
+  await db.deleteFrom("ai_requests").where("user_id", "=", userId).where("id", "=", id).execute();
+}
+
 /** The person's daily cap on AI requests: their own (`npm run admin -- ai-limit`) or AI_DAILY_LIMIT; null: none. */
 export async function dailyAiLimitOf(
   userId: string,
@@ -152,6 +160,7 @@ export async function dailyAiLimitOf(
   return perDay > 0 ? perDay : null;
 }
 
+/** How many AI requests the person started since `since` (e.g. midnight UTC: "AI requests today"). */
 export async function countAiRequestsSince(userId: string, since: Date): Promise<number> {
   const row = await db
     .selectFrom("ai_requests")

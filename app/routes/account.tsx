@@ -69,7 +69,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const token = tokens.find((row) => row.id === params.get("revoke-token"));
   const session = sessions.find((row) => row.id === params.get("revoke-session") && !row.current);
-  const share = shares?.links.find((row) => row.id === params.get("revoke-share"));
+  const share = shares?.asked;
   // The question is asked in the screen's language by the page (Confirming below).
   const confirming = token
     ? { intent: "revoke-token" as const, id: token.id, name: token.name }
@@ -129,20 +129,24 @@ export async function action({ context, request }: Route.ActionArgs) {
     });
 
   if (intent === "password") {
-    // An unchecked box sends nothing: "also revoke API tokens" is on only when the box was sent.
+    // An unchecked box sends nothing: "also revoke API tokens" and "also end my share links" are on only when sent.
     const values = {
       current_password: text(form.get("current_password")),
       new_password: text(form.get("new_password")),
       revoke_tokens: form.get("revoke_tokens") !== null,
+      revoke_shares: form.get("revoke_shares") !== null,
     };
     if (values.new_password !== text(form.get("confirm_password"))) {
       return answer({ intent, ok: false, fieldErrors: { confirm_password: t(PASSWORDS_DO_NOT_MATCH) } }, 400);
     }
     try {
-      const { sessionsEnded, tokensRevoked } = await changePassword(caller, values, clientAddress(context));
-      const changed = t("✅ Password changed. {{count}} other sessions were signed out.", { count: sessionsEnded });
-      const tokens = values.revoke_tokens ? t("{{count}} API tokens were revoked.", { count: tokensRevoked }) : "";
-      return done(tokens ? `${changed} ${tokens}` : changed);
+      const ended = await changePassword(caller, values, clientAddress(context));
+      const said = [
+        t("✅ Password changed. {{count}} other sessions were signed out.", { count: ended.sessionsEnded }),
+      ];
+      if (values.revoke_tokens) said.push(t("{{count}} API tokens were revoked.", { count: ended.tokensRevoked }));
+      if (values.revoke_shares) said.push(t("{{count}} share links were ended.", { count: ended.sharesRevoked }));
+      return done(said.join(" "));
     } catch (error) {
       const failure = screenFailure(error);
       if (failure.status === 400 && (failure.code === "current_password" || failure.code === "new_password")) {
@@ -239,7 +243,14 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       <PasswordSection limits={limits} />
       <SessionsSection sessions={sessions} />
       <TokensSection tokens={tokens} nameMax={limits.tokenName} tokensMax={limits.tokens} />
-      {shares ? <SharedLinksSection shares={shares.links} sharingOff={shares.sharingOff} /> : null}
+      {shares ? (
+        <SharedLinksSection
+          shares={shares.links}
+          next={shares.next}
+          older={shares.older}
+          sharingOff={shares.sharingOff}
+        />
+      ) : null}
       <UsageSection usage={usage} />
       <section className="card account-section" aria-labelledby="language-title">
         <h2 className="card-title" id="language-title">

@@ -4,15 +4,11 @@ import type { Route } from "./+types/shared.file";
 
 /**
  * GET/HEAD /s/{token}/file/{fileId}: a shared file's bytes (app/services/sharing/shared-page.server.ts
- * `sharedFile`), with byte ranges and `?download=1`; counts no view.
+ * `sharedFile`), with byte ranges and `?download=1`; counts no view. Any other method is the
+ * middleware's 405 (no action here).
  */
-export const middleware: Route.MiddlewareFunction[] = [
-  sharedPathMiddleware({ page: false, translator: screenTranslator }),
-];
+export const middleware: Route.MiddlewareFunction[] = [sharedPathMiddleware({ translator: screenTranslator })];
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   return sharedFile(request, params.token, params.fileId, await screenTranslator(context, request));
 }
-
-export const action = () =>
-  new Response("Method not allowed", { status: 405, headers: { Allow: "GET, HEAD", "Content-Type": "text/plain" } });

@@ -12,12 +12,11 @@ import type { Route } from "./+types/shared";
 /**
  * /s/{token}: what a share link shows, for anyone, no account needed (docs/screens.md#shared-page).
  * The page runs no script (its handle; its CSP allows none): a text, a picture, players and links.
+ * GET and HEAD only: the middleware answers any other method 405.
  */
 export const handle: ScriptsHandle = { withoutScripts: true };
 
-export const middleware: Route.MiddlewareFunction[] = [
-  sharedPathMiddleware({ page: true, translator: screenTranslator }),
-];
+export const middleware: Route.MiddlewareFunction[] = [sharedPathMiddleware({ translator: screenTranslator })];
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sharedStylesheet }];
 

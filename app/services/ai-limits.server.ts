@@ -7,6 +7,7 @@ import {
   AI_SLOT_HEARTBEAT_MS,
   beginAiRequest,
   finishAiRequest,
+  forgetAiRequest,
   heartbeatAiRequests,
   type AiRequestKind,
 } from "~/models/ai-usage.server";
@@ -49,6 +50,17 @@ export class AiLimitedError extends DomainError {
 export interface AiSlot {
   /** Gives the slot back (once; later calls do nothing). Never rejects: a slot that fails to free goes stale. */
   release(): Promise<void>;
+  /**
+   * Gives the slot back and un-counts the request, as if the limits had refused it: for work the service
+   * itself refused before any provider was asked (the active-job limit of video jobs). Once, as `release`;
+   * whichever of the two comes first decides. Never rejects: a row that fails to go still counts.
+   */
+  refund(): Promise<void>;
+}
+
+export interface AiSlotOptions {
+  /** An error of the work that refunds the request instead of counting it (AiSlot.refund). */
+  refundWhen?: (error: unknown) => boolean;
 }
 
 /** Takes one of the person's AI slots, or throws the 429 DomainError. */
@@ -66,25 +78,34 @@ export async function acquireAiSlot(userId: string, kind: AiRequestKind): Promis
     heartbeatAiRequests(userId, [start.id]).catch((error) => console.error("[ai-limits] heartbeat failed", error));
   }, AI_SLOT_HEARTBEAT_MS);
   beat.unref();
-  let released: Promise<void> | null = null;
-  return {
-    release() {
-      released ??= (async () => {
-        clearInterval(beat);
-        await finishAiRequest(userId, start.id).catch((error) =>
-          console.error("[ai-limits] could not free a slot", error),
-        );
-      })();
-      return released;
-    },
+  let ended: Promise<void> | null = null;
+  const end = (how: "finish" | "forget") => {
+    ended ??= (async () => {
+      clearInterval(beat);
+      const write = how === "finish" ? finishAiRequest : forgetAiRequest;
+      await write(userId, start.id).catch((error) => console.error("[ai-limits] could not free a slot", error));
+    })();
+    return ended;
   };
+  return { release: () => end("finish"), refund: () => end("forget") };
 }
 
-/** Runs `work` holding one of the person's AI slots (429 when over a limit); the slot is freed when it settles. */
-export async function withAiSlot<T>(userId: string, kind: AiRequestKind, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` holding one of the person's AI slots (429 when over a limit); the slot is freed when it settles.
+ * An error `refundWhen` matches un-counts the request (per minute and per day), as a refusal of the limits does.
+ */
+export async function withAiSlot<T>(
+  userId: string,
+  kind: AiRequestKind,
+  work: () => Promise<T>,
+  { refundWhen }: AiSlotOptions = {},
+): Promise<T> {
   const slot = await acquireAiSlot(userId, kind);
   try {
     return await work();
+  } catch (error) {
+    if (refundWhen?.(error)) await slot.refund();
+    throw error;
   } finally {
     await slot.release();
   }

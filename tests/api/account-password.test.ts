@@ -17,7 +17,7 @@ describe("POST /api/account/password", () => {
       token: person.token,
     });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ ok: true, sessions_ended: 2, tokens_revoked: 0 });
+    expect(changed.body).toEqual({ ok: true, sessions_ended: 2, tokens_revoked: 0, shares_revoked: 0 });
     // This session goes on; the others are signed out at once.
     expect((await api("/api/auth/me", { token: person.token })).status).toBe(200);
     expect((await api("/api/auth/refresh", { json: { refresh_token: person.refreshToken } })).status).toBe(200);
@@ -140,6 +140,87 @@ describe("POST /api/account/password", () => {
       }
       expect((await api("/api/auth/me", { token: made[0] })).status).toBe(200);
       expect((await login(person.email, PASSWORD)).status).toBe(200);
+    });
+  });
+
+  describe("revoke_shares: also end the person's share links", () => {
+    async function withLinks(count: number) {
+      const person = await newUser("password-shares");
+      const item = await api("/api/content", { json: { title: "Shared", body: "x" }, token: person.token });
+      const urls: string[] = [];
+      for (let index = 0; index < count; index++) {
+        const made = await api("/api/shares", { json: { kind: "content", id: item.body.id }, token: person.token });
+        expect(made.status).toBe(201);
+        urls.push(made.body.url as string);
+      }
+      return { person, urls };
+    }
+    const statusOf = async (url: string) => (await fetch(url, { method: "HEAD" })).status;
+
+    it("ends every link (410 at once) and says how many; off by default, the links stay", async () => {
+      const kept = await withLinks(1);
+      const unasked = await api("/api/account/password", {
+        json: { current_password: PASSWORD, new_password: NEW_PASSWORD },
+        token: kept.person.token,
+      });
+      expect(unasked).toMatchObject({ status: 200, body: { shares_revoked: 0 } });
+      expect(await statusOf(kept.urls[0])).toBe(200);
+
+      const { person, urls } = await withLinks(2);
+      const changed = await api("/api/account/password", {
+        json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_shares: true },
+        token: person.token,
+      });
+      expect(changed).toMatchObject({ status: 200, body: { ok: true, shares_revoked: 2 } });
+      for (const url of urls) expect(await statusOf(url)).toBe(410);
+      expect((await api("/api/shares", { token: person.token })).body.shares).toEqual([]);
+    });
+
+    it("anything but a boolean is 400 with a detail, and nothing changes", async () => {
+      const { person, urls } = await withLinks(1);
+      for (const revoke_shares of ["yes", 1, null]) {
+        const refused = await api("/api/account/password", {
+          json: { current_password: PASSWORD, new_password: NEW_PASSWORD, revoke_shares },
+          token: person.token,
+        });
+        expect(refused, JSON.stringify(revoke_shares)).toMatchObject({
+          status: 400,
+          body: { detail: "revoke_shares must be true or false" },
+        });
+      }
+      expect(await statusOf(urls[0])).toBe(200);
+      expect((await login(person.email, PASSWORD)).status).toBe(200);
+    });
+
+    it("the Account screen's box (a plain form): the links end and the toast says how many", async () => {
+      const { person, urls } = await withLinks(2);
+      const cookie = await signInWithForm(person.email);
+      const account = await (await fetch(`${baseUrl()}/account`, { headers: { Cookie: cookie } })).text();
+      expect(account).toMatch(/<input type="checkbox" name="revoke_shares"\/?>/);
+      expect(account).toContain("Also end my share links");
+
+      const changed = await fetch(`${baseUrl()}/account`, {
+        method: "POST",
+        headers: { Cookie: cookie },
+        body: new URLSearchParams({
+          intent: "password",
+          current_password: PASSWORD,
+          new_password: NEW_PASSWORD,
+          confirm_password: NEW_PASSWORD,
+          revoke_shares: "on",
+        }),
+        redirect: "manual",
+      });
+      expect(changed.status).toBe(302);
+      expect(changed.headers.get("location")).toBe("/account");
+      for (const url of urls) expect(await statusOf(url)).toBe(410);
+      const toast = changed.headers
+        .getSetCookie()
+        .find((set) => /toast-session=/.test(set))!
+        .split(";")[0];
+      const shown = await (await fetch(`${baseUrl()}/account`, { headers: { Cookie: `${cookie}; ${toast}` } })).text();
+      expect(shown).toContain("2 share links were ended.");
+      expect(shown).toContain("No shared links yet.");
     });
   });
 });

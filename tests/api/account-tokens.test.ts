@@ -128,6 +128,28 @@ describe("personal API tokens", () => {
     expect((await api("/api/account/tokens", { token: script.token })).status).toBe(200);
   });
 
+  it("cannot log out: /api/auth/logout with one is 400 with a detail that says how to revoke it, and nothing ends", async () => {
+    const person = await newUser("tokens-logout");
+    const script = (await api("/api/account/tokens", { json: { name: "Logout script" }, token: person.token })).body;
+    for (const json of [undefined, {}, { refresh_token: person.refreshToken }]) {
+      const answer = await api("/api/auth/logout", { method: "POST", json, token: script.token });
+      expect(answer.status, JSON.stringify(json)).toBe(400);
+      expect(answer.body).toEqual({
+        detail:
+          "A personal API token is not a session and cannot log out: revoke it on the Account screen, or with DELETE /api/account/tokens/{id} from a signed-in session.",
+      });
+    }
+    // Nothing ended: the token, the person's session and the refresh token the body named all live.
+    expect((await api("/api/auth/me", { token: script.token })).status).toBe(200);
+    expect((await api("/api/auth/me", { token: person.token })).status).toBe(200);
+    const refreshed = await api("/api/auth/refresh", { json: { refresh_token: person.refreshToken } });
+    expect(refreshed.status).toBe(200);
+    // What the detail says ends it.
+    const session = refreshed.body.access_token as string;
+    expect((await api(`/api/account/tokens/${script.id}`, { method: "DELETE", token: session })).status).toBe(204);
+    expect((await api("/api/auth/me", { token: script.token })).status).toBe(401);
+  });
+
   it("a signed-in session manages them: the login's bearer token and the cookie alike", async () => {
     const person = await newUser("tokens-scope");
     const cookie = await signInWithForm(person.email);

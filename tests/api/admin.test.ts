@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdmin } from "../support/admin";
@@ -48,6 +49,7 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("Usage: npm run admin -- <command>");
       for (const command of [
+        "status [--json]",
         "users",
         "disable <email>",
         "enable <email>",
@@ -83,6 +85,7 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
     [["tokens", "revoke"], /expected: tokens revoke <email>/],
     [["tokens", "revoke", "nobody@example.com"], /no account with the email nobody@example.com/],
     [["delete", "nobody@example.com", "--force"], /unknown option "--force"/],
+    [["status", "--yaml"], /unknown argument "--yaml" \(expected: status \[--json\]\)/],
   ])("%j: a clear message on stderr, exit 2", async (args, message) => {
     const run = await admin(args as string[]);
     expect(run.code).toBe(2);
@@ -99,6 +102,68 @@ describe("npm run admin: usage and bad arguments", { timeout: 60_000 }, () => {
 
 // Each command is a process that loads the server build (a few seconds on a busy machine).
 describe("npm run admin while the server runs", { timeout: 120_000 }, () => {
+  it("status lists dependencies, this instance, the queue, sessions, storage and live links", async () => {
+    const someone = await person("status");
+    const item = await call("/api/content", { token: someone.token, json: { title: "Status", body: "text" } });
+    const share = () => call("/api/shares", { token: someone.token, json: { kind: "content", id: item.body.id } });
+    expect((await share()).status).toBe(201);
+
+    const json = await admin(["status", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report).toMatchObject({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      database: { state: "ok", engine: expect.stringMatching(/^(sqlite|postgres)$/) },
+      storage: { state: "ok", kind: "file" },
+      ai: { test_mode: true, providers: { chat: expect.any(String), video: expect.any(String) } },
+      video_jobs: {
+        by_status: { starting: expect.any(Number), queued: expect.any(Number), processing: expect.any(Number) },
+        queue_depth: expect.any(Number),
+        oldest_waiting_seconds: expect.any(Number),
+      },
+    });
+    // The server's heartbeat (at its start, then every 30 s) names it.
+    const instance = report.instances.find((row: { pid: number }) => row.pid === server.child.pid);
+    expect(instance).toMatchObject({
+      id: expect.stringMatching(/^[\w-]+$/),
+      host: os.hostname(),
+      version: report.version,
+      metrics_port: null,
+    });
+    expect(Date.now() - Date.parse(instance.seen_at)).toBeLessThan(120_000);
+    expect(report.sessions.active).toBeGreaterThanOrEqual(1);
+    expect(report.sessions.people).toBeGreaterThanOrEqual(1);
+    expect(report.storage_used.text_bytes).toBeGreaterThan(0);
+    expect(report.storage_used.bytes).toBe(report.storage_used.media_bytes + report.storage_used.text_bytes);
+    expect(report.share_links.live).toBeGreaterThanOrEqual(1);
+
+    // One more live link, counted at once.
+    expect((await share()).status).toBe(201);
+    const text = await admin(["status"]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^database {6}ok \((sqlite|postgres)\)$/m);
+    expect(text.stdout).toMatch(/^storage {7}ok \(file\)$/m);
+    expect(text.stdout).toMatch(/^Instances seen in the last 2 minutes: \d+$/m);
+    expect(text.stdout).toContain(instance.id);
+    expect(text.stdout).toMatch(
+      /^Video jobs {4}\d+ unfinished: starting \d+, queued \d+, processing \d+, finishing \d+$/m,
+    );
+    expect(text.stdout).toMatch(/^Sessions {6}\d+ active sessions? of \d+ (person|people)$/m);
+    expect(text.stdout).toMatch(/^Storage used {2}\S+ \w+ for \d+ (person|people) \(files .+, texts .+\)$/m);
+    expect(text.stdout).toContain(`Share links   ${report.share_links.live + 1} live`);
+  });
+
+  it("status says which dependency is out of reach, and exits 1", async () => {
+    const run = await admin(["status"], { env: { DATABASE_URL: "postgres://studio@127.0.0.1:1/nowhere" } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^database {6}unavailable \(postgres\): .+$/m);
+    expect(run.stdout).toMatch(/^storage {7}ok \(file\)$/m);
+    expect(run.stdout).toContain("The database cannot be reached: nothing more to report.");
+    const json = await admin(["status", "--json"], { env: { DATABASE_URL: "postgres://studio@127.0.0.1:1/nowhere" } });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ database: { state: "unavailable" }, instances: null });
+  });
+
   it("users: a table of everyone with created, last seen, disabled, storage and AI requests today", async () => {
     const busy = await person("table-busy");
     const idle = await person("table-idle");

@@ -212,3 +212,47 @@ describe("video jobs a person controls", () => {
     expect((await list(token)).every((job) => job.status === "cancelled")).toBe(true);
   });
 });
+
+describe("a create the active-job limit refuses", () => {
+  /** One unfinished job at a time and three AI requests a day: a refusal that counted would show at once. */
+  let limited: RunningServer;
+  beforeAll(async () => {
+    limited = await startTestServer({
+      ...stub.env("r8_jobs_test_token"),
+      AI_TIMEOUT_SECONDS: "5",
+      VIDEO_MAX_ACTIVE_JOBS: "1",
+      AI_DAILY_LIMIT: "3",
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it("counts nothing toward the AI limits (its request row goes, from the minute and the day): only the creates that passed reach the daily cap", async () => {
+    const { token } = await newUser("jobs-refund", limited.url);
+    const create = (prompt: string) => api("/api/aivideo/", { token, json: { prompt }, server: limited.url });
+    const cancel = async (id: string) =>
+      expect((await api(`/api/aivideo/${id}/cancel`, { token, method: "POST", server: limited.url })).status).toBe(200);
+    const first = await create("refund-1");
+    expect(first.status).toBe(202);
+    // Five refusals by the active-job limit: each says so, none says the daily cap (they would reach it at the 3rd).
+    for (let i = 0; i < 5; i++) {
+      const refused = await create(`refused-${i}`);
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toBe(
+        "You already have 1 video being generated. Wait for one to finish, then try again.",
+      );
+    }
+    // The two creates left of the day's three pass once the unfinished job is cancelled; the fourth is the cap's.
+    await cancel(first.body.id);
+    const second = await create("refund-2");
+    expect(second.status).toBe(202);
+    await cancel(second.body.id);
+    const third = await create("refund-3");
+    expect(third.status).toBe(202);
+    await cancel(third.body.id);
+    const capped = await create("refund-4");
+    expect(capped.status).toBe(429);
+    expect(capped.body.detail).toMatch(/^Too many AI requests today: at most 3 a day\./);
+  });
+});

@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIFF_TIMEOUT_MS } from "~/common/content/word-diff";
 import { api, baseUrl, newUser, screenPost, signInWithForm } from "../support/api";
+import { SERVER_START_TIMEOUT_MS, startTestServer, type RunningServer } from "../support/server";
 
 /**
  * The History screen's server side (docs/screens.md#history, decision 0073): the page as served (the
@@ -141,5 +143,96 @@ describe("the History screen", () => {
       "autosave",
       "save",
     ]);
+  });
+});
+
+describe("the History screen's word diff under load", () => {
+  // A server of its own: the suite's shared one answers other files' requests meanwhile, and this
+  // test measures how long /api/health waits for the event loop.
+  let own: RunningServer;
+  beforeAll(async () => {
+    own = await startTestServer();
+  }, SERVER_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await own?.stop();
+  });
+
+  /** 100,000 characters of words none of which the other text has: a rewrite, diffed until DIFF_TIMEOUT_MS. */
+  const rewrite = (prefix: string) => {
+    let text = "";
+    for (let i = 0; text.length < 100_000; i++) text += `${prefix}${i} `;
+    return text.slice(0, 100_000);
+  };
+  /** How long a GET takes to answer in full, in ms. */
+  const timed = async (url: string, init?: RequestInit) => {
+    const started = performance.now();
+    const response = await fetch(url, init);
+    const text = await response.text();
+    return { status: response.status, text, ms: performance.now() - started };
+  };
+
+  it("four 100,000-character diffs at once keep /api/health under 100 ms (the diffs run in worker threads)", async () => {
+    const alice = await newUser("history-load", own.url);
+    const cookie = await signInWithForm(alice.email, own.url);
+    const call = (path: string, init: { method?: string; json?: unknown } = {}) =>
+      api(path, { ...init, token: alice.token, server: own.url });
+    const made = await call("/api/content", { json: { title: "Rewrite", body: rewrite("before") } });
+    expect(made.status).toBe(201);
+    const rewritten = { title: "Rewrite", body: rewrite("after") };
+    expect((await call(`/api/content/${made.body.id}`, { method: "PUT", json: rewritten })).status).toBe(200);
+    const oldest = ((await call(`/api/content/${made.body.id}/versions`)).body as Version[]).at(-1)!;
+    const history = (search = "") =>
+      timed(`${own.url}/content/${made.body.id}/history${search}`, { headers: { Cookie: cookie } });
+    const health = `${own.url}/api/health`;
+
+    // The screen once without a diff (its code loaded), then the machine's own noise: the slowest of 10
+    // health answers with nothing else running.
+    expect((await history()).status).toBe(200);
+    let quietWorst = 0;
+    for (let i = 0; i < 10; i++) {
+      quietWorst = Math.max(quietWorst, (await timed(health)).ms);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    // Health every 20 ms while four people open the diff at once.
+    const waits: number[] = [];
+    let diffing = true;
+    const polling = (async () => {
+      while (diffing) {
+        const answer = await timed(health);
+        expect(answer.status).toBe(200);
+        waits.push(answer.ms);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const started = performance.now();
+    const pages = await Promise.all(Array.from({ length: 4 }, () => history(`?version=${oldest.id}`)));
+    const diffsMs = performance.now() - started;
+    diffing = false;
+    await polling;
+
+    for (const page of pages) {
+      expect(page.status).toBe(200);
+      // Rewritten from scratch: the diff gave up (DIFF_TIMEOUT_MS) and shows the version removed and the text added.
+      expect(page.text).toContain('<span class="visually-hidden">[removed: </span>before0 before1 ');
+      expect(page.text).toContain('<span class="visually-hidden">[added: </span>after0 after1 ');
+    }
+    // The diffs were real work (each runs to its timeout), and health was asked all along.
+    expect(diffsMs).toBeGreaterThanOrEqual(DIFF_TIMEOUT_MS);
+    expect(waits.length).toBeGreaterThanOrEqual(5);
+
+    // The issue's figure is 100 ms. docs/testing.md keeps timings out of `npm test` because the machines that run
+    // it are shared and often loaded; this one is in it (the diff promises health under 100 ms), so it reads the figure as nine
+    // health answers in ten (a loaded two-core machine may hold one answer of this client's past it: seen once at
+    // 113 ms with 25 test files running beside it), and every answer under 80% of DIFF_TIMEOUT_MS: a diff on the
+    // main thread holds the event loop at least DIFF_TIMEOUT_MS each (four queued hold it four times over), so code
+    // that diffs on the main thread fails both on any machine. When this machine was already slower than 50 ms a
+    // health answer just before, the 100 ms becomes twice that.
+    const sorted = [...waits].sort((a, b) => a - b);
+    const ninthInTen = sorted[Math.floor(0.9 * (sorted.length - 1))];
+    const worst = sorted.at(-1)!;
+    const said = `health waited ${Math.round(ninthInTen)} ms nine times in ten, ${Math.round(worst)} ms at worst (quiet: ${Math.round(quietWorst)} ms; the diffs took ${Math.round(diffsMs)} ms)`;
+    expect(ninthInTen, said).toBeLessThan(Math.max(100, 2 * quietWorst));
+    expect(worst, said).toBeLessThan(0.8 * DIFF_TIMEOUT_MS);
   });
 });

@@ -2,6 +2,8 @@ import http from "node:http";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { baseUrl, newUser } from "../support/api";
+import { request } from "../support/client.mjs";
+import { startTestServer } from "../support/server";
 
 /** A request by node:http (fetch refuses TRACE and CONNECT), answered as status, headers and text. */
 function send(
@@ -60,6 +62,24 @@ describe("the front door (server/)", () => {
     const answer = await send("GET", "/content/%E0%A4%A");
     expect(answer.status).toBe(400);
     expect(answer.headers["content-type"]).toMatch(/^text\/plain/);
+  });
+
+  it("its own answers under /s/ (405, 400) carry the shared page's headers, however the path is written", async () => {
+    const token = "Zk3q9V_x-2mP0aLr8sT1uW4yB6cD5eF7";
+    for (const [method, path, status] of [
+      ["PROPFIND", `/s/${token}`, 405],
+      ["TRACE", `/%53/${token}/file/x`, 405],
+      ["GET", `/s/${token}%ZZ`, 400],
+    ] as const) {
+      const answer = await send(method, path);
+      expect(answer.status, `${method} ${path}`).toBe(status);
+      expect(answer.headers["x-robots-tag"], path).toBe("noindex");
+      expect(answer.headers["referrer-policy"], path).toBe("no-referrer");
+      expect(answer.headers["cache-control"], path).toBe("no-store");
+      expect(answer.headers["content-security-policy"], path).toMatch(/script-src 'none'/);
+    }
+    // Elsewhere they keep the app's own.
+    expect((await send("PROPFIND", "/api/health")).headers["x-robots-tag"]).toBeUndefined();
   });
 
   it("the supported methods still reach the app", async () => {
@@ -225,5 +245,55 @@ describe("client files (sirv) and compression of dynamic answers (compression)",
     // One connection carried both: the refused body was drained, not cut off.
     expect(sockets.size).toBe(1);
     agent.destroy();
+  });
+});
+
+describe("the request id (X-Request-Id)", () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("every answer carries X-Request-Id; a client's is ignored without TRUST_PROXY and a trusted proxy's kept; the error page shows it", async () => {
+    // The app's answers (JSON, a page, a HEAD, a 404), a client file, the front door's own 405 and 400.
+    const answers = [
+      await send("GET", "/api/health"),
+      await send("GET", "/login"),
+      await send("HEAD", "/"),
+      await send("GET", "/no-such-page"),
+      await send("GET", "/favicon.ico"),
+      await send("PROPFIND", "/api/health"),
+      await send("GET", "/api/content/%ZZ"),
+    ];
+    const ids = answers.map((answer) => answer.headers["x-request-id"]);
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    // The suite's server trusts loopback (TRUST_PROXY=loopback): a proxy's plain id there is kept,
+    // anything that is not one is replaced.
+    expect((await get("/api/health", { "X-Request-Id": "proxy-id-42" })).headers["x-request-id"]).toBe("proxy-id-42");
+    for (const given of ["two words", "<b>", "x".repeat(129)])
+      expect((await get("/api/health", { "X-Request-Id": given })).headers["x-request-id"]).toMatch(UUID);
+
+    // The error page (root's ErrorBoundary: a form posted to a page without an action) names it.
+    const posted = await request(baseUrl(), "/", { method: "POST", form: { x: "1" }, browser: true });
+    expect(posted.status).toBe(405);
+    const postedId = posted.headers.get("x-request-id");
+    expect(postedId).toMatch(UUID);
+    expect(posted.text).toContain(`Reference: ${postedId}`);
+    const proxied = await request(baseUrl(), "/", {
+      method: "POST",
+      form: { x: "1" },
+      browser: true,
+      headers: { "X-Request-Id": "proxy-id-43" },
+    });
+    expect(proxied.text).toContain("Reference: proxy-id-43");
+
+    // Without TRUST_PROXY nobody's id is kept, loopback's neither.
+    const untrusting = await startTestServer({ TRUST_PROXY: "" });
+    try {
+      const answer = await fetch(`${untrusting.url}/api/health`, { headers: { "X-Request-Id": "client-chosen" } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("x-request-id")).toMatch(UUID);
+    } finally {
+      await untrusting.stop();
+    }
   });
 });

@@ -53,6 +53,8 @@ describe.runIf(available)("PostgreSQL goes away under the server (throwaway clus
   let token: string;
   let email: string;
   let cookie: string;
+  /** A live share link's path, /s/{token}. */
+  let sharePath: string;
 
   const call = (urlPath: string, init: RequestInit & { json?: unknown } = {}) => {
     const headers = new Headers(init.headers);
@@ -79,6 +81,9 @@ describe.runIf(available)("PostgreSQL goes away under the server (throwaway clus
     server = await startTestServer({ DATABASE_URL: cluster.url });
     ({ email, token } = await newUser("pg-outage", server.url));
     cookie = await signInWithForm(email, server.url);
+    const item = await (await call("/api/content", { json: { title: "Shared before the outage", body: "x" } })).json();
+    const link = await (await call("/api/shares", { json: { kind: "content", id: item.id } })).json();
+    sharePath = new URL(link.url).pathname;
   }, 120_000);
 
   afterAll(async () => {
@@ -168,6 +173,24 @@ describe.runIf(available)("PostgreSQL goes away under the server (throwaway clus
 
       // What needs no database is answered as ever: a wrong method is still its 405, not a 503.
       expect((await fetch(`${server.url}/api/content`, { method: "PATCH" })).status).toBe(405);
+
+      // Every /s/ answer keeps its headers (decision 0090): the page with a visitor's cookie (the session
+      // fails first, in the root's middleware) and without (its loader fails), and a file of it.
+      for (const [what, path, headers] of [
+        ["the page, signed in", sharePath, { Cookie: cookie }],
+        ["the page", sharePath, {}],
+        ["a file", `${sharePath}/file/x?g=1.${"A".repeat(43)}`, {}],
+      ] as const) {
+        const shared = await fetch(server.url + path, { headers });
+        await shared.arrayBuffer();
+        expect(shared.status, what).toBe(503);
+        expect(shared.headers.get("x-robots-tag"), what).toBe("noindex");
+        expect(shared.headers.get("referrer-policy"), what).toBe("no-referrer");
+        expect(shared.headers.get("cache-control"), what).toBe("no-store");
+        expect(shared.headers.get("content-security-policy"), what).toContain("script-src 'none'");
+        expect(shared.headers.get("content-security-policy"), what).not.toContain("nonce-");
+      }
+      expect((await fetch(server.url + sharePath, { method: "POST" })).status).toBe(405);
     } finally {
       pgCtl(cluster, ["-l", path.join(path.dirname(cluster.dataDir), "postgres.log"), "start"]);
     }

@@ -20,16 +20,27 @@ async function lines(count: number): Promise<string[]> {
   return logged();
 }
 
+/** A request id as the front door gives or keeps one. */
+const ID = String.raw`[\w.:@-]{1,128}`;
+
 describe("the request log", () => {
-  it("writes one line per request to stdout: method, path without its query, status, duration and bytes", async () => {
-    expect((await fetch(`${server.url}/?invitation=secret-code`)).status).toBe(200);
-    expect((await fetch(`${server.url}/api/health?token=secret-token`)).status).toBe(200);
-    expect((await fetch(`${server.url}/api/no-such-thing`)).status).toBe(404);
+  it("writes one line per request to stdout: method, path without its query, status, duration, bytes and request id", async () => {
+    const answers: Response[] = [];
+    for (const path of ["/?invitation=secret-code", "/api/health?token=secret-token", "/api/no-such-thing"]) {
+      const answer = await fetch(server.url + path);
+      await answer.arrayBuffer();
+      answers.push(answer);
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404]);
     const logged = await lines(3);
     expect(logged).toHaveLength(3);
-    expect(logged[0]).toMatch(/^GET \/ 200 \d+\.\d ms \d+ B$/);
-    expect(logged[1]).toMatch(/^GET \/api\/health 200 \d+\.\d ms \d+ B$/);
-    expect(logged[2]).toMatch(/^GET \/api\/no-such-thing 404 \d+\.\d ms \d+ B$/);
+    expect(logged[0]).toMatch(new RegExp(String.raw`^GET / 200 \d+\.\d ms \d+ B ${ID}$`));
+    expect(logged[1]).toMatch(new RegExp(String.raw`^GET /api/health 200 \d+\.\d ms \d+ B ${ID}$`));
+    expect(logged[2]).toMatch(new RegExp(String.raw`^GET /api/no-such-thing 404 \d+\.\d ms \d+ B ${ID}$`));
+    // The id at the end is the one the answer carries, for a person's report to be found.
+    answers.forEach((answer, index) =>
+      expect(logged[index].endsWith(` ${answer.headers.get("x-request-id")}`)).toBe(true),
+    );
     expect(output).not.toContain("secret");
   });
 });

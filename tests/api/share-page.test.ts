@@ -5,17 +5,21 @@ import { api, newUser } from "../support/api";
 import { isoMedia, webmBytes } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
 
-// The public shared page /s/{token} and its files (docs/screens.md#shared-page, decision 0070), on a
-// server of its own: a small budget per client address (loopback, the default here, is not counted;
-// the budget test names its address with X-Forwarded-For), and the request log on.
+// The public shared page /s/{token} and its files (docs/screens.md#shared-page, decisions 0070 and 0090),
+// on a server of its own: a small budget per client address (loopback, the default here, is not
+// counted; the budget tests name their address with X-Forwarded-For), and the request log on (stdout;
+// errors go to stderr). The 503 of a database outage is tests/api/outage-postgres.test.ts's (it stops
+// a cluster of its own).
 const BUDGET = 6;
 const GONE = "This link has expired or was turned off.";
 let server: RunningServer;
 let log = "";
+let errors = "";
 
 beforeAll(async () => {
   server = await startTestServer({ LOG_REQUESTS: "1", SHARE_MAX_REQUESTS_PER_ADDRESS: String(BUDGET) });
   server.child.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
+  server.child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString("utf8")));
 }, 180_000);
 afterAll(() => server?.stop());
 
@@ -86,6 +90,23 @@ function expectSharedHeaders(headers: Headers) {
   expect(headers.get("x-robots-tag")).toBe("noindex");
   expect(headers.get("referrer-policy")).toBe("no-referrer");
   expect(headers.get("cache-control")).toBe("no-store");
+}
+
+/** What every /s/ answer carries (decision 0090): the headers above and the shared page's CSP, which runs no script. */
+function expectEveryShareHeader(headers: Headers, what: string) {
+  expect(headers.get("x-robots-tag"), what).toBe("noindex");
+  expect(headers.get("referrer-policy"), what).toBe("no-referrer");
+  expect(headers.get("cache-control"), what).toBe("no-store");
+  const csp = headers.get("content-security-policy") ?? "";
+  expect(csp, what).toContain("default-src 'none'");
+  expect(csp, what).toContain("script-src 'none'");
+  expect(csp, what).not.toContain("nonce-");
+}
+
+/** Reads until `text` is in what the server wrote (its log lines come in batches), for at most 10 s. */
+async function untilLogged(text: string) {
+  for (let waited = 0; !log.includes(text) && waited < 10_000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 describe("the shared page of each kind", () => {
@@ -373,4 +394,73 @@ describe("safety", () => {
     }
     expect(await viewsOf(owner, link.id)).toBe(1);
   }, 180_000);
+});
+
+describe("every /s/ answer (decision 0090)", () => {
+  it("404, 405, 410 and 429 carry noindex, no-referrer, no-store and the script-free CSP, as the page does", async () => {
+    const owner = await person("share-headers");
+    const file = await upload(owner, await realPng(), "headers.png", "photo");
+    const live = await share(owner, "file", file.id);
+    const ended = await share(owner, "file", file.id);
+    expect((await call(`/api/shares/${ended.id}`, { token: owner.token, method: "DELETE" })).status).toBe(204);
+    const token = live.path.slice("/s/".length);
+    const unknown = `/s/${"C".repeat(43)}`;
+    const grant = `g=1.${"A".repeat(43)}`;
+    const check = async (what: string, status: number, path: string, init: RequestInit = {}) => {
+      const response = await fetch(server.url + path, init);
+      await response.arrayBuffer();
+      expect(response.status, what).toBe(status);
+      expectEveryShareHeader(response.headers, what);
+      return response;
+    };
+    await check("the page", 200, live.path);
+    await check("the page's HEAD, its path in capitals", 200, `/S/${token}`, { method: "HEAD" });
+    await check("an unknown link", 404, unknown);
+    await check("an unknown link's file", 404, `${unknown}/file/x?${grant}`);
+    await check("a path under a link that no route has", 404, `${live.path}/elsewhere/else`);
+    await check("a file without the page's grant", 403, `${live.path}/file/${file.id}`);
+    await check("a revoked link", 410, ended.path);
+    await check("a revoked link's file", 410, `${ended.path}/file/${file.id}?${grant}`);
+    const refused = await check("a POST", 405, live.path, { method: "POST" });
+    expect(refused.headers.get("allow")).toBe("GET, HEAD");
+
+    const from = { headers: { "X-Forwarded-For": "203.0.113.91" } };
+    for (let index = 0; index < BUDGET; index++) await (await fetch(server.url + unknown, from)).arrayBuffer();
+    const limited = await check("past the budget", 429, unknown, from);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("POST, PUT, PATCH, DELETE and OPTIONS on a page, its .data and its files are 405 with Allow: counted nowhere, logged with the masked path only", async () => {
+    const owner = await person("share-methods");
+    const file = await upload(owner, await realPng(), "methods.png", "photo");
+    const link = await share(owner, "file", file.id);
+    const token = link.path.slice("/s/".length);
+    const errorsBefore = errors.length;
+    const logBefore = log.length;
+    for (const path of [link.path, `${link.path}.data`, `${link.path}/file/${file.id}`]) {
+      for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        const response = await fetch(server.url + path, {
+          method,
+          ...(method === "OPTIONS"
+            ? {}
+            : { body: "intent=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+        });
+        const what = `${method} ${path}`;
+        expect(response.status, what).toBe(405);
+        expect(response.headers.get("allow"), what).toBe("GET, HEAD");
+        expect(await response.text(), what).toBe("Method Not Allowed");
+        expectEveryShareHeader(response.headers, what);
+      }
+    }
+    await untilLogged(`OPTIONS /s/***/file/${file.id} 405 `);
+    expect(log.slice(logBefore)).toMatch(/^POST \/s\/\*\*\* 405 /m);
+    expect(log.slice(logBefore)).not.toContain(token);
+    // React Router made no 405 of its own for a missing action: nothing on stderr names the path.
+    const written = errors.slice(errorsBefore);
+    expect(written).not.toContain(token);
+    expect(written).not.toMatch(/did not provide an `action`|Method Not Allowed/i);
+    // Nothing was counted: the link is unopened, and the address budget untouched (loopback is never counted).
+    expect(await viewsOf(owner, link.id)).toBe(0);
+    expect((await open(link.path)).status).toBe(200);
+  });
 });

@@ -6,8 +6,9 @@ import { PNG_BYTES } from "../support/media";
 /**
  * The Share dialog's forms without JavaScript (docs/screens.md#sharing, decision 0071): intent=share on
  * the library, a content view and the projects redirects (PRG) to the screen's panel, which shows the
- * link and its QR code; a bad maximum is a 400 beside its field; /account lists the links and its
- * Revoke asks first. SHARING=off hides the controls and refuses intent=share.
+ * link and its QR code; a bad maximum is a 400 beside its field; past SHARES_MAX_PER_PERSON live links
+ * a 409 says so in the screen's language; /account lists the links a page at a time ("Older links") and
+ * its Revoke asks first. SHARING=off hides the controls and refuses intent=share.
  */
 async function page(cookie: string, path: string, server = baseUrl()) {
   const response = await fetch(`${server}${path}`, { headers: { Cookie: cookie } });
@@ -182,6 +183,84 @@ describe("the account's Shared links", () => {
     // Already off, or another person's: said, nothing else changes.
     const again = await screenPost(cookie, "/account", { intent: "revoke-share", id: shareId, confirmed: "1" });
     expect(again.status).toBe(302);
+  });
+});
+
+describe("the account's Shared links, a page at a time", () => {
+  it("50 links a page, newest first: Older links goes on by cursor, Newest links back; Revoke asks about a link on any page", async () => {
+    const person = await newUser("share-pages");
+    const cookie = await signInWithForm(person.email);
+    const id = await uploadPicture(person.token, "Paged.png");
+    const made: string[] = [];
+    for (let batch = 0; batch < 2; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 26 }, () => api("/api/shares", { json: { kind: "file", id }, token: person.token })),
+      );
+      for (const answer of answers) expect(answer.status).toBe(201);
+    }
+    const listed = await api("/api/shares", { token: person.token });
+    made.push(...listed.body.shares.map((link: { id: string }) => link.id));
+    expect(made).toHaveLength(52);
+
+    const first = (await page(cookie, "/account")).html;
+    expect(first.match(/data-testid="shared-link"/g)).toHaveLength(50);
+    expect(first).toContain("Older links");
+    expect(first).not.toContain("Newest links");
+    const older = /href="(\/account\?shares_cursor=[\w-]+#shared-links)"/.exec(first)?.[1];
+    expect(older).toBeDefined();
+
+    const second = (await page(cookie, older!)).html;
+    expect(second.match(/data-testid="shared-link"/g)).toHaveLength(2);
+    expect(second).not.toContain("Older links");
+    expect(second).toContain("Newest links");
+    expect(second).toContain('href="/account#shared-links"');
+    // The two oldest, in order; none of the first page's.
+    for (const shareId of made.slice(50)) expect(second).toContain(`value="${shareId}"`);
+    expect(second).not.toContain(`value="${made[0]}"`);
+
+    // A cursor that does not read is the first page.
+    expect(
+      (await page(cookie, "/account?shares_cursor=garbage")).html.match(/data-testid="shared-link"/g),
+    ).toHaveLength(50);
+    // Without JavaScript, Revoke comes back to /account?revoke-share={id}: it asks about a link on another page too.
+    const question = (await page(cookie, `/account?revoke-share=${made[51]}`)).html;
+    expect(question).toContain('role="alertdialog"');
+    expect(question).toMatch(/Revoke the link to “Paged[^”]*”\?/);
+  });
+});
+
+describe("SHARES_MAX_PER_PERSON=1", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startTestServer({ SHARES_MAX_PER_PERSON: "1" });
+  });
+  afterAll(async () => server?.stop());
+
+  it("the next link is a 409 the panel says in the screen's language, and nothing is made", async () => {
+    const person = await newUser("share-limit", server.url);
+    const cookie = await signInWithForm(person.email, server.url);
+    const id = await uploadPicture(person.token, "Limit.png", server.url);
+    const post = (language: string) =>
+      fetch(`${server.url}/library?share=${id}`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Accept-Language": language },
+        body: new URLSearchParams(shareFields("file", id)),
+        redirect: "manual",
+      });
+    expect((await post("en")).status).toBe(302);
+
+    const refused = await post("en");
+    expect(refused.status).toBe(409);
+    const html = await refused.text();
+    expect(html).toContain("❌ Could not create the link.");
+    expect(html).toContain("One person may have at most 1 live share link: end it before making another.");
+    const german = await post("de");
+    expect(german.status).toBe(409);
+    expect(await german.text()).toContain(
+      "Eine Person kann höchstens 1 aktiven Freigabelink haben: Widerrufe ihn, bevor du einen neuen erstellst.",
+    );
+    const listed = await api("/api/shares", { token: person.token, server: server.url });
+    expect(listed.body.shares).toHaveLength(1);
   });
 });
 

@@ -4,9 +4,10 @@ import { PNG_BYTES } from "../support/media";
 import { startTestServer, type RunningServer } from "../support/server";
 
 /**
- * Share links' API (docs/api.md#share-links, docs/decisions/0069): POST /api/shares makes a link to one of
- * the person's content pieces, library files or projects; GET lists the live ones newest first; DELETE
- * revokes one. Another person's target or link is 404, bad input 400, no sign-in 401; SHARING=off refuses
+ * Share links' API (docs/api.md#share-links, docs/decisions/0069, 0090): POST /api/shares makes a link to
+ * one of the person's content pieces, library files or projects; GET lists the live ones newest first, a
+ * page at a time by cursor; DELETE revokes one. Another person's target or link is 404, bad input 400, no
+ * sign-in 401, a personal API token 403; past SHARES_MAX_PER_PERSON live links 409; SHARING=off refuses
  * new links (403) and keeps the list and Revoke. Opening links (/s/) is the public page's, tested with it;
  * the exact view count under concurrency is tests/unit/shares.test.ts's, on both engines.
  */
@@ -48,6 +49,25 @@ async function newProject(user: User) {
 
 const share = (user: User, json: unknown, server = baseUrl()) =>
   api("/api/shares", { token: user.token, json, server });
+
+const PERSONAL_TOKEN_DETAIL = "Personal API tokens cannot make, list or end share links: sign in to do this.";
+const limitDetail = (count: number) =>
+  `One person may have at most ${count} live share links: end one before making another.`;
+
+/** The next page's path a list answer names (`Link: <…>; rel="next"`), or null on the last page. */
+const nextOf = (headers: Headers) => /<([^>]+)>;\s*rel="next"/.exec(headers.get("link") ?? "")?.[1] ?? null;
+
+/** `count` links to one content piece, made `batch` at a time. */
+async function manyLinks(user: User, id: string, count: number, batch = 25, server = baseUrl()) {
+  const statuses: number[] = [];
+  for (let made = 0; made < count; made += batch) {
+    const answers = await Promise.all(
+      Array.from({ length: Math.min(batch, count - made) }, () => share(user, { kind: "content", id }, server)),
+    );
+    statuses.push(...answers.map((answer) => answer.status));
+  }
+  return statuses;
+}
 
 describe("/api/shares", () => {
   it("POST makes a link to a content piece, a file or a project (201 with every field)", async () => {
@@ -163,6 +183,103 @@ describe("/api/shares", () => {
     ]);
   });
 
+  it("a personal API token gets 403 with a detail for create, list and revoke; a login's access token and the cookie may", async () => {
+    const alice = await newUser("shares-token");
+    const item = await newContent(alice);
+    const made = await api("/api/account/tokens", { json: { name: "Nightly script" }, token: alice.token });
+    expect(made.status).toBe(201);
+    const personal = made.body.token as string;
+    expect(personal).toMatch(/^cas_/);
+    // The personal token still reads the person's content: only the share links are refused.
+    expect((await api(`/api/content/${item.id}`, { token: personal })).status).toBe(200);
+
+    const link = (await share(alice, { kind: "content", id: item.id })).body;
+    const created = await api("/api/shares", { token: personal, json: { kind: "content", id: item.id } });
+    expect(created).toMatchObject({ status: 403, body: { detail: PERSONAL_TOKEN_DETAIL } });
+    const listed = await api("/api/shares", { token: personal });
+    expect(listed).toMatchObject({ status: 403, body: { detail: PERSONAL_TOKEN_DETAIL } });
+    expect(JSON.stringify(listed.body)).not.toContain(link.url);
+    const revoked = await api(`/api/shares/${link.id}`, { method: "DELETE", token: personal });
+    expect(revoked).toMatchObject({ status: 403, body: { detail: PERSONAL_TOKEN_DETAIL } });
+
+    // Nothing was made or ended; a login's bearer access token is a session, and so is the cookie.
+    expect((await api("/api/shares", { token: alice.token })).body.shares).toEqual([link]);
+    const cookie = await signInWithForm(alice.email);
+    const viaCookie = await api("/api/shares", { headers: { Cookie: cookie } });
+    expect(viaCookie.status).toBe(200);
+    expect(viaCookie.body.shares).toEqual([link]);
+    expect((await api(`/api/shares/${link.id}`, { method: "DELETE", headers: { Cookie: cookie } })).status).toBe(204);
+  });
+
+  it("GET pages by cursor: ?limit=, Link rel=next and X-Total-Count; no offset, and a bad cursor is 400", async () => {
+    const alice = await newUser("shares-pages");
+    const item = await newContent(alice);
+    const made = [];
+    for (let index = 0; index < 5; index++) made.push((await share(alice, { kind: "content", id: item.id })).body);
+    const newestFirst = made.reverse().map((link) => link.id);
+
+    const seen: string[] = [];
+    let path: string | null = "/api/shares?limit=2";
+    const sizes: number[] = [];
+    while (path) {
+      const page = await api(path, { token: alice.token });
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("x-total-count")).toBe("5");
+      expect(page.headers.get("cache-control")).toBe("no-store");
+      sizes.push(page.body.shares.length);
+      seen.push(...page.body.shares.map((link: { id: string }) => link.id));
+      path = nextOf(page.headers);
+      if (path) expect(path).toMatch(/^\/api\/shares\?limit=2&cursor=[\w-]+$/);
+    }
+    expect(sizes).toEqual([2, 2, 1]);
+    expect(seen).toEqual(newestFirst);
+
+    // The whole list in one page (100 unless asked): no Link.
+    const whole = await api("/api/shares", { token: alice.token });
+    expect(whole.body.shares.map((link: { id: string }) => link.id)).toEqual(newestFirst);
+    expect(whole.headers.get("link")).toBeNull();
+
+    // A link revoked meanwhile is neither repeated nor skipped past: the next page starts after the last one shown.
+    const first = await api("/api/shares?limit=2", { token: alice.token });
+    expect((await api(`/api/shares/${newestFirst[2]}`, { method: "DELETE", token: alice.token })).status).toBe(204);
+    const second = await api(nextOf(first.headers)!, { token: alice.token });
+    expect(second.body.shares.map((link: { id: string }) => link.id)).toEqual(newestFirst.slice(3, 5));
+    expect(second.headers.get("x-total-count")).toBe("4");
+
+    for (const query of [
+      "offset=2",
+      "limit=0",
+      "limit=x",
+      "cursor=not-a-cursor!",
+      "cursor=eyJsIjoiY29udGVudCIsImsiOlsxXX0",
+    ]) {
+      const refused = await api(`/api/shares?${query}`, { token: alice.token });
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.detail, query).toEqual(expect.any(String));
+    }
+  });
+
+  it("at most SHARES_MAX_PER_PERSON (200) live links: 205 creates at once make exactly 200, the others 409 with a detail; a revoked one frees a place", async () => {
+    const alice = await newUser("shares-limit");
+    const item = await newContent(alice);
+    const statuses = await manyLinks(alice, item.id, 205);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(200);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(5);
+    const refused = await share(alice, { kind: "content", id: item.id });
+    expect(refused).toMatchObject({ status: 409, body: { detail: limitDetail(200) } });
+    const listed = await api("/api/shares?limit=500", { token: alice.token });
+    expect(listed.headers.get("x-total-count")).toBe("200");
+
+    // Another person's links are theirs to count.
+    const bob = await newUser("shares-limit");
+    expect((await share(bob, { kind: "content", id: (await newContent(bob)).id })).status).toBe(201);
+
+    const oldest = listed.body.shares.at(-1) as { id: string };
+    expect((await api(`/api/shares/${oldest.id}`, { method: "DELETE", token: alice.token })).status).toBe(204);
+    expect((await share(alice, { kind: "content", id: item.id })).status).toBe(201);
+    expect((await share(alice, { kind: "content", id: item.id })).status).toBe(409);
+  }, 120_000);
+
   it("needs a signed-in person (401), and refuses a cross-site cookie call (403)", async () => {
     expect((await api("/api/shares")).status).toBe(401);
     expect((await api("/api/shares", { json: { kind: "content", id: "x" } })).status).toBe(401);
@@ -181,6 +298,54 @@ describe("/api/shares", () => {
     });
     expect(own.status).toBe(201);
   });
+});
+
+describe("/api/shares with SHARES_MAX_PER_PERSON=3", () => {
+  let server: RunningServer | undefined;
+  afterAll(async () => server?.stop());
+
+  it("counts only live links: revoked, expired, used-up and gone ones leave room", async () => {
+    server = await startTestServer({ SHARES_MAX_PER_PERSON: "3" });
+    const at = server.url;
+    const alice = await newUser("shares-live", at);
+    const item = await newContent(alice, "Kept", at);
+    const doomed = await newContent(alice, "Soon deleted", at);
+    const make = (extra: Record<string, unknown> = {}, id = item.id) =>
+      share(alice, { kind: "content", id, ...extra }, at);
+
+    // 0.001 hours: 3.6 seconds, long enough for the next three calls on a loaded machine.
+    const brief = await make({ expires_in_hours: 0.001 });
+    expect(brief.status).toBe(201);
+    const once = await make({ max_views: 1 });
+    expect(once.status).toBe(201);
+    expect((await make({}, doomed.id)).status).toBe(201);
+    expect(await make()).toMatchObject({ status: 409, body: { detail: limitDetail(3) } });
+
+    // Used up (its one view), gone (its target deleted), expired (its time passed): none counts any more.
+    expect((await fetch(once.body.url)).status).toBe(200);
+    const deleted = await api(`/api/content/${doomed.id}`, { method: "DELETE", token: alice.token, server: at });
+    expect(deleted.status).toBeLessThan(300);
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, Date.parse(brief.body.expires_at) - Date.now()) + 300),
+    );
+    const live = [];
+    for (let index = 0; index < 3; index++) {
+      const made = await make();
+      expect(made.status, String(index)).toBe(201);
+      live.push(made.body as { id: string });
+    }
+    expect((await make()).status).toBe(409);
+    // The over ones are still listed, with their state, until revoked.
+    const listed = await api("/api/shares", { token: alice.token, server: at });
+    expect(listed.headers.get("x-total-count")).toBe("6");
+    expect(listed.body.shares.map((link: { state: string }) => link.state).sort()).toEqual(
+      ["active", "active", "active", "expired", "gone", "used_up"].sort(),
+    );
+    // A revoked one leaves room at once.
+    const revoked = await api(`/api/shares/${live[0].id}`, { method: "DELETE", token: alice.token, server: at });
+    expect(revoked.status).toBe(204);
+    expect((await make()).status).toBe(201);
+  }, 180_000);
 });
 
 describe("/api/shares with SHARING=off", () => {

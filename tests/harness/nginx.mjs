@@ -1,7 +1,9 @@
 // @ts-check
 // A throwaway nginx on loopback in front of several app instances (round robin), for
 // `npm run test:cluster`, `npm run load` and `npm run faults`. Debian's nginx package; the config,
-// logs and temporary files live in a temporary folder removed on stop.
+// logs and temporary files live in a temporary folder removed on stop. NGINX_ACCESS_LOG=1 adds an
+// access log there, a line per request with its client connection (whether a request that got no
+// answer followed another on the same connection), and keeps the folder on stop.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -34,6 +36,9 @@ export function freePort() {
   });
 }
 
+/** Whether NGINX_ACCESS_LOG asks for the diagnostic access log. */
+const accessLogWanted = () => process.env.NGINX_ACCESS_LOG === "1";
+
 /** @param {{ prefix: string; port: number; upstreams: string[] }} options */
 function config({ prefix, port, upstreams }) {
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -44,7 +49,12 @@ pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
 events { worker_connections 1024; }
 http {
-  access_log off;
+${
+  accessLogWanted()
+    ? `  log_format connections '$connection $connection_requests $request_method $uri $status $request_length $request_completion';
+  access_log ${prefix}/access.log connections;`
+    : "  access_log off;"
+}
   client_body_temp_path ${prefix}/client_body;
   proxy_temp_path ${prefix}/proxy;
   fastcgi_temp_path ${prefix}/fastcgi;
@@ -73,6 +83,7 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=0;`).join("\n")}
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
     proxy_set_header X-Forwarded-Host $http_host;
+    proxy_set_header X-Request-Id $request_id;
     proxy_read_timeout 300s;
     proxy_send_timeout 300s;
     # max_fails=0: an instance is never marked down (a refused connect on loopback costs nothing), so a
@@ -89,7 +100,8 @@ ${upstreams.map((upstream) => `    server ${upstream} max_fails=0;`).join("\n")}
 
 /**
  * Starts nginx on a free loopback port in front of `upstreams` ("127.0.0.1:3001", ...). Returns its
- * URL, errorLog and stop(). Throws a clear error when nginx is not installed.
+ * URL, errorLog, accessLog (null unless NGINX_ACCESS_LOG=1) and stop(). Throws a clear error when
+ * nginx is not installed.
  * @param {{ upstreams: string[]; port?: number }} options
  */
 export async function startNginx({ upstreams, port }) {
@@ -126,11 +138,14 @@ export async function startNginx({ upstreams, port }) {
     url,
     /** Its error log (warn and above), e.g. to show what it saw during a fault. */
     errorLog: path.join(prefix, "error.log"),
+    /** Its access log (`$connection $connection_requests $request_method $uri $status ...`), when asked for. */
+    accessLog: accessLogWanted() ? path.join(prefix, "access.log") : null,
     /** @returns {Promise<void>} */
     stop: () =>
       new Promise((resolve) => {
         const done = () => {
-          fs.rmSync(prefix, { recursive: true, force: true });
+          if (accessLogWanted()) console.error(`[nginx] access log kept: ${path.join(prefix, "access.log")}`);
+          else fs.rmSync(prefix, { recursive: true, force: true });
           resolve();
         };
         if (child.exitCode !== null) return done();

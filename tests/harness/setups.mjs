@@ -97,10 +97,12 @@ export async function startS3Server() {
   };
 }
 
+/** @typedef {import("./launch.mjs").LaunchedServer & { metricsUrl?: string }} SetupInstance */
+
 /**
  * Starts a set-up; resolves { name, url, instances, env, restart(i), stop() }. `instances[i]` is the
- * launched server (pid, dataDir, stop); `restart(i)` starts instance i again with the same settings
- * (after a kill -9, say). `extraEnv` goes to every instance; `onOutput(i, text)` sees instance i's
+ * launched server (pid, dataDir, stop; in a cluster also `metricsUrl`, its own METRICS_PORT's
+ * /metrics); `restart(i)` starts instance i again with the same settings (after a kill -9, say). `extraEnv` goes to every instance; `onOutput(i, text)` sees instance i's
  * output (log: false). `services` holds the set-up's PostgreSQL cluster, s3rver and nginx (`pg`, `s3`,
  * `nginx`), if any.
  * @param {string} name
@@ -132,27 +134,39 @@ export async function startSetup(name, { extraEnv = {}, log = false, onOutput } 
       Object.assign(env, s3.env, { TRUST_PROXY: "loopback" });
     }
     const count = name === "cluster" ? 2 : 1;
-    /** @type {import("./launch.mjs").LaunchedServer[]} */
+    /** @type {SetupInstance[]} */
     const instances = [];
+    // A cluster's instances keep metrics for Prometheus (test:cluster scrapes them), each on a port of
+    // its own chosen once, so a restarted instance is scraped where it was.
+    /** @type {number[]} */
+    const metricsPorts = [];
+    const envOf = async (/** @type {number} */ i) => {
+      if (name !== "cluster") return env;
+      metricsPorts[i] ??= await freePort();
+      return { ...env, METRICS_PORT: String(metricsPorts[i]) };
+    };
+    const withMetricsUrl = (/** @type {number} */ i, /** @type {SetupInstance} */ instance) =>
+      metricsPorts[i]
+        ? Object.assign(instance, { metricsUrl: `http://127.0.0.1:${metricsPorts[i]}/metrics` })
+        : instance;
     // Instances of one set-up share the data folder (the session secret file) unless the database and
     // store are shared services; each keeps its temporary upload files apart by its own instance id.
     // Each instance on a port of its own chosen up front (not PORT=0), as in a deployment: its default
     // instance id (`<host>-<port>`, its temporary folder) is then the same after restart(i).
     const first = await launchServer({
-      env: { ...env, PORT: String(await freePort()) },
+      env: { ...(await envOf(0)), PORT: String(await freePort()) },
       dataDirPrefix: `studio-${name}-`,
       ...stdio,
       ...output(0),
     });
-    instances.push(first);
+    instances.push(withMetricsUrl(0, first));
     for (let i = 1; i < count; i++) {
-      instances.push(
-        await launchServer({
-          env: { ...env, DATA_DIR: first.dataDir, PORT: String(await freePort()) },
-          ...stdio,
-          ...output(i),
-        }),
-      );
+      const instance = await launchServer({
+        env: { ...(await envOf(i)), DATA_DIR: first.dataDir, PORT: String(await freePort()) },
+        ...stdio,
+        ...output(i),
+      });
+      instances.push(withMetricsUrl(i, instance));
     }
     let url = first.url;
     if (name === "cluster") {
@@ -172,7 +186,12 @@ export async function startSetup(name, { extraEnv = {}, log = false, onOutput } 
       /** Starts instance i again on its old port (nginx keeps pointing at it) and data. */
       async restart(/** @type {number} */ i) {
         const port = new URL(instances[i].url).port;
-        instances[i] = await launchServer({ env: { ...env, DATA_DIR: dataDir, PORT: port }, ...stdio, ...output(i) });
+        const restarted = await launchServer({
+          env: { ...(await envOf(i)), DATA_DIR: dataDir, PORT: port },
+          ...stdio,
+          ...output(i),
+        });
+        instances[i] = withMetricsUrl(i, restarted);
         return instances[i];
       },
       async stop() {

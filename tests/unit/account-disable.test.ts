@@ -204,6 +204,7 @@ describeOnEachEngine("disable stops everything,", () => {
     ).toEqual({
       sessionsEnded: 0,
       tokensRevoked: 0,
+      sharesRevoked: 0,
     });
     expect((await userOfApiToken(first.token))?.id).toBe(user.id);
     expect(
@@ -215,6 +216,7 @@ describeOnEachEngine("disable stops everything,", () => {
     ).toEqual({
       sessionsEnded: 0,
       tokensRevoked: 2,
+      sharesRevoked: 0,
     });
     expect(await userOfApiToken(first.token)).toBeNull();
     await expect(

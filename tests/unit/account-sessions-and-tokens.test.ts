@@ -121,7 +121,7 @@ describeOnEachEngine("account models", () => {
       { current_password: PASSWORD, new_password: "another password" },
       "127.0.0.1",
     );
-    expect(result).toEqual({ sessionsEnded: 1, tokensRevoked: 0 });
+    expect(result).toEqual({ sessionsEnded: 1, tokensRevoked: 0, sharesRevoked: 0 });
     const { password_hash } = await db
       .selectFrom("users")
       .select("password_hash")

@@ -364,7 +364,7 @@ describe("configuration of per-capability servers and image providers", () => {
     expect(split.chat?.baseUrl).toBe("http://localhost:11434/v1");
     expect(split.speech).toBeNull();
     expect(providerSummary(chooseProviders(split)).providers).toMatchObject({
-      chat: "openai-compatible:llama3.2",
+      chat: "openai-compatible",
       speech: "espeak-ng",
       image: "stock-photo",
     });

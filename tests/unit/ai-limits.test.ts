@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { db } from "~/lib/db/db.server";
+import { DomainError } from "~/lib/domain-error";
 import {
   AI_SLOT_STALE_MS,
   beginAiRequest,
@@ -170,6 +171,26 @@ describeOnEachEngine("AI limits", () => {
     // Both settled and gave their slots back: one more fits beside `second`.
     const third = await acquireAiSlot(userId, "chat");
     await Promise.all([second.release(), third.release()]);
+  });
+
+  it("a refund un-counts the request (a video create over the active-job limit); other failures still count", async () => {
+    const userId = await newUserId();
+    const refusedByService = new DomainError(429, "over the service's own limit", { code: "own_limit" });
+    const refundWhen = (error: unknown) => error instanceof DomainError && error.code === "own_limit";
+    await expect(withAiSlot(userId, "video", () => Promise.reject(refusedByService), { refundWhen })).rejects.toBe(
+      refusedByService,
+    );
+    expect(await rowsOf(userId)).toBe(0);
+    await expect(
+      withAiSlot(userId, "video", () => Promise.reject(new Error("provider down")), { refundWhen }),
+    ).rejects.toThrow("provider down");
+    await expect(withAiSlot(userId, "video", async () => "done", { refundWhen })).resolves.toBe("done");
+    expect(await rowsOf(userId)).toBe(2);
+    // A refund after the release (or a second one) changes nothing: the first end decides.
+    const slot = await acquireAiSlot(userId, "video");
+    await slot.release();
+    await slot.refund();
+    expect(await rowsOf(userId)).toBe(3);
   });
 
   it("the housekeeping prunes rows older than a day, and only those", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readAiConfig } from "~/ai/config.server";
-import { chooseProviders, providerSummary } from "~/ai/providers.server";
+import { chooseProviders, providerKind, providerSummary } from "~/ai/providers.server";
 
 describe("provider choice", () => {
   it("runs every capability offline by default (test mode)", () => {
@@ -19,12 +19,13 @@ describe("provider choice", () => {
     expect(providers.image).toBeNull();
   });
 
-  it("an OpenAI-compatible base URL serves only the capabilities whose model is set", () => {
+  it("an OpenAI-compatible base URL serves only the capabilities whose model is set; health names kinds, not models", () => {
     const chatOnly = chooseProviders(
       readAiConfig({ AI_BASE_URL: "http://localhost:11434/v1", AI_CHAT_MODEL: "llama3.2" }),
     );
+    expect(chatOnly.chat.id).toBe("openai-compatible:llama3.2");
     expect(providerSummary(chatOnly).providers).toEqual({
-      chat: "openai-compatible:llama3.2",
+      chat: "openai-compatible",
       speech: "espeak-ng",
       image: "stock-photo",
       sketch: "local-stylise",
@@ -42,10 +43,10 @@ describe("provider choice", () => {
     expect(providerSummary(all)).toEqual({
       test_mode: true,
       providers: {
-        chat: "openai-compatible:gpt-4o-mini",
-        speech: "openai-compatible:tts-1",
-        image: "openai-compatible:gpt-image-1",
-        sketch: "openai-compatible:gpt-image-1",
+        chat: "openai-compatible",
+        speech: "openai-compatible",
+        image: "openai-compatible",
+        sketch: "openai-compatible",
         video: "local-renderer",
       },
     });
@@ -67,9 +68,17 @@ describe("provider choice", () => {
     );
     const summary = providerSummary(providers);
     expect(summary.providers.speech).toBe("elevenlabs");
-    expect(summary.providers.video).toBe("replicate:minimax/video-01");
+    expect(providers.video.id).toBe("replicate:minimax/video-01");
+    expect(summary.providers.video).toBe("replicate");
     expect(summary.test_mode).toBe(false);
     // Replicate needs both the token and the model.
     expect(providerSummary(chooseProviders(readAiConfig({ REPLICATE_API_TOKEN: "r8" }))).test_mode).toBe(true);
+  });
+
+  it("a provider's kind is its id up to the first colon: a model name with colons of its own (Ollama's tags) stays out", () => {
+    expect(providerKind("openai-compatible:acme-internal-chat-v7")).toBe("openai-compatible");
+    expect(providerKind("openai-compatible:llama3.2:3b")).toBe("openai-compatible");
+    expect(providerKind("replicate:owner/model")).toBe("replicate");
+    expect(providerKind("espeak-ng")).toBe("espeak-ng");
   });
 });

@@ -3,7 +3,14 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { DiffText } from "~/components/content/history-diff";
 import { sizeChangeLabel } from "~/common/content/version-reasons";
-import { changes, wordDiff, type DiffPart } from "~/common/content/word-diff";
+import { diffWords } from "diff";
+import { changes, wholeDiff, wordDiff, wordDiffWith, type DiffPart } from "~/common/content/word-diff";
+import {
+  DIFF_INLINE_BELOW,
+  DIFF_MAX_WAITING,
+  DIFF_THREADS,
+  wordDiffOffThread,
+} from "~/services/content/word-diff-worker.server";
 
 /** The History screen's word diff (docs/decisions/0073-history-screen-and-word-diff.md): computed on the server, written as text. */
 const render = (parts: DiffPart[]) => renderToStaticMarkup(createElement(DiffText, { parts }));
@@ -48,6 +55,56 @@ describe("word diff", () => {
     const parts = wordDiff("one\ntwo\nthree", "one\n2\nthree");
     expect(parts.map((part) => part.text).join("")).toContain("\n");
     expect(kinds(parts).filter((part) => !part.startsWith("same"))).toEqual(["removed:two", "added:2"]);
+  });
+});
+
+describe("the word diff as a pure function (what the worker thread runs)", () => {
+  it("is wordDiff with the diff given; a diff that gives up answers the whole version removed and the text added", () => {
+    const [before, after] = ["The red boat left the harbour", "The blue boat left the quiet harbour"];
+    expect(wordDiffWith(diffWords, before, after, 500)).toEqual(wordDiff(before, after));
+    const gaveUp = () => undefined;
+    expect(kinds(wordDiffWith(gaveUp, before, after, 500))).toEqual([`removed:${before}`, `added:${after}`]);
+    expect(wholeDiff(before, after)).toEqual(wordDiffWith(gaveUp, before, after, 500));
+    // Equal texts need no diff at all, and one side empty is the other side whole.
+    expect(kinds(wordDiffWith(gaveUp, "Same", "Same", 500))).toEqual(["same:Same"]);
+    expect(kinds(wholeDiff("", "New"))).toEqual(["added:New"]);
+    expect(wholeDiff("", "")).toEqual([]);
+  });
+
+  it("is self-contained: its own source, evaluated alone, gives the same parts (as in the worker)", () => {
+    const alone = new Function(`return (${wordDiffWith.toString()});`)() as typeof wordDiffWith;
+    const [before, after] = ["one two three four", "one 2 three four five"];
+    expect(alone(diffWords, before, after, 500)).toEqual(wordDiff(before, after));
+  });
+});
+
+describe("the word diff off the main thread", () => {
+  /** A text of `words` words over DIFF_INLINE_BELOW together with its twin: worked by a thread. */
+  const long = (words: number, word = (i: number) => `word${i}`) =>
+    Array.from({ length: words }, (_, i) => word(i)).join(" ");
+
+  it("gives large texts the same parts as inline; small ones are diffed inline", async () => {
+    const before = long(3000);
+    const after = before.replace("word1500 ", "changed ");
+    expect(before.length + after.length).toBeGreaterThan(DIFF_INLINE_BELOW);
+    const parts = await wordDiffOffThread(before, after);
+    expect(parts).toEqual(wordDiff(before, after));
+    expect(kinds(parts).filter((part) => !part.startsWith("same"))).toEqual(["removed:word1500", "added:changed"]);
+    expect(await wordDiffOffThread("a red boat", "a blue boat")).toEqual(wordDiff("a red boat", "a blue boat"));
+  });
+
+  it("past the threads and the waiting line, a diff is answered at once as the diff that gave up", async () => {
+    const before = long(3000);
+    const after = before.replace("word10 ", "changed ");
+    const asked = DIFF_THREADS + DIFF_MAX_WAITING + 3;
+    const answers = await Promise.all(Array.from({ length: asked }, () => wordDiffOffThread(before, after)));
+    const whole = answers.filter((parts) => !parts.some((part) => part.kind === "same"));
+    // The threads' own and the waiting ones' are real diffs; the three past the line are not worked.
+    expect(whole).toHaveLength(3);
+    for (const parts of whole) expect(parts).toEqual(wholeDiff(before, after));
+    expect(answers.slice(0, DIFF_THREADS + DIFF_MAX_WAITING)).toEqual(
+      Array.from({ length: DIFF_THREADS + DIFF_MAX_WAITING }, () => wordDiff(before, after)),
+    );
   });
 });
 

@@ -1,7 +1,14 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { applyTimeouts, discardUnreadBody, holdToDeadline, lingerOnClose } from "../../server/request-limits";
+import { EARLY_ANSWER_DRAIN_MAX_BYTES } from "../../server/early-answers";
+import {
+  applyTimeouts,
+  DISCARD_MAX_BYTES,
+  discardUnreadBody,
+  holdToDeadline,
+  lingerOnClose,
+} from "../../server/request-limits";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -345,5 +352,128 @@ describe("a closed connection's linger (server/request-limits.ts)", () => {
     expect(outcome.endedMs).toBeLessThan(outcome.closedMs);
     expect(outcome.closedMs - outcome.endedMs).toBeGreaterThanOrEqual(250);
     expect(outcome.closedMs).toBeLessThan(2_000);
+  });
+});
+
+/**
+ * A server behind the front door's deadline that refuses every POST with 503 once its first piece is
+ * read (as the app does while the database is away, before an upload is read), and answers a GET.
+ */
+async function earlyRefuser({ deadlineMs = 30_000 } = {}) {
+  const server = http.createServer((req, res) => {
+    holdToDeadline(req, res, { deadlineMs });
+    res.once("finish", () => discardUnreadBody(req));
+    if (req.method === "GET") return void res.end("next");
+    req.once("data", () => {
+      req.pause();
+      res.writeHead(503, { "Content-Type": "text/plain", "Content-Length": 7 }).end("refused");
+    });
+  });
+  applyTimeouts(server, { requestDeadlineMs: deadlineMs });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * Over one raw connection, as nginx forwards a body: a POST announcing `bytes`, sent in 8 KiB pieces
+ * `gapMs` apart whatever the server says, until all is sent or the connection ends; once an answer
+ * came and the body is all sent, a GET with `Connection: close`. What came back, and when (in ms from
+ * the start) the answer began, the body was all sent and the connection closed.
+ */
+function postAsAProxyDoes(
+  port: number,
+  {
+    bytes,
+    gapMs,
+    contentType = "multipart/form-data; boundary=x",
+  }: { bytes: number; gapMs: number; contentType?: string },
+) {
+  return new Promise<{ answer: string; answeredMs: number; sentAllMs: number; closedMs: number }>((resolve) => {
+    const started = performance.now();
+    let answer = "";
+    let answeredMs = Infinity;
+    let sentAllMs = Infinity;
+    let askedNext = false;
+    const askNext = () => {
+      if (askedNext || answeredMs === Infinity || sentAllMs === Infinity || socket.destroyed) return;
+      askedNext = true;
+      socket.write("GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    };
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(
+        `POST /api/library/upload HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes}\r\n\r\n`,
+      );
+      let sent = 0;
+      const send = () => {
+        if (socket.destroyed || !socket.writable) return;
+        const piece = Math.min(8 * 1024, bytes - sent);
+        socket.write(Buffer.alloc(piece));
+        sent += piece;
+        if (sent < bytes) return void setTimeout(send, gapMs);
+        sentAllMs = performance.now() - started;
+        askNext();
+      };
+      send();
+    });
+    socket.on("data", (chunk) => {
+      if (answeredMs === Infinity) answeredMs = performance.now() - started;
+      answer += chunk.toString("latin1");
+      askNext();
+    });
+    socket.on("error", () => {});
+    socket.on("close", () => resolve({ answer, answeredMs, sentAllMs, closedMs: performance.now() - started }));
+  });
+}
+
+/** The head of the first answer in what came back. */
+const firstHead = (answer: string) => answer.slice(0, answer.indexOf("\r\n\r\n") + 2);
+
+describe("an early refusal (server/early-answers.ts)", () => {
+  it("a refusal to a request whose body is still coming is sent once the body is read, and the connection serves the next request", async () => {
+    const port = await earlyRefuser();
+    // 256 KiB, as an upload of the outage load, in 32 pieces.
+    const outcome = await postAsAProxyDoes(port, { bytes: 256 * 1024, gapMs: 3 });
+    expect(outcome.answer, JSON.stringify(outcome)).toMatch(/^HTTP\/1\.1 503 /);
+    expect(outcome.answeredMs).toBeGreaterThanOrEqual(outcome.sentAllMs);
+    expect(firstHead(outcome.answer)).toMatch(/\r\nConnection: keep-alive\r\n/i);
+    expect(outcome.answer).toContain("\r\n\r\nrefused");
+    expect(outcome.answer).toMatch(/\r\n\r\nrefusedHTTP\/1\.1 200 OK\r\n/);
+    expect(outcome.answer.endsWith("next")).toBe(true);
+  });
+
+  it("past EARLY_ANSWER_DRAIN_MAX_BYTES it goes at once, and the rest is dropped after it: the connection serves the next request", async () => {
+    const port = await earlyRefuser();
+    // 8 MiB and 8 KiB, sent as fast as timers go (about a millisecond a piece).
+    const outcome = await postAsAProxyDoes(port, { bytes: EARLY_ANSWER_DRAIN_MAX_BYTES + 8 * 1024, gapMs: 0 });
+    expect(outcome.answer, outcome.answer.slice(0, 300)).toMatch(/^HTTP\/1\.1 503 /);
+    expect(outcome.answeredMs).toBeLessThan(outcome.sentAllMs);
+    expect(firstHead(outcome.answer)).toMatch(/\r\nConnection: keep-alive\r\n/i);
+    expect(outcome.answer).toMatch(/\r\n\r\nrefusedHTTP\/1\.1 200 OK\r\n/);
+    expect(outcome.answer.endsWith("next")).toBe(true);
+  });
+
+  it("past DISCARD_MAX_BYTES it goes at once with Connection: close", async () => {
+    const port = await earlyRefuser();
+    // 32 MiB and 8 KiB announced, 8 KiB sent every 20 ms: the whole would take over a minute.
+    const outcome = await postAsAProxyDoes(port, { bytes: DISCARD_MAX_BYTES + 8 * 1024, gapMs: 20 });
+    expect(outcome.answer, JSON.stringify(outcome)).toMatch(/^HTTP\/1\.1 503 /);
+    expect(firstHead(outcome.answer)).toMatch(/\r\nConnection: close\r\n/i);
+    expect(outcome.answer.endsWith("refused")).toBe(true);
+    expect(outcome.sentAllMs).toBe(Infinity);
+    expect(outcome.answeredMs).toBeLessThan(1_000);
+    // The server's side ends after the answer; the connection goes with it, long before the body would have.
+    expect(outcome.closedMs).toBeLessThan(5_000);
+  });
+
+  it("a request that is no upload gets its held refusal at the deadline, with Connection: close, not a 408", async () => {
+    const port = await earlyRefuser({ deadlineMs: DEADLINE_MS });
+    // 128 KiB in 16 pieces 100 ms apart: 1.6 s against a 600 ms deadline.
+    const outcome = await postAsAProxyDoes(port, { bytes: 128 * 1024, gapMs: 100, contentType: "application/json" });
+    expect(outcome.answer, JSON.stringify(outcome)).toMatch(/^HTTP\/1\.1 503 /);
+    expect(firstHead(outcome.answer)).toMatch(/\r\nConnection: close\r\n/i);
+    expect(outcome.answer.endsWith("refused")).toBe(true);
+    expect(outcome.answeredMs).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+    expect(outcome.answeredMs).toBeLessThan(outcome.sentAllMs === Infinity ? 1_500 : outcome.sentAllMs);
   });
 });

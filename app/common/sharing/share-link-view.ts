@@ -83,6 +83,14 @@ export const MAX_VIEWS_INVALID = msg(
 export const EXPIRY_INVALID = msg("Choose when the link expires from the list.");
 export const LINK_CREATED = msg("🔗 Link created");
 
+/**
+ * The refusal past SHARES_MAX_PER_PERSON live links, in the language of `t`: the API's 409 `detail` is
+ * this in English (the English catalogue's forms), a screen says it in its own (docs/decisions/0090).
+ */
+export function shareLimitText(t: Translator["t"], count: number): string {
+  return t("One person may have at most {{count}} live share links: end one before making another.", { count });
+}
+
 /** A field's refusal in the screen's language (the limit in its digits). */
 export function shareFieldText({ t, language }: Translator, text: string): string {
   return t(text, { max: formatNumber(language, SHARE_MAX_VIEWS) });

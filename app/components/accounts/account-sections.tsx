@@ -140,6 +140,10 @@ export function PasswordSection({ limits }: { limits: { passwordMin: number; pas
           <input type="checkbox" name="revoke_tokens" defaultChecked />
           {t("Also revoke API tokens")}
         </label>
+        <label className="account-check">
+          <input type="checkbox" name="revoke_shares" />
+          {t("Also end my share links")}
+        </label>
         <ErrorMessage result={result} />
         <p className="muted">
           {t(

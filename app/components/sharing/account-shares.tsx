@@ -1,4 +1,4 @@
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { DELETED_TITLE, KIND_NAMES, type SharedLink } from "~/common/sharing/share-link-view";
 import { revokeShareQuestion } from "~/common/delete-question";
 import { useT } from "~/components/ui/i18n";
@@ -6,11 +6,28 @@ import { RevokeForm } from "~/components/accounts/account-revoke";
 import { LinkFacts, LinkField } from "./share-link";
 import type { clientAction } from "~/routes/account";
 
+/** The account with the page of links that follows `cursor` (none: the newest), at the section. */
+const sharesPageUrl = (cursor: string | null) =>
+  `/account${cursor ? `?${new URLSearchParams({ shares_cursor: cursor })}` : ""}#shared-links`;
+
 /**
- * The account's "Shared links" (docs/screens.md#sharing): every link the person made, newest first,
- * with its target, views and expiry, Copy and Revoke (which asks first, as every delete does).
+ * The account's "Shared links" (docs/screens.md#sharing): the links the person made, newest first, a
+ * page at a time ("Older links", plain links that work without JavaScript), with their target, views
+ * and expiry, Copy and Revoke (which asks first, as every delete does).
  */
-export function SharedLinksSection({ shares, sharingOff }: { shares: SharedLink[]; sharingOff: boolean }) {
+export function SharedLinksSection({
+  shares,
+  next,
+  older,
+  sharingOff,
+}: {
+  shares: SharedLink[];
+  /** The next page's cursor, or null when no older link follows. */
+  next: string | null;
+  /** Whether this is a later page. */
+  older: boolean;
+  sharingOff: boolean;
+}) {
   const { t } = useT();
   return (
     <section className="card account-section" aria-labelledby="shared-links-title" id="shared-links">
@@ -35,6 +52,20 @@ export function SharedLinksSection({ shares, sharingOff }: { shares: SharedLink[
           ))}
         </ul>
       )}
+      {older || next ? (
+        <nav className="account-pages" aria-label={t("Shared links")}>
+          {older ? (
+            <Link className="button button-ghost" to={sharesPageUrl(null)}>
+              {t("Newest links")}
+            </Link>
+          ) : null}
+          {next ? (
+            <Link className="button" to={sharesPageUrl(next)} data-testid="shared-links-older">
+              {t("Older links")}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </section>
   );
 }

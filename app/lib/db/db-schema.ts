@@ -148,6 +148,19 @@ export interface ApiTokensTable {
   last_used_at: string | null;
 }
 
+/** A studio server sharing this database, as its heartbeat last wrote it (db/migrations/0031; `admin status`). */
+export interface InstancesTable {
+  /** INSTANCE_ID, else `<host>-<port>` (app/lib/storage/storage.server.ts instanceIdFor). */
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  seen_at: string;
+  /** METRICS_PORT, when the instance serves /metrics. */
+  metrics_port: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -169,4 +182,5 @@ export interface Database {
   assistant_messages: AssistantMessagesTable;
   shares: SharesTable;
   content_versions: ContentVersionsTable;
+  instances: InstancesTable;
 }

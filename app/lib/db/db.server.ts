@@ -1,12 +1,22 @@
 import path from "node:path";
 import Database from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider } from "kysely";
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  SqliteDialect,
+  type LogEvent,
+  type Migration,
+  type MigrationProvider,
+} from "kysely";
 import { cachingStatements, createPostgresPool, openSqlite } from "./db-dialect.server";
 import { engineOf, type DatabaseEngine } from "../../../db/portable";
 import { StripNulPlugin } from "./portable-sql.server";
 import type { Database as Schema } from "./db-schema";
 import { env, type Settings } from "~/lib/settings/env.server";
 import { makePrivateDir, makePrivateSqliteFiles } from "~/lib/storage/private-files.server";
+import { errorTypeOf, recordSpan, tracingEnabled } from "~/lib/observe/trace.server";
 
 /**
  * The database, with an explicit life cycle: importing this module opens nothing. The server entry
@@ -56,25 +66,75 @@ export async function migrateToLatest(database: Kysely<Schema>) {
   if (error) throw error;
 }
 
+/** The first keyword of a statement and the table it works on (at the top level, not a subquery's). */
+export function statementOf(text: string): { operation: string; table: string | null } {
+  const operation = (/^\s*([a-z]+)/i.exec(text)?.[1] ?? "").toUpperCase();
+  const word = operation === "INSERT" ? "into" : operation === "UPDATE" ? "update" : "from";
+  let depth = 0;
+  for (const match of text.matchAll(new RegExp(`[()]|\\b${word}\\s+"?([\\w.]+)`, "gi"))) {
+    if (match[0] === "(") depth++;
+    else if (match[0] === ")") depth--;
+    else if (depth === 0) return { operation, table: match[1] };
+  }
+  return { operation, table: null };
+}
+
+/** SQL longer than this is cut in a span (a batch's placeholders). */
+const QUERY_TEXT_MAX = 4096;
+
+/**
+ * Kysely's log hook as spans, only while traces are on (docs/decisions/0089): each query and its
+ * error, a child of the request's span, named `SELECT content_items`. The text has placeholders
+ * only; the parameters are never read. It must not throw: Kysely would fail the query.
+ */
+function querySpans(system: "sqlite" | "postgresql") {
+  return (event: LogEvent) => {
+    try {
+      const text = event.query.sql;
+      const { operation, table } = statementOf(text);
+      const attributes = {
+        "db.system.name": system,
+        "db.query.text": text.length > QUERY_TEXT_MAX ? text.slice(0, QUERY_TEXT_MAX) : text,
+        ...(operation ? { "db.operation.name": operation } : {}),
+        ...(table ? { "db.collection.name": table } : {}),
+      };
+      const name = operation ? (table ? `${operation} ${table}` : operation) : system;
+      recordSpan(
+        name,
+        attributes,
+        event.queryDurationMillis,
+        event.level === "error" ? errorTypeOf(event.error) : undefined,
+      );
+    } catch {
+      // A span lost is better than a query failed.
+    }
+  };
+}
+
 function createDatabase(settings: Settings): Kysely<Schema> {
   const { database } = settings;
   switch (database.engine) {
     case "sqlite":
       return new Kysely<Schema>({
         dialect: new SqliteDialect({ database: openCachedSqlite(database.file, settings.dataDir) }),
+        log: tracingEnabled() ? querySpans("sqlite") : undefined,
       });
     case "postgres":
       // One pool per instance; int8 (sizes, counts) read as numbers (see db-dialect.server.ts).
       // StripNulPlugin: PostgreSQL refuses U+0000 in text (22021); the models strip it from what people
       // type, and this drops any left in a string parameter instead of answering 500.
+      currentPool = createPostgresPool(database.url);
       return new Kysely<Schema>({
-        dialect: new PostgresDialect({ pool: createPostgresPool(database.url) }),
+        dialect: new PostgresDialect({ pool: currentPool }),
         plugins: [new StripNulPlugin()],
+        log: tracingEnabled() ? querySpans("postgresql") : undefined,
       });
   }
 }
 
 let current: Kysely<Schema> | null = null;
+/** The open PostgreSQL pool (null on SQLite), for its gauges. */
+let currentPool: ReturnType<typeof createPostgresPool> | null = null;
 /** The open SQLite database's file (null on PostgreSQL): bulk readers open their own connection to it. */
 let currentSqliteFile: string | null = null;
 let opening: Promise<Kysely<Schema>> | null = null;
@@ -90,6 +150,7 @@ export function openDatabase(settings: Settings = env): Promise<Kysely<Schema>> 
     try {
       await migrateToLatest(database);
     } catch (error) {
+      currentPool = null;
       await database.destroy();
       throw error;
     }
@@ -108,7 +169,18 @@ export async function closeDatabase(): Promise<void> {
   const database = current;
   current = null;
   currentSqliteFile = null;
+  currentPool = null;
   await database?.destroy();
+}
+
+/**
+ * The PostgreSQL pool's connections now (the metrics' db_client_connection_* gauges): idle, all
+ * open, the most it may open, and queries waiting for one. Null on SQLite or with no database open.
+ */
+export function databasePoolStats(): { idle: number; total: number; max: number; waiting: number } | null {
+  const pool = current ? currentPool : null;
+  if (!pool) return null;
+  return { idle: pool.idleCount, total: pool.totalCount, max: pool.options.max ?? 10, waiting: pool.waitingCount };
 }
 
 /** Whether a database is open (GET /api/health, the life cycle). */
@@ -157,7 +229,10 @@ export function openBulkReader(): { db: Kysely<Schema>; close: () => Promise<voi
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma(`cache_size = -${BULK_READ_CACHE_KIB}`);
-  const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const reader = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    log: tracingEnabled() ? querySpans("sqlite") : undefined,
+  });
   return { db: reader, close: () => reader.destroy() };
 }
 

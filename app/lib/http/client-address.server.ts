@@ -1,6 +1,7 @@
 import proxyAddr from "proxy-addr";
 import { createContext, RouterContextProvider } from "react-router";
 import { env } from "~/lib/settings/env.server";
+import { requestObservationContext, type RequestObservation } from "~/lib/observe/request-observation.server";
 
 /**
  * The client's address, as the server saw it (behind a trusted proxy: the first untrusted hop of
@@ -46,6 +47,13 @@ export function isTrustedPeer(peerAddress: string | undefined): boolean {
   return trust(peerAddress || "unknown", 0);
 }
 
+/** The scheme the client used: https when a trusted proxy's X-Forwarded-Proto says so, else this server's http. */
+export function requestScheme(forwardedProto: string | undefined, peerAddress: string | undefined): "http" | "https" {
+  if (!forwardedProto || !env.trustProxyEnabled) return "http";
+  const first = forwardedProto.split(",")[0].trim().toLowerCase();
+  return first === "https" && isTrustedPeer(peerAddress) ? "https" : "http";
+}
+
 /** The client's address from the connection and, behind a trusted proxy, X-Forwarded-For. */
 export function resolveClientAddress(request: Request, connection: ConnectionInfo): string {
   const socketAddress = connection.address || "unknown";
@@ -64,11 +72,16 @@ export function resolveClientAddress(request: Request, connection: ConnectionInf
 
 /**
  * The server's `getLoadContext` (server/, through the build): a fresh context per request
- * with the client's address in it. X-Forwarded-Proto and X-Forwarded-Host from a peer TRUST_PROXY does
+ * with the client's address in it, and the front door's observation of the request (its id, the
+ * route once matched: app/lib/observe/). X-Forwarded-Proto and X-Forwarded-Host from a peer TRUST_PROXY does
  * not trust (TRUST_PROXY=loopback, a request straight from elsewhere) are dropped from the request
  * first, so that no reader (the cross-origin check, publicOrigin) takes them for a proxy's word.
  */
-export function createLoadContext(request: Request, connection: ConnectionInfo): RouterContextProvider {
+export function createLoadContext(
+  request: Request,
+  connection: ConnectionInfo,
+  observation?: RequestObservation,
+): RouterContextProvider {
   // Without TRUST_PROXY no reader takes these headers at all: they are looked at only with it.
   const forwarded =
     env.trustProxyEnabled && (request.headers.has("X-Forwarded-Proto") || request.headers.has("X-Forwarded-Host"));
@@ -78,5 +91,6 @@ export function createLoadContext(request: Request, connection: ConnectionInfo):
   }
   const context = new RouterContextProvider();
   context.set(clientAddressContext, resolveClientAddress(request, connection));
+  if (observation) context.set(requestObservationContext, observation);
   return context;
 }

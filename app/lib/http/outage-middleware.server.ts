@@ -1,5 +1,6 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { DomainError } from "../domain-error";
+import { logError } from "../observe/log.server";
 import { isUnavailable, logOutage, outageOf } from "../outage.server";
 import { errorResponse } from "./responder.server";
 
@@ -22,7 +23,7 @@ const RESOURCE_PATH = /^\/(api|media|static)\//;
 
 /**
  * The entry's handleError: an outage is remembered for the request and logged briefly (at most once
- * a second); anything else is logged as React Router would (not when the client went away).
+ * a second); anything else is logged under the request's id (not when the client went away).
  */
 export function noteError(error: unknown, { request, context }: { request: Request; context?: unknown }): void {
   const provider = context as RouterContextProvider | undefined;
@@ -37,7 +38,8 @@ export function noteError(error: unknown, { request, context }: { request: Reque
   // A DomainError a file route threw outside apiAction (e.g. a stored file gone: 404) is answered as
   // such on a resource path, not as a 500; on a screen only an outage changes the answer.
   if (error instanceof DomainError) remember(error);
-  if (!request.signal.aborted) console.error(error);
+  // Under the request's id (the front door's X-Request-Id), masked: React Router's text names the path.
+  if (!request.signal.aborted) logError(error, { requestId: request.headers.get("x-request-id") });
 }
 
 export const outageMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {

@@ -2,6 +2,7 @@ import type { MiddlewareFunction } from "react-router";
 import { STOCK_PHOTO_BASE } from "~/common/media/stock-photo";
 import { env } from "~/lib/settings/env.server";
 import { isTrustedPeer } from "./client-address.server";
+import { noteError } from "./outage-middleware.server";
 import { apiError } from "./responder.server";
 
 /**
@@ -74,6 +75,63 @@ export function sharedPageContentSecurityPolicy(): string {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/**
+ * Every answer under /s/ (the shared page, its files, and their 404, 405, 410, 429 and 503 alike;
+ * docs/decisions/0070, 0090): kept out of search engines, sending no Referer onwards, never cached,
+ * and the shared page's CSP, which lets no script run.
+ */
+export const SHARED_HEADERS: Readonly<Record<string, string>> = {
+  "X-Robots-Tag": "noindex",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+};
+
+/**
+ * A request path as React Router matches it: dot segments resolved and `%2e` read as a dot (WHATWG
+ * URL, as the Fetch request's own URL has it), then each segment decoded (`/%53/T` is `/S/T`, and
+ * routes match whatever the case). A segment that does not decode stays as it is.
+ */
+function routerPathOf(path: string): string {
+  // Joined to an origin, not resolved against one: "//s/T" stays a path, not a host.
+  const pathname = new URL(`http://path.invalid${path.startsWith("/") ? "" : "/"}${path}`).pathname;
+  return pathname
+    .split("/")
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join("/");
+}
+
+/** A path under /s/ (its first segment `s`, whatever the case, and a token after it). */
+const SHARED_PATH = /^\/+s\/+[^/]/i;
+/** What the URL parser or the router would change in a path: escapes, `\`, tabs and line breaks, dot segments. */
+const REWRITTEN = /[%\\\t\n\r]|\/\.\.?(?:\/|$)/;
+
+/** Whether a path (raw, or a URL's pathname) is under /s/ as the router matches it (an encoded `/` counts too: the strict side). */
+export function isSharedPath(path: string): boolean {
+  // Every request asks (the server for its own refusals, securityMiddleware): most paths need no parsing.
+  if (path.startsWith("/") && !REWRITTEN.test(path)) return SHARED_PATH.test(path);
+  try {
+    return SHARED_PATH.test(routerPathOf(path));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The headers every answer to `path` must carry when it is under /s/ (SHARED_HEADERS and the shared
+ * page's CSP), or null for any other path: securityMiddleware sets them on the app's answers, and the
+ * server (through the build) on its own refusals.
+ */
+export function sharedPathHeaders(path: string): Record<string, string> | null {
+  if (!isSharedPath(path)) return null;
+  return { ...SHARED_HEADERS, "Content-Security-Policy": sharedPageContentSecurityPolicy() };
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -166,8 +224,17 @@ export function withHeaders(response: Response, apply: (headers: Headers) => voi
  * The one cross-origin check and the one list of security headers (root middleware, so screens,
  * /api and files alike, under `react-router dev` as in production): cross-site writes are refused
  * with 403 (`{"detail"}` under /api), and every answer gets SECURITY_HEADERS it did not set itself.
+ * Under /s/ every answer gets sharedPathHeaders too, whatever made it (sharedAnswer).
  */
-export const securityMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+export const securityMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const shared = sharedPathHeaders(new URL(request.url).pathname);
+  if (shared) {
+    const response = await sharedAnswer(request, context, next);
+    return withHeaders(response, (headers) => {
+      setSharedHeaders(headers, shared);
+      setSecurityHeaders(headers);
+    });
+  }
   if (isCrossOriginMutation(request)) {
     const isApi = new URL(request.url).pathname.startsWith("/api/");
     throw isApi
@@ -177,6 +244,39 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
   const response = await next();
   return withHeaders(response, setSecurityHeaders);
 };
+
+/**
+ * An answer under /s/, whatever it is, so that it gets the shared headers: a cross-site write's 403 is
+ * answered here, not thrown; a Response thrown inside (a resource route's refusal) is answered; an
+ * error is logged as React Router would (the entry's handleError) and answered with its plain 500.
+ * Nothing else changes: the root error boundary's pages (an outage's 503 too) come back as answers.
+ */
+async function sharedAnswer(request: Request, context: unknown, next: () => Promise<Response>): Promise<Response> {
+  if (isCrossOriginMutation(request)) {
+    return new Response("Cross-origin request refused", {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  try {
+    return await next();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    noteError(error, { request, context });
+    return new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
+  }
+}
+
+/**
+ * The shared headers over whatever the answer had (the document's CSP with its nonce, the app's
+ * Referrer-Policy); a file's own CSP stays, being stricter still (`sandbox`: it runs nothing either).
+ */
+function setSharedHeaders(headers: Headers, shared: Record<string, string>): void {
+  for (const [name, value] of Object.entries(shared)) {
+    if (name === "Content-Security-Policy" && headers.get(name)?.includes("sandbox")) continue;
+    headers.set(name, value);
+  }
+}
 
 /** SECURITY_HEADERS an answer did not set itself, set on it (one function for every answer). */
 function setSecurityHeaders(headers: Headers): void {

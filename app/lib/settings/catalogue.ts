@@ -1,5 +1,6 @@
 import { aiLimitVariables, aiProviderVariables } from "./ai-variables";
 import type { Variable } from "./define";
+import { observabilityVariables } from "./observability-variables";
 import { accountVariables, mediaVariables, serverVariables, storageVariables } from "./server-variables";
 
 /**
@@ -8,6 +9,7 @@ import { accountVariables, mediaVariables, serverVariables, storageVariables } f
  */
 export const SETTING_GROUPS = [
   { title: "Server", variables: serverVariables },
+  { title: "Observability", variables: observabilityVariables },
   { title: "Storage", variables: storageVariables },
   { title: "Accounts and security", variables: accountVariables },
   { title: "Uploads and quotas", variables: mediaVariables },
@@ -23,6 +25,7 @@ function shapeOf<V extends Record<string, Variable<unknown>>>(variables: V): Sha
 
 export const settingsShape = {
   ...shapeOf(serverVariables),
+  ...shapeOf(observabilityVariables),
   ...shapeOf(storageVariables),
   ...shapeOf(accountVariables),
   ...shapeOf(mediaVariables),

@@ -27,6 +27,29 @@ export const TOOL_VARIABLES: { name: string; default: string; description: strin
     default: "none",
     description: "the credentials of an `s3://` `STORAGE_URL`, read by the AWS SDK itself",
   },
+  {
+    name: "OTEL_SERVICE_NAME",
+    default: "`creative-ai-studio`",
+    description:
+      "the traces' `service.name` (with `OTEL_EXPORTER_OTLP_ENDPOINT`), read by the OpenTelemetry SDK itself",
+  },
+  {
+    name: "OTEL_EXPORTER_OTLP_HEADERS",
+    default: "none",
+    description:
+      "headers sent with every trace export (`name=value,…`, e.g. a collector's API key), read by the OpenTelemetry SDK itself",
+  },
+  {
+    name: "OTEL_TRACES_SAMPLER",
+    default: "`parentbased_always_on`",
+    description:
+      "which requests are traced (e.g. `parentbased_traceidratio` with `OTEL_TRACES_SAMPLER_ARG=0.1` for one in ten), read by the OpenTelemetry SDK itself",
+  },
+  {
+    name: "PROMETHEUS_PATH",
+    default: "`/usr/bin/prometheus`, then the `PATH`",
+    description: "the Prometheus `npm run test:cluster` scrapes both instances with",
+  },
 ];
 
 const cell = (value: string) => value.replace(/\|/g, "\\|").replace(/\n/g, " ");

@@ -94,6 +94,14 @@ const settingsSchema = z
       uploadRateWindowMs: raw.UPLOAD_RATE_WINDOW_SECONDS * 1000,
       /** The request log (LOG_REQUESTS): on unless turned off. */
       logRequests: raw.LOG_REQUESTS,
+      // Observability (docs/operating.md "Observing it").
+      /** The port of GET /metrics (METRICS_PORT) and its address; null: no metrics are kept. */
+      metricsPort: raw.METRICS_PORT,
+      metricsHost: raw.METRICS_HOST,
+      /** The request log's and errors' form: text lines, or one JSON object a line. */
+      logFormat: raw.LOG_FORMAT,
+      /** The OpenTelemetry collector traces go to; null: nothing is traced. */
+      otlpEndpoint: raw.OTEL_EXPORTER_OTLP_ENDPOINT,
       // Storage.
       dataDir,
       /** The database to open: PostgreSQL when DATABASE_URL is set, else the SQLite file; db.server.ts picks the dialect. */
@@ -138,6 +146,8 @@ const settingsSchema = z
       feedbackMaxPerAddress: raw.FEEDBACK_MAX_PER_ADDRESS,
       /** Requests to /s/ (shared pages and their files) per client address per minute, per instance; loopback is not counted. */
       shareMaxRequestsPerAddress: raw.SHARE_MAX_REQUESTS_PER_ADDRESS,
+      /** Live share links one person may have at once; the next create is 409 (app/models/sharing/share.server.ts). */
+      sharesMaxPerPerson: raw.SHARES_MAX_PER_PERSON,
       /** Password hashes that may wait for a hashing thread; more answer 503 with Retry-After (app/models/accounts/password.server.ts). */
       passwordHashQueueMax: raw.PASSWORD_HASH_QUEUE_MAX,
       passwordHashQueueMs: raw.PASSWORD_HASH_QUEUE_SECONDS * 1000,

@@ -220,6 +220,11 @@ export const accountVariables = {
     description:
       "requests to shared pages and their files (`/s/`) per client address per minute, counted by each instance in its memory; one more answers 429 with `Retry-After` (loopback not counted: behind a reverse proxy set `TRUST_PROXY`)",
   }),
+  SHARES_MAX_PER_PERSON: positiveWhole({
+    default: 200,
+    description:
+      "live share links one person may have at once (revoked, expired and used-up ones do not count); the next one is refused with 409 and nothing is made",
+  }),
   PASSWORD_HASH_QUEUE_MAX: positiveWhole({
     default: 16,
     description:

@@ -4,6 +4,7 @@ import { createDiskStore } from "./disk-store.server";
 import { env, SettingsError, type Settings } from "~/lib/settings/env.server";
 import { SNIFF_BYTES } from "./file-signatures";
 import { parseStorageUrl, type StorageConfig } from "./storage-url.server";
+import { openSpan, withSpan } from "~/lib/observe/trace.server";
 
 /**
  * The one place user files live (DESIGN.md "Data and files"). Files are stored under a key (the
@@ -246,19 +247,44 @@ function currentStore(): FileStore {
   return (opened = createDiskStore(config.root, { instanceId: instanceIdFor(env) }));
 }
 
+/**
+ * A `store {op}` span around a call to the store, when traces are on (docs/decisions/0089), inside a
+ * request's or a job's span only: the health probes outside any make none.
+ */
+const storeSpan = <T>(op: string, call: () => Promise<T>): Promise<T> =>
+  withSpan(`store ${op}`, { "studio.store.kind": openedConfig?.kind ?? "file" }, call, { childOnly: true });
+
+/** A read's span lasts until its stream closes (read to the end, failed or given up). */
+function openTraced(key: string, range?: { start: number; end: number }): Readable {
+  const span = openSpan("store open", { "studio.store.kind": openedConfig?.kind ?? "file" });
+  if (!span) return currentStore().open(key, range);
+  try {
+    const stream = currentStore().open(key, range);
+    stream.once("close", () => {
+      if (stream.errored) span.fail(stream.errored.name || "Error");
+      span.end();
+    });
+    return stream;
+  } catch (error) {
+    span.fail((error as Error)?.name || "Error");
+    span.end();
+    throw error;
+  }
+}
+
 /** Every user file of this instance, in the store STORAGE_URL names (default: DATA_DIR/media). */
 export const fileStore: FileStore & Required<Pick<FileStore, "readInto">> = {
-  stage: (source, options) => currentStore().stage(source, options),
-  commit: (staged, key) => currentStore().commit(staged, key),
+  stage: (source, options) => storeSpan("stage", () => currentStore().stage(source, options)),
+  commit: (staged, key) => storeSpan("commit", () => currentStore().commit(staged, key)),
   discard: (staged) => currentStore().discard(staged),
-  stat: (key) => currentStore().stat(key),
-  open: (key, range) => currentStore().open(key, range),
+  stat: (key) => storeSpan("stat", () => currentStore().stat(key)),
+  open: openTraced,
   readInto: (key, buffer) => {
     const store = currentStore();
     return store.readInto ? store.readInto(key, buffer) : store.open(key);
   },
-  remove: (key) => currentStore().remove(key),
+  remove: (key) => storeSpan("remove", () => currentStore().remove(key)),
   sweep: (known, options) => currentStore().sweep(known, options),
   clearTemporary: () => currentStore().clearTemporary(),
-  probe: async (signal) => currentStore().probe?.(signal),
+  probe: (signal) => storeSpan("probe", async () => currentStore().probe?.(signal)),
 };

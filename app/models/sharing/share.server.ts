@@ -1,14 +1,26 @@
+import type { Kysely } from "kysely";
 import { z } from "zod";
+import type { Database } from "~/lib/db/db-schema";
 import { db } from "~/lib/db/db.server";
 import { DomainError } from "~/lib/domain-error";
 import { monotonicIso, newId, nowIso } from "~/lib/db/ids.server";
+import { forUpdate } from "~/lib/db/portable-sql.server";
+import { translatorFor } from "~/lib/i18n/catalogues.server";
+import { env } from "~/lib/settings/env.server";
 import { firstIssue, isRecord } from "~/lib/screens/validation.server";
+import { DEFAULT_LANGUAGE } from "~/common/i18n/languages";
 import { msg } from "~/common/i18n/translate";
-import { DELETED_TITLE, SHARE_MAX_VIEWS, type ExpiryChoice, type SharedLink } from "~/common/sharing/share-link-view";
+import {
+  DELETED_TITLE,
+  SHARE_MAX_VIEWS,
+  shareLimitText,
+  type ExpiryChoice,
+  type SharedLink,
+} from "~/common/sharing/share-link-view";
 import { CONTENT_NOT_FOUND } from "~/models/content/content.server";
 import { FILE_NOT_FOUND } from "~/models/media/library-files.server";
 import { PROJECT_NOT_FOUND } from "~/models/projects/project.server";
-import { SHARE_KINDS, targetTitle, targetTitles, type ShareKind } from "./share-target.server";
+import { SHARE_KINDS, targetExists, targetTitle, targetTitles, type ShareKind } from "./share-target.server";
 import { sharingEnabled, SHARING_OFF } from "./share-open.server";
 import { newShareToken, openShareToken, sealShareToken, shareTokenHash } from "./share-token.server";
 
@@ -36,6 +48,12 @@ export const SHARE_MAX_HOURS = 24 * 365;
 
 export const SHARE_NOT_FOUND = "Share link not found";
 const shareNotFound = () => new DomainError(404, SHARE_NOT_FOUND);
+
+/** The 409's code past SHARES_MAX_PER_PERSON live links, for the screens to say it in their language. */
+export const SHARE_LIMIT = "share_limit";
+/** That 409, its detail in the English catalogue's words (the API's). */
+const shareLimitReached = (max: number) =>
+  new DomainError(409, shareLimitText(translatorFor(DEFAULT_LANGUAGE).t, max), { code: SHARE_LIMIT });
 
 const HOURS_PROBLEM = `expires_in_hours must be a number of hours above 0 and at most ${SHARE_MAX_HOURS}, or null for never`;
 const VIEWS_PROBLEM = `max_views must be a whole number from 1 to ${SHARE_MAX_VIEWS.toLocaleString("en-US")}, or null for no limit`;
@@ -69,7 +87,7 @@ const NOT_FOUND_BY_KIND: Record<ShareKind, string> = {
   project: PROJECT_NOT_FOUND,
 };
 
-const SHARE_COLUMNS = [
+export const SHARE_COLUMNS = [
   "id",
   "kind",
   "target_id",
@@ -79,7 +97,7 @@ const SHARE_COLUMNS = [
   "views",
   "created_at",
 ] as const;
-interface ShareRow {
+export interface ShareRow {
   id: string;
   kind: ShareKind;
   target_id: string;
@@ -113,7 +131,12 @@ function toJson(row: ShareRow, title: string | undefined, origin: string, now: s
   };
 }
 
-/** Makes a link to one of the person's targets. 400 for bad input, 404 when the target is not theirs, 403 with SHARING=off. */
+/**
+ * Makes a link to one of the person's targets. 400 for bad input, 404 when the target is not theirs,
+ * 403 with SHARING=off, 409 when they already have SHARES_MAX_PER_PERSON live links (docs/decisions/0090):
+ * the count and the insert take turns per person (the person's row locked on PostgreSQL; SQLite's one
+ * writer), so concurrent creates never pass the limit.
+ */
 export async function createShare(userId: string, input: unknown, origin: string): Promise<ShareJson> {
   if (!sharingEnabled()) throw new DomainError(403, SHARING_OFF);
   if (!isRecord(input)) throw new DomainError(400, "The body must be a JSON object");
@@ -135,11 +158,52 @@ export async function createShare(userId: string, input: unknown, origin: string
     views: 0,
     created_at: createdAt,
   } satisfies ShareRow;
-  await db
-    .insertInto("shares")
-    .values({ ...row, user_id: userId, token_hash: shareTokenHash(token), revoked_at: null })
-    .execute();
+  const max = env.sharesMaxPerPerson;
+  await db.transaction().execute(async (trx) => {
+    await forUpdate(trx.selectFrom("users").select("id").where("id", "=", userId), trx).executeTakeFirst();
+    if ((await liveShareCountOf(trx, userId, nowIso())) >= max) throw shareLimitReached(max);
+    await trx
+      .insertInto("shares")
+      .values({ ...row, user_id: userId, token_hash: shareTokenHash(token), revoked_at: null })
+      .execute();
+  });
   return toJson(row, title, origin, nowIso());
+}
+
+/**
+ * How many of the person's links still open (not revoked, not expired, views left, target there): the
+ * ones SHARES_MAX_PER_PERSON counts. Over links, not their owner: a disabled person's count the same.
+ */
+async function liveShareCountOf(database: Kysely<Database>, userId: string, now: string): Promise<number> {
+  const { count } = await database
+    .selectFrom("shares")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+    .where((eb) => eb.or([eb("max_views", "is", null), eb("views", "<", eb.ref("max_views"))]))
+    .where(targetExists)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/** Rows of the person's links as the API answers them, their targets' titles read at once. */
+export async function sharesOf(userId: string, rows: readonly ShareRow[], origin: string): Promise<ShareJson[]> {
+  const titles = await targetTitles(userId, rows);
+  const now = nowIso();
+  return rows.map((row) => toJson(row, titles.get(`${row.kind}:${row.target_id}`), origin, now));
+}
+
+/** One of the person's links that is not revoked, or undefined (the account's question about a link on another page). */
+export async function getShare(userId: string, shareId: string, origin: string): Promise<ShareJson | undefined> {
+  const row = (await db
+    .selectFrom("shares")
+    .select(SHARE_COLUMNS)
+    .where("id", "=", shareId)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst()) as ShareRow | undefined;
+  return row ? (await sharesOf(userId, [row], origin))[0] : undefined;
 }
 
 async function sharesWhere(userId: string, origin: string, target?: { kind: ShareKind; targetId: string }) {
@@ -150,12 +214,13 @@ async function sharesWhere(userId: string, origin: string, target?: { kind: Shar
     .where("revoked_at", "is", null);
   if (target) query = query.where("kind", "=", target.kind).where("target_id", "=", target.targetId);
   const rows = (await query.orderBy("created_at", "desc").orderBy("id", "desc").execute()) as ShareRow[];
-  const titles = await targetTitles(userId, rows);
-  const now = nowIso();
-  return rows.map((row) => toJson(row, titles.get(`${row.kind}:${row.target_id}`), origin, now));
+  return sharesOf(userId, rows, origin);
 }
 
-/** The person's links, newest first; revoked ones are left out (they are over for good). */
+/**
+ * The person's links, newest first; revoked ones are left out (they are over for good). Every one, for
+ * the operator's `npm run admin -- shares`; the API and the account page them (./share-keyset.server.ts).
+ */
 export async function listShares(userId: string, origin: string): Promise<ShareJson[]> {
   return sharesWhere(userId, origin);
 }

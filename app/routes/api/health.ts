@@ -11,7 +11,8 @@ import packageJson from "../../../package.json";
  * GET /api/health: liveness, whether the database and the file store answer (each within a short
  * timeout, the answer shared for a second: app/lib/health.server.ts), the video job runner, and the
  * AI providers: test_mode is true while video runs on the offline renderer (the AI video screen's
- * Test Mode badge); `providers` names the provider of each capability. It also starts the job runner
+ * Test Mode badge); `providers` names the kind of provider of each capability ("openai-compatible"),
+ * never a configured model: anyone may ask (providerKind). It also starts the job runner
  * if the server entry has not yet (a lazy start), so interrupted jobs are taken over as soon as
  * anything checks. `database` and `storage` are "ok" or "unavailable"; `database_engine` names the
  * database ("sqlite", the embedded default, or "postgres": DATABASE_URL) and `storage_kind` the file

@@ -9,6 +9,7 @@ import {
   throttledMessage,
 } from "~/models/accounts/credentials.server";
 import { revokeAllApiTokens } from "~/models/accounts/api-token.server";
+import { revokeAllShares } from "~/models/sharing/share.server";
 import { storageUsage } from "~/models/media/library-files.server";
 import { hashPassword } from "~/models/accounts/password.server";
 import { listSessions, replacePasswordEndingOtherSessions, type SessionView } from "~/models/accounts/sessions.server";
@@ -37,6 +38,8 @@ export const passwordChangeSchema = z.object({
   new_password: passwordSchema,
   // "Also revoke API tokens": on unless asked otherwise (docs/decisions/0051).
   revoke_tokens: z.boolean({ error: "revoke_tokens must be true or false" }).default(true),
+  // "Also end my share links": off unless asked, since others hold the links (docs/decisions/0090).
+  revoke_shares: z.boolean({ error: "revoke_shares must be true or false" }).default(false),
 });
 
 export type PasswordChangeField = "current_password" | "new_password";
@@ -47,25 +50,27 @@ const fieldRefusal = (field: PasswordChangeField, detail: string) => new DomainE
 /**
  * Changes the person's password when `current_password` is theirs, and ends every other session (the
  * caller's own, if it is one, goes on). With `revoke_tokens` (the default) every personal API token of
- * the person is revoked too, before the new password is stored: a change that fails after that has
- * still ended the tokens, as asked, and never the reverse. The current password is checked as a login is (the same
+ * the person is revoked too, and with `revoke_shares` (off unless asked) every share link they made,
+ * both before the new password is stored: a change that fails after that has still ended them, as
+ * asked, and never the reverse. The current password is checked as a login is (the same
  * per-account and per-address failure budgets, the same bounded hash queue): a wrong one is a 400 on
  * `current_password` and counts as a failed login; too many is 429, a full queue 503 (Retry-After).
  * A new password that breaks the account rules is a 400 on `new_password` with the rule's sentence.
- * Returns how many other sessions ended and how many tokens were revoked.
+ * Returns how many other sessions ended, how many tokens were revoked and how many links were ended.
  */
 export async function changePassword(
   caller: AccountCaller,
   input: unknown,
   clientAddress: string,
-): Promise<{ sessionsEnded: number; tokensRevoked: number }> {
+): Promise<{ sessionsEnded: number; tokensRevoked: number; sharesRevoked: number }> {
   const parsed = passwordChangeSchema.safeParse(input);
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path[0];
-    if (field === "revoke_tokens") throw new DomainError(400, firstIssue(parsed.error), { code: "revoke_tokens" });
+    if (field === "revoke_tokens" || field === "revoke_shares")
+      throw new DomainError(400, firstIssue(parsed.error), { code: field });
     throw fieldRefusal(field === "current_password" ? "current_password" : "new_password", firstIssue(parsed.error));
   }
-  const { current_password, new_password, revoke_tokens } = parsed.data;
+  const { current_password, new_password, revoke_tokens, revoke_shares } = parsed.data;
   const check = await loginWithPassword(caller.user.email, current_password, clientAddress);
   if (!check.ok) {
     if (check.reason === "invalid") throw fieldRefusal("current_password", WRONG_CURRENT_PASSWORD);
@@ -79,8 +84,9 @@ export async function changePassword(
   if (check.user.id !== caller.user.id) throw fieldRefusal("current_password", WRONG_CURRENT_PASSWORD);
   const hash = await hashPassword(new_password, "first");
   const tokensRevoked = revoke_tokens ? await revokeAllApiTokens(caller.user.id) : 0;
+  const sharesRevoked = revoke_shares ? await revokeAllShares(caller.user.id) : 0;
   const sessionsEnded = await replacePasswordEndingOtherSessions(caller.user.id, hash, caller.sessionId);
-  return { sessionsEnded, tokensRevoked };
+  return { sessionsEnded, tokensRevoked, sharesRevoked };
 }
 
 export interface AccountSession extends SessionView {

@@ -103,7 +103,7 @@ export async function askAssistant(
   // One of the person's AI slots for the whole answer (429 over the limits: ai-limits.server).
   const answer = await withAiSlot(userId, "chat", async () => {
     const context = await chatContext(provider.searchesPersonalContent, userId, message, language);
-    return withProviderFailures("chat", () => provider.reply(message, context, signal));
+    return withProviderFailures("chat", () => provider.reply(message, context, signal), provider.id);
   });
   if (conversationId) await appendExchange(userId, conversationId, { question: message, ...answer });
   return answer;
@@ -136,7 +136,8 @@ export async function streamAssistant(
   try {
     const context = await chatContext(provider.searchesPersonalContent, userId, message, language);
     iterator = provider.stream(message, context, signal)[Symbol.asyncIterator]();
-    first = await withProviderFailures("chat", () => iterator.next());
+    // The call counts once, until its first piece; the later pieces only tell a failing provider.
+    first = await withProviderFailures("chat", () => iterator.next(), provider.id);
   } catch (error) {
     signal?.removeEventListener("abort", release);
     await slot.release();

@@ -3,7 +3,8 @@ import type { Translator } from "~/common/i18n/translate";
 import { getContent, type ContentItem } from "~/models/content/content.server";
 import { getVersion, listVersions, restoreVersion, versionAtEditStart } from "~/models/content/content-version.server";
 import { restoredText, type HistoryRow, type HistoryScreen, type OpenVersion } from "~/common/content/version-reasons";
-import { changes, wordDiff } from "~/common/content/word-diff";
+import { changes } from "~/common/content/word-diff";
+import { wordDiffOffThread } from "~/services/content/word-diff-worker.server";
 
 /** Versions per page of the History screen (a piece keeps 50 by default: a few pages at most). */
 export const HISTORY_PAGE_SIZE = 20;
@@ -12,8 +13,8 @@ const notFound = (error: unknown) => error instanceof DomainError && error.statu
 
 /**
  * The History screen's data: one page of versions (newest first) and, with `?version=`, that version's
- * word diff against the current text, computed here so the page needs no script
- * (docs/decisions/0073-history-screen-and-word-diff.md). null when the piece is not the person's.
+ * word diff against the current text, computed here so the page needs no script (a large one in a worker
+ * thread; docs/decisions/0073-history-screen-and-word-diff.md). null when the piece is not the person's.
  */
 export async function loadHistory(
   userId: string,
@@ -38,8 +39,11 @@ export async function loadHistory(
   if (versionId) {
     try {
       const version = await getVersion(userId, contentId, versionId);
-      const title = wordDiff(version.title, item.title);
-      const body = wordDiff(version.body, item.body);
+      // Off the main thread when large (word-diff-worker.server.ts): other requests are answered meanwhile.
+      const [title, body] = await Promise.all([
+        wordDiffOffThread(version.title, item.title),
+        wordDiffOffThread(version.body, item.body),
+      ]);
       open = { ...row(version), title, body, changed: changes(title) || changes(body) };
     } catch (error) {
       if (!notFound(error)) throw error;

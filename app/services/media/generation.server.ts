@@ -10,7 +10,7 @@ import type { ProvenanceSource } from "~/common/media/library-rules";
 import type { SketchStyle } from "~/common/media/sketch-styles";
 import type { Voice } from "~/ai/speech/speech.server";
 import { voicesOrFallback } from "~/common/assistant/voice-options";
-import { providerFailure, withProviderFailures } from "~/services/provider-failure.server";
+import { withProviderFailures } from "~/services/provider-failure.server";
 import { withAiSlot } from "~/services/ai-limits.server";
 
 /**
@@ -33,7 +33,8 @@ export function providerAndModel(providerId: string): { provider: string; model:
 export const UNKNOWN_VOICE = "unknown_voice";
 
 export function listVoices(signal?: AbortSignal): Promise<Voice[]> {
-  return withProviderFailures("speech", () => aiProviders().speech.listVoices(signal));
+  const provider = aiProviders().speech;
+  return withProviderFailures("speech", () => provider.listVoices(signal), provider.id);
 }
 
 /** How long a page waits for the voice list before it shows the fallback voice instead. */
@@ -75,15 +76,19 @@ async function synthesize(
 ) {
   const provider = aiProviders().speech;
   const { voice, audio } = await withAiSlot(userId, "speech", () =>
-    withProviderFailures("speech", async () => {
-      const voices = await provider.listVoices(signal);
-      const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
-      if (!voice) {
-        if (voiceId) throw new DomainError(422, UNKNOWN_VOICE_TEXT, { code: UNKNOWN_VOICE });
-        throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
-      }
-      return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
-    }),
+    withProviderFailures(
+      "speech",
+      async () => {
+        const voices = await provider.listVoices(signal);
+        const voice = voiceId ? voices.find((candidate) => candidate.voice_id === voiceId) : voices[0];
+        if (!voice) {
+          if (voiceId) throw new DomainError(422, UNKNOWN_VOICE_TEXT, { code: UNKNOWN_VOICE });
+          throw new ProviderError("speech", provider.id, "bad_response", "the provider lists no voices");
+        }
+        return { voice, audio: await provider.synthesize(text, voice.voice_id, signal) };
+      },
+      provider.id,
+    ),
   );
   const provenance = {
     prompt: text,
@@ -158,7 +163,7 @@ export async function sketchToImage(userId: string, png: Buffer, style: SketchSt
   const provider = aiProviders().sketch;
   await requireStorageLeft(userId);
   const image = await withAiSlot(userId, "sketch", () =>
-    withProviderFailures("sketch", () => provider.stylise(png, style, signal)),
+    withProviderFailures("sketch", () => provider.stylise(png, style, signal), provider.id),
   );
   // Kind "sketch": the library tells drawing-pad results from prompted images.
   const stored = await storeGenerated(userId, "sketch", image.bytes, `sketch-${style}`, {
@@ -201,11 +206,16 @@ export async function imageOrStockPhoto(
 /** A generated image from the prompt, stored as the person's image; 503 (not_configured) without an image model. */
 export async function generateImage(userId: string, prompt: string, signal?: AbortSignal, source?: ProvenanceSource) {
   const provider = aiProviders().image;
+  // Counted as a request that found no provider (the metrics' not_configured), then the 503.
   if (!provider)
-    throw providerFailure(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER), "image");
+    return withProviderFailures(
+      "image",
+      () => Promise.reject(new ProviderError("image", "none", "not_configured", NO_IMAGE_PROVIDER)),
+      "none",
+    );
   await requireStorageLeft(userId);
   const image = await withAiSlot(userId, "image", () =>
-    withProviderFailures("image", () => provider.generate(prompt, signal)),
+    withProviderFailures("image", () => provider.generate(prompt, signal), provider.id),
   );
   const stored = await storeGenerated(userId, "image", image.bytes, `image-${slugOf(prompt)}`, {
     prompt,

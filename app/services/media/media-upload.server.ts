@@ -1,3 +1,5 @@
+import { DomainError } from "~/lib/domain-error";
+import { recordUpload, type UploadOutcome } from "~/lib/observe/metrics.server";
 import { receiveMultipartUpload } from "~/lib/storage/upload.server";
 import { commitStagedMedia, commitStagedOfKind, requireKindOf } from "~/models/media/media-commit.server";
 import { inspectKeepingHead, MEDIA_RULES } from "~/models/media/media-rules.server";
@@ -17,6 +19,25 @@ import { nameFromUpload } from "~/common/media/media-names";
  * so uploads racing for the last room cannot all pass: the one that finds none is a 413 at once.
  */
 
+/** How an upload that failed is counted in the metrics (studio_uploads_total). */
+function uploadOutcomeOf(error: unknown): UploadOutcome {
+  if (!(error instanceof DomainError) || error.status >= 500) return "unavailable";
+  return error.status === 413 ? "too_large" : error.status === 408 ? "too_slow" : "refused";
+}
+
+/** Runs an upload and counts it by kind and outcome (the kind is "unknown" when it failed before one was named). */
+async function counted<T>(kind: string, receive: () => Promise<T>, fileOf: (result: T) => MediaFile): Promise<T> {
+  try {
+    const result = await receive();
+    const file = fileOf(result);
+    recordUpload(file.kind, "stored", file.size);
+    return result;
+  } catch (error) {
+    recordUpload(kind, uploadOutcomeOf(error), 0);
+    throw error;
+  }
+}
+
 /** The request's Content-Length, when it says one: the file within it is no larger. */
 function declaredLength(request: Request): number | null {
   const declared = Number(request.headers.get("Content-Length") ?? NaN);
@@ -30,11 +51,24 @@ function declaredLength(request: Request): number | null {
  * uploads), found as soon as the part's file name arrives so a large file is not received for
  * nothing, and again by the unique index at insert for two uploads racing for one name.
  */
-export async function receiveMediaUpload(
+export function receiveMediaUpload(
   userId: string,
   kind: MediaKind,
   request: Request,
   options: { whenTaken?: "number" | "refuse" } = {},
+) {
+  return counted(
+    kind,
+    () => receiveOfKind(userId, kind, request, options),
+    (received) => received.file,
+  );
+}
+
+async function receiveOfKind(
+  userId: string,
+  kind: MediaKind,
+  request: Request,
+  options: { whenTaken?: "number" | "refuse" },
 ) {
   const whenTaken = options.whenTaken ?? "refuse";
   const limit = await uploadLimit(userId, [kind]);
@@ -73,12 +107,22 @@ export async function receiveMediaUpload(
  * the named kind's content and size once the form is read (commitStagedOfKind: 422 unknown kind, 415
  * wrong content, 413 too large or past the quota; nothing kept).
  */
-export async function receiveUploadOfKind(
+export function receiveUploadOfKind(userId: string, request: Request, kinds: readonly MediaKind[]): Promise<MediaFile> {
+  const fromQuery = new URL(request.url).searchParams.get("kind");
+  const named = fromQuery !== null && (kinds as readonly string[]).includes(fromQuery) ? fromQuery : "unknown";
+  return counted(
+    named,
+    () => receiveNamedKind(userId, request, kinds, fromQuery),
+    (file) => file,
+  );
+}
+
+async function receiveNamedKind(
   userId: string,
   request: Request,
   kinds: readonly MediaKind[],
+  fromQuery: string | null,
 ): Promise<MediaFile> {
-  const fromQuery = new URL(request.url).searchParams.get("kind");
   if (fromQuery !== null) requireKindOf(kinds, fromQuery);
   const limit = await uploadLimit(userId, kinds);
   const hold = new StorageHold(userId, declaredLength(request));

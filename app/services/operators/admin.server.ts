@@ -18,6 +18,7 @@ import { revokeAllApiTokens } from "~/models/accounts/api-token.server";
 import { revokeOtherSessions } from "~/models/accounts/sessions.server";
 import { revokeAllShares } from "~/models/sharing/share.server";
 import { formatTable, sharesTable } from "./admin-shares.server";
+import { statusCommand } from "./admin-status.server";
 
 /**
  * `npm run admin -- <command>` (docs/decisions/0046): the operator's command line, run by
@@ -28,6 +29,7 @@ import { formatTable, sharesTable } from "./admin-shares.server";
 export const USAGE = `Usage: npm run admin -- <command>
 
 Commands:
+  status [--json]              dependencies, instances seen lately, video queue, sessions, storage, live share links
   users                        everyone: email, created, last seen, disabled, storage used / quota, AI requests today / cap
   disable <email>              refuse their login, end their sessions and API tokens and cancel their
                                unfinished video jobs, at once (every instance); their signed links
@@ -264,11 +266,13 @@ export async function runAdmin(argv: string[], io: AdminIo, settings: Settings =
     return 0;
   }
   const known = ["users", "disable", "enable", "quota", "ai-limit", "invite", "sessions", "tokens", "shares", "delete"];
-  if (!known.includes(command)) {
+  if (!known.includes(command) && command !== "status") {
     io.err(`admin: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
   try {
+    // It opens the database and the store itself: one out of reach is reported, not a failure to run.
+    if (command === "status") return await statusCommand(args, io, settings);
     await openDatabase(settings);
     return await runCommand(command, args, io, settings);
   } catch (error) {

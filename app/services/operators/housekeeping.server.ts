@@ -1,5 +1,8 @@
+import os from "node:os";
 import { logOutage, outageOf } from "~/lib/outage.server";
-import { SWEEP_GRACE_MS } from "~/lib/storage/storage.server";
+import { env } from "~/lib/settings/env.server";
+import { instanceIdFor, SWEEP_GRACE_MS } from "~/lib/storage/storage.server";
+import { INSTANCE_HEARTBEAT_MS, noteInstanceSeen, pruneInstances } from "~/models/operators/instances.server";
 import { sweepOrphanMedia } from "~/models/media/media.server";
 import { pruneStaleReservations } from "~/models/media/storage-quota.server";
 import { tidySearchIndex } from "~/models/content/content-search-upkeep.server";
@@ -10,6 +13,7 @@ import { pruneLoginAttempts, pruneRegistrationAttempts } from "~/models/accounts
 import { pruneEndedSessions } from "~/models/accounts/sessions.server";
 import { clearSpentSuccessors, deleteExpiredRefreshTokens } from "~/models/accounts/token-pair.server";
 import { pruneTransientSpeech, TRANSIENT_SPEECH_TTL_MS } from "~/models/media/transient-speech.server";
+import packageJson from "../../../package.json";
 
 /**
  * The schedules of the server's housekeeping, started and stopped by app/services/operators/background.server.ts
@@ -23,7 +27,9 @@ import { pruneTransientSpeech, TRANSIENT_SPEECH_TTL_MS } from "~/models/media/tr
  *   process, AI requests older than a day): at start and hourly, with a bounded merge of SQLite's
  *   search index (content-search-upkeep.server.ts);
  * - unkept speech past its expiry (its row, then its bytes; docs/decisions/0042): at start and every
- *   SPEECH_PRUNE_INTERVAL_MS, so an expired clip's bytes stay on the store for minutes, not an hour.
+ *   SPEECH_PRUNE_INTERVAL_MS, so an expired clip's bytes stay on the store for minutes, not an hour;
+ * - the instance's heartbeat (its row in `instances`, for `npm run admin -- status`): at start and
+ *   every INSTANCE_HEARTBEAT_MS; rows of instances gone for a week go with the hourly pruning.
  * A failure is logged and retried next time; a run that failed because the database or the store was
  * out of reach (it rejects with the "unavailable" error) is tried again soon instead, backing off from
  * 1 s to at most 5 s, so the work resumes within seconds of the dependency's return (decision 0049).
@@ -81,6 +87,7 @@ export async function pruneStaleRecords(now = new Date()): Promise<void> {
   await pruneRegistrationAttempts(now);
   await pruneFeedbackAttempts(now);
   await pruneExpiredInvitations(now);
+  await pruneInstances(undefined, now);
 }
 
 /** The hourly pruning; never rejects but for an outage (rethrown as "unavailable" for the schedule's retry). */
@@ -103,11 +110,28 @@ export function pruneSpeechQuietly(): Promise<void> {
     .catch(logUnlessOutage("[speech] pruning unkept speech failed"));
 }
 
+/** When this process started (not this module: a dev reload evaluates it again). */
+const STARTED_AT = new Date(Date.now() - process.uptime() * 1000).toISOString();
+
+/** This instance is running: its row in `instances` moves (never rejects but for an outage). */
+export function noteThisInstanceQuietly(): Promise<void> {
+  return noteInstanceSeen({
+    id: instanceIdFor(env),
+    host: os.hostname(),
+    pid: process.pid,
+    version: packageJson.version,
+    startedAt: STARTED_AT,
+    metricsPort: env.metricsPort ?? null,
+  }).catch(logUnlessOutage("[studio] the instance heartbeat failed"));
+}
+
 export interface HousekeepingJobs {
   sweep: () => Promise<void>;
   prune: () => Promise<void>;
   /** Unkept speech past its expiry (left out: not scheduled). */
   pruneSpeech?: () => Promise<void>;
+  /** The instance's heartbeat (left out: not scheduled). */
+  heartbeat?: () => Promise<void>;
 }
 
 export interface Housekeeping {
@@ -120,7 +144,12 @@ export interface Housekeeping {
  * SPEECH_PRUNE_INTERVAL_MS) now and on their schedules (jobs replaceable for tests).
  */
 export function startHousekeeping(
-  jobs: HousekeepingJobs = { sweep: sweepMediaQuietly, prune: pruneQuietly, pruneSpeech: pruneSpeechQuietly },
+  jobs: HousekeepingJobs = {
+    sweep: sweepMediaQuietly,
+    prune: pruneQuietly,
+    pruneSpeech: pruneSpeechQuietly,
+    heartbeat: noteThisInstanceQuietly,
+  },
 ): Housekeeping {
   const inFlight = new Set<Promise<void>>();
   const retries = new Set<NodeJS.Timeout>();
@@ -164,12 +193,19 @@ export function startHousekeeping(
     speechPruning = setInterval(pruneSpeech, SPEECH_PRUNE_INTERVAL_MS).unref();
     pruneSpeech();
   }
+  let beating: NodeJS.Timeout | undefined;
+  if (jobs.heartbeat) {
+    const beat = tracked(jobs.heartbeat);
+    beating = setInterval(beat, INSTANCE_HEARTBEAT_MS).unref();
+    beat();
+  }
   return {
     async stop() {
       stopped = true;
       stopSweeps();
       clearInterval(pruning);
       clearInterval(speechPruning);
+      clearInterval(beating);
       for (const retry of retries) clearTimeout(retry);
       await Promise.allSettled([...inFlight]);
     },

@@ -8,13 +8,15 @@ import { qrDataUrl } from "~/lib/qr-code.server";
 import { dataWithSuccess, redirectWithSuccess } from "~/lib/screens/toast.server";
 import {
   createShare,
-  listShares,
+  getShare,
   listSharesOfTarget,
   revokeShare,
   SHARE_EXPIRY_CHOICES,
   SHARE_EXPIRY_DEFAULT_HOURS,
+  SHARE_LIMIT,
   shareInputSchema,
 } from "~/models/sharing/share.server";
+import { listSharesPage, screenShareCursorKey } from "~/models/sharing/share-keyset.server";
 import {
   EXPIRY_INVALID,
   LINK_CREATED,
@@ -23,6 +25,7 @@ import {
   SHARE_FAILED,
   SHARING_OFF_REFUSED,
   UNEXPECTED_ERROR,
+  shareLimitText,
   sharePanelUrl,
   type ShareAnswer,
   type SharedKind,
@@ -78,8 +81,9 @@ function wholeOrNull(value: string): number | null | undefined {
  * redirects a plain form (post, redirect, get) back to the panel it was posted from (the screen with
  * ?share={id}, its other query kept) with ?shared={share id}, where the panel shows it. A bad maximum
  * is a 400 beside its field. Null when the post is not a share. The answer's texts are English
- * catalogue keys (the panel shows them through `t`); the toast is said in `translator`'s language
- * (the door's screenTranslator; English without one).
+ * catalogue keys (the panel shows them through `t`), but for the 409 past SHARES_MAX_PER_PERSON, said
+ * with its number in `translator`'s language; the toast is said in that language too (the door's
+ * screenTranslator; English without one).
  */
 export async function shareAction(
   userId: string,
@@ -117,7 +121,9 @@ export async function shareAction(
     share = await createShare(userId, input, origin);
   } catch (error) {
     const failure = screenFailure(error);
-    return refuse(failure.status, SHARE_FAILED, { detail: failure.detail ?? UNEXPECTED_ERROR });
+    const detail =
+      failure.code === SHARE_LIMIT ? shareLimitText(t, env.sharesMaxPerPerson) : (failure.detail ?? UNEXPECTED_ERROR);
+    return refuse(failure.status, SHARE_FAILED, { detail });
   }
   if (!answersWithData(form)) {
     const here = new URL(request.url);
@@ -128,18 +134,41 @@ export async function shareAction(
   return dataWithSuccess(answer, t(LINK_CREATED), { status: 201 });
 }
 
+/** How many links a page of the account's "Shared links" shows. */
+export const ACCOUNT_SHARES_PAGE = 50;
+
+/** The account's "Shared links" as its loader passes them down. */
+export interface AccountShares {
+  /** A page of the person's links, newest first. */
+  links: SharedLink[];
+  /** The cursor of the next page ("Older links": ?shares_cursor=), or null when none follows. */
+  next: string | null;
+  /** Whether this is a later page (a "Newest links" goes back to the first). */
+  older: boolean;
+  sharingOff: boolean;
+  /** The link ?revoke-share={id} asks about (JavaScript off), found on this page or not; null for none. */
+  asked: SharedLink | null;
+}
+
 /**
- * The account's "Shared links": every link of the person, newest first. With sharing off the section
- * stays while the person has links, so they can still revoke them: turning sharing on again would
- * bring them back (docs/decisions/0069). Null when it is off and there are none.
+ * The account's "Shared links": the person's links, newest first, ACCOUNT_SHARES_PAGE at a time from
+ * ?shares_cursor= (a cursor that does not read is the first page). With sharing off the section stays
+ * while the person has links, so they can still revoke them: turning sharing on again would bring them
+ * back (docs/decisions/0069). Null when it is off and there are none.
  */
-export async function accountShares(
-  userId: string,
-  request: Request,
-): Promise<{ links: SharedLink[]; sharingOff: boolean } | null> {
-  const links = await listShares(userId, publicOrigin(request));
+export async function accountShares(userId: string, request: Request): Promise<AccountShares | null> {
+  const url = new URL(request.url);
+  const origin = publicOrigin(request);
+  const after = screenShareCursorKey(url.searchParams.get("shares_cursor"));
+  const { shares: links, next } = await listSharesPage(userId, origin, { limit: ACCOUNT_SHARES_PAGE, after });
   const sharingOff = env.sharing === "off";
-  return sharingOff && links.length === 0 ? null : { links, sharingOff };
+  if (sharingOff && links.length === 0 && after === null) return null;
+  // Revoke without JavaScript comes back to /account?revoke-share={id}: the link may be on another page.
+  const askedId = url.searchParams.get("revoke-share");
+  const asked = askedId
+    ? (links.find((link) => link.id === askedId) ?? (await getShare(userId, askedId, origin)) ?? null)
+    : null;
+  return { links, next, older: after !== null, sharingOff, asked };
 }
 
 /** Revoke from the account: false when the link is not the person's (or is already gone from the list). */

@@ -5,7 +5,7 @@ import { env } from "~/lib/settings/env.server";
 import { attachmentDisposition, fileResponse } from "~/lib/http/file-response.server";
 import { AddressWindow } from "~/lib/http/address-window.server";
 import { clientAddress } from "~/lib/http/client-address.server";
-import { sharedPageContentSecurityPolicy, withHeaders } from "~/lib/http/security.server";
+import { recordShareOpen } from "~/lib/observe/metrics.server";
 import { grantShareView, shareGrantIsValid } from "~/lib/share-grant.server";
 import { fileStore } from "~/lib/storage/storage.server";
 import { isLoopbackAddress } from "~/models/accounts/login-attempt.server";
@@ -21,15 +21,12 @@ import {
 /**
  * The public side of share links (docs/decisions/0070-the-shared-page.md): the page at /s/{token} and
  * the bytes of its files, for anyone, no account needed. The links themselves (making, listing,
- * revoking, when one is over) are the model's (app/models/sharing/share.server.ts).
+ * revoking, when one is over) are the model's (app/models/sharing/share.server.ts). Every answer
+ * under /s/ gets its headers (noindex, no-referrer, no-store, the script-free CSP) from the root's
+ * securityMiddleware (app/lib/http/security.server.ts `sharedPathHeaders`), whatever made it.
+ * Each open is counted in the metrics (studio_share_opens_total) by what the link shares, when known
+ * ("none" before the link is read or when there is none), and what the visitor got.
  */
-
-/** Every answer under /s/: kept out of search engines, sending no Referer onwards, never cached. */
-export const SHARED_HEADERS: Readonly<Record<string, string>> = {
-  "X-Robots-Tag": "noindex",
-  "Referrer-Policy": "no-referrer",
-  "Cache-Control": "no-store",
-};
 
 /** The plain-text answers a person may see (a file link opened on its own, a budget spent), English as keyed. */
 export const FILE_NOT_FOUND_TEXT = msg("File not found");
@@ -47,36 +44,35 @@ function plainText(status: number, text: string, headers: Record<string, string>
   return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
 }
 
+/** The methods /s/ answers; any other is a 405 from the middleware below. */
+const SHARED_METHODS = "GET, HEAD";
+
 /**
- * The middleware of both /s/ routes: a budget of requests per client address (loopback not counted, as
- * for the login and feedback budgets), 429 as plain text past it, and SHARED_HEADERS on every answer.
- * The page (`page: true`) gets a CSP that allows no script at all: it renders none
- * (the route's `handle`, read by app/root.tsx). SHARING=off is a 404 from the loaders, never a 429.
+ * The middleware of both /s/ routes. A method but GET or HEAD is a 405 with `Allow` at once, before the
+ * budget: answered here, React Router never makes its own 405 for the missing action (whose error and
+ * log line would carry the path, token and all; `.data` too), and nothing is counted. Then a budget of
+ * requests per client address (loopback not counted, as for the login and feedback budgets), 429 as
+ * plain text past it. SHARING=off is a 404 from the loaders, never a 429.
  */
 export function sharedPathMiddleware({
-  page,
   translator = inEnglish,
 }: {
-  page: boolean;
   /** The visitor's language for the 429's text. */
   translator?: SharedTranslator;
-}): MiddlewareFunction<Response> {
+} = {}): MiddlewareFunction<Response> {
   return async ({ context, request }, next) => {
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return plainText(405, "Method Not Allowed", { Allow: SHARED_METHODS });
     const address = clientAddress(context);
     const answer =
       env.sharing === "off" || isLoopbackAddress(address) ? ({ allowed: true } as const) : requests.take(address);
-    const response = answer.allowed
-      ? await next()
-      : tooMany(await translator(context, request), answer.retryAfterSeconds);
-    return withHeaders(response, (headers) => {
-      for (const [name, value] of Object.entries(SHARED_HEADERS)) headers.set(name, value);
-      if (page) headers.set("Content-Security-Policy", sharedPageContentSecurityPolicy());
-    });
+    return answer.allowed ? next() : tooMany(await translator(context, request), answer.retryAfterSeconds);
   };
 }
 
 /** The budget spent: 429 as plain text, in the visitor's language. */
 function tooMany({ t }: Pick<Translator, "t">, seconds: number): Response {
+  recordShareOpen("none", "limited");
   return plainText(429, t("Too many requests. Try again in {{count}} seconds.", { count: seconds }), {
     "Retry-After": String(seconds),
   });
@@ -107,8 +103,16 @@ function fileView(file: MediaFile, token: string, grant: string): SharedFileView
 /**
  * The page's data for `token`, counting one view (GET). A HEAD counts none: it shows nothing, so it
  * only says whether the link is live. The file links carry a grant for this share (app/lib/share-grant.server.ts).
+ * The metrics count both: each is a visitor's open of the link.
  */
 export async function sharedPage(token: string, origin: string, method: string): Promise<SharedPageData> {
+  const page = await pageOf(token, origin, method);
+  if (page.state === "shared") recordShareOpen(page.kind, "shown");
+  else recordShareOpen("none", page.state);
+  return page;
+}
+
+async function pageOf(token: string, origin: string, method: string): Promise<SharedPageData> {
   if (env.sharing === "off") return { state: "missing" };
   const target =
     method === "HEAD" ? await openShareForFile(token, undefined, { viewsLeft: true }) : await openShareForView(token);
@@ -149,20 +153,37 @@ export async function sharedFile(
   fileId: string,
   { t }: Pick<Translator, "t"> = ENGLISH,
 ): Promise<Response> {
-  if (env.sharing === "off") return plainText(404, t(NOT_FOUND_TEXT));
+  if (env.sharing === "off") {
+    recordShareOpen("none", "missing");
+    return plainText(404, t(NOT_FOUND_TEXT));
+  }
   const target = await openShareForFile(token, fileId);
-  if (target === "gone") return plainText(410, t(SHARE_GONE_TEXT));
-  if (target === null || !target.file) return plainText(404, t(FILE_NOT_FOUND_TEXT));
+  if (target === "gone") {
+    recordShareOpen("none", "gone");
+    return plainText(410, t(SHARE_GONE_TEXT));
+  }
+  if (target === null || !target.file) {
+    recordShareOpen("none", "missing");
+    return plainText(404, t(FILE_NOT_FOUND_TEXT));
+  }
   const query = new URL(request.url).searchParams;
-  if (!shareGrantIsValid(target.share.id, query.get("g"))) return plainText(403, t(OPEN_FROM_PAGE));
+  if (!shareGrantIsValid(target.share.id, query.get("g"))) {
+    recordShareOpen(target.share.kind, "refused");
+    return plainText(403, t(OPEN_FROM_PAGE));
+  }
   let response: Response;
   try {
     response = await fileResponse(request, fileStore, servedFile(target.file), "no-store");
   } catch (error) {
     // The bytes gone from the store (404) or the store out of reach (503): said as text, as above.
-    if (error instanceof DomainError) return plainText(error.status, t(error.detail), error.options.headers);
+    if (error instanceof DomainError) {
+      if (error.status === 404 || error.status === 503)
+        recordShareOpen(target.share.kind, error.status === 404 ? "missing" : "unavailable");
+      return plainText(error.status, t(error.detail), error.options.headers);
+    }
     throw error;
   }
+  recordShareOpen(target.share.kind, "file");
   if (query.get("download") === "1" && response.headers.has("Content-Disposition"))
     response.headers.set("Content-Disposition", attachmentDisposition(target.file.name));
   return response;

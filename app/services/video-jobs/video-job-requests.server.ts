@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { answerEnhanced } from "~/lib/screens/enhanced-answer.server";
 import { screenFailure, text } from "~/lib/screens/forms.server";
+import { recordVideoJobFinished } from "~/lib/observe/metrics.server";
 import { msg } from "~/common/i18n/translate";
 
 import {
@@ -22,10 +23,14 @@ export async function listMyVideoJobs(userId: string): Promise<VideoJobListItem[
   return listVideoJobsWithPlace(userId);
 }
 
-/** Cancelled at once; the runner holding it stops at its next heartbeat (this instance's: now). */
+/**
+ * Cancelled at once; the runner holding it stops at its next heartbeat (this instance's: now). Counted
+ * as finished here, where it ends: the runner then finds it ended and ends nothing.
+ */
 export async function cancelMyVideoJob(userId: string, id: string): Promise<void> {
   await ensureVideoJobRunner();
   await cancelVideoJob(userId, id);
+  recordVideoJobFinished("cancelled");
   nudgeVideoJobRunner();
 }
 

@@ -1,25 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { storeGenerated, slugOf } from "~/models/media/ai-media.server";
-import { deleteMedia } from "~/models/media/media.server";
 import { requireStorageLeft } from "~/models/media/storage-quota.server";
 import { DomainError } from "~/lib/domain-error";
+import { withRootSpan } from "~/lib/observe/trace.server";
 import { logOutage, outageOf } from "~/lib/outage.server";
-import { providerAndModel } from "~/services/media/generation.server";
 import { withAiSlot } from "~/services/ai-limits.server";
 import {
   claimJob,
   findClaimableJobs,
-  finishJob,
   heartbeat,
   markWaiting,
-  recordProgress,
   type RunnerJob,
 } from "~/models/video-jobs/video-job-queue.server";
-import { createVideoJob, getVideoJob, type VideoJobView } from "~/models/video-jobs/video-job.server";
+import { createVideoJob, getVideoJob, VIDEO_JOB_LIMIT, type VideoJobView } from "~/models/video-jobs/video-job.server";
 import { aiConfig } from "~/ai/config.server";
-import { ProviderError, type ProviderFailure } from "~/ai/errors.server";
 import { aiProviders } from "~/ai/providers.server";
 import type { VideoProvider } from "~/ai/video/video.server";
+import { ClaimLost, workVideoJob, type JobWorker } from "./video-job-work.server";
 
 /**
  * Works AI video jobs inside the server process. Jobs are rows (app/models/video-jobs/video-job.server.ts), so
@@ -27,7 +23,8 @@ import type { VideoProvider } from "~/ai/video/video.server";
  * unfinished jobs nobody works (new ones, or ones whose runner's heartbeat went stale because its
  * process stopped). A claimed job resumes: the local renderer re-renders what was done without
  * pausing, a remote job goes on polling the provider's job id it recorded. A job interrupted too
- * often ends in error, one running longer than the job timeout ends in timeout; none hangs.
+ * often ends in error, one running longer than the job timeout ends in timeout; none hangs. The
+ * runner claims and schedules; a claimed job's work, to the status it ends in, is video-job-work.server.ts.
  *
  * One runner per process: the server's life cycle starts and stops it (startVideoJobRunner,
  * stopVideoJobRunner); until then the first request that touches video jobs (or health) starts it.
@@ -48,26 +45,13 @@ export interface RunnerOptions {
 /** The longest wait between passes while they fail. */
 export const MAX_BACKOFF_MS = 5000;
 
-/** Why a job's work was stopped from the outside. */
-class JobTimedOut extends Error {}
-class ClaimLost extends Error {}
-
-/** Safe texts for a failed job: what went wrong, never the provider's own words. */
-const FAILURE_REASONS: Record<ProviderFailure, string> = {
-  timeout: "The video provider did not answer in time",
-  unavailable: "The video provider is unavailable",
-  rejected: "The video provider refused the job",
-  bad_response: "The video provider returned an unusable result",
-  not_configured: "No video provider is configured",
-};
-
 export class VideoJobRunner {
   readonly runnerId: string;
   private readonly tickMs: number;
   private readonly staleMs: number;
   private readonly maxActive: number;
-  private readonly maxAttempts: number;
-  private readonly jobTimeoutMs: number;
+  /** What each job's work is lent (app/services/video-jobs/video-job-work.server.ts). */
+  private readonly worker: JobWorker;
   private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private interval: ReturnType<typeof setInterval> | null = null;
   private started: Promise<void> | null = null;
@@ -78,16 +62,17 @@ export class VideoJobRunner {
   private failedPasses = 0;
   private resumeAt = 0;
 
-  constructor(
-    private readonly provider: VideoProvider,
-    options: RunnerOptions = {},
-  ) {
+  constructor(provider: VideoProvider, options: RunnerOptions = {}) {
     this.runnerId = options.runnerId ?? randomUUID();
     this.tickMs = options.tickMs ?? 1000;
     this.staleMs = options.staleMs ?? 8000;
     this.maxActive = options.maxActive ?? 2;
-    this.maxAttempts = options.maxAttempts ?? 3;
-    this.jobTimeoutMs = options.jobTimeoutMs ?? 600_000;
+    this.worker = {
+      runnerId: this.runnerId,
+      provider,
+      maxAttempts: options.maxAttempts ?? 3,
+      jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
+    };
   }
 
   /** Starts ticking; resolves after the first tick, so interrupted jobs are already taken over. */
@@ -141,6 +126,11 @@ export class VideoJobRunner {
     return this.ticking;
   }
 
+  /**
+   * No span of its own: an idle runner polls every tick, and a trace a second per instance would bury
+   * the requests' (health probes make none either). Its SQL is traced only in a pass a request nudged
+   * (as that request's); each job's claim and run are traces of their own.
+   */
   private async pass(): Promise<void> {
     // A job cancelled by its owner (on any instance) is no longer held: its render stops here, within a tick.
     for (const id of await heartbeat(this.runnerId, [...this.active.keys()]))
@@ -156,88 +146,24 @@ export class VideoJobRunner {
         if (job.status === "starting") waiting.push(job.id);
         continue;
       }
-      if (!(await claimJob(job, this.runnerId))) continue;
+      const claimed = await withRootSpan("video-job claim", () => claimJob(job, this.runnerId), {
+        "studio.video_job.id": job.id,
+      });
+      if (!claimed) continue;
       free--;
       this.launch({ ...job, attempts: job.attempts + 1, runner_id: this.runnerId });
     }
     await markWaiting(waiting);
   }
 
+  /** The job's work is a trace of its own (its provider calls, progress, stored clip and end), not the pass's or a request's. */
   private launch(job: RunnerJob) {
     const controller = new AbortController();
-    const done = this.work(job, controller).finally(() => this.active.delete(job.id));
+    const attributes = { "studio.video_job.id": job.id, "studio.video_job.attempt": job.attempts };
+    const done = withRootSpan("video-job run", () => workVideoJob(job, controller, this.worker), attributes).finally(
+      () => this.active.delete(job.id),
+    );
     this.active.set(job.id, { controller, done });
-  }
-
-  private async work(job: RunnerJob, controller: AbortController): Promise<void> {
-    const { signal } = controller;
-    const end = async (outcome: Parameters<typeof finishJob>[2]) => {
-      await finishJob(job.id, this.runnerId, outcome).catch((error) =>
-        console.error(`[video-jobs] could not end job ${job.id}`, error),
-      );
-    };
-    if (job.attempts > this.maxAttempts) {
-      return end({ status: "error", error: "The job was interrupted too many times" });
-    }
-    const remaining = this.jobTimeoutMs - (Date.now() - Date.parse(job.created_at));
-    if (remaining <= 0) return end({ status: "timeout", error: "The video took too long to generate" });
-    const timer = setTimeout(() => controller.abort(new JobTimedOut()), remaining);
-    timer.unref();
-
-    // A job begun by another provider (the configuration changed) starts afresh with this one.
-    const sameProvider = job.provider === this.provider.id;
-    try {
-      const video = await this.provider.run({
-        prompt: job.prompt,
-        resume: sameProvider
-          ? { progress: job.progress, externalId: job.external_id }
-          : { progress: 0, externalId: null },
-        signal,
-        report: async (update) => {
-          if (signal.aborted) throw signal.reason;
-          if (!(await recordProgress(job.id, this.runnerId, update)))
-            controller.abort(new ClaimLost("job taken over or deleted"));
-          if (signal.aborted) throw signal.reason;
-        },
-      });
-      if (signal.aborted) throw signal.reason;
-      const stored = await storeGenerated(job.user_id, "aivideo", video.bytes, `ai-video-${slugOf(job.prompt)}`, {
-        prompt: job.prompt,
-        ...providerAndModel(this.provider.id),
-        source: { type: "job", id: job.id },
-      });
-      if (!(await finishJob(job.id, this.runnerId, { status: "completed", mediaId: stored.file.id }))) {
-        // The job was taken over or deleted meanwhile: the clip has no job to belong to.
-        await deleteMedia(job.user_id, "aivideo", stored.file.name).catch(() => {});
-      }
-    } catch (error) {
-      const reason = signal.aborted ? signal.reason : error;
-      if (reason instanceof ClaimLost) return;
-      if (reason instanceof JobTimedOut)
-        return end({ status: "timeout", error: "The video took too long to generate" });
-      if (reason instanceof ProviderError) {
-        console.error(`[video-jobs] job ${job.id}: ${reason.message}`);
-        return end({
-          status: reason.failure === "timeout" ? "timeout" : "error",
-          error: FAILURE_REASONS[reason.failure],
-        });
-      }
-      // The database or the store went away mid-job: nothing is decided about the job (it could not be
-      // written anyway). It stays unfinished, its heartbeat goes stale, and a runner takes it over and
-      // resumes it once the dependency is back (or ends it after maxAttempts starts).
-      const outage = outageOf(reason);
-      if (outage) {
-        logOutage(outage);
-        console.error(`[video-jobs] job ${job.id} was interrupted by an outage; it resumes when taken over`);
-        return;
-      }
-      // Past the storage quota the clip is not kept; the job says why (the style of docs/screens.md#error-messages, no provider text).
-      if (reason instanceof DomainError && reason.status === 413) return end({ status: "error", error: reason.detail });
-      console.error(`[video-jobs] job ${job.id} failed`, error);
-      return end({ status: "error", error: "The video could not be generated" });
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }
 
@@ -275,9 +201,12 @@ export async function submitVideoJob(userId: string, prompt: string): Promise<Vi
   await ensureVideoJobRunner();
   await requireStorageLeft(userId);
   // A new job is one of the person's AI requests (ai-limits.server); the work itself is bounded by
-  // VIDEO_MAX_ACTIVE_JOBS unfinished jobs per person, not by a slot.
-  const job = await withAiSlot(userId, "video", () =>
-    createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs }),
+  // VIDEO_MAX_ACTIVE_JOBS unfinished jobs per person, not by a slot. A create that limit refuses counts nothing.
+  const job = await withAiSlot(
+    userId,
+    "video",
+    () => createVideoJob(userId, prompt, aiProviders().video.id, { maxUnfinished: aiConfig().videoMaxActiveJobs }),
+    { refundWhen: (error) => error instanceof DomainError && error.code === VIDEO_JOB_LIMIT },
   );
   void processRunner?.tick();
   return job;
