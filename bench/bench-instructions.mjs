@@ -6,11 +6,11 @@
 // Each turn starts one tree's server under Valgrind's callgrind (Debian's `valgrind`; about 50 times
 // slower) with V8 single-threaded and its inspector on loopback, signs a person up and in as a browser
 // does, seeds 100 pieces (bench/scale-seed.mjs), then for each row sends --warm requests (the JIT's
-// warm-up, not counted), has V8 collect all garbage, zeroes the counters, sends --requests requests one
-// at a time, and has callgrind dump what every thread ran since; then counts --idle seconds with no
-// request, and takes that rate over the window's length off: instructions per request, garbage
-// collection, compilation and compression included. Pages are rendered fresh (a new query string per
-// request), with the cookie and `Accept-Encoding: gzip, br`; writes with `Origin`.
+// warm-up, not counted), has V8 collect all garbage, counts --idle seconds with no request, zeroes the
+// counters, sends --requests requests one at a time, has callgrind dump what every thread ran since,
+// and takes the idle rate over the window's length off: instructions per request, garbage collection,
+// compilation and compression included. Pages are rendered fresh (a new query string per request),
+// with the cookie and `Accept-Encoding: gzip, br`; writes with `Origin`.
 // Turns go other, this, this, other, ... (--turns 2: ABBA), so a drift weighs on both alike.
 // Prints per row: each turn's instructions per request, the means, and this/other.
 // Options: --turns N (2), --warm N (40), --requests N (20), --idle S (10), --only a,b (dashboard, dashboard-de, content,
@@ -234,13 +234,15 @@ async function turn(tree) {
       for (let n = 0; n < WARM; n++) await oneRequest(server, person, row, n);
       closeConnections();
       await fullCollection(server.inspector);
+      // Before the window, not after it: what a window's requests leave to do later (the memory
+      // reducer's collection a few seconds on) is theirs, and counted after one it read as idle work.
+      const idlePerSecond = await idleInstructionsPerSecond(server.pid, dataDir, `${row.name}-idle`);
       control(server.pid, "-z");
       const started = performance.now();
       for (let n = WARM; n < WARM + REQUESTS; n++) await oneRequest(server, person, row, n);
       const counted = instructionsSinceZero(server.pid, dataDir, row.name);
       const windowSeconds = (performance.now() - started) / 1000;
       closeConnections();
-      const idlePerSecond = await idleInstructionsPerSecond(server.pid, dataDir, `${row.name}-idle`);
       perRequest[row.name] = (counted - idlePerSecond * windowSeconds) / REQUESTS;
       process.stdout.write(
         `[bench] ${path.basename(tree)} ${row.name}: ${(perRequest[row.name] / 1e6).toFixed(2)} M ` +
