@@ -8,23 +8,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
+import type { RequestLogRecord } from "../app/lib/observe/log.server";
 import { pathOf } from "./refusal";
 
-export interface RequestRecord {
-  /** The request's id (X-Request-Id). */
-  id: string;
-  method: string;
-  /** The matched route's pattern (`/content/:id`), when React Router matched one. */
-  route?: string;
-  /** Without its query string; masked by the writer (`requestLogWriter`). */
-  path: string;
-  status: number;
-  durationMs: number;
-  /** Bytes the answer put on the connection, its head included. */
-  bytes: number;
-  /** The connection closed before the answer was ended (a client gone, an answer cut by the server). */
-  aborted: boolean;
-}
+/** One finished request: the app's own record type (a type only: nothing of the app is loaded here). */
+export type RequestRecord = RequestLogRecord;
 
 /** What the front door knows of a request (the app's RequestObservation): its id, start, and route once matched. */
 export interface RequestLogObservation {

@@ -26,7 +26,9 @@ export interface RequestLogRecord {
   path: string;
   status: number;
   durationMs: number;
+  /** Bytes the answer put on the connection, its head included. */
   bytes: number;
+  /** The connection closed before the answer was ended (a client gone, an answer cut by the server). */
   aborted: boolean;
 }
 

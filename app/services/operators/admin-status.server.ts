@@ -3,6 +3,7 @@ import { formatBytes } from "~/common/bytes";
 import { databaseEngine, openDatabase } from "~/lib/db/db.server";
 import { within } from "~/lib/health.server";
 import { providerKindOf } from "~/lib/observe/ai-observations.server";
+import type { InstancesTable } from "~/lib/db/db-schema";
 import type { Settings } from "~/lib/settings/env.server";
 import { openFileStore } from "~/lib/storage/storage.server";
 import { parseStorageUrl } from "~/lib/storage/storage-url.server";
@@ -26,17 +27,7 @@ export interface StatusReport {
   storage: DependencyState & { kind: string };
   ai: { test_mode: boolean; providers: Record<string, string> };
   /** Null: the database could not be read. */
-  instances:
-    | {
-        id: string;
-        host: string;
-        pid: number;
-        version: string;
-        started_at: string;
-        seen_at: string;
-        metrics_port: number | null;
-      }[]
-    | null;
+  instances: InstancesTable[] | null;
   video_jobs: { by_status: Record<string, number>; queue_depth: number; oldest_waiting_seconds: number } | null;
   sessions: { active: number; people: number } | null;
   storage_used: { bytes: number; media_bytes: number; text_bytes: number; people: number } | null;
